@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every setting is validated once at start; the README's
+ * configuration table lists the same names.
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('./data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Herald <no-reply@localhost>'),
+  PUBLIC_URL: z.string().optional(),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters.').optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  GOOGLE_ISSUERS: z.string().default('accounts.google.com,https://accounts.google.com'),
+  SUPPORT_URL: z.url().optional(),
+  SUPPORT_EMAIL: z.email().optional(),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  /** Set when unset in the environment: generated and kept in the data dir (see main.ts). */
+  sessionSecret: string | undefined;
+  google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
+  supportUrl: string | undefined;
+  supportEmail: string | undefined;
+  trustProxy: boolean;
+  workerConcurrency: number;
+  logLevel: string;
+  webDistDir: string;
+  /** Mail goes to the built-in mailbox (readable at /dev/mailbox) instead of SMTP. */
+  useDevMailbox: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parse an environment (process.env by default) into a Config, or throw a ConfigError saying what is wrong. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.SMTP_URL) {
+    throw new ConfigError(
+      'SMTP_URL is required when NODE_ENV=production: set it to your mail server, ' +
+        'for example smtps://user:password@smtp.example.com:465. Outside production, mail goes to the built-in mailbox.',
+    );
+  }
+  const repoRoot = env.INIT_CWD ?? process.cwd();
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: path.resolve(repoRoot, e.DATA_DIR),
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    publicUrl,
+    sessionSecret: e.SESSION_SECRET,
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID || undefined,
+      jwksUrl: e.GOOGLE_JWKS_URL,
+      issuers: e.GOOGLE_ISSUERS.split(',').map((s) => s.trim()).filter(Boolean),
+    },
+    supportUrl: e.SUPPORT_URL,
+    supportEmail: e.SUPPORT_EMAIL,
+    trustProxy: e.TRUST_PROXY === 'true',
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: e.WEB_DIST_DIR
+      ? path.resolve(repoRoot, e.WEB_DIST_DIR)
+      : path.resolve(import.meta.dirname, '../../web/dist'),
+    useDevMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
+  };
+}
+
+/** Parse `--role=all|api|worker` from the command line. */
+export function parseRole(argv: string[]): Role {
+  const arg = argv.find((a) => a.startsWith('--role='));
+  const role = arg ? arg.slice('--role='.length) : 'all';
+  if (role !== 'all' && role !== 'api' && role !== 'worker') {
+    throw new ConfigError(`Unknown role "${role}": use --role=all, --role=api or --role=worker.`);
+  }
+  return role;
+}

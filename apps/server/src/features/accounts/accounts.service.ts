@@ -1,0 +1,178 @@
+import {
+  messages,
+  type Account,
+  type AccountFlags,
+  type CreateAccountBody,
+  type ScopeState,
+  type UpdateAccountBody,
+  hasScopes,
+} from '@herald/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../../db/connection.ts';
+import { conflict, forbidden, unauthorized } from '../../http/errors.ts';
+import type { Session } from '../../http/route.ts';
+import { startSession } from '../../http/session-cookie.ts';
+import { enforceRateLimit } from '../../lib/rate-limit.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import type { Services } from '../../services.ts';
+import { findUserByEmail, findUserById, setPasswordHash } from '../auth/auth.queries.ts';
+import {
+  fillMemberName,
+  findAccount,
+  findTeamMember,
+  insertUserWithAccount,
+  listAccountsOfUser,
+  markPasswordSetOnOwnedAccounts,
+  mergeAccountJson,
+  updateAccount,
+  type AccountChanges,
+} from './accounts.queries.ts';
+
+const defaultFlags: AccountFlags = {
+  hasFilledGoals: false,
+  hasSetInitialPassword: false,
+  canAccessAIWriter: false,
+  hideAnonymous: false,
+};
+
+/** The account as GET /v1/accounts returns it, seen by the session's team member. */
+export async function loadAccount(db: Database, session: Pick<Session, 'accountId' | 'teamMemberId' | 'userId'>): Promise<Account> {
+  const [account, member, accounts] = await Promise.all([
+    findAccount(db, session.accountId),
+    findTeamMember(db, session.accountId, session.teamMemberId),
+    listAccountsOfUser(db, session.userId),
+  ]);
+  if (!account || !member) throw unauthorized();
+  // A trial ends on its own date; the status is derived so it is right without a schedule.
+  const status =
+    account.status === 'trial' && account.trialEndsAt.getTime() <= Date.now()
+      ? 'trialExpired'
+      : (account.status as Account['status']);
+  return {
+    accountId: account.id,
+    mainAccountId: account.mainAccountId ?? account.id,
+    name: account.name,
+    accountName: account.accountName ?? account.name,
+    email: account.email,
+    phone: account.phone,
+    site: account.site,
+    industry: account.industry,
+    estimatedContacts: account.estimatedContacts,
+    goals: account.goals,
+    previousTool: account.previousTool,
+    timezone: account.timezone,
+    logo: account.logo,
+    emailFonts: account.emailFonts as Account['emailFonts'],
+    status,
+    approved: account.approved,
+    blocked: account.blocked,
+    testAccount: account.testAccount,
+    // No people exist before the people feature lands; it replaces this with its cached count.
+    peopleCount: 0,
+    writeKey: account.writeKey,
+    mailingAddress: account.mailingAddress,
+    linkUTMs: account.linkUtms,
+    activeServices: [],
+    peopleTableFields: account.peopleTableFields as Account['peopleTableFields'],
+    formFieldMappings: account.formFieldMappings as Account['formFieldMappings'],
+    onboarding: account.onboarding as Account['onboarding'],
+    flags: { ...defaultFlags, ...(account.flags as Partial<AccountFlags>) },
+    payment: null,
+    createdAt: account.createdAt.toISOString(),
+    trialEndsAt: account.trialEndsAt.toISOString(),
+    teamMemberId: member.id,
+    teamMember: {
+      id: member.id,
+      name: member.name ?? member.userName,
+      email: member.email,
+      accountId: member.accountId,
+      data: { createdWithGoogleSignin: member.createdWithGoogle },
+      accountData: { isOwner: member.isOwner, scopes: member.scopes as unknown as ScopeState[] },
+    },
+    allAccounts: accounts,
+  };
+}
+
+/** POST /v1/accounts/: a new user, their account and a session. */
+export async function registerAccount(
+  services: Services,
+  body: CreateAccountBody,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Account> {
+  await enforceRateLimit(services.db, `register:${request.ip}`, 30, 3600);
+  let email = body.email ?? '';
+  let name: string | null = null;
+  let googleSub: string | null = null;
+  if (body.idToken) {
+    const identity = await services.google.verify(body.idToken);
+    ({ email, name } = identity);
+    googleSub = identity.sub;
+  }
+  if (await findUserByEmail(services.db, email)) throw conflict(messages.emailAlreadyRegistered, 'email-taken');
+  const created = await services.db
+    .transaction()
+    .execute((trx) =>
+      insertUserWithAccount(trx, { email, name, googleSub, source: body.source ?? null, timezone: body.timezone ?? 'UTC' }),
+    )
+    .catch((error: { code?: string }) => {
+      // Two sign-ups with one email at the same moment: the unique index decides.
+      if (error.code === '23505') throw conflict(messages.emailAlreadyRegistered, 'email-taken');
+      throw error;
+    });
+  await startSession(services, request, reply, created.userId, created.accountId);
+  return loadAccount(services.db, created);
+}
+
+const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'mailingAddress', 'logo', 'linkUTMs', 'emailFonts'] as const;
+/** Saved only when non-empty and changed (account.md §5). */
+const keptUnlessEmpty = ['name', 'site', 'phone', 'timezone', 'mailingAddress'] as const;
+
+/** PATCH /v1/accounts/me. */
+export async function updateMyAccount(services: Services, session: Session, body: UpdateAccountBody): Promise<Account> {
+  const member = { isOwner: session.isOwner, scopes: session.scopes };
+  if (settingsNeedingAccountWrite.some((key) => body[key] !== undefined) && !hasScopes(member, ['account:write'])) {
+    throw forbidden("You need the account:write permission to change the account's settings.");
+  }
+  const current = await findAccount(services.db, session.accountId);
+  if (!current) throw unauthorized();
+  const changes: AccountChanges = {};
+  for (const key of keptUnlessEmpty) {
+    const value = body[key]?.trim();
+    if (value && value !== current[key]) changes[key] = value;
+  }
+  if (body.logo !== undefined) changes.logo = body.logo || null;
+  if (body.industry) changes.industry = body.industry;
+  if (body.estimatedContacts) changes.estimatedContacts = body.estimatedContacts;
+  if (body.goals) changes.goals = body.goals;
+  if (body.previousTool !== undefined) changes.previousTool = body.previousTool || null;
+  if (body.linkUTMs !== undefined) changes.linkUtms = body.linkUTMs;
+  if (body.peopleTableFields) changes.peopleTableFields = JSON.stringify(body.peopleTableFields);
+  if (body.formFieldMappings) changes.formFieldMappings = JSON.stringify(body.formFieldMappings);
+  if (body.emailFonts) changes.emailFonts = JSON.stringify(body.emailFonts);
+
+  // Onboarding actions are set once: only keys not yet true are written.
+  const done = current.onboarding as Record<string, boolean>;
+  const newActions = Object.fromEntries(Object.keys(body.onboarding ?? {}).filter((k) => !done[k]).map((k) => [k, true]));
+
+  await services.db.transaction().execute(async (trx) => {
+    await updateAccount(trx, session.accountId, changes);
+    if (Object.keys(newActions).length) await mergeAccountJson(trx, session.accountId, 'onboarding', newActions);
+    if (body.flags && Object.keys(body.flags).length) await mergeAccountJson(trx, session.accountId, 'flags', body.flags);
+    if (changes.name) await fillMemberName(trx, session.accountId, session.userId, changes.name);
+  });
+  return loadAccount(services.db, session);
+}
+
+/** POST /v1/accounts/initial-password: the wizard's last step; later changes go through a reset. */
+export async function setInitialPassword(services: Services, session: Session, password: string): Promise<Account> {
+  const user = await findUserById(services.db, session.userId);
+  if (!user) throw unauthorized();
+  if (user.passwordHash) throw conflict(messages.initialPasswordAlreadySet, 'password-set');
+  const passwordHash = await hashPassword(password);
+  await services.db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, session.userId, passwordHash);
+    await markPasswordSetOnOwnedAccounts(trx, session.userId);
+  });
+  return loadAccount(services.db, session);
+}

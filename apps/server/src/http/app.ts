@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { hasScopes, messages } from '@herald/contracts';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Services } from '../services.ts';
+import { AppError, forbidden, unauthorized } from './errors.ts';
+import type { RouteDef, Session } from './route.ts';
+import { allRoutes } from './routes.ts';
+import { readSession } from './session-cookie.ts';
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The whole HTTP app: API under /v1, OpenAPI at /v1/openapi.json, the built web app everywhere else. */
+export async function buildApp(services: Services, routes: RouteDef[] = allRoutes): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: services.config.logLevel === 'silent' ? false : { level: services.config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: services.config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Herald API', version: '1' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'herald_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!unsafeMethods.has(request.method) || !request.url.startsWith('/v1/')) return;
+    const config = request.routeOptions.config as { csrf?: boolean } | undefined;
+    if (config?.csrf === false || request.headers.authorization) return;
+    if (!isSameOrigin(request, services.config.publicUrl)) {
+      throw new AppError('ForbiddenError', messages.crossSiteRefused, { errorCode: 'csrf' });
+    }
+  });
+
+  for (const def of routes) mountRoute(app, services, def);
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = toErrorBody(error);
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (body.retryAfter) void reply.header('retry-after', String(body.retryAfter));
+    return reply.code(body.statusCode).send(body);
+  });
+
+  await serveWebApp(app, services.config.webDistDir);
+  return app;
+}
+
+function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    config: { csrf: def.csrf },
+    schema: {
+      summary: def.summary,
+      ...(def.body ? { body: def.body } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.response ? { response: { [def.status]: def.response } } : {}),
+      ...(def.auth === 'session' ? { security: [{ session: [] }] } : {}),
+    },
+    handler: async (request, reply) => {
+      let session: Session | undefined;
+      if (def.auth === 'session' || request.cookies.herald_session) {
+        session = await readSession(services, request);
+      }
+      if (def.auth === 'session') {
+        if (!session) throw unauthorized();
+        if (!hasScopes(session, def.scopes)) {
+          throw forbidden(`You need the ${def.scopes.join(', ')} permission${def.scopes.length > 1 ? 's' : ''} to do this.`);
+        }
+      }
+      const result = await def.handler({
+        body: request.body,
+        query: request.query,
+        params: request.params,
+        request,
+        reply,
+        services,
+        session,
+      });
+      if (reply.sent) return reply;
+      reply.code(def.status);
+      return def.status === 204 ? reply.send() : result;
+    },
+  });
+}
+
+/**
+ * A cookie-authenticated write must come from this app's own pages. Browsers say where a request
+ * comes from (Sec-Fetch-Site, Origin); a request that says neither is refused too.
+ */
+function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site && site !== 'same-origin' && site !== 'none') return false;
+  const origin = request.headers.origin;
+  if (origin) {
+    const allowed = new Set([new URL(publicUrl).origin, `${request.protocol}://${request.host}`]);
+    return allowed.has(origin);
+  }
+  return site === 'same-origin' || site === 'none';
+}
+
+function toErrorBody(error: FastifyError) {
+  if (error instanceof AppError) return error.toBody();
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0]!;
+    const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const text = first.message ?? 'Invalid input.';
+    // Messages written for users (capitalised sentences) stand alone; zod's own get the field's name.
+    const isOwnMessage = /^[A-Z].*[.!?]$/.test(text) && !/^Invalid input/.test(text);
+    const message = isOwnMessage || !field ? text : `${field}: ${text}`;
+    return new AppError('BadRequestError', message, {
+      extra: { issues: error.validation.map((v) => ({ path: v.instancePath, message: v.message ?? '' })) },
+    }).toBody();
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('BadRequestError', messages.invalidJson).toBody();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BadRequestError', 'The request body is empty; send a JSON object.').toBody();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { statusCode: 413, name: 'PayloadTooLargeError', message: messages.bodyTooLarge };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { statusCode: 415, name: 'UnsupportedMediaTypeError', message: 'Send the body as application/json.' };
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return { statusCode: error.statusCode, name: 'BadRequestError', message: error.message };
+  }
+  return new AppError('InternalError', messages.internal).toBody();
+}
+
+/** Serve the built web app, with index.html for every path that is not a file (client-side routes). */
+async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexFile = path.join(distDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith('/v1/') || request.url === '/v1' || request.method !== 'GET') {
+      return reply.code(404).send(new AppError('NotFoundError', `No route ${request.method} ${request.url.split('?')[0]}.`).toBody());
+    }
+    if (!hasWeb) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.type('text/html').send(fs.createReadStream(indexFile));
+  });
+}

@@ -1,0 +1,88 @@
+import type { ScopeId, ScopeState } from '@herald/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Services } from '../services.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/** public: anyone; session: a signed-in team member of the current account. */
+export type Auth = 'public' | 'session';
+
+/** The signed-in user as the current account sees them. */
+export interface Session {
+  id: string;
+  userId: number;
+  accountId: number;
+  teamMemberId: number;
+  isOwner: boolean;
+  scopes: ScopeState[];
+}
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface RouteContext<A extends Auth, B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  services: Services;
+  session: A extends 'session' ? Session : Session | undefined;
+}
+
+export interface RouteSpec<
+  A extends Auth,
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+> {
+  method: Method;
+  url: string;
+  auth: A;
+  /** Scopes the team member needs (owners have all). */
+  scopes?: ScopeId[];
+  summary: string;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Schema of the 2xx answer; omitted for 204 routes. */
+  response?: R;
+  /** Status of a success; 200 unless set (204 routes return nothing). */
+  status?: 200 | 201 | 202 | 204;
+  /** Cookie-authenticated writes need a same-origin request; a route called by third parties opts out. */
+  csrf?: boolean;
+  handler: (ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>) => Promise<R extends z.ZodType ? z.infer<R> : void>;
+}
+
+/** A route with its generics erased, as the router and the route-walking tests see it. */
+export interface RouteDef {
+  method: Method;
+  url: string;
+  auth: Auth;
+  scopes: ScopeId[];
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  response?: z.ZodType;
+  status: number;
+  csrf: boolean;
+  handler: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;
+}
+
+/** Declare one route; the feature's route table is a list of these. */
+export function route<
+  A extends Auth,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<A, B, Q, P, R>): RouteDef {
+  return {
+    ...spec,
+    scopes: spec.scopes ?? [],
+    status: spec.status ?? (spec.response ? 200 : 204),
+    csrf: spec.csrf ?? true,
+    handler: spec.handler as RouteDef['handler'],
+  };
+}

@@ -1,0 +1,8 @@
+import { accountsRoutes } from '../features/accounts/accounts.routes.ts';
+import { authRoutes } from '../features/auth/auth.routes.ts';
+import { devMailboxRoutes } from '../features/dev-mailbox/dev-mailbox.routes.ts';
+import { systemRoutes } from '../features/system/system.routes.ts';
+import type { RouteDef } from './route.ts';
+
+/** Every API route, feature by feature; tests walk this list. */
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...devMailboxRoutes];

@@ -1,0 +1,5 @@
+/** Every job type with its payload; the task list in jobs/tasks.ts must cover each one. */
+export interface JobPayloads {
+  'send-email': { idempotencyKey: string };
+}
+export type JobName = keyof JobPayloads;

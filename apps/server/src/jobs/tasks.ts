@@ -1,0 +1,19 @@
+import type { Task } from 'graphile-worker';
+import type { Services } from '../services.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { JobName, JobPayloads } from './job-types.ts';
+
+type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
+
+/** One handler per job type: a job type without a handler does not compile. */
+export function buildTaskList(services: Services & { mailer: Mailer }): Record<JobName, Task> {
+  const handlers: { [N in JobName]: Handler<N> } = {
+    'send-email': (payload, s) => s.mailer.deliver(payload.idempotencyKey),
+  };
+  const list = {} as Record<JobName, Task>;
+  for (const name of Object.keys(handlers) as JobName[]) {
+    const handler = handlers[name] as Handler<JobName>;
+    list[name] = async (payload) => handler(payload as JobPayloads[JobName], services);
+  }
+  return list;
+}

@@ -1,0 +1,120 @@
+import crypto from 'node:crypto';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/connection.ts';
+import { enqueueJob } from '../jobs/enqueue.ts';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  accountId?: number;
+  /** Same key, same message: a second queueMail with it does nothing, a retried job sends once. */
+  idempotencyKey: string;
+}
+
+export interface Mailer {
+  /** Send the delivery with this key if it has not been sent; throws so the job retries on failure. */
+  deliver(idempotencyKey: string): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Record the message and enqueue its delivery in the caller's transaction. The message leaves
+ * through the `send-email` job, never from a request.
+ */
+export async function queueMail(db: Database, config: Config, mail: OutgoingMail): Promise<void> {
+  const inserted = await db
+    .insertInto('mailDeliveries')
+    .values({
+      idempotencyKey: mail.idempotencyKey,
+      accountId: mail.accountId ?? null,
+      toAddress: mail.to,
+      fromAddress: config.mailFrom,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html ?? null,
+      messageId: messageIdFor(mail.idempotencyKey, config.publicUrl),
+    })
+    .onConflict((c) => c.column('idempotencyKey').doNothing())
+    .returning('idempotencyKey')
+    .executeTakeFirst();
+  if (inserted) await enqueueJob(db, 'send-email', { idempotencyKey: mail.idempotencyKey });
+}
+
+/** One Message-ID per delivery, derived from its key, so a resend after an ambiguous reply is recognisable. */
+function messageIdFor(key: string, publicUrl: string): string {
+  const host = new URL(publicUrl).hostname || 'localhost';
+  return `<${crypto.createHash('sha256').update(key).digest('hex').slice(0, 32)}@${host}>`;
+}
+
+/** SMTP when SMTP_URL is set; otherwise (outside production) the built-in mailbox. */
+export function createMailer(db: Database, config: Config): Mailer {
+  const transport: Transporter = config.smtpUrl
+    ? nodemailer.createTransport(withPool(config.smtpUrl))
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  return {
+    async deliver(idempotencyKey) {
+      const delivery = await db
+        .selectFrom('mailDeliveries')
+        .selectAll()
+        .where('idempotencyKey', '=', idempotencyKey)
+        .executeTakeFirst();
+      if (!delivery || delivery.status === 'sent') return;
+      await db
+        .updateTable('mailDeliveries')
+        .set({ attempts: sql`attempts + 1` })
+        .where('idempotencyKey', '=', idempotencyKey)
+        .execute();
+      const message = {
+        from: delivery.fromAddress,
+        to: delivery.toAddress,
+        subject: delivery.subject,
+        text: delivery.textBody,
+        ...(delivery.htmlBody ? { html: delivery.htmlBody } : {}),
+        messageId: delivery.messageId,
+      };
+      try {
+        const info = await transport.sendMail(message);
+        if (!config.smtpUrl) {
+          const raw = (info as { message?: Buffer }).message?.toString('utf8') ?? '';
+          await db
+            .insertInto('devMailbox')
+            .values({
+              toAddress: delivery.toAddress,
+              fromAddress: delivery.fromAddress,
+              subject: delivery.subject,
+              textBody: delivery.textBody,
+              htmlBody: delivery.htmlBody,
+              raw,
+            })
+            .execute();
+        }
+      } catch (error) {
+        await db
+          .updateTable('mailDeliveries')
+          .set({ lastError: String(error).slice(0, 2000) })
+          .where('idempotencyKey', '=', idempotencyKey)
+          .execute();
+        throw error;
+      }
+      await db
+        .updateTable('mailDeliveries')
+        .set({ status: 'sent', sentAt: sql`now()`, lastError: null })
+        .where('idempotencyKey', '=', idempotencyKey)
+        .execute();
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** A pooled SMTP transport: a few connections reused across messages. */
+function withPool(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', '5');
+  return url.toString();
+}

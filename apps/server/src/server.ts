@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { Runner } from 'graphile-worker';
+import type { Config, Role } from './config.ts';
+import { connectDatabase } from './db/database.ts';
+import { createGoogleVerifier } from './features/auth/google.ts';
+import { buildApp } from './http/app.ts';
+import { prepareJobQueue, startWorker } from './jobs/runner.ts';
+import { createMailer } from './mail/mailer.ts';
+import { resolveSecret } from './secret.ts';
+import type { Services } from './services.ts';
+
+export interface RunningServer {
+  app: FastifyInstance | undefined;
+  services: Services;
+  /** The address the API listens on, when it does. */
+  url: string | undefined;
+  stop(): Promise<void>;
+}
+
+/** Start the roles asked for on one database: the API, the job worker, or both. */
+export async function startServer(config: Config, role: Role, log: (m: string) => void = console.log): Promise<RunningServer> {
+  const database = await connectDatabase(config, log);
+  await prepareJobQueue(database.pool);
+  const services: Services = {
+    db: database.db,
+    config,
+    secret: resolveSecret(config),
+    google: createGoogleVerifier(config.google),
+  };
+  const mailer = createMailer(database.db, config);
+  let runner: Runner | undefined;
+  let app: FastifyInstance | undefined;
+  let url: string | undefined;
+  try {
+    if (role !== 'api') runner = await startWorker(database.pool, { ...services, mailer }, config.workerConcurrency);
+    if (role !== 'worker') {
+      app = await buildApp(services);
+      url = await app.listen({ port: config.port, host: config.host });
+    }
+  } catch (error) {
+    await runner?.stop();
+    await database.close();
+    throw error;
+  }
+  return {
+    app,
+    services,
+    url,
+    stop: async () => {
+      await app?.close();
+      await runner?.stop();
+      mailer.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/connection.ts';
+import type { GoogleVerifier } from './features/auth/google.ts';
+
+/** What route handlers and jobs are given: no globals, so tests build their own. */
+export interface Services {
+  db: Database;
+  config: Config;
+  /** Signs link tokens; from SESSION_SECRET or generated into the data dir. */
+  secret: string;
+  google: GoogleVerifier;
+}

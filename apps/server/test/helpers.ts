@@ -1,0 +1,165 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Runner } from 'graphile-worker';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/connection.ts';
+import { createGoogleVerifier } from '../src/features/auth/google.ts';
+import { buildApp } from '../src/http/app.ts';
+import { startWorker } from '../src/jobs/runner.ts';
+import { createMailer, type Mailer } from '../src/mail/mailer.ts';
+import type { Services } from '../src/services.ts';
+
+export const publicUrl = 'http://localhost:3000';
+
+export interface TestContext {
+  app: FastifyInstance;
+  services: Services;
+  database: DatabaseHandle;
+  config: Config;
+  mailer: Mailer;
+  /** Start the job worker (for tests that need mail to leave). */
+  startWorker(): Promise<Runner>;
+  close(): Promise<void>;
+}
+
+/** A real app on the run's test database; env overrides the configuration (SMTP_URL, GOOGLE_*...). */
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: inject('databaseUrl'),
+    PUBLIC_URL: publicUrl,
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    WEB_DIST_DIR: '/nonexistent',
+    ...env,
+  });
+  const database = openDatabase(config.databaseUrl!, 5);
+  const services: Services = {
+    db: database.db,
+    config,
+    secret: config.sessionSecret!,
+    google: createGoogleVerifier(config.google),
+  };
+  const app = await buildApp(services);
+  const mailer = createMailer(database.db, config);
+  const runners: Runner[] = [];
+  return {
+    app,
+    services,
+    database,
+    config,
+    mailer,
+    startWorker: async () => {
+      const runner = await startWorker(database.pool, { ...services, mailer }, 2);
+      runners.push(runner);
+      return runner;
+    },
+    close: async () => {
+      for (const runner of runners) await runner.stop();
+      await app.close();
+      mailer.close();
+      await database.close();
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+  /** name=value pairs of Set-Cookie, ready for a Cookie header. */
+  cookie: string | undefined;
+  setCookie: string[];
+}
+
+/** A browser-like client: keeps its cookie, sends a same-origin Origin, from its own loopback address. */
+export class Client {
+  cookie: string | undefined;
+  readonly remoteAddress = `127.${rand()}.${rand()}.${rand()}`;
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request<T = any>(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; origin?: string | null } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.origin !== null) headers.origin = options.origin ?? publicUrl;
+    if (this.cookie) headers.cookie = this.cookie;
+    if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await this.app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.remoteAddress,
+      ...(options.rawBody !== undefined
+        ? { payload: options.rawBody }
+        : options.body !== undefined
+          ? { payload: JSON.stringify(options.body) }
+          : {}),
+    });
+    const setCookie = ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []);
+    const session = setCookie.find((c) => c.startsWith('herald_session='));
+    if (session) {
+      const pair = session.split(';')[0]!;
+      this.cookie = pair === 'herald_session=' ? undefined : pair;
+    }
+    let body: unknown = res.body;
+    try {
+      body = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      // not JSON
+    }
+    return { status: res.statusCode, body: body as T, headers: res.headers, cookie: session?.split(';')[0], setCookie };
+  }
+
+  get<T = any>(url: string, options?: Parameters<Client['request']>[2]) {
+    return this.request<T>('GET', url, options);
+  }
+  post<T = any>(url: string, body?: unknown, options?: Parameters<Client['request']>[2]) {
+    return this.request<T>('POST', url, { ...options, body });
+  }
+  patch<T = any>(url: string, body?: unknown, options?: Parameters<Client['request']>[2]) {
+    return this.request<T>('PATCH', url, { ...options, body });
+  }
+}
+
+function rand(): number {
+  return 1 + crypto.randomInt(250);
+}
+
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${crypto.randomBytes(6).toString('hex')}@example.com`;
+}
+
+export const registrationDetails = {
+  name: 'Ada Lovelace',
+  phone: '+44 20 7946 0000',
+  site: 'https://analytical.example.com',
+  industry: 'SaaS',
+  estimatedContacts: '1,000 - 2,000',
+  goals: 'Welcome new sign-ups and win back quiet customers.',
+  previousTool: 'Spreadsheets',
+};
+
+/** Register through the same calls the wizard makes; returns a signed-in client. */
+export async function registerUser(app: FastifyInstance, options: { email?: string; password?: string } = {}) {
+  const client = new Client(app);
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? 'correct horse battery';
+  const created = await client.post('/v1/accounts/', { email, source: 'test', timezone: 'Europe/London' });
+  if (created.status !== 201) throw new Error(`registration failed: ${JSON.stringify(created.body)}`);
+  await client.patch('/v1/accounts/me', { name: registrationDetails.name });
+  await client.patch('/v1/accounts/me', { phone: registrationDetails.phone });
+  const { name: _n, phone: _p, goals: _g, previousTool: _t, ...company } = registrationDetails;
+  await client.patch('/v1/accounts/me', company);
+  await client.patch('/v1/accounts/me', {
+    goals: registrationDetails.goals,
+    previousTool: registrationDetails.previousTool,
+    flags: { hasFilledGoals: true },
+  });
+  const done = await client.post('/v1/accounts/initial-password', { password });
+  if (done.status !== 200) throw new Error(`initial password failed: ${JSON.stringify(done.body)}`);
+  return { client, email, password, account: done.body };
+}

@@ -1,0 +1,14 @@
+/** Top-bar navigation (account.md §2 "Shell"). */
+export const mainNavItems = [
+  { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Flows', to: '/flows' },
+  { label: 'People', to: '/people' },
+  { label: 'Broadcasts', to: '/broadcasts' },
+  { label: 'Emails', to: '/emails' },
+  { label: 'Metrics', to: '/metrics' },
+] as const;
+
+export const manageNavItems = [
+  { label: 'Tags', to: '/settings/tags' },
+  { label: 'Custom Fields', to: '/settings/person-fields' },
+] as const;

@@ -1,0 +1,81 @@
+import type { Account } from '@herald/contracts';
+import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconBuildingStore, IconCheck, IconCreditCard, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { CompanyLogo, initialsOf } from '../../ui/company-logo.tsx';
+import { useLogout } from '../../features/account/account.api.ts';
+
+/** Account switcher, account links, own profile and log out. */
+export function ProfileMenu({ account }: { account: Account }) {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const member = account.teamMember;
+  const displayName = member.name || account.name || member.email;
+
+  return (
+    <Menu position="bottom-end" width={280} shadow="md" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label="Profile menu">
+          <Avatar radius="xl" color="indigo" size={34}>
+            {initialsOf(displayName)}
+          </Avatar>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Accounts</Menu.Label>
+        {account.allAccounts.map((item) => {
+          const isCurrent = item.id === account.accountId;
+          return (
+            <Menu.Item
+              key={item.id}
+              leftSection={<CompanyLogo companyName={item.name ?? item.site} logo={item.logo} size={24} />}
+              rightSection={isCurrent ? <IconCheck size={16} aria-label="Current account" /> : null}
+              disabled={!isCurrent}
+              title={isCurrent ? 'Current account' : "Switching accounts isn't available in this version yet."}
+            >
+              <Text size="sm" truncate>
+                {item.name || item.site || `Account ${item.id}`}
+              </Text>
+            </Menu.Item>
+          );
+        })}
+        <Menu.Divider />
+        <Menu.Item component={Link} to="/settings/accounts" leftSection={<IconBuildingStore size={16} />}>
+          Manage Accounts
+        </Menu.Item>
+        <Menu.Item component={Link} to="/account/info" leftSection={<IconUser size={16} />}>
+          Your Account
+        </Menu.Item>
+        <Menu.Item component={Link} to="/settings/team" leftSection={<IconUsers size={16} />}>
+          Team Members
+        </Menu.Item>
+        <Menu.Item component={Link} to="/billing" leftSection={<IconCreditCard size={16} />}>
+          Plan and Billing
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item component={Link} to="/profile">
+          <Group gap="sm" wrap="nowrap">
+            <Avatar radius="xl" color="indigo" size={32}>
+              {initialsOf(displayName)}
+            </Avatar>
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500} truncate>
+                {displayName}
+              </Text>
+              <Text size="xs" c="dimmed" truncate>
+                {member.email}
+              </Text>
+            </Stack>
+          </Group>
+        </Menu.Item>
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}
+        >
+          Log out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

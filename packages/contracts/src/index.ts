@@ -1,0 +1,5 @@
+export * from './messages.ts';
+export * from './errors.ts';
+export * from './scopes.ts';
+export * from './registration.ts';
+export * from './accounts.ts';

@@ -11,6 +11,8 @@ import pg from 'pg';
  */
 export interface EmbeddedPostgres {
   url: string;
+  /** Where the cluster lives (under DATA_DIR, or a reachable fallback when running as root). */
+  clusterDir: string;
   stop(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startEmbeddedPostgres(options: {
     await ensureDatabase(url(running.port, 'postgres'));
     return {
       url: url(running.port, databaseName),
+      clusterDir,
       // Only a postmaster orphaned by a crashed run is ours to stop; a live owner keeps its own.
       stop: async () => {
         if (running.orphaned) await stopPid(running.pid);
@@ -93,7 +96,7 @@ export async function startEmbeddedPostgres(options: {
   await waitUntilReady(url(port, 'postgres'), child, stderr);
   await ensureDatabase(url(port, 'postgres'));
   log(`Embedded PostgreSQL 15 is running on 127.0.0.1:${port} with data in ${clusterDir}`);
-  return { url: url(port, databaseName), stop: () => stopChild(child) };
+  return { url: url(port, databaseName), clusterDir, stop: () => stopChild(child) };
 }
 
 async function loadBinaries(): Promise<Binaries> {

@@ -12,7 +12,7 @@ import { findMailboxMessage, listMailbox } from './dev-mailbox.queries.ts';
  */
 function assertMailboxOpen(services: Services, request: FastifyRequest): void {
   const peer = request.socket.remoteAddress ?? '';
-  const isLoopback = peer === '127.0.0.1' || peer === '::1' || peer === '::ffff:127.0.0.1';
+  const isLoopback = peer === '::1' || /^(::ffff:)?127\./.test(peer);
   if (!services.config.useDevMailbox || !isLoopback) throw notFound();
 }
 

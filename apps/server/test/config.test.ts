@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseRole } from '../src/config.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.useDevMailbox).toBe(true);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.embeddedPgPort).not.toBe(5432);
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {
+    expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ PUBLIC_URL: 'https://mail.example.com/' }).publicUrl).toBe('https://mail.example.com');
+  });
+
+  it('refuses to start in production without SMTP_URL, with a clear message', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL is required/);
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mx:25' }).useDevMailbox).toBe(false);
+  });
+
+  it('names the bad variable', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+    expect(() => loadConfig({ PUBLIC_URL: 'localhost:3000' })).toThrow(/PUBLIC_URL/);
+  });
+
+  it('parses --role', () => {
+    expect(parseRole([])).toBe('all');
+    expect(parseRole(['--role=worker'])).toBe('worker');
+    expect(parseRole(['--role=api'])).toBe('api');
+    expect(() => parseRole(['--role=both'])).toThrow(/Unknown role/);
+  });
+});

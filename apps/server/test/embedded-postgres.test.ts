@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-embedded-'));
+const port = 54000 + Math.floor(Math.random() * 900);
+const logs: string[] = [];
+const log = (m: string) => logs.push(m);
+
+async function selectOne(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ v: string }>("select current_setting('server_version') as v");
+  await client.end();
+  return rows[0]!.v;
+}
+
+const clusterDirs = new Set<string>();
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  // Run as root from a directory the postgres user cannot reach, the cluster lives in a fallback place.
+  for (const dir of clusterDirs) if (dir.startsWith('/var/lib/herald/')) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+});
+
+describe('embedded PostgreSQL', () => {
+  it('initialises a cluster, serves PostgreSQL 15 on its own port, and restarts on the same data', async () => {
+    const first = await startEmbeddedPostgres({ dataDir, port, log });
+    clusterDirs.add(first.clusterDir);
+    expect(first.url).toContain(`:${port}/herald`);
+    expect(await selectOne(first.url)).toMatch(/^15\./);
+    await first.stop();
+    const second = await startEmbeddedPostgres({ dataDir, port, log });
+    expect(await selectOne(second.url)).toMatch(/^15\./);
+    await second.stop();
+    if (process.getuid?.() === 0) {
+      // Run as root, the postmaster runs as the dedicated user, never as root.
+      expect(fs.statSync(first.clusterDir).uid).not.toBe(0);
+    }
+  }, 120_000);
+
+  it('recovers from a stale postmaster.pid left by a killed run', async () => {
+    const started = await startEmbeddedPostgres({ dataDir, port, log });
+    await started.stop();
+    fs.writeFileSync(path.join(started.clusterDir, 'postmaster.pid'), `999999\n${started.clusterDir}\n0\n${port}\n`);
+    logs.length = 0;
+    const again = await startEmbeddedPostgres({ dataDir, port, log });
+    expect(logs.join('\n')).toMatch(/Removed a stale postmaster.pid/);
+    expect(await selectOne(again.url)).toMatch(/^15\./);
+    await again.stop();
+  }, 120_000);
+
+  it('reuses a postmaster that outlived the process that started it', async () => {
+    const orphan = await startEmbeddedPostgres({ dataDir, port, log });
+    // The first handle is dropped without stop(), as when the server is killed.
+    const pid = Number(fs.readFileSync(path.join(orphan.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    logs.length = 0;
+    const next = await startEmbeddedPostgres({ dataDir, port: port + 1, log });
+    expect(logs.join('\n')).toMatch(/already running/);
+    expect(next.url).toContain(`:${port}/`);
+    expect(await selectOne(next.url)).toMatch(/^15\./);
+    await orphan.stop();
+    expect(() => process.kill(pid, 0)).toThrow();
+  }, 120_000);
+
+  it('says clearly when its port is taken', async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-embedded-b-'));
+    const running = await startEmbeddedPostgres({ dataDir, port, log });
+    try {
+      await expect(startEmbeddedPostgres({ dataDir: other, port, log })).rejects.toThrow(/EMBEDDED_PG_PORT/);
+    } finally {
+      await running.stop();
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,43 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** A real SMTP server on a free loopback port that keeps what it receives. */
+export async function startSmtpServer() {
+  const received: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    /** Wait until a message to `to` has arrived. */
+    async waitFor(to: string, timeoutMs = 15_000): Promise<ParsedMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = received.find((m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase()));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export function resetTokenFrom(mail: ParsedMail): string {
+  const match = /\/reset-password\?token=([^\s"<]+)/.exec(mail.text ?? '');
+  if (!match) throw new Error('no reset link in the mail');
+  return decodeURIComponent(match[1]!);
+}

@@ -91,7 +91,9 @@ export async function startEmbeddedPostgres(options: {
     stderr.push(text);
     if (stderr.length > 200) stderr.shift();
     // Statement errors are the clients' to report; the server's own failures are worth a line.
-    if (/FATAL|PANIC/.test(text)) log(text.trim());
+    for (const line of text.split('\n')) {
+      if (/FATAL|PANIC/.test(line) && !/due to administrator command/.test(line)) log(line.trim());
+    }
   });
   await waitUntilReady(url(port, 'postgres'), child, stderr);
   await ensureDatabase(url(port, 'postgres'));

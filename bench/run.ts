@@ -1,0 +1,18 @@
+import { sessionCheck } from './workloads/session-check.ts';
+
+/**
+ * `npm run bench -- <workload>`: runs one workload on DATABASE_URL or the embedded database,
+ * prints progress, and ends with one line `<workload>: <figure> <unit>`.
+ */
+const workloads: Record<string, () => Promise<{ figure: number; unit: string }>> = {
+  'session-check': sessionCheck,
+};
+
+const name = process.argv[2];
+if (!name || !workloads[name]) {
+  console.error(`Usage: npm run bench -- <workload>\nWorkloads: ${Object.keys(workloads).join(', ')}`);
+  process.exit(2);
+}
+const result = await workloads[name]();
+console.log(`${name}: ${result.figure} ${result.unit}`);
+process.exit(0);

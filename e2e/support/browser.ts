@@ -1,0 +1,80 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const shotsDir = path.resolve(import.meta.dirname, '../artifacts');
+
+/** Debian's Chromium, headless, with the flags a closed network needs. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export async function newPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport, timezoneId: 'Europe/Berlin' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+/** Keep a screenshot of the page for people to look at (e2e/artifacts, not committed). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+}
+
+export function uniqueEmail(prefix = 'journey'): string {
+  return `${prefix}-${crypto.randomBytes(5).toString('hex')}@example.com`;
+}
+
+/** Call the API as a same-origin browser would; returns the response and its session cookie. */
+export async function api(method: string, url: string, body?: unknown, cookie?: string) {
+  const res = await fetch(`${baseUrl()}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', origin: baseUrl(), ...(cookie ? { cookie } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const setCookie = res.headers.get('set-cookie');
+  const session = setCookie?.split(';')[0];
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, cookie: session ?? cookie };
+}
+
+/** A fully registered user made through the API, for journeys that start after sign-up. */
+export async function createUser(password = 'journey password 1') {
+  const email = uniqueEmail();
+  const created = await api('POST', '/v1/accounts/', { email, source: 'journey', timezone: 'Europe/Berlin' });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  const cookie = created.cookie;
+  await api('PATCH', '/v1/accounts/me', {
+    name: 'Journey Tester',
+    phone: '+49 30 000000',
+    site: 'journey.example.com',
+    industry: 'Agency',
+    estimatedContacts: '0 - 500',
+    goals: 'Test the product',
+    flags: { hasFilledGoals: true },
+  }, cookie);
+  await api('POST', '/v1/accounts/initial-password', { password }, cookie);
+  return { email, password, accountId: created.body.accountId as number };
+}
+
+/** Run SQL on the journeys' database (to move a trial's end into the past, say). */
+export async function sql(text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}

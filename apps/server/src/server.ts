@@ -7,6 +7,7 @@ import { buildApp } from './http/app.ts';
 import { prepareJobQueue, startWorker } from './jobs/runner.ts';
 import { createMailer } from './mail/mailer.ts';
 import { resolveSecret } from './secret.ts';
+import { createLocalStorage } from './lib/storage.ts';
 import type { Services } from './services.ts';
 
 export interface RunningServer {
@@ -21,11 +22,13 @@ export interface RunningServer {
 export async function startServer(config: Config, role: Role, log: (m: string) => void = console.log): Promise<RunningServer> {
   const database = await connectDatabase(config, log);
   await prepareJobQueue(database.pool);
+  const secret = resolveSecret(config);
   const services: Services = {
     db: database.db,
     config,
-    secret: resolveSecret(config),
+    secret,
     google: createGoogleVerifier(config.google),
+    storage: createLocalStorage(config.dataDir, config.publicUrl, secret),
   };
   const mailer = createMailer(database.db, config);
   let runner: Runner | undefined;

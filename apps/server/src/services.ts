@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import type { GoogleVerifier } from './features/auth/google.ts';
+import type { Storage } from './lib/storage.ts';
 
 /** What route handlers and jobs are given: no globals, so tests build their own. */
 export interface Services {
@@ -9,4 +10,5 @@ export interface Services {
   /** Signs link tokens; from SESSION_SECRET or generated into the data dir. */
   secret: string;
   google: GoogleVerifier;
+  storage: Storage;
 }

@@ -19,7 +19,7 @@ describe('the API surface', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
     for (const route of allRoutes) {
-      const path = route.url.replace(/:([a-zA-Z]+)/g, '{$1}');
+      const path = route.url.replace(/:([a-zA-Z]+)/g, '{$1}').replace(/\*$/, '{*}');
       const entry = res.body.paths[path] ?? res.body.paths[path.replace(/\/$/, '')];
       expect(entry, path).toBeDefined();
       expect(entry[route.method.toLowerCase()], `${route.method} ${path}`).toBeDefined();

@@ -7,8 +7,9 @@ import { Client, createTestContext, registerUser, uniqueEmail, type TestContext 
 const clientId = 'herald-test.apps.googleusercontent.com';
 let ctx: TestContext;
 let jwksServer: http.Server;
-let goodKey: CryptoKey;
-let otherKey: CryptoKey;
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+let goodKey: SigningKey;
+let otherKey: SigningKey;
 
 /** A key server on loopback standing in for Google's: the verifier fetches keys from it. */
 beforeAll(async () => {
@@ -30,7 +31,7 @@ afterAll(async () => {
   await new Promise((r) => jwksServer.close(r));
 });
 
-function idToken(claims: Record<string, unknown>, options: { key?: CryptoKey; audience?: string; expiresIn?: string | number; issuer?: string } = {}) {
+function idToken(claims: Record<string, unknown>, options: { key?: SigningKey; audience?: string; expiresIn?: string | number; issuer?: string } = {}) {
   return new SignJWT({ email_verified: true, name: 'Google User', ...claims })
     .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
     .setIssuer(options.issuer ?? 'https://accounts.google.com')
@@ -63,7 +64,7 @@ describe('Google sign-up and sign-in', () => {
     expect(res.body.accountId).toBe(account.accountId);
   });
 
-  it.each([
+  it.each<[string, { key?: string; audience?: string; expiresIn?: number; issuer?: string }]>([
     ['a wrong signature', { key: 'other' }],
     ['a wrong audience', { audience: 'someone-else.apps.googleusercontent.com' }],
     ['an expired token', { expiresIn: Math.floor(Date.now() / 1000) - 60 }],

@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Runner } from 'graphile-worker';
 import { inject } from 'vitest';
@@ -9,8 +12,10 @@ import { buildApp } from '../src/http/app.ts';
 import { startWorker } from '../src/jobs/runner.ts';
 import { createMailer, type Mailer } from '../src/mail/mailer.ts';
 import type { Services } from '../src/services.ts';
+import { createLocalStorage } from '../src/lib/storage.ts';
 
 export const publicUrl = 'http://localhost:3000';
+const testDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-data-'));
 
 export interface TestContext {
   app: FastifyInstance;
@@ -31,6 +36,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     PUBLIC_URL: publicUrl,
     LOG_LEVEL: 'silent',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    DATA_DIR: testDataDir,
     WEB_DIST_DIR: '/nonexistent',
     ...env,
   });
@@ -40,6 +46,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     config,
     secret: config.sessionSecret!,
     google: createGoogleVerifier(config.google),
+    storage: createLocalStorage(config.dataDir, config.publicUrl, config.sessionSecret!),
   };
   const app = await buildApp(services);
   const mailer = createMailer(database.db, config);

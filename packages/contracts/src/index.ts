@@ -3,3 +3,4 @@ export * from './errors.ts';
 export * from './scopes.ts';
 export * from './registration.ts';
 export * from './accounts.ts';
+export * from './team.ts';

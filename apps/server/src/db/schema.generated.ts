@@ -7,6 +7,15 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
 export type Json = ColumnType<JsonValue, string, string>;
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+export interface AccountIssues {
+  accountId: number;
+  id: Generated<number>;
+  kind: string;
+  message: string;
+  createdAt: Generated<Date>;
+  resolvedAt: Date | null;
+}
+
 export interface Accounts {
   id: Generated<number>;
   mainAccountId: number | null;
@@ -37,6 +46,10 @@ export interface Accounts {
   trialEndsAt: Date;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+  parentAccountId: number | null;
+  apiKeyHash: string | null;
+  apiKeyHint: string | null;
+  deletingAt: Date | null;
 }
 
 export interface DevMailbox {
@@ -99,6 +112,9 @@ export interface TeamMembers {
   isOwner: Generated<boolean>;
   scopes: Generated<Json>;
   createdAt: Generated<Date>;
+  invitedAt: Date | null;
+  acceptedAt: Date | null;
+  invitedBy: number | null;
 }
 
 export interface Users {
@@ -113,6 +129,7 @@ export interface Users {
 }
 
 export interface DB {
+  accountIssues: AccountIssues;
   accounts: Accounts;
   devMailbox: DevMailbox;
   mailDeliveries: MailDeliveries;

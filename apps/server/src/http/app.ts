@@ -11,11 +11,14 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import type { Database } from '../db/connection.ts';
+import { withAccount } from '../db/tenancy.ts';
 import type { Services } from '../services.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { RouteDef, Session } from './route.ts';
 import { allRoutes } from './routes.ts';
 import { readSession } from './session-cookie.ts';
+import { sessionFromApiKey } from '../features/accounts/account-admin.service.ts';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -30,6 +33,12 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
+  // Files PUT to signed upload URLs arrive as raw bytes; the upload route checks type and size.
+  app.addContentTypeParser(
+    ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/csv', 'application/octet-stream'],
+    { parseAs: 'buffer', bodyLimit: 10 * 1024 * 1024 },
+    (_request, body, done) => done(null, body),
+  );
   await app.register(swagger, {
     openapi: {
       info: { title: 'Herald API', version: '1' },
@@ -76,7 +85,12 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
     },
     handler: async (request, reply) => {
       let session: Session | undefined;
-      if (def.auth === 'session' || request.cookies.herald_session) {
+      const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (bearer) {
+        // An API key acts as the account's owner; a wrong key is refused even on public routes.
+        session = await sessionFromApiKey(services, bearer.trim());
+        if (!session) throw unauthorized('Invalid API key.');
+      } else if (def.auth === 'session' || request.cookies.herald_session) {
         session = await readSession(services, request);
       }
       if (def.auth === 'session') {
@@ -85,15 +99,9 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
           throw forbidden(`You need the ${def.scopes.join(', ')} permission${def.scopes.length > 1 ? 's' : ''} to do this.`);
         }
       }
-      const result = await def.handler({
-        body: request.body,
-        query: request.query,
-        params: request.params,
-        request,
-        reply,
-        services,
-        session,
-      });
+      const run = (db: Database) =>
+        def.handler({ body: request.body, query: request.query, params: request.params, request, reply, services, db, session });
+      const result = def.auth === 'session' && session ? await withAccount(services.db, session.accountId, run) : await run(services.db);
       if (reply.sent) return reply;
       reply.code(def.status);
       return def.status === 204 ? reply.send() : result;
@@ -152,7 +160,8 @@ async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void>
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
+      // Looked up per request, so a rebuilt web app is served without a restart.
+      wildcard: true,
       index: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -161,7 +170,7 @@ async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void>
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.url.startsWith('/v1/') || request.url === '/v1' || request.method !== 'GET') {
+    if (request.url.startsWith('/v1/') || request.url.startsWith('/files/') || request.url === '/v1' || request.method !== 'GET') {
       return reply.code(404).send(new AppError('NotFoundError', `No route ${request.method} ${request.url.split('?')[0]}.`).toBody());
     }
     if (!hasWeb) {

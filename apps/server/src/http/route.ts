@@ -1,6 +1,7 @@
 import type { ScopeId, ScopeState } from '@herald/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Database } from '../db/connection.ts';
 import type { Services } from '../services.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -26,6 +27,8 @@ export interface RouteContext<A extends Auth, B, Q, P> {
   request: FastifyRequest;
   reply: FastifyReply;
   services: Services;
+  /** For signed-in routes, a transaction that sees only the session's account (db/tenancy.ts). */
+  db: Database;
   session: A extends 'session' ? Session : Session | undefined;
 }
 

@@ -1,5 +1,6 @@
 /** Every job type with its payload; the task list in jobs/tasks.ts must cover each one. */
 export interface JobPayloads {
   'send-email': { idempotencyKey: string };
+  'delete-account': { accountId: number };
 }
 export type JobName = keyof JobPayloads;

@@ -2,6 +2,7 @@ import type { Task } from 'graphile-worker';
 import type { Services } from '../services.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { JobName, JobPayloads } from './job-types.ts';
+import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
 
@@ -9,6 +10,7 @@ type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services &
 export function buildTaskList(services: Services & { mailer: Mailer }): Record<JobName, Task> {
   const handlers: { [N in JobName]: Handler<N> } = {
     'send-email': (payload, s) => s.mailer.deliver(payload.idempotencyKey),
+    'delete-account': (payload, s) => runAccountDeletion(s.db, payload.accountId),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

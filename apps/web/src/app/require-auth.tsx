@@ -40,7 +40,10 @@ export function RequireAuth() {
 
   if (session.isPending) return <FullScreenLoader label="Checking your session" />;
   if (session.isError) return <LoadFailure message={messages.connectionIssues} onRetry={() => void session.refetch()} />;
-  if (!isLoggedIn) return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
+  if (!isLoggedIn) {
+    const hasLoggedOut = session.data?.isLoggedIn === false && session.data.hasLoggedOut === true;
+    return <Navigate to={hasLoggedOut ? '/login' : loginPathFor(location.pathname + location.search)} replace />;
+  }
 
   if (account.isPending) return <FullScreenLoader label="Loading your account" />;
   if (account.isError)

@@ -11,6 +11,7 @@ export const theme = createTheme({
     TextInput: { defaultProps: { size: 'md' } },
     PasswordInput: { defaultProps: { size: 'md' } },
     Select: { defaultProps: { size: 'md' } },
+    NativeSelect: { defaultProps: { size: 'md' } },
     Textarea: { defaultProps: { size: 'md' } },
   },
 });

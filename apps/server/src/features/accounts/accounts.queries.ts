@@ -32,8 +32,10 @@ export function listAccountsOfUser(db: Database, userId: number) {
   return db
     .selectFrom('teamMembers')
     .innerJoin('accounts', 'accounts.id', 'teamMembers.accountId')
-    .select(['accounts.id', 'accounts.name', 'accounts.site', 'accounts.logo'])
+    .select(['accounts.id', 'accounts.name', 'accounts.site', 'accounts.logo', 'teamMembers.isOwner', 'accounts.parentAccountId'])
     .where('teamMembers.userId', '=', userId)
+    .where('teamMembers.acceptedAt', 'is not', null)
+    .where('accounts.deletingAt', 'is', null)
     .orderBy('accounts.id')
     .execute();
 }
@@ -81,6 +83,7 @@ export async function insertUserWithAccount(
       name: input.name,
       isOwner: true,
       scopes: JSON.stringify(allScopes()),
+      acceptedAt: sql<Date>`now()`,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -113,7 +116,7 @@ export async function mergeAccountJson(
 }
 
 /** Fill the member's and user's names when they have none yet (registration's name step). */
-export async function fillMemberName(db: Database, accountId: number, userId: number, name: string) {
+export async function fillMemberName(db: Database, userDb: Database, accountId: number, userId: number, name: string) {
   await db
     .updateTable('teamMembers')
     .set({ name })
@@ -121,7 +124,7 @@ export async function fillMemberName(db: Database, accountId: number, userId: nu
     .where('userId', '=', userId)
     .where('name', 'is', null)
     .execute();
-  await db.updateTable('users').set({ name }).where('id', '=', userId).where('name', 'is', null).execute();
+  await userDb.updateTable('users').set({ name }).where('id', '=', userId).where('name', 'is', null).execute();
 }
 
 /** Mark the initial password as set on every account the user owns. */

@@ -9,7 +9,7 @@ import {
 } from '@herald/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/connection.ts';
-import { conflict, forbidden, unauthorized } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { startSession } from '../../http/session-cookie.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
@@ -35,13 +35,18 @@ const defaultFlags: AccountFlags = {
   hideAnonymous: false,
 };
 
-/** The account as GET /v1/accounts returns it, seen by the session's team member. */
-export async function loadAccount(db: Database, session: Pick<Session, 'accountId' | 'teamMemberId' | 'userId'>): Promise<Account> {
-  const [account, member, accounts] = await Promise.all([
-    findAccount(db, session.accountId),
-    findTeamMember(db, session.accountId, session.teamMemberId),
-    listAccountsOfUser(db, session.userId),
-  ]);
+/**
+ * The account as GET /v1/accounts returns it, seen by the session's team member. `userDb` reads
+ * the user's other accounts for the switcher, which an account-scoped transaction cannot see.
+ */
+export async function loadAccount(
+  db: Database,
+  session: Pick<Session, 'accountId' | 'teamMemberId' | 'userId'>,
+  userDb: Database = db,
+): Promise<Account> {
+  const account = await findAccount(db, session.accountId);
+  const member = await findTeamMember(db, session.accountId, session.teamMemberId);
+  const accounts = await listAccountsOfUser(userDb, session.userId);
   if (!account || !member) throw unauthorized();
   // A trial ends on its own date; the status is derived so it is right without a schedule.
   const status =
@@ -89,7 +94,7 @@ export async function loadAccount(db: Database, session: Pick<Session, 'accountI
       data: { createdWithGoogleSignin: member.createdWithGoogle },
       accountData: { isOwner: member.isOwner, scopes: member.scopes as unknown as ScopeState[] },
     },
-    allAccounts: accounts,
+    allAccounts: accounts.map(({ id, name, site, logo }) => ({ id, name, site, logo })),
   };
 }
 
@@ -128,20 +133,24 @@ const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'maili
 /** Saved only when non-empty and changed (account.md §5). */
 const keptUnlessEmpty = ['name', 'site', 'phone', 'timezone', 'mailingAddress'] as const;
 
-/** PATCH /v1/accounts/me. */
-export async function updateMyAccount(services: Services, session: Session, body: UpdateAccountBody): Promise<Account> {
+/** PATCH /v1/accounts/me, in the session's account-scoped transaction `db`. */
+export async function updateMyAccount(services: Services, db: Database, session: Session, body: UpdateAccountBody): Promise<Account> {
   const member = { isOwner: session.isOwner, scopes: session.scopes };
   if (settingsNeedingAccountWrite.some((key) => body[key] !== undefined) && !hasScopes(member, ['account:write'])) {
     throw forbidden("You need the account:write permission to change the account's settings.");
   }
-  const current = await findAccount(services.db, session.accountId);
+  const current = await findAccount(db, session.accountId);
   if (!current) throw unauthorized();
   const changes: AccountChanges = {};
   for (const key of keptUnlessEmpty) {
     const value = body[key]?.trim();
     if (value && value !== current[key]) changes[key] = value;
   }
-  if (body.logo !== undefined) changes.logo = body.logo || null;
+  if (body.logo !== undefined) {
+    // Only a logo uploaded through POST /v1/accounts/logo: the app shows it on every page.
+    if (body.logo && !body.logo.startsWith(services.storage.publicUrl('logos/'))) throw badRequest("Upload the logo first; its address comes from the upload.");
+    changes.logo = body.logo || null;
+  }
   if (body.industry) changes.industry = body.industry;
   if (body.estimatedContacts) changes.estimatedContacts = body.estimatedContacts;
   if (body.goals) changes.goals = body.goals;
@@ -155,24 +164,23 @@ export async function updateMyAccount(services: Services, session: Session, body
   const done = current.onboarding as Record<string, boolean>;
   const newActions = Object.fromEntries(Object.keys(body.onboarding ?? {}).filter((k) => !done[k]).map((k) => [k, true]));
 
-  await services.db.transaction().execute(async (trx) => {
-    await updateAccount(trx, session.accountId, changes);
-    if (Object.keys(newActions).length) await mergeAccountJson(trx, session.accountId, 'onboarding', newActions);
-    if (body.flags && Object.keys(body.flags).length) await mergeAccountJson(trx, session.accountId, 'flags', body.flags);
-    if (changes.name) await fillMemberName(trx, session.accountId, session.userId, changes.name);
-  });
-  return loadAccount(services.db, session);
+  await updateAccount(db, session.accountId, changes);
+  if (Object.keys(newActions).length) await mergeAccountJson(db, session.accountId, 'onboarding', newActions);
+  if (body.flags && Object.keys(body.flags).length) await mergeAccountJson(db, session.accountId, 'flags', body.flags);
+  if (changes.name) await fillMemberName(db, services.db, session.accountId, session.userId, changes.name);
+  return loadAccount(db, session, services.db);
 }
 
 /** POST /v1/accounts/initial-password: the wizard's last step; later changes go through a reset. */
-export async function setInitialPassword(services: Services, session: Session, password: string): Promise<Account> {
+export async function setInitialPassword(services: Services, db: Database, session: Session, password: string): Promise<Account> {
   const user = await findUserById(services.db, session.userId);
   if (!user) throw unauthorized();
   if (user.passwordHash) throw conflict(messages.initialPasswordAlreadySet, 'password-set');
   const passwordHash = await hashPassword(password);
+  // The login is the user's, across accounts: written outside the account-scoped transaction.
   await services.db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, session.userId, passwordHash);
     await markPasswordSetOnOwnedAccounts(trx, session.userId);
   });
-  return loadAccount(services.db, session);
+  return loadAccount(db, session, services.db);
 }

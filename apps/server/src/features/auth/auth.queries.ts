@@ -25,6 +25,7 @@ export async function findDefaultMembership(db: Database, userId: number) {
     )
     .select(['teamMembers.accountId', 'teamMembers.id'])
     .where('sessions.userId', '=', userId)
+    .where('teamMembers.acceptedAt', 'is not', null)
     .orderBy('sessions.lastSeenAt', 'desc')
     .executeTakeFirst();
   if (recent) return recent;
@@ -32,6 +33,7 @@ export async function findDefaultMembership(db: Database, userId: number) {
     .selectFrom('teamMembers')
     .select(['accountId', 'id'])
     .where('userId', '=', userId)
+    .where('acceptedAt', 'is not', null)
     .orderBy('accountId')
     .executeTakeFirst();
 }
@@ -64,6 +66,7 @@ export async function findSession(db: Database, id: string) {
     ])
     .where('sessions.id', '=', id)
     .where('sessions.expiresAt', '>', sql<Date>`now()`)
+    .where('teamMembers.acceptedAt', 'is not', null)
     .executeTakeFirst();
   if (!row) return undefined;
   return { ...row, scopes: row.scopes as unknown as ScopeState[] };

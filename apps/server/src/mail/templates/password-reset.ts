@@ -1,3 +1,5 @@
+import { escapeHtml } from './escape-html.ts';
+
 /** The password-reset email: a plain text part and a simple HTML part with the same link. */
 export function passwordResetEmail(link: string, minutes: number) {
   const subject = 'Reset your Herald password';
@@ -17,8 +19,4 @@ export function passwordResetEmail(link: string, minutes: number) {
 <p>The link works once and expires in ${minutes} minutes. If you did not ask for this, ignore this email: your password stays as it is.</p>
 </body></html>`;
   return { subject, text, html };
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

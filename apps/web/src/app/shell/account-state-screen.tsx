@@ -2,21 +2,20 @@ import type { AccountStatus } from '@herald/contracts';
 import { Anchor, Button, Center, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertOctagon, IconClockExclamation, IconCreditCardOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { useLogout } from '../../features/account/account.api.ts';
 import { useConfig } from '../config.api.ts';
 
 function LogoutLink() {
   const logout = useLogout();
-  const navigate = useNavigate();
   return (
     <Anchor
       component="button"
       type="button"
       size="sm"
       c="dimmed"
-      onClick={() => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}
+      onClick={() => logout.mutate()}
     >
       Log out
     </Anchor>

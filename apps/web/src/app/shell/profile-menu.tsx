@@ -1,14 +1,13 @@
 import type { Account } from '@herald/contracts';
 import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconBuildingStore, IconCheck, IconCreditCard, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { CompanyLogo, initialsOf } from '../../ui/company-logo.tsx';
 import { useLogout } from '../../features/account/account.api.ts';
 
 /** Account switcher, account links, own profile and log out. */
 export function ProfileMenu({ account }: { account: Account }) {
   const logout = useLogout();
-  const navigate = useNavigate();
   const member = account.teamMember;
   const displayName = member.name || account.name || member.email;
 
@@ -71,7 +70,7 @@ export function ProfileMenu({ account }: { account: Account }) {
         <Menu.Item
           color="red"
           leftSection={<IconLogout size={16} />}
-          onClick={() => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}
+          onClick={() => logout.mutate()}
         >
           Log out
         </Menu.Item>

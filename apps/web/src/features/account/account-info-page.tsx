@@ -21,7 +21,7 @@ function Field({ label, value, copy }: { label: string; value: ReactNode; copy?:
         {label}
       </Text>
       <Group gap={4} wrap="nowrap">
-        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+        <Text size="sm" component="div" style={{ wordBreak: 'break-word' }}>
           {value || <Text span c="dimmed">Not set</Text>}
         </Text>
         {copy && <CopyButton value={copy} label={`Copy ${label.toLowerCase()}`} />}

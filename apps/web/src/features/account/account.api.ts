@@ -6,12 +6,14 @@ import {
   type UpdateAccountBody,
 } from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { api, isUnauthorized } from '../../lib/api.ts';
 
 export const sessionKey = ['session'] as const;
 export const accountKey = ['account'] as const;
 
-export type Session = { isLoggedIn: true; accountId: number } | { isLoggedIn: false };
+/** hasLoggedOut: the user asked to leave, so guarded pages go to /login without keeping the origin. */
+export type Session = { isLoggedIn: true; accountId: number } | { isLoggedIn: false; hasLoggedOut?: boolean };
 
 /** Session check: GET /v1/heartbeat/authenticated; a 401 means logged out, other failures are errors. */
 async function fetchSession(): Promise<Session> {
@@ -46,9 +48,9 @@ export function markSignedIn(queryClient: QueryClient, account: Account): void {
 }
 
 /** Forgets everything about the session (after logout or any 401). */
-export function markSignedOut(queryClient: QueryClient): void {
+export function markSignedOut(queryClient: QueryClient, options: { hasLoggedOut?: boolean } = {}): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'config' && query.queryKey[0] !== 'session' });
-  const session: Session = { isLoggedIn: false };
+  const session: Session = { isLoggedIn: false, hasLoggedOut: options.hasLoggedOut ?? false };
   queryClient.setQueryData<Session>(sessionKey, session);
 }
 
@@ -60,12 +62,17 @@ export function useUpdateAccount() {
   });
 }
 
+/** POST /v1/accounts/logout, then /login. */
 export function useLogout() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: () => api.post<void>('/accounts/logout'),
-    // Even if the call fails the user asked to leave; the cookie is gone or will expire.
-    onSettled: () => markSignedOut(queryClient),
+    // Even if the call fails the user asked to leave; the guard sends them to a plain /login.
+    onSettled: () => {
+      markSignedOut(queryClient, { hasLoggedOut: true });
+      void navigate('/login', { replace: true });
+    },
   });
 }
 

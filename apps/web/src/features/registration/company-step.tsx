@@ -5,7 +5,7 @@ type EstimatedContacts = (typeof estimatedContactsOptions)[number];
 function isEstimatedContacts(value: string | null): value is EstimatedContacts {
   return (estimatedContactsOptions as readonly (string | null)[]).includes(value);
 }
-import { Button, Select, Stack, TextInput } from '@mantine/core';
+import { Button, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { FormError } from './form-error.tsx';
 import { StepHeading } from './registration-layout.tsx';
@@ -62,15 +62,12 @@ export function CompanyStep({ account, onDone }: { account: Account; onDone: (ac
             error={siteError}
             autoFocus
           />
-          <Select
+          <NativeSelect
             label="Industry"
-            placeholder="Choose your industry"
-            data={[...businessTypes]}
-            value={industryType}
-            onChange={setIndustryType}
+            data={[{ value: '', label: 'Choose your industry', disabled: true }, ...businessTypes]}
+            value={industryType ?? ''}
+            onChange={(event) => setIndustryType(event.currentTarget.value || null)}
             error={industryError}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
           />
           {industryType === otherType && (
             <TextInput
@@ -81,15 +78,12 @@ export function CompanyStep({ account, onDone }: { account: Account; onDone: (ac
               error={otherError}
             />
           )}
-          <Select
+          <NativeSelect
             label="Estimated contacts"
-            placeholder="How many people will you email?"
-            data={[...estimatedContactsOptions]}
-            value={estimatedContacts}
-            onChange={setEstimatedContacts}
+            data={[{ value: '', label: 'How many people will you email?', disabled: true }, ...estimatedContactsOptions]}
+            value={estimatedContacts ?? ''}
+            onChange={(event) => setEstimatedContacts(event.currentTarget.value || null)}
             error={contactsError}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
           />
           <Button type="submit" size="md" fullWidth loading={save.isPending}>
             Continue

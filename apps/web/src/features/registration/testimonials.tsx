@@ -1,6 +1,7 @@
-import { Avatar, Box, Group, Stack, Text, ThemeIcon, Transition } from '@mantine/core';
+import { Avatar, Box, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconQuote } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import classes from './testimonials.module.css';
 
 /** Generic quotes attributed to roles, not to real people or companies. */
 export const testimonials = [
@@ -36,28 +37,22 @@ export function TestimonialPanel({ startAt }: { startAt: number }) {
       aria-label="What customers say"
     >
       <Box maw={440}>
-        {testimonials.map((item, itemIndex) => (
-          <Transition key={item.role} mounted={itemIndex === index} transition="fade" duration={400} keepMounted={false}>
-            {(styles) => (
-              <Stack gap="lg" style={styles}>
-                <ThemeIcon size={48} radius="xl" variant="white" color="indigo">
-                  <IconQuote size={26} />
-                </ThemeIcon>
-                <Text fz={22} fw={500} lh={1.45}>
-                  “{item.quote}”
-                </Text>
-                <Group gap="sm">
-                  <Avatar radius="xl" color="white" variant="white">
-                    {item.role.slice(0, 1)}
-                  </Avatar>
-                  <Text fw={500} c="indigo.1">
-                    {item.role}
-                  </Text>
-                </Group>
-              </Stack>
-            )}
-          </Transition>
-        ))}
+        <Stack gap="lg" key={index} className={classes.fadeIn}>
+          <ThemeIcon size={48} radius="xl" variant="white" color="indigo">
+            <IconQuote size={26} />
+          </ThemeIcon>
+          <Text fz={22} fw={500} lh={1.45}>
+            “{testimonials[index]!.quote}”
+          </Text>
+          <Group gap="sm">
+            <Avatar radius="xl" color="indigo" variant="white">
+              {testimonials[index]!.role.slice(0, 1)}
+            </Avatar>
+            <Text fw={500} c="indigo.1">
+              {testimonials[index]!.role}
+            </Text>
+          </Group>
+        </Stack>
         <Group gap={6} mt={40} aria-hidden="true">
           {testimonials.map((item, itemIndex) => (
             <Box

@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import { allScopes } from '@herald/contracts';
+import type { Database } from '../../db/connection.ts';
+import { randomToken } from '../../lib/tokens.ts';
+
+/** The user's membership in an account, if accepted. */
+export function findAcceptedMembership(userDb: Database, accountId: number, userId: number) {
+  return userDb
+    .selectFrom('teamMembers')
+    .innerJoin('accounts', 'accounts.id', 'teamMembers.accountId')
+    .select(['teamMembers.id', 'teamMembers.isOwner'])
+    .where('teamMembers.accountId', '=', accountId)
+    .where('teamMembers.userId', '=', userId)
+    .where('teamMembers.acceptedAt', 'is not', null)
+    .where('accounts.deletingAt', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A sub-account under `parentId`, owned by the user who creates it. */
+export async function insertSubaccount(
+  userDb: Database,
+  input: { parentId: number; mainAccountId: number; email: string; userId: number; name: string; site: string | null; industry: string | null; timezone: string; trialEndsAt: Date; flags: unknown },
+) {
+  const account = await userDb
+    .insertInto('accounts')
+    .values({
+      parentAccountId: input.parentId,
+      mainAccountId: input.mainAccountId,
+      email: input.email,
+      name: input.name,
+      site: input.site,
+      industry: input.industry,
+      timezone: input.timezone,
+      writeKey: randomToken(18),
+      trialEndsAt: input.trialEndsAt,
+      flags: JSON.stringify({ ...(input.flags as object), hasFilledGoals: true, hasSetInitialPassword: true }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await userDb
+    .insertInto('teamMembers')
+    .values({ accountId: account.id, userId: input.userId, isOwner: true, scopes: JSON.stringify(allScopes()), acceptedAt: sql<Date>`now()` })
+    .execute();
+  return account.id;
+}
+
+export async function moveSession(userDb: Database, sessionId: string, accountId: number) {
+  await userDb.updateTable('sessions').set({ accountId }).where('id', '=', sessionId).execute();
+}
+
+/**
+ * Tenant tables whose size decides whether deleting an account runs in the background.
+ * Each feature that adds a large tenant table lists it here.
+ */
+export const tenantTablesBySize = ['mail_deliveries'] as const;
+
+/** Rows the account holds across the large tenant tables, counted up to `limit`. */
+export async function countTenantRows(userDb: Database, accountId: number, limit: number): Promise<number> {
+  let total = 0;
+  for (const table of tenantTablesBySize) {
+    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from ${sql.table(table)} where account_id = ${accountId} limit ${limit}) t`
+      .execute(userDb)
+      .then((r) => r.rows[0]!);
+    total += row.n;
+    if (total >= limit) break;
+  }
+  return total;
+}
+
+export async function markDeleting(userDb: Database, accountId: number) {
+  await userDb.updateTable('accounts').set({ deletingAt: sql<Date>`now()` }).where('id', '=', accountId).execute();
+  await userDb.deleteFrom('sessions').where('accountId', '=', accountId).execute();
+}
+
+/** Delete one batch of the account's rows; true when nothing is left but the account row itself. */
+export async function deleteTenantBatch(userDb: Database, accountId: number, batch: number): Promise<boolean> {
+  for (const table of tenantTablesBySize) {
+    const res = await sql`delete from ${sql.table(table)} where ctid in (select ctid from ${sql.table(table)} where account_id = ${accountId} limit ${batch})`.execute(userDb);
+    if (Number(res.numAffectedRows ?? 0) > 0) return false;
+  }
+  return true;
+}
+
+export async function deleteAccountRow(userDb: Database, accountId: number) {
+  await userDb.updateTable('accounts').set({ parentAccountId: null }).where('parentAccountId', '=', accountId).execute();
+  await userDb.deleteFrom('accounts').where('id', '=', accountId).execute();
+}
+
+export async function setApiKey(db: Database, accountId: number, hash: string, hint: string) {
+  await db.updateTable('accounts').set({ apiKeyHash: hash, apiKeyHint: hint }).where('id', '=', accountId).execute();
+}
+
+/** The account an API key belongs to, with its first owner, whom the key acts as. */
+export function findApiKeyOwner(userDb: Database, hash: string) {
+  return userDb
+    .selectFrom('accounts')
+    .innerJoin('teamMembers', 'teamMembers.accountId', 'accounts.id')
+    .select(['accounts.id as accountId', 'teamMembers.id as teamMemberId', 'teamMembers.userId'])
+    .where('accounts.apiKeyHash', '=', hash)
+    .where('accounts.deletingAt', 'is', null)
+    .where('teamMembers.isOwner', '=', true)
+    .where('teamMembers.acceptedAt', 'is not', null)
+    .orderBy('teamMembers.id')
+    .executeTakeFirst();
+}
+
+export function listOpenIssues(db: Database, accountId: number) {
+  return db
+    .selectFrom('accountIssues')
+    .select(['id', 'kind', 'message', 'createdAt'])
+    .where('accountId', '=', accountId)
+    .where('resolvedAt', 'is', null)
+    .orderBy('id', 'desc')
+    .execute();
+}

@@ -73,3 +73,11 @@ describe('the API surface', () => {
     );
   });
 });
+
+describe('regressions found by the fuzz tests', () => {
+  it('an empty PATCH of a team member changes nothing and answers 200', async () => {
+    const { client, account } = await registerUser(ctx.app);
+    const res = await client.patch(`/v1/team-members/${account.teamMemberId}`, {});
+    expect(res.status).toBe(200);
+  });
+});

@@ -77,7 +77,7 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
     config: { csrf: def.csrf },
     schema: {
       summary: def.summary,
-      ...(def.body ? { body: def.body } : {}),
+      ...(def.body ? { body: def.example === undefined ? def.body : def.body.meta({ examples: [def.example] }) } : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.params ? { params: def.params } : {}),
       ...(def.response ? { response: { [def.status]: def.response } } : {}),

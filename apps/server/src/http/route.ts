@@ -54,6 +54,10 @@ export interface RouteSpec<
   status?: 200 | 201 | 202 | 204;
   /** Cookie-authenticated writes need a same-origin request; a route called by third parties opts out. */
   csrf?: boolean;
+  /** A valid body, shown in the OpenAPI document and sent by the cross-account probe test. */
+  example?: B extends z.ZodType ? z.input<B> : never;
+  /** Instance-level routes (health, config, the dev mailbox, signed files) hold no account's data. */
+  tenant?: false;
   handler: (ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>) => Promise<R extends z.ZodType ? z.infer<R> : void>;
 }
 
@@ -70,6 +74,8 @@ export interface RouteDef {
   response?: z.ZodType;
   status: number;
   csrf: boolean;
+  example?: unknown;
+  tenant: boolean;
   handler: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;
 }
 
@@ -86,6 +92,7 @@ export function route<
     scopes: spec.scopes ?? [],
     status: spec.status ?? (spec.response ? 200 : 204),
     csrf: spec.csrf ?? true,
+    tenant: spec.tenant ?? true,
     handler: spec.handler as RouteDef['handler'],
   };
 }

@@ -12,11 +12,12 @@ export async function enqueueJob<N extends JobName>(
   payload: JobPayloads[N],
   options: { jobKey?: string; runAt?: Date; maxAttempts?: number } = {},
 ): Promise<void> {
-  await sql`select graphile_worker.add_job(
+  // herald_enqueue (migration 0002) calls graphile_worker.add_job with the owner's rights.
+  await sql`select herald_enqueue(
     ${name}::text,
     ${JSON.stringify(payload)}::json,
-    job_key => ${options.jobKey ?? null}::text,
-    run_at => ${options.runAt ?? null}::timestamptz,
-    max_attempts => ${options.maxAttempts ?? 10}::int
+    ${options.jobKey ?? null}::text,
+    ${options.runAt ?? null}::timestamptz,
+    ${options.maxAttempts ?? 10}::int
   )`.execute(db);
 }

@@ -7,12 +7,6 @@ import { buildTaskList } from './tasks.ts';
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
   await runMigrations({ pgPool: pool, logger: quietLogger });
-  // Signed-in requests run as herald_app (db/tenancy.ts) and enqueue jobs in their transaction.
-  await pool.query(`
-    grant usage on schema graphile_worker to herald_app;
-    grant select, insert, update, delete on all tables in schema graphile_worker to herald_app;
-    grant usage, select on all sequences in schema graphile_worker to herald_app;
-    grant execute on all functions in schema graphile_worker to herald_app;`);
 }
 
 /** Start processing jobs in this process. */

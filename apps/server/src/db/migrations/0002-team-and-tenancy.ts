@@ -43,6 +43,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter default privileges in schema public grant select, insert, update, delete on tables to herald_app;
     alter default privileges in schema public grant usage, select on sequences to herald_app;
 
+    -- graphile-worker keeps its tables to their owner; signed-in requests (role herald_app) enqueue
+    -- through this owner-rights function, in their own transaction.
+    create function herald_enqueue(task text, payload json, job_key text, run_at timestamptz, max_attempts int)
+    returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
+    begin
+      perform graphile_worker.add_job(task, payload, job_key => job_key, run_at => run_at, max_attempts => max_attempts);
+    end $fn$;
+    revoke all on function herald_enqueue(text, json, text, timestamptz, int) from public;
+    grant execute on function herald_enqueue(text, json, text, timestamptz, int) to herald_app;
+
     alter table accounts enable row level security;
     create policy tenant on accounts using (id = current_setting('herald.account_id', true)::bigint);
     alter table team_members enable row level security;
@@ -56,6 +66,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
+    drop function herald_enqueue(text, json, text, timestamptz, int);
     drop policy tenant on mail_deliveries; alter table mail_deliveries disable row level security;
     drop policy tenant on account_issues; drop policy tenant on team_members; drop policy tenant on accounts;
     alter table team_members disable row level security; alter table accounts disable row level security;

@@ -7,7 +7,7 @@ const UploadQuery = z.object({ expires: z.string().max(20).optional(), type: z.s
 
 /** Uploads to signed URLs (no cookie; the signature is the permission) and reading stored files back. */
 export const filesRoutes = [
-  route({ method: 'PUT', url: '/v1/uploads/*', auth: 'public', csrf: false, summary: 'Upload a file to a signed upload URL', params: KeyParams, query: UploadQuery,
+  route({ method: 'PUT', url: '/v1/uploads/*', auth: 'public', csrf: false, tenant: false, summary: 'Upload a file to a signed upload URL', params: KeyParams, query: UploadQuery,
     handler: async ({ services, params, query, request }) => {
       const data = request.body;
       if (!Buffer.isBuffer(data)) throw badRequest('Send the file itself as the request body.');
@@ -15,7 +15,7 @@ export const filesRoutes = [
       if (problem) throw new AppError(problem.includes('too large') ? 'BadRequestError' : 'ForbiddenError', problem);
       await services.storage.write(params['*'], query.type!, data);
     } }),
-  route({ method: 'GET', url: '/files/*', auth: 'public', summary: 'A stored public file (logos)', params: KeyParams,
+  route({ method: 'GET', url: '/files/*', auth: 'public', tenant: false, summary: 'A stored public file (logos)', params: KeyParams,
     handler: async ({ services, params, reply }) => {
       const file = await services.storage.read(params['*']);
       if (!file) throw notFound('No such file.');

@@ -69,6 +69,7 @@ export async function insertMember(
 }
 
 export async function updateMember(db: Database, accountId: number, id: number, changes: { name?: string; scopes?: ScopeState[] }) {
+  if (changes.name === undefined && changes.scopes === undefined) return;
   await db
     .updateTable('teamMembers')
     .set({

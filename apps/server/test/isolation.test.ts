@@ -1,0 +1,94 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAccount } from '../src/db/tenancy.ts';
+import { allRoutes } from '../src/http/routes.ts';
+import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
+
+/**
+ * The cross-account probe: account A holds data marked with a unique canary; account B calls every
+ * route of the route table (so a new route is covered without anyone remembering) with A's ids,
+ * by session and by API key. Nothing may answer with A's data or change it.
+ */
+let ctx: TestContext;
+const canary = `CANARY${crypto.randomBytes(6).toString('hex')}`;
+let a: Awaited<ReturnType<typeof registerUser>>;
+let b: Awaited<ReturnType<typeof registerUser>>;
+let aIds: number[];
+let aKey: string;
+let bKey: string;
+let teammateId: number;
+let subId: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  a = await registerUser(ctx.app);
+  await a.client.patch('/v1/accounts/me', { name: canary, mailingAddress: `${canary} street` });
+  teammateId = (await a.client.post('/v1/team-members', { name: canary, email: `${canary.toLowerCase()}@example.com` })).body.teamMember.id;
+  subId = (await a.client.post('/v1/team-members/accounts', { name: canary })).body.subaccount.id;
+  aKey = (await a.client.post('/v1/accounts/rotate-api-key')).body.apiKey;
+  await ctx.services.db.insertInto('accountIssues').values({ accountId: a.account.accountId, kind: 'probe', message: canary }).execute();
+  const issue = await ctx.services.db.selectFrom('accountIssues').select('id').where('accountId', '=', a.account.accountId).executeTakeFirstOrThrow();
+  aIds = [a.account.accountId, a.account.teamMemberId, teammateId, subId, issue.id];
+  b = await registerUser(ctx.app);
+  bKey = (await b.client.post('/v1/accounts/rotate-api-key')).body.apiKey;
+});
+afterAll(() => ctx.close());
+
+describe('tenant isolation', () => {
+  it("no route answers account B with account A's data or lets B change it", async () => {
+    const tenantRoutes = allRoutes.filter((r) => r.tenant).sort((x, y) => Number(x.url.endsWith('/logout')) - Number(y.url.endsWith('/logout')));
+    let calls = 0;
+    for (const route of tenantRoutes) {
+      const hasParams = /:[a-zA-Z]+/.test(route.url);
+      const urls = hasParams ? aIds.map((id) => route.url.replace(/:[a-zA-Z]+/g, String(id))) : [route.url];
+      for (const url of urls) {
+        for (const mode of ['session', 'api-key'] as const) {
+          const headers: Record<string, string> = mode === 'api-key' ? { authorization: `Bearer ${bKey}` } : {};
+          const res = await b.client.request(route.method, url, { ...(route.example !== undefined ? { body: route.example } : {}), headers });
+          calls += 1;
+          const text = JSON.stringify(res.body ?? '');
+          expect(text, `${mode} ${route.method} ${url}`).not.toContain(canary);
+          expect(text.toLowerCase(), `${mode} ${route.method} ${url}`).not.toContain(canary.toLowerCase());
+          if (hasParams) expect([400, 401, 403, 404], `${mode} ${route.method} ${url} answered ${res.status}`).toContain(res.status);
+          if (url.endsWith('/rotate-api-key') && res.status === 200) bKey = res.body.apiKey;
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(tenantRoutes.length);
+
+    // A is exactly as it was.
+    const viaKey = await new Client(ctx.app).get('/v1/accounts', { headers: { authorization: `Bearer ${aKey}` } });
+    expect(viaKey.status).toBe(200);
+    expect(viaKey.body).toMatchObject({ name: canary, mailingAddress: `${canary} street` });
+    const team = await a.client.get('/v1/team-members');
+    expect(team.body.teamMembers.map((m: { id: number; name: string }) => [m.id, m.name])).toContainEqual([teammateId, canary]);
+    const accounts = await a.client.get('/v1/team-members/accounts');
+    expect(accounts.body.accounts.map((x: { id: number }) => x.id)).toContain(subId);
+  });
+
+  it('a signed-in query that forgets its account filter still sees only its own account', async () => {
+    const seen = await withAccount(ctx.services.db, b.account.accountId, async (db) => ({
+      accounts: (await sql<{ id: number }>`select id from accounts`.execute(db)).rows.map((r) => r.id),
+      members: (await sql<{ accountId: number }>`select account_id from team_members`.execute(db)).rows.map((r) => r.accountId),
+      issues: (await sql`select * from account_issues`.execute(db)).rows.length,
+    }));
+    expect(seen.accounts).toEqual([b.account.accountId]);
+    expect(new Set(seen.members)).toEqual(new Set([b.account.accountId]));
+    expect(seen.issues).toBe(0);
+  });
+
+  it("a signed-in transaction cannot write a row into another account", async () => {
+    await expect(
+      withAccount(ctx.services.db, b.account.accountId, (db) =>
+        db.insertInto('accountIssues').values({ accountId: a.account.accountId, kind: 'x', message: 'forged' }).execute(),
+      ),
+    ).rejects.toThrow(/row-level security/);
+    await expect(
+      withAccount(ctx.services.db, b.account.accountId, async (db) => {
+        const res = await db.updateTable('accounts').set({ name: 'hijacked' }).where('id', '=', a.account.accountId).executeTakeFirst();
+        return Number(res.numUpdatedRows);
+      }),
+    ).resolves.toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Config } from './lib/storage.ts';
 
 /**
  * The only reader of process.env. Every setting is validated once at start; the README's
@@ -25,6 +26,12 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PUBLIC_URL: z.url().optional(),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -50,6 +57,8 @@ export interface Config {
   webDistDir: string;
   /** Mail goes to the built-in mailbox (readable at /dev/mailbox) instead of SMTP. */
   useDevMailbox: boolean;
+  /** S3-compatible storage for files; local disk under DATA_DIR/files when undefined. */
+  s3: S3Config | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +78,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const repoRoot = env.INIT_CWD ?? process.cwd();
+  let s3: S3Config | undefined;
+  if (e.S3_BUCKET || e.S3_ENDPOINT) {
+    if (!e.S3_BUCKET || !e.S3_ENDPOINT || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) {
+      throw new ConfigError('S3 storage needs S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together.');
+    }
+    s3 = {
+      endpoint: e.S3_ENDPOINT,
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      publicUrl: e.S3_PUBLIC_URL ?? `${e.S3_ENDPOINT.replace(/\/+$/, '')}/${e.S3_BUCKET}`,
+    };
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
   return {
@@ -96,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)
       : path.resolve(import.meta.dirname, '../../web/dist'),
     useDevMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
+    s3,
   };
 }
 

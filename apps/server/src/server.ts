@@ -7,7 +7,7 @@ import { buildApp } from './http/app.ts';
 import { prepareJobQueue, startWorker } from './jobs/runner.ts';
 import { createMailer } from './mail/mailer.ts';
 import { resolveSecret } from './secret.ts';
-import { createLocalStorage } from './lib/storage.ts';
+import { createLocalStorage, createS3Storage } from './lib/storage.ts';
 import type { Services } from './services.ts';
 
 export interface RunningServer {
@@ -28,7 +28,7 @@ export async function startServer(config: Config, role: Role, log: (m: string) =
     config,
     secret,
     google: createGoogleVerifier(config.google),
-    storage: createLocalStorage(config.dataDir, config.publicUrl, secret),
+    storage: config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.dataDir, config.publicUrl, secret),
   };
   const mailer = createMailer(database.db, config);
   let runner: Runner | undefined;

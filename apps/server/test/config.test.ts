@@ -36,3 +36,12 @@ describe('configuration', () => {
     expect(() => parseRole(['--role=both'])).toThrow(/Unknown role/);
   });
 });
+
+describe('S3 configuration', () => {
+  it('is off by default, complete when given, and refused when partial', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    const s3 = loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).s3;
+    expect(s3).toMatchObject({ bucket: 'b', region: 'us-east-1', publicUrl: 'http://127.0.0.1:9000/b' });
+    expect(() => loadConfig({ S3_BUCKET: 'b' })).toThrow(/S3_ENDPOINT, S3_BUCKET/);
+  });
+});

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { presignS3Url, type S3Target } from './s3-presign.ts';
 
 /**
  * Files behind one small interface: local disk under DATA_DIR/files by default. Uploads go to a
@@ -71,6 +72,38 @@ export function createLocalStorage(dataDir: string, publicUrl: string, secret: s
       } catch {
         return undefined;
       }
+    },
+  };
+}
+
+export interface S3Config extends S3Target {
+  endpoint: string;
+  bucket: string;
+  publicUrl: string;
+}
+
+/**
+ * An S3-compatible bucket (path-style URLs, so MinIO, R2 and others work): the browser uploads
+ * straight to the bucket with a presigned PUT that fixes the object and its content type; files are
+ * read from S3_PUBLIC_URL. The bucket enforces no size limit on a presigned PUT.
+ */
+export function createS3Storage(config: S3Config): Storage {
+  const objectUrl = (key: string) => new URL(`${config.endpoint.replace(/\/+$/, '')}/${config.bucket}/${key}`);
+  const sign = (method: 'GET' | 'PUT', key: string, seconds: number, headers?: Record<string, string>) =>
+    presignS3Url({ method, url: objectUrl(key), target: config, expiresSeconds: seconds, ...(headers ? { headers } : {}) });
+  return {
+    createUploadUrl: (key, contentType, _maxBytes, ttlSeconds) => sign('PUT', key, ttlSeconds, { 'content-type': contentType }),
+    publicUrl: (key) => `${config.publicUrl.replace(/\/+$/, '')}/${key}`,
+    checkUpload: () => 'Uploads go straight to the bucket.',
+    async write(key, contentType, data) {
+      const res = await fetch(sign('PUT', key, 300, { 'content-type': contentType }), { method: 'PUT', headers: { 'content-type': contentType }, body: data });
+      if (!res.ok) throw new Error(`S3 PUT ${key} failed: ${res.status} ${await res.text()}`);
+    },
+    async read(key) {
+      const res = await fetch(sign('GET', key, 300));
+      if (res.status === 404) return undefined;
+      if (!res.ok) throw new Error(`S3 GET ${key} failed: ${res.status}`);
+      return { data: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'application/octet-stream' };
     },
   };
 }

@@ -4,3 +4,4 @@ export * from './scopes.ts';
 export * from './registration.ts';
 export * from './accounts.ts';
 export * from './team.ts';
+export * from './people.ts';

@@ -52,6 +52,20 @@ export interface Accounts {
   deletingAt: Date | null;
 }
 
+export interface BulkActions {
+  accountId: number;
+  id: Generated<number>;
+  kind: string;
+  params: Json;
+  status: Generated<string>;
+  total: number | null;
+  done: Generated<number>;
+  result: Json | null;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+  finishedAt: Date | null;
+}
+
 export interface DevMailbox {
   id: Generated<number>;
   toAddress: string;
@@ -61,6 +75,33 @@ export interface DevMailbox {
   htmlBody: string | null;
   raw: string;
   createdAt: Generated<Date>;
+}
+
+export interface Events {
+  accountId: number;
+  id: Generated<number>;
+  personId: number | null;
+  type: string;
+  name: string | null;
+  url: string | null;
+  data: Generated<Json>;
+  source: Generated<string>;
+  createdAt: Generated<Date>;
+}
+
+export interface Folders {
+  accountId: number;
+  id: Generated<number>;
+  name: Generated<string>;
+  folderType: string;
+  parentId: number | null;
+  isRoot: Generated<boolean>;
+  autoFolderType: string | null;
+  children: Generated<Json>;
+  expanded: Generated<boolean>;
+  color: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
 }
 
 export interface MailDeliveries {
@@ -87,6 +128,45 @@ export interface PasswordResets {
   createdAt: Generated<Date>;
 }
 
+export interface People {
+  accountId: number;
+  id: Generated<number>;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  company: string | null;
+  website: string | null;
+  externalId: string | null;
+  anonymousId: string | null;
+  fields: Generated<Json>;
+  tags: Generated<string[]>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+  archivedAt: Date | null;
+  unsubscribedAt: Date | null;
+  unsubscribeReason: string | null;
+  search: string | null;
+}
+
+export interface PersonFields {
+  accountId: number;
+  name: string;
+  type: Generated<string>;
+  title: string;
+  icon: string | null;
+  tooltip: string | null;
+  format: string | null;
+  readOnly: Generated<boolean>;
+  canMapFrom: Generated<boolean>;
+  isArray: Generated<boolean>;
+  createdBy: Generated<string>;
+  enumValues: Json | null;
+  enumNames: Json | null;
+  allowNewEnumValues: Generated<boolean>;
+  createdAt: Generated<Date>;
+}
+
 export interface RateLimits {
   key: string;
   windowStart: Date;
@@ -102,6 +182,13 @@ export interface Sessions {
   expiresAt: Date;
   userAgent: string | null;
   ip: string | null;
+}
+
+export interface Tags {
+  accountId: number;
+  tag: string;
+  description: string | null;
+  createdAt: Generated<Date>;
 }
 
 export interface TeamMembers {
@@ -131,11 +218,17 @@ export interface Users {
 export interface DB {
   accountIssues: AccountIssues;
   accounts: Accounts;
+  bulkActions: BulkActions;
   devMailbox: DevMailbox;
+  events: Events;
+  folders: Folders;
   mailDeliveries: MailDeliveries;
   passwordResets: PasswordResets;
+  people: People;
+  personFields: PersonFields;
   rateLimits: RateLimits;
   sessions: Sessions;
+  tags: Tags;
   teamMembers: TeamMembers;
   users: Users;
 }

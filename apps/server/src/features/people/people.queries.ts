@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import type { Person } from '@herald/contracts';
+import type { Database } from '../../db/connection.ts';
+import type { PersonColumns } from './person-values.ts';
+
+const personColumns = [
+  'id', 'email', 'firstName', 'lastName', 'phone', 'company', 'website', 'externalId', 'fields', 'tags',
+  'createdAt', 'updatedAt', 'archivedAt', 'unsubscribedAt', 'unsubscribeReason',
+] as const;
+
+type PersonRow = Awaited<ReturnType<typeof findPerson>> & {};
+
+/** The API shape: custom fields flattened beside the first-class ones, tags comma-separated. */
+export function toPerson(row: NonNullable<PersonRow>): Person {
+  return {
+    ...(row.fields as Record<string, unknown>),
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    company: row.company,
+    website: row.website,
+    userId: row.externalId,
+    tags: row.tags.join(', '),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    archived: row.archivedAt !== null,
+    unsubscribed: row.unsubscribedAt !== null,
+    unsubscribeReason: row.unsubscribeReason,
+  };
+}
+
+export function findPerson(db: Database, accountId: number, id: number) {
+  return db.selectFrom('people').select(personColumns).where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertPerson(db: Database, accountId: number, columns: PersonColumns, fields: Record<string, unknown>, tags: string[]) {
+  const row = await db
+    .insertInto('people')
+    .values({ accountId, ...columns, fields: JSON.stringify(stripNulls(fields)), tags })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+function stripNulls(values: Record<string, unknown>) {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+}
+
+/** Set columns and merge custom fields (a null removes the key) in one statement. */
+export async function updatePerson(db: Database, accountId: number, id: number, columns: PersonColumns, fields: Record<string, unknown>) {
+  const hasFields = Object.keys(fields).length > 0;
+  const res = await db
+    .updateTable('people')
+    .set({
+      ...columns,
+      ...(hasFields ? { fields: sql`jsonb_strip_nulls(fields || ${JSON.stringify(fields)}::jsonb)` } : {}),
+      updatedAt: sql<Date>`now()`,
+    })
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Escape LIKE wildcards so a search for "50%" finds that text. */
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** One page of people (newest first), matching email or name when `query` is given; archived excluded. */
+export async function searchPeople(db: Database, accountId: number, query: string, page: number, pageSize: number) {
+  let q = db.selectFrom('people').select(personColumns).where('accountId', '=', accountId).where('archivedAt', 'is', null);
+  const term = query.trim().toLowerCase();
+  if (term) q = q.where('search', 'like', `%${likeEscape(term)}%`);
+  const rows = await q.orderBy('id', 'desc').limit(pageSize + 1).offset(page * pageSize).execute();
+  return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}
+
+export async function deletePerson(db: Database, accountId: number, id: number) {
+  await db.deleteFrom('events').where('accountId', '=', accountId).where('personId', '=', id).execute();
+  const res = await db.deleteFrom('people').where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+/** Add a tag to people (no duplicates); returns how many people exist among the ids. */
+export async function addTag(db: Database, accountId: number, ids: number[], tag: string) {
+  await db.insertInto('tags').values({ accountId, tag }).onConflict((c) => c.columns(['accountId', 'tag']).doNothing()).execute();
+  const res = await db
+    .updateTable('people')
+    .set({ tags: sql`array_append(tags, ${tag})`, updatedAt: sql<Date>`now()` })
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .where(sql<boolean>`not (tags @> array[${tag}]::text[])`)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+export async function removeTag(db: Database, accountId: number, ids: number[], tag: string) {
+  const res = await db
+    .updateTable('people')
+    .set({ tags: sql`array_remove(tags, ${tag})`, updatedAt: sql<Date>`now()` })
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .where(sql<boolean>`tags @> array[${tag}]::text[]`)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+export async function countExisting(db: Database, accountId: number, ids: number[]) {
+  const row = await db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', accountId).where('id', 'in', ids).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -96,7 +96,7 @@ export function createS3Storage(config: S3Config): Storage {
     publicUrl: (key) => `${config.publicUrl.replace(/\/+$/, '')}/${key}`,
     checkUpload: () => 'Uploads go straight to the bucket.',
     async write(key, contentType, data) {
-      const res = await fetch(sign('PUT', key, 300, { 'content-type': contentType }), { method: 'PUT', headers: { 'content-type': contentType }, body: data });
+      const res = await fetch(sign('PUT', key, 300, { 'content-type': contentType }), { method: 'PUT', headers: { 'content-type': contentType }, body: new Uint8Array(data) });
       if (!res.ok) throw new Error(`S3 PUT ${key} failed: ${res.status} ${await res.text()}`);
     },
     async read(key) {

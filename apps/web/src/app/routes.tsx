@@ -1,5 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { AccountInfoPage, ProfilePage } from '../features/account/account-info-page.tsx';
+import { AccountInfoPage } from '../features/account/account-info-page.tsx';
+import { ProfilePage } from '../features/account/profile-page.tsx';
+import { AccountsPage } from '../features/accounts/accounts-page.tsx';
 import { AreaPage } from '../features/areas/area-page.tsx';
 import { ErrorPage } from '../features/auth/error-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
@@ -10,6 +12,8 @@ import { PrivacyPage, TermsPage } from '../features/public-pages/legal-pages.tsx
 import { PublicAreaPage } from '../features/public-pages/public-area-page.tsx';
 import { RegisterPage } from '../features/registration/register-page.tsx';
 import { StartPage } from '../features/start/start-page.tsx';
+import { AcceptInvitePage } from '../features/team/accept-invite-page.tsx';
+import { TeamPage } from '../features/team/team-page.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
@@ -36,6 +40,7 @@ const publicRoutes: RouteObject[] = [
     ...title('Subscription Preferences'),
     element: <PublicAreaPage title="Subscription preferences" />,
   },
+  { path: 'public/accept-invite', ...title('Accept Invitation'), element: <AcceptInvitePage /> },
   { path: 'public/privacy', ...title('Privacy Policy'), element: <PrivacyPage /> },
   { path: 'public/terms', ...title('Terms of Service'), element: <TermsPage /> },
   { path: 'dev/mailbox', ...title('Development Mailbox'), element: <MailboxPage /> },
@@ -52,6 +57,8 @@ const accountRoutes: RouteObject[] = [
   { path: 'settings/account', ...title('Your Account'), element: <AccountInfoPage /> },
   { path: 'profile', ...title('Profile'), element: <ProfilePage /> },
   { path: 'settings/profile', ...title('Profile'), element: <ProfilePage /> },
+  { path: 'settings/team', ...title('Team Members'), element: <TeamPage /> },
+  { path: 'settings/accounts', ...title('Manage Accounts'), element: <AccountsPage /> },
 ];
 
 const areaRoutes: RouteObject[] = [
@@ -87,8 +94,6 @@ const areaRoutes: RouteObject[] = [
   area('settings/email/general', 'Email Settings', 'Defaults for every email you send.'),
   area('settings/person-fields', 'Custom Fields', 'The fields stored on each person.'),
   area('settings/tags', 'Tags', 'Labels you put on people to target them.'),
-  area('settings/team', 'Team Members', 'Invite teammates and choose what they can do.'),
-  area('settings/accounts', 'Manage Accounts', 'Your accounts and sub-accounts.'),
 ];
 
 export const routes: RouteObject[] = [

@@ -19,7 +19,7 @@ export function findAcceptedMembership(userDb: Database, accountId: number, user
 /** A sub-account under `parentId`, owned by the user who creates it. */
 export async function insertSubaccount(
   userDb: Database,
-  input: { parentId: number; mainAccountId: number; email: string; userId: number; name: string; site: string | null; industry: string | null; timezone: string; trialEndsAt: Date; flags: unknown },
+  input: { parentId: number; mainAccountId: number; email: string; phone: string | null; userId: number; name: string; site: string | null; industry: string | null; timezone: string; trialEndsAt: Date; flags: unknown },
 ) {
   const account = await userDb
     .insertInto('accounts')
@@ -27,6 +27,7 @@ export async function insertSubaccount(
       parentAccountId: input.parentId,
       mainAccountId: input.mainAccountId,
       email: input.email,
+      phone: input.phone,
       name: input.name,
       site: input.site,
       industry: input.industry,

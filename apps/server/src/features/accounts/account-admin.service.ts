@@ -42,6 +42,7 @@ export async function createSubaccount(services: Services, db: Database, session
       parentId: parent.id,
       mainAccountId: parent.mainAccountId ?? parent.id,
       email: parent.email,
+      phone: parent.phone,
       userId: session.userId,
       name: body.name,
       site: body.site || null,

@@ -135,3 +135,14 @@ export async function markPasswordSetOnOwnedAccounts(db: Database, userId: numbe
     .where('id', 'in', db.selectFrom('teamMembers').select('accountId').where('userId', '=', userId).where('isOwner', '=', true))
     .execute();
 }
+
+/** People in the account, archived ones excluded (an index-only count over the primary key). */
+export async function countPeople(db: Database, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('people')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('accountId', '=', accountId)
+    .where('archivedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

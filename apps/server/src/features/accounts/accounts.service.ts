@@ -17,6 +17,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import type { Services } from '../../services.ts';
 import { findUserByEmail, findUserById, setPasswordHash } from '../auth/auth.queries.ts';
 import {
+  countPeople,
   fillMemberName,
   findAccount,
   findTeamMember,
@@ -72,8 +73,7 @@ export async function loadAccount(
     approved: account.approved,
     blocked: account.blocked,
     testAccount: account.testAccount,
-    // No people exist before the people feature lands; it replaces this with its cached count.
-    peopleCount: 0,
+    peopleCount: await countPeople(db, account.id),
     writeKey: account.writeKey,
     mailingAddress: account.mailingAddress,
     linkUTMs: account.linkUtms,

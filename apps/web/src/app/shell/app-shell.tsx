@@ -4,6 +4,7 @@ import { IconChevronDown, IconSettings, IconStarFilled } from '@tabler/icons-rea
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { hasPaidPlan, useAccount } from '../../features/account/account.api.ts';
+import { AccountIssuesWarning } from './account-issues.tsx';
 import { GettingStartedProgress } from './getting-started-progress.tsx';
 import { HelpMenu } from './help-menu.tsx';
 import { mainNavItems, manageNavItems } from './nav-items.ts';
@@ -96,6 +97,7 @@ function TopBar() {
             </ActionIcon>
           </Tooltip>
         )}
+        <AccountIssuesWarning />
         <Tooltip label="Apps and settings" withArrow>
           <ActionIcon component={Link} to="/apps" variant="subtle" color="gray" size="lg" aria-label="Settings">
             <IconSettings size={22} />

@@ -1,13 +1,16 @@
-import type { Account } from '@herald/contracts';
+import { teamMessages, type Account } from '@herald/contracts';
 import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconBuildingStore, IconCheck, IconCreditCard, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CompanyLogo, initialsOf } from '../../ui/company-logo.tsx';
 import { useLogout } from '../../features/account/account.api.ts';
+import { useSwitchAccount } from '../../features/accounts/accounts.api.ts';
+import { notifyError } from '../../lib/notify.ts';
 
 /** Account switcher, account links, own profile and log out. */
 export function ProfileMenu({ account }: { account: Account }) {
   const logout = useLogout();
+  const switchAccount = useSwitchAccount();
   const member = account.teamMember;
   const displayName = member.name || account.name || member.email;
 
@@ -24,16 +27,22 @@ export function ProfileMenu({ account }: { account: Account }) {
         <Menu.Label>Accounts</Menu.Label>
         {account.allAccounts.map((item) => {
           const isCurrent = item.id === account.accountId;
+          const name = item.name || item.site || `Account ${item.id}`;
           return (
             <Menu.Item
               key={item.id}
               leftSection={<CompanyLogo companyName={item.name ?? item.site} logo={item.logo} size={24} />}
               rightSection={isCurrent ? <IconCheck size={16} aria-label="Current account" /> : null}
-              disabled={!isCurrent}
-              title={isCurrent ? 'Current account' : "Switching accounts isn't available in this version yet."}
+              disabled={switchAccount.isPending}
+              aria-current={isCurrent ? 'true' : undefined}
+              aria-label={isCurrent ? `${name} (current account)` : `Switch to ${name}`}
+              onClick={() => {
+                if (isCurrent) return;
+                switchAccount.mutate(item.id, { onError: (error) => notifyError(error, teamMessages.couldNotSwitch) });
+              }}
             >
-              <Text size="sm" truncate>
-                {item.name || item.site || `Account ${item.id}`}
+              <Text size="sm" truncate fw={isCurrent ? 600 : undefined}>
+                {name}
               </Text>
             </Menu.Item>
           );

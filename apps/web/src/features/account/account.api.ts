@@ -1,13 +1,18 @@
 import {
   Account,
+  AccountIssues,
+  ApiKeyResponse,
   HeartbeatResponse,
+  teamMessages,
+  UploadUrlResponse,
   nextRegistrationStep,
   type RegistrationStep,
   type UpdateAccountBody,
 } from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, isUnauthorized } from '../../lib/api.ts';
+import type { z } from 'zod';
+import { api, errorMessage, isUnauthorized } from '../../lib/api.ts';
 
 export const sessionKey = ['session'] as const;
 export const accountKey = ['account'] as const;
@@ -47,6 +52,17 @@ export function markSignedIn(queryClient: QueryClient, account: Account): void {
   queryClient.setQueryData<Account>(accountKey, account);
 }
 
+/**
+ * After switching account or joining one: the new session's account, and every other cached query
+ * reset (active ones refetch) because it belonged to the previous account.
+ */
+export function replaceSession(queryClient: QueryClient, account: Account): void {
+  markSignedIn(queryClient, account);
+  void queryClient.resetQueries({
+    predicate: (query) => !['config', sessionKey[0], accountKey[0]].includes(String(query.queryKey[0])),
+  });
+}
+
 /** Forgets everything about the session (after logout or any 401). */
 export function markSignedOut(queryClient: QueryClient, options: { hasLoggedOut?: boolean } = {}): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'config' && query.queryKey[0] !== 'session' });
@@ -76,8 +92,13 @@ export function useLogout() {
   });
 }
 
-/** Where the registration wizard stands for this account (null when complete). */
+/**
+ * Where the registration wizard stands for this account (null when complete). The wizard is the
+ * sign-up of a main account by its owner: sub-accounts (created from another account, with no phone
+ * or goals of their own) and invited team members never go through it.
+ */
 export function registrationStepOf(account: Account): RegistrationStep | null {
+  if (account.accountId !== account.mainAccountId || !account.teamMember.accountData.isOwner) return null;
   return nextRegistrationStep({
     email: account.email,
     name: account.name,
@@ -92,4 +113,67 @@ export function registrationStepOf(account: Account): RegistrationStep | null {
 export function hasPaidPlan(account: Account): boolean {
   const plan = (account.payment as { plan?: { price?: number } | null } | null)?.plan;
   return Boolean(plan && typeof plan.price === 'number' && plan.price > 0);
+}
+
+export const accountIssuesKey = ['account-issues'] as const;
+
+/** GET /v1/accounts/issues: open problems that pause sending. */
+export function useAccountIssues(options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: accountIssuesKey,
+    queryFn: () => api.get('/accounts/issues', { schema: AccountIssues }),
+    enabled: options.enabled ?? true,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** POST /v1/accounts/rotate-api-key: the new key is in the response only, never cached. */
+export function useRotateApiKey() {
+  return useMutation({
+    mutationFn: () => api.post('/accounts/rotate-api-key', undefined, { schema: ApiKeyResponse }),
+  });
+}
+
+/** A logo-upload failure whose message is ready to show. */
+export class LogoUploadError extends Error {}
+
+async function putFile(url: string, file: File): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'PUT', body: file, headers: { 'content-type': file.type } });
+  } catch {
+    throw new LogoUploadError(`Couldn't save your logo: the upload did not reach the server.`);
+  }
+  if (response.status < 300) return;
+  let reason = `${response.status} ${response.statusText}`.trim();
+  try {
+    const body = (await response.json()) as { message?: unknown };
+    if (typeof body.message === 'string' && body.message) reason = body.message;
+  } catch {
+    // Not JSON: the status line is the reason.
+  }
+  throw new LogoUploadError(`Couldn't save your logo: ${reason}`);
+}
+
+/** Upload URL from the server, PUT of the file there, then PATCH /accounts/me {logo}. */
+export function useUploadLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (file: File) => {
+      let target: z.infer<typeof UploadUrlResponse> | undefined;
+      try {
+        target = await api.post('/accounts/logo', { contentType: file.type }, { schema: UploadUrlResponse });
+      } catch (error) {
+        throw new LogoUploadError(errorMessage(error, teamMessages.logoUploadUrlFailed));
+      }
+      if (!target?.url || !target.publicUrl) throw new LogoUploadError(teamMessages.logoUploadUrlFailed);
+      await putFile(target.url, file);
+      try {
+        return await api.patch('/accounts/me', { logo: target.publicUrl }, { schema: Account });
+      } catch (error) {
+        throw new LogoUploadError(`Couldn't save your logo: ${errorMessage(error, teamMessages.couldNotSaveLogo)}`);
+      }
+    },
+    onSuccess: (account) => queryClient.setQueryData<Account>(accountKey, account),
+  });
 }

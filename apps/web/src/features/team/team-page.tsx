@@ -1,0 +1,265 @@
+import { hasScopes, teamMessages, type TeamMemberView } from '@herald/contracts';
+import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { IconAlertCircle, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/api.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { useAccount } from '../account/account.api.ts';
+import { newMemberParam, TeamMemberModal } from './team-member-modal.tsx';
+import { useIsTeamChanging, useRemoveTeamMember, useTeamMembers } from './team.api.ts';
+
+export const teamMemberParam = 'team-member';
+
+function byName(a: TeamMemberView, b: TeamMemberView): number {
+  if (a.accountData.isOwner !== b.accountData.isOwner) return a.accountData.isOwner ? -1 : 1;
+  return (a.name || a.email).localeCompare(b.name || b.email);
+}
+
+interface MemberProps {
+  member: TeamMemberView;
+  isYou: boolean;
+  canWrite: boolean;
+  isChanging: boolean;
+  onOpen: () => void;
+  onRemove: () => void;
+}
+
+function MemberName({ member, isYou }: Pick<MemberProps, 'member' | 'isYou'>) {
+  return (
+    <Text size="sm" fw={500}>
+      {member.name || (
+        <Text span c="dimmed">
+          No name
+        </Text>
+      )}
+      {isYou && (
+        <Text span c="dimmed" size="sm">
+          {' '}
+          (you)
+        </Text>
+      )}
+    </Text>
+  );
+}
+
+function MemberBadges({ member }: Pick<MemberProps, 'member'>) {
+  return (
+    <Group gap={6} wrap="wrap">
+      <Badge variant="light" color={member.accountData.isOwner ? 'indigo' : 'gray'}>
+        {member.accountData.isOwner ? 'Owner' : 'Member'}
+      </Badge>
+      {member.invitationPending && (
+        <Badge variant="outline" color="orange">
+          Invitation pending
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+function MemberActions({ member, isYou, canWrite, isChanging, onOpen, onRemove }: MemberProps) {
+  const displayName = member.name || member.email;
+  return (
+    <Group gap="xs" justify="flex-end" wrap="nowrap">
+      <Button size="xs" variant="default" onClick={onOpen} aria-label={`${canWrite ? 'Edit' : 'View'} ${displayName}`}>
+        {canWrite ? 'Edit' : 'View'}
+      </Button>
+      {canWrite && !isYou && (
+        <Button size="xs" variant="subtle" color="red" onClick={onRemove} disabled={isChanging} aria-label={`Remove ${displayName}`}>
+          Remove
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+function MemberRow(props: MemberProps) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <MemberName member={props.member} isYou={props.isYou} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          {props.member.email}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <MemberBadges member={props.member} />
+      </Table.Td>
+      <Table.Td>
+        <MemberActions {...props} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Narrow screens: one card per member instead of a table row. */
+function MemberCard(props: MemberProps) {
+  return (
+    <Card withBorder radius="md" p="md" role="listitem">
+      <Stack gap={6}>
+        <MemberName member={props.member} isYou={props.isYou} />
+        <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          {props.member.email}
+        </Text>
+        <Group justify="space-between" gap="xs">
+          <MemberBadges member={props.member} />
+          <MemberActions {...props} />
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** /settings/team: the account's team members and the team-member popup. */
+export function TeamPage() {
+  const account = useAccount();
+  const accountData = account.data?.teamMember.accountData;
+  const canRead = accountData ? hasScopes(accountData, ['team:read']) : false;
+  const canWrite = accountData ? hasScopes(accountData, ['team:write']) : false;
+  const team = useTeamMembers({ enabled: canRead });
+  const remove = useRemoveTeamMember();
+  const isChanging = useIsTeamChanging();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const modalParam = searchParams.get(teamMemberParam);
+  const isNarrow = useMediaQuery('(max-width: 699px)');
+
+  const openModal = (value: string) =>
+    setSearchParams((params) => {
+      params.set(teamMemberParam, value);
+      return params;
+    });
+  const closeModal = () =>
+    setSearchParams((params) => {
+      params.delete(teamMemberParam);
+      return params;
+    });
+
+  const confirmRemove = (member: TeamMemberView) =>
+    modals.openConfirmModal({
+      title: 'Remove team member?',
+      children: (
+        <Text size="sm">
+          {member.name || member.email} ({member.email}) loses access to this account right away.
+        </Text>
+      ),
+      labels: { confirm: 'Remove', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(member.id, {
+          onSuccess: () => notifySuccess(teamMessages.removed),
+          onError: (error) => notifyError(error, teamMessages.removeFailed),
+        }),
+    });
+
+  if (!account.data) return <LoadingSpinner />;
+
+  const header = (
+    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+      <Stack gap={2}>
+        <Title order={1} fz={28}>
+          Team Members
+        </Title>
+        <Text c="dimmed" size="sm">
+          Invite teammates to this account and choose what each of them can do.
+        </Text>
+      </Stack>
+      {canRead && canWrite && (
+        <Button leftSection={<IconUserPlus size={16} />} onClick={() => openModal(newMemberParam)} disabled={isChanging}>
+          Invite team member
+        </Button>
+      )}
+    </Group>
+  );
+
+  if (!canRead) {
+    return (
+      <Stack gap="lg" py="md">
+        {header}
+        <EmptyState
+          icon={<IconLock size={28} />}
+          title="You can't see the team"
+          description="Seeing the team members of this account needs the “See team members” permission. Ask an owner of the account to give it to you."
+        />
+      </Stack>
+    );
+  }
+
+  let content;
+  if (team.isPending) content = <LoadingSpinner label="Loading team members" />;
+  else if (team.isError)
+    content = (
+      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+        <Stack gap="xs">
+          <Text size="sm">{errorMessage(team.error, "We couldn't load the team members.")}</Text>
+          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void team.refetch()}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  else if (team.data.teamMembers.length === 0)
+    content = <EmptyState icon={<IconUsers size={28} />} title="No team members yet" description="Invite a teammate to work on this account with you." />;
+  else {
+    const members = [...team.data.teamMembers].sort(byName);
+    const propsOf = (member: TeamMemberView): MemberProps => ({
+      member,
+      isYou: member.id === account.data.teamMemberId,
+      canWrite,
+      isChanging,
+      onOpen: () => openModal(String(member.id)),
+      onRemove: () => confirmRemove(member),
+    });
+    content = isNarrow ? (
+      <Stack gap="sm" role="list" aria-label="Team members">
+        {members.map((member) => (
+          <MemberCard key={member.id} {...propsOf(member)} />
+        ))}
+      </Stack>
+    ) : (
+      <Card withBorder radius="md" p={0}>
+        <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.map((member) => (
+              <MemberRow key={member.id} {...propsOf(member)} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Card>
+    );
+  }
+
+  return (
+    <Stack gap="lg" py="md">
+      {header}
+      {!canWrite && (
+        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+          You can see the team. Inviting and changing team members needs the “Invite and manage team members” permission.
+        </Alert>
+      )}
+      {content}
+      <TeamMemberModal
+        param={modalParam}
+        members={team.data?.teamMembers}
+        isLoading={team.isPending}
+        canWrite={canWrite}
+        onClose={closeModal}
+      />
+    </Stack>
+  );
+}

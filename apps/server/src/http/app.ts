@@ -58,6 +58,16 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
 
   for (const def of routes) mountRoute(app, services, def);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The ingestion API is called from customers' sites: answer the browser's preflight.
+  app.options('/v1/ingest*', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'content-type, x-write-key')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send(),
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = toErrorBody(error);

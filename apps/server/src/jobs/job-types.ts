@@ -2,5 +2,6 @@
 export interface JobPayloads {
   'send-email': { idempotencyKey: string };
   'delete-account': { accountId: number };
+  'bulk-action': { accountId: number; bulkActionId: number };
 }
 export type JobName = keyof JobPayloads;

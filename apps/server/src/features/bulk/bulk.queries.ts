@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+
+export async function insertBulkAction(db: Database, row: { accountId: number; kind: string; params: unknown; total: number; createdBy: number }) {
+  const inserted = await db
+    .insertInto('bulkActions')
+    .values({ accountId: row.accountId, kind: row.kind, params: JSON.stringify(row.params), total: row.total, createdBy: row.createdBy })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export function findBulkAction(db: Database, accountId: number, id: number) {
+  return db.selectFrom('bulkActions').selectAll().where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function setProgress(db: Database, accountId: number, id: number, changes: { status?: string; done?: number; result?: unknown; finished?: boolean }) {
+  await db
+    .updateTable('bulkActions')
+    .set({
+      ...(changes.status ? { status: changes.status } : {}),
+      ...(changes.done !== undefined ? { done: changes.done } : {}),
+      ...(changes.result !== undefined ? { result: JSON.stringify(changes.result) } : {}),
+      ...(changes.finished ? { finishedAt: sql<Date>`now()` } : {}),
+    })
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Apply one action to one batch of people; returns the number of people changed. */
+export async function applyToBatch(db: Database, accountId: number, kind: 'tag' | 'archive' | 'restore', ids: number[], tag?: string) {
+  if (kind === 'tag') {
+    const res = await sql`update people set tags = array_append(tags, ${tag}), updated_at = now()
+      where account_id = ${accountId} and id = any(${ids}::bigint[]) and not (tags @> array[${tag}]::text[])`.execute(db);
+    return Number(res.numAffectedRows ?? 0);
+  }
+  const res =
+    kind === 'archive'
+      ? await sql`update people set archived_at = now() where account_id = ${accountId} and id = any(${ids}::bigint[]) and archived_at is null`.execute(db)
+      : await sql`update people set archived_at = null where account_id = ${accountId} and id = any(${ids}::bigint[]) and archived_at is not null`.execute(db);
+  return Number(res.numAffectedRows ?? 0);
+}
+
+export function peopleForExport(db: Database, accountId: number, ids: number[]) {
+  return db
+    .selectFrom('people')
+    .select(['id', 'email', 'firstName', 'lastName', 'phone', 'company', 'website', 'externalId', 'tags', 'fields', 'createdAt', 'archivedAt', 'unsubscribedAt'])
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,136 @@
+import crypto from 'node:crypto';
+import { normaliseTag, peopleMessages, type BulkAction } from '@herald/contracts';
+import { z } from 'zod';
+import type { Database } from '../../db/connection.ts';
+import { withAccount } from '../../db/tenancy.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import type { Session } from '../../http/route.ts';
+import { enqueueJob } from '../../jobs/enqueue.ts';
+import { queueMail } from '../../mail/mailer.ts';
+import type { Services } from '../../services.ts';
+import { applyToBatch, findBulkAction, insertBulkAction, peopleForExport, setProgress } from './bulk.queries.ts';
+import { csvRow } from './csv.ts';
+
+type Kind = 'tag' | 'export' | 'archive' | 'restore';
+interface BulkParams {
+  people: number[];
+  segmentId?: number;
+  tag?: string;
+  notifyEmail?: string;
+}
+
+const batchSize = 10_000;
+const acceptedMessage: Record<Kind, string> = {
+  tag: peopleMessages.peopleWillBeTagged,
+  export: peopleMessages.peopleWillBeExported,
+  archive: peopleMessages.peopleWillBeArchived,
+  restore: peopleMessages.peopleWillBeRestored,
+};
+
+/**
+ * Record a bulk action and enqueue its job in the request's transaction; the job does the work in
+ * batches. A segmentId target resolves to no people until segments exist.
+ */
+export async function startBulkAction(
+  db: Database,
+  session: Session,
+  kind: Kind,
+  body: { people?: number[] | undefined; segmentId?: number | undefined; tag?: string | undefined; notifyEmail?: string | undefined },
+) {
+  const people = [...new Set(body.people ?? [])].sort((a, b) => a - b);
+  if (people.length === 0 && body.segmentId === undefined) {
+    if (kind === 'restore') throw badRequest(peopleMessages.missingUsers);
+    throw badRequest(peopleMessages.noPeopleOrSegment[kind]);
+  }
+  const params: BulkParams = { people, ...(body.segmentId !== undefined ? { segmentId: body.segmentId } : {}) };
+  if (kind === 'tag') {
+    const tag = normaliseTag(body.tag ?? '');
+    if (!tag) throw badRequest(peopleMessages.missingTagName);
+    params.tag = tag;
+    await db.insertInto('tags').values({ accountId: session.accountId, tag }).onConflict((c) => c.columns(['accountId', 'tag']).doNothing()).execute();
+  }
+  if (kind === 'export') {
+    const email = body.notifyEmail?.trim();
+    if (!email) throw badRequest(peopleMessages.exportNeedsEmail);
+    if (!z.email().safeParse(email).success) throw badRequest('Enter a valid email address for the export.');
+    params.notifyEmail = email;
+  }
+  const id = await insertBulkAction(db, { accountId: session.accountId, kind, params, total: people.length, createdBy: session.teamMemberId });
+  await enqueueJob(db, 'bulk-action', { accountId: session.accountId, bulkActionId: id }, { jobKey: `bulk-action:${session.accountId}:${id}` });
+  return { message: acceptedMessage[kind], bulkActionId: id };
+}
+
+export async function getBulkAction(db: Database, session: Session, id: number): Promise<BulkAction> {
+  const row = await findBulkAction(db, session.accountId, id);
+  if (!row) throw notFound('No such bulk action.');
+  return {
+    id: row.id,
+    kind: row.kind as BulkAction['kind'],
+    status: row.status as BulkAction['status'],
+    total: row.total,
+    done: row.done,
+    result: row.result as Record<string, unknown> | null,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The bulk-action job. Progress (`done`) is committed with each batch, so a job that is retried
+ * after a crash continues after the last finished batch; tag, archive and restore are idempotent.
+ */
+export async function runBulkAction(services: Services, accountId: number, id: number): Promise<void> {
+  const action = await withAccount(services.db, accountId, (db) => findBulkAction(db, accountId, id));
+  if (!action || action.status === 'done') return;
+  const kind = action.kind as Kind;
+  const params = action.params as unknown as BulkParams;
+  await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'running' }));
+  if (kind === 'export') return runExport(services, accountId, id, params);
+  let changed = (action.result as { changed?: number } | null)?.changed ?? 0;
+  for (let start = action.done; start < params.people.length; start += batchSize) {
+    const ids = params.people.slice(start, start + batchSize);
+    await withAccount(services.db, accountId, async (db) => {
+      changed += await applyToBatch(db, accountId, kind, ids, params.tag);
+      await setProgress(db, accountId, id, { done: start + ids.length, result: { changed } });
+    });
+  }
+  await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'done', result: { changed }, finished: true }));
+}
+
+async function runExport(services: Services, accountId: number, id: number, params: BulkParams) {
+  const fieldNames = (await withAccount(services.db, accountId, (db) => db.selectFrom('personFields').select('name').where('accountId', '=', accountId).orderBy('name').execute())).map((f) => f.name);
+  const header = ['id', 'email', 'firstName', 'lastName', 'phone', 'company', 'website', 'userId', 'tags', 'createdAt', 'archived', 'unsubscribed', ...fieldNames];
+  const chunks: string[] = [csvRow(header)];
+  let rows = 0;
+  for (let start = 0; start < params.people.length; start += batchSize) {
+    const people = await withAccount(services.db, accountId, (db) => peopleForExport(db, accountId, params.people.slice(start, start + batchSize)));
+    for (const p of people) {
+      const fields = p.fields as Record<string, unknown>;
+      chunks.push(csvRow([p.id, p.email, p.firstName, p.lastName, p.phone, p.company, p.website, p.externalId, p.tags.join(', '), p.createdAt.toISOString(), p.archivedAt !== null, p.unsubscribedAt !== null, ...fieldNames.map((n) => fields[n])]));
+    }
+    rows += people.length;
+  }
+  const key = `exports/${accountId}/${id}-${crypto.randomBytes(12).toString('hex')}.csv`;
+  await services.storage.write(key, 'text/csv', Buffer.from(chunks.join(''), 'utf8'));
+  const link = `${services.config.publicUrl}/v1/people/exports/${id}/download`;
+  await withAccount(services.db, accountId, async (db) => {
+    await setProgress(db, accountId, id, { status: 'done', done: params.people.length, result: { fileKey: key, rows }, finished: true });
+    await queueMail(db, services.config, {
+      to: params.notifyEmail!,
+      accountId,
+      subject: 'Your Herald export is ready',
+      text: `Your export of ${rows} people is ready. Download it (you need to be signed in):\n\n${link}\n`,
+      idempotencyKey: `export:${accountId}:${id}`,
+    });
+  });
+}
+
+/** The export's CSV, for a signed-in member of the account that made it. */
+export async function exportFile(services: Services, db: Database, session: Session, id: number) {
+  const action = await findBulkAction(db, session.accountId, id);
+  const key = (action?.result as { fileKey?: string } | null)?.fileKey;
+  if (!action || action.kind !== 'export' || !key) throw notFound('This export does not exist or is not ready yet.');
+  const file = await services.storage.read(key);
+  if (!file) throw notFound('This export file is gone.');
+  return file.data;
+}

@@ -1,0 +1,104 @@
+import { peopleMessages } from '@herald/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvCell } from '../src/features/bulk/csv.ts';
+import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { startSmtpServer } from './smtp.ts';
+import fc from 'fast-check';
+
+let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let owner: Awaited<ReturnType<typeof registerUser>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  ctx = await createTestContext({ SMTP_URL: smtp.url });
+  await ctx.startWorker();
+  owner = await registerUser(ctx.app);
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+async function addPeople(n: number, extra: Record<string, unknown> = {}) {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i += 1) ids.push((await owner.client.post('/v1/people/', { email: uniqueEmail('bulk'), ...extra })).body.user.id);
+  return ids;
+}
+
+async function waitDone(id: number) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const res = await owner.client.get(`/v1/bulk-actions/${id}`);
+    if (res.body.status === 'done' || res.body.status === 'failed') return res.body;
+    if (Date.now() > deadline) throw new Error(`bulk action ${id} not done: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('bulk actions', () => {
+  it('tags people in the background', async () => {
+    const ids = await addPeople(3);
+    const res = await owner.client.post('/v1/tags/bulk', { tag: ' VIP ', people: ids });
+    expect(res.status).toBe(202);
+    expect(res.body.message).toBe(peopleMessages.peopleWillBeTagged);
+    const done = await waitDone(res.body.bulkActionId);
+    expect(done).toMatchObject({ status: 'done', total: 3, done: 3, result: { changed: 3 } });
+    for (const id of ids) expect((await owner.client.get(`/v1/people/${id}`)).body.users[0].tags).toBe('VIP');
+  });
+
+  it('archives and restores people; archived people leave the search', async () => {
+    const marker = `arch${Date.now().toString(36)}`;
+    const ids: number[] = [];
+    for (let i = 0; i < 2; i += 1) ids.push((await owner.client.post('/v1/people/', { email: `${marker}-${i}@example.com` })).body.user.id);
+    const archive = await owner.client.request('DELETE', '/v1/people/bulk', { body: { people: ids } });
+    expect(archive.body.message).toBe(peopleMessages.peopleWillBeArchived);
+    await waitDone(archive.body.bulkActionId);
+    expect((await owner.client.get(`/v1/people/search?query=${marker}`)).body.users).toHaveLength(0);
+    expect((await owner.client.get(`/v1/people/${ids[0]}`)).body.users[0].archived).toBe(true);
+    const restore = await owner.client.post('/v1/people/restore', { people: ids });
+    await waitDone(restore.body.bulkActionId);
+    expect((await owner.client.get(`/v1/people/search?query=${marker}`)).body.users).toHaveLength(2);
+  });
+
+  it('exports people to CSV with formula cells escaped, and emails a link that needs a session', async () => {
+    const ids = await addPeople(1, { firstName: '=HYPERLINK("http://evil")', company: 'Acme, Inc.' });
+    const res = await owner.client.post('/v1/people/export', { notifyEmail: owner.email, people: ids });
+    expect(res.status).toBe(202);
+    const done = await waitDone(res.body.bulkActionId);
+    expect(done.result.rows).toBe(1);
+    const mail = await smtp.waitFor(owner.email);
+    const link = /https?:\/\/\S+\/download/.exec(mail.text ?? '')![0];
+    const path = new URL(link).pathname;
+    const file = await owner.client.get(path);
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toContain('text/csv');
+    const csv = String(file.body);
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(csv).toContain('"Acme, Inc."');
+    const stranger = await registerUser(ctx.app);
+    expect((await stranger.client.get(path)).status).toBe(404);
+  });
+
+  it.each([
+    ['/v1/tags/bulk', 'POST', { tag: 'x' }, peopleMessages.noPeopleOrSegment.tag],
+    ['/v1/people/export', 'POST', { notifyEmail: 'a@example.com' }, peopleMessages.noPeopleOrSegment.export],
+    ['/v1/people/bulk', 'DELETE', {}, peopleMessages.noPeopleOrSegment.archive],
+    ['/v1/tags/bulk', 'POST', { tag: ',,', people: [1] }, peopleMessages.missingTagName],
+    ['/v1/people/export', 'POST', { people: [1] }, peopleMessages.exportNeedsEmail],
+  ] as const)('%s %s refuses %o with the spec message', async (url, method, body, message) => {
+    const res = await owner.client.request(method, url, { body });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+  });
+
+  it('escapes every formula-looking cell and quotes what needs quoting', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        const cell = csvCell(text);
+        const unquoted = cell.startsWith('"') ? cell.slice(1, -1).replace(/""/g, '"') : cell;
+        expect(/^[=+\-@\t\r]/.test(unquoted)).toBe(false);
+        if (/[",\n\r]/.test(text)) expect(cell.startsWith('"') && cell.endsWith('"')).toBe(true);
+      }),
+    );
+  });
+});

@@ -1,3 +1,4 @@
+export * from './common.ts';
 export * from './messages.ts';
 export * from './errors.ts';
 export * from './scopes.ts';
@@ -5,3 +6,4 @@ export * from './registration.ts';
 export * from './accounts.ts';
 export * from './team.ts';
 export * from './people.ts';
+export * from './bulk.ts';

@@ -145,7 +145,7 @@ export const PersonSearchQuery = z.object({
   attributes: z.string().max(20).optional(),
 });
 export const PersonSearchResult = z.object({ users: z.array(Person), page: z.number().int(), hasMore: z.boolean() });
-export const PersonIdParams = z.object({ id: z.coerce.number().int().positive().max(2 ** 53) });
+export { IdParams as PersonIdParams } from './common.ts';
 
 const idList = z.array(z.coerce.number().int().positive().max(2 ** 53)).max(100_000);
 export const TagPeopleBody = z.strictObject({

@@ -82,7 +82,7 @@ export const CreateSubaccountBody = z.strictObject({
 });
 export const SubaccountResponse = z.object({ subaccount: AccountListItem });
 export const DeleteAccountResponse = z.object({ result: z.enum(['deleted', 'in-progress']), message: z.string() });
-export const AccountIdParams = z.object({ id: z.coerce.number().int().positive().max(2 ** 53) });
+export { IdParams as AccountIdParams } from './common.ts';
 
 export const logoContentTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const maxLogoBytes = 1024 * 1024;

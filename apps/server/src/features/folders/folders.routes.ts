@@ -1,4 +1,4 @@
-import { CreateFolderBody, FavoriteBody, Folder, FolderList, FolderQuery, PersonIdParams, UpdateFolderBody } from '@herald/contracts';
+import { CreateFolderBody, FavoriteBody, Folder, FolderList, FolderQuery, IdParams, UpdateFolderBody } from '@herald/contracts';
 import { z } from 'zod';
 import { route } from '../../http/route.ts';
 import { createFolder, deleteFolder, getFolders, setFavorite, updateFolder } from './folders.service.ts';
@@ -13,9 +13,9 @@ export const foldersRoutes = [
   route({ method: 'POST', url: '/v1/folders/favorites', auth: 'session', summary: 'Add an item to favorites or remove it', body: FavoriteBody, response: z.object({ folder: Folder, message: z.string() }),
     example: { folderType: 'tags', itemId: 'customer', favorite: true },
     handler: ({ db, session, body }) => setFavorite(db, session, body) }),
-  route({ method: 'PATCH', url: '/v1/folders/:id', auth: 'session', summary: 'Rename, colour, expand, move or reorder a folder', params: PersonIdParams, body: UpdateFolderBody, response: z.object({ folder: Folder }),
+  route({ method: 'PATCH', url: '/v1/folders/:id', auth: 'session', summary: 'Rename, colour, expand, move or reorder a folder', params: IdParams, body: UpdateFolderBody, response: z.object({ folder: Folder }),
     example: { name: 'Probe' },
     handler: ({ db, session, params, body }) => updateFolder(db, session, params.id, body) }),
-  route({ method: 'DELETE', url: '/v1/folders/:id', auth: 'session', summary: 'Delete a folder and, by type, what it holds', params: PersonIdParams,
+  route({ method: 'DELETE', url: '/v1/folders/:id', auth: 'session', summary: 'Delete a folder and, by type, what it holds', params: IdParams,
     handler: ({ db, session, params }) => deleteFolder(db, session, params.id) }),
 ];

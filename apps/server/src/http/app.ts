@@ -33,11 +33,9 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
-  // Files PUT to signed upload URLs arrive as raw bytes; the upload route checks type and size.
-  app.addContentTypeParser(
-    ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/csv', 'application/octet-stream'],
-    { parseAs: 'buffer', bodyLimit: 10 * 1024 * 1024 },
-    (_request, body, done) => done(null, body),
+  // Files PUT to signed upload URLs stream straight to storage; the upload route checks type and size.
+  app.addContentTypeParser(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/csv', 'application/octet-stream'], (_request, payload, done) =>
+    done(null, payload),
   );
   await app.register(swagger, {
     openapi: {

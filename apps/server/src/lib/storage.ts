@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { presignS3Url, type S3Target } from './s3-presign.ts';
 
 /**
@@ -15,6 +17,10 @@ export interface Storage {
   /** Check an upload URL's signature and limits; the reason it is refused, or null when it is good. */
   checkUpload(query: UploadQuery, key: string, contentType: string | undefined, size: number): string | null;
   write(key: string, contentType: string, data: Buffer): Promise<void>;
+  /** Store a stream, refusing it (and keeping nothing) past `maxBytes`; returns the size written. */
+  writeStream(key: string, contentType: string, stream: Readable, maxBytes: number): Promise<number>;
+  /** Read a stored file as a stream, or undefined when there is none. */
+  readStream(key: string): Promise<Readable | undefined>;
   /** The file and its content type, or undefined. */
   read(key: string): Promise<{ data: Buffer; contentType: string } | undefined>;
 }
@@ -63,6 +69,37 @@ export function createLocalStorage(dataDir: string, publicUrl: string, secret: s
       await fs.promises.writeFile(file, data);
       await fs.promises.writeFile(`${file}.meta.json`, JSON.stringify({ contentType }));
     },
+    async writeStream(key, contentType, stream, maxBytes) {
+      const file = fileOf(key);
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+      const partial = `${file}.part-${crypto.randomBytes(6).toString('hex')}`;
+      let size = 0;
+      const limit = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          size += chunk.length;
+          callback(size > maxBytes ? new TooLargeError(maxBytes) : null, chunk);
+        },
+      });
+      try {
+        await pipeline(stream, limit, fs.createWriteStream(partial));
+      } catch (error) {
+        await fs.promises.rm(partial, { force: true });
+        throw error;
+      }
+      await fs.promises.rename(partial, file);
+      await fs.promises.writeFile(`${file}.meta.json`, JSON.stringify({ contentType }));
+      return size;
+    },
+    async readStream(key) {
+      if (!isSafeKey(key)) return undefined;
+      const file = fileOf(key);
+      try {
+        await fs.promises.access(file);
+      } catch {
+        return undefined;
+      }
+      return fs.createReadStream(file);
+    },
     async read(key) {
       if (!isSafeKey(key) || key.endsWith('.meta.json')) return undefined;
       try {
@@ -99,6 +136,23 @@ export function createS3Storage(config: S3Config): Storage {
       const res = await fetch(sign('PUT', key, 300, { 'content-type': contentType }), { method: 'PUT', headers: { 'content-type': contentType }, body: new Uint8Array(data) });
       if (!res.ok) throw new Error(`S3 PUT ${key} failed: ${res.status} ${await res.text()}`);
     },
+    async writeStream(key, contentType, stream, maxBytes) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of stream) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) throw new TooLargeError(maxBytes);
+        chunks.push(chunk as Buffer);
+      }
+      await this.write(key, contentType, Buffer.concat(chunks));
+      return size;
+    },
+    async readStream(key) {
+      const res = await fetch(sign('GET', key, 3600));
+      if (res.status === 404) return undefined;
+      if (!res.ok || !res.body) throw new Error(`S3 GET ${key} failed: ${res.status}`);
+      return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+    },
     async read(key) {
       const res = await fetch(sign('GET', key, 300));
       if (res.status === 404) return undefined;
@@ -106,4 +160,11 @@ export function createS3Storage(config: S3Config): Storage {
       return { data: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') ?? 'application/octet-stream' };
     },
   };
+}
+
+/** A stored stream went past its size limit. */
+export class TooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is too large: at most ${Math.floor(maxBytes / (1024 * 1024))} MB.`);
+  }
 }

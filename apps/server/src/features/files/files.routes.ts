@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { TooLargeError } from '../../lib/storage.ts';
+import { Readable } from 'node:stream';
 
 const KeyParams = z.object({ '*': z.string().min(1).max(500) });
 const UploadQuery = z.object({ expires: z.string().max(20).optional(), type: z.string().max(100).optional(), max: z.string().max(20).optional(), sig: z.string().max(200).optional() });
@@ -9,11 +11,18 @@ const UploadQuery = z.object({ expires: z.string().max(20).optional(), type: z.s
 export const filesRoutes = [
   route({ method: 'PUT', url: '/v1/uploads/*', auth: 'public', csrf: false, tenant: false, summary: 'Upload a file to a signed upload URL', params: KeyParams, query: UploadQuery,
     handler: async ({ services, params, query, request }) => {
-      const data = request.body;
-      if (!Buffer.isBuffer(data)) throw badRequest('Send the file itself as the request body.');
-      const problem = services.storage.checkUpload(query, params['*'], request.headers['content-type'], data.length);
-      if (problem) throw new AppError(problem.includes('too large') ? 'BadRequestError' : 'ForbiddenError', problem);
-      await services.storage.write(params['*'], query.type!, data);
+      const body = request.body;
+      if (!(body instanceof Readable)) throw badRequest('Send the file itself as the request body.');
+      const declared = Number(request.headers['content-length'] ?? 1);
+      const problem = services.storage.checkUpload(query, params['*'], request.headers['content-type'], Number.isFinite(declared) ? declared : 1);
+      if (problem) throw new AppError(problem.includes('too large') || problem.includes('empty') ? 'BadRequestError' : 'ForbiddenError', problem);
+      try {
+        const size = await services.storage.writeStream(params['*'], query.type!, body, Number(query.max));
+        if (size === 0) throw badRequest('The file is empty.');
+      } catch (error) {
+        if (error instanceof TooLargeError) throw badRequest(error.message);
+        throw error;
+      }
     } }),
   route({ method: 'GET', url: '/files/*', auth: 'public', tenant: false, summary: 'A stored public file (logos)', params: KeyParams,
     handler: async ({ services, params, reply }) => {

@@ -25,6 +25,7 @@ export async function startServer(config: Config, role: Role, log: (m: string) =
   const secret = resolveSecret(config);
   const services: Services = {
     db: database.db,
+    pool: database.pool,
     config,
     secret,
     google: createGoogleVerifier(config.google),

@@ -2,10 +2,13 @@ import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
 import type { GoogleVerifier } from './features/auth/google.ts';
 import type { Storage } from './lib/storage.ts';
+import type pg from 'pg';
 
 /** What route handlers and jobs are given: no globals, so tests build their own. */
 export interface Services {
   db: Database;
+  /** The pool under `db`, for what Kysely cannot do (COPY). */
+  pool: pg.Pool;
   config: Config;
   /** Signs link tokens; from SESSION_SECRET or generated into the data dir. */
   secret: string;

@@ -43,6 +43,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
   const database = openDatabase(config.databaseUrl!, 5);
   const services: Services = {
     db: database.db,
+    pool: database.pool,
     config,
     secret: config.sessionSecret!,
     google: createGoogleVerifier(config.google),

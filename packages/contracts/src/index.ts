@@ -7,3 +7,4 @@ export * from './accounts.ts';
 export * from './team.ts';
 export * from './people.ts';
 export * from './bulk.ts';
+export * from './imports.ts';

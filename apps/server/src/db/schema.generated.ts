@@ -104,6 +104,53 @@ export interface Folders {
   updatedAt: Generated<Date>;
 }
 
+export interface ImportFailures {
+  accountId: number;
+  importId: number;
+  rowNo: number;
+  reason: string;
+}
+
+export interface ImportRows {
+  accountId: number;
+  importId: number;
+  rowNo: number;
+  email: string;
+  emailLower: string;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  company: string | null;
+  website: string | null;
+  externalId: string | null;
+  fields: Generated<Json>;
+  tags: Generated<string[]>;
+}
+
+export interface Imports {
+  accountId: number;
+  id: Generated<number>;
+  name: string;
+  fileKey: string;
+  numPeople: Generated<number>;
+  fieldMapping: Json;
+  tags: Generated<string[]>;
+  existingPeopleStrategy: Generated<string>;
+  status: Generated<string>;
+  totalRows: number | null;
+  parsedRows: Generated<number>;
+  mergedRows: Generated<number>;
+  created: Generated<number>;
+  updated: Generated<number>;
+  skipped: Generated<number>;
+  failed: Generated<number>;
+  duplicates: Generated<number>;
+  error: string | null;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+  finishedAt: Date | null;
+}
+
 export interface MailDeliveries {
   idempotencyKey: string;
   accountId: number | null;
@@ -222,6 +269,9 @@ export interface DB {
   devMailbox: DevMailbox;
   events: Events;
   folders: Folders;
+  importFailures: ImportFailures;
+  importRows: ImportRows;
+  imports: Imports;
   mailDeliveries: MailDeliveries;
   passwordResets: PasswordResets;
   people: People;

@@ -8,9 +8,10 @@ import { tagsRoutes } from '../features/tags/tags.routes.ts';
 import { eventsRoutes } from '../features/events/events.routes.ts';
 import { bulkRoutes } from '../features/bulk/bulk.routes.ts';
 import { foldersRoutes } from '../features/folders/folders.routes.ts';
+import { importsRoutes } from '../features/imports/imports.routes.ts';
 import { systemRoutes } from '../features/system/system.routes.ts';
 import { teamRoutes } from '../features/team/team.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...filesRoutes, ...devMailboxRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...filesRoutes, ...devMailboxRoutes];

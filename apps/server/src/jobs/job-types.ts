@@ -3,5 +3,6 @@ export interface JobPayloads {
   'send-email': { idempotencyKey: string };
   'delete-account': { accountId: number };
   'bulk-action': { accountId: number; bulkActionId: number };
+  'import-people': { accountId: number; importId: number };
 }
 export type JobName = keyof JobPayloads;

@@ -4,6 +4,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { JobName, JobPayloads } from './job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
+import { runImport } from '../features/imports/imports.service.ts';
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
 
@@ -13,6 +14,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'send-email': (payload, s) => s.mailer.deliver(payload.idempotencyKey),
     'delete-account': (payload, s) => runAccountDeletion(s.db, payload.accountId),
     'bulk-action': (payload, s) => runBulkAction(s, payload.accountId, payload.bulkActionId),
+    'import-people': (payload, s) => runImport(s, payload.accountId, payload.importId),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.ts';
 import * as teamAndTenancy from './0002-team-and-tenancy.ts';
 import * as audience from './0003-audience.ts';
+import * as imports from './0004-imports.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-team-and-tenancy': teamAndTenancy,
   '0003-audience': audience,
+  '0004-imports': imports,
 };

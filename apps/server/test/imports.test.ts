@@ -1,0 +1,145 @@
+import { importMessages } from '@herald/contracts';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runImport } from '../src/features/imports/imports.service.ts';
+import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+
+let ctx: TestContext;
+let owner: Awaited<ReturnType<typeof registerUser>>;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.startWorker();
+  owner = await registerUser(ctx.app);
+});
+afterAll(() => ctx.close());
+
+async function upload(content: Buffer | string) {
+  const { body } = await owner.client.post('/v1/imports/upload-url');
+  const url = new URL(body.url);
+  const put = await ctx.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'text/csv' }, payload: typeof content === 'string' ? Buffer.from(content) : content });
+  expect(put.statusCode).toBe(204);
+  return body.key as string;
+}
+
+async function waitFinished(id: number) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await owner.client.get(`/v1/imports/${id}`);
+    if (res.body.status === 'done' || res.body.status === 'failed') return res.body;
+    if (Date.now() > deadline) throw new Error(`import ${id} did not finish: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const mapping = [
+  { column: 'E-mail', field: 'email' },
+  { column: 'First Name', field: 'firstName' },
+  { column: 'Plan', field: 'plan', newField: { title: 'Plan', type: 'string' as const } },
+  { column: 'Tags', field: 'tags' },
+  { column: 'Notes', field: null },
+];
+
+describe('imports', () => {
+  it('imports a CSV: creates fields, applies tags, reports failed rows exactly, de-duplicates (last wins)', async () => {
+    const a = uniqueEmail('imp');
+    const b = uniqueEmail('imp');
+    const csv = [
+      'E-mail,First Name,Plan,Tags,Notes',
+      `${a},Ann,free,"lead, webinar",x`,
+      `${b},"Bob ""the builder""",pro,,"multi`,
+      `line note"`,
+      'not-an-email,Nobody,free,,',
+      `${a.toUpperCase()},Annie,pro,,`,
+      `,Empty,free,,`,
+    ].join('\r\n');
+    const key = await upload(csv);
+    const created = await owner.client.post('/v1/imports', { name: 'Webinar', peopleFileKey: key, numPeople: 5, fieldMapping: mapping, tags: ['imported'] });
+    expect(created.status).toBe(201);
+    const done = await waitFinished(created.body.id);
+    expect(done).toMatchObject({ status: 'done', totalRows: 5, progress: 1, counts: { created: 2, updated: 0, skipped: 0, failed: 2, duplicates: 1 } });
+
+    const ann = (await owner.client.get(`/v1/people/search?query=${encodeURIComponent(a)}`)).body.users[0];
+    expect(ann).toMatchObject({ firstName: 'Annie', plan: 'pro' });
+    expect(ann.tags.split(', ').sort()).toEqual(['imported']);
+    const bob = (await owner.client.get(`/v1/people/search?query=${encodeURIComponent(b)}`)).body.users[0];
+    expect(bob).toMatchObject({ firstName: 'Bob "the builder"', plan: 'pro' });
+    expect((await owner.client.get('/v1/fields')).body.items.map((f: { name: string }) => f.name)).toContain('plan');
+
+    const failures = await owner.client.get(`/v1/imports/${created.body.id}/failures`);
+    expect(failures.headers['content-type']).toContain('text/csv');
+    expect(String(failures.body)).toBe('row,reason\r\n3,"""not-an-email"" is not a valid email address."\r\n5,The email is missing.\r\n');
+    expect((await owner.client.get('/v1/imports')).body.imports[0].id).toBe(created.body.id);
+  });
+
+  it("keeps existing people as they are with 'ignore', and fills them with 'update'", async () => {
+    const email = uniqueEmail('existing');
+    await owner.client.post('/v1/people/', { email, firstName: 'Original' });
+    const key = await upload(`E-mail,First Name\n${email},Changed\n${uniqueEmail()},New\n`);
+    const fm = [{ column: 'E-mail', field: 'email' }, { column: 'First Name', field: 'firstName' }];
+    const ignored = await waitFinished((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: fm, existingPeopleStrategy: 'ignore' })).body.id);
+    expect(ignored.counts).toMatchObject({ created: 1, updated: 0, skipped: 1 });
+    expect((await owner.client.get(`/v1/people/search?query=${encodeURIComponent(email)}`)).body.users[0].firstName).toBe('Original');
+    const updated = await waitFinished((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: fm })).body.id);
+    expect(updated.counts).toMatchObject({ created: 0, updated: 2, skipped: 0 });
+    expect((await owner.client.get(`/v1/people/search?query=${encodeURIComponent(email)}`)).body.users[0].firstName).toBe('Changed');
+  });
+
+  it('reads semicolons, tabs, a BOM and Latin-1', async () => {
+    const e1 = uniqueEmail('semi');
+    const e2 = uniqueEmail('latin');
+    const semi = await upload(`\uFEFFE-mail;First Name\n${e1};Zoë\n`);
+    const latin = await upload(Buffer.from(`E-mail\tFirst Name\n${e2}\tJosé\n`, 'latin1'));
+    const fm = [{ column: 'E-mail', field: 'email' }, { column: 'First Name', field: 'firstName' }];
+    for (const key of [semi, latin]) expect((await waitFinished((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: fm })).body.id)).counts.created).toBe(1);
+    expect((await owner.client.get(`/v1/people/search?query=${encodeURIComponent(e1)}`)).body.users[0].firstName).toBe('Zoë');
+    expect((await owner.client.get(`/v1/people/search?query=${encodeURIComponent(e2)}`)).body.users[0].firstName).toBe('José');
+  });
+
+  it('refuses bad requests with the spec messages and fails bad files clearly', async () => {
+    const key = await upload('E-mail\nx@example.com\n');
+    expect((await owner.client.post('/v1/imports', { peopleFileKey: key })).body.message).toBe(importMessages.noMapping);
+    expect((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: [{ column: 'E-mail', field: 'firstName' }] })).body.message).toBe(importMessages.noEmailColumn);
+    expect((await owner.client.post('/v1/imports', { peopleFileKey: key, numPeople: 0, fieldMapping: mapping })).body.message).toBe(importMessages.noPeople);
+    expect((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: mapping, existingPeopleStrategy: 'merge' })).status).toBe(400);
+    expect((await owner.client.post('/v1/imports', { peopleFileKey: 'imports/1/other-account.csv', fieldMapping: mapping })).body.message).toBe(importMessages.fileMissing);
+    expect((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: [{ column: 'E-mail', field: 'email' }, { column: 'X', field: 'nope' }] })).status).toBe(400);
+    const fm = [{ column: 'E-mail', field: 'email' }];
+    for (const [content, message] of [
+      ['E-mail\n', importMessages.noPeople],
+      [Buffer.from([0x00, 0x01, 0x02, 0xff, 0x00, 0x10]), 'This file is not a CSV text file.'],
+      ['Name\nAda\n', 'No column of the file matches the column mapped to Email.'],
+    ] as const) {
+      const bad = await upload(content);
+      const res = await waitFinished((await owner.client.post('/v1/imports', { peopleFileKey: bad, fieldMapping: fm })).body.id);
+      expect(res).toMatchObject({ status: 'failed', error: message });
+    }
+  });
+
+  it('resumes after a crash mid-file with no row lost or doubled', async () => {
+    const rows = 60_000;
+    const marker = `resume${Date.now().toString(36)}`;
+    const lines = ['E-mail'];
+    for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
+    const key = await upload(lines.join('\n'));
+    // The import row is made directly (no job), so only the two runs below work on it.
+    const { id } = await ctx.services.db
+      .insertInto('imports')
+      .values({ accountId: owner.account.accountId, name: 'Resume', fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const created = { body: { id } };
+    const crashingStorage = { ...ctx.services.storage, readStream: async (k: string) => {
+      const stream = await ctx.services.storage.readStream(k);
+      let seen = 0;
+      return stream?.pipe(new (await import('node:stream')).Transform({ transform(chunk: Buffer, _e, cb) { seen += chunk.length; cb(seen > 900_000 ? new Error('worker killed') : null, chunk); } })) as Readable | undefined;
+    } };
+    await expect(runImport({ ...ctx.services, storage: crashingStorage }, owner.account.accountId, created.body.id)).rejects.toThrow('worker killed');
+    const mid = await ctx.services.db.selectFrom('imports').select(['status', 'parsedRows']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(mid).toEqual({ status: 'parsing', parsedRows: 25_000 });
+    await runImport(ctx.services, owner.account.accountId, created.body.id);
+    const final = (await owner.client.get(`/v1/imports/${created.body.id}`)).body;
+    expect(final).toMatchObject({ status: 'done', totalRows: rows, counts: { created: rows, updated: 0, failed: 0, duplicates: 0 } });
+    const count = await ctx.services.db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', owner.account.accountId).where('email', 'like', `${marker}-%`).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(rows);
+  }, 120_000);
+});

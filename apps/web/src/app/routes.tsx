@@ -11,6 +11,10 @@ import { MailboxPage } from '../features/dev-mailbox/mailbox-page.tsx';
 import { PrivacyPage, TermsPage } from '../features/public-pages/legal-pages.tsx';
 import { PublicAreaPage } from '../features/public-pages/public-area-page.tsx';
 import { RegisterPage } from '../features/registration/register-page.tsx';
+import { PersonFieldsPage } from '../features/fields/person-fields-page.tsx';
+import { PeoplePage } from '../features/people/people-page.tsx';
+import { PersonPage } from '../features/people/person-page.tsx';
+import { TagsPage } from '../features/tags/tags-page.tsx';
 import { StartPage } from '../features/start/start-page.tsx';
 import { AcceptInvitePage } from '../features/team/accept-invite-page.tsx';
 import { TeamPage } from '../features/team/team-page.tsx';
@@ -34,7 +38,11 @@ const publicRoutes: RouteObject[] = [
   { path: 'reset-password', ...title('Choose a New Password'), element: <ResetPasswordPage /> },
   { path: 'register', ...title('Register'), element: <RegisterPage /> },
   { path: 'register/:stepId', ...title('Register'), element: <RegisterPage /> },
-  { path: 'public/register/appsumo', ...title('Register'), element: <PublicAreaPage title="Marketplace registration" /> },
+  {
+    path: 'public/register/appsumo',
+    ...title('Register'),
+    element: <PublicAreaPage title="Marketplace registration" />,
+  },
   {
     path: 'public/subscription-preferences',
     ...title('Subscription Preferences'),
@@ -63,14 +71,14 @@ const accountRoutes: RouteObject[] = [
 
 const areaRoutes: RouteObject[] = [
   area('dashboard', 'Dashboard', 'An overview of your people, flows and email results.'),
-  area('segments', 'Segments', 'Groups of people that update themselves from conditions.'),
+  { path: 'segments', ...title('Segments'), element: <PeoplePage /> },
   area('segments/:id', 'Segment', 'The people in this segment and its conditions.'),
-  area('people', 'People', 'Everyone in your account, with their fields, tags and activity.'),
+  { path: 'people', ...title('People'), element: <PeoplePage /> },
   area('people/imports/new', 'New Import', 'Bring people in from a CSV file.'),
   area('people/imports/new/:stageName', 'New Import', 'Bring people in from a CSV file.'),
   area('people/imports', 'Imports', 'Past and running imports.'),
   area('people/imports/:id', 'Import', 'The result of one import.'),
-  area('people/:id', 'Person', "One person's fields, tags and activity."),
+  { path: 'people/:id', ...title('Person'), element: <PersonPage /> },
   area('flows', 'Flows', 'Automations that send the right email when people do something.'),
   area('flows/:id', 'Flow', 'Build and run one automation.'),
   area('emails', 'Emails', 'The emails used by your flows.'),
@@ -80,8 +88,16 @@ const areaRoutes: RouteObject[] = [
   area('metrics', 'Metrics', 'Opens, clicks and unsubscribes across your emails.'),
   area('apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
   area('settings/apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
-  area('billing', 'Plan and Billing', 'Choose a plan and manage payment. Plans are priced by the number of people.'),
-  area('settings/billing', 'Plan and Billing', 'Choose a plan and manage payment. Plans are priced by the number of people.'),
+  area(
+    'billing',
+    'Plan and Billing',
+    'Choose a plan and manage payment. Plans are priced by the number of people.',
+  ),
+  area(
+    'settings/billing',
+    'Plan and Billing',
+    'Choose a plan and manage payment. Plans are priced by the number of people.',
+  ),
   area('settings/site-tracking', 'Site Tracking', 'Track page visits on your site.'),
   area('settings/site-tracking/forms', 'Form Tracking', 'Capture people from the forms on your site.'),
   area('settings/site-tracking/forms/edit', 'Edit Form', 'Map a form on your site to person fields.'),
@@ -89,11 +105,15 @@ const areaRoutes: RouteObject[] = [
   area('settings/email/addresses', 'Sender Addresses', 'The addresses your emails are sent from.'),
   area('settings/email/domains', 'Sender Domains', 'Domains verified for sending.'),
   area('settings/email/domains/:id', 'Sender Domain', 'DNS records for one sending domain.'),
-  area('settings/communication-categories', 'Communication Categories', 'Kinds of email people can opt in or out of.'),
+  area(
+    'settings/communication-categories',
+    'Communication Categories',
+    'Kinds of email people can opt in or out of.',
+  ),
   area('settings/email/fonts', 'Email Fonts', 'Custom fonts for your emails.'),
   area('settings/email/general', 'Email Settings', 'Defaults for every email you send.'),
-  area('settings/person-fields', 'Custom Fields', 'The fields stored on each person.'),
-  area('settings/tags', 'Tags', 'Labels you put on people to target them.'),
+  { path: 'settings/person-fields', ...title('Custom Fields'), element: <PersonFieldsPage /> },
+  { path: 'settings/tags', ...title('Tags'), element: <TagsPage /> },
 ];
 
 export const routes: RouteObject[] = [

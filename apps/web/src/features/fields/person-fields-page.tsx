@@ -1,0 +1,229 @@
+import { hasScopes, type PersonField } from '@herald/contracts';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAlertCircle, IconLock, IconPlus } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/api.ts';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { useAccount } from '../account/account.api.ts';
+import { FolderTree } from '../folders/folder-tree.tsx';
+import { isEditableField, usePersonFields } from '../people/people.api.ts';
+import { fieldEditParam, FieldModal, fieldTypeLabels, newFieldParam } from './field-modal.tsx';
+
+function FieldRow({
+  field,
+  canWrite,
+  isNarrow,
+  onEdit,
+}: {
+  field: PersonField;
+  canWrite: boolean;
+  isNarrow: boolean;
+  onEdit: () => void;
+}) {
+  const editable = isEditableField(field);
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Stack gap={0}>
+          <Text size="sm" fw={500}>
+            {field.title || field.name}
+          </Text>
+          <Text size="xs" c="dimmed" ff="monospace">
+            {field.name}
+          </Text>
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">
+          {fieldTypeLabels[field.type]}
+          {field.array ? ' (list)' : ''}
+        </Text>
+      </Table.Td>
+      {!isNarrow && (
+        <Table.Td>
+          {editable ? (
+            <Badge variant="light" color="teal">
+              Custom
+            </Badge>
+          ) : (
+            <Tooltip label="Built-in fields cannot be changed or deleted." withArrow>
+              <Badge variant="light" color="gray">
+                Built-in
+              </Badge>
+            </Tooltip>
+          )}
+        </Table.Td>
+      )}
+      <Table.Td>
+        {isNarrow && !editable && (
+          <Text size="xs" c="dimmed" ta="right">
+            Built-in
+          </Text>
+        )}
+        {editable && canWrite && (
+          <Group justify="flex-end">
+            <Button
+              size="xs"
+              variant="default"
+              onClick={onEdit}
+              aria-label={`Edit ${field.title || field.name}`}
+            >
+              Edit
+            </Button>
+          </Group>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** /settings/person-fields: the fields stored on each person, and the custom-field popup. */
+export function PersonFieldsPage() {
+  const account = useAccount();
+  const accountData = account.data?.teamMember.accountData;
+  const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
+  const canWrite = accountData ? hasScopes(accountData, ['personFields:write']) : false;
+  const fields = usePersonFields({ enabled: canRead });
+  const [searchParams, setSearchParams] = useSearchParams();
+  const param = searchParams.get(fieldEditParam);
+  const isNarrow = useMediaQuery('(max-width: 899px)');
+
+  const openModal = (value: string) =>
+    setSearchParams((params) => {
+      params.set(fieldEditParam, value);
+      return params;
+    });
+  const closeModal = () =>
+    setSearchParams((params) => {
+      params.delete(fieldEditParam);
+      return params;
+    });
+
+  if (!account.data) return <LoadingSpinner />;
+
+  const header = (
+    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+      <Stack gap={2}>
+        <Title order={1} fz={28}>
+          Custom Fields
+        </Title>
+        <Text c="dimmed" size="sm">
+          The fields stored on each person. Add your own to segment and personalise on anything.
+        </Text>
+      </Stack>
+      {canRead && canWrite && (
+        <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newFieldParam)}>
+          New field
+        </Button>
+      )}
+    </Group>
+  );
+
+  if (!canRead) {
+    return (
+      <Stack gap="lg" py="md">
+        {header}
+        <EmptyState
+          icon={<IconLock size={28} />}
+          title="You can't see person fields"
+          description="Seeing person fields needs the “See people” permission. Ask an owner of the account to give it to you."
+        />
+      </Stack>
+    );
+  }
+
+  const all = fields.data?.items ?? [];
+  const custom = all.filter(isEditableField);
+  const builtIn = all.filter((f) => !isEditableField(f));
+  const rows = [...custom.sort((a, b) => (a.title || a.name).localeCompare(b.title || b.name)), ...builtIn];
+
+  let content;
+  if (fields.isPending) content = <LoadingSpinner label="Loading fields" />;
+  else if (fields.isError)
+    content = (
+      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+        <Stack gap="xs">
+          <Text size="sm">{errorMessage(fields.error, "We couldn't load your fields.")}</Text>
+          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void fields.refetch()}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  else
+    content = (
+      <Stack gap="sm">
+        {custom.length === 0 && (
+          <Alert variant="light" color="blue">
+            No custom fields yet. Built-in fields are below; add your own with “New field”.
+          </Alert>
+        )}
+        <Card withBorder radius="md" p={0}>
+          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Field</Table.Th>
+                <Table.Th>Type</Table.Th>
+                {!isNarrow && <Table.Th>Kind</Table.Th>}
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((field) => (
+                <FieldRow
+                  key={field.name}
+                  field={field}
+                  canWrite={canWrite}
+                  isNarrow={isNarrow}
+                  onEdit={() => openModal(field.name)}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+      </Stack>
+    );
+
+  return (
+    <Stack gap="lg" py="md">
+      {header}
+      {!canWrite && (
+        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+          You can see person fields. Creating and changing them needs the “Manage custom fields” permission.
+        </Alert>
+      )}
+      <Group align="flex-start" gap="lg" wrap={isNarrow ? 'wrap' : 'nowrap'}>
+        <FolderTree
+          folderType="personFields"
+          title="Field folders"
+          items={custom.map((f) => ({ id: f.name, label: f.title || f.name }))}
+          canWrite={canWrite}
+          w={isNarrow ? '100%' : 240}
+          onItemClick={canWrite ? (item) => openModal(String(item.id)) : undefined}
+          deleteWarning="The person fields inside this folder are deleted too, with every person's values for them."
+        />
+        <Box style={{ flex: 1, minWidth: 0 }} w={isNarrow ? '100%' : undefined}>
+          {content}
+        </Box>
+      </Group>
+      <FieldModal param={canWrite ? param : null} fields={custom} onClose={closeModal} />
+    </Stack>
+  );
+}

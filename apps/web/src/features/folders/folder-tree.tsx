@@ -1,0 +1,375 @@
+import { folderMessages, type Folder, type FolderType } from '@herald/contracts';
+import {
+  ActionIcon,
+  Box,
+  Button,
+  ColorSwatch,
+  Group,
+  Menu,
+  Modal,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import {
+  IconChevronDown,
+  IconChevronRight,
+  IconDots,
+  IconFolderPlus,
+  IconStar,
+  IconStarFilled,
+} from '@tabler/icons-react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import {
+  folderErrors,
+  useCreateFolder,
+  useDeleteFolder,
+  useFolders,
+  useToggleFavorite,
+  useUpdateFolder,
+} from './folders.api.ts';
+
+/** Colours offered for folders (colorPattern: #rrggbb). */
+export const folderColors = [
+  '#228be6',
+  '#12b886',
+  '#fab005',
+  '#fd7e14',
+  '#fa5252',
+  '#be4bdb',
+  '#7950f2',
+  '#868e96',
+] as const;
+
+export interface FolderTreeItem {
+  id: string | number;
+  label: string;
+}
+
+interface FolderTreeProps {
+  folderType: FolderType;
+  title: string;
+  items: FolderTreeItem[];
+  canWrite: boolean;
+  onItemClick?: (item: FolderTreeItem) => void;
+  /** What the delete confirmation says happens to the items inside. */
+  deleteWarning: string;
+  /** Width of the column the tree sits in. */
+  w?: number | string;
+}
+
+type ChildRef = Folder['childrenIds'][number];
+
+interface EditState {
+  folder: Folder | null;
+  parentId?: number;
+}
+
+function FolderEditModal({
+  state,
+  folderType,
+  onClose,
+}: {
+  state: EditState | null;
+  folderType: FolderType;
+  onClose: () => void;
+}) {
+  const create = useCreateFolder(folderType);
+  const update = useUpdateFolder(folderType);
+  const [name, setName] = useState(state?.folder?.name ?? '');
+  const [color, setColor] = useState<string | null>(state?.folder?.color ?? folderColors[0]);
+  const isNew = !state?.folder;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!state) return;
+    const trimmed = name.trim();
+    if (isNew) {
+      create.mutate(
+        { name: trimmed || undefined, parentId: state.parentId, color: color ?? undefined },
+        { onSuccess: onClose, onError: (error) => notifyError(error, folderErrors.create) },
+      );
+    } else if (state.folder) {
+      update.mutate(
+        { id: state.folder.id, name: trimmed || undefined, color },
+        { onSuccess: onClose, onError: (error) => notifyError(error, folderErrors.save.trim()) },
+      );
+    }
+  };
+
+  return (
+    <Modal opened={state !== null} onClose={onClose} title={isNew ? 'New folder' : 'Edit folder'} centered>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Folder name"
+            placeholder={folderMessages.defaultName}
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            maxLength={200}
+            data-autofocus
+          />
+          <Stack gap={6}>
+            <Text size="sm" fw={500}>
+              Colour
+            </Text>
+            <Group gap={8} role="radiogroup" aria-label="Colour">
+              {folderColors.map((c) => (
+                <ColorSwatch
+                  key={c}
+                  component="button"
+                  type="button"
+                  color={c}
+                  size={24}
+                  role="radio"
+                  aria-checked={color === c}
+                  aria-label={c}
+                  onClick={() => setColor(c)}
+                  style={{
+                    cursor: 'pointer',
+                    outline: color === c ? '2px solid var(--mantine-color-dark-4)' : undefined,
+                    outlineOffset: 2,
+                  }}
+                />
+              ))}
+            </Group>
+          </Stack>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {isNew ? 'Create folder' : 'Save folder'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * A left-column tree of folders for one folder type (GET /v1/folders): favourites, subfolders with
+ * colour dots that expand and collapse, and the items of the root. Renders nothing when the server
+ * has no folders endpoint yet.
+ */
+export function FolderTree({
+  folderType,
+  title,
+  items,
+  canWrite,
+  onItemClick,
+  deleteWarning,
+  w = 240,
+}: FolderTreeProps) {
+  const folders = useFolders(folderType);
+  const update = useUpdateFolder(folderType);
+  const remove = useDeleteFolder(folderType);
+  const favorite = useToggleFavorite(folderType);
+  const [editing, setEditing] = useState<EditState | null>(null);
+
+  if (!folders.data) return null;
+  const all = folders.data.folders;
+  const root = all.find((f) => f.root && !f.autoFolderType);
+  if (!root) return null;
+  const byId = new Map(all.map((f) => [f.id, f]));
+  const favorites = all.find((f) => f.autoFolderType === 'favorites');
+  const favoriteIds = new Set(
+    (favorites?.childrenIds ?? []).filter((c) => c.type === 'item').map((c) => String(c.id)),
+  );
+  const itemById = new Map(items.map((item) => [String(item.id), item]));
+  const placed = new Set<string>();
+  for (const f of all) {
+    if (f.autoFolderType) continue;
+    for (const child of f.childrenIds) if (child.type === 'item') placed.add(String(child.id));
+  }
+  // Items in no folder belong to the root.
+  const rootChildren: ChildRef[] = [
+    ...root.childrenIds,
+    ...items
+      .filter((item) => !placed.has(String(item.id)))
+      .map((item): ChildRef => ({ type: 'item', id: item.id })),
+  ];
+
+  const toggleFavorite = (item: FolderTreeItem) => {
+    const isFavorite = favoriteIds.has(String(item.id));
+    favorite.mutate(
+      { itemId: item.id, favorite: !isFavorite },
+      {
+        onSuccess: ({ message }) =>
+          notifySuccess(
+            message || (isFavorite ? folderMessages.removedFromFavorites : folderMessages.addedToFavorites),
+          ),
+        onError: (error) => notifyError(error, folderErrors.favorite),
+      },
+    );
+  };
+
+  const confirmDelete = (folder: Folder) =>
+    modals.openConfirmModal({
+      title: `Delete folder “${folder.name}”?`,
+      children: <Text size="sm">{deleteWarning}</Text>,
+      labels: { confirm: 'Delete folder', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(folder.id, { onError: (error) => notifyError(error, folderErrors.remove) }),
+    });
+
+  const renderItem = (item: FolderTreeItem, depth: number, keyPrefix: string): ReactNode => {
+    const isFavorite = favoriteIds.has(String(item.id));
+    return (
+      <Group
+        key={`${keyPrefix}-${item.id}`}
+        gap={4}
+        wrap="nowrap"
+        pl={depth * 14 + 20}
+        justify="space-between"
+      >
+        <UnstyledButton onClick={() => onItemClick?.(item)} style={{ flex: 1, minWidth: 0 }} py={3}>
+          <Text size="sm" truncate>
+            {item.label}
+          </Text>
+        </UnstyledButton>
+        <Tooltip label={isFavorite ? 'Remove from favorites' : 'Add to favorites'} withArrow>
+          <ActionIcon
+            size="sm"
+            variant="subtle"
+            color={isFavorite ? 'yellow' : 'gray'}
+            onClick={() => toggleFavorite(item)}
+            aria-label={`${isFavorite ? 'Remove from favorites' : 'Add to favorites'}: ${item.label}`}
+            aria-pressed={isFavorite}
+          >
+            {isFavorite ? <IconStarFilled size={14} /> : <IconStar size={14} />}
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    );
+  };
+
+  const renderFolder = (folder: Folder, depth: number, seen: Set<number>): ReactNode => {
+    if (seen.has(folder.id)) return null;
+    const nextSeen = new Set(seen).add(folder.id);
+    return (
+      <Box key={`folder-${folder.id}`}>
+        <Group gap={4} wrap="nowrap" pl={depth * 14} justify="space-between">
+          <UnstyledButton
+            onClick={() =>
+              update.mutate(
+                { id: folder.id, expanded: !folder.expanded },
+                { onError: (error) => notifyError(error, folderErrors.open) },
+              )
+            }
+            aria-expanded={folder.expanded}
+            style={{ flex: 1, minWidth: 0 }}
+            py={3}
+          >
+            <Group gap={6} wrap="nowrap">
+              {folder.expanded ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
+              <ColorSwatch color={folder.color ?? '#adb5bd'} size={10} withShadow={false} aria-hidden />
+              <Text size="sm" fw={500} truncate>
+                {folder.name}
+              </Text>
+            </Group>
+          </UnstyledButton>
+          {canWrite && (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon
+                  size="sm"
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Folder actions: ${folder.name}`}
+                >
+                  <IconDots size={14} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item onClick={() => setEditing({ folder })}>Rename or recolour</Menu.Item>
+                <Menu.Item onClick={() => setEditing({ folder: null, parentId: folder.id })}>
+                  New subfolder
+                </Menu.Item>
+                <Menu.Item color="red" onClick={() => confirmDelete(folder)}>
+                  Delete folder
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
+        {folder.expanded && renderChildren(folder.childrenIds, depth + 1, nextSeen, `f${folder.id}`)}
+      </Box>
+    );
+  };
+
+  const renderChildren = (
+    children: ChildRef[],
+    depth: number,
+    seen: Set<number>,
+    keyPrefix: string,
+  ): ReactNode =>
+    children.map((child) => {
+      if (child.type === 'folder') {
+        const folder = byId.get(Number(child.id));
+        return folder ? renderFolder(folder, depth, seen) : null;
+      }
+      const item = itemById.get(String(child.id));
+      return item ? renderItem(item, depth, keyPrefix) : null;
+    });
+
+  const favoriteItems = [...favoriteIds]
+    .map((id) => itemById.get(id))
+    .filter((item): item is FolderTreeItem => Boolean(item));
+
+  return (
+    <Paper withBorder radius="md" p="sm" component="nav" aria-label={title} w={w} style={{ flexShrink: 0 }}>
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+            {title}
+          </Text>
+          {canWrite && (
+            <Tooltip label="New folder" withArrow>
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                onClick={() => setEditing({ folder: null })}
+                aria-label="New folder"
+              >
+                <IconFolderPlus size={16} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </Group>
+        {favoriteItems.length > 0 && (
+          <Box>
+            <Group gap={6} py={3}>
+              <IconStarFilled size={14} color="var(--mantine-color-yellow-6)" />
+              <Text size="sm" fw={500}>
+                Favorites
+              </Text>
+            </Group>
+            {favoriteItems.map((item) => renderItem(item, 0, 'fav'))}
+          </Box>
+        )}
+        {renderChildren(rootChildren, 0, new Set([root.id]), 'root')}
+        {rootChildren.length === 0 && (
+          <Text size="sm" c="dimmed">
+            Nothing here yet.
+          </Text>
+        )}
+      </Stack>
+      {editing && (
+        <FolderEditModal
+          key={editing.folder?.id ?? `new-${editing.parentId ?? 'root'}`}
+          state={editing}
+          folderType={folderType}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,228 @@
+import { hasScopes, peopleMessages } from '@herald/contracts';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { IconAlertCircle, IconLock, IconPlus, IconTag } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDate } from '../../lib/format.ts';
+import { notifyError } from '../../lib/notify.ts';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { useAccount } from '../account/account.api.ts';
+import { FolderTree } from '../folders/folder-tree.tsx';
+import { newTagParam, TagModal, tagEditParam } from './tag-modal.tsx';
+import { useDeleteTag, useTagCounts, useTags } from './tags.api.ts';
+
+/** /settings/tags: the account's tags with how many people carry each, and the tag popup. */
+export function TagsPage() {
+  const account = useAccount();
+  const accountData = account.data?.teamMember.accountData;
+  const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
+  const canWrite = accountData ? hasScopes(accountData, ['people:write']) : false;
+  const tags = useTags({ enabled: canRead });
+  const counts = useTagCounts({ enabled: canRead });
+  const remove = useDeleteTag();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const param = searchParams.get(tagEditParam);
+  const isNarrow = useMediaQuery('(max-width: 899px)');
+
+  const openModal = (value: string) =>
+    setSearchParams((params) => {
+      params.set(tagEditParam, value);
+      return params;
+    });
+  const closeModal = () =>
+    setSearchParams((params) => {
+      params.delete(tagEditParam);
+      return params;
+    });
+
+  const confirmDelete = (tag: string) =>
+    modals.openConfirmModal({
+      title: `Delete tag “${tag}”?`,
+      children: (
+        <Text size="sm">
+          The tag is removed from every person who has it. Flows and segments using it stop matching.
+        </Text>
+      ),
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(tag, { onError: (error) => notifyError(error, peopleMessages.couldNotDeleteTag) }),
+    });
+
+  if (!account.data) return <LoadingSpinner />;
+
+  const header = (
+    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+      <Stack gap={2}>
+        <Title order={1} fz={28}>
+          Tags
+        </Title>
+        <Text c="dimmed" size="sm">
+          Labels you put on people to target them in flows and segments.
+        </Text>
+      </Stack>
+      {canRead && canWrite && (
+        <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newTagParam)}>
+          New Tag
+        </Button>
+      )}
+    </Group>
+  );
+
+  if (!canRead) {
+    return (
+      <Stack gap="lg" py="md">
+        {header}
+        <EmptyState
+          icon={<IconLock size={28} />}
+          title="You can't see tags"
+          description="Seeing tags needs the “See people” permission. Ask an owner of the account to give it to you."
+        />
+      </Stack>
+    );
+  }
+
+  const countOf = new Map((counts.data?.tagCounts ?? []).map((c) => [c.tag, c.count]));
+  const list = [...(tags.data?.tags ?? [])].sort((a, b) => a.tag.localeCompare(b.tag));
+
+  let content;
+  if (tags.isPending) content = <LoadingSpinner label="Loading tags" />;
+  else if (tags.isError)
+    content = (
+      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+        <Stack gap="xs">
+          <Text size="sm">{errorMessage(tags.error, "We couldn't load your tags.")}</Text>
+          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void tags.refetch()}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  else if (list.length === 0)
+    content = (
+      <EmptyState
+        icon={<IconTag size={28} />}
+        title="No tags yet"
+        description="Tags label people — “customer”, “webinar-2026”, “vip”. Create one here, or add tags to people directly."
+        action={
+          canWrite ? (
+            <Button variant="light" onClick={() => openModal(newTagParam)}>
+              New Tag
+            </Button>
+          ) : undefined
+        }
+      />
+    );
+  else
+    content = (
+      <Card withBorder radius="md" p={0}>
+        <Table.ScrollContainer minWidth={480}>
+          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Tag</Table.Th>
+                {!isNarrow && <Table.Th>Description</Table.Th>}
+                <Table.Th ta="right">People</Table.Th>
+                {!isNarrow && <Table.Th>Created</Table.Th>}
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.map((tag) => (
+                <Table.Tr key={tag.tag}>
+                  <Table.Td>
+                    <Badge variant="light" radius="sm" tt="none" size="lg" fw={500}>
+                      {tag.tag}
+                    </Badge>
+                  </Table.Td>
+                  {!isNarrow && (
+                    <Table.Td>
+                      <Text size="sm" c={tag.description ? undefined : 'dimmed'} lineClamp={2}>
+                        {tag.description || '—'}
+                      </Text>
+                    </Table.Td>
+                  )}
+                  <Table.Td ta="right">
+                    <Text size="sm">{(countOf.get(tag.tag) ?? tag.count ?? 0).toLocaleString()}</Text>
+                  </Table.Td>
+                  {!isNarrow && (
+                    <Table.Td>
+                      <Text size="sm" c="dimmed">
+                        {formatDate(tag.createdAt)}
+                      </Text>
+                    </Table.Td>
+                  )}
+                  <Table.Td>
+                    {canWrite && (
+                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => openModal(tag.tag)}
+                          aria-label={`Edit ${tag.tag}`}
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => confirmDelete(tag.tag)}
+                          aria-label={`Delete ${tag.tag}`}
+                        >
+                          Delete
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Card>
+    );
+
+  return (
+    <Stack gap="lg" py="md">
+      {header}
+      {!canWrite && (
+        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+          You can see tags. Creating and changing them needs the “Add and edit people” permission.
+        </Alert>
+      )}
+      <Group align="flex-start" gap="lg" wrap={isNarrow ? 'wrap' : 'nowrap'}>
+        <FolderTree
+          folderType="tags"
+          title="Tag folders"
+          items={list.map((t) => ({ id: t.tag, label: t.tag }))}
+          canWrite={canWrite}
+          w={isNarrow ? '100%' : 240}
+          onItemClick={canWrite ? (item) => openModal(String(item.id)) : undefined}
+          deleteWarning="The tags inside this folder are deleted too, and removed from every person who has them."
+        />
+        <Box style={{ flex: 1, minWidth: 0 }} w={isNarrow ? '100%' : undefined}>
+          {content}
+        </Box>
+      </Group>
+      <TagModal param={canWrite ? param : null} tags={tags.data?.tags} onClose={closeModal} />
+    </Stack>
+  );
+}

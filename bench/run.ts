@@ -1,3 +1,7 @@
+import { benchData } from './workloads/bench-data.ts';
+import { bulkTag } from './workloads/bulk-tag.ts';
+import { eventIngest } from './workloads/event-ingest.ts';
+import { peopleSearch } from './workloads/people-search.ts';
 import { sessionCheck } from './workloads/session-check.ts';
 
 /**
@@ -6,6 +10,10 @@ import { sessionCheck } from './workloads/session-check.ts';
  */
 const workloads: Record<string, () => Promise<{ figure: number; unit: string }>> = {
   'session-check': sessionCheck,
+  'bench-data': benchData,
+  'people-search': peopleSearch,
+  'bulk-tag': bulkTag,
+  'event-ingest': eventIngest,
 };
 
 const name = process.argv[2];

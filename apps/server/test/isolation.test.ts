@@ -72,6 +72,16 @@ describe('tenant isolation', () => {
     expect(accounts.body.accounts.map((x: { id: number }) => x.id)).toContain(subId);
   });
 
+  it("search never reaches another account's people, though it runs with the owner's rights", async () => {
+    expect((await b.client.get(`/v1/people/search?query=${canary}`)).body.users).toEqual([]);
+    expect((await a.client.get(`/v1/people/search?query=${canary}`)).body.users).toHaveLength(1);
+    const outside = await ctx.services.db.transaction().execute(async (trx) => {
+      await sql`select set_config('role', 'herald_app', true)`.execute(trx);
+      return (await sql`select herald_search_people(${canary.toLowerCase()}, 10, 0)`.execute(trx)).rows;
+    });
+    expect(outside).toEqual([]);
+  });
+
   it('a signed-in query that forgets its account filter still sees only its own account', async () => {
     const seen = await withAccount(ctx.services.db, b.account.accountId, async (db) => ({
       accounts: (await sql<{ id: number }>`select id from accounts`.execute(db)).rows.map((r) => r.id),

@@ -194,6 +194,7 @@ export interface People {
   unsubscribedAt: Date | null;
   unsubscribeReason: string | null;
   search: string | null;
+  emailKey: string | null;
 }
 
 export interface PersonFields {

@@ -5,9 +5,10 @@ import type { Database } from '../../db/connection.ts';
 export async function resolveByEmail(db: Database, accountId: number, emails: string[]): Promise<Map<string, number>> {
   if (emails.length === 0) return new Map();
   await sql`insert into people (account_id, email) select ${accountId}, e from unnest(${emails}::text[]) e
-    on conflict (account_id, lower(email)) where email is not null do nothing`.execute(db);
-  const { rows } = await sql<{ id: number; key: string }>`select id, lower(email) as key from people
-    where account_id = ${accountId} and lower(email) = any(${emails.map((e) => e.toLowerCase())}::text[])`.execute(db);
+    on conflict (account_id, email_key) where email_key is not null do nothing`.execute(db);
+  // email_key (not lower(email)): plain equality can use the index under row-level security.
+  const { rows } = await sql<{ id: number; key: string }>`select id, email_key as key from people
+    where account_id = ${accountId} and email_key = any(${emails.map((e) => e.toLowerCase())}::text[])`.execute(db);
   return new Map(rows.map((r) => [r.key, Number(r.id)]));
 }
 

@@ -39,7 +39,7 @@ export async function mergeImport(
            select $1, email, first_name, last_name, phone, company, website, external_id, fields,
                   array(select distinct unnest(tags || $5::text[]))
            from batch
-           on conflict (account_id, lower(email)) where email is not null ${conflict}
+           on conflict (account_id, email_key) where email_key is not null ${conflict}
            returning (xmax = 0) as inserted
          )
          select (select count(*)::int from import_rows where account_id = $1 and import_id = $2 and row_no > $3 and row_no <= $4) as staged,

@@ -64,14 +64,17 @@ export async function updatePerson(db: Database, accountId: number, id: number, 
   return Number(res.numUpdatedRows) > 0;
 }
 
-/** Escape LIKE wildcards so a search for "50%" finds that text. */
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** One page of people (newest first), matching email or name when `query` is given; archived excluded. */
 export async function searchPeople(db: Database, accountId: number, query: string, page: number, pageSize: number) {
-  let q = db.selectFrom('people').select(personColumns).where('accountId', '=', accountId).where('archivedAt', 'is', null);
   const term = query.trim().toLowerCase();
-  if (term) q = q.where('search', 'like', `%${likeEscape(term)}%`);
+  let q = db.selectFrom('people').select(personColumns).where('accountId', '=', accountId).where('archivedAt', 'is', null);
+  if (term) {
+    // LIKE cannot use the trigram index under row-level security: herald_search_people (migration
+    // 0005) finds the page's ids with the owner's rights, for the transaction's account only.
+    q = q.where('id', 'in', sql<number>`(select herald_search_people(${term}, ${pageSize + 1}, ${page * pageSize}))`);
+    const rows = await q.orderBy('id', 'desc').execute();
+    return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+  }
   const rows = await q.orderBy('id', 'desc').limit(pageSize + 1).offset(page * pageSize).execute();
   return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }

@@ -9,11 +9,12 @@ export function findTag(db: Database, accountId: number, tag: string) {
   return db.selectFrom('tags').select(['tag', 'description', 'createdAt']).where('accountId', '=', accountId).where('tag', '=', tag).executeTakeFirst();
 }
 
-/** People per managed tag, through the tags GIN index (one index probe per tag). */
+/** People per managed tag, in one pass over the account's people (array containment is not indexable under row-level security). */
 export async function tagCounts(db: Database, accountId: number) {
   const { rows } = await sql<{ tag: string; count: number }>`
-    select t.tag, (select count(*)::int from people p where p.account_id = t.account_id and p.tags @> array[t.tag]) as count
-    from tags t where t.account_id = ${accountId} order by t.tag`.execute(db);
+    with used as (select unnest(tags) as tag, count(*)::int as n from people where account_id = ${accountId} group by 1)
+    select t.tag, coalesce(u.n, 0) as count from tags t left join used u on u.tag = t.tag
+    where t.account_id = ${accountId} order by t.tag`.execute(db);
   return rows;
 }
 

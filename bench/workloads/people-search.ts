@@ -1,0 +1,55 @@
+import { ensureBenchData } from './bench-data.ts';
+import { call, percentile, round1, startBench } from './lib.ts';
+
+/**
+ * `people-search`: latency of GET /v1/people/search on the 1M account over real HTTP, one request
+ * at a time (what a user typing into the search box sees). Queries are what people type: email
+ * fragments, first and last names, domains, digits from an address, mixed case, no match at all,
+ * and the empty query (the first page of everyone).
+ */
+export const searchQueries = [
+  '', 'an', 'li', 'emma', 'Olivia', 'noah', 'mia', 'jonas', 'Priya', 'ahmed', 'anna.s', 'liam.g',
+  'garcia', 'smith', 'Nguyen', 'mueller', 'tanaka', 'kowalski', 'lee', 'gmail', 'gmail.com', 'yahoo.com',
+  '@acme.io', 'proton.me', 'hooli', 'stark.ind', '@web.de', '1234', '98765', '42@', 'emma.lee7',
+  'sofia.rossi12', 'zzqx', 'nobody@none', 'marco.', 'felix.weber', 'chloe.mart', 'ines', 'wei.tan', 'example.org',
+];
+
+export async function peopleSearch(): Promise<{ figure: number; unit: string }> {
+  const bench = await startBench();
+  try {
+    const { apiKey } = await ensureBenchData(bench);
+    const search = async (query: string) => {
+      const started = performance.now();
+      const { body } = await call<{ users: unknown[] }>(bench, 'GET', `/v1/people/search?query=${encodeURIComponent(query)}&page=0`, { apiKey });
+      return { ms: performance.now() - started, hits: body.users.length };
+    };
+    console.log('  warm-up: 40 searches');
+    for (const q of searchQueries) await search(q);
+
+    const total = 200;
+    const timings: number[] = [];
+    const byQuery = new Map<string, { ms: number[]; hits: number }>();
+    const deadline = Date.now() + 120_000;
+    for (let i = 0; i < total; i += 1) {
+      if (Date.now() > deadline) throw new Error(`searches too slow: only ${i}/${total} in 120 s`);
+      const query = searchQueries[i % searchQueries.length]!;
+      const { ms, hits } = await search(query);
+      timings.push(ms);
+      const entry = byQuery.get(query) ?? { ms: [], hits };
+      entry.ms.push(ms);
+      byQuery.set(query, entry);
+      if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${total} searches`);
+    }
+    const slowest = [...byQuery.entries()]
+      .map(([q, e]) => ({ q, median: percentile([...e.ms].sort((a, b) => a - b), 50), hits: e.hits }))
+      .sort((a, b) => b.median - a.median)
+      .slice(0, 8);
+    console.log('  slowest queries (median ms, hits on page 0):');
+    for (const s of slowest) console.log(`    ${JSON.stringify(s.q).padEnd(16)} ${round1(s.median)} ms  ${s.hits} hits`);
+    timings.sort((a, b) => a - b);
+    console.log(`  p50 ${round1(percentile(timings, 50))} ms, p95 ${round1(percentile(timings, 95))} ms, max ${round1(timings[timings.length - 1]!)} ms`);
+    return { figure: round1(percentile(timings, 95)), unit: 'ms' };
+  } finally {
+    await bench.stop();
+  }
+}

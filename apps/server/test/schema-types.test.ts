@@ -31,4 +31,23 @@ describe('generated table types', () => {
       await handle.close();
     }
   });
+
+  it('every table with account_id has row-level security on account_id (sessions are the auth layer\'s)', async () => {
+    const handle = openDatabase(inject('databaseUrl'), 1);
+    try {
+      const { rows } = await handle.pool.query<{ table_name: string; rls: boolean; policy: string | null }>(`
+        select c.relname as table_name, c.relrowsecurity as rls,
+               (select pg_get_expr(p.polqual, p.polrelid) from pg_policy p where p.polrelid = c.oid and p.polname = 'tenant') as policy
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r'
+          and exists (select 1 from information_schema.columns col where col.table_schema = 'public' and col.table_name = c.relname and col.column_name = 'account_id')`);
+      for (const row of rows.filter((r) => r.table_name !== 'sessions')) {
+        expect(row.rls, row.table_name).toBe(true);
+        expect(row.policy, row.table_name).toContain('account_id');
+      }
+      expect(rows.length).toBeGreaterThan(10);
+    } finally {
+      await handle.close();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { protectTenantTables } from './tenant-policy.ts';
 
 /**
  * The audience: people (first-class columns, custom fields in JSONB, tags as an array), custom field
@@ -115,12 +116,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (account_id, id)
     );
 
-    grant select, insert, update, delete on people, person_fields, tags, events, folders, bulk_actions to herald_app;
   `.execute(db);
-  for (const table of ['people', 'person_fields', 'tags', 'events', 'folders', 'bulk_actions']) {
-    await sql`alter table ${sql.table(table)} enable row level security`.execute(db);
-    await sql`create policy tenant on ${sql.table(table)} using (account_id = current_setting('herald.account_id', true)::bigint)`.execute(db);
-  }
+  await protectTenantTables(db, ['people', 'person_fields', 'tags', 'events', 'folders', 'bulk_actions']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

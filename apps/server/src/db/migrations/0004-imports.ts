@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { protectTenantTables } from './tenant-policy.ts';
 
 /**
  * CSV imports: the import with its progress and counts, a staging table the parser fills in
@@ -57,12 +58,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (account_id, import_id, row_no)
     );
 
-    grant select, insert, update, delete on imports, import_rows, import_failures to herald_app;
   `.execute(db);
-  for (const table of ['imports', 'import_rows', 'import_failures']) {
-    await sql`alter table ${sql.table(table)} enable row level security`.execute(db);
-    await sql`create policy tenant on ${sql.table(table)} using (account_id = current_setting('herald.account_id', true)::bigint)`.execute(db);
-  }
+  await protectTenantTables(db, ['imports', 'import_rows', 'import_failures']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -12,14 +12,17 @@ export async function connectDatabase(config: Config, log: (message: string) => 
     url = embedded.url;
     stopEmbedded = embedded.stop;
   }
-  const handle = openDatabase(url);
+  // Migrations may rewrite large tables: they run on their own connection without a statement time-out.
+  const migrations = openDatabase(url, 1, 0);
   try {
-    await migrateToLatest(handle.db as never);
+    await migrateToLatest(migrations.db as never);
   } catch (error) {
-    await handle.close();
+    await migrations.close();
     await stopEmbedded?.();
     throw error;
   }
+  await migrations.close();
+  const handle = openDatabase(url);
   return {
     ...handle,
     url,

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, launchBrowser, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { api, createUser, launchBrowser, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,6 +19,8 @@ async function logIn(page: Page, email: string, password: string) {
 describe('team members', () => {
   it('an owner invites a teammate, who accepts from the email and cannot change people or the account', async () => {
     const owner = await createUser();
+    const ownerSession = await api('POST', '/v1/accounts/login/', { email: owner.email, password: owner.password });
+    const person = await api('POST', '/v1/people/', { email: uniqueEmail('customer'), firstName: 'Carla', lastName: 'Customer' }, ownerSession.cookie);
     const { page } = await newPage(browser);
     await logIn(page, owner.email, owner.password);
     await page.goto('/settings/team');
@@ -44,7 +46,12 @@ describe('team members', () => {
     await invitee.getByRole('button', { name: 'Accept invitation' }).click();
     await invitee.waitForURL((url) => !url.pathname.startsWith('/public/'));
 
-    // Without people:write the server refuses to add or change people for this browser session.
+    // Without people:write the person page offers no editing, and the server refuses it anyway.
+    await invitee.goto(`/people/${person.body.user.id}`);
+    await invitee.getByRole('heading', { name: 'Carla Customer' }).waitFor();
+    expect(await invitee.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await invitee.getByRole('button', { name: 'Add tag' }).count()).toBe(0);
+    await screenshot(invitee, 'teammate-person-readonly');
     const status = await invitee.evaluate(async () => {
       const res = await fetch('/v1/people/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'someone@example.com' }) });
       return res.status;

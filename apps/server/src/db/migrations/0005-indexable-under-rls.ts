@@ -42,6 +42,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     revoke all on function herald_search_people(text, int, int) from public;
     grant execute on function herald_search_people(text, int, int) to herald_app;
   `.execute(db);
+  // Without statistics on the new column the planner guesses most rows match and scans them all.
+  await sql`analyze people`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

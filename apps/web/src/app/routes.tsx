@@ -12,6 +12,9 @@ import { PrivacyPage, TermsPage } from '../features/public-pages/legal-pages.tsx
 import { PublicAreaPage } from '../features/public-pages/public-area-page.tsx';
 import { RegisterPage } from '../features/registration/register-page.tsx';
 import { PersonFieldsPage } from '../features/fields/person-fields-page.tsx';
+import { ImportPage } from '../features/imports/import-page.tsx';
+import { ImportsPage } from '../features/imports/imports-page.tsx';
+import { NewImportLayout, NewImportPage, NewImportRedirect } from '../features/imports/new-import-page.tsx';
 import { PeoplePage } from '../features/people/people-page.tsx';
 import { PersonPage } from '../features/people/person-page.tsx';
 import { TagsPage } from '../features/tags/tags-page.tsx';
@@ -74,10 +77,17 @@ const areaRoutes: RouteObject[] = [
   { path: 'segments', ...title('Segments'), element: <PeoplePage /> },
   area('segments/:id', 'Segment', 'The people in this segment and its conditions.'),
   { path: 'people', ...title('People'), element: <PeoplePage /> },
-  area('people/imports/new', 'New Import', 'Bring people in from a CSV file.'),
-  area('people/imports/new/:stageName', 'New Import', 'Bring people in from a CSV file.'),
-  area('people/imports', 'Imports', 'Past and running imports.'),
-  area('people/imports/:id', 'Import', 'The result of one import.'),
+  {
+    path: 'people/imports/new',
+    ...title('New Import'),
+    element: <NewImportLayout />,
+    children: [
+      { index: true, element: <NewImportRedirect /> },
+      { path: ':stageName', element: <NewImportPage /> },
+    ],
+  },
+  { path: 'people/imports', ...title('Imports'), element: <ImportsPage /> },
+  { path: 'people/imports/:id', ...title('Import'), element: <ImportPage /> },
   { path: 'people/:id', ...title('Person'), element: <PersonPage /> },
   area('flows', 'Flows', 'Automations that send the right email when people do something.'),
   area('flows/:id', 'Flow', 'Build and run one automation.'),

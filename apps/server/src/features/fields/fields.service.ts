@@ -23,7 +23,8 @@ const builtIn: PersonField[] = firstClassFields.map((f) => ({
   tooltip: null,
   format: null,
   readOnly: (readOnlyFieldNames as readonly string[]).includes(f.name),
-  canMapFrom: !(readOnlyFieldNames as readonly string[]).includes(f.name) || f.name === 'tags',
+  // What an import can fill: the writable first-class fields and the tags.
+  canMapFrom: ['email', 'firstName', 'lastName', 'phone', 'company', 'website', 'userId', 'tags'].includes(f.name),
   firstClassField: true,
   array: false,
   createdBy: 'system',

@@ -8,6 +8,7 @@ import {
   Menu,
   Modal,
   Paper,
+  Select,
   Stack,
   Text,
   TextInput,
@@ -20,16 +21,20 @@ import {
   IconChevronRight,
   IconDots,
   IconFolderPlus,
+  IconFolderSymlink,
   IconStar,
   IconStarFilled,
 } from '@tabler/icons-react';
+import { useIsMutating } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import {
   folderErrors,
+  foldersKey,
   useCreateFolder,
   useDeleteFolder,
   useFolders,
+  useMoveItem,
   useToggleFavorite,
   useUpdateFolder,
 } from './folders.api.ts';
@@ -153,6 +158,82 @@ function FolderEditModal({
   );
 }
 
+/** What the root is called where an item can be moved: being in the root means being in no folder. */
+const noFolder = 'No folder';
+
+interface MoveState {
+  item: FolderTreeItem;
+  /** The folder that holds the item now (the root when it is in no folder). */
+  currentId: number;
+}
+
+function MoveItemModal({
+  state,
+  folderType,
+  targets,
+  busy,
+  onClose,
+}: {
+  state: MoveState;
+  folderType: FolderType;
+  targets: { value: string; label: string; name: string }[];
+  busy: boolean;
+  onClose: () => void;
+}) {
+  const move = useMoveItem(folderType);
+  const [value, setValue] = useState<string | null>(String(state.currentId));
+  const target = targets.find((t) => t.value === value);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!target || busy) return;
+    move.mutate(
+      { itemId: state.item.id, targetId: Number(target.value) },
+      {
+        onSuccess: () => {
+          notifySuccess(`Moved to ${target.name}.`);
+          onClose();
+        },
+        onError: (error) => notifyError(error, folderErrors.move),
+      },
+    );
+  };
+
+  return (
+    <Modal opened onClose={onClose} title="Move to folder" centered>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <Text size="sm">
+            Move <b>{state.item.label}</b> to:
+          </Text>
+          <Select
+            label="Folder"
+            data={targets.map(({ value: v, label }) => ({ value: v, label }))}
+            value={value}
+            onChange={setValue}
+            allowDeselect={false}
+            searchable={targets.length > 8}
+            comboboxProps={{ withinPortal: true }}
+            data-autofocus
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              loading={move.isPending}
+              disabled={!target || target.value === String(state.currentId) || (busy && !move.isPending)}
+            >
+              Move
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
 /**
  * A left-column tree of folders for one folder type (GET /v1/folders): favourites, subfolders with
  * colour dots that expand and collapse, and the items of the root. Renders nothing when the server
@@ -172,6 +253,9 @@ export function FolderTree({
   const remove = useDeleteFolder(folderType);
   const favorite = useToggleFavorite(folderType);
   const [editing, setEditing] = useState<EditState | null>(null);
+  const [moving, setMoving] = useState<MoveState | null>(null);
+  // Folder changes run one at a time: actions wait while one is on its way to the server.
+  const busy = useIsMutating({ mutationKey: foldersKey(folderType) }) > 0;
 
   if (!folders.data) return null;
   const all = folders.data.folders;
@@ -195,6 +279,36 @@ export function FolderTree({
       .filter((item) => !placed.has(String(item.id)))
       .map((item): ChildRef => ({ type: 'item', id: item.id })),
   ];
+
+  // Where an item can go: the root ("No folder") and every real folder, in tree order, with its path.
+  const moveTargets: { value: string; label: string; name: string }[] = [
+    { value: String(root.id), label: noFolder, name: noFolder },
+  ];
+  const listed = new Set<number>([root.id]);
+  const addTargets = (children: ChildRef[], path: string[]) => {
+    for (const child of children) {
+      if (child.type !== 'folder') continue;
+      const folder = byId.get(Number(child.id));
+      if (!folder || folder.autoFolderType || folder.root || listed.has(folder.id)) continue;
+      listed.add(folder.id);
+      const trail = [...path, folder.name];
+      moveTargets.push({ value: String(folder.id), label: trail.join(' / '), name: folder.name });
+      addTargets(folder.childrenIds, trail);
+    }
+  };
+  addTargets(root.childrenIds, []);
+  for (const f of all) {
+    if (f.root || f.autoFolderType || listed.has(f.id)) continue;
+    listed.add(f.id);
+    moveTargets.push({ value: String(f.id), label: f.name, name: f.name });
+  }
+  const holderOf = (item: FolderTreeItem) =>
+    all.find(
+      (f) =>
+        !f.root &&
+        !f.autoFolderType &&
+        f.childrenIds.some((c) => c.type === 'item' && String(c.id) === String(item.id)),
+    )?.id ?? root.id;
 
   const toggleFavorite = (item: FolderTreeItem) => {
     const isFavorite = favoriteIds.has(String(item.id));
@@ -247,6 +361,29 @@ export function FolderTree({
             {isFavorite ? <IconStarFilled size={14} /> : <IconStar size={14} />}
           </ActionIcon>
         </Tooltip>
+        {canWrite && (
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                color="gray"
+                disabled={busy}
+                aria-label={`Item actions: ${item.label}`}
+              >
+                <IconDots size={14} />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item
+                leftSection={<IconFolderSymlink size={14} />}
+                onClick={() => setMoving({ item, currentId: holderOf(item) })}
+              >
+                Move to folder…
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        )}
       </Group>
     );
   };
@@ -255,7 +392,7 @@ export function FolderTree({
     if (seen.has(folder.id)) return null;
     const nextSeen = new Set(seen).add(folder.id);
     return (
-      <Box key={`folder-${folder.id}`}>
+      <Box key={`folder-${folder.id}`} role="group" aria-label={folder.name}>
         <Group gap={4} wrap="nowrap" pl={depth * 14} justify="space-between">
           <UnstyledButton
             onClick={() =>
@@ -283,6 +420,7 @@ export function FolderTree({
                   size="sm"
                   variant="subtle"
                   color="gray"
+                  disabled={busy}
                   aria-label={`Folder actions: ${folder.name}`}
                 >
                   <IconDots size={14} />
@@ -301,9 +439,20 @@ export function FolderTree({
           )}
         </Group>
         {folder.expanded && renderChildren(folder.childrenIds, depth + 1, nextSeen, `f${folder.id}`)}
+        {folder.expanded && !folder.childrenIds.some(isShown) && (
+          // Without this an open, empty folder looks like it holds the root items below it.
+          <Text size="xs" c="dimmed" fs="italic" pl={(depth + 1) * 14 + 20} py={2}>
+            Empty folder
+          </Text>
+        )}
       </Box>
     );
   };
+
+  const isShown = (child: ChildRef) =>
+    child.type === 'folder'
+      ? Boolean(byId.get(Number(child.id))) && !byId.get(Number(child.id))?.autoFolderType
+      : itemById.has(String(child.id));
 
   const renderChildren = (
     children: ChildRef[],
@@ -314,7 +463,8 @@ export function FolderTree({
     children.map((child) => {
       if (child.type === 'folder') {
         const folder = byId.get(Number(child.id));
-        return folder ? renderFolder(folder, depth, seen) : null;
+        // Favorites have their own section above.
+        return folder && !folder.autoFolderType ? renderFolder(folder, depth, seen) : null;
       }
       const item = itemById.get(String(child.id));
       return item ? renderItem(item, depth, keyPrefix) : null;
@@ -356,7 +506,7 @@ export function FolderTree({
           </Box>
         )}
         {renderChildren(rootChildren, 0, new Set([root.id]), 'root')}
-        {rootChildren.length === 0 && (
+        {!rootChildren.some(isShown) && (
           <Text size="sm" c="dimmed">
             Nothing here yet.
           </Text>
@@ -368,6 +518,16 @@ export function FolderTree({
           state={editing}
           folderType={folderType}
           onClose={() => setEditing(null)}
+        />
+      )}
+      {moving && (
+        <MoveItemModal
+          key={String(moving.item.id)}
+          state={moving}
+          folderType={folderType}
+          targets={moveTargets}
+          busy={busy}
+          onClose={() => setMoving(null)}
         />
       )}
     </Paper>

@@ -1,4 +1,4 @@
-import { Folder, FolderList, type FolderType } from '@herald/contracts';
+import { Folder, FolderList, folderMessages, type FolderType } from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, isApiError } from '../../lib/api.ts';
@@ -13,6 +13,7 @@ export const folderErrors = {
   save: "We couldn't save folder. ",
   remove: "Couldn't remove folder/item",
   favorite: "Couldn't move item.",
+  move: "Couldn't move item.",
 } as const;
 
 /**
@@ -38,6 +39,7 @@ type Folders = z.infer<typeof FolderList> | null;
 export function useCreateFolder(folderType: FolderType) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: foldersKey(folderType),
     scope: folderScope,
     mutationFn: (body: { name?: string; parentId?: number; color?: string }) =>
       api.post('/folders', { folderType, ...body }, { schema: z.object({ folder: Folder }) }),
@@ -48,6 +50,7 @@ export function useCreateFolder(folderType: FolderType) {
 export function useUpdateFolder(folderType: FolderType) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: foldersKey(folderType),
     scope: folderScope,
     mutationFn: ({ id, ...body }: { id: number; name?: string; color?: string | null; expanded?: boolean }) =>
       api.patch(`/folders/${id}`, body, { schema: z.object({ folder: Folder }) }),
@@ -69,6 +72,7 @@ export function useUpdateFolder(folderType: FolderType) {
 export function useDeleteFolder(folderType: FolderType) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: foldersKey(folderType),
     scope: folderScope,
     mutationFn: (id: number) => api.delete<void>(`/folders/${id}`),
     onSettled: () => {
@@ -82,6 +86,7 @@ export function useDeleteFolder(folderType: FolderType) {
 export function useToggleFavorite(folderType: FolderType) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: foldersKey(folderType),
     scope: folderScope,
     mutationFn: (body: { itemId: string | number; favorite: boolean }) =>
       api.post(
@@ -89,6 +94,47 @@ export function useToggleFavorite(folderType: FolderType) {
         { folderType, ...body },
         { schema: z.object({ folder: Folder, message: z.string() }) },
       ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: foldersKey(folderType) }),
+  });
+}
+
+const sameItem = (child: Folder['childrenIds'][number], itemId: string | number) =>
+  child.type === 'item' && String(child.id) === String(itemId);
+
+/**
+ * Moves an item into a folder (or out of every folder, when the target is the root): PATCHes the
+ * folder(s) that now hold it without it, then the target with it appended. The root's list is
+ * computed by the server (items in no folder), so it is never PATCHed, and favorites only hold
+ * references, so they are left alone. Works from a fresh GET so a stale cache can't drop children.
+ */
+export function useMoveItem(folderType: FolderType) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: foldersKey(folderType),
+    scope: folderScope,
+    mutationFn: async ({ itemId, targetId }: { itemId: string | number; targetId: number }) => {
+      const { folders } = await api.get(`/folders?folderType=${folderType}`, { schema: FolderList });
+      const target = folders.find((f) => f.id === targetId);
+      if (!target || target.autoFolderType) throw new Error(folderMessages.folderNotFound);
+      // Removing first: if the second call fails the item lands in "No folder", never in two folders.
+      for (const holder of folders) {
+        if (holder.root || holder.autoFolderType || holder.id === target.id) continue;
+        if (!holder.childrenIds.some((c) => sameItem(c, itemId))) continue;
+        await api.patch(
+          `/folders/${holder.id}`,
+          { childrenIds: holder.childrenIds.filter((c) => !sameItem(c, itemId)) },
+          { schema: z.object({ folder: Folder }) },
+        );
+      }
+      if (!target.root && !target.childrenIds.some((c) => sameItem(c, itemId))) {
+        await api.patch(
+          `/folders/${target.id}`,
+          { childrenIds: [...target.childrenIds, { type: 'item', id: itemId }] },
+          { schema: z.object({ folder: Folder }) },
+        );
+      }
+      return target;
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: foldersKey(folderType) }),
   });
 }

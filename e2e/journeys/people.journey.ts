@@ -63,6 +63,20 @@ describe('people', () => {
     await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
     await page.getByRole('listitem').filter({ hasText: 'early bird' }).waitFor();
 
+    // A site tracks an event for this person with the account's write key; it shows in the activity.
+    const ingested = await page.evaluate(async (personEmail) => {
+      const account = await (await fetch('/v1/accounts')).json();
+      const res = await fetch('/v1/ingest', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-write-key': account.writeKey },
+        body: JSON.stringify({ type: 'track', email: personEmail, name: 'Watched the webinar' }),
+      });
+      return res.json();
+    }, email);
+    expect(ingested).toEqual({ accepted: 1, rejected: [] });
+    await page.reload();
+    await page.getByText('Watched the webinar').first().waitFor();
+
     // Add and remove a tag.
     await page.getByRole('textbox', { name: 'Tag' }).fill('vip');
     await page.getByRole('button', { name: 'Add tag' }).click();

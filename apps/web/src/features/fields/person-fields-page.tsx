@@ -1,24 +1,13 @@
 import { hasScopes, type PersonField } from '@herald/contracts';
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Group,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconLock, IconPlus } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { isEditableField, usePersonFields } from '../people/people.api.ts';
@@ -117,21 +106,18 @@ export function PersonFieldsPage() {
   if (!account.data) return <LoadingSpinner />;
 
   const header = (
-    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-      <Stack gap={2}>
-        <Title order={1} fz={28}>
-          Custom Fields
-        </Title>
-        <Text c="dimmed" size="sm">
-          The fields stored on each person. Add your own to segment and personalise on anything.
-        </Text>
-      </Stack>
-      {canRead && canWrite && (
-        <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newFieldParam)}>
-          New field
-        </Button>
-      )}
-    </Group>
+    <PageHeader
+      title="Custom Fields"
+      description="The fields stored on each person. Add your own to segment and personalise on anything."
+      actions={
+        canRead &&
+        canWrite && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newFieldParam)}>
+            New field
+          </Button>
+        )
+      }
+    />
   );
 
   if (!canRead) {
@@ -173,31 +159,29 @@ export function PersonFieldsPage() {
             No custom fields yet. Built-in fields are below; add your own with “New field”.
           </Alert>
         )}
-        <Card withBorder radius="md" p={0}>
-          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Field</Table.Th>
-                <Table.Th>Type</Table.Th>
-                {!isNarrow && <Table.Th>Kind</Table.Th>}
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((field) => (
-                <FieldRow
-                  key={field.name}
-                  field={field}
-                  canWrite={canWrite}
-                  isNarrow={isNarrow}
-                  onEdit={() => openModal(field.name)}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Card>
+        <TableCard>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Field</Table.Th>
+              <Table.Th>Type</Table.Th>
+              {!isNarrow && <Table.Th>Kind</Table.Th>}
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((field) => (
+              <FieldRow
+                key={field.name}
+                field={field}
+                canWrite={canWrite}
+                isNarrow={isNarrow}
+                onEdit={() => openModal(field.name)}
+              />
+            ))}
+          </Table.Tbody>
+        </TableCard>
       </Stack>
     );
 

@@ -1,55 +1,28 @@
 import { folderMessages, type Folder, type FolderType } from '@herald/contracts';
-import {
-  ActionIcon,
-  Box,
-  Button,
-  ColorSwatch,
-  Group,
-  Menu,
-  Modal,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, Box, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import {
-  IconChevronDown,
-  IconChevronRight,
-  IconDots,
-  IconFolderPlus,
-  IconFolderSymlink,
-  IconStar,
-  IconStarFilled,
-} from '@tabler/icons-react';
+import { IconFolderPlus, IconStarFilled } from '@tabler/icons-react';
 import { useIsMutating } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import {
+  FolderEditModal,
+  MoveItemModal,
+  noFolder,
+  type EditState,
+  type MoveState,
+} from './folder-dialogs.tsx';
+import { FolderRow, ItemRow } from './folder-rows.tsx';
 import {
   folderErrors,
   foldersKey,
-  useCreateFolder,
   useDeleteFolder,
   useFolders,
-  useMoveItem,
   useToggleFavorite,
   useUpdateFolder,
 } from './folders.api.ts';
 
-/** Colours offered for folders (colorPattern: #rrggbb). */
-export const folderColors = [
-  '#228be6',
-  '#12b886',
-  '#fab005',
-  '#fd7e14',
-  '#fa5252',
-  '#be4bdb',
-  '#7950f2',
-  '#868e96',
-] as const;
+export { folderColors } from './folder-dialogs.tsx';
 
 export interface FolderTreeItem {
   id: string | number;
@@ -69,170 +42,6 @@ interface FolderTreeProps {
 }
 
 type ChildRef = Folder['childrenIds'][number];
-
-interface EditState {
-  folder: Folder | null;
-  parentId?: number;
-}
-
-function FolderEditModal({
-  state,
-  folderType,
-  onClose,
-}: {
-  state: EditState | null;
-  folderType: FolderType;
-  onClose: () => void;
-}) {
-  const create = useCreateFolder(folderType);
-  const update = useUpdateFolder(folderType);
-  const [name, setName] = useState(state?.folder?.name ?? '');
-  const [color, setColor] = useState<string | null>(state?.folder?.color ?? folderColors[0]);
-  const isNew = !state?.folder;
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!state) return;
-    const trimmed = name.trim();
-    if (isNew) {
-      create.mutate(
-        { name: trimmed || undefined, parentId: state.parentId, color: color ?? undefined },
-        { onSuccess: onClose, onError: (error) => notifyError(error, folderErrors.create) },
-      );
-    } else if (state.folder) {
-      update.mutate(
-        { id: state.folder.id, name: trimmed || undefined, color },
-        { onSuccess: onClose, onError: (error) => notifyError(error, folderErrors.save.trim()) },
-      );
-    }
-  };
-
-  return (
-    <Modal opened={state !== null} onClose={onClose} title={isNew ? 'New folder' : 'Edit folder'} centered>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label="Folder name"
-            placeholder={folderMessages.defaultName}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            maxLength={200}
-            data-autofocus
-          />
-          <Stack gap={6}>
-            <Text size="sm" fw={500}>
-              Colour
-            </Text>
-            <Group gap={8} role="radiogroup" aria-label="Colour">
-              {folderColors.map((c) => (
-                <ColorSwatch
-                  key={c}
-                  component="button"
-                  type="button"
-                  color={c}
-                  size={24}
-                  role="radio"
-                  aria-checked={color === c}
-                  aria-label={c}
-                  onClick={() => setColor(c)}
-                  style={{
-                    cursor: 'pointer',
-                    outline: color === c ? '2px solid var(--mantine-color-dark-4)' : undefined,
-                    outlineOffset: 2,
-                  }}
-                />
-              ))}
-            </Group>
-          </Stack>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {isNew ? 'Create folder' : 'Save folder'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-/** What the root is called where an item can be moved: being in the root means being in no folder. */
-const noFolder = 'No folder';
-
-interface MoveState {
-  item: FolderTreeItem;
-  /** The folder that holds the item now (the root when it is in no folder). */
-  currentId: number;
-}
-
-function MoveItemModal({
-  state,
-  folderType,
-  targets,
-  busy,
-  onClose,
-}: {
-  state: MoveState;
-  folderType: FolderType;
-  targets: { value: string; label: string; name: string }[];
-  busy: boolean;
-  onClose: () => void;
-}) {
-  const move = useMoveItem(folderType);
-  const [value, setValue] = useState<string | null>(String(state.currentId));
-  const target = targets.find((t) => t.value === value);
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!target || busy) return;
-    move.mutate(
-      { itemId: state.item.id, targetId: Number(target.value) },
-      {
-        onSuccess: () => {
-          notifySuccess(`Moved to ${target.name}.`);
-          onClose();
-        },
-        onError: (error) => notifyError(error, folderErrors.move),
-      },
-    );
-  };
-
-  return (
-    <Modal opened onClose={onClose} title="Move to folder" centered>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <Text size="sm">
-            Move <b>{state.item.label}</b> to:
-          </Text>
-          <Select
-            label="Folder"
-            data={targets.map(({ value: v, label }) => ({ value: v, label }))}
-            value={value}
-            onChange={setValue}
-            allowDeselect={false}
-            searchable={targets.length > 8}
-            comboboxProps={{ withinPortal: true }}
-            data-autofocus
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              loading={move.isPending}
-              disabled={!target || target.value === String(state.currentId) || (busy && !move.isPending)}
-            >
-              Move
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
 
 /**
  * A left-column tree of folders for one folder type (GET /v1/folders): favourites, subfolders with
@@ -334,110 +143,40 @@ export function FolderTree({
         remove.mutate(folder.id, { onError: (error) => notifyError(error, folderErrors.remove) }),
     });
 
-  const renderItem = (item: FolderTreeItem, depth: number, keyPrefix: string): ReactNode => {
-    const isFavorite = favoriteIds.has(String(item.id));
-    return (
-      <Group
-        key={`${keyPrefix}-${item.id}`}
-        gap={4}
-        wrap="nowrap"
-        pl={depth * 14 + 20}
-        justify="space-between"
-      >
-        <UnstyledButton onClick={() => onItemClick?.(item)} style={{ flex: 1, minWidth: 0 }} py={3}>
-          <Text size="sm" truncate>
-            {item.label}
-          </Text>
-        </UnstyledButton>
-        <Tooltip label={isFavorite ? 'Remove from favorites' : 'Add to favorites'} withArrow>
-          <ActionIcon
-            size="sm"
-            variant="subtle"
-            color={isFavorite ? 'yellow' : 'gray'}
-            onClick={() => toggleFavorite(item)}
-            aria-label={`${isFavorite ? 'Remove from favorites' : 'Add to favorites'}: ${item.label}`}
-            aria-pressed={isFavorite}
-          >
-            {isFavorite ? <IconStarFilled size={14} /> : <IconStar size={14} />}
-          </ActionIcon>
-        </Tooltip>
-        {canWrite && (
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <ActionIcon
-                size="sm"
-                variant="subtle"
-                color="gray"
-                disabled={busy}
-                aria-label={`Item actions: ${item.label}`}
-              >
-                <IconDots size={14} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item
-                leftSection={<IconFolderSymlink size={14} />}
-                onClick={() => setMoving({ item, currentId: holderOf(item) })}
-              >
-                Move to folder…
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        )}
-      </Group>
-    );
-  };
+  const renderItem = (item: FolderTreeItem, depth: number, keyPrefix: string): ReactNode => (
+    <ItemRow
+      key={`${keyPrefix}-${item.id}`}
+      item={item}
+      depth={depth}
+      isFavorite={favoriteIds.has(String(item.id))}
+      canWrite={canWrite}
+      busy={busy}
+      onClick={() => onItemClick?.(item)}
+      onToggleFavorite={() => toggleFavorite(item)}
+      onMove={() => setMoving({ item, currentId: holderOf(item) })}
+    />
+  );
 
   const renderFolder = (folder: Folder, depth: number, seen: Set<number>): ReactNode => {
     if (seen.has(folder.id)) return null;
     const nextSeen = new Set(seen).add(folder.id);
     return (
       <Box key={`folder-${folder.id}`} role="group" aria-label={folder.name}>
-        <Group gap={4} wrap="nowrap" pl={depth * 14} justify="space-between">
-          <UnstyledButton
-            onClick={() =>
-              update.mutate(
-                { id: folder.id, expanded: !folder.expanded },
-                { onError: (error) => notifyError(error, folderErrors.open) },
-              )
-            }
-            aria-expanded={folder.expanded}
-            style={{ flex: 1, minWidth: 0 }}
-            py={3}
-          >
-            <Group gap={6} wrap="nowrap">
-              {folder.expanded ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
-              <ColorSwatch color={folder.color ?? '#adb5bd'} size={10} withShadow={false} aria-hidden />
-              <Text size="sm" fw={500} truncate>
-                {folder.name}
-              </Text>
-            </Group>
-          </UnstyledButton>
-          {canWrite && (
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <ActionIcon
-                  size="sm"
-                  variant="subtle"
-                  color="gray"
-                  disabled={busy}
-                  aria-label={`Folder actions: ${folder.name}`}
-                >
-                  <IconDots size={14} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item onClick={() => setEditing({ folder })}>Rename or recolour</Menu.Item>
-                <Menu.Item onClick={() => setEditing({ folder: null, parentId: folder.id })}>
-                  New subfolder
-                </Menu.Item>
-                <Menu.Item color="red" onClick={() => confirmDelete(folder)}>
-                  Delete folder
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          )}
-        </Group>
+        <FolderRow
+          folder={folder}
+          depth={depth}
+          canWrite={canWrite}
+          busy={busy}
+          onToggle={() =>
+            update.mutate(
+              { id: folder.id, expanded: !folder.expanded },
+              { onError: (error) => notifyError(error, folderErrors.open) },
+            )
+          }
+          onEdit={() => setEditing({ folder })}
+          onNewSubfolder={() => setEditing({ folder: null, parentId: folder.id })}
+          onDelete={() => confirmDelete(folder)}
+        />
         {folder.expanded && renderChildren(folder.childrenIds, depth + 1, nextSeen, `f${folder.id}`)}
         {folder.expanded && !folder.childrenIds.some(isShown) && (
           // Without this an open, empty folder looks like it holds the root items below it.

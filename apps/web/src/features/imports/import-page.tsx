@@ -1,5 +1,5 @@
 import { hasScopes, importMessages } from '@herald/contracts';
-import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import {
   IconAlertCircle,
   IconArrowLeft,
@@ -13,6 +13,7 @@ import { errorMessage, isApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { countLabels, ImportProgress, ImportStatusBadge } from './import-status.tsx';
 import { failuresUrl, importListMessages, isRunning, useImport } from './imports.api.ts';
@@ -103,34 +104,32 @@ export function ImportPage() {
   return (
     <Stack gap="lg" py="md">
       {back}
-      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Stack gap={4} style={{ minWidth: 0 }}>
-          <Group gap="sm" wrap="wrap">
-            <Title order={1} fz={28} style={{ wordBreak: 'break-word' }}>
-              {imp.name}
-            </Title>
-            <ImportStatusBadge imp={imp} />
-          </Group>
-          <Text c="dimmed" size="sm">
+      <PageHeader
+        title={imp.name}
+        badge={<ImportStatusBadge imp={imp} />}
+        description={
+          <>
             Started {formatDateTime(imp.createdAt)}
             {imp.finishedAt ? ` · finished ${formatDateTime(imp.finishedAt)}` : ''}
             {' · '}
             {imp.existingPeopleStrategy === 'update'
               ? 'Existing people are updated'
               : 'Existing people are skipped'}
-          </Text>
-        </Stack>
-        {canWrite && (
-          <Button
-            component={Link}
-            to="/people/imports/new"
-            variant="default"
-            leftSection={<IconPlus size={16} />}
-          >
-            New import
-          </Button>
-        )}
-      </Group>
+          </>
+        }
+        actions={
+          canWrite && (
+            <Button
+              component={Link}
+              to="/people/imports/new"
+              variant="default"
+              leftSection={<IconPlus size={16} />}
+            >
+              New import
+            </Button>
+          )
+        }
+      />
 
       <Card withBorder radius="md" p="lg">
         <Stack gap="md">

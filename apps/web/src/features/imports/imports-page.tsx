@@ -1,5 +1,5 @@
 import { hasScopes } from '@herald/contracts';
-import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconArrowLeft, IconFileImport, IconLock, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
@@ -7,6 +7,8 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { countsSummary, ImportProgress, ImportStatusBadge } from './import-status.tsx';
 import { importListMessages, useImports } from './imports.api.ts';
@@ -30,22 +32,18 @@ export function ImportsPage() {
   ) : null;
 
   const header = (
-    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-      <Stack gap={4}>
+    <PageHeader
+      back={
         <Anchor component={Link} to="/people" size="sm" c="dimmed">
           <Group gap={4} component="span">
             <IconArrowLeft size={14} /> People
           </Group>
         </Anchor>
-        <Title order={1} fz={28}>
-          Imports
-        </Title>
-        <Text c="dimmed" size="sm">
-          People brought in from CSV files, newest first.
-        </Text>
-      </Stack>
-      {(imports.data?.imports.length ?? 0) > 0 && newButton}
-    </Group>
+      }
+      title="Imports"
+      description="People brought in from CSV files, newest first."
+      actions={(imports.data?.imports.length ?? 0) > 0 && newButton}
+    />
   );
 
   let content;
@@ -115,55 +113,53 @@ export function ImportsPage() {
     );
   else
     content = (
-      <Card withBorder radius="md" p={0}>
-        <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover aria-label="Imports">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th w={130}>Status</Table.Th>
-              <Table.Th w={180}>Progress</Table.Th>
-              <Table.Th>Result</Table.Th>
-              <Table.Th w={140}>Created</Table.Th>
+      <TableCard aria-label="Imports">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th w={130}>Status</Table.Th>
+            <Table.Th w={180}>Progress</Table.Th>
+            <Table.Th>Result</Table.Th>
+            <Table.Th w={140}>Created</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {imports.data.imports.map((imp) => (
+            <Table.Tr
+              key={imp.id}
+              style={{ cursor: 'pointer' }}
+              onClick={() => void navigate(`/people/imports/${imp.id}`)}
+            >
+              <Table.Td>
+                <Anchor
+                  component={Link}
+                  to={`/people/imports/${imp.id}`}
+                  fw={500}
+                  size="sm"
+                  onClick={(e) => e.stopPropagation()}
+                  style={{ wordBreak: 'break-word' }}
+                >
+                  {imp.name}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <ImportStatusBadge imp={imp} />
+              </Table.Td>
+              <Table.Td>
+                <ImportProgress imp={imp} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{countsSummary(imp)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c="dimmed">
+                  {formatDateTime(imp.createdAt)}
+                </Text>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {imports.data.imports.map((imp) => (
-              <Table.Tr
-                key={imp.id}
-                style={{ cursor: 'pointer' }}
-                onClick={() => void navigate(`/people/imports/${imp.id}`)}
-              >
-                <Table.Td>
-                  <Anchor
-                    component={Link}
-                    to={`/people/imports/${imp.id}`}
-                    fw={500}
-                    size="sm"
-                    onClick={(e) => e.stopPropagation()}
-                    style={{ wordBreak: 'break-word' }}
-                  >
-                    {imp.name}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <ImportStatusBadge imp={imp} />
-                </Table.Td>
-                <Table.Td>
-                  <ImportProgress imp={imp} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{countsSummary(imp)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" c="dimmed">
-                    {formatDateTime(imp.createdAt)}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Card>
+          ))}
+        </Table.Tbody>
+      </TableCard>
     );
 
   return (

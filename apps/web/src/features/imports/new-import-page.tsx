@@ -15,7 +15,7 @@ import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { usePersonFields } from '../people/people.api.ts';
-import { ConfirmStage, MappingStage, TagsStage, UploadStage, useInitialMapping } from './import-stages.tsx';
+import { ConfirmStage } from './confirm-stage.tsx';
 import {
   ImportWizardProvider,
   importStages,
@@ -24,7 +24,10 @@ import {
   type ImportStageId,
 } from './import-wizard.tsx';
 import { useCreateImport } from './imports.api.ts';
+import { MappingStage, useInitialMapping } from './mapping-stage.tsx';
 import { mappingProblem, toColumnMapping } from './mapping.ts';
+import { TagsStage } from './tags-stage.tsx';
+import { UploadStage } from './upload-stage.tsx';
 
 export const newImportPath = '/people/imports/new';
 const stagePath = (stage: ImportStageId) => `${newImportPath}/${stage}`;

@@ -2,7 +2,6 @@ import { hasScopes, peopleMessages, type Person } from '@herald/contracts';
 import {
   Alert,
   Button,
-  Card,
   Checkbox,
   Group,
   NavLink as MantineNavLink,
@@ -27,6 +26,8 @@ import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { AddPersonModal } from './add-person-modal.tsx';
 import { BulkBar, BulkProgress } from './bulk-actions.tsx';
@@ -98,31 +99,27 @@ export function PeoplePage() {
   if (!account.data) return <LoadingSpinner />;
 
   const header = (
-    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-      <Stack gap={2}>
-        <Title order={1} fz={28}>
-          People
-        </Title>
-        <Text c="dimmed" size="sm">
-          Everyone in your account, newest first.
-        </Text>
-      </Stack>
-      {canWrite && (
-        <Group gap="xs">
-          <Button
-            variant="default"
-            component={Link}
-            to="/people/imports/new"
-            leftSection={<IconFileImport size={16} />}
-          >
-            Import
-          </Button>
-          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setIsAddOpen(true)}>
-            Add person
-          </Button>
-        </Group>
-      )}
-    </Group>
+    <PageHeader
+      title="People"
+      description="Everyone in your account, newest first."
+      actions={
+        canWrite && (
+          <Group gap="xs">
+            <Button
+              variant="default"
+              component={Link}
+              to="/people/imports/new"
+              leftSection={<IconFileImport size={16} />}
+            >
+              Import
+            </Button>
+            <Button leftSection={<IconUserPlus size={16} />} onClick={() => setIsAddOpen(true)}>
+              Add person
+            </Button>
+          </Group>
+        )
+      }
+    />
   );
 
   if (!canRead) {
@@ -193,71 +190,63 @@ export function PeoplePage() {
   else
     content = (
       <Stack gap="sm">
-        <Card withBorder radius="md" p={0}>
-          <Table.ScrollContainer minWidth={Math.max(560, columns.length * 150)}>
-            <Table verticalSpacing="xs" horizontalSpacing="md" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={40}>
+        <TableCard minWidth={Math.max(560, columns.length * 150)} verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label="Select all people shown"
+                  checked={allSelected}
+                  indeterminate={someSelected}
+                  onChange={(e) => setSelected(e.currentTarget.checked ? people.map((p) => p.id) : [])}
+                />
+              </Table.Th>
+              {columns.map((name) => (
+                <Table.Th key={name}>{fieldTitle(name, fields.data?.items)}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {people.map((person) => {
+              const isSelected = selected.includes(person.id);
+              return (
+                <Table.Tr
+                  key={person.id}
+                  onClick={() => void navigate(`/people/${person.id}`)}
+                  style={{ cursor: 'pointer' }}
+                  bg={isSelected ? 'var(--mantine-color-indigo-light)' : undefined}
+                >
+                  <Table.Td onClick={(e) => e.stopPropagation()}>
                     <Checkbox
-                      aria-label="Select all people shown"
-                      checked={allSelected}
-                      indeterminate={someSelected}
-                      onChange={(e) => setSelected(e.currentTarget.checked ? people.map((p) => p.id) : [])}
+                      aria-label={`Select ${person.email ?? person.id}`}
+                      checked={isSelected}
+                      onChange={(e) => toggle(person.id, e.currentTarget.checked)}
                     />
-                  </Table.Th>
+                  </Table.Td>
                   {columns.map((name) => (
-                    <Table.Th key={name}>{fieldTitle(name, fields.data?.items)}</Table.Th>
+                    <Table.Td key={name}>
+                      {name === 'email' ? (
+                        <Text
+                          component={Link}
+                          to={`/people/${person.id}`}
+                          size="sm"
+                          fw={500}
+                          c="indigo.7"
+                          onClick={(e) => e.stopPropagation()}
+                          style={{ wordBreak: 'break-all' }}
+                        >
+                          {person.email ?? `Person ${person.id}`}
+                        </Text>
+                      ) : (
+                        <FieldValue person={person} name={name} type={fieldType(name, fields.data?.items)} />
+                      )}
+                    </Table.Td>
                   ))}
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {people.map((person) => {
-                  const isSelected = selected.includes(person.id);
-                  return (
-                    <Table.Tr
-                      key={person.id}
-                      onClick={() => void navigate(`/people/${person.id}`)}
-                      style={{ cursor: 'pointer' }}
-                      bg={isSelected ? 'var(--mantine-color-indigo-light)' : undefined}
-                    >
-                      <Table.Td onClick={(e) => e.stopPropagation()}>
-                        <Checkbox
-                          aria-label={`Select ${person.email ?? person.id}`}
-                          checked={isSelected}
-                          onChange={(e) => toggle(person.id, e.currentTarget.checked)}
-                        />
-                      </Table.Td>
-                      {columns.map((name) => (
-                        <Table.Td key={name}>
-                          {name === 'email' ? (
-                            <Text
-                              component={Link}
-                              to={`/people/${person.id}`}
-                              size="sm"
-                              fw={500}
-                              c="indigo.7"
-                              onClick={(e) => e.stopPropagation()}
-                              style={{ wordBreak: 'break-all' }}
-                            >
-                              {person.email ?? `Person ${person.id}`}
-                            </Text>
-                          ) : (
-                            <FieldValue
-                              person={person}
-                              name={name}
-                              type={fieldType(name, fields.data?.items)}
-                            />
-                          )}
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+              );
+            })}
+          </Table.Tbody>
+        </TableCard>
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed">
             {people.length.toLocaleString()} {people.length === 1 ? 'person' : 'people'} shown

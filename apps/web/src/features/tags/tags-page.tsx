@@ -1,17 +1,5 @@
 import { hasScopes, peopleMessages } from '@herald/contracts';
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Group,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconAlertCircle, IconLock, IconPlus, IconTag } from '@tabler/icons-react';
@@ -21,6 +9,8 @@ import { formatDate } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { newTagParam, TagModal, tagEditParam } from './tag-modal.tsx';
@@ -67,21 +57,18 @@ export function TagsPage() {
   if (!account.data) return <LoadingSpinner />;
 
   const header = (
-    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-      <Stack gap={2}>
-        <Title order={1} fz={28}>
-          Tags
-        </Title>
-        <Text c="dimmed" size="sm">
-          Labels you put on people to target them in flows and segments.
-        </Text>
-      </Stack>
-      {canRead && canWrite && (
-        <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newTagParam)}>
-          New Tag
-        </Button>
-      )}
-    </Group>
+    <PageHeader
+      title="Tags"
+      description="Labels you put on people to target them in flows and segments."
+      actions={
+        canRead &&
+        canWrite && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newTagParam)}>
+            New Tag
+          </Button>
+        )
+      }
+    />
   );
 
   if (!canRead) {
@@ -130,74 +117,70 @@ export function TagsPage() {
     );
   else
     content = (
-      <Card withBorder radius="md" p={0}>
-        <Table.ScrollContainer minWidth={480}>
-          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Tag</Table.Th>
-                {!isNarrow && <Table.Th>Description</Table.Th>}
-                <Table.Th ta="right">People</Table.Th>
-                {!isNarrow && <Table.Th>Created</Table.Th>}
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((tag) => (
-                <Table.Tr key={tag.tag}>
-                  <Table.Td>
-                    <Badge variant="light" radius="sm" tt="none" size="lg" fw={500}>
-                      {tag.tag}
-                    </Badge>
-                  </Table.Td>
-                  {!isNarrow && (
-                    <Table.Td>
-                      <Text size="sm" c={tag.description ? undefined : 'dimmed'} lineClamp={2}>
-                        {tag.description || '—'}
-                      </Text>
-                    </Table.Td>
-                  )}
-                  <Table.Td ta="right">
-                    <Text size="sm">{(countOf.get(tag.tag) ?? tag.count ?? 0).toLocaleString()}</Text>
-                  </Table.Td>
-                  {!isNarrow && (
-                    <Table.Td>
-                      <Text size="sm" c="dimmed">
-                        {formatDate(tag.createdAt)}
-                      </Text>
-                    </Table.Td>
-                  )}
-                  <Table.Td>
-                    {canWrite && (
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => openModal(tag.tag)}
-                          aria-label={`Edit ${tag.tag}`}
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          onClick={() => confirmDelete(tag.tag)}
-                          aria-label={`Delete ${tag.tag}`}
-                        >
-                          Delete
-                        </Button>
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Card>
+      <TableCard minWidth={480}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Tag</Table.Th>
+            {!isNarrow && <Table.Th>Description</Table.Th>}
+            <Table.Th ta="right">People</Table.Th>
+            {!isNarrow && <Table.Th>Created</Table.Th>}
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {list.map((tag) => (
+            <Table.Tr key={tag.tag}>
+              <Table.Td>
+                <Badge variant="light" radius="sm" tt="none" size="lg" fw={500}>
+                  {tag.tag}
+                </Badge>
+              </Table.Td>
+              {!isNarrow && (
+                <Table.Td>
+                  <Text size="sm" c={tag.description ? undefined : 'dimmed'} lineClamp={2}>
+                    {tag.description || '—'}
+                  </Text>
+                </Table.Td>
+              )}
+              <Table.Td ta="right">
+                <Text size="sm">{(countOf.get(tag.tag) ?? tag.count ?? 0).toLocaleString()}</Text>
+              </Table.Td>
+              {!isNarrow && (
+                <Table.Td>
+                  <Text size="sm" c="dimmed">
+                    {formatDate(tag.createdAt)}
+                  </Text>
+                </Table.Td>
+              )}
+              <Table.Td>
+                {canWrite && (
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => openModal(tag.tag)}
+                      aria-label={`Edit ${tag.tag}`}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => confirmDelete(tag.tag)}
+                      aria-label={`Delete ${tag.tag}`}
+                    >
+                      Delete
+                    </Button>
+                  </Group>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </TableCard>
     );
 
   return (

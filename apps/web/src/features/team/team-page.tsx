@@ -1,5 +1,5 @@
 import { hasScopes, teamMessages, type TeamMemberView } from '@herald/contracts';
-import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconAlertCircle, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
@@ -8,6 +8,8 @@ import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { newMemberParam, TeamMemberModal } from './team-member-modal.tsx';
 import { useIsTeamChanging, useRemoveTeamMember, useTeamMembers } from './team.api.ts';
@@ -160,21 +162,22 @@ export function TeamPage() {
   if (!account.data) return <LoadingSpinner />;
 
   const header = (
-    <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-      <Stack gap={2}>
-        <Title order={1} fz={28}>
-          Team Members
-        </Title>
-        <Text c="dimmed" size="sm">
-          Invite teammates to this account and choose what each of them can do.
-        </Text>
-      </Stack>
-      {canRead && canWrite && (
-        <Button leftSection={<IconUserPlus size={16} />} onClick={() => openModal(newMemberParam)} disabled={isChanging}>
-          Invite team member
-        </Button>
-      )}
-    </Group>
+    <PageHeader
+      title="Team Members"
+      description="Invite teammates to this account and choose what each of them can do."
+      actions={
+        canRead &&
+        canWrite && (
+          <Button
+            leftSection={<IconUserPlus size={16} />}
+            onClick={() => openModal(newMemberParam)}
+            disabled={isChanging}
+          >
+            Invite team member
+          </Button>
+        )
+      }
+    />
   );
 
   if (!canRead) {
@@ -222,25 +225,23 @@ export function TeamPage() {
         ))}
       </Stack>
     ) : (
-      <Card withBorder radius="md" p={0}>
-        <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {members.map((member) => (
-              <MemberRow key={member.id} {...propsOf(member)} />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Card>
+      <TableCard>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Email</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => (
+            <MemberRow key={member.id} {...propsOf(member)} />
+          ))}
+        </Table.Tbody>
+      </TableCard>
     );
   }
 

@@ -1,6 +1,7 @@
 import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
+import { import1m } from './workloads/import-1m.ts';
 import { peopleSearch } from './workloads/people-search.ts';
 import { sessionCheck } from './workloads/session-check.ts';
 
@@ -14,6 +15,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'people-search': peopleSearch,
   'bulk-tag': bulkTag,
   'event-ingest': eventIngest,
+  'import-1m': import1m,
 };
 
 const name = process.argv[2];

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import { ensureBenchData } from './bench-data.ts';
+import { call, round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
+
+const rows = 1_000_000;
+const newDomain = 'bench-import.example';
+const header = ['Email', 'First name', 'Last name', 'Phone', 'Company', 'Website', 'City', 'Plan', 'Score', 'Signed up', 'Newsletter', 'Tags'];
+const cities = ['Berlin', 'Lisbon', 'Austin', 'Osaka', 'Lagos', 'Lima', 'Oslo', 'Pune'];
+const plans = ['free', 'starter', 'pro', 'business'];
+
+/** Custom fields the file fills: made by the first run's import (newField), reused after. */
+const customColumns = [
+  { column: 'City', field: 'city', title: 'City', type: 'string' },
+  { column: 'Plan', field: 'plan_tier', title: 'Plan tier', type: 'string' },
+  { column: 'Score', field: 'score', title: 'Score', type: 'number' },
+  { column: 'Signed up', field: 'signed_up', title: 'Signed up', type: 'date' },
+  { column: 'Newsletter', field: 'newsletter', title: 'Newsletter', type: 'boolean' },
+] as const;
+
+/** Half the rows are people the account has, half are new: both the update and the insert path. */
+async function writeCsv(file: string, existing: string[]): Promise<void> {
+  const out = fs.createWriteStream(file);
+  const write = (line: string) => (out.write(line) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  await write(`${header.join(',')}\n`);
+  for (let i = 0; i < rows; i += 1) {
+    const email = i % 2 === 0 && existing[i / 2] ? existing[i / 2]! : `imp-${i}@${newDomain}`;
+    const line = [
+      email, `First${i % 997}`, `Last${i % 991}`, `+1 555 ${String(i).padStart(7, '0')}`, `"Company ${i % 5000}, Inc."`,
+      `https://site${i % 9000}.example`, cities[i % cities.length], plans[i % plans.length], String(i % 1000),
+      `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`, i % 3 === 0 ? 'true' : 'false',
+      i % 4 === 0 ? '"imported, csv"' : 'imported',
+    ].join(',');
+    await write(`${line}\n`);
+    if ((i + 1) % 250_000 === 0) console.log(`  wrote ${i + 1} rows`);
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+/**
+ * `import-1m`: seconds from POST /v1/imports until the import is done, for a CSV of 1,000,000 rows
+ * (email, 10 fields, tags) into the account that already has 1M people; the line before the figure
+ * is the peak memory (RSS) of this process, which runs the API and the worker.
+ */
+export async function import1m(): Promise<{ figure: number; unit: string }> {
+  const bench = await startBench();
+  try {
+    const { accountId, apiKey } = await ensureBenchData(bench);
+    const file = path.join(bench.config.dataDir, 'bench-import-1m.csv');
+    await unbounded(bench.db, async (trx) => {
+      const removed = await sql`delete from people where account_id = ${accountId} and email_key like ${`%@${newDomain}`}`.execute(trx);
+      console.log(`  removed ${Number(removed.numAffectedRows ?? 0)} people left by an earlier run`);
+    });
+    if (!fs.existsSync(file)) {
+      const existing = await unbounded(bench.db, async (trx) =>
+        (await sql<{ email: string }>`select email from people where account_id = ${accountId} and email is not null order by id limit ${rows / 2}`.execute(trx)).rows.map((r) => r.email),
+      );
+      console.log(`  writing ${file}`);
+      await writeCsv(file, existing);
+    }
+    await vacuumAnalyze(bench.db, ['people']);
+    const existingFields = new Set(
+      (await sql<{ name: string }>`select name from person_fields where account_id = ${accountId}`.execute(bench.db)).rows.map((r) => r.name),
+    );
+    const fieldMapping = [
+      { column: 'Email', field: 'email' }, { column: 'First name', field: 'firstName' }, { column: 'Last name', field: 'lastName' },
+      { column: 'Phone', field: 'phone' }, { column: 'Company', field: 'company' }, { column: 'Website', field: 'website' },
+      ...customColumns.map((c) => (existingFields.has(c.field) ? { column: c.column, field: c.field } : { column: c.column, field: c.field, newField: { title: c.title, type: c.type } })),
+      { column: 'Tags', field: 'tags' },
+    ];
+
+    const upload = await call<{ url: string; key: string }>(bench, 'POST', '/v1/imports/upload-url', { apiKey });
+    const size = fs.statSync(file).size;
+    console.log(`  uploading ${Math.round(size / 1e6)} MB`);
+    const put = await fetch(upload.body.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/csv', 'content-length': String(size) },
+      body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    if (put.status !== 204) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
+
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 100);
+    const started = performance.now();
+    const created = await call<{ id: number }>(bench, 'POST', '/v1/imports', {
+      apiKey,
+      body: { name: 'bench import 1m', peopleFileKey: upload.body.key, numPeople: rows, fieldMapping, tags: ['bench-import'], existingPeopleStrategy: 'update' },
+      expect: 201,
+    });
+    let last = '';
+    for (;;) {
+      const { body } = await call<{ status: string; progress: number; counts: Record<string, number>; error: string | null }>(bench, 'GET', `/v1/imports/${created.body.id}`, { apiKey });
+      const line = `  ${body.status} ${Math.round(body.progress * 100)}%`;
+      if (line !== last) console.log(`${line} (${round1((performance.now() - started) / 1000)} s)`);
+      last = line;
+      if (body.status === 'failed') throw new Error(`import failed: ${body.error}`);
+      if (body.status === 'done') {
+        console.log(`  counts ${JSON.stringify(body.counts)}`);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    console.log(`peak memory: ${Math.round(peak / (1024 * 1024))} MB`);
+    return { figure: round1(seconds), unit: 's' };
+  } finally {
+    await bench.stop();
+  }
+}

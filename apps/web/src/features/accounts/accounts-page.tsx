@@ -1,8 +1,8 @@
 import { hasScopes, teamMessages, type AccountListItem } from '@herald/contracts';
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconAlertCircle, IconBuildingStore, IconPlus } from '@tabler/icons-react';
+import { IconBuildingStore, IconPlus } from '@tabler/icons-react';
 import type { z } from 'zod';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -12,6 +12,7 @@ import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useDeleteAccount, useMyAccounts, useSwitchAccount } from './accounts.api.ts';
 import { NewAccountModal } from './new-account-modal.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
 
 type Item = z.infer<typeof AccountListItem>;
 
@@ -62,12 +63,25 @@ function AccountRow({
         </Group>
         <Group gap="xs" wrap="nowrap">
           {!item.isCurrent && (
-            <Button size="xs" variant="light" onClick={onSwitch} disabled={isBusy} aria-label={`Switch to ${name}`}>
+            <Button
+              size="xs"
+              variant="light"
+              onClick={onSwitch}
+              disabled={isBusy}
+              aria-label={`Switch to ${name}`}
+            >
               Switch
             </Button>
           )}
           {item.isOwner && !item.isCurrent && (
-            <Button size="xs" variant="subtle" color="red" onClick={onDelete} disabled={isBusy} aria-label={`Delete ${name}`}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              onClick={onDelete}
+              disabled={isBusy}
+              aria-label={`Delete ${name}`}
+            >
               Delete
             </Button>
           )}
@@ -104,7 +118,11 @@ export function AccountsPage() {
       onConfirm: () =>
         deleteAccount.mutate(item.id, {
           onSuccess: (result) =>
-            notifySuccess(result.result === 'deleted' ? teamMessages.accountDeleted : `✅ ${teamMessages.accountDeleteInProgress}`),
+            notifySuccess(
+              result.result === 'deleted'
+                ? teamMessages.accountDeleted
+                : `✅ ${teamMessages.accountDeleteInProgress}`,
+            ),
           onError: (error) => notifyError(error, teamMessages.errorDeletingAccount),
         }),
     });
@@ -119,19 +137,20 @@ export function AccountsPage() {
   if (accounts.isPending) content = <LoadingSpinner label="Loading accounts" />;
   else if (accounts.isError)
     content = (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title={teamMessages.errorGettingAccounts}>
-        <Stack gap="xs">
-          {errorMessage(accounts.error, teamMessages.errorGettingAccounts) !== teamMessages.errorGettingAccounts && (
-            <Text size="sm">{errorMessage(accounts.error, teamMessages.errorGettingAccounts)}</Text>
-          )}
-          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void accounts.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        title={teamMessages.errorGettingAccounts}
+        message={errorMessage(accounts.error, teamMessages.errorGettingAccounts)}
+        onRetry={() => void accounts.refetch()}
+      />
     );
   else if (accounts.data.accounts.length === 0)
-    content = <EmptyState icon={<IconBuildingStore size={28} />} title="No accounts" description="You don't belong to any account yet." />;
+    content = (
+      <EmptyState
+        icon={<IconBuildingStore size={28} />}
+        title="No accounts"
+        description="You don't belong to any account yet."
+      />
+    );
   else
     content = (
       <Stack gap="sm">

@@ -1,8 +1,8 @@
 import { hasScopes, type PersonField } from '@herald/contracts';
 import { Alert, Badge, Box, Button, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertCircle, IconLock, IconPlus } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
+import { IconLock, IconPlus } from '@tabler/icons-react';
+import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { errorMessage } from '../../lib/api.ts';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
@@ -12,6 +12,7 @@ import { useAccount } from '../account/account.api.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { isEditableField, usePersonFields } from '../people/people.api.ts';
 import { fieldEditParam, FieldModal, fieldTypeLabels, newFieldParam } from './field-modal.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
 
 function FieldRow({
   field,
@@ -88,20 +89,8 @@ export function PersonFieldsPage() {
   const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
   const canWrite = accountData ? hasScopes(accountData, ['personFields:write']) : false;
   const fields = usePersonFields({ enabled: canRead });
-  const [searchParams, setSearchParams] = useSearchParams();
-  const param = searchParams.get(fieldEditParam);
+  const { value: param, open: openModal, close: closeModal } = usePopupParam(fieldEditParam);
   const isNarrow = useMediaQuery('(max-width: 899px)');
-
-  const openModal = (value: string) =>
-    setSearchParams((params) => {
-      params.set(fieldEditParam, value);
-      return params;
-    });
-  const closeModal = () =>
-    setSearchParams((params) => {
-      params.delete(fieldEditParam);
-      return params;
-    });
 
   if (!account.data) return <LoadingSpinner />;
 
@@ -142,14 +131,10 @@ export function PersonFieldsPage() {
   if (fields.isPending) content = <LoadingSpinner label="Loading fields" />;
   else if (fields.isError)
     content = (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-        <Stack gap="xs">
-          <Text size="sm">{errorMessage(fields.error, "We couldn't load your fields.")}</Text>
-          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void fields.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        message={errorMessage(fields.error, "We couldn't load your fields.")}
+        onRetry={() => void fields.refetch()}
+      />
     );
   else
     content = (

@@ -17,6 +17,7 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { countLabels, ImportProgress, ImportStatusBadge } from './import-status.tsx';
 import { failuresUrl, importListMessages, isRunning, useImport } from './imports.api.ts';
+import { LoadError } from '../../ui/load-error.tsx';
 
 /** /people/imports/{id}: one import's progress, counts and failed rows. */
 export function ImportPage() {
@@ -80,20 +81,10 @@ export function ImportPage() {
     return (
       <Stack gap="lg" py="md">
         {back}
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-          <Stack gap="xs">
-            <Text size="sm">{errorMessage(query.error, importListMessages.loadOne)}</Text>
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              w="fit-content"
-              onClick={() => void query.refetch()}
-            >
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadError
+          message={errorMessage(query.error, importListMessages.loadOne)}
+          onRetry={() => void query.refetch()}
+        />
       </Stack>
     );
 

@@ -1,7 +1,7 @@
 import { hasScopes } from '@herald/contracts';
-import { Alert, Anchor, Button, Card, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertCircle, IconArrowLeft, IconFileImport, IconLock, IconPlus } from '@tabler/icons-react';
+import { IconArrowLeft, IconFileImport, IconLock, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -12,6 +12,7 @@ import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { countsSummary, ImportProgress, ImportStatusBadge } from './import-status.tsx';
 import { importListMessages, useImports } from './imports.api.ts';
+import { LoadError } from '../../ui/load-error.tsx';
 
 /** /people/imports: every import, newest first, refreshing while one runs. */
 export function ImportsPage() {
@@ -58,20 +59,10 @@ export function ImportsPage() {
   else if (imports.isPending) content = <LoadingSpinner label="Loading imports" />;
   else if (imports.isError)
     content = (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-        <Stack gap="xs">
-          <Text size="sm">{errorMessage(imports.error, importListMessages.loadList)}</Text>
-          <Button
-            size="xs"
-            variant="light"
-            color="red"
-            w="fit-content"
-            onClick={() => void imports.refetch()}
-          >
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        message={errorMessage(imports.error, importListMessages.loadList)}
+        onRetry={() => void imports.refetch()}
+      />
     );
   else if (imports.data.imports.length === 0)
     content = (

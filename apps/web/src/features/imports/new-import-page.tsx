@@ -1,13 +1,7 @@
 import { hasScopes, importMessages } from '@herald/contracts';
-import { Alert, Anchor, Button, Card, Group, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  IconAlertCircle,
-  IconArrowLeft,
-  IconArrowRight,
-  IconLock,
-  IconPlayerPlay,
-} from '@tabler/icons-react';
+import { IconArrowLeft, IconArrowRight, IconLock, IconPlayerPlay } from '@tabler/icons-react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -28,6 +22,7 @@ import { MappingStage, useInitialMapping } from './mapping-stage.tsx';
 import { mappingProblem, toColumnMapping } from './mapping.ts';
 import { TagsStage } from './tags-stage.tsx';
 import { UploadStage } from './upload-stage.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
 
 export const newImportPath = '/people/imports/new';
 const stagePath = (stage: ImportStageId) => `${newImportPath}/${stage}`;
@@ -140,14 +135,10 @@ export function NewImportPage() {
   const needsFields = stageName === 'mapping' || stageName === 'confirm';
   if (needsFields && fields.isError)
     content = (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-        <Stack gap="xs">
-          <Text size="sm">{errorMessage(fields.error, "We couldn't load your person fields.")}</Text>
-          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void fields.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        message={errorMessage(fields.error, "We couldn't load your person fields.")}
+        onRetry={() => void fields.refetch()}
+      />
     );
   else if (needsFields && (!fields.data || !state.choices))
     content = <LoadingSpinner label="Loading fields" />;

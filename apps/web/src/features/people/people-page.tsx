@@ -1,6 +1,5 @@
 import { hasScopes, peopleMessages, type Person } from '@herald/contracts';
 import {
-  Alert,
   Button,
   Checkbox,
   Group,
@@ -13,14 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMediaQuery, useThrottledValue } from '@mantine/hooks';
-import {
-  IconAlertCircle,
-  IconFileImport,
-  IconLock,
-  IconSearch,
-  IconUserPlus,
-  IconUsers,
-} from '@tabler/icons-react';
+import { IconFileImport, IconLock, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
@@ -33,6 +25,7 @@ import { AddPersonModal } from './add-person-modal.tsx';
 import { BulkBar, BulkProgress } from './bulk-actions.tsx';
 import { effectiveQuery, searchThrottleMs, usePeopleSearch, usePersonFields } from './people.api.ts';
 import { defaultTableFields, FieldValue, fieldTitle, fieldType } from './person-values.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
 
 function ListsColumn({ isNarrow }: { isNarrow: boolean }) {
   return (
@@ -145,14 +138,10 @@ export function PeoplePage() {
   if (isLoading) content = <LoadingSpinner label="Loading people" />;
   else if (search.isError)
     content = (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-        <Stack gap="xs">
-          <Text size="sm">{errorMessage(search.error, peopleMessages.searchError)}</Text>
-          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void search.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        message={errorMessage(search.error, peopleMessages.searchError)}
+        onRetry={() => void search.refetch()}
+      />
     );
   else if (people.length === 0 && query === '')
     content = (

@@ -1,6 +1,5 @@
 import { hasScopes, normaliseTag, peopleMessages, type Person } from '@herald/contracts';
 import {
-  Alert,
   Anchor,
   Avatar,
   Badge,
@@ -15,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertCircle, IconArrowLeft, IconLock, IconTrash, IconUserQuestion } from '@tabler/icons-react';
+import { IconArrowLeft, IconLock, IconTrash, IconUserQuestion } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
@@ -35,6 +34,7 @@ import {
 import { PersonActivity, PersonMetrics } from './person-activity.tsx';
 import { PersonFieldsPanel } from './person-fields-panel.tsx';
 import { personName } from './person-values.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
 
 function initials(person: Person): string {
   const name = personName(person) || person.email || '?';
@@ -190,20 +190,10 @@ export function PersonPage() {
     return (
       <Stack gap="lg" py="md">
         {backLink}
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-          <Stack gap="xs">
-            <Text size="sm">{errorMessage(person.error, 'Error while loading this person.')}</Text>
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              w="fit-content"
-              onClick={() => void person.refetch()}
-            >
-              Try again
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadError
+          message={errorMessage(person.error, 'Error while loading this person.')}
+          onRetry={() => void person.refetch()}
+        />
       </Stack>
     );
   if (person.isPending || !person.data) return <LoadingSpinner label="Loading person" />;

@@ -2,8 +2,8 @@ import { hasScopes, peopleMessages } from '@herald/contracts';
 import { Alert, Badge, Box, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconAlertCircle, IconLock, IconPlus, IconTag } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
+import { IconLock, IconPlus, IconTag } from '@tabler/icons-react';
+import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
@@ -15,6 +15,7 @@ import { useAccount } from '../account/account.api.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { newTagParam, TagModal, tagEditParam } from './tag-modal.tsx';
 import { useDeleteTag, useTagCounts, useTags } from './tags.api.ts';
+import { LoadError } from '../../ui/load-error.tsx';
 
 /** /settings/tags: the account's tags with how many people carry each, and the tag popup. */
 export function TagsPage() {
@@ -25,20 +26,8 @@ export function TagsPage() {
   const tags = useTags({ enabled: canRead });
   const counts = useTagCounts({ enabled: canRead });
   const remove = useDeleteTag();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const param = searchParams.get(tagEditParam);
+  const { value: param, open: openModal, close: closeModal } = usePopupParam(tagEditParam);
   const isNarrow = useMediaQuery('(max-width: 899px)');
-
-  const openModal = (value: string) =>
-    setSearchParams((params) => {
-      params.set(tagEditParam, value);
-      return params;
-    });
-  const closeModal = () =>
-    setSearchParams((params) => {
-      params.delete(tagEditParam);
-      return params;
-    });
 
   const confirmDelete = (tag: string) =>
     modals.openConfirmModal({
@@ -91,14 +80,10 @@ export function TagsPage() {
   if (tags.isPending) content = <LoadingSpinner label="Loading tags" />;
   else if (tags.isError)
     content = (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-        <Stack gap="xs">
-          <Text size="sm">{errorMessage(tags.error, "We couldn't load your tags.")}</Text>
-          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void tags.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        message={errorMessage(tags.error, "We couldn't load your tags.")}
+        onRetry={() => void tags.refetch()}
+      />
     );
   else if (list.length === 0)
     content = (

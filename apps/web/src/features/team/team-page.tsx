@@ -2,8 +2,8 @@ import { hasScopes, teamMessages, type TeamMemberView } from '@herald/contracts'
 import { Alert, Badge, Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconAlertCircle, IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
+import { IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
@@ -13,6 +13,7 @@ import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { newMemberParam, TeamMemberModal } from './team-member-modal.tsx';
 import { useIsTeamChanging, useRemoveTeamMember, useTeamMembers } from './team.api.ts';
+import { LoadError } from '../../ui/load-error.tsx';
 
 export const teamMemberParam = 'team-member';
 
@@ -67,11 +68,23 @@ function MemberActions({ member, isYou, canWrite, isChanging, onOpen, onRemove }
   const displayName = member.name || member.email;
   return (
     <Group gap="xs" justify="flex-end" wrap="nowrap">
-      <Button size="xs" variant="default" onClick={onOpen} aria-label={`${canWrite ? 'Edit' : 'View'} ${displayName}`}>
+      <Button
+        size="xs"
+        variant="default"
+        onClick={onOpen}
+        aria-label={`${canWrite ? 'Edit' : 'View'} ${displayName}`}
+      >
         {canWrite ? 'Edit' : 'View'}
       </Button>
       {canWrite && !isYou && (
-        <Button size="xs" variant="subtle" color="red" onClick={onRemove} disabled={isChanging} aria-label={`Remove ${displayName}`}>
+        <Button
+          size="xs"
+          variant="subtle"
+          color="red"
+          onClick={onRemove}
+          disabled={isChanging}
+          aria-label={`Remove ${displayName}`}
+        >
           Remove
         </Button>
       )}
@@ -127,20 +140,8 @@ export function TeamPage() {
   const team = useTeamMembers({ enabled: canRead });
   const remove = useRemoveTeamMember();
   const isChanging = useIsTeamChanging();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const modalParam = searchParams.get(teamMemberParam);
+  const { value: modalParam, open: openModal, close: closeModal } = usePopupParam(teamMemberParam);
   const isNarrow = useMediaQuery('(max-width: 699px)');
-
-  const openModal = (value: string) =>
-    setSearchParams((params) => {
-      params.set(teamMemberParam, value);
-      return params;
-    });
-  const closeModal = () =>
-    setSearchParams((params) => {
-      params.delete(teamMemberParam);
-      return params;
-    });
 
   const confirmRemove = (member: TeamMemberView) =>
     modals.openConfirmModal({
@@ -197,17 +198,19 @@ export function TeamPage() {
   if (team.isPending) content = <LoadingSpinner label="Loading team members" />;
   else if (team.isError)
     content = (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-        <Stack gap="xs">
-          <Text size="sm">{errorMessage(team.error, "We couldn't load the team members.")}</Text>
-          <Button size="xs" variant="light" color="red" w="fit-content" onClick={() => void team.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        message={errorMessage(team.error, "We couldn't load the team members.")}
+        onRetry={() => void team.refetch()}
+      />
     );
   else if (team.data.teamMembers.length === 0)
-    content = <EmptyState icon={<IconUsers size={28} />} title="No team members yet" description="Invite a teammate to work on this account with you." />;
+    content = (
+      <EmptyState
+        icon={<IconUsers size={28} />}
+        title="No team members yet"
+        description="Invite a teammate to work on this account with you."
+      />
+    );
   else {
     const members = [...team.data.teamMembers].sort(byName);
     const propsOf = (member: TeamMemberView): MemberProps => ({
@@ -250,7 +253,8 @@ export function TeamPage() {
       {header}
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see the team. Inviting and changing team members needs the “Invite and manage team members” permission.
+          You can see the team. Inviting and changing team members needs the “Invite and manage team members”
+          permission.
         </Alert>
       )}
       {content}

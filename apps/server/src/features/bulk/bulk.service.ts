@@ -8,6 +8,7 @@ import type { Session } from '../../http/route.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { queueMail } from '../../mail/mailer.ts';
 import type { Services } from '../../services.ts';
+import { ensureTags } from '../people/people.queries.ts';
 import { applyToBatch, findBulkAction, insertBulkAction, peopleForExport, setProgress } from './bulk.queries.ts';
 import { csvRow } from './csv.ts';
 
@@ -47,7 +48,7 @@ export async function startBulkAction(
     const tag = normaliseTag(body.tag ?? '');
     if (!tag) throw badRequest(peopleMessages.missingTagName);
     params.tag = tag;
-    await db.insertInto('tags').values({ accountId: session.accountId, tag }).onConflict((c) => c.columns(['accountId', 'tag']).doNothing()).execute();
+    await ensureTags(db, session.accountId, [tag]);
   }
   if (kind === 'export') {
     const email = body.notifyEmail?.trim();

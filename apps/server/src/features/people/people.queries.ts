@@ -85,9 +85,15 @@ export async function deletePerson(db: Database, accountId: number, id: number) 
   return Number(res.numDeletedRows) > 0;
 }
 
-/** Add a tag to people (no duplicates); returns how many people exist among the ids. */
+/** Make sure the tags exist in the account's managed tags, in one statement. */
+export async function ensureTags(db: Database, accountId: number, tags: string[]) {
+  if (tags.length === 0) return;
+  await db.insertInto('tags').values(tags.map((tag) => ({ accountId, tag }))).onConflict((c) => c.columns(['accountId', 'tag']).doNothing()).execute();
+}
+
+/** Add a tag to people (no duplicates); returns how many people changed. */
 export async function addTag(db: Database, accountId: number, ids: number[], tag: string) {
-  await db.insertInto('tags').values({ accountId, tag }).onConflict((c) => c.columns(['accountId', 'tag']).doNothing()).execute();
+  await ensureTags(db, accountId, [tag]);
   const res = await db
     .updateTable('people')
     .set({ tags: sql`array_append(tags, ${tag})`, updatedAt: sql<Date>`now()` })

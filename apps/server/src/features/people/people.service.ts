@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
-import { addTag, countExisting, deletePerson, findPerson, insertPerson, removeTag, searchPeople, toPerson, updatePerson } from './people.queries.ts';
+import { addTag, countExisting, ensureTags, deletePerson, findPerson, insertPerson, removeTag, searchPeople, toPerson, updatePerson } from './people.queries.ts';
 import { checkPersonValues } from './person-values.ts';
 import { normaliseTag } from '@herald/contracts';
 
@@ -28,8 +28,8 @@ export async function createPerson(db: Database, session: Session, values: Recor
     if (isUniqueViolation(error)) throw conflict(peopleMessages.emailTaken, 'email-taken');
     throw error;
   }
-  if (checked.tags?.length) await addTag(db, session.accountId, [id], checked.tags[0]!);
-  for (const tag of checked.tags?.slice(1) ?? []) await addTag(db, session.accountId, [id], tag);
+  // The person row already carries the tags; the account's tag list learns any new ones.
+  await ensureTags(db, session.accountId, checked.tags ?? []);
   const row = await findPerson(db, session.accountId, id);
   return { user: toPerson(row!) };
 }

@@ -8,3 +8,4 @@ export * from './team.ts';
 export * from './people.ts';
 export * from './bulk.ts';
 export * from './imports.ts';
+export * from './segments.ts';

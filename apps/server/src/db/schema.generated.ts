@@ -221,6 +221,38 @@ export interface RateLimits {
   hits: number;
 }
 
+export interface SegmentDirtyAccounts {
+  accountId: number;
+  markedAt: Generated<Date>;
+}
+
+export interface SegmentDirtyPeople {
+  accountId: number;
+  personId: number;
+  markedAt: Generated<Date>;
+}
+
+export interface SegmentMembers {
+  accountId: number;
+  segmentId: number;
+  personId: number;
+  enteredAt: Generated<Date>;
+}
+
+export interface Segments {
+  accountId: number;
+  id: Generated<number>;
+  name: string;
+  color: string | null;
+  autoType: string | null;
+  conditions: Generated<Json>;
+  version: Generated<number>;
+  memberCount: number | null;
+  refreshedAt: Date | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
 export interface Sessions {
   id: string;
   userId: number;
@@ -278,6 +310,10 @@ export interface DB {
   people: People;
   personFields: PersonFields;
   rateLimits: RateLimits;
+  segmentDirtyAccounts: SegmentDirtyAccounts;
+  segmentDirtyPeople: SegmentDirtyPeople;
+  segmentMembers: SegmentMembers;
+  segments: Segments;
   sessions: Sessions;
   tags: Tags;
   teamMembers: TeamMembers;

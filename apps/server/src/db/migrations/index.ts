@@ -4,6 +4,7 @@ import * as teamAndTenancy from './0002-team-and-tenancy.ts';
 import * as audience from './0003-audience.ts';
 import * as imports from './0004-imports.ts';
 import * as indexableUnderRls from './0005-indexable-under-rls.ts';
+import * as segments from './0006-segments.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-audience': audience,
   '0004-imports': imports,
   '0005-indexable-under-rls': indexableUnderRls,
+  '0006-segments': segments,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PersonFieldType } from './people.ts';
+import { Person as PersonShape, type PersonFieldType } from './people.ts';
 
 /** Messages of the segments area (work-areas.md §8). */
 export const segmentMessages = {
@@ -332,3 +332,14 @@ export const automaticSegmentConditions: Record<Exclude<AutomaticSegmentType, 'a
     { type: 'emailActivity', activity: 'clicked', performed: false, subject: { type: 'any' }, window: { type: 'inTheLast', days: 90 } },
   ],
 };
+
+/** Answers of the segment calls (work-areas.md §7). */
+export const SegmentResponse = z.object({ segment: Segment });
+export const SegmentSaved = z.object({ segment: Segment, message: z.string() });
+/** One page of a segment's people; `hasMore` tells the client to offer the next page. */
+export const SegmentPeople = z.object({
+  users: z.array(z.lazy(() => PersonShape)),
+  hasMore: z.boolean(),
+});
+/** Event names seen in the account, for the event condition's suggestions. */
+export const EventNames = z.object({ names: z.array(z.string()) });

@@ -3,6 +3,7 @@ import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
 import { import1m } from './workloads/import-1m.ts';
 import { peopleSearch } from './workloads/people-search.ts';
+import { segmentCount, segmentFreshness, segmentPeople, segmentRefresh } from './workloads/segments.ts';
 import { sessionCheck } from './workloads/session-check.ts';
 
 /**
@@ -16,6 +17,10 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'bulk-tag': bulkTag,
   'event-ingest': eventIngest,
   'import-1m': import1m,
+  'segment-count': segmentCount,
+  'segment-people': segmentPeople,
+  'segment-freshness': segmentFreshness,
+  'segment-refresh': segmentRefresh,
 };
 
 const name = process.argv[2];

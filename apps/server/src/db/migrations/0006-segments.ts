@@ -52,6 +52,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       marked_at timestamptz not null default now()
     );
 
+    -- Custom date fields hold any text Date.parse accepted; segment conditions read them through this
+    -- cast, which gives null instead of an error for a value PostgreSQL cannot read as a time.
+    create function herald_to_timestamptz(value text) returns timestamptz
+    language plpgsql stable parallel safe set search_path = pg_catalog as $fn$
+    begin
+      return value::timestamptz;
+    exception when others then
+      return null;
+    end $fn$;
+    grant execute on function herald_to_timestamptz(text) to herald_app;
+
     -- Every account gets the automatic segments, now and when it is created.
     create function herald_create_automatic_segments(acc bigint) returns void
     language sql security definer set search_path = pg_catalog, public as $fn$
@@ -138,6 +149,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop function herald_mark_people_dirty();
     drop function herald_account_created();
     drop function herald_create_automatic_segments(bigint);
+    drop function herald_to_timestamptz(text);
     drop table segment_dirty_accounts, segment_dirty_people, segment_members, segments;
   `.execute(db);
 }

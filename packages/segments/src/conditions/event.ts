@@ -1,0 +1,43 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { ConditionOf } from '@herald/contracts';
+import type { ConditionCompiler } from '../context.ts';
+import { countEvents } from '../events.ts';
+import { isRelativeWindow, validateWindow, windowFilter } from '../window.ts';
+
+/** A property filter on the event's data; text compared without case, numbers and booleans by their text. */
+function propertyFilter(filter: ConditionOf<'event'>['properties'][number]): RawBuilder<SqlBool> {
+  const value = sql`(e.data ->> ${filter.key}::text)`;
+  const text = String(filter.value ?? '');
+  switch (filter.operator) {
+    case 'equals':
+      return sql<SqlBool>`lower(${value}) = lower(${text}::text)`;
+    case 'notEquals':
+      return sql<SqlBool>`(${value} is null or lower(${value}) <> lower(${text}::text))`;
+    case 'contains':
+      return sql<SqlBool>`strpos(lower(${value}), lower(${text}::text)) > 0`;
+    case 'exists':
+      return sql<SqlBool>`jsonb_exists(e.data, ${filter.key}::text)`;
+  }
+}
+
+/** A tracked event (type track) by name: how many times, when, with which properties. */
+export const eventCompiler: ConditionCompiler<'event'> = {
+  compile: (condition, { ctx }) =>
+    countEvents(
+      ctx,
+      [
+        sql<SqlBool>`e.type = 'track'`,
+        sql<SqlBool>`e.name = ${condition.name}::text`,
+        windowFilter(sql`e.created_at`, condition.window, ctx),
+        ...condition.properties.map(propertyFilter),
+      ],
+      condition.count.operator,
+      condition.count.value,
+    ),
+  validate: (condition) => {
+    for (const p of condition.properties)
+      if (p.operator !== 'exists' && (p.value === undefined || p.value === '')) return `The property filter on ${p.key} needs a value.`;
+    return validateWindow(condition.window);
+  },
+  isTimeRelative: (condition) => isRelativeWindow(condition.window),
+};

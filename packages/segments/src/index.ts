@@ -1,0 +1,5 @@
+export { firstClassFieldTypes, type CompileContext } from './context.ts';
+export { segmentFilter, mentionsArchived } from './compile.ts';
+export { validateConditions, isTimeRelative, referencedSegments } from './validate.ts';
+export { explainQuery } from './explain.ts';
+export { parseConditionDate } from './dates.ts';

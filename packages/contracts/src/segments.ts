@@ -10,6 +10,7 @@ export const segmentMessages = {
   nameRequired: 'Segment needs a name.',
   idRequired: 'Segment needs an id.',
   notFound: 'Segment not found.',
+  personNotFound: 'Person does not exist.',
   automatic: 'Automatic segments cannot be changed or deleted.',
   loadError: 'Error while loading your segments.',
   peopleError: 'Error while getting people in segment.',

@@ -5,6 +5,7 @@ import { filesRoutes } from '../features/files/files.routes.ts';
 import { peopleRoutes } from '../features/people/people.routes.ts';
 import { fieldsRoutes } from '../features/fields/fields.routes.ts';
 import { tagsRoutes } from '../features/tags/tags.routes.ts';
+import { segmentsRoutes } from '../features/segments/segments.routes.ts';
 import { eventsRoutes } from '../features/events/events.routes.ts';
 import { bulkRoutes } from '../features/bulk/bulk.routes.ts';
 import { foldersRoutes } from '../features/folders/folders.routes.ts';
@@ -14,4 +15,4 @@ import { teamRoutes } from '../features/team/team.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...filesRoutes, ...devMailboxRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...filesRoutes, ...devMailboxRoutes];

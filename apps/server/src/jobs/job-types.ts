@@ -4,5 +4,8 @@ export interface JobPayloads {
   'delete-account': { accountId: number };
   'bulk-action': { accountId: number; bulkActionId: number };
   'import-people': { accountId: number; importId: number };
+  'refresh-segments': { accountId: number };
+  'refresh-segment': { accountId: number; segmentId: number };
+  'refresh-time-relative-segments': Record<string, unknown>;
 }
 export type JobName = keyof JobPayloads;

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Services } from '../services.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { buildTaskList } from './tasks.ts';
+import { startDirtyPoller } from '../features/segments/membership.service.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
@@ -15,14 +16,24 @@ export async function startWorker(
   services: Services & { mailer: Mailer },
   concurrency: number,
 ): Promise<Runner> {
-  return run({
+  const runner = await run({
     pgPool: pool,
     concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: buildTaskList(services),
+    // Segments whose answer moves with time ("in the last 30 days") are rebuilt every 10 minutes.
+    crontab: '*/10 * * * * refresh-time-relative-segments ?max=1',
     logger: quietLogger,
   });
+  // Changes marked by the segment triggers are picked up every two seconds.
+  const stopPoller = startDirtyPoller(services.db, (error) => console.error('[jobs] segment poller:', error));
+  const stopRunner = runner.stop.bind(runner);
+  runner.stop = async () => {
+    await stopPoller();
+    await stopRunner();
+  };
+  return runner;
 }
 
 import { Logger } from 'graphile-worker';

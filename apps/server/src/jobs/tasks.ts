@@ -5,6 +5,7 @@ import type { JobName, JobPayloads } from './job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
+import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/membership.service.ts';
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
 
@@ -15,6 +16,9 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'delete-account': (payload, s) => runAccountDeletion(s.db, payload.accountId),
     'bulk-action': (payload, s) => runBulkAction(s, payload.accountId, payload.bulkActionId),
     'import-people': (payload, s) => runImport(s, payload.accountId, payload.importId),
+    'refresh-segments': (payload, s) => runDirtyRefresh(s, payload.accountId),
+    'refresh-segment': (payload, s) => runSegmentRefresh(s, payload.accountId, payload.segmentId),
+    'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

@@ -51,3 +51,13 @@ export function peopleForExport(db: Database, accountId: number, ids: number[]) 
     .orderBy('id')
     .execute();
 }
+
+/** Keep the people a segment target resolved to, with the total, so progress and retries use them. */
+export async function saveResolvedPeople(db: Database, accountId: number, id: number, params: unknown, total: number) {
+  await db
+    .updateTable('bulkActions')
+    .set({ params: JSON.stringify(params), total })
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}

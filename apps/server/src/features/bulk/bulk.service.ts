@@ -9,7 +9,10 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import { queueMail } from '../../mail/mailer.ts';
 import type { Services } from '../../services.ts';
 import { ensureTags } from '../people/people.queries.ts';
-import { applyToBatch, findBulkAction, insertBulkAction, peopleForExport, setProgress } from './bulk.queries.ts';
+import { applyToBatch, findBulkAction, insertBulkAction, peopleForExport, saveResolvedPeople, setProgress } from './bulk.queries.ts';
+import { segmentPeopleIds } from '../segments/segment-people.service.ts';
+import { assertSegmentExists } from '../segments/segments.service.ts';
+import { sql } from 'kysely';
 import { csvRow } from './csv.ts';
 
 type Kind = 'tag' | 'export' | 'archive' | 'restore';
@@ -30,7 +33,7 @@ const acceptedMessage: Record<Kind, string> = {
 
 /**
  * Record a bulk action and enqueue its job in the request's transaction; the job does the work in
- * batches. A segmentId target resolves to no people until segments exist.
+ * batches. A segmentId target is resolved by the job to the segment's people at that moment.
  */
 export async function startBulkAction(
   db: Database,
@@ -43,6 +46,7 @@ export async function startBulkAction(
     if (kind === 'restore') throw badRequest(peopleMessages.missingUsers);
     throw badRequest(peopleMessages.noPeopleOrSegment[kind]);
   }
+  if (people.length === 0 && body.segmentId !== undefined) await assertSegmentExists(db, session.accountId, body.segmentId);
   const params: BulkParams = { people, ...(body.segmentId !== undefined ? { segmentId: body.segmentId } : {}) };
   if (kind === 'tag') {
     const tag = normaliseTag(body.tag ?? '');
@@ -85,6 +89,15 @@ export async function runBulkAction(services: Services, accountId: number, id: n
   if (!action || action.status === 'done') return;
   const kind = action.kind as Kind;
   const params = action.params as unknown as BulkParams;
+  if (params.segmentId !== undefined && params.people.length === 0 && action.total === 0) {
+    // Resolve the segment once and keep the ids, so a retried job works on the same people.
+    params.people = await withAccount(services.db, accountId, async (db) => {
+      await sql`select set_config('statement_timeout', '0', true)`.execute(db);
+      const ids = await segmentPeopleIds(db, accountId, params.segmentId!);
+      await saveResolvedPeople(db, accountId, id, { ...params, people: ids }, ids.length);
+      return ids;
+    });
+  }
   await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'running' }));
   if (kind === 'export') return runExport(services, accountId, id, params);
   let changed = (action.result as { changed?: number } | null)?.changed ?? 0;

@@ -1,0 +1,101 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+
+export interface MembershipChange {
+  entered: number;
+  left: number;
+  /** False when the segment's conditions changed meanwhile (nothing written: a newer refresh is queued). */
+  applied: boolean;
+}
+
+/**
+ * Bring one segment's members in line with `filter`, for everyone (`personIds` null) or for the given
+ * people, in one statement: insert who is missing, delete who no longer matches, record each entry
+ * and exit as an event (unless `recordEvents` is false), and keep the cached count. It commits only
+ * for the segment version it was computed for, and is idempotent: a retry finds nothing to change.
+ */
+export async function applyMembership(
+  db: Database,
+  accountId: number,
+  segment: { id: number; version: number },
+  filter: RawBuilder<SqlBool>,
+  personIds: number[] | null,
+  recordEvents: boolean,
+): Promise<MembershipChange> {
+  const some = personIds !== null;
+  const ids = personIds ?? [];
+  const { rows } = await sql<{ entered: number; left: number; applied: number }>`
+    with target as materialized (
+      select p.id from people p where ${filter} ${some ? sql`and p.id = any(${ids}::bigint[])` : sql``}
+    ),
+    entered as (
+      insert into segment_members (account_id, segment_id, person_id)
+      select ${accountId}::bigint, ${segment.id}::bigint, t.id from target t
+      where not exists (select 1 from segment_members m where m.account_id = ${accountId} and m.segment_id = ${segment.id} and m.person_id = t.id)
+      on conflict do nothing
+      returning person_id
+    ),
+    exited as (
+      delete from segment_members m
+      where m.account_id = ${accountId} and m.segment_id = ${segment.id}
+        ${some ? sql`and m.person_id = any(${ids}::bigint[])` : sql``}
+        and not exists (select 1 from target t where t.id = m.person_id)
+      returning person_id
+    ),
+    recorded as (
+      insert into events (account_id, person_id, type, name, data, source)
+      select ${accountId}::bigint, c.person_id, 'segment', c.name, jsonb_build_object('segmentId', ${segment.id}::bigint), 'segments'
+      from (select person_id, 'entered' as name from entered union all select person_id, 'left' from exited) c
+      where ${recordEvents}::boolean
+      returning 1
+    ),
+    counted as (
+      update segments s set
+        member_count = ${some
+          ? sql`case when s.refreshed_at is null then null else s.member_count + (select count(*) from entered) - (select count(*) from exited) end`
+          : sql`(select count(*) from target)`},
+        refreshed_at = ${some ? sql`s.refreshed_at` : sql`now()`}
+      where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
+      returning 1
+    )
+    select (select count(*) from entered)::int as entered, (select count(*) from exited)::int as left,
+      (select count(*) from counted)::int as applied, (select count(*) from recorded)::int as recorded`.execute(db);
+  const row = rows[0]!;
+  return { entered: row.entered, left: row.left, applied: row.applied === 1 };
+}
+
+/** Take up to `limit` marked people of the account (the marks are deleted with the transaction's commit). */
+export async function takeDirtyPeople(db: Database, accountId: number, limit: number) {
+  const { rows } = await sql<{ personId: number }>`
+    delete from segment_dirty_people where ctid in (
+      select ctid from segment_dirty_people where account_id = ${accountId} limit ${limit}
+    ) returning person_id`.execute(db);
+  return [...new Set(rows.map((r) => r.personId))];
+}
+
+/** Take the account-wide mark (a change too large to follow person by person); true when it was set. */
+export async function takeDirtyAccount(db: Database, accountId: number) {
+  const res = await sql`delete from segment_dirty_accounts where account_id = ${accountId}`.execute(db);
+  return Number(res.numAffectedRows ?? 0) > 0;
+}
+
+export async function clearDirtyPeople(db: Database, accountId: number) {
+  await sql`delete from segment_dirty_people where account_id = ${accountId}`.execute(db);
+}
+
+/** Accounts with people marked for a membership refresh (owner connection: all accounts). */
+export async function accountsWithDirtyMarks(db: Database) {
+  const { rows } = await sql<{ accountId: number }>`
+    select account_id from segment_dirty_accounts
+    union
+    select distinct account_id from segment_dirty_people`.execute(db);
+  return rows.map((r) => r.accountId);
+}
+
+/** Accounts that keep segment membership (owner connection). */
+export async function accountsWithSegments(db: Database) {
+  const { rows } = await sql<{ accountId: number }>`
+    select distinct s.account_id from segments s join accounts a on a.id = s.account_id
+    where s.auto_type is distinct from 'allPeople' and a.deleting_at is null`.execute(db);
+  return rows.map((r) => r.accountId);
+}

@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import { isTimeRelative, segmentFilter } from '@herald/segments';
+import type { Database } from '../../db/connection.ts';
+import { withAccount } from '../../db/tenancy.ts';
+import { enqueueInQueue } from '../../jobs/enqueue-in-queue.ts';
+import type { Services } from '../../services.ts';
+import { applyMembership, accountsWithDirtyMarks, accountsWithSegments, clearDirtyPeople, takeDirtyAccount, takeDirtyPeople } from './membership.queries.ts';
+import { conditionsOf, loadCompileContext } from './segment-context.ts';
+import { queueSegmentRefresh } from './segments.service.ts';
+import type { SegmentRow } from './segments.queries.ts';
+
+/** People taken from the dirty marks per transaction. */
+const dirtyBatch = 5_000;
+/** A refresh job hands over to a fresh job after this long, so one busy account cannot hold a worker. */
+const jobBudgetMs = 30_000;
+
+/** Segments whose members are kept: every stored one but All People (which is everyone). */
+const keepsMembers = (row: SegmentRow) => row.autoType !== 'allPeople';
+
+/** Membership work runs without the request time limit and without waiting on a synchronous commit. */
+async function asJob(db: Database) {
+  await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(db);
+}
+
+/**
+ * The `refresh-segment` job: rebuild one segment's members from its conditions. Its first build
+ * records no entered events (the people were there before the segment); later builds do.
+ */
+export async function runSegmentRefresh(services: Services, accountId: number, segmentId: number): Promise<void> {
+  await withAccount(services.db, accountId, async (db) => {
+    await asJob(db);
+    const { ctx, rows } = await loadCompileContext(db, accountId);
+    const row = rows.find((r) => r.id === segmentId);
+    if (!row || !keepsMembers(row)) return;
+    await applyMembership(db, accountId, row, segmentFilter(conditionsOf(row), ctx, row.id), null, row.refreshedAt !== null);
+  });
+}
+
+/**
+ * The `refresh-segments` job: follow the changes marked by the triggers. An account-wide mark rebuilds
+ * every segment; otherwise the marked people are re-checked in batches. Marks are taken in the same
+ * transaction that applies them, so a crash loses nothing and a retry repeats nothing.
+ */
+export async function runDirtyRefresh(services: Services, accountId: number): Promise<void> {
+  const started = Date.now();
+  const wholeAccount = await withAccount(services.db, accountId, async (db) => {
+    await asJob(db);
+    if (!(await takeDirtyAccount(db, accountId))) return false;
+    await clearDirtyPeople(db, accountId);
+    const { ctx, rows } = await loadCompileContext(db, accountId);
+    for (const row of rows.filter(keepsMembers)) {
+      await applyMembership(db, accountId, row, segmentFilter(conditionsOf(row), ctx, row.id), null, row.refreshedAt !== null);
+    }
+    return true;
+  });
+  if (wholeAccount) return;
+  for (;;) {
+    const taken = await withAccount(services.db, accountId, async (db) => {
+      await asJob(db);
+      const ids = await takeDirtyPeople(db, accountId, dirtyBatch);
+      if (ids.length === 0) return 0;
+      const { ctx, rows } = await loadCompileContext(db, accountId);
+      for (const row of rows.filter(keepsMembers)) {
+        await applyMembership(db, accountId, row, segmentFilter(conditionsOf(row), ctx, row.id), ids, true);
+      }
+      return ids.length;
+    });
+    if (taken === 0) return;
+    if (Date.now() - started > jobBudgetMs) {
+      await enqueueDirtyRefresh(services.db, accountId);
+      return;
+    }
+  }
+}
+
+async function enqueueDirtyRefresh(db: Database, accountId: number) {
+  await enqueueInQueue(db, 'refresh-segments', { accountId }, `segments:${accountId}`, `refresh-segments:${accountId}`);
+}
+
+/** Queue a `refresh-segments` job for every account with marked changes (owner connection). */
+export async function queueDirtyAccounts(db: Database): Promise<number> {
+  const accounts = await accountsWithDirtyMarks(db);
+  for (const accountId of accounts) await enqueueDirtyRefresh(db, accountId);
+  return accounts.length;
+}
+
+/**
+ * The scheduled `refresh-time-relative-segments` job: rebuild the segments that time alone changes
+ * ("in the last 30 days", anniversaries…) and any segment not built yet.
+ */
+export async function runTimeRelativeRefresh(services: Services): Promise<void> {
+  for (const accountId of await accountsWithSegments(services.db)) {
+    await withAccount(services.db, accountId, async (db) => {
+      const { ctx, rows } = await loadCompileContext(db, accountId);
+      for (const row of rows.filter(keepsMembers)) {
+        if (row.refreshedAt === null || isTimeRelative(conditionsOf(row), ctx)) await queueSegmentRefresh(db, accountId, row.id);
+      }
+    });
+  }
+}
+
+/** How often the worker looks for marked changes: membership follows a change within a few seconds. */
+export const dirtyPollMs = 2_000;
+
+/** Start looking for marked changes every `dirtyPollMs`; returns the function that stops it. */
+export function startDirtyPoller(db: Database, onError: (error: unknown) => void): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = queueDirtyAccounts(db).catch(onError);
+  }, dirtyPollMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

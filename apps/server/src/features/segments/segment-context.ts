@@ -1,0 +1,44 @@
+import { automaticSegmentConditions, segmentMessages, type AutomaticSegmentType, type ConditionNode, type PersonFieldType, type Segment } from '@herald/contracts';
+import { firstClassFieldTypes, type CompileContext } from '@herald/segments';
+import type { Database } from '../../db/connection.ts';
+import { badRequest } from '../../http/errors.ts';
+import { customFieldTypes, listSegments, type SegmentRow } from './segments.queries.ts';
+
+/** The conditions a stored segment stands for: its own, or, for an automatic one, those defined in code. */
+export function conditionsOf(row: Pick<SegmentRow, 'autoType' | 'conditions'>): ConditionNode[] {
+  if (row.autoType && row.autoType in automaticSegmentConditions) {
+    return automaticSegmentConditions[row.autoType as Exclude<AutomaticSegmentType, 'archived'>];
+  }
+  return row.conditions as unknown as ConditionNode[];
+}
+
+/** The API shape of a stored segment. */
+export function toSegment(row: SegmentRow): Segment {
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    autoSegment: row.autoType !== null,
+    autoType: row.autoType as Segment['autoType'],
+    conditions: conditionsOf(row),
+    memberCount: row.autoType === 'allPeople' ? null : row.memberCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Everything the compiler needs about the account: field types and every segment's conditions. */
+export async function loadCompileContext(db: Database, accountId: number, now = new Date()): Promise<{ ctx: CompileContext; rows: SegmentRow[] }> {
+  const [fields, rows] = await Promise.all([customFieldTypes(db, accountId), listSegments(db, accountId)]);
+  const fieldTypes = new Map<string, PersonFieldType>(fields.map((f) => [f.name, f.type as PersonFieldType]));
+  for (const [name, type] of firstClassFieldTypes) fieldTypes.set(name, type);
+  const segments = new Map<number, ConditionNode[]>(rows.map((r) => [r.id, conditionsOf(r)]));
+  return { ctx: { accountId, now, fieldTypes, segments }, rows };
+}
+
+/** Refuse a tree the compiler cannot use, with the message the user sees. */
+export function assertValid(problem: string | null): void {
+  if (problem) throw badRequest(problem);
+}
+
+export const stillBuilding = segmentMessages.stillBuilding;

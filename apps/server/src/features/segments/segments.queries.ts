@@ -1,0 +1,133 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { ConditionNode } from '@herald/contracts';
+import type { Database } from '../../db/connection.ts';
+
+const segmentColumns = ['id', 'name', 'color', 'autoType', 'conditions', 'version', 'memberCount', 'refreshedAt', 'createdAt', 'updatedAt'] as const;
+
+export type SegmentRow = NonNullable<Awaited<ReturnType<typeof findSegment>>>;
+
+export function listSegments(db: Database, accountId: number) {
+  return db.selectFrom('segments').select(segmentColumns).where('accountId', '=', accountId).orderBy('id').execute();
+}
+
+export function findSegment(db: Database, accountId: number, id: number) {
+  return db.selectFrom('segments').select(segmentColumns).where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertSegment(db: Database, accountId: number, values: { name: string; color: string | null; conditions: ConditionNode[] }) {
+  return db
+    .insertInto('segments')
+    .values({ accountId, name: values.name, color: values.color, conditions: JSON.stringify(values.conditions) })
+    .returning(segmentColumns)
+    .executeTakeFirstOrThrow();
+}
+
+/** Save name, colour and conditions; the version moves only when the conditions change. */
+export async function updateSegment(
+  db: Database,
+  accountId: number,
+  id: number,
+  values: { name: string; color?: string | null; conditions?: ConditionNode[]; conditionsChanged: boolean },
+) {
+  return db
+    .updateTable('segments')
+    .set({
+      name: values.name,
+      ...(values.color !== undefined ? { color: values.color } : {}),
+      ...(values.conditions !== undefined ? { conditions: JSON.stringify(values.conditions) } : {}),
+      ...(values.conditionsChanged ? { version: sql<number>`version + 1` } : {}),
+      updatedAt: sql<Date>`now()`,
+    })
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .returning(segmentColumns)
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteSegment(db: Database, accountId: number, id: number) {
+  await db.deleteFrom('segments').where('accountId', '=', accountId).where('id', '=', id).execute();
+}
+
+/** Serialise segment writes of one account (create and update run one at a time). */
+export async function lockSegmentWrites(db: Database, accountId: number) {
+  await sql`select pg_advisory_xact_lock(hashtextextended('segments', ${accountId}::bigint))`.execute(db);
+}
+
+export function customFieldTypes(db: Database, accountId: number) {
+  return db.selectFrom('personFields').select(['name', 'type']).where('accountId', '=', accountId).execute();
+}
+
+/** Statement time limit for the rest of the transaction, so a slow segment answers instead of hanging. */
+export async function limitStatementTime(db: Database, ms: number) {
+  await sql`select set_config('statement_timeout', ${String(ms)}, true)`.execute(db);
+}
+
+export async function countArchived(db: Database, accountId: number) {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from people where account_id = ${accountId} and archived_at is not null`.execute(db);
+  return rows[0]!.n;
+}
+
+export async function countMatching(db: Database, filter: RawBuilder<SqlBool>) {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from people p where ${filter}`.execute(db);
+  return rows[0]!.n;
+}
+
+const sortColumns = {
+  createdAt: sql`p.created_at`,
+  updatedAt: sql`p.updated_at`,
+  email: sql`p.email`,
+  firstName: sql`p.first_name`,
+  lastName: sql`p.last_name`,
+} as const;
+
+/** One page of the people a filter matches, sorted by a whitelisted column with the id as tie-breaker. */
+export function pageMatching(
+  db: Database,
+  filter: RawBuilder<SqlBool>,
+  page: { sort: keyof typeof sortColumns; order: 'asc' | 'desc'; limit: number; offset: number; ignoreAnonymous: boolean },
+) {
+  const direction = page.order === 'asc' ? sql`asc` : sql`desc`;
+  return db
+    .selectFrom('people as p')
+    .select([
+      'p.id', 'p.email', 'p.firstName', 'p.lastName', 'p.phone', 'p.company', 'p.website', 'p.externalId', 'p.fields', 'p.tags',
+      'p.createdAt', 'p.updatedAt', 'p.archivedAt', 'p.unsubscribedAt', 'p.unsubscribeReason',
+    ])
+    .where(filter)
+    .$if(page.ignoreAnonymous, (q) => q.where('p.email', 'is not', null))
+    .orderBy(sql`${sortColumns[page.sort]} ${direction} nulls last, p.id ${direction}`)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** Ids of all the people a filter matches (for bulk actions), in id order. */
+export async function idsMatching(db: Database, filter: RawBuilder<SqlBool>) {
+  const { rows } = await sql<{ id: number }>`select p.id from people p where ${filter} order by p.id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Distinct event names of the account, most recent first: a walk down the feed index that skips to
+ * the next older name one at a time would need a name index, so the newest 200,000 events are read.
+ */
+export async function recentEventNames(db: Database, accountId: number) {
+  const { rows } = await sql<{ name: string }>`select name from (
+      select e.name, max(e.created_at) as last from (
+        select name, created_at from events where account_id = ${accountId} and type = 'track' and name is not null
+        order by created_at desc limit 200000
+      ) e group by e.name
+    ) n order by last desc limit 200`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+export async function segmentsOfPerson(db: Database, accountId: number, personId: number) {
+  return db
+    .selectFrom('segmentMembers as m')
+    .innerJoin('segments as s', (j) => j.onRef('s.accountId', '=', 'm.accountId').onRef('s.id', '=', 'm.segmentId'))
+    .select(['s.id', 's.name', 's.color'])
+    .where('m.accountId', '=', accountId)
+    .where('m.personId', '=', personId)
+    .orderBy('s.name')
+    .execute();
+}

@@ -1,0 +1,155 @@
+import { sql } from 'kysely';
+import type { ConditionNode } from '@herald/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/membership.service.ts';
+import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+
+let ctx: TestContext;
+let owner: Awaited<ReturnType<typeof registerUser>>;
+let accountId: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = await registerUser(ctx.app);
+  accountId = owner.account.accountId ?? owner.account.account?.id;
+  if (!accountId) {
+    const row = await ctx.services.db.selectFrom('accounts').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    accountId = row.id;
+  }
+  await owner.client.post('/v1/fields', { items: [{ name: 'city', type: 'string' }] });
+  await ctx.startWorker();
+});
+afterAll(() => ctx.close());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function members(segmentId: number): Promise<number[]> {
+  const rows = await ctx.services.db.selectFrom('segmentMembers').select('personId').where('accountId', '=', accountId).where('segmentId', '=', segmentId).orderBy('personId').execute();
+  return rows.map((r) => r.personId);
+}
+
+async function segmentEvents(segmentId: number) {
+  const { rows } = await sql<{ personId: number; name: string }>`select person_id, name from events
+    where account_id = ${accountId} and type = 'segment' and (data ->> 'segmentId')::bigint = ${segmentId} order by id`.execute(ctx.services.db);
+  return rows;
+}
+
+/** Wait (at most 15 s) until the members are `expected`; the seconds it took. */
+async function waitForMembers(segmentId: number, expected: number[]): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const now = await members(segmentId);
+    if (JSON.stringify(now) === JSON.stringify([...expected].sort((a, b) => a - b))) return (Date.now() - started) / 1000;
+    if (Date.now() - started > 15_000) throw new Error(`members of ${segmentId}: ${JSON.stringify(now)}, expected ${JSON.stringify(expected)}`);
+    await sleep(100);
+  }
+}
+
+async function addPerson(values: Record<string, unknown>) {
+  const res = await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('member'), ...values });
+  expect(res.status).toBe(201);
+  return res.body.user as { id: number; email: string };
+}
+
+async function createSegment(name: string, conditions: ConditionNode[]) {
+  const res = await owner.client.post('/v1/segments/', { name, conditions });
+  expect(res.status).toBe(201);
+  return res.body.segment as { id: number };
+}
+
+describe('segment membership', () => {
+  it('builds a new segment without entry events, then follows field, tag and event changes within seconds', async () => {
+    const berliner = await addPerson({ city: 'Berlin' });
+    const other = await addPerson({ city: 'Paris' });
+    const seg = await createSegment('Berliners', [{ type: 'field', field: 'city', operator: 'equals', value: 'berlin' }]);
+    await waitForMembers(seg.id, [berliner.id]);
+    expect(await segmentEvents(seg.id)).toEqual([]);
+
+    // A field change: the person enters, with an event.
+    await owner.client.patch(`/v1/people/${other.id}`, { city: 'Berlin' });
+    const seconds = await waitForMembers(seg.id, [berliner.id, other.id]);
+    expect(seconds).toBeLessThan(10);
+    expect(await segmentEvents(seg.id)).toEqual([{ personId: other.id, name: 'entered' }]);
+
+    // And leaves again.
+    await owner.client.patch(`/v1/people/${berliner.id}`, { city: 'Munich' });
+    await waitForMembers(seg.id, [other.id]);
+    expect((await segmentEvents(seg.id)).at(-1)).toEqual({ personId: berliner.id, name: 'left' });
+
+    // A tag, and an ingested event.
+    const tagged = await createSegment('Tagged', [{ type: 'tag', operator: 'has', tag: 'vip' }]);
+    const buyers = await createSegment('Buyers', [{ type: 'event', name: 'Order completed', count: { operator: 'atLeast', value: 1 }, window: { type: 'inTheLast', days: 7 }, properties: [] }]);
+    await waitForMembers(tagged.id, []);
+    await owner.client.post('/v1/tags/', { tag: 'vip', id: other.id });
+    await waitForMembers(tagged.id, [other.id]);
+    await owner.client.post('/v1/ingest', { type: 'track', email: berliner.email, name: 'Order completed' }, { headers: { 'x-write-key': owner.account.writeKey } });
+    await waitForMembers(buyers.id, [berliner.id]);
+
+    // The person page lists the segments a person is in.
+    const mine = await owner.client.get(`/v1/people/${other.id}/segments`);
+    expect(mine.body.segments.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['Berliners', 'Tagged']));
+    expect((await owner.client.get('/v1/segments')).body.segments.find((s: { id: number }) => s.id === tagged.id).memberCount).toBe(1);
+  });
+
+  it('rebuilds members when the conditions change and drops them when a person is deleted', async () => {
+    const a = await addPerson({ city: 'Oslo' });
+    const b = await addPerson({ city: 'Bergen' });
+    const seg = await createSegment('Norway', [{ type: 'field', field: 'city', operator: 'equals', value: 'Oslo' }]);
+    await waitForMembers(seg.id, [a.id]);
+    await owner.client.patch(`/v1/segments/${seg.id}`, { id: seg.id, name: 'Norway', conditions: [{ type: 'field', field: 'city', operator: 'equals', value: 'Bergen' }] });
+    await waitForMembers(seg.id, [b.id]);
+    expect(await segmentEvents(seg.id)).toEqual(expect.arrayContaining([{ personId: b.id, name: 'entered' }, { personId: a.id, name: 'left' }]));
+    await owner.client.request('DELETE', `/v1/people?force=true&id=${b.id}`);
+    expect(await members(seg.id)).toEqual([]);
+  });
+
+  it('repeats nothing when a refresh runs again (a retry after a crash)', async () => {
+    const p = await addPerson({ city: 'Rome' });
+    const seg = await createSegment('Romans', [{ type: 'field', field: 'city', operator: 'equals', value: 'Rome' }]);
+    await waitForMembers(seg.id, [p.id]);
+    await owner.client.patch(`/v1/people/${p.id}`, { city: 'Milan' });
+    await waitForMembers(seg.id, []);
+    const events = await segmentEvents(seg.id);
+    // Mark the person again by hand and run both refreshes twice: nothing changes, no event is added.
+    await sql`insert into segment_dirty_people (account_id, person_id) values (${accountId}, ${p.id})`.execute(ctx.services.db);
+    await runDirtyRefresh(ctx.services, accountId);
+    await runDirtyRefresh(ctx.services, accountId);
+    await runSegmentRefresh(ctx.services, accountId, seg.id);
+    await runSegmentRefresh(ctx.services, accountId, seg.id);
+    expect(await segmentEvents(seg.id)).toEqual(events);
+    expect(await members(seg.id)).toEqual([]);
+  });
+
+  it('a bulk change of more than 10,000 people marks the whole account and rebuilds every segment', async () => {
+    const seg = await createSegment('Imported', [{ type: 'tag', operator: 'has', tag: 'imported' }]);
+    await waitForMembers(seg.id, []);
+    await sql`insert into people (account_id, email, tags) select ${accountId}, 'bulk' || g || '@example.com', array['imported'] from generate_series(1, 10001) g`.execute(ctx.services.db);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from segment_dirty_accounts where account_id = ${accountId}`.execute(ctx.services.db);
+    expect(rows[0]!.n + (await members(seg.id)).length).toBeGreaterThan(0);
+    const started = Date.now();
+    while ((await members(seg.id)).length < 10001) {
+      if (Date.now() - started > 20_000) throw new Error('bulk insert not reflected');
+      await sleep(200);
+    }
+    expect((await members(seg.id)).length).toBe(10001);
+  });
+
+  it('runs bulk actions on a segment: tag everyone in it', async () => {
+    const a = await addPerson({ city: 'Lyon' });
+    const b = await addPerson({ city: 'Lyon' });
+    const seg = await createSegment('Lyon', [{ type: 'field', field: 'city', operator: 'equals', value: 'Lyon' }]);
+    const started = await owner.client.post('/v1/tags/bulk', { tag: 'lyonnais', segmentId: seg.id });
+    expect(started.status).toBe(202);
+    const id = started.body.bulkActionId;
+    for (let i = 0; i < 100; i += 1) {
+      const state = await owner.client.get(`/v1/bulk-actions/${id}`);
+      if (state.body.status === 'done') break;
+      await sleep(100);
+    }
+    const tagged = await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'tag', operator: 'has', tag: 'lyonnais' }] });
+    expect(tagged.body.totalCount).toBe(2);
+    expect((await owner.client.get(`/v1/people/${a.id}`)).body.users[0].tags).toContain('lyonnais');
+    expect((await owner.client.get(`/v1/people/${b.id}`)).body.users[0].tags).toContain('lyonnais');
+    expect((await owner.client.post('/v1/tags/bulk', { tag: 'x', segmentId: 987_654 })).status).toBe(404);
+  });
+});

@@ -63,6 +63,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end $fn$;
     grant execute on function herald_to_timestamptz(text) to herald_app;
 
+    -- Event conditions probe each candidate's events by name and type: with both in the person index,
+    -- the probe is an index-only scan (a segment count over 1M people went from 455 to 370 ms).
+    create index events_person_cover_idx on events (account_id, person_id, created_at desc, id desc) include (type, name);
+    drop index events_person_idx;
+    alter index events_person_cover_idx rename to events_person_idx;
+
     -- Jobs in a named queue run one at a time: membership refreshes of one account never overlap.
     create function herald_enqueue_in_queue(task text, payload json, job_key text, queue_name text)
     returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
@@ -161,5 +167,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop function herald_to_timestamptz(text);
     drop function herald_enqueue_in_queue(text, json, text, text);
     drop table segment_dirty_accounts, segment_dirty_people, segment_members, segments;
+    drop index events_person_idx;
+    create index events_person_idx on events (account_id, person_id, created_at desc, id desc);
   `.execute(db);
 }

@@ -54,7 +54,7 @@ export async function previewConditions(db: Database, session: Session, body: z.
 /** GET /v1/segments/{id}/people: one page, sorted; one extra row tells whether more follow. */
 export async function segmentPeople(db: Database, session: Session, id: number, query: z.infer<typeof SegmentPeopleQuery>) {
   const { filter } = await filterOfSegment(db, session.accountId, id);
-  const rows = await timeLimited(db, () => pageMatching(db, filter, { ...query, limit: query.limit + 1 }));
+  const rows = await timeLimited(db, () => pageMatching(db, session.accountId, filter, { ...query, limit: query.limit + 1 }));
   return { users: rows.slice(0, query.limit).map(toPerson), hasMore: rows.length > query.limit };
 }
 

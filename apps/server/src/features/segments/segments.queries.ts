@@ -80,24 +80,29 @@ const sortColumns = {
   lastName: sql`p.last_name`,
 } as const;
 
-/** One page of the people a filter matches, sorted by a whitelisted column with the id as tie-breaker. */
+/**
+ * One page of the people a filter matches, sorted by a whitelisted column with the id as tie-breaker.
+ * The page's ids are chosen first from the narrow rows, then only those people are read whole.
+ */
 export function pageMatching(
   db: Database,
+  accountId: number,
   filter: RawBuilder<SqlBool>,
   page: { sort: keyof typeof sortColumns; order: 'asc' | 'desc'; limit: number; offset: number; ignoreAnonymous: boolean },
 ) {
   const direction = page.order === 'asc' ? sql`asc` : sql`desc`;
+  const ordering = sql`${sortColumns[page.sort]} ${direction} nulls last, p.id ${direction}`;
+  const pageIds = sql`select p.id from people p where ${filter} ${page.ignoreAnonymous ? sql`and p.email is not null` : sql``}
+    order by ${ordering} limit ${page.limit}::int offset ${page.offset}::int`;
   return db
     .selectFrom('people as p')
     .select([
       'p.id', 'p.email', 'p.firstName', 'p.lastName', 'p.phone', 'p.company', 'p.website', 'p.externalId', 'p.fields', 'p.tags',
       'p.createdAt', 'p.updatedAt', 'p.archivedAt', 'p.unsubscribedAt', 'p.unsubscribeReason',
     ])
-    .where(filter)
-    .$if(page.ignoreAnonymous, (q) => q.where('p.email', 'is not', null))
-    .orderBy(sql`${sortColumns[page.sort]} ${direction} nulls last, p.id ${direction}`)
-    .limit(page.limit)
-    .offset(page.offset)
+    .where('p.accountId', '=', accountId)
+    .where(sql<SqlBool>`p.id in (${pageIds})`)
+    .orderBy(ordering)
     .execute();
 }
 

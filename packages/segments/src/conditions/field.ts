@@ -114,9 +114,11 @@ export function validateDateValue(operator: string, value: unknown): string | nu
 
 /** A person field compared with a value, by the field's type. */
 export const fieldCompiler: ConditionCompiler<'field'> = {
+  // A missing value makes a comparison null; coalesce keeps every condition true or false, so NOT
+  // (in "not in segment") and OR behave as a marketer reads them.
   compile: (condition, { ctx }) => {
     const type = ctx.fieldTypes.get(condition.field)!;
-    return compareByType[type](fieldValue(condition.field, type), condition, ctx);
+    return sql<SqlBool>`coalesce(${compareByType[type](fieldValue(condition.field, type), condition, ctx)}, false)`;
   },
   validate: (condition, ctx) => {
     const type = ctx.fieldTypes.get(condition.field);

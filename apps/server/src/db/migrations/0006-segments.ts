@@ -54,8 +54,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     -- Custom date fields hold any text Date.parse accepted; segment conditions read them through this
     -- cast, which gives null instead of an error for a value PostgreSQL cannot read as a time.
+    -- A value without an offset is read as UTC, whatever the server's time zone.
     create function herald_to_timestamptz(value text) returns timestamptz
-    language plpgsql stable parallel safe set search_path = pg_catalog as $fn$
+    language plpgsql stable parallel safe set search_path = pg_catalog set timezone = 'UTC' as $fn$
     begin
       return value::timestamptz;
     exception when others then

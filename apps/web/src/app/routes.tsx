@@ -75,7 +75,7 @@ const accountRoutes: RouteObject[] = [
 const areaRoutes: RouteObject[] = [
   area('dashboard', 'Dashboard', 'An overview of your people, flows and email results.'),
   { path: 'segments', ...title('Segments'), element: <PeoplePage /> },
-  area('segments/:id', 'Segment', 'The people in this segment and its conditions.'),
+  { path: 'segments/:id', ...title('Segment'), element: <PeoplePage /> },
   { path: 'people', ...title('People'), element: <PeoplePage /> },
   {
     path: 'people/imports/new',

@@ -28,18 +28,23 @@ export async function applyMembership(
     with target as materialized (
       select p.id from people p where ${filter} ${some ? sql`and p.id = any(${ids}::bigint[])` : sql``}
     ),
+    -- ON CONFLICT finds who is already a member through the primary key, whatever the statistics say.
     entered as (
       insert into segment_members (account_id, segment_id, person_id)
       select ${accountId}::bigint, ${segment.id}::bigint, t.id from target t
-      where not exists (select 1 from segment_members m where m.account_id = ${accountId} and m.segment_id = ${segment.id} and m.person_id = t.id)
       on conflict do nothing
       returning person_id
     ),
+    -- Set difference (hashed or sorted, never a nested loop), then deletion through the primary key.
     exited as (
       delete from segment_members m
       where m.account_id = ${accountId} and m.segment_id = ${segment.id}
-        ${some ? sql`and m.person_id = any(${ids}::bigint[])` : sql``}
-        and not exists (select 1 from target t where t.id = m.person_id)
+        and m.person_id = any(array(
+          select o.person_id from segment_members o
+          where o.account_id = ${accountId} and o.segment_id = ${segment.id} ${some ? sql`and o.person_id = any(${ids}::bigint[])` : sql``}
+          except
+          select t.id from target t
+        ))
       returning person_id
     ),
     recorded as (

@@ -5,6 +5,7 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { enqueueInQueue } from '../../jobs/enqueue-in-queue.ts';
+import { findPerson } from '../people/people.queries.ts';
 import { assertValid, conditionsOf, loadCompileContext, toSegment } from './segment-context.ts';
 import { countArchived, deleteSegment, findSegment, insertSegment, lockSegmentWrites, segmentsOfPerson, updateSegment } from './segments.queries.ts';
 
@@ -13,6 +14,8 @@ const automaticOrder = new Map<string, number>(automaticSegmentTypes.map((t, i) 
 /** GET /v1/segments: automatic segments first (with the virtual Archived one), then the account's by name. */
 export async function listAccountSegments(db: Database, session: Session): Promise<{ segments: Segment[] }> {
   const { rows } = await loadCompileContext(db, session.accountId);
+  // A segment never built yet (a new account's automatic ones) is built now rather than at the next schedule.
+  for (const row of rows) if (row.refreshedAt === null && row.autoType !== 'allPeople') await queueSegmentRefresh(db, session.accountId, row.id);
   const now = new Date().toISOString();
   const archived: Segment = {
     id: archivedSegmentId,
@@ -96,5 +99,6 @@ export async function assertSegmentExists(db: Database, accountId: number, id: n
 
 /** GET /v1/people/{id}/segments: the kept segments a person is in now. */
 export async function personSegments(db: Database, session: Session, personId: number) {
+  if (!(await findPerson(db, session.accountId, personId))) throw notFound(segmentMessages.personNotFound);
   return { segments: await segmentsOfPerson(db, session.accountId, personId) };
 }

@@ -1,5 +1,6 @@
 import { folderMessages, type Folder, type FolderType } from '@herald/contracts';
-import { Button, ColorSwatch, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { ColourChoice } from '../../ui/colour-choice.tsx';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import type { FolderTreeItem } from './folder-tree.tsx';
@@ -67,31 +68,7 @@ export function FolderEditModal({
             maxLength={200}
             data-autofocus
           />
-          <Stack gap={6}>
-            <Text size="sm" fw={500}>
-              Colour
-            </Text>
-            <Group gap={8} role="radiogroup" aria-label="Colour">
-              {folderColors.map((c) => (
-                <ColorSwatch
-                  key={c}
-                  component="button"
-                  type="button"
-                  color={c}
-                  size={24}
-                  role="radio"
-                  aria-checked={color === c}
-                  aria-label={c}
-                  onClick={() => setColor(c)}
-                  style={{
-                    cursor: 'pointer',
-                    outline: color === c ? '2px solid var(--mantine-color-dark-4)' : undefined,
-                    outlineOffset: 2,
-                  }}
-                />
-              ))}
-            </Group>
-          </Stack>
+          <ColourChoice colors={folderColors} value={color} onChange={setColor} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               Cancel

@@ -42,12 +42,12 @@ export function BulkProgress({ id, onFinished }: { id: number; onFinished: () =>
 
 function AddTagModal({
   opened,
-  count,
+  what,
   onClose,
   onSubmit,
 }: {
   opened: boolean;
-  count: number;
+  what: string;
   onClose: () => void;
   onSubmit: (tag: string) => void;
 }) {
@@ -63,7 +63,7 @@ function AddTagModal({
     <Modal
       opened={opened}
       onClose={onClose}
-      title={`Add tag to ${count} ${count === 1 ? 'person' : 'people'}`}
+      title={`Add tag to ${what}`}
       centered
     >
       <form onSubmit={submit} noValidate>
@@ -91,7 +91,8 @@ function AddTagModal({
 }
 
 interface BulkBarProps {
-  selected: number[];
+  /** The selected people, or a whole segment (the server resolves its people when the job runs). */
+  selected: number[] | { segmentId: number; name: string; count: number | null };
   canWrite: boolean;
   canExport: boolean;
   notifyEmail: string;
@@ -105,7 +106,9 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
   const exportPeople = useBulkExport();
   const archive = useBulkArchive();
   const [isTagOpen, setIsTagOpen] = useState(false);
-  const count = selected.length;
+  const target = Array.isArray(selected) ? { people: selected } : { segmentId: selected.segmentId };
+  const count = Array.isArray(selected) ? selected.length : (selected.count ?? 0);
+  const what = Array.isArray(selected) ? `${count} ${count === 1 ? 'person' : 'people'}` : `everyone in ${selected.name}`;
   const started = ({ message, bulkActionId }: { message: string; bulkActionId: number }) => {
     notifySuccess(message);
     onStarted(bulkActionId);
@@ -114,7 +117,7 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
 
   const confirmArchive = () =>
     modals.openConfirmModal({
-      title: `Archive ${count} ${count === 1 ? 'person' : 'people'}?`,
+      title: `Archive ${what}?`,
       children: (
         <Text size="sm">
           Archived people leave every list and flow. You can restore them from the Archived list.
@@ -124,7 +127,7 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
       confirmProps: { color: 'red' },
       onConfirm: () =>
         archive.mutate(
-          { people: selected },
+          target,
           { onSuccess: started, onError: (error) => notifyError(error, bulkErrors.archive) },
         ),
     });
@@ -135,20 +138,20 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
       return;
     }
     exportPeople.mutate(
-      { notifyEmail, people: selected },
+      { notifyEmail, ...target },
       { onSuccess: started, onError: (error) => notifyError(error, bulkErrors.export) },
     );
   };
 
   return (
-    <Paper withBorder radius="md" p="xs" px="sm" bg="indigo.0" role="toolbar" aria-label="Selected people">
+    <Paper withBorder radius="md" p="xs" px="sm" bg="indigo.0" role="toolbar" aria-label={Array.isArray(selected) ? 'Selected people' : 'Everyone in this segment'}>
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Group gap="xs">
           <Text size="sm" fw={600}>
-            {count} selected
+            {Array.isArray(selected) ? `${count} selected` : `All ${selected.count === null ? '' : `${count.toLocaleString()} `}people in ${selected.name}`}
           </Text>
           <Button size="compact-sm" variant="subtle" onClick={onClear}>
-            Clear
+            {Array.isArray(selected) ? 'Clear' : 'Close'}
           </Button>
         </Group>
         <Group gap="xs" wrap="wrap">
@@ -190,12 +193,12 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
       </Group>
       <AddTagModal
         opened={isTagOpen}
-        count={count}
+        what={what}
         onClose={() => setIsTagOpen(false)}
         onSubmit={(value) => {
           setIsTagOpen(false);
           tag.mutate(
-            { tag: value, people: selected },
+            { tag: value, ...target },
             { onSuccess: started, onError: (error) => notifyError(error, bulkErrors.tag) },
           );
         }}

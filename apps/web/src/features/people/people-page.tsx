@@ -1,88 +1,89 @@
-import { hasScopes, peopleMessages, type Person } from '@herald/contracts';
-import {
-  Button,
-  Checkbox,
-  Group,
-  NavLink as MantineNavLink,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { hasScopes, peopleMessages, segmentMessages, type Person } from '@herald/contracts';
+import { Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery, useThrottledValue } from '@mantine/hooks';
-import { IconFileImport, IconLock, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconFileImport, IconFilterPlus, IconLock, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
-import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
+import { ConditionsDrawer } from '../segments/conditions-drawer.tsx';
+import { ExplainModal } from '../segments/explain-modal.tsx';
+import { NewSegmentModal } from '../segments/new-segment-modal.tsx';
+import { SegmentToolbar } from '../segments/segment-toolbar.tsx';
+import { SegmentsColumn } from '../segments/segments-column.tsx';
+import { useConditionChoices } from '../segments/use-condition-choices.ts';
+import { useSegmentCount, useSegmentPeople, useSegments } from '../segments/segments.api.ts';
 import { AddPersonModal } from './add-person-modal.tsx';
 import { BulkBar, BulkProgress } from './bulk-actions.tsx';
+import { PeopleTable } from './people-table.tsx';
 import { effectiveQuery, searchThrottleMs, usePeopleSearch, usePersonFields } from './people.api.ts';
-import { defaultTableFields, FieldValue, fieldTitle, fieldType } from './person-values.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
+import { defaultTableFields } from './person-values.tsx';
 
-function ListsColumn({ isNarrow }: { isNarrow: boolean }) {
-  return (
-    <Paper
-      withBorder
-      radius="md"
-      p="xs"
-      w={isNarrow ? '100%' : 220}
-      style={{ flexShrink: 0 }}
-      component="nav"
-      aria-label="Lists"
-    >
-      <Text size="xs" fw={700} tt="uppercase" c="dimmed" px="xs" py={4}>
-        Lists
-      </Text>
-      <MantineNavLink
-        component={Link}
-        to="/people"
-        label="All People"
-        active
-        leftSection={<IconUsers size={16} />}
-        aria-current="page"
-        style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-      />
-    </Paper>
-  );
-}
-
-/** /people and /segments: the All People list with search, selection and bulk actions. */
+/**
+ * /people, /segments and /segments/{id}: the segment list on the left and the current segment's people
+ * (All People by default) with its live count, sort, conditions, search (All People) and bulk actions.
+ */
 export function PeoplePage() {
   const account = useAccount();
-  const navigate = useNavigate();
+  const { id: idParam } = useParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const accountData = account.data?.teamMember.accountData;
   const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
   const canWrite = accountData ? hasScopes(accountData, ['people:write']) : false;
   const canExport = accountData ? hasScopes(accountData, ['people:export']) : false;
-  const isNarrow = useMediaQuery('(max-width: 899px)');
+  const isNarrow = useMediaQuery('(max-width: 899px)') ?? false;
+
+  const segments = useSegments({ enabled: canRead });
+  const list = segments.data?.segments;
+  const allPeople = list?.find((s) => s.autoType === 'allPeople');
+  const current = idParam ? list?.find((s) => s.id === Number(idParam)) : allPeople;
+  const isAllPeople = current !== undefined && current.autoType === 'allPeople';
+  const choices = useConditionChoices(canRead, list, current?.id);
 
   const [input, setInput] = useState('');
-  // Throttled to one search per 500 ms; fewer than 2 characters lists everyone.
+  // Throttled to one search per 500 ms; fewer than 2 characters lists everyone. Search covers All People.
   const throttled = useThrottledValue(input, searchThrottleMs);
-  const query = effectiveQuery(throttled);
-  const search = usePeopleSearch(query, { enabled: canRead });
+  const query = isAllPeople ? effectiveQuery(throttled) : '';
+  const [sort, setSort] = useState<{ sort: string; order: 'asc' | 'desc' }>({ sort: 'createdAt', order: 'desc' });
+  const isSearching = query !== '';
+  const search = usePeopleSearch(query, { enabled: canRead && isSearching });
+  const segmentPeople = useSegmentPeople(current?.id ?? null, sort.sort, sort.order, { enabled: canRead && !isSearching });
+  const count = useSegmentCount(current?.id ?? null, { enabled: canRead });
   const fields = usePersonFields({ enabled: canRead });
   const [selected, setSelected] = useState<number[]>([]);
   const [isAddOpen, setIsAddOpen] = useState(false);
+  const [isNewOpen, setIsNewOpen] = useState(false);
+  const [isWholeSegment, setIsWholeSegment] = useState(false);
+  const [explaining, setExplaining] = useState<{ personId: number | null } | null>(null);
   const [bulkActions, setBulkActions] = useState<number[]>([]);
+  const isEditing = searchParams.get('edit') === '1';
+  const setEditing = (on: boolean) =>
+    setSearchParams((p) => {
+      if (on) p.set('edit', '1');
+      else p.delete('edit');
+      return p;
+    });
 
-  // A new query starts again at page 0 (a new query key) and clears the selection.
-  useEffect(() => setSelected([]), [query]);
+  // Changing the segment clears the selection and the search and closes the panels.
+  useEffect(() => {
+    setSelected([]);
+    setInput('');
+    setIsWholeSegment(false);
+    setExplaining(null);
+  }, [idParam]);
+  useEffect(() => setSelected([]), [query, sort]);
 
   const finishBulk = useCallback((id: number) => setBulkActions((ids) => ids.filter((x) => x !== id)), []);
+  const pages = isSearching ? search.data?.pages : segmentPeople.data?.pages;
   const people: Person[] = useMemo(() => {
-    const pages = search.data?.pages ?? [];
     const seen = new Set<number>();
-    return pages.flatMap((p) => p.users).filter((p) => (seen.has(p.id) ? false : (seen.add(p.id), true)));
-  }, [search.data]);
+    return (pages ?? []).flatMap((p) => p.users).filter((p) => (seen.has(p.id) ? false : (seen.add(p.id), true)));
+  }, [pages]);
+  const active = isSearching ? search : segmentPeople;
 
   const columns = useMemo(() => {
     const chosen = (account.data?.peopleTableFields ?? []).filter((f) => f.enabled).map((f) => f.name);
@@ -94,17 +95,15 @@ export function PeoplePage() {
   const header = (
     <PageHeader
       title="People"
-      description="Everyone in your account, newest first."
+      description="Everyone in your account, grouped into segments that stay up to date by themselves."
       actions={
         canWrite && (
           <Group gap="xs">
-            <Button
-              variant="default"
-              component={Link}
-              to="/people/imports/new"
-              leftSection={<IconFileImport size={16} />}
-            >
+            <Button variant="default" component={Link} to="/people/imports/new" leftSection={<IconFileImport size={16} />}>
               Import
+            </Button>
+            <Button variant="default" leftSection={<IconFilterPlus size={16} />} onClick={() => setIsNewOpen(true)}>
+              New segment
             </Button>
             <Button leftSection={<IconUserPlus size={16} />} onClick={() => setIsAddOpen(true)}>
               Add person
@@ -128,22 +127,31 @@ export function PeoplePage() {
     );
   }
 
-  const allSelected = people.length > 0 && people.every((p) => selected.includes(p.id));
-  const someSelected = selected.length > 0 && !allSelected;
-  const toggle = (id: number, on: boolean) =>
-    setSelected((ids) => (on ? [...ids, id] : ids.filter((x) => x !== id)));
-  const isLoading = search.isPending;
-
   let content;
-  if (isLoading) content = <LoadingSpinner label="Loading people" />;
-  else if (search.isError)
+  if (segments.isError)
+    content = <LoadError message={errorMessage(segments.error, segmentMessages.loadError)} onRetry={() => void segments.refetch()} />;
+  else if (segments.isPending || (!isSearching && segmentPeople.isPending && current)) content = <LoadingSpinner label="Loading people" />;
+  else if (!current)
     content = (
-      <LoadError
-        message={errorMessage(search.error, peopleMessages.searchError)}
-        onRetry={() => void search.refetch()}
+      <EmptyState
+        title="This segment does not exist"
+        description="It may have been deleted. All People lists everyone in your account."
+        action={
+          <Button component={Link} to="/people">
+            Open All People
+          </Button>
+        }
       />
     );
-  else if (people.length === 0 && query === '')
+  else if (active.isError)
+    content = (
+      <LoadError
+        message={errorMessage(active.error, isSearching ? peopleMessages.searchError : segmentMessages.peopleError)}
+        onRetry={() => void active.refetch()}
+      />
+    );
+  else if (isSearching && search.isPending) content = <LoadingSpinner label="Searching" />;
+  else if (people.length === 0 && isAllPeople && !isSearching)
     content = (
       <EmptyState
         icon={<IconUsers size={28} />}
@@ -155,12 +163,7 @@ export function PeoplePage() {
               <Button onClick={() => setIsAddOpen(true)} leftSection={<IconUserPlus size={16} />}>
                 Add person
               </Button>
-              <Button
-                variant="default"
-                component={Link}
-                to="/people/imports/new"
-                leftSection={<IconFileImport size={16} />}
-              >
+              <Button variant="default" component={Link} to="/people/imports/new" leftSection={<IconFileImport size={16} />}>
                 Import people
               </Button>
             </Group>
@@ -172,80 +175,27 @@ export function PeoplePage() {
     content = (
       <Paper withBorder radius="md" p="xl">
         <Text c="dimmed" ta="center">
-          No people match “{query}”.
+          {isSearching ? `No people match “${query}”.` : 'No people match these conditions yet. Membership updates by itself as people change.'}
         </Text>
       </Paper>
     );
   else
     content = (
       <Stack gap="sm">
-        <TableCard minWidth={Math.max(560, columns.length * 150)} verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label="Select all people shown"
-                  checked={allSelected}
-                  indeterminate={someSelected}
-                  onChange={(e) => setSelected(e.currentTarget.checked ? people.map((p) => p.id) : [])}
-                />
-              </Table.Th>
-              {columns.map((name) => (
-                <Table.Th key={name}>{fieldTitle(name, fields.data?.items)}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {people.map((person) => {
-              const isSelected = selected.includes(person.id);
-              return (
-                <Table.Tr
-                  key={person.id}
-                  onClick={() => void navigate(`/people/${person.id}`)}
-                  style={{ cursor: 'pointer' }}
-                  bg={isSelected ? 'var(--mantine-color-indigo-light)' : undefined}
-                >
-                  <Table.Td onClick={(e) => e.stopPropagation()}>
-                    <Checkbox
-                      aria-label={`Select ${person.email ?? person.id}`}
-                      checked={isSelected}
-                      onChange={(e) => toggle(person.id, e.currentTarget.checked)}
-                    />
-                  </Table.Td>
-                  {columns.map((name) => (
-                    <Table.Td key={name}>
-                      {name === 'email' ? (
-                        <Text
-                          component={Link}
-                          to={`/people/${person.id}`}
-                          size="sm"
-                          fw={500}
-                          c="indigo.7"
-                          onClick={(e) => e.stopPropagation()}
-                          style={{ wordBreak: 'break-all' }}
-                        >
-                          {person.email ?? `Person ${person.id}`}
-                        </Text>
-                      ) : (
-                        <FieldValue person={person} name={name} type={fieldType(name, fields.data?.items)} />
-                      )}
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </TableCard>
+        <PeopleTable
+          people={people}
+          columns={columns}
+          fields={fields.data?.items}
+          selected={selected}
+          onSelect={setSelected}
+          onExplain={isAllPeople ? undefined : (personId) => setExplaining({ personId })}
+        />
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed">
             {people.length.toLocaleString()} {people.length === 1 ? 'person' : 'people'} shown
           </Text>
-          {search.hasNextPage && (
-            <Button
-              variant="default"
-              onClick={() => void search.fetchNextPage()}
-              loading={search.isFetchingNextPage}
-            >
+          {active.hasNextPage && (
+            <Button variant="default" onClick={() => void active.fetchNextPage()} loading={active.isFetchingNextPage}>
               Load more
             </Button>
           )}
@@ -257,40 +207,62 @@ export function PeoplePage() {
     <Stack gap="lg" py="md">
       {header}
       <Group align="flex-start" gap="lg" wrap={isNarrow ? 'wrap' : 'nowrap'}>
-        <ListsColumn isNarrow={isNarrow} />
+        <SegmentsColumn segments={list} currentId={current?.id ?? null} canWrite={canWrite} isNarrow={isNarrow} />
         <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} w={isNarrow ? '100%' : undefined}>
-          <Group justify="space-between" gap="sm" wrap="wrap">
-            <Title order={2} fz={20}>
-              All People
-            </Title>
+          {current && (
+            <SegmentToolbar
+              segment={current}
+              count={count.data?.totalCount}
+              isCounting={count.isFetching}
+              sort={sort.sort}
+              order={sort.order}
+              canWrite={canWrite}
+              onSort={(s, o) => setSort({ sort: s, order: o })}
+              onConditions={() => setEditing(true)}
+              onExplain={() => setExplaining({ personId: null })}
+              onWholeSegment={() => setIsWholeSegment(true)}
+            />
+          )}
+          {count.isError && <Text size="sm" c="orange">{errorMessage(count.error, segmentMessages.previewError)}</Text>}
+          {isAllPeople && (
             <TextInput
               aria-label="Search people"
               placeholder="Search by email or name"
               leftSection={<IconSearch size={16} />}
               value={input}
               onChange={(e) => setInput(e.currentTarget.value)}
-              w={isNarrow ? '100%' : 300}
+              w={isNarrow ? '100%' : 320}
               maxLength={200}
               type="search"
             />
-          </Group>
+          )}
           {bulkActions.map((id) => (
             <BulkProgress key={id} id={id} onFinished={() => finishBulk(id)} />
           ))}
-          {selected.length > 0 && (
+          {(selected.length > 0 || (isWholeSegment && current)) && (
             <BulkBar
-              selected={selected}
+              selected={selected.length > 0 || !current ? selected : { segmentId: current.id, name: current.name, count: count.data?.totalCount ?? null }}
               canWrite={canWrite}
               canExport={canExport}
               notifyEmail={account.data.teamMember.email || account.data.email}
               onStarted={(id) => setBulkActions((ids) => [...ids, id])}
-              onClear={() => setSelected([])}
+              onClear={() => {
+                setSelected([]);
+                setIsWholeSegment(false);
+              }}
             />
           )}
           {content}
         </Stack>
       </Group>
+      {current && (
+        <ConditionsDrawer segment={current} opened={isEditing} readOnly={!canWrite || current.autoSegment} choices={choices} onClose={() => setEditing(false)} />
+      )}
+      {current && (
+        <ExplainModal segment={current} personId={explaining?.personId ?? null} opened={explaining !== null} choices={choices} onClose={() => setExplaining(null)} />
+      )}
       <AddPersonModal opened={isAddOpen} onClose={() => setIsAddOpen(false)} />
+      <NewSegmentModal opened={isNewOpen} onClose={() => setIsNewOpen(false)} />
     </Stack>
   );
 }

@@ -1,0 +1,88 @@
+import type { Person, PersonField } from '@herald/contracts';
+import { ActionIcon, Checkbox, Menu, Table, Text } from '@mantine/core';
+import { IconDots, IconHelpCircle } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { TableCard } from '../../ui/table-card.tsx';
+import { FieldValue, fieldTitle, fieldType } from './person-values.tsx';
+
+interface PeopleTableProps {
+  people: Person[];
+  columns: string[];
+  fields: PersonField[] | undefined;
+  selected: number[];
+  onSelect: (ids: number[]) => void;
+  /** When given, each row's menu offers "Why in or out?". */
+  onExplain?: (personId: number) => void;
+}
+
+/** People in rows with the chosen columns, selectable; a row opens the person. */
+export function PeopleTable({ people, columns, fields, selected, onSelect, onExplain }: PeopleTableProps) {
+  const navigate = useNavigate();
+  const allSelected = people.length > 0 && people.every((p) => selected.includes(p.id));
+  const someSelected = selected.length > 0 && !allSelected;
+  const toggle = (id: number, on: boolean) => onSelect(on ? [...selected, id] : selected.filter((x) => x !== id));
+  return (
+    <TableCard minWidth={Math.max(560, columns.length * 150)} verticalSpacing="xs">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w={40}>
+            <Checkbox
+              aria-label="Select all people shown"
+              checked={allSelected}
+              indeterminate={someSelected}
+              onChange={(e) => onSelect(e.currentTarget.checked ? people.map((p) => p.id) : [])}
+            />
+          </Table.Th>
+          {columns.map((name) => (
+            <Table.Th key={name}>{fieldTitle(name, fields)}</Table.Th>
+          ))}
+          {onExplain && <Table.Th w={40} aria-label="Actions" />}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {people.map((person) => {
+          const isSelected = selected.includes(person.id);
+          return (
+            <Table.Tr
+              key={person.id}
+              onClick={() => void navigate(`/people/${person.id}`)}
+              style={{ cursor: 'pointer' }}
+              bg={isSelected ? 'var(--mantine-color-indigo-light)' : undefined}
+            >
+              <Table.Td onClick={(e) => e.stopPropagation()}>
+                <Checkbox aria-label={`Select ${person.email ?? person.id}`} checked={isSelected} onChange={(e) => toggle(person.id, e.currentTarget.checked)} />
+              </Table.Td>
+              {columns.map((name) => (
+                <Table.Td key={name}>
+                  {name === 'email' ? (
+                    <Text component={Link} to={`/people/${person.id}`} size="sm" fw={500} c="indigo.7" onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-all' }}>
+                      {person.email ?? `Person ${person.id}`}
+                    </Text>
+                  ) : (
+                    <FieldValue person={person} name={name} type={fieldType(name, fields)} />
+                  )}
+                </Table.Td>
+              ))}
+              {onExplain && (
+                <Table.Td onClick={(e) => e.stopPropagation()}>
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${person.email ?? person.id}`}>
+                        <IconDots size={16} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item leftSection={<IconHelpCircle size={14} />} onClick={() => onExplain(person.id)}>
+                        Why in or out?
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                </Table.Td>
+              )}
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </TableCard>
+  );
+}

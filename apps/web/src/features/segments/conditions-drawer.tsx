@@ -1,0 +1,139 @@
+import { segmentMessages, type ConditionNode, type Segment } from '@herald/contracts';
+import { Alert, Button, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { IconAlertCircle, IconUsers } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import type { ConditionChoices } from './condition-input.tsx';
+import { describeNode } from './condition-text.ts';
+import { GroupEditor } from './group-editor.tsx';
+import { useConditionsCount, useSaveSegment } from './segments.api.ts';
+
+interface ConditionsDrawerProps {
+  segment: Segment;
+  opened: boolean;
+  readOnly: boolean;
+  choices: ConditionChoices;
+  onClose: () => void;
+}
+
+/** Live count of the tree being edited, 400 ms after the last change; the server's message when it is invalid. */
+function LiveCount({ conditions, segmentId }: { conditions: ConditionNode[]; segmentId: number }) {
+  const [debounced] = useDebouncedValue(conditions, 400);
+  const count = useConditionsCount(debounced, segmentId);
+  if (count.isError) {
+    return (
+      <Alert color="orange" variant="light" icon={<IconAlertCircle size={16} />} role="status">
+        {errorMessage(count.error, segmentMessages.previewError)}
+      </Alert>
+    );
+  }
+  return (
+    <Group gap="xs" role="status" aria-live="polite">
+      <IconUsers size={18} />
+      {count.data ? (
+        <Text fw={600} data-testid="live-count">
+          {count.data.totalCount.toLocaleString()} {count.data.totalCount === 1 ? 'person matches' : 'people match'}
+        </Text>
+      ) : (
+        <Text c="dimmed">Counting…</Text>
+      )}
+      {count.isFetching && <Loader size={14} />}
+    </Group>
+  );
+}
+
+/** The conditions editor: nested AND/OR groups, a live count, save, and a confirmation before losing changes. */
+export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }: ConditionsDrawerProps) {
+  const [draft, setDraft] = useState<ConditionNode[]>(segment.conditions);
+  const [operator, setOperator] = useState<'and' | 'or'>('and');
+  const save = useSaveSegment();
+  // Opening the editor (or switching segment) starts from the saved conditions.
+  useEffect(() => {
+    if (opened) {
+      setDraft(segment.conditions);
+      setOperator('and');
+    }
+  }, [opened, segment.id, segment.conditions]);
+
+  // A top-level "any" wraps the list in one OR group, since the saved list is joined by AND.
+  const tree: ConditionNode[] = operator === 'or' && draft.length > 1 ? [{ type: 'group', operator: 'or', conditions: draft }] : draft;
+  const isDirty = JSON.stringify(tree) !== JSON.stringify(segment.conditions);
+
+  const close = () => {
+    if (!isDirty || readOnly) return onClose();
+    modals.openConfirmModal({
+      title: 'Discard your changes?',
+      children: <Text size="sm">The conditions you changed have not been saved.</Text>,
+      labels: { confirm: 'Discard changes', cancel: 'Keep editing' },
+      confirmProps: { color: 'red' },
+      onConfirm: onClose,
+    });
+  };
+
+  const submit = () =>
+    save.mutate(
+      { id: segment.id, name: segment.name, color: segment.color, conditions: tree },
+      {
+        onSuccess: ({ message }) => {
+          notifySuccess(message || segmentMessages.saved);
+          onClose();
+        },
+        onError: (error) => notifyError(error, segmentMessages.saveError),
+      },
+    );
+
+  return (
+    <Drawer opened={opened} onClose={close} position="right" size="xl" title={readOnly ? `Conditions of ${segment.name}` : `Edit conditions of ${segment.name}`}>
+      <Stack gap="md">
+        {readOnly ? (
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              {segment.autoSegment ? 'This automatic segment is defined by Herald and cannot be changed.' : 'You can see these conditions but not change them.'}
+            </Text>
+            {segment.conditions.length === 0 ? <Text size="sm">Everyone who is not archived.</Text> : <ConditionList nodes={segment.conditions} choices={choices} />}
+          </Stack>
+        ) : (
+          <>
+            <LiveCount conditions={tree} segmentId={segment.id} />
+            <GroupEditor
+              operator={operator}
+              nodes={draft}
+              choices={choices}
+              depth={0}
+              onChange={(nodes, op) => {
+                setDraft(nodes);
+                setOperator(op);
+              }}
+            />
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button onClick={submit} loading={save.isPending} disabled={!isDirty}>
+                Save segment
+              </Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </Drawer>
+  );
+}
+
+/** A read-only list of conditions, nested. */
+export function ConditionList({ nodes, choices }: { nodes: ConditionNode[]; choices: ConditionChoices }) {
+  const name = (id: number) => choices.segments.find((s) => s.id === id)?.name ?? `segment ${id}`;
+  return (
+    <Stack gap={4} component="ul" pl="md" m={0}>
+      {nodes.map((node, i) => (
+        <li key={i}>
+          <Text size="sm">{describeNode(node, name)}</Text>
+          {node.type === 'group' && <ConditionList nodes={node.conditions} choices={choices} />}
+        </li>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,51 @@
+import { dayOperators, operatorsByFieldType, valuelessOperators, type ConditionOf, type PersonField } from '@herald/contracts';
+import { Group, NumberInput, Select, TextInput } from '@mantine/core';
+import { operatorLabels } from './condition-text.ts';
+
+type FieldCondition = ConditionOf<'field'>;
+
+/** A person field, an operator that fits its type, and a value input of that type. */
+export function FieldConditionInput({ condition, fields, onChange }: { condition: FieldCondition; fields: PersonField[]; onChange: (c: FieldCondition) => void }) {
+  const field = fields.find((f) => f.name === condition.field);
+  const type = field?.type ?? 'string';
+  const operators = operatorsByFieldType[type];
+  const pickable = fields.filter((f) => f.name !== 'tags');
+  const groups = (['string', 'number', 'boolean', 'date', 'enum'] as const)
+    .map((t) => ({ group: { string: 'Text', number: 'Number', boolean: 'Yes / no', date: 'Date', enum: 'Choice' }[t], items: pickable.filter((f) => f.type === t).map((f) => ({ value: f.name, label: f.title })) }))
+    .filter((g) => g.items.length > 0);
+  const changeField = (name: string | null) => {
+    const next = fields.find((f) => f.name === name);
+    if (!next) return;
+    const nextOperators = operatorsByFieldType[next.type];
+    const operator = nextOperators.includes(condition.operator) ? condition.operator : nextOperators[0]!;
+    onChange({ type: 'field', field: next.name, operator, ...(next.type === type && condition.value !== undefined ? { value: condition.value } : {}) });
+  };
+  const changeOperator = (operator: string | null) => {
+    const op = operators.find((o) => o === operator);
+    if (!op) return;
+    const keepsValue = !valuelessOperators.includes(op) && dayOperators.includes(op) === dayOperators.includes(condition.operator);
+    onChange({ type: 'field', field: condition.field, operator: op, ...(keepsValue && condition.value !== undefined ? { value: condition.value } : dayOperators.includes(op) ? { value: 30 } : {}) });
+  };
+  const value = condition.value;
+  let valueInput = null;
+  if (!valuelessOperators.includes(condition.operator)) {
+    if (dayOperators.includes(condition.operator)) {
+      valueInput = <NumberInput aria-label="Days" w={120} min={0} max={36500} suffix={condition.operator === 'moreThanAgo' ? ' days ago' : ' days'} value={typeof value === 'number' ? value : 30} onChange={(n) => onChange({ ...condition, value: Number(n) || 0 })} />;
+    } else if (type === 'number') {
+      valueInput = <NumberInput aria-label="Value" w={140} value={typeof value === 'number' ? value : ''} onChange={(n) => onChange({ ...condition, value: n === '' ? '' : Number(n) })} />;
+    } else if (type === 'date') {
+      valueInput = <TextInput aria-label="Date" type="date" w={170} value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange({ ...condition, value: e.currentTarget.value })} />;
+    } else if (type === 'enum' && field?.enum) {
+      valueInput = <Select aria-label="Value" w={180} data={field.enum.map((v, i) => ({ value: v, label: field.enumNames?.[i] ?? v }))} value={typeof value === 'string' ? value : null} onChange={(v) => onChange({ ...condition, value: v ?? '' })} />;
+    } else {
+      valueInput = <TextInput aria-label="Value" w={200} maxLength={500} value={value === undefined ? '' : String(value)} onChange={(e) => onChange({ ...condition, value: e.currentTarget.value })} />;
+    }
+  }
+  return (
+    <Group gap="xs" wrap="wrap">
+      <Select aria-label="Field" w={180} searchable allowDeselect={false} data={groups} value={condition.field} onChange={changeField} />
+      <Select aria-label="Operator" w={190} allowDeselect={false} data={operators.map((o) => ({ value: o, label: operatorLabels[o] }))} value={condition.operator} onChange={changeOperator} />
+      {valueInput}
+    </Group>
+  );
+}

@@ -2,22 +2,13 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ConditionOf } from '@herald/contracts';
 import type { ConditionCompiler } from '../context.ts';
 import { countEvents } from '../events.ts';
+import { textMatch } from '../text-match.ts';
 import { isRelativeWindow, validateWindow, windowFilter } from '../window.ts';
 
 /** A property filter on the event's data; text compared without case, numbers and booleans by their text. */
 function propertyFilter(filter: ConditionOf<'event'>['properties'][number]): RawBuilder<SqlBool> {
-  const value = sql`(e.data ->> ${filter.key}::text)`;
-  const text = String(filter.value ?? '');
-  switch (filter.operator) {
-    case 'equals':
-      return sql<SqlBool>`lower(${value}) = lower(${text}::text)`;
-    case 'notEquals':
-      return sql<SqlBool>`(${value} is null or lower(${value}) <> lower(${text}::text))`;
-    case 'contains':
-      return sql<SqlBool>`strpos(lower(${value}), lower(${text}::text)) > 0`;
-    case 'exists':
-      return sql<SqlBool>`jsonb_exists(e.data, ${filter.key}::text)`;
-  }
+  if (filter.operator === 'exists') return sql<SqlBool>`jsonb_exists(e.data, ${filter.key}::text)`;
+  return textMatch(sql`(e.data ->> ${filter.key}::text)`, filter.operator, String(filter.value ?? ''));
 }
 
 /** A tracked event (type track) by name: how many times, when, with which properties. */

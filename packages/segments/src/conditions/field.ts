@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { dayOperators, operatorsByFieldType, segmentMessages, valuelessOperators, type ConditionOf, type PersonFieldType } from '@herald/contracts';
 import { daysFromNow, fieldValue, nowParam, type CompileContext, type ConditionCompiler } from '../context.ts';
 import { dateRange, parseConditionDate, parseDays } from '../dates.ts';
+import { textMatch } from '../text-match.ts';
 
 type FieldCondition = ConditionOf<'field'>;
 
@@ -10,20 +11,14 @@ type FieldCondition = ConditionOf<'field'>;
  * value, and "is false" matches only a stored false (people without a value are "not set").
  */
 function textCompare(value: RawBuilder<unknown>, condition: FieldCondition): RawBuilder<SqlBool> {
-  const v = String(condition.value ?? '');
   switch (condition.operator) {
     case 'equals':
-      return sql<SqlBool>`lower(${value}) = lower(${v}::text)`;
     case 'notEquals':
-      return sql<SqlBool>`(${value} is null or lower(${value}) <> lower(${v}::text))`;
     case 'contains':
-      return sql<SqlBool>`strpos(lower(${value}), lower(${v}::text)) > 0`;
     case 'notContains':
-      return sql<SqlBool>`(${value} is null or strpos(lower(${value}), lower(${v}::text)) = 0)`;
     case 'startsWith':
-      return sql<SqlBool>`starts_with(lower(${value}), lower(${v}::text))`;
     case 'endsWith':
-      return sql<SqlBool>`right(lower(${value}), char_length(${v}::text)) = lower(${v}::text)`;
+      return textMatch(value, condition.operator, String(condition.value ?? ''));
     case 'isSet':
       return sql<SqlBool>`coalesce(${value}, '') <> ''`;
     case 'isNotSet':

@@ -2,21 +2,13 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ConditionOf } from '@herald/contracts';
 import type { ConditionCompiler } from '../context.ts';
 import { hasEvent, wildcardToLike } from '../events.ts';
+import { textMatch } from '../text-match.ts';
 import { isRelativeWindow, validateWindow, windowFilter } from '../window.ts';
 
 /** URLs compare without case; `pattern` matches the whole URL with `*` for any text. */
 function urlFilter(condition: ConditionOf<'pageVisited'>): RawBuilder<SqlBool> {
-  const url = condition.url;
-  switch (condition.match) {
-    case 'equals':
-      return sql<SqlBool>`lower(e.url) = lower(${url}::text)`;
-    case 'contains':
-      return sql<SqlBool>`strpos(lower(e.url), lower(${url}::text)) > 0`;
-    case 'startsWith':
-      return sql<SqlBool>`starts_with(lower(e.url), lower(${url}::text))`;
-    case 'pattern':
-      return sql<SqlBool>`lower(e.url) like ${wildcardToLike(url)}::text`;
-  }
+  if (condition.match === 'pattern') return sql<SqlBool>`lower(e.url) like ${wildcardToLike(condition.url)}::text`;
+  return textMatch(sql`e.url`, condition.match, condition.url);
 }
 
 /** A page view (event type page) whose URL matches, in a window; or none such. */

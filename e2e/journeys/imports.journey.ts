@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, launchBrowser, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 let dir: string;
@@ -15,14 +15,6 @@ afterAll(async () => {
   await browser.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
 
 /** Chooses an option of a Mantine Select by its visible label. */
 async function choose(page: Page, selectName: string, option: string) {

@@ -1,20 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, launchBrowser, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
 
 /** A same-origin API call from the signed-in page. */
 async function call(page: Page, method: string, url: string, body?: unknown) {

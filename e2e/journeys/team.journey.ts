@@ -1,20 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, launchBrowser, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser.close());
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
 
 describe('team members', () => {
   it('an owner invites a teammate, who accepts from the email and cannot change people or the account', async () => {

@@ -78,3 +78,12 @@ export async function sql(text: string, values: unknown[] = []) {
     await client.end();
   }
 }
+
+/** Sign in through the login page and wait until the app has left it. */
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}

@@ -12,8 +12,9 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClie
 import { api } from '../../lib/api.ts';
 
 export const segmentsKey = ['segments'] as const;
-export const segmentPeopleKey = (id: number, sort: string, order: string) => ['segments', 'people', id, sort, order] as const;
-export const segmentPreviewKey = (id: number) => ['segments', 'preview', id] as const;
+// A segment's people and count sit under the people lists' key, so every change to people refreshes them.
+export const segmentPeopleKey = (id: number, sort: string, order: string) => ['people', 'search', 'segment', id, sort, order] as const;
+export const segmentPreviewKey = (id: number) => ['people', 'search', 'segment-count', id] as const;
 /** Segment people page size; a further page appends. */
 export const segmentPageSize = 100;
 /** Segment create and update run one at a time (work-areas.md §9). */
@@ -74,7 +75,10 @@ export function useEventNames(options: { enabled?: boolean } = {}) {
 
 function useRefreshSegments() {
   const queryClient = useQueryClient();
-  return () => void queryClient.invalidateQueries({ queryKey: segmentsKey });
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: segmentsKey });
+    void queryClient.invalidateQueries({ queryKey: ['people', 'search'] });
+  };
 }
 
 export function useCreateSegment() {

@@ -76,8 +76,16 @@ describe('segments', () => {
     expect(await page.getByRole('row').count()).toBe(2);
     await page.getByLabel('People in this segment').filter({ hasText: '1 person' }).waitFor();
     await screenshot(page, 'segment-page');
+    // Renaming keeps the conditions.
+    await page.getByRole('button', { name: 'Rename segment' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename segment' });
+    await rename.getByLabel('Segment name').fill('Pro VIP customers');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Pro VIP customers' }).waitFor();
+    await page.locator('[aria-current="page"]', { hasText: 'Pro VIP customers' }).waitFor();
+    await page.getByLabel('People in this segment').filter({ hasText: '1 person' }).waitFor();
     await page.getByRole('button', { name: 'Edit conditions' }).click();
-    const reopened = page.getByRole('dialog', { name: /Edit conditions of Pro VIPs/ });
+    const reopened = page.getByRole('dialog', { name: /Edit conditions of Pro VIP customers/ });
     await expect(reopened.getByRole('textbox', { name: 'Value' }).inputValue()).resolves.toBe('pro');
     // Closing with unsaved changes asks first.
     await reopened.getByRole('button', { name: 'Add condition' }).click();
@@ -89,7 +97,7 @@ describe('segments', () => {
     // Why is Ada in?
     await page.getByRole('button', { name: `Actions for ${ada}` }).click();
     await page.getByRole('menuitem', { name: 'Why in or out?' }).click();
-    const why = page.getByRole('dialog', { name: /Why in or out of Pro VIPs/ });
+    const why = page.getByRole('dialog', { name: /Why in or out of Pro VIP customers/ });
     await why.getByText(/is in this segment/).waitFor();
     expect(await why.getByLabel('matches', { exact: true }).count()).toBe(2);
     await screenshot(page, 'segment-why');
@@ -99,7 +107,7 @@ describe('segments', () => {
     await page.getByRole('button', { name: 'Segment actions' }).click();
     await page.getByRole('menuitem', { name: 'Tag, export or archive everyone' }).click();
     await page.getByRole('toolbar', { name: 'Everyone in this segment' }).getByRole('button', { name: 'Add tag' }).click();
-    const tagDialog = page.getByRole('dialog', { name: /Add tag to everyone in Pro VIPs/ });
+    const tagDialog = page.getByRole('dialog', { name: /Add tag to everyone in Pro VIP customers/ });
     await tagDialog.getByLabel('Tag').fill('pro-vip');
     await tagDialog.getByRole('button', { name: 'Add tag' }).click();
     await page.getByText('People will be tagged shortly.').first().waitFor();
@@ -110,20 +118,25 @@ describe('segments', () => {
     // Delete it: All People opens.
     await page.getByRole('button', { name: 'Segment actions' }).click();
     await page.getByRole('menuitem', { name: 'Delete segment' }).click();
-    await page.getByRole('dialog', { name: /Delete segment “Pro VIPs”/ }).getByRole('button', { name: 'Delete segment' }).click();
+    await page.getByRole('dialog', { name: /Delete segment “Pro VIP customers”/ }).getByRole('button', { name: 'Delete segment' }).click();
     await page.getByText('Segment deleted.').first().waitFor();
     await page.waitForURL((url) => url.pathname === '/people');
     await page.getByRole('heading', { name: 'All People' }).waitFor();
     await page.getByRole('link', { name: ada }).waitFor();
   });
 
-  it('on a narrow screen the segment list sits above the people', async () => {
+  it('on a narrow screen the segment list folds above the people', async () => {
     const owner = await createUser();
     const { page } = await newPage(browser, { width: 390, height: 844 });
     await logIn(page, owner.email, owner.password);
     await page.goto('/segments');
-    await page.getByRole('navigation', { name: 'Segments' }).getByText('Need some love').waitFor();
     await page.getByRole('heading', { name: 'All People' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Segments' });
+    await nav.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Segments: All People' }).click();
+    await nav.getByText('Need some love').click();
+    await page.getByRole('heading', { name: 'Need some love' }).waitFor();
+    await nav.waitFor({ state: 'hidden' });
     await screenshot(page, 'segments-narrow');
   });
 });

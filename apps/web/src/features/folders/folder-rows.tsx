@@ -54,11 +54,26 @@ export function ItemRow({
   onMove: () => void;
 }) {
   return (
-    <Group gap={4} wrap="nowrap" pl={depth * 14 + 20} justify="space-between">
-      <UnstyledButton onClick={onClick} style={{ flex: 1, minWidth: 0 }} py={3}>
-        <Text size="sm" truncate>
-          {item.label}
-        </Text>
+    <Group
+      gap={4}
+      wrap="nowrap"
+      pl={depth * 14 + 20}
+      justify="space-between"
+      bg={item.isCurrent ? 'var(--mantine-primary-color-light)' : undefined}
+      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+    >
+      <UnstyledButton
+        onClick={onClick}
+        style={{ flex: 1, minWidth: 0 }}
+        py={3}
+        aria-current={item.isCurrent ? 'page' : undefined}
+      >
+        <Group gap={8} wrap="nowrap">
+          {item.color && <ColorSwatch color={item.color} size={10} withShadow={false} aria-hidden />}
+          <Text size="sm" truncate fw={item.isCurrent ? 600 : undefined}>
+            {item.label}
+          </Text>
+        </Group>
       </UnstyledButton>
       <Tooltip label={isFavorite ? 'Remove from favorites' : 'Add to favorites'} withArrow>
         <ActionIcon

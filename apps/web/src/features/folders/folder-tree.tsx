@@ -27,6 +27,10 @@ export { folderColors } from './folder-dialogs.tsx';
 export interface FolderTreeItem {
   id: string | number;
   label: string;
+  /** A colour dot before the label (segments have colours). */
+  color?: string | null;
+  /** The item the page shows now: highlighted and marked as the current page. */
+  isCurrent?: boolean;
 }
 
 interface FolderTreeProps {

@@ -19,7 +19,7 @@ import { useConditionChoices } from '../segments/use-condition-choices.ts';
 import { useSegmentCount, useSegmentPeople, useSegments } from '../segments/segments.api.ts';
 import { AddPersonModal } from './add-person-modal.tsx';
 import { BulkBar, BulkProgress } from './bulk-actions.tsx';
-import { PeopleTable } from './people-table.tsx';
+import { PeopleTable, PeopleTableSkeleton } from './people-table.tsx';
 import { effectiveQuery, searchThrottleMs, usePeopleSearch, usePersonFields } from './people.api.ts';
 import { defaultTableFields } from './person-values.tsx';
 
@@ -130,7 +130,7 @@ export function PeoplePage() {
   let content;
   if (segments.isError)
     content = <LoadError message={errorMessage(segments.error, segmentMessages.loadError)} onRetry={() => void segments.refetch()} />;
-  else if (segments.isPending || (!isSearching && segmentPeople.isPending && current)) content = <LoadingSpinner label="Loading people" />;
+  else if (segments.isPending || (!isSearching && segmentPeople.isPending && current)) content = <PeopleTableSkeleton columns={columns} fields={fields.data?.items} />;
   else if (!current)
     content = (
       <EmptyState

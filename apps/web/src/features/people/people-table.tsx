@@ -1,7 +1,9 @@
-import type { Person, PersonField } from '@herald/contracts';
-import { ActionIcon, Checkbox, Menu, Table, Text } from '@mantine/core';
+import { messages, type Person, type PersonField } from '@herald/contracts';
+import { ActionIcon, Checkbox, Menu, Skeleton, Table, Text } from '@mantine/core';
 import { IconDots, IconHelpCircle } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { spinnerTimeoutMs } from '../../ui/loading-spinner.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { FieldValue, fieldTitle, fieldType } from './person-values.tsx';
 
@@ -84,5 +86,48 @@ export function PeopleTable({ people, columns, fields, selected, onSelect, onExp
         })}
       </Table.Tbody>
     </TableCard>
+  );
+}
+
+/** Placeholder rows in the table's shape while a segment's people load; past 30 s, the spinner's time-out message. */
+export function PeopleTableSkeleton({ columns, fields }: { columns: string[]; fields: PersonField[] | undefined }) {
+  const [hasTimedOut, setHasTimedOut] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setHasTimedOut(true), spinnerTimeoutMs);
+    return () => clearTimeout(timer);
+  }, []);
+  if (hasTimedOut)
+    return (
+      <Text role="alert" c="dimmed" size="sm" ta="center" py="xl">
+        {messages.loadingTooLong}
+      </Text>
+    );
+  return (
+    <div role="status" aria-busy="true" aria-label="Loading people">
+      <TableCard minWidth={Math.max(560, columns.length * 150)} verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={40} />
+            {columns.map((name) => (
+              <Table.Th key={name}>{fieldTitle(name, fields)}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {Array.from({ length: 6 }, (_, row) => (
+            <Table.Tr key={row}>
+              <Table.Td>
+                <Skeleton h={18} w={18} radius="sm" />
+              </Table.Td>
+              {columns.map((name, column) => (
+                <Table.Td key={name}>
+                  <Skeleton h={12} w={`${55 + ((row * 7 + column * 13) % 40)}%`} radius="xl" />
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </TableCard>
+    </div>
   );
 }

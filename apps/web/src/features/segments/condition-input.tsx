@@ -1,6 +1,7 @@
 import { emailActivities, type Condition, type ConditionOf, type PersonField, type Segment } from '@herald/contracts';
 import { ActionIcon, Autocomplete, Button, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
+import { DateInput, today } from './date-input.tsx';
 import { FieldConditionInput } from './field-condition-input.tsx';
 import { WindowInput } from './window-input.tsx';
 
@@ -137,13 +138,13 @@ export function ConditionInput({ condition, choices, onChange }: { condition: Co
             onChange={(o) => {
               const operator = (o ?? 'withinLast') as ConditionOf<'created'>['operator'];
               const days = operator === 'withinLast' || operator === 'moreThanAgo';
-              onChange({ ...condition, operator, value: days === isDays ? condition.value : days ? 30 : new Date().toISOString().slice(0, 10) });
+              onChange({ ...condition, operator, value: days === isDays ? condition.value : days ? 30 : today() });
             }}
           />
           {isDays ? (
             <NumberInput aria-label="Days" w={140} min={0} max={36500} suffix={condition.operator === 'moreThanAgo' ? ' days ago' : ' days'} value={Number(condition.value)} onChange={(n) => onChange({ ...condition, value: Math.max(0, Number(n) || 0) })} />
           ) : (
-            <TextInput aria-label="Date" type="date" w={170} value={String(condition.value)} onChange={(e) => onChange({ ...condition, value: e.currentTarget.value })} />
+            <DateInput label="Date" value={String(condition.value)} onChange={(date) => onChange({ ...condition, value: date })} />
           )}
         </Group>
       );

@@ -50,12 +50,14 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
   const [draft, setDraft] = useState<ConditionNode[]>(segment.conditions);
   const [operator, setOperator] = useState<'and' | 'or'>('and');
   const save = useSaveSegment();
-  // Opening the editor (or switching segment) starts from the saved conditions.
+  // Opening the editor (or switching segment) starts from the saved conditions; a saved top-level
+  // "any" (one OR group of several) opens as the top group set to "any".
   useEffect(() => {
-    if (opened) {
-      setDraft(segment.conditions);
-      setOperator('and');
-    }
+    if (!opened) return;
+    const [only] = segment.conditions;
+    const isTopLevelOr = segment.conditions.length === 1 && only?.type === 'group' && only.operator === 'or' && only.conditions.length > 1;
+    setDraft(isTopLevelOr ? only.conditions : segment.conditions);
+    setOperator(isTopLevelOr ? 'or' : 'and');
   }, [opened, segment.id, segment.conditions]);
 
   // A top-level "any" wraps the list in one OR group, since the saved list is joined by AND.

@@ -1,6 +1,7 @@
 import { dayOperators, operatorsByFieldType, valuelessOperators, type ConditionOf, type PersonField } from '@herald/contracts';
-import { Group, NumberInput, Select, TextInput } from '@mantine/core';
+import { Group, NumberInput, Select, Switch, TextInput } from '@mantine/core';
 import { operatorLabels } from './condition-text.ts';
+import { DateInput } from './date-input.tsx';
 
 type FieldCondition = ConditionOf<'field'>;
 
@@ -27,14 +28,31 @@ export function FieldConditionInput({ condition, fields, onChange }: { condition
     onChange({ type: 'field', field: condition.field, operator: op, ...(keepsValue && condition.value !== undefined ? { value: condition.value } : dayOperators.includes(op) ? { value: 30 } : {}) });
   };
   const value = condition.value;
+  // A yes/no field reads "is" plus a switch; the switch picks isTrue or isFalse.
+  const isBooleanValue = type === 'boolean' && (condition.operator === 'isTrue' || condition.operator === 'isFalse');
+  const operatorData =
+    type === 'boolean'
+      ? [{ value: 'isTrue', label: 'is' }, ...operators.filter((o) => o !== 'isTrue' && o !== 'isFalse').map((o) => ({ value: o, label: operatorLabels[o] }))]
+      : operators.map((o) => ({ value: o, label: operatorLabels[o] }));
+  const operatorValue = condition.operator === 'isFalse' ? 'isTrue' : condition.operator;
   let valueInput = null;
-  if (!valuelessOperators.includes(condition.operator)) {
+  if (isBooleanValue) {
+    valueInput = (
+      <Switch
+        mt={8}
+        label={condition.operator === 'isTrue' ? 'Yes' : 'No'}
+        aria-label="Value"
+        checked={condition.operator === 'isTrue'}
+        onChange={(e) => onChange({ type: 'field', field: condition.field, operator: e.currentTarget.checked ? 'isTrue' : 'isFalse' })}
+      />
+    );
+  } else if (!valuelessOperators.includes(condition.operator)) {
     if (dayOperators.includes(condition.operator)) {
       valueInput = <NumberInput aria-label="Days" w={120} min={0} max={36500} suffix={condition.operator === 'moreThanAgo' ? ' days ago' : ' days'} value={typeof value === 'number' ? value : 30} onChange={(n) => onChange({ ...condition, value: Number(n) || 0 })} />;
     } else if (type === 'number') {
       valueInput = <NumberInput aria-label="Value" w={140} value={typeof value === 'number' ? value : ''} onChange={(n) => onChange({ ...condition, value: n === '' ? '' : Number(n) })} />;
     } else if (type === 'date') {
-      valueInput = <TextInput aria-label="Date" type="date" w={170} value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange({ ...condition, value: e.currentTarget.value })} />;
+      valueInput = <DateInput label="Date" value={typeof value === 'string' ? value : ''} onChange={(date) => onChange({ ...condition, value: date })} />;
     } else if (type === 'enum' && field?.enum) {
       valueInput = <Select aria-label="Value" w={180} data={field.enum.map((v, i) => ({ value: v, label: field.enumNames?.[i] ?? v }))} value={typeof value === 'string' ? value : null} onChange={(v) => onChange({ ...condition, value: v ?? '' })} />;
     } else {
@@ -44,7 +62,7 @@ export function FieldConditionInput({ condition, fields, onChange }: { condition
   return (
     <Group gap="xs" wrap="wrap">
       <Select aria-label="Field" w={180} searchable allowDeselect={false} data={groups} value={condition.field} onChange={changeField} />
-      <Select aria-label="Operator" w={190} allowDeselect={false} data={operators.map((o) => ({ value: o, label: operatorLabels[o] }))} value={condition.operator} onChange={changeOperator} />
+      <Select aria-label="Operator" w={190} allowDeselect={false} data={operatorData} value={operatorValue} onChange={changeOperator} />
       {valueInput}
     </Group>
   );

@@ -1,9 +1,11 @@
 import { segmentMessages, segmentSortKeys, type Segment } from '@herald/contracts';
 import { ActionIcon, Badge, Button, ColorSwatch, Group, Loader, Menu, Select, Text, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconDots, IconFilter, IconHelpCircle, IconSortAscending, IconSortDescending, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { IconDots, IconFilter, IconHelpCircle, IconPencil, IconSortAscending, IconSortDescending, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { SegmentSettingsModal } from './new-segment-modal.tsx';
 import { useDeleteSegment } from './segments.api.ts';
 
 const sortLabels: Record<(typeof segmentSortKeys)[number], string> = {
@@ -32,6 +34,7 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
   const remove = useDeleteSegment();
   const navigate = useNavigate();
   const isEditable = canWrite && !segment.autoSegment;
+  const [isRenaming, setIsRenaming] = useState(false);
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: `Delete segment “${segment.name}”?`,
@@ -54,6 +57,13 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
         <Title order={2} fz={20} style={{ wordBreak: 'break-word' }}>
           {segment.name}
         </Title>
+        {isEditable && (
+          <Tooltip label="Rename">
+            <ActionIcon variant="subtle" color="gray" aria-label="Rename segment" onClick={() => setIsRenaming(true)}>
+              <IconPencil size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
         <Badge variant="light" color="gray" size="lg" aria-label="People in this segment" leftSection={isCounting ? <Loader size={10} /> : undefined}>
           {count === undefined ? '…' : `${count.toLocaleString()} ${count === 1 ? 'person' : 'people'}`}
         </Badge>
@@ -93,6 +103,9 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
             </Menu.Item>
             {isEditable && (
               <>
+                <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => setIsRenaming(true)}>
+                  Rename segment
+                </Menu.Item>
                 <Menu.Divider />
                 <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
                   Delete segment
@@ -102,6 +115,7 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
           </Menu.Dropdown>
         </Menu>
       </Group>
+      {isEditable && <SegmentSettingsModal segment={segment} opened={isRenaming} onClose={() => setIsRenaming(false)} />}
     </Group>
   );
 }

@@ -1,7 +1,6 @@
 import type { TimeWindow } from '@herald/contracts';
-import { Group, NumberInput, Select, TextInput } from '@mantine/core';
-
-const today = () => new Date().toISOString().slice(0, 10);
+import { Group, NumberInput, Select } from '@mantine/core';
+import { DateInput, today } from './date-input.tsx';
 
 /** When something happened: ever, in the last N days, or between two dates. */
 export function WindowInput({ value, onChange }: { value: TimeWindow; onChange: (w: TimeWindow) => void }) {
@@ -26,8 +25,8 @@ export function WindowInput({ value, onChange }: { value: TimeWindow; onChange: 
       )}
       {value.type === 'between' && (
         <>
-          <TextInput aria-label="From" type="date" w={160} value={value.from} onChange={(e) => onChange({ ...value, from: e.currentTarget.value })} />
-          <TextInput aria-label="To" type="date" w={160} value={value.to} onChange={(e) => onChange({ ...value, to: e.currentTarget.value })} />
+          <DateInput label="From" value={value.from} onChange={(from) => onChange({ ...value, from })} />
+          <DateInput label="To" value={value.to} onChange={(to) => onChange({ ...value, to })} />
         </>
       )}
     </Group>

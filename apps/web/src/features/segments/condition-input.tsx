@@ -37,7 +37,7 @@ function EventInput({ condition, choices, onChange }: { condition: ConditionOf<'
           value={condition.count.operator}
           onChange={(operator) => onChange({ ...condition, count: { ...condition.count, operator: (operator ?? 'atLeast') as 'atLeast' } })}
         />
-        <NumberInput aria-label="Times" w={100} min={0} max={1_000_000} suffix=" times" value={condition.count.value} onChange={(n) => onChange({ ...condition, count: { ...condition.count, value: Math.max(0, Number(n) || 0) } })} />
+        <NumberInput aria-label="Times" w={100} min={0} max={1_000_000} suffix={condition.count.value === 1 ? ' time' : ' times'} value={condition.count.value} onChange={(n) => onChange({ ...condition, count: { ...condition.count, value: Math.max(0, Number(n) || 0) } })} />
         <WindowInput value={condition.window} onChange={(window) => onChange({ ...condition, window })} />
       </Group>
       {condition.properties.map((p, index) => (
@@ -112,7 +112,7 @@ export function ConditionInput({ condition, choices, onChange }: { condition: Co
       return (
         <Group gap="xs" wrap="wrap">
           <Performed value={condition.performed} onChange={(performed) => onChange({ ...condition, performed })} />
-          <Select aria-label="URL match" w={170} allowDeselect={false} data={[{ value: 'contains', label: 'visit a URL containing' }, { value: 'equals', label: 'visit the URL' }, { value: 'startsWith', label: 'visit a URL starting with' }, { value: 'pattern', label: 'visit a URL like (*)' }]} value={condition.match} onChange={(m) => onChange({ ...condition, match: (m ?? 'contains') as 'contains' })} />
+          <Select aria-label="URL match" w={250} allowDeselect={false} data={[{ value: 'contains', label: 'visit a URL containing' }, { value: 'equals', label: 'visit the URL' }, { value: 'startsWith', label: 'visit a URL starting with' }, { value: 'pattern', label: 'visit a URL like (*)' }]} value={condition.match} onChange={(m) => onChange({ ...condition, match: (m ?? 'contains') as 'contains' })} />
           <TextInput aria-label="URL" placeholder="/pricing" w={220} maxLength={2048} value={condition.url} onChange={(e) => onChange({ ...condition, url: e.currentTarget.value })} />
           <WindowInput value={condition.window} onChange={(window) => onChange({ ...condition, window })} />
         </Group>

@@ -87,41 +87,52 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
       },
     );
 
+  const title = readOnly ? `Conditions of ${segment.name}` : `Edit conditions of ${segment.name}`;
+  // The header (title and live count) and the footer (save) stay in view while long trees scroll.
   return (
-    <Drawer opened={opened} onClose={close} position="right" size="xl" title={readOnly ? `Conditions of ${segment.name}` : `Edit conditions of ${segment.name}`}>
-      <Stack gap="md">
-        {readOnly ? (
-          <Stack gap="xs">
-            <Text size="sm" c="dimmed">
-              {segment.autoSegment ? 'This automatic segment is defined by Herald and cannot be changed.' : 'You can see these conditions but not change them.'}
-            </Text>
-            {segment.conditions.length === 0 ? <Text size="sm">Everyone who is not archived.</Text> : <ConditionList nodes={segment.conditions} choices={choices} />}
-          </Stack>
-        ) : (
-          <>
-            <LiveCount conditions={tree} segmentId={segment.id} />
-            <GroupEditor
-              operator={operator}
-              nodes={draft}
-              choices={choices}
-              depth={0}
-              onChange={(nodes, op) => {
-                setDraft(nodes);
-                setOperator(op);
-              }}
-            />
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button onClick={submit} loading={save.isPending} disabled={!isDirty}>
-                Save segment
-              </Button>
-            </Group>
-          </>
-        )}
-      </Stack>
-    </Drawer>
+    <Drawer.Root opened={opened} onClose={close} position="right" size="xl">
+      <Drawer.Overlay />
+      <Drawer.Content>
+        <Drawer.Header style={{ flexDirection: 'column', alignItems: 'stretch', gap: 'var(--mantine-spacing-sm)', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+          <Group justify="space-between" wrap="nowrap">
+            <Drawer.Title fw={600}>{title}</Drawer.Title>
+            <Drawer.CloseButton />
+          </Group>
+          {!readOnly && <LiveCount conditions={tree} segmentId={segment.id} />}
+        </Drawer.Header>
+        <Drawer.Body pt="md" pb={0}>
+          {readOnly ? (
+            <Stack gap="xs" pb="md">
+              <Text size="sm" c="dimmed">
+                {segment.autoSegment ? 'This automatic segment is defined by Herald and cannot be changed.' : 'You can see these conditions but not change them.'}
+              </Text>
+              {segment.conditions.length === 0 ? <Text size="sm">Everyone who is not archived.</Text> : <ConditionList nodes={segment.conditions} choices={choices} />}
+            </Stack>
+          ) : (
+            <>
+              <GroupEditor
+                operator={operator}
+                nodes={draft}
+                choices={choices}
+                depth={0}
+                onChange={(nodes, op) => {
+                  setDraft(nodes);
+                  setOperator(op);
+                }}
+              />
+              <Group justify="flex-end" gap="sm" py="md" pos="sticky" bottom={0} bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
+                <Button variant="default" onClick={close}>
+                  Cancel
+                </Button>
+                <Button onClick={submit} loading={save.isPending} disabled={!isDirty}>
+                  Save segment
+                </Button>
+              </Group>
+            </>
+          )}
+        </Drawer.Body>
+      </Drawer.Content>
+    </Drawer.Root>
   );
 }
 

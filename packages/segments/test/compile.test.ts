@@ -119,6 +119,24 @@ describe('segment compiler', () => {
     expect(parameters.filter((p) => p === data.accountId).length).toBeGreaterThanOrEqual(6);
   });
 
+  it.each<[string, ConditionNode, number, number]>([
+    ['field', { type: 'field', field: 'plan', operator: 'equals', value: 'pro' }, 1, 0],
+    ['tag', { type: 'tag', operator: 'has', tag: 'customer' }, 1, 0],
+    ['created', { type: 'created', operator: 'withinLast', value: 30 }, 1, 0],
+    ['status', { type: 'status', status: 'unsubscribed' }, 1, 0],
+    ['event', { type: 'event', name: 'Ordered', count: { operator: 'atLeast', value: 2 }, window: { type: 'ever' }, properties: [] }, 1, 1],
+    ['emailActivity', { type: 'emailActivity', activity: 'opened', performed: true, subject: { type: 'any' }, window: { type: 'ever' } }, 1, 1],
+    ['pageVisited', { type: 'pageVisited', performed: true, match: 'contains', url: '/pricing', window: { type: 'ever' } }, 1, 1],
+    ['formSubmitted', { type: 'formSubmitted', performed: false, window: { type: 'ever' } }, 1, 1],
+    ['segment (inlined with its own account filter)', { type: 'segment', operator: 'in', segmentId: 501 }, 2, 0],
+  ])('filters by the account for a %s condition', (_label, node, peopleFilters, eventFilters) => {
+    const { sql: text, parameters } = compiled([node]);
+    const bound = (pattern: RegExp) => [...text.matchAll(pattern)].map((m) => parameters[Number(m[1]) - 1]);
+    expect(bound(/p\.account_id = \$(\d+)::bigint/g)).toEqual(Array(peopleFilters).fill(data.accountId));
+    expect(bound(/e\.account_id = \$(\d+)::bigint/g)).toEqual(Array(eventFilters).fill(data.accountId));
+    expect(text.match(/from events/g)?.length ?? 0).toBe(eventFilters);
+  });
+
   it('takes hostile and LIKE-special text literally', async () => {
     const ctx = contextFor(data);
     for (const value of ["'; drop table people; --", '%', '_', '\\', '50%_off', "o'brien"]) {

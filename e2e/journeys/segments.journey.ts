@@ -49,7 +49,7 @@ describe('segments', () => {
     const create = page.getByRole('dialog', { name: 'New segment' });
     await create.getByLabel('Segment name').fill('Pro VIPs');
     await create.getByRole('button', { name: 'Create segment' }).click();
-    await page.waitForURL(/\/segments\/\d+\?edit=1/);
+    await page.waitForURL(/\/segments\/\d+\?.*edit=1/);
     const segmentUrl = new URL(page.url()).pathname;
     const drawer = page.getByRole('dialog', { name: /Edit conditions of Pro VIPs/ });
     await drawer.getByText('No conditions yet').waitFor();

@@ -50,6 +50,7 @@ export function PeoplePage() {
   const query = isAllPeople ? effectiveQuery(throttled) : '';
   const [sort, setSort] = useState<{ sort: string; order: 'asc' | 'desc' }>({ sort: 'createdAt', order: 'desc' });
   const isSearching = query !== '';
+  const isDefaultSort = sort.sort === 'createdAt' && sort.order === 'desc';
   const search = usePeopleSearch(query, { enabled: canRead && isSearching });
   const segmentPeople = useSegmentPeople(current?.id ?? null, sort.sort, sort.order, { enabled: canRead && !isSearching });
   const count = useSegmentCount(current?.id ?? null, { enabled: canRead });
@@ -146,7 +147,7 @@ export function PeoplePage() {
   else if (active.isError)
     content = (
       <LoadError
-        message={errorMessage(active.error, isSearching ? peopleMessages.searchError : segmentMessages.peopleError)}
+        message={errorMessage(active.error, isSearching ? peopleMessages.searchError : isDefaultSort ? segmentMessages.peopleError : segmentMessages.sortError)}
         onRetry={() => void active.refetch()}
       />
     );

@@ -1,4 +1,5 @@
 import type { Condition, ConditionNode, FieldOperator, TimeWindow } from '@herald/contracts';
+import type { ConditionChoices } from './condition-input.tsx';
 
 /** Words for operators, condition types and windows, shared by the editor and the explanations. */
 export const operatorLabels: Record<FieldOperator, string> = {
@@ -35,21 +36,36 @@ export const conditionTypeLabels: Record<Condition['type'], string> = {
   status: 'Subscription status',
 };
 
+/** A time window in words: ever, in the last N days, between two dates. */
 export function windowText(window: TimeWindow): string {
   if (window.type === 'ever') return 'ever';
   if (window.type === 'inTheLast') return `in the last ${window.days} ${window.days === 1 ? 'day' : 'days'}`;
   return `between ${window.from} and ${window.to}`;
 }
 
+/** How a description names the segments and fields a condition refers to. */
+export interface ConditionNames {
+  segment: (id: number) => string;
+  field: (name: string) => string;
+}
+
+/** Names from the editor's choices: a segment's name and a field's title, else the raw id or name. */
+export function conditionNames(choices: Pick<ConditionChoices, 'segments' | 'fields'>): ConditionNames {
+  return {
+    segment: (id) => choices.segments.find((s) => s.id === id)?.name ?? `segment ${id}`,
+    field: (name) => choices.fields.find((f) => f.name === name)?.title ?? name,
+  };
+}
+
 /** One line saying what a node asks, for read-only views and "why in or out". */
-export function describeNode(node: ConditionNode, segmentName: (id: number) => string = (id) => `segment ${id}`): string {
+export function describeNode(node: ConditionNode, names: ConditionNames = conditionNames({ segments: [], fields: [] })): string {
   switch (node.type) {
     case 'group':
       return node.operator === 'and' ? 'All of these' : 'Any of these';
     case 'field': {
       const value = node.value === undefined ? '' : ` ${String(node.value)}`;
       const unit = ['withinLast', 'withinNext'].includes(node.operator) ? ' days' : node.operator === 'moreThanAgo' ? ' days ago' : '';
-      return `${node.field} ${operatorLabels[node.operator]}${value}${unit}`;
+      return `${names.field(node.field)} ${operatorLabels[node.operator]}${value}${unit}`;
     }
     case 'tag':
       return `${node.operator === 'has' ? 'Has' : 'Does not have'} tag “${node.tag}”`;
@@ -62,7 +78,7 @@ export function describeNode(node: ConditionNode, segmentName: (id: number) => s
       return `${node.performed ? '' : 'Did not: '}${node.activity} ${subject} ${windowText(node.window)}`;
     }
     case 'segment':
-      return `${node.operator === 'in' ? 'Is in' : 'Is not in'} ${segmentName(node.segmentId)}`;
+      return `${node.operator === 'in' ? 'Is in' : 'Is not in'} ${names.segment(node.segmentId)}`;
     case 'pageVisited':
       return `${node.performed ? 'Visited' : 'Did not visit'} a page whose URL ${node.match === 'pattern' ? 'matches' : node.match === 'startsWith' ? 'starts with' : node.match} “${node.url}” ${windowText(node.window)}`;
     case 'formSubmitted':

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import type { ConditionChoices } from './condition-input.tsx';
-import { describeNode } from './condition-text.ts';
+import { conditionNames, describeNode } from './condition-text.ts';
 import { GroupEditor } from './group-editor.tsx';
 import { useConditionsCount, useSaveSegment } from './segments.api.ts';
 
@@ -138,12 +138,12 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
 
 /** A read-only list of conditions, nested. */
 export function ConditionList({ nodes, choices }: { nodes: ConditionNode[]; choices: ConditionChoices }) {
-  const name = (id: number) => choices.segments.find((s) => s.id === id)?.name ?? `segment ${id}`;
+  const names = conditionNames(choices);
   return (
     <Stack gap={4} component="ul" pl="md" m={0}>
       {nodes.map((node, i) => (
         <li key={i}>
-          <Text size="sm">{describeNode(node, name)}</Text>
+          <Text size="sm">{describeNode(node, names)}</Text>
           {node.type === 'group' && <ConditionList nodes={node.conditions} choices={choices} />}
         </li>
       ))}

@@ -4,10 +4,10 @@ import { IconCheck, IconX } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import type { ConditionChoices } from './condition-input.tsx';
-import { describeNode } from './condition-text.ts';
+import { conditionNames, describeNode, type ConditionNames } from './condition-text.ts';
 import { useExplain } from './segments.api.ts';
 
-function Verdicts({ verdicts, name }: { verdicts: ConditionVerdict[]; name: (id: number) => string }) {
+function Verdicts({ verdicts, names }: { verdicts: ConditionVerdict[]; names: ConditionNames }) {
   return (
     <Stack gap={6} component="ul" pl={0} m={0} style={{ listStyle: 'none' }}>
       {verdicts.map((v, i) => (
@@ -16,11 +16,11 @@ function Verdicts({ verdicts, name }: { verdicts: ConditionVerdict[]; name: (id:
             <ThemeIcon size={20} radius="xl" color={v.matches ? 'teal' : 'red'} variant="light" aria-label={v.matches ? 'matches' : 'does not match'}>
               {v.matches ? <IconCheck size={14} /> : <IconX size={14} />}
             </ThemeIcon>
-            <Text size="sm">{describeNode(v.node, name)}</Text>
+            <Text size="sm">{describeNode(v.node, names)}</Text>
           </Group>
           {v.children && (
             <div style={{ paddingLeft: 28, paddingTop: 6 }}>
-              <Verdicts verdicts={v.children} name={name} />
+              <Verdicts verdicts={v.children} names={names} />
             </div>
           )}
         </li>
@@ -44,7 +44,7 @@ export function ExplainModal({ segment, personId, opened, choices, onClose }: { 
     event.preventDefault();
     if (typeof id === 'number') explain.mutate({ personId: id });
   };
-  const name = (sid: number) => choices.segments.find((s) => s.id === sid)?.name ?? `segment ${sid}`;
+  const names = conditionNames(choices);
   return (
     <Modal opened={opened} onClose={onClose} title={`Why in or out of ${segment.name}?`} size="lg" centered>
       <Stack gap="md">
@@ -67,7 +67,7 @@ export function ExplainModal({ segment, personId, opened, choices, onClose }: { 
                 This segment has no conditions: everyone who is not archived is in it.
               </Text>
             ) : (
-              <Verdicts verdicts={explain.data.verdicts} name={name} />
+              <Verdicts verdicts={explain.data.verdicts} names={names} />
             )}
           </Stack>
         )}

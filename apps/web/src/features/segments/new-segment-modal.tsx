@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { ColourChoice } from '../../ui/colour-choice.tsx';
 import { folderColors } from '../folders/folder-tree.tsx';
-import { useCreateSegment, useSaveSegment } from './segments.api.ts';
+import { segmentPath, useCreateSegment, useSaveSegment } from './segments.api.ts';
 
 interface SegmentFormProps {
   initialName: string;
@@ -64,7 +64,7 @@ export function NewSegmentModal({ opened, onClose }: { opened: boolean; onClose:
               onSuccess: ({ segment, message }) => {
                 notifySuccess(message || segmentMessages.saved);
                 onClose();
-                void navigate(`/segments/${segment.id}?edit=1`);
+                void navigate(`${segmentPath(segment.id)}&edit=1`);
               },
               onError: (e) => notifyError(e, segmentMessages.createError),
             },

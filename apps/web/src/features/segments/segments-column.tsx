@@ -4,6 +4,7 @@ import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FolderTree } from '../folders/folder-tree.tsx';
+import { segmentPath } from './segments.api.ts';
 
 interface SegmentsColumnProps {
   segments: Segment[] | undefined;
@@ -67,7 +68,7 @@ export function SegmentsColumn({ segments, currentId, canWrite, isNarrow }: Segm
           title="Your segments"
           items={own.map((s) => ({ id: s.id, label: s.name, color: s.color, isCurrent: s.id === currentId }))}
           canWrite={canWrite}
-          onItemClick={(item) => void navigate(`/segments/${item.id}`)}
+          onItemClick={(item) => void navigate(segmentPath(item.id))}
           deleteWarning="The segments inside are deleted with the folder."
           w="100%"
         />

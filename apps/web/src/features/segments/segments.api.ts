@@ -15,6 +15,8 @@ export const segmentsKey = ['segments'] as const;
 // A segment's people and count sit under the people lists' key, so every change to people refreshes them.
 export const segmentPeopleKey = (id: number, sort: string, order: string) => ['people', 'search', 'segment', id, sort, order] as const;
 export const segmentPreviewKey = (id: number) => ['people', 'search', 'segment-count', id] as const;
+/** A user segment's address; the folder-item parameter names the item selected in the folder tree (work-areas.md §1). */
+export const segmentPath = (id: number | string) => `/segments/${id}?segments-folder-item=${id}`;
 /** Segment people page size; a further page appends. */
 export const segmentPageSize = 100;
 /** Segment create and update run one at a time (work-areas.md §9). */
@@ -81,6 +83,7 @@ function useRefreshSegments() {
   };
 }
 
+/** POST /v1/segments/: a new segment (name, colour), queued behind any other segment write. */
 export function useCreateSegment() {
   const refresh = useRefreshSegments();
   return useMutation({
@@ -91,6 +94,7 @@ export function useCreateSegment() {
   });
 }
 
+/** PATCH /v1/segments/{id}: name, colour and conditions, queued behind any other segment write. */
 export function useSaveSegment() {
   const refresh = useRefreshSegments();
   return useMutation({
@@ -102,6 +106,7 @@ export function useSaveSegment() {
   });
 }
 
+/** DELETE /v1/segments/{id}. */
 export function useDeleteSegment() {
   const refresh = useRefreshSegments();
   return useMutation({
@@ -110,6 +115,7 @@ export function useDeleteSegment() {
   });
 }
 
+/** POST /v1/segments/{id}/explain: each condition's verdict for one person. */
 export function useExplain(segmentId: number) {
   return useMutation({
     mutationFn: (body: { personId: number; conditions?: ConditionNode[] }) => api.post(`/segments/${segmentId}/explain`, body, { schema: ExplainResult }),

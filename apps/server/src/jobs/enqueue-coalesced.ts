@@ -3,9 +3,9 @@ import type { Database } from '../db/connection.ts';
 import type { JobName, JobPayloads } from './job-types.ts';
 
 /**
- * Add a job to a named queue in the caller's transaction: jobs of one queue run one at a time. With a
- * job key, a job still waiting keeps its place and takes the newest payload.
+ * Add a job in the caller's transaction, coalesced by its key: while a job with that key still waits,
+ * it keeps its place and takes the newest payload, so a burst of requests runs the work once.
  */
-export async function enqueueInQueue<N extends JobName>(db: Database, name: N, payload: JobPayloads[N], queueName: string, jobKey: string): Promise<void> {
-  await sql`select herald_enqueue_in_queue(${name}::text, ${JSON.stringify(payload)}::json, ${jobKey}::text, ${queueName}::text)`.execute(db);
+export async function enqueueCoalesced<N extends JobName>(db: Database, name: N, payload: JobPayloads[N], jobKey: string): Promise<void> {
+  await sql`select herald_enqueue_coalesced(${name}::text, ${JSON.stringify(payload)}::json, ${jobKey}::text)`.execute(db);
 }

@@ -70,14 +70,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     drop index events_person_idx;
     alter index events_person_cover_idx rename to events_person_idx;
 
-    -- Jobs in a named queue run one at a time: membership refreshes of one account never overlap.
-    create function herald_enqueue_in_queue(task text, payload json, job_key text, queue_name text)
+    -- A keyed job that still waits keeps its place: a burst of requests runs a refresh once.
+    create function herald_enqueue_coalesced(task text, payload json, job_key text)
     returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
     begin
-      perform graphile_worker.add_job(task, payload, queue_name => queue_name, job_key => job_key, job_key_mode => 'preserve_run_at');
+      perform graphile_worker.add_job(task, payload, job_key => job_key, job_key_mode => 'preserve_run_at');
     end $fn$;
-    revoke all on function herald_enqueue_in_queue(text, json, text, text) from public;
-    grant execute on function herald_enqueue_in_queue(text, json, text, text) to herald_app;
+    revoke all on function herald_enqueue_coalesced(text, json, text) from public;
+    grant execute on function herald_enqueue_coalesced(text, json, text) to herald_app;
 
     -- Every account gets the automatic segments, now and when it is created.
     create function herald_create_automatic_segments(acc bigint) returns void
@@ -166,7 +166,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop function herald_account_created();
     drop function herald_create_automatic_segments(bigint);
     drop function herald_to_timestamptz(text);
-    drop function herald_enqueue_in_queue(text, json, text, text);
+    drop function herald_enqueue_coalesced(text, json, text);
     drop table segment_dirty_accounts, segment_dirty_people, segment_members, segments;
     drop index events_person_idx;
     create index events_person_idx on events (account_id, person_id, created_at desc, id desc);

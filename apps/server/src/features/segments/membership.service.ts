@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { isTimeRelative, segmentFilter } from '@herald/segments';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
-import { enqueueInQueue } from '../../jobs/enqueue-in-queue.ts';
+import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
 import type { Services } from '../../services.ts';
 import { applyMembership, accountsWithDirtyMarks, accountsWithSegments, clearDirtyPeople, takeDirtyAccount, takeDirtyPeople } from './membership.queries.ts';
 import { conditionsOf, loadCompileContext } from './segment-context.ts';
@@ -17,9 +17,14 @@ const jobBudgetMs = 30_000;
 /** Segments whose members are kept: every stored one but All People (which is everyone). */
 const keepsMembers = (row: SegmentRow) => row.autoType !== 'allPeople';
 
-/** Membership work runs without the request time limit and without waiting on a synchronous commit. */
-async function asJob(db: Database) {
+/**
+ * Membership work runs without the request time limit and without waiting on a synchronous commit, and
+ * one transaction at a time per account (a transaction lock, which a crashed worker's connection gives
+ * back at once — unlike a job queue, which would stay locked until the job's lock expires).
+ */
+async function asJob(db: Database, accountId: number) {
   await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(db);
+  await sql`select pg_advisory_xact_lock(hashtextextended('segment-membership', ${accountId}::bigint))`.execute(db);
 }
 
 /**
@@ -28,7 +33,7 @@ async function asJob(db: Database) {
  */
 export async function runSegmentRefresh(services: Services, accountId: number, segmentId: number): Promise<void> {
   await withAccount(services.db, accountId, async (db) => {
-    await asJob(db);
+    await asJob(db, accountId);
     const { ctx, rows } = await loadCompileContext(db, accountId);
     const row = rows.find((r) => r.id === segmentId);
     if (!row || !keepsMembers(row)) return;
@@ -44,7 +49,7 @@ export async function runSegmentRefresh(services: Services, accountId: number, s
 export async function runDirtyRefresh(services: Services, accountId: number): Promise<void> {
   const started = Date.now();
   const wholeAccount = await withAccount(services.db, accountId, async (db) => {
-    await asJob(db);
+    await asJob(db, accountId);
     if (!(await takeDirtyAccount(db, accountId))) return false;
     await clearDirtyPeople(db, accountId);
     const { ctx, rows } = await loadCompileContext(db, accountId);
@@ -56,7 +61,7 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
   if (wholeAccount) return;
   for (;;) {
     const taken = await withAccount(services.db, accountId, async (db) => {
-      await asJob(db);
+      await asJob(db, accountId);
       const ids = await takeDirtyPeople(db, accountId, dirtyBatch);
       if (ids.length === 0) return 0;
       const { ctx, rows } = await loadCompileContext(db, accountId);
@@ -74,7 +79,7 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
 }
 
 async function enqueueDirtyRefresh(db: Database, accountId: number) {
-  await enqueueInQueue(db, 'refresh-segments', { accountId }, `segments:${accountId}`, `refresh-segments:${accountId}`);
+  await enqueueCoalesced(db, 'refresh-segments', { accountId }, `refresh-segments:${accountId}`);
 }
 
 /** Queue a `refresh-segments` job for every account with marked changes (owner connection). */

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
-import { enqueueInQueue } from '../../jobs/enqueue-in-queue.ts';
+import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
 import { findPerson } from '../people/people.queries.ts';
 import { assertValid, conditionsOf, loadCompileContext, toSegment } from './segment-context.ts';
 import { countArchived, deleteSegment, findSegment, insertSegment, lockSegmentWrites, segmentsOfPerson, updateSegment } from './segments.queries.ts';
@@ -36,9 +36,9 @@ export async function listAccountSegments(db: Database, session: Session): Promi
   return { segments };
 }
 
-/** Queue a full rebuild of one segment's members (coalesced per segment, one refresh of an account at a time). */
+/** Queue a full rebuild of one segment's members (coalesced per segment). */
 export async function queueSegmentRefresh(db: Database, accountId: number, segmentId: number) {
-  await enqueueInQueue(db, 'refresh-segment', { accountId, segmentId }, `segments:${accountId}`, `refresh-segment:${accountId}:${segmentId}`);
+  await enqueueCoalesced(db, 'refresh-segment', { accountId, segmentId }, `refresh-segment:${accountId}:${segmentId}`);
 }
 
 /** POST /v1/segments/: a new segment, its conditions checked against the account, built in the background. */

@@ -35,8 +35,8 @@ describe('segments', () => {
     expect((await call(page, 'POST', '/v1/fields', { items: [{ name: 'plan', title: 'Plan', type: 'string' }] })).status).toBe(201);
     const ada = uniqueEmail('ada');
     const people = [
-      { email: ada, firstName: 'Ada', plan: 'pro', tags: 'vip, customer' },
       { email: uniqueEmail('bea'), firstName: 'Bea', plan: 'pro', tags: 'customer' },
+      { email: ada, firstName: 'Ada', plan: 'pro', tags: 'vip, customer' },
       { email: uniqueEmail('cal'), firstName: 'Cal', plan: 'free', tags: 'vip' },
     ];
     for (const person of people) expect((await call(page, 'POST', '/v1/people/?source=manual', person)).status).toBe(201);
@@ -123,6 +123,14 @@ describe('segments', () => {
     await page.waitForURL((url) => url.pathname === '/people');
     await page.getByRole('heading', { name: 'All People' }).waitFor();
     await page.getByRole('link', { name: ada }).waitFor();
+
+    // Sorting starts the list again in the new order (people were added Bea, Ada, Cal).
+    const rows = page.getByRole('row');
+    await choose(page, page.locator('body'), 'Sort by', 'First name');
+    await rows.nth(2).filter({ hasText: 'Bea' }).waitFor();
+    await page.getByRole('button', { name: 'Sort ascending' }).click();
+    await rows.nth(1).filter({ hasText: 'Ada' }).waitFor();
+    await rows.nth(3).filter({ hasText: 'Cal' }).waitFor();
   });
 
   it('on a narrow screen the segment list folds above the people', async () => {

@@ -116,7 +116,7 @@ describe('imports', () => {
   });
 
   it('resumes after a crash mid-file with no row lost or doubled', async () => {
-    const rows = 60_000;
+    const rows = 250_000;
     const marker = `resume${Date.now().toString(36)}`;
     const lines = ['E-mail'];
     for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
@@ -131,11 +131,11 @@ describe('imports', () => {
     const crashingStorage = { ...ctx.services.storage, readStream: async (k: string) => {
       const stream = await ctx.services.storage.readStream(k);
       let seen = 0;
-      return stream?.pipe(new (await import('node:stream')).Transform({ transform(chunk: Buffer, _e, cb) { seen += chunk.length; cb(seen > 900_000 ? new Error('worker killed') : null, chunk); } })) as Readable | undefined;
+      return stream?.pipe(new (await import('node:stream')).Transform({ transform(chunk: Buffer, _e, cb) { seen += chunk.length; cb(seen > 4_500_000 ? new Error('worker killed') : null, chunk); } })) as Readable | undefined;
     } };
     await expect(runImport({ ...ctx.services, storage: crashingStorage }, owner.account.accountId, created.body.id)).rejects.toThrow('worker killed');
     const mid = await ctx.services.db.selectFrom('imports').select(['status', 'parsedRows']).where('id', '=', id).executeTakeFirstOrThrow();
-    expect(mid).toEqual({ status: 'parsing', parsedRows: 25_000 });
+    expect(mid).toEqual({ status: 'parsing', parsedRows: 100_000 });
     await runImport(ctx.services, owner.account.accountId, created.body.id);
     const final = (await owner.client.get(`/v1/imports/${created.body.id}`)).body;
     expect(final).toMatchObject({ status: 'done', totalRows: rows, counts: { created: rows, updated: 0, failed: 0, duplicates: 0 } });

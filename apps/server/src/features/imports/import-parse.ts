@@ -1,6 +1,5 @@
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import copyStreams from 'pg-copy-streams';
 import type pg from 'pg';
 import { importMessages, type ColumnMapping } from '@herald/contracts';
@@ -8,9 +7,13 @@ import type { Services } from '../../services.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { sniffCsv } from './csv-sniff.ts';
-import { planColumns, toStagingRow, type StagingRow } from './import-plan.ts';
+import { CsvReader, type CsvRecord } from './csv-reader.ts';
+import { planColumns, stagingLine, stagingLineColumns, type ColumnPlan } from './import-plan.ts';
 
-const chunkRows = 25_000;
+/** Rows committed together with the parse mark; a restart re-reads at most this many. */
+const chunkRows = 100_000;
+/** Longest cell kept whole; a longer one (a broken quote, a 1 MB value) fails its row, memory stays bounded. */
+const maxCellChars = 1_048_576;
 
 /** A failure the whole import stops on, with the message the user sees. */
 export class ImportFailure extends Error {}
@@ -18,14 +21,17 @@ export class ImportFailure extends Error {}
 /**
  * Run `work` on a pooled client in a transaction that sees only the account's rows. PostgreSQL
  * refuses COPY FROM under row-level security, so the staging COPY runs with `asOwner` and writes
- * the account id into every row itself.
+ * the account id into every row itself. Commits do not wait for the WAL flush: a job that loses its
+ * last commits in a crash redoes them (every step is resumable), and that wait is most of a commit.
  */
 export async function withAccountClient<T>(pool: pg.Pool, accountId: number, work: (client: pg.PoolClient) => Promise<T>, options: { asOwner?: boolean } = {}): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
     await client.query(
-      options.asOwner ? "select set_config('herald.account_id', $1, true)" : "select set_config('herald.account_id', $1, true), set_config('role', 'herald_app', true)",
+      options.asOwner
+        ? "select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true)"
+        : "select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)",
       [String(accountId)],
     );
     const result = await work(client);
@@ -37,18 +43,6 @@ export async function withAccountClient<T>(pool: pg.Pool, accountId: number, wor
   } finally {
     client.release();
   }
-}
-
-const copyCell = (value: string | null) => (value === null ? '' : `"${value.replace(/"/g, '""')}"`);
-const pgArray = (values: string[]) => `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
-
-function copyLine(accountId: number, importId: number, row: StagingRow): string {
-  const f = row.first;
-  return `${[
-    String(accountId), String(importId), String(row.rowNo), copyCell(f.email!), copyCell(f.email!.toLowerCase()),
-    copyCell(f.firstName ?? null), copyCell(f.lastName ?? null), copyCell(f.phone ?? null), copyCell(f.company ?? null),
-    copyCell(f.website ?? null), copyCell(f.userId ?? null), copyCell(JSON.stringify(row.fields)), copyCell(pgArray(row.tags)),
-  ].join(',')}\n`;
 }
 
 async function readHead(services: Services, key: string): Promise<Buffer> {
@@ -65,9 +59,65 @@ async function readHead(services: Services, key: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** One chunk's transaction: staging lines stream into COPY as they are made, failures are kept for the commit. */
+interface OpenChunk {
+  client: pg.PoolClient;
+  copy: NodeJS.WritableStream;
+  failures: { rowNo: number; reason: string }[];
+}
+
+async function openChunk(pool: pg.Pool, accountId: number, importId: number): Promise<OpenChunk> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true)", [String(accountId)]);
+    const copy = client.query(copyStreams.from(`copy import_rows (account_id, import_id, ${stagingLineColumns}) from stdin`));
+    // Errors surface where the chunk is written or committed (`once`, `finished`); none may go unheard.
+    copy.on('error', () => undefined);
+    return { client, copy, failures: [] };
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    client.release();
+    throw error;
+  }
+}
+
+/** Finish the COPY and commit it with the chunk's failures and the count of rows parsed so far. */
+async function commitChunk(chunk: OpenChunk, imp: { accountId: number; id: number }, parsedRows: number): Promise<void> {
+  const { client, copy, failures } = chunk;
+  try {
+    copy.end();
+    await finished(copy);
+    if (failures.length) {
+      await client.query(
+        'insert into import_failures (account_id, import_id, row_no, reason) select $1, $2, r, m from unnest($3::int[], $4::text[]) as t(r, m) on conflict do nothing',
+        [imp.accountId, imp.id, failures.map((f) => f.rowNo), failures.map((f) => f.reason)],
+      );
+    }
+    await client.query(
+      'update imports set parsed_rows = $3, failed = (select count(*) from import_failures where account_id = $1 and import_id = $2) where account_id = $1 and id = $2',
+      [imp.accountId, imp.id, parsedRows],
+    );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function abandonChunk(chunk: OpenChunk | undefined): Promise<void> {
+  if (!chunk) return;
+  // Dropping the connection aborts the COPY and its transaction; nothing of the chunk is kept.
+  chunk.client.release(true);
+}
+
 /**
- * Parse the file into the staging table. Rows are committed in chunks together with the count of
- * rows parsed, so a restarted job skips what is already staged and nothing is lost or doubled.
+ * Parse the file into the staging table. The file streams through a decoder and the CSV reader
+ * into one COPY per chunk of rows, so PostgreSQL loads while the next rows are read; each chunk
+ * commits with the count of rows parsed, so a restarted job skips what is already staged and
+ * nothing is lost or doubled.
  */
 export async function parseImportFile(
   services: Services,
@@ -79,58 +129,74 @@ export async function parseImportFile(
   const shape = sniffCsv(head);
   if (shape.isBinary) throw new ImportFailure('This file is not a CSV text file.');
   const customFields = await withAccount(services.db, imp.accountId, (db) => listCustomFields(db, imp.accountId));
-  const stream = (await services.storage.readStream(imp.fileKey))!;
-  const parser = parse({ bom: true, delimiter: shape.delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_error: true });
-  let plans: ReturnType<typeof planColumns> | undefined;
-  let rowNo = 0;
-  let staged: string[] = [];
-  let failures: { rowNo: number; reason: string }[] = [];
+  const stream = await services.storage.readStream(imp.fileKey);
+  if (!stream) throw new ImportFailure(importMessages.fileMissing);
 
-  const flush = async () => {
-    if (rowNo <= imp.parsedRows) return;
-    const lines = staged;
-    const failed = failures;
-    staged = [];
-    failures = [];
-    await withAccountClient(services.pool, imp.accountId, async (client) => {
-      if (lines.length) {
-        const copy = client.query(copyStreams.from('copy import_rows (account_id, import_id, row_no, email, email_lower, first_name, last_name, phone, company, website, external_id, fields, tags) from stdin with (format csv)'));
-        await pipeline(Readable.from(lines), copy);
+  const prefix = `${imp.accountId}\t${imp.id}\t`;
+  let plans: ColumnPlan[] | undefined;
+  let rowNo = 0;
+  let chunk: OpenChunk | undefined;
+  let chunkCount = 0;
+  let records: CsvRecord[] = [];
+  const reader = new CsvReader(shape.delimiter.charCodeAt(0), maxCellChars, (record) => records.push(record));
+  const decoder = new TextDecoder(shape.encoding === 'utf8' ? 'utf-8' : 'latin1');
+  let first = true;
+
+  const take = async () => {
+    const batch = records;
+    records = [];
+    for (const record of batch) {
+      if (!plans) {
+        plans = planColumns(record.cells, imp.fieldMapping, customFields);
+        if (!plans.some((p) => p.kind === 'first' && p.name === 'email')) throw new ImportFailure('No column of the file matches the column mapped to Email.');
+        continue;
       }
-      if (failed.length) {
-        await client.query(
-          'insert into import_failures (account_id, import_id, row_no, reason) select $1, $2, r, m from unnest($3::int[], $4::text[]) as t(r, m) on conflict do nothing',
-          [imp.accountId, imp.id, failed.map((f) => f.rowNo), failed.map((f) => f.reason)],
-        );
+      rowNo += 1;
+      if (rowNo <= imp.parsedRows) continue;
+      chunk ??= await openChunk(services.pool, imp.accountId, imp.id);
+      const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans);
+      if (typeof line === 'string') {
+        if (!chunk.copy.write(prefix + line)) await once(chunk.copy, 'drain');
+      } else {
+        chunk.failures.push({ rowNo, reason: line.reason });
       }
-      await client.query('update imports set parsed_rows = $3, failed = (select count(*) from import_failures where account_id = $1 and import_id = $2) where account_id = $1 and id = $2', [imp.accountId, imp.id, rowNo]);
-    }, { asOwner: true });
-    onProgress(rowNo);
+      chunkCount += 1;
+      if (chunkCount >= chunkRows) {
+        const full = chunk;
+        chunk = undefined;
+        chunkCount = 0;
+        await commitChunk(full, imp, rowNo);
+        onProgress(rowNo);
+      }
+    }
   };
 
-  parser.on('skip', (error: { message: string; lines?: number }) => {
-    rowNo += 1;
-    if (rowNo > imp.parsedRows) failures.push({ rowNo, reason: `Line ${error.lines ?? '?'} is not valid CSV: ${error.message}` });
-  });
-  // Latin-1 is one byte a character, so each chunk decodes on its own; UTF-8 goes through as bytes.
-  const decoded = shape.encoding === 'latin1' ? stream.pipe(new Transform({ transform: (chunk: Buffer, _e, cb) => cb(null, chunk.toString('latin1')) })) : stream;
-  decoded.pipe(parser);
-  stream.on('error', (error) => parser.destroy(error));
-  decoded.on('error', (error) => parser.destroy(error));
-  for await (const record of parser as AsyncIterable<string[]>) {
-    if (!plans) {
-      plans = planColumns(record, imp.fieldMapping, customFields);
-      if (!plans.some((p) => p.kind === 'first' && p.name === 'email')) throw new ImportFailure('No column of the file matches the column mapped to Email.');
-      continue;
+  try {
+    for await (const bytes of stream) {
+      let text = decoder.decode(bytes as Buffer, { stream: true });
+      if (first && text.length > 0) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      reader.write(text);
+      await take();
     }
-    rowNo += 1;
-    if (rowNo <= imp.parsedRows) continue;
-    const row = toStagingRow(record, rowNo, plans);
-    if ('reason' in row) failures.push({ rowNo, reason: row.reason });
-    else staged.push(copyLine(imp.accountId, imp.id, row));
-    if (staged.length + failures.length >= chunkRows) await flush();
+    reader.write(decoder.decode());
+    reader.end();
+    await take();
+    if (chunk) {
+      const last = chunk;
+      chunk = undefined;
+      await commitChunk(last, imp, rowNo);
+      onProgress(rowNo);
+    }
+  } catch (error) {
+    await abandonChunk(chunk);
+    throw error;
+  } finally {
+    stream.destroy();
   }
-  await flush();
+  if (!plans) throw new ImportFailure(importMessages.noPeople);
   if (rowNo === 0) throw new ImportFailure(importMessages.noPeople);
-  return rowNo;
+  return Math.max(rowNo, imp.parsedRows);
 }

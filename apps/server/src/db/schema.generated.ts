@@ -77,6 +77,12 @@ export interface DevMailbox {
   createdAt: Generated<Date>;
 }
 
+export interface EventNames {
+  accountId: number;
+  name: string;
+  lastSeenAt: Date;
+}
+
 export interface Events {
   accountId: number;
   id: Generated<number>;
@@ -300,6 +306,7 @@ export interface DB {
   accounts: Accounts;
   bulkActions: BulkActions;
   devMailbox: DevMailbox;
+  eventNames: EventNames;
   events: Events;
   folders: Folders;
   importFailures: ImportFailures;

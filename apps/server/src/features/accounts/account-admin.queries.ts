@@ -53,7 +53,7 @@ export async function moveSession(userDb: Database, sessionId: string, accountId
  * Tenant tables whose size decides whether deleting an account runs in the background.
  * Each feature that adds a large tenant table lists it here.
  */
-export const tenantTablesBySize = ['events', 'segment_members', 'people', 'segment_dirty_people', 'segment_dirty_accounts', 'mail_deliveries'] as const;
+export const tenantTablesBySize = ['events', 'event_names', 'segment_members', 'people', 'segment_dirty_people', 'segment_dirty_accounts', 'mail_deliveries'] as const;
 
 /** Rows the account holds across the large tenant tables, counted up to `limit`. */
 export async function countTenantRows(userDb: Database, accountId: number, limit: number): Promise<number> {

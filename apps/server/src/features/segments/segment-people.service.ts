@@ -9,12 +9,12 @@ import { toPerson } from '../people/people.queries.ts';
 import { assertValid, conditionsOf, loadCompileContext } from './segment-context.ts';
 import { countMatching, findSegment, idsMatching, limitStatementTime, pageMatching, recentEventNames } from './segments.queries.ts';
 
-/** How long a count or a page may take before the answer is "still building". */
-const statementLimitMs = 20_000;
+/** How long a count or a page may take (and wait for a table lock) before the answer is "still building". */
+const readLimits = { statementMs: 20_000, lockMs: 3_000 };
 
 /** Run segment reads under a time limit; a time-out or lock time-out answers 503 'Segment is still building'. */
 async function timeLimited<T>(db: Database, work: () => Promise<T>): Promise<T> {
-  await limitStatementTime(db, statementLimitMs);
+  await limitStatementTime(db, readLimits);
   try {
     return await work();
   } catch (error) {
@@ -70,11 +70,10 @@ export async function explainPerson(db: Database, session: Session, id: number, 
   return { personId: body.personId, matches: row.matches === true, verdicts: toVerdicts(row) };
 }
 
-/** GET /v1/segments/event-names: names for the event condition's suggestions. */
+/** GET /v1/segments/event-names: the newest 200 tracked event names, for the event condition's suggestions. */
 export async function eventNames(db: Database, session: Session) {
-  return { names: await timeLimited(db, () => recentEventNames(db, session.accountId)) };
+  return { names: await recentEventNames(db, session.accountId, 200) };
 }
-
 
 /** Ids of everyone a segment holds now, for bulk actions (404 for an unknown segment). */
 export async function segmentPeopleIds(db: Database, accountId: number, id: number): Promise<number[]> {

@@ -100,6 +100,11 @@ describe('segments', () => {
     const why = page.getByRole('dialog', { name: /Why in or out of Pro VIP customers/ });
     await why.getByText(/is in this segment/).waitFor();
     expect(await why.getByLabel('matches', { exact: true }).count()).toBe(2);
+    // Why is Cal out? Found by name: Cal's plan is free.
+    await why.getByRole('textbox', { name: 'Person' }).fill('Cal');
+    await page.getByRole('option', { name: /^cal-/ }).click();
+    await why.getByText(/is not in this segment/).waitFor();
+    await why.getByLabel('does not match', { exact: true }).first().waitFor();
     await screenshot(page, 'segment-why');
     await why.getByRole('button', { name: 'Close' }).or(page.locator('.mantine-Modal-close')).first().click();
 

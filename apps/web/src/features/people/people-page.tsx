@@ -12,6 +12,7 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { ConditionsDrawer } from '../segments/conditions-drawer.tsx';
 import { ExplainModal } from '../segments/explain-modal.tsx';
+import type { PickedPerson } from '../segments/person-picker.tsx';
 import { NewSegmentModal } from '../segments/new-segment-modal.tsx';
 import { SegmentToolbar } from '../segments/segment-toolbar.tsx';
 import { SegmentsColumn } from '../segments/segments-column.tsx';
@@ -59,7 +60,7 @@ export function PeoplePage() {
   const [isAddOpen, setIsAddOpen] = useState(false);
   const [isNewOpen, setIsNewOpen] = useState(false);
   const [isWholeSegment, setIsWholeSegment] = useState(false);
-  const [explaining, setExplaining] = useState<{ personId: number | null } | null>(null);
+  const [explaining, setExplaining] = useState<{ person: PickedPerson | null } | null>(null);
   const [bulkActions, setBulkActions] = useState<number[]>([]);
   const isEditing = searchParams.get('edit') === '1';
   const setEditing = (on: boolean) =>
@@ -189,7 +190,7 @@ export function PeoplePage() {
           fields={fields.data?.items}
           selected={selected}
           onSelect={setSelected}
-          onExplain={isAllPeople ? undefined : (personId) => setExplaining({ personId })}
+          onExplain={isAllPeople ? undefined : (p) => setExplaining({ person: { id: p.id, label: p.email ?? `Person ${p.id}` } })}
         />
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed">
@@ -220,7 +221,7 @@ export function PeoplePage() {
               canWrite={canWrite}
               onSort={(s, o) => setSort({ sort: s, order: o })}
               onConditions={() => setEditing(true)}
-              onExplain={() => setExplaining({ personId: null })}
+              onExplain={() => setExplaining({ person: null })}
               onWholeSegment={() => setIsWholeSegment(true)}
             />
           )}
@@ -260,7 +261,7 @@ export function PeoplePage() {
         <ConditionsDrawer segment={current} opened={isEditing} readOnly={!canWrite || current.autoSegment} choices={choices} onClose={() => setEditing(false)} />
       )}
       {current && (
-        <ExplainModal segment={current} personId={explaining?.personId ?? null} opened={explaining !== null} choices={choices} onClose={() => setExplaining(null)} />
+        <ExplainModal segment={current} person={explaining?.person ?? null} opened={explaining !== null} choices={choices} onClose={() => setExplaining(null)} />
       )}
       <AddPersonModal opened={isAddOpen} onClose={() => setIsAddOpen(false)} />
       <NewSegmentModal opened={isNewOpen} onClose={() => setIsNewOpen(false)} />

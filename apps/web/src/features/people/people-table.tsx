@@ -14,7 +14,7 @@ interface PeopleTableProps {
   selected: number[];
   onSelect: (ids: number[]) => void;
   /** When given, each row's menu offers "Why in or out?". */
-  onExplain?: (personId: number) => void;
+  onExplain?: (person: Person) => void;
 }
 
 /** People in rows with the chosen columns, selectable; a row opens the person. */
@@ -74,7 +74,7 @@ export function PeopleTable({ people, columns, fields, selected, onSelect, onExp
                       </ActionIcon>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconHelpCircle size={14} />} onClick={() => onExplain(person.id)}>
+                      <Menu.Item leftSection={<IconHelpCircle size={14} />} onClick={() => onExplain(person)}>
                         Why in or out?
                       </Menu.Item>
                     </Menu.Dropdown>

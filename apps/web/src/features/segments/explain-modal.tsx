@@ -1,10 +1,11 @@
 import { segmentMessages, type ConditionVerdict, type Segment } from '@herald/contracts';
-import { Alert, Badge, Button, Group, Modal, NumberInput, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import type { ConditionChoices } from './condition-input.tsx';
 import { conditionNames, describeNode, type ConditionNames } from './condition-text.ts';
+import { PersonPicker, type PickedPerson } from './person-picker.tsx';
 import { useExplain } from './segments.api.ts';
 
 function Verdicts({ verdicts, names }: { verdicts: ConditionVerdict[]; names: ConditionNames }) {
@@ -29,29 +30,34 @@ function Verdicts({ verdicts, names }: { verdicts: ConditionVerdict[]; names: Co
   );
 }
 
-/** "Why in or out?": each condition's verdict for one person. */
-export function ExplainModal({ segment, personId, opened, choices, onClose }: { segment: Segment; personId: number | null; opened: boolean; choices: ConditionChoices; onClose: () => void }) {
-  const [id, setId] = useState<number | ''>(personId ?? '');
+/** "Why in or out?": each condition's verdict for one person, picked from a row or found by email, name or id. */
+export function ExplainModal({ segment, person, opened, choices, onClose }: { segment: Segment; person: PickedPerson | null; opened: boolean; choices: ConditionChoices; onClose: () => void }) {
+  const [picked, setPicked] = useState<PickedPerson | null>(person);
   const explain = useExplain(segment.id);
   const { mutate, reset } = explain;
   useEffect(() => {
     if (!opened) return;
     reset();
-    setId(personId ?? '');
-    if (personId) mutate({ personId });
-  }, [opened, personId, mutate, reset]);
+    setPicked(person);
+    if (person) mutate({ personId: person.id });
+  }, [opened, person, mutate, reset]);
+  const pick = (next: PickedPerson) => {
+    setPicked(next);
+    mutate({ personId: next.id });
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (typeof id === 'number') explain.mutate({ personId: id });
+    if (picked) mutate({ personId: picked.id });
   };
   const names = conditionNames(choices);
+  const who = picked && explain.data?.personId === picked.id ? picked.label : `Person ${explain.data?.personId ?? ''}`;
   return (
     <Modal opened={opened} onClose={onClose} title={`Why in or out of ${segment.name}?`} size="lg" centered>
       <Stack gap="md">
         <form onSubmit={submit} noValidate>
           <Group align="flex-end" gap="sm">
-            <NumberInput label="Person id" min={1} value={id} onChange={(v) => setId(typeof v === 'number' ? v : '')} w={180} data-autofocus />
-            <Button type="submit" loading={explain.isPending} disabled={typeof id !== 'number'}>
+            <PersonPicker key={person?.id ?? 'none'} value={picked} onChange={pick} />
+            <Button type="submit" loading={explain.isPending} disabled={!picked}>
               Explain
             </Button>
           </Group>
@@ -59,8 +65,8 @@ export function ExplainModal({ segment, personId, opened, choices, onClose }: { 
         {explain.isError && <Alert color="red">{errorMessage(explain.error, segmentMessages.previewError)}</Alert>}
         {explain.data && (
           <Stack gap="sm">
-            <Badge size="lg" color={explain.data.matches ? 'teal' : 'gray'} variant="light">
-              Person {explain.data.personId} is {explain.data.matches ? 'in' : 'not in'} this segment
+            <Badge size="lg" tt="none" maw="100%" color={explain.data.matches ? 'teal' : 'gray'} variant="light">
+              {who} is {explain.data.matches ? 'in' : 'not in'} this segment
             </Badge>
             {explain.data.verdicts.length === 0 ? (
               <Text size="sm" c="dimmed">

@@ -65,6 +65,16 @@ describe('segments', () => {
     expect((await owner.client.get(`/v1/segments/${id}/preview`)).status).toBe(404);
   });
 
+  it('rebuilds only when the conditions really change, whatever the order of their keys', async () => {
+    const seg = (await create({ name: 'Stable', conditions: [planIs('pro'), tag('customer')] })).body.segment;
+    const version = async () => (await ctx.services.db.selectFrom('segments').select('version').where('id', '=', seg.id).executeTakeFirstOrThrow()).version;
+    const reordered = [{ value: 'pro', operator: 'equals', field: 'plan', type: 'field' }, { tag: 'customer', type: 'tag', operator: 'has' }];
+    expect((await owner.client.patch(`/v1/segments/${seg.id}`, { id: seg.id, name: 'Stable, renamed', conditions: reordered })).status).toBe(200);
+    expect(await version()).toBe(1);
+    expect((await owner.client.patch(`/v1/segments/${seg.id}`, { id: seg.id, name: 'Stable, renamed', conditions: [planIs('pro')] })).status).toBe(200);
+    expect(await version()).toBe(2);
+  });
+
   it('counts an unsaved tree and explains a person, condition by condition', async () => {
     const tree: ConditionNode[] = [
       { type: 'group', operator: 'or', conditions: [planIs('free'), { type: 'field', field: 'score', operator: 'greaterThan', value: 50 }] },

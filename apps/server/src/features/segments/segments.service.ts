@@ -1,4 +1,4 @@
-import { archivedSegmentId, automaticSegmentTypes, segmentMessages, type ConditionNode, type CreateSegmentBody, type Segment, type UpdateSegmentBody } from '@herald/contracts';
+import { archivedSegmentId, automaticSegmentTypes, conditionKey, segmentMessages, type ConditionNode, type CreateSegmentBody, type Segment, type UpdateSegmentBody } from '@herald/contracts';
 import { referencedSegments, validateConditions } from '@herald/segments';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
@@ -52,6 +52,11 @@ export async function createSegment(db: Database, session: Session, body: z.infe
   return { segment: toSegment(row), message: segmentMessages.saved };
 }
 
+/** Equal trees whatever the order of their keys (a stored tree comes back from jsonb with its keys reordered). */
+function sameConditions(a: readonly ConditionNode[], b: readonly ConditionNode[]): boolean {
+  return a.length === b.length && a.every((node, i) => conditionKey(node) === conditionKey(b[i]!));
+}
+
 async function editableSegment(db: Database, accountId: number, id: number) {
   if (id === archivedSegmentId) throw badRequest(segmentMessages.automatic);
   const row = await findSegment(db, accountId, id);
@@ -66,7 +71,7 @@ export async function saveSegment(db: Database, session: Session, id: number, bo
   await lockSegmentWrites(db, session.accountId);
   const row = await editableSegment(db, session.accountId, id);
   const conditions = body.conditions as ConditionNode[] | undefined;
-  const conditionsChanged = conditions !== undefined && JSON.stringify(conditions) !== JSON.stringify(conditionsOf(row));
+  const conditionsChanged = conditions !== undefined && !sameConditions(conditions, conditionsOf(row));
   if (conditions && conditionsChanged) {
     const { ctx } = await loadCompileContext(db, session.accountId);
     assertValid(validateConditions(conditions, ctx, id));

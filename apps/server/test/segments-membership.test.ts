@@ -28,6 +28,12 @@ async function members(segmentId: number): Promise<number[]> {
   return rows.map((r) => r.personId);
 }
 
+/** The kept member count the segment list shows. */
+async function memberCount(segmentId: number): Promise<number | null> {
+  const list = await owner.client.get('/v1/segments');
+  return list.body.segments.find((s: { id: number }) => s.id === segmentId).memberCount;
+}
+
 async function segmentEvents(segmentId: number) {
   const { rows } = await sql<{ personId: number; name: string }>`select person_id, name from events
     where account_id = ${accountId} and type = 'segment' and (data ->> 'segmentId')::bigint = ${segmentId} order by id`.execute(ctx.services.db);
@@ -101,6 +107,28 @@ describe('segment membership', () => {
     expect(await segmentEvents(seg.id)).toEqual(expect.arrayContaining([{ personId: b.id, name: 'entered' }, { personId: a.id, name: 'left' }]));
     await owner.client.request('DELETE', `/v1/people?force=true&id=${b.id}`);
     expect(await members(seg.id)).toEqual([]);
+    expect(await memberCount(seg.id)).toBe(0);
+  });
+
+  it('archiving a segment in bulk takes its people out of every segment, with left events; restoring brings them back', async () => {
+    const a = await addPerson({ city: 'Turin' });
+    const b = await addPerson({ city: 'Turin' });
+    const seg = await createSegment('Turin', [{ type: 'field', field: 'city', operator: 'equals', value: 'Turin' }]);
+    const tagged = await createSegment('Turin tagged', [{ type: 'tag', operator: 'has', tag: 'torino' }]);
+    await owner.client.post('/v1/tags/', { tag: 'torino', id: a.id });
+    await waitForMembers(seg.id, [a.id, b.id]);
+    await waitForMembers(tagged.id, [a.id]);
+    expect((await owner.client.request('DELETE', '/v1/people/bulk', { body: { segmentId: seg.id } })).status).toBe(202);
+    await waitForMembers(seg.id, []);
+    await waitForMembers(tagged.id, []);
+    expect(await memberCount(seg.id)).toBe(0);
+    expect(await segmentEvents(seg.id)).toEqual(expect.arrayContaining([{ personId: a.id, name: 'left' }, { personId: b.id, name: 'left' }]));
+    expect(await segmentEvents(tagged.id)).toEqual([{ personId: a.id, name: 'entered' }, { personId: a.id, name: 'left' }]);
+    expect((await owner.client.get('/v1/segments/1/people')).body.users.map((u: { id: number }) => u.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect((await owner.client.post('/v1/people/restore', { people: [a.id] })).status).toBe(202);
+    await waitForMembers(seg.id, [a.id]);
+    await waitForMembers(tagged.id, [a.id]);
+    expect(await memberCount(tagged.id)).toBe(1);
   });
 
   it('repeats nothing when a refresh runs again (a retry after a crash)', async () => {

@@ -109,8 +109,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       acc bigint;
       n bigint;
     begin
+      -- Deleted people leave their segments at once (no 'left' event: their events go with them).
       if tg_op = 'DELETE' then
-        delete from segment_members m using old_rows o where m.account_id = o.account_id and m.person_id = o.id;
+        with gone as (
+          delete from segment_members m using old_rows o where m.account_id = o.account_id and m.person_id = o.id
+          returning m.account_id, m.segment_id
+        )
+        update segments s set member_count = s.member_count - g.n
+        from (select account_id, segment_id, count(*) as n from gone group by account_id, segment_id) g
+        where s.account_id = g.account_id and s.id = g.segment_id and s.member_count is not null;
         return null;
       end if;
       for acc, n in select account_id, count(*) from new_rows group by account_id loop

@@ -90,6 +90,10 @@ describe('segments', () => {
     // Closing with unsaved changes asks first.
     await reopened.getByRole('button', { name: 'Add condition' }).click();
     await page.getByRole('menuitem', { name: 'Subscription status' }).click();
+    await page.evaluate(() => history.back());
+    await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Keep editing' }).click();
+    await reopened.getByRole('textbox', { name: 'Status' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('edit')).toBe('1');
     await reopened.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();
     await reopened.waitFor({ state: 'hidden' });

@@ -3,7 +3,8 @@ import { Alert, Button, Drawer, Group, Loader, Stack, Text } from '@mantine/core
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconAlertCircle, IconUsers } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useBlocker } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import type { ConditionChoices } from './condition-input.tsx';
@@ -64,16 +65,45 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
   const tree: ConditionNode[] = operator === 'or' && draft.length > 1 ? [{ type: 'group', operator: 'or', conditions: draft }] : draft;
   const isDirty = JSON.stringify(tree) !== JSON.stringify(segment.conditions);
 
-  const close = () => {
-    if (!isDirty || readOnly) return onClose();
+  // Leaving on purpose (discarded or saved) must not ask again when the editor's own close navigates.
+  const isLeaving = useRef(false);
+  useEffect(() => {
+    if (opened) isLeaving.current = false;
+  }, [opened]);
+  const leave = () => {
+    isLeaving.current = true;
+    onClose();
+  };
+  const confirmDiscard = (onDiscard: () => void, onKeep: () => void = () => undefined) => {
+    let isDiscarded = false;
     modals.openConfirmModal({
       title: 'Discard your changes?',
       children: <Text size="sm">The conditions you changed have not been saved.</Text>,
       labels: { confirm: 'Discard changes', cancel: 'Keep editing' },
       confirmProps: { color: 'red' },
-      onConfirm: onClose,
+      onConfirm: () => {
+        isDiscarded = true;
+        onDiscard();
+      },
+      onClose: () => {
+        if (!isDiscarded) onKeep();
+      },
     });
   };
+  const close = () => (!isDirty || readOnly ? onClose() : confirmDiscard(leave));
+
+  // Browser back or a link elsewhere while changes are unsaved asks the same question.
+  const blocker = useBlocker(() => opened && !readOnly && isDirty && !isLeaving.current);
+  const blockedState = blocker.state;
+  const { proceed, reset } = blocker;
+  useEffect(() => {
+    if (blockedState !== 'blocked' || !proceed || !reset) return;
+    confirmDiscard(() => {
+      isLeaving.current = true;
+      proceed();
+    }, reset);
+    // Asked once per blocked navigation: the blocker's state and functions change only then.
+  }, [blockedState, proceed, reset]);
 
   const submit = () =>
     save.mutate(
@@ -81,7 +111,7 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
       {
         onSuccess: ({ message }) => {
           notifySuccess(message || segmentMessages.saved);
-          onClose();
+          leave();
         },
         onError: (error) => notifyError(error, segmentMessages.saveError),
       },

@@ -66,7 +66,7 @@ export function useConditionsCount(conditions: ConditionNode[] | null, segmentId
     queryFn: ({ signal }) => api.post('/segments/preview', { conditions, ...(segmentId ? { segmentId } : {}) }, { schema: SegmentPreview, signal }),
     enabled: conditions !== null,
     placeholderData: keepPreviousData,
-    retry: false,
+    // The app's rule applies: an invalid tree (4xx) shows at once, 'still building' (503) is asked again.
   });
 }
 

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAccount } from '../src/db/tenancy.ts';
+import { applyMembership } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/membership.service.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
@@ -146,6 +148,17 @@ describe('segment membership', () => {
     await runSegmentRefresh(ctx.services, accountId, seg.id);
     expect(await segmentEvents(seg.id)).toEqual(events);
     expect(await members(seg.id)).toEqual([]);
+  });
+
+  it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {
+    const p = await addPerson({ city: 'Nice' });
+    const seg = await createSegment('Nice', [{ type: 'field', field: 'city', operator: 'equals', value: 'Nice' }]);
+    await waitForMembers(seg.id, [p.id]);
+    const stale = await withAccount(ctx.services.db, accountId, (db) => applyMembership(db, accountId, { id: seg.id, version: 0 }, sql`false`, null, true));
+    expect(stale).toEqual({ entered: 0, left: 0, applied: false });
+    expect(await members(seg.id)).toEqual([p.id]);
+    expect(await segmentEvents(seg.id)).toEqual([]);
+    expect(await memberCount(seg.id)).toBe(1);
   });
 
   it('a bulk change of more than 10,000 people marks the whole account and rebuilds every segment', async () => {

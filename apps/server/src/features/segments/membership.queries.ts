@@ -4,7 +4,7 @@ import type { Database } from '../../db/connection.ts';
 export interface MembershipChange {
   entered: number;
   left: number;
-  /** False when the segment's conditions changed meanwhile (nothing written: a newer refresh is queued). */
+  /** False when the segment's conditions changed meanwhile: nothing is written (saving queued a newer refresh). */
   applied: boolean;
 }
 
@@ -25,20 +25,24 @@ export async function applyMembership(
   const some = personIds !== null;
   const ids = personIds ?? [];
   const { rows } = await sql<{ entered: number; left: number; applied: number }>`
-    with target as materialized (
+    with current_version as (
+      select 1 from segments s where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
+    ),
+    target as materialized (
       select p.id from people p where ${filter} ${some ? sql`and p.id = any(${ids}::bigint[])` : sql``}
     ),
     -- ON CONFLICT finds who is already a member through the primary key, whatever the statistics say.
     entered as (
       insert into segment_members (account_id, segment_id, person_id)
       select ${accountId}::bigint, ${segment.id}::bigint, t.id from target t
+      where exists (select 1 from current_version)
       on conflict do nothing
       returning person_id
     ),
     -- Set difference (hashed or sorted, never a nested loop), then deletion through the primary key.
     exited as (
       delete from segment_members m
-      where m.account_id = ${accountId} and m.segment_id = ${segment.id}
+      where m.account_id = ${accountId} and m.segment_id = ${segment.id} and exists (select 1 from current_version)
         and m.person_id = any(array(
           select o.person_id from segment_members o
           where o.account_id = ${accountId} and o.segment_id = ${segment.id} ${some ? sql`and o.person_id = any(${ids}::bigint[])` : sql``}
@@ -60,7 +64,7 @@ export async function applyMembership(
           ? sql`case when s.refreshed_at is null then null else s.member_count + (select count(*) from entered) - (select count(*) from exited) end`
           : sql`(select count(*) from target)`},
         refreshed_at = ${some ? sql`s.refreshed_at` : sql`now()`}
-      where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
+      where s.account_id = ${accountId} and s.id = ${segment.id} and exists (select 1 from current_version)
       returning 1
     )
     select (select count(*) from entered)::int as entered, (select count(*) from exited)::int as left,

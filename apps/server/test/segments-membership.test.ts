@@ -3,7 +3,7 @@ import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { applyMembership } from '../src/features/segments/membership.queries.ts';
-import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/membership.service.ts';
+import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;

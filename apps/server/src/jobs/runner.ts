@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Services } from '../services.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { buildTaskList } from './tasks.ts';
-import { startDirtyPoller } from '../features/segments/membership.service.ts';
+import { startDirtyPoller } from '../features/segments/segments.jobs.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {

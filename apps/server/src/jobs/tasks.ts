@@ -5,7 +5,7 @@ import type { JobName, JobPayloads } from './job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
-import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/membership.service.ts';
+import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/segments.jobs.ts';
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
 

@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
-import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
 import { findPerson } from '../people/people.queries.ts';
 import { assertValid, conditionsOf, loadCompileContext, toSegment } from './segment-context.ts';
+import { queueSegmentRefresh } from './segments.jobs.ts';
 import { countArchived, deleteSegment, findSegment, insertSegment, lockSegmentWrites, segmentsOfPerson, updateSegment } from './segments.queries.ts';
 
 const automaticOrder = new Map<string, number>(automaticSegmentTypes.map((t, i) => [t, i]));
@@ -34,11 +34,6 @@ export async function listAccountSegments(db: Database, session: Session): Promi
     return ka !== kb ? ka - kb : a.name.localeCompare(b.name) || a.id - b.id;
   });
   return { segments };
-}
-
-/** Queue a full rebuild of one segment's members (coalesced per segment). */
-export async function queueSegmentRefresh(db: Database, accountId: number, segmentId: number) {
-  await enqueueCoalesced(db, 'refresh-segment', { accountId, segmentId }, `refresh-segment:${accountId}:${segmentId}`);
 }
 
 /** POST /v1/segments/: a new segment, its conditions checked against the account, built in the background. */

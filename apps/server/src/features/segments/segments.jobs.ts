@@ -1,3 +1,7 @@
+/**
+ * Membership jobs: a segment's full rebuild, following the changes the triggers mark, the time-relative
+ * schedule and the poller that queues work for accounts with marks. Only this file knows the job queue.
+ */
 import { sql } from 'kysely';
 import { isTimeRelative, segmentFilter } from '@herald/segments';
 import type { Database } from '../../db/connection.ts';
@@ -6,7 +10,6 @@ import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
 import type { Services } from '../../services.ts';
 import { applyMembership, accountsWithDirtyMarks, accountsWithSegments, clearDirtyPeople, takeDirtyAccount, takeDirtyPeople } from './membership.queries.ts';
 import { conditionsOf, loadCompileContext } from './segment-context.ts';
-import { queueSegmentRefresh } from './segments.service.ts';
 import type { SegmentRow } from './segments.queries.ts';
 
 /** People taken from the dirty marks per transaction. */
@@ -76,6 +79,11 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
       return;
     }
   }
+}
+
+/** Queue a full rebuild of one segment's members, in the caller's transaction (coalesced per segment). */
+export async function queueSegmentRefresh(db: Database, accountId: number, segmentId: number) {
+  await enqueueCoalesced(db, 'refresh-segment', { accountId, segmentId }, `refresh-segment:${accountId}:${segmentId}`);
 }
 
 async function enqueueDirtyRefresh(db: Database, accountId: number) {

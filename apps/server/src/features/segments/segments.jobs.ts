@@ -117,9 +117,14 @@ export const dirtyPollMs = 2_000;
 
 /** Start looking for marked changes every `dirtyPollMs`; returns the function that stops it. */
 export function startDirtyPoller(db: Database, onError: (error: unknown) => void): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
+  let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    running = queueDirtyAccounts(db).catch(onError);
+    // A look that outlasts the interval (a slow database) is not overlapped by the next one.
+    running ??= queueDirtyAccounts(db)
+      .catch(onError)
+      .finally(() => {
+        running = null;
+      });
   }, dirtyPollMs);
   timer.unref();
   return async () => {

@@ -67,17 +67,17 @@ export function GroupEditor({ operator, nodes, choices, depth, onChange, onRemov
                 onRemove={() => remove(index)}
               />
             ) : (
-              <Group gap="xs" align="flex-start" wrap="nowrap">
-                <Badge variant="outline" color="gray" mt={8} style={{ flexShrink: 0 }}>
-                  {conditionTypeLabels[node.type]}
-                </Badge>
-                <div style={{ flex: 1, minWidth: 0 }}>
-                  <ConditionInput condition={node} choices={choices} onChange={(c: Condition) => replace(index, c)} />
-                </div>
-                <ActionIcon variant="subtle" color="gray" mt={4} aria-label="Remove condition" onClick={() => remove(index)}>
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Group>
+              <Stack gap={6}>
+                <Group justify="space-between" wrap="nowrap">
+                  <Badge variant="outline" color="gray">
+                    {conditionTypeLabels[node.type]}
+                  </Badge>
+                  <ActionIcon variant="subtle" color="gray" aria-label="Remove condition" onClick={() => remove(index)}>
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Group>
+                <ConditionInput condition={node} choices={choices} onChange={(c: Condition) => replace(index, c)} />
+              </Stack>
             )}
           </Stack>
         ))}

@@ -53,6 +53,15 @@ async function waitForMembers(segmentId: number, expected: number[]): Promise<nu
   }
 }
 
+/** Wait until a segment's first build is done (its kept count is set); later changes record events. */
+async function waitForFirstBuild(segmentId: number): Promise<void> {
+  const started = Date.now();
+  while ((await memberCount(segmentId)) === null) {
+    if (Date.now() - started > 15_000) throw new Error(`segment ${segmentId} never built`);
+    await sleep(100);
+  }
+}
+
 async function addPerson(values: Record<string, unknown>) {
   const res = await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('member'), ...values });
   expect(res.status).toBe(201);
@@ -117,6 +126,7 @@ describe('segment membership', () => {
     const b = await addPerson({ city: 'Turin' });
     const seg = await createSegment('Turin', [{ type: 'field', field: 'city', operator: 'equals', value: 'Turin' }]);
     const tagged = await createSegment('Turin tagged', [{ type: 'tag', operator: 'has', tag: 'torino' }]);
+    await waitForFirstBuild(tagged.id);
     await owner.client.post('/v1/tags/', { tag: 'torino', id: a.id });
     await waitForMembers(seg.id, [a.id, b.id]);
     await waitForMembers(tagged.id, [a.id]);
@@ -159,6 +169,38 @@ describe('segment membership', () => {
     expect(await members(seg.id)).toEqual([p.id]);
     expect(await segmentEvents(seg.id)).toEqual([]);
     expect(await memberCount(seg.id)).toBe(1);
+  });
+
+  it('a segment whose field was deleted answers 400 with the reason and does not stop the other segments', async () => {
+    await owner.client.post('/v1/fields', { items: [{ name: 'tier', type: 'string' }] });
+    const p = await addPerson({ tier: 'gold' });
+    const broken = await createSegment('Gold', [{ type: 'field', field: 'tier', operator: 'equals', value: 'gold' }]);
+    const referring = await createSegment('In gold', [{ type: 'segment', operator: 'in', segmentId: broken.id }]);
+    const tagged = await createSegment('Keep going', [{ type: 'tag', operator: 'has', tag: 'keep-going' }]);
+    await waitForMembers(broken.id, [p.id]);
+    expect((await owner.client.request('DELETE', '/v1/fields/tier')).status).toBe(204);
+
+    const unknown = { status: 400, message: 'Unknown field: tier.' };
+    for (const res of [
+      await owner.client.get(`/v1/segments/${broken.id}/preview`),
+      await owner.client.get(`/v1/segments/${broken.id}/people`),
+      await owner.client.get(`/v1/segments/${referring.id}/preview`),
+      await owner.client.post(`/v1/segments/${broken.id}/explain`, { personId: p.id }),
+      await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'segment', operator: 'notIn', segmentId: broken.id }] }),
+      await owner.client.post('/v1/segments/', { name: 'Refers to gold', conditions: [{ type: 'segment', operator: 'in', segmentId: broken.id }] }),
+    ]) {
+      expect({ status: res.status, message: res.body.message }).toEqual(unknown);
+    }
+    // Editing it: an explanation of the new conditions works, and saving them mends the segment.
+    const fixed = [{ type: 'tag', operator: 'has', tag: 'keep-going' }];
+    expect((await owner.client.post(`/v1/segments/${broken.id}/explain`, { personId: p.id, conditions: fixed })).body.matches).toBe(false);
+
+    // Membership of the account goes on: a tag added now is followed, the broken segment keeps its members.
+    await owner.client.post('/v1/tags/', { tag: 'keep-going', id: p.id });
+    await waitForMembers(tagged.id, [p.id]);
+    expect(await members(broken.id)).toEqual([p.id]);
+    expect((await owner.client.patch(`/v1/segments/${broken.id}`, { id: broken.id, name: 'Gold', conditions: fixed })).status).toBe(200);
+    expect((await owner.client.get(`/v1/segments/${referring.id}/preview`)).body).toEqual({ totalCount: 1 });
   });
 
   it('a bulk change of more than 10,000 people marks the whole account and rebuilds every segment', async () => {

@@ -1,5 +1,6 @@
 import { automaticSegmentConditions, segmentMessages, type AutomaticSegmentType, type ConditionNode, type PersonFieldType, type Segment } from '@herald/contracts';
-import { firstClassFieldTypes, type CompileContext } from '@herald/segments';
+import { firstClassFieldTypes, referencedSegments, segmentFilter, validateConditions, type CompileContext } from '@herald/segments';
+import type { RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import { customFieldTypes, listSegments, type SegmentRow } from './segments.queries.ts';
@@ -34,6 +35,34 @@ export async function loadCompileContext(db: Database, accountId: number, now = 
   for (const [name, type] of firstClassFieldTypes) fieldTypes.set(name, type);
   const segments = new Map<number, ConditionNode[]>(rows.map((r) => [r.id, conditionsOf(r)]));
   return { ctx: { accountId, now, fieldTypes, segments }, rows };
+}
+
+/**
+ * The first problem of a tree as the user sees it (see `validateConditions`), including the problems of the
+ * stored segments it refers to, whose conditions are inlined with it: a field one of them uses may have been
+ * deleted or changed type since that segment was saved.
+ */
+export function conditionsProblem(conditions: readonly ConditionNode[], ctx: CompileContext, selfId?: number): string | null {
+  return problemWithReferences(conditions, ctx, selfId, new Set(selfId === undefined ? [] : [selfId]));
+}
+
+function problemWithReferences(conditions: readonly ConditionNode[], ctx: CompileContext, selfId: number | undefined, seen: ReadonlySet<number>): string | null {
+  const problem = validateConditions(conditions, ctx, selfId);
+  if (problem) return problem;
+  for (const ref of referencedSegments(conditions)) {
+    const inner = ctx.segments.get(ref);
+    if (!inner || seen.has(ref)) continue;
+    const innerProblem = problemWithReferences(inner, ctx, ref, new Set([...seen, ref]));
+    if (innerProblem) return innerProblem;
+  }
+  return null;
+}
+
+/** The SQL filter of a stored segment, or why its conditions no longer hold (it answers 400 until edited). */
+export function storedSegmentFilter(row: Pick<SegmentRow, 'id' | 'autoType' | 'conditions'>, ctx: CompileContext): { filter: RawBuilder<SqlBool> } | { problem: string } {
+  const conditions = conditionsOf(row);
+  const problem = conditionsProblem(conditions, ctx, row.id);
+  return problem ? { problem } : { filter: segmentFilter(conditions, ctx, row.id) };
 }
 
 /** Refuse a tree the compiler cannot use, with the message the user sees. */

@@ -1,12 +1,12 @@
 import type { RawBuilder, SqlBool } from 'kysely';
 import { archivedSegmentId, segmentMessages, type ConditionNode, type ExplainBody, type PreviewConditionsBody, type SegmentPeopleQuery } from '@herald/contracts';
-import { explainQuery, segmentFilter, validateConditions, type CompileContext } from '@herald/segments';
+import { explainQuery, segmentFilter, type CompileContext } from '@herald/segments';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { toPerson } from '../people/people.queries.ts';
-import { assertValid, conditionsOf, loadCompileContext } from './segment-context.ts';
+import { assertValid, conditionsOf, conditionsProblem, loadCompileContext } from './segment-context.ts';
 import { countMatching, findSegment, idsMatching, limitStatementTime, pageMatching, recentEventNames } from './segments.queries.ts';
 
 /** How long a count or a page may take (and wait for a table lock) before the answer is "still building". */
@@ -24,22 +24,25 @@ async function timeLimited<T>(db: Database, work: () => Promise<T>): Promise<T> 
   }
 }
 
-/** The SQL filter of a stored segment (id 1 is the virtual Archived segment). */
-export async function filterOfSegment(db: Database, accountId: number, id: number): Promise<{ filter: RawBuilder<SqlBool>; ctx: CompileContext; conditions: ConditionNode[] }> {
+/** The conditions a segment stands for (id 1 is the virtual Archived segment), with the account's compile context; 404 if unknown. */
+async function segmentConditions(db: Database, accountId: number, id: number): Promise<{ ctx: CompileContext; conditions: ConditionNode[]; selfId?: number }> {
   const { ctx } = await loadCompileContext(db, accountId);
-  if (id === archivedSegmentId) {
-    const conditions: ConditionNode[] = [{ type: 'status', status: 'archived' }];
-    return { filter: segmentFilter(conditions, ctx), ctx, conditions };
-  }
+  if (id === archivedSegmentId) return { ctx, conditions: [{ type: 'status', status: 'archived' }] };
   const row = await findSegment(db, accountId, id);
   if (!row) throw notFound(segmentMessages.notFound);
-  const conditions = conditionsOf(row);
-  return { filter: segmentFilter(conditions, ctx, id), ctx, conditions };
+  return { ctx, conditions: conditionsOf(row), selfId: id };
+}
+
+/** The SQL filter of a segment; 400 with the reason when its stored conditions no longer hold. */
+export async function filterOfSegment(db: Database, accountId: number, id: number): Promise<RawBuilder<SqlBool>> {
+  const { ctx, conditions, selfId } = await segmentConditions(db, accountId, id);
+  assertValid(conditionsProblem(conditions, ctx, selfId));
+  return segmentFilter(conditions, ctx, selfId);
 }
 
 /** GET /v1/segments/{id}/preview: how many people match now. */
 export async function previewSegment(db: Database, session: Session, id: number) {
-  const { filter } = await filterOfSegment(db, session.accountId, id);
+  const filter = await filterOfSegment(db, session.accountId, id);
   return { totalCount: await timeLimited(db, () => countMatching(db, filter)) };
 }
 
@@ -47,23 +50,23 @@ export async function previewSegment(db: Database, session: Session, id: number)
 export async function previewConditions(db: Database, session: Session, body: z.infer<typeof PreviewConditionsBody>) {
   const conditions = body.conditions as ConditionNode[];
   const { ctx } = await loadCompileContext(db, session.accountId);
-  assertValid(validateConditions(conditions, ctx, body.segmentId));
+  assertValid(conditionsProblem(conditions, ctx, body.segmentId));
   return { totalCount: await timeLimited(db, () => countMatching(db, segmentFilter(conditions, ctx, body.segmentId))) };
 }
 
 /** GET /v1/segments/{id}/people: one page, sorted; one extra row tells whether more follow. */
 export async function segmentPeople(db: Database, session: Session, id: number, query: z.infer<typeof SegmentPeopleQuery>) {
-  const { filter } = await filterOfSegment(db, session.accountId, id);
+  const filter = await filterOfSegment(db, session.accountId, id);
   const rows = await timeLimited(db, () => pageMatching(db, session.accountId, filter, { ...query, limit: query.limit + 1 }));
   return { users: rows.slice(0, query.limit).map(toPerson), hasMore: rows.length > query.limit };
 }
 
 /** POST /v1/segments/{id}/explain: each condition's verdict for one person (saved or unsaved conditions). */
 export async function explainPerson(db: Database, session: Session, id: number, body: z.infer<typeof ExplainBody>) {
-  const stored = await filterOfSegment(db, session.accountId, id);
+  const stored = await segmentConditions(db, session.accountId, id);
   const conditions = (body.conditions as ConditionNode[] | undefined) ?? stored.conditions;
-  if (body.conditions) assertValid(validateConditions(conditions, stored.ctx, id === archivedSegmentId ? undefined : id));
-  const { query, toVerdicts } = explainQuery(conditions, stored.ctx, body.personId, id === archivedSegmentId ? undefined : id);
+  assertValid(conditionsProblem(conditions, stored.ctx, stored.selfId));
+  const { query, toVerdicts } = explainQuery(conditions, stored.ctx, body.personId, stored.selfId);
   const { rows } = await timeLimited(db, () => query.execute(db));
   const row = rows[0];
   if (!row) throw notFound(segmentMessages.personNotFound);
@@ -77,6 +80,5 @@ export async function eventNames(db: Database, session: Session) {
 
 /** Ids of everyone a segment holds now, for bulk actions (404 for an unknown segment). */
 export async function segmentPeopleIds(db: Database, accountId: number, id: number): Promise<number[]> {
-  const { filter } = await filterOfSegment(db, accountId, id);
-  return idsMatching(db, filter);
+  return idsMatching(db, await filterOfSegment(db, accountId, id));
 }

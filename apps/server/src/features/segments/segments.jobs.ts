@@ -3,13 +3,13 @@
  * schedule and the poller that queues work for accounts with marks. Only this file knows the job queue.
  */
 import { sql } from 'kysely';
-import { isTimeRelative, segmentFilter } from '@herald/segments';
+import { isTimeRelative, type CompileContext } from '@herald/segments';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
 import type { Services } from '../../services.ts';
 import { applyMembership, accountsWithDirtyMarks, accountsWithSegments, clearDirtyPeople, takeDirtyAccount, takeDirtyPeople } from './membership.queries.ts';
-import { conditionsOf, loadCompileContext } from './segment-context.ts';
+import { conditionsOf, loadCompileContext, storedSegmentFilter } from './segment-context.ts';
 import type { SegmentRow } from './segments.queries.ts';
 
 /** People taken from the dirty marks per transaction. */
@@ -31,6 +31,17 @@ async function asJob(db: Database, accountId: number) {
 }
 
 /**
+ * Bring a segment's members in line with its conditions (for everyone, or for the given people). A segment
+ * whose conditions no longer hold (a field deleted since) keeps its members until it is edited, and does not
+ * stop the account's other segments from being kept.
+ */
+async function refreshMembers(db: Database, accountId: number, row: SegmentRow, ctx: CompileContext, personIds: number[] | null, recordEvents: boolean) {
+  const compiled = storedSegmentFilter(row, ctx);
+  if ('problem' in compiled) return;
+  await applyMembership(db, accountId, row, compiled.filter, personIds, recordEvents);
+}
+
+/**
  * The `refresh-segment` job: rebuild one segment's members from its conditions. Its first build
  * records no entered events (the people were there before the segment); later builds do.
  */
@@ -40,7 +51,7 @@ export async function runSegmentRefresh(services: Services, accountId: number, s
     const { ctx, rows } = await loadCompileContext(db, accountId);
     const row = rows.find((r) => r.id === segmentId);
     if (!row || !keepsMembers(row)) return;
-    await applyMembership(db, accountId, row, segmentFilter(conditionsOf(row), ctx, row.id), null, row.refreshedAt !== null);
+    await refreshMembers(db, accountId, row, ctx, null, row.refreshedAt !== null);
   });
 }
 
@@ -57,7 +68,7 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
     await clearDirtyPeople(db, accountId);
     const { ctx, rows } = await loadCompileContext(db, accountId);
     for (const row of rows.filter(keepsMembers)) {
-      await applyMembership(db, accountId, row, segmentFilter(conditionsOf(row), ctx, row.id), null, row.refreshedAt !== null);
+      await refreshMembers(db, accountId, row, ctx, null, row.refreshedAt !== null);
     }
     return true;
   });
@@ -69,7 +80,7 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
       if (ids.length === 0) return 0;
       const { ctx, rows } = await loadCompileContext(db, accountId);
       for (const row of rows.filter(keepsMembers)) {
-        await applyMembership(db, accountId, row, segmentFilter(conditionsOf(row), ctx, row.id), ids, true);
+        await refreshMembers(db, accountId, row, ctx, ids, true);
       }
       return ids.length;
     });

@@ -1,11 +1,11 @@
 import { archivedSegmentId, automaticSegmentTypes, conditionKey, segmentMessages, type ConditionNode, type CreateSegmentBody, type Segment, type UpdateSegmentBody } from '@herald/contracts';
-import { referencedSegments, validateConditions } from '@herald/segments';
+import { referencedSegments } from '@herald/segments';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { findPerson } from '../people/people.queries.ts';
-import { assertValid, conditionsOf, loadCompileContext, toSegment } from './segment-context.ts';
+import { assertValid, conditionsOf, conditionsProblem, loadCompileContext, toSegment } from './segment-context.ts';
 import { queueSegmentRefresh } from './segments.jobs.ts';
 import { countArchived, deleteSegment, findSegment, insertSegment, lockSegmentWrites, segmentsOfPerson, updateSegment } from './segments.queries.ts';
 
@@ -41,7 +41,7 @@ export async function createSegment(db: Database, session: Session, body: z.infe
   await lockSegmentWrites(db, session.accountId);
   const conditions = (body.conditions ?? []) as ConditionNode[];
   const { ctx } = await loadCompileContext(db, session.accountId);
-  assertValid(validateConditions(conditions, ctx));
+  assertValid(conditionsProblem(conditions, ctx));
   const row = await insertSegment(db, session.accountId, { name: body.name, color: body.color ?? null, conditions });
   await queueSegmentRefresh(db, session.accountId, row.id);
   return { segment: toSegment(row), message: segmentMessages.saved };
@@ -69,7 +69,7 @@ export async function saveSegment(db: Database, session: Session, id: number, bo
   const conditionsChanged = conditions !== undefined && !sameConditions(conditions, conditionsOf(row));
   if (conditions && conditionsChanged) {
     const { ctx } = await loadCompileContext(db, session.accountId);
-    assertValid(validateConditions(conditions, ctx, id));
+    assertValid(conditionsProblem(conditions, ctx, id));
   }
   const saved = await updateSegment(db, session.accountId, id, {
     name: body.name,

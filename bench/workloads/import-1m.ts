@@ -122,7 +122,15 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
       expect: 201,
     });
     let last = '';
+    let lockWait = 0;
+    let lastPoll = performance.now();
     for (;;) {
+      // Time the import's statements spend waiting for other transactions' locks (e.g. segment refreshes).
+      const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and (query like 'with batch as%' or query like 'copy import_rows%')`.execute(bench.db);
+      const now = performance.now();
+      if (waiting.rows[0]!.n > 0) lockWait += now - lastPoll;
+      lastPoll = now;
       const { body } = await call<{ status: string; progress: number; counts: Record<string, number>; error: string | null }>(bench, 'GET', `/v1/imports/${created.body.id}`, { apiKey });
       const line = `  ${body.status} ${Math.round(body.progress * 100)}%`;
       if (line !== last) console.log(`${line} (${round1((performance.now() - started) / 1000)} s)`);
@@ -130,6 +138,7 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
       if (body.status === 'failed') throw new Error(`import failed: ${body.error}`);
       if (body.status === 'done') {
         console.log(`  counts ${JSON.stringify(body.counts)}`);
+        console.log(`  import statements waited on other transactions' locks for about ${round1(lockWait / 1000)} s`);
         break;
       }
       await new Promise((r) => setTimeout(r, 250));

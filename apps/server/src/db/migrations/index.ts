@@ -6,6 +6,7 @@ import * as imports from './0004-imports.ts';
 import * as indexableUnderRls from './0005-indexable-under-rls.ts';
 import * as segments from './0006-segments.ts';
 import * as eventNames from './0007-event-names.ts';
+import * as importSpeed from './0008-import-speed.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-indexable-under-rls': indexableUnderRls,
   '0006-segments': segments,
   '0007-event-names': eventNames,
+  '0008-import-speed': importSpeed,
 };

@@ -1,12 +1,85 @@
 import type pg from 'pg';
 import { withAccountClient } from './import-parse.ts';
 
-const batchRows = 50_000;
+const batchRows = 100_000;
 
 /**
- * Merge staged rows into people, one row range at a time. Only the last row of each email in the
- * file is used (the others count as duplicates); 'update' fills fields and adds tags of existing
- * people, 'ignore' leaves them alone. Counts and the merged row mark commit with each batch.
+ * How a merge transaction runs. People's GIN indexes (trigram search, tags) take new entries into
+ * their pending list and fold it into the index when it outgrows `gin_pending_list_limit` (4 MB by
+ * default: hundreds of small folds for a million people). A bigger limit for the import's own
+ * transactions folds in a few big sorted passes; `work_mem` is what a fold sorts in. The pending list
+ * is emptied when the import ends (`cleanPendingLists`), so searches scan it only meanwhile.
+ */
+const mergeSettings =
+  "select set_config('gin_pending_list_limit', '131072', true), set_config('work_mem', '131072', true), set_config('maintenance_work_mem', '262144', true), set_config('statement_timeout', '600000', true)";
+
+/** Fold people's GIN pending lists into the indexes (owner rights; searches stop scanning the list). */
+async function cleanPendingLists(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("set maintenance_work_mem = '256MB'; set statement_timeout = 600000");
+    await client.query("select gin_clean_pending_list('people_search_idx'::regclass), gin_clean_pending_list('people_tags_idx'::regclass)");
+  } finally {
+    await client.query('reset maintenance_work_mem; reset statement_timeout').catch(() => undefined);
+    client.release();
+  }
+}
+
+/**
+ * The changes one batch makes. Only the last row of each email in the file is used (the others count
+ * as duplicates). 'update' fills the mapped fields of existing people (an empty cell keeps the value)
+ * and adds tags, and writes only people it changes: one whose values are all already there counts as
+ * skipped, like every existing person under 'ignore'. The statement's CTEs share one snapshot, so the
+ * insert sees exactly the people the update did not find; `on conflict do nothing` covers a person
+ * created by someone else meanwhile (counted as skipped).
+ */
+export function batchStatement(strategy: 'update' | 'ignore'): string {
+  const update =
+    strategy === 'ignore'
+      ? 'updated as (select 1 where false)'
+      : `updated as (
+           update people p set
+             first_name = coalesce(b.first_name, p.first_name), last_name = coalesce(b.last_name, p.last_name),
+             phone = coalesce(b.phone, p.phone), company = coalesce(b.company, p.company),
+             website = coalesce(b.website, p.website), external_id = coalesce(b.external_id, p.external_id),
+             fields = p.fields || b.fields,
+             tags = case when p.tags @> b.all_tags then p.tags else array(select distinct unnest(p.tags || b.all_tags)) end,
+             updated_at = now()
+           from batch b
+           where p.account_id = $1 and p.email_key = b.email_lower
+             and ((b.first_name is not null and b.first_name is distinct from p.first_name)
+               or (b.last_name is not null and b.last_name is distinct from p.last_name)
+               or (b.phone is not null and b.phone is distinct from p.phone)
+               or (b.company is not null and b.company is distinct from p.company)
+               or (b.website is not null and b.website is distinct from p.website)
+               or (b.external_id is not null and b.external_id is distinct from p.external_id)
+               or p.fields || b.fields is distinct from p.fields
+               or not p.tags @> b.all_tags)
+           returning 1
+         )`;
+  return `with batch as (
+       select r.*, array(select distinct unnest(r.tags || $5::text[])) as all_tags from import_rows r
+       where r.account_id = $1 and r.import_id = $2 and r.row_no > $3 and r.row_no <= $4
+         and not exists (select 1 from import_rows d where d.account_id = r.account_id and d.import_id = r.import_id
+                         and d.email_lower = r.email_lower and d.row_no > r.row_no)
+     ), ${update}, created as (
+       insert into people (account_id, email, first_name, last_name, phone, company, website, external_id, fields, tags)
+       select $1, b.email, b.first_name, b.last_name, b.phone, b.company, b.website, b.external_id, b.fields, b.all_tags
+       from batch b
+       where not exists (select 1 from people p where p.account_id = $1 and p.email_key = b.email_lower)
+       on conflict (account_id, email_key) where email_key is not null do nothing
+       returning 1
+     )
+     select (select count(*)::int from import_rows where account_id = $1 and import_id = $2 and row_no > $3 and row_no <= $4) as staged,
+            (select count(*)::int from batch) as batch,
+            (select count(*)::int from created) as created,
+            (select count(*)::int from updated) as updated`;
+}
+
+/**
+ * Merge staged rows into people, one row range at a time, each range one statement. Counts and the
+ * merged row mark commit with each batch, so a restarted job goes on after the last one; the staged
+ * rows go in the same transaction that marks the import done.
  */
 export async function mergeImport(
   pool: pg.Pool,
@@ -15,50 +88,24 @@ export async function mergeImport(
 ): Promise<void> {
   // Fresh staging rows have no statistics yet; without them the duplicate check plans as a nested scan.
   await pool.query('analyze import_rows');
-  for (let from = imp.mergedRows; from < imp.totalRows; from += batchRows) {
-    const to = Math.min(from + batchRows, imp.totalRows);
-    await withAccountClient(pool, imp.accountId, async (client) => {
-      const conflict =
-        imp.strategy === 'ignore'
-          ? 'do nothing'
-          : `do update set
-              first_name = coalesce(excluded.first_name, p.first_name), last_name = coalesce(excluded.last_name, p.last_name),
-              phone = coalesce(excluded.phone, p.phone), company = coalesce(excluded.company, p.company),
-              website = coalesce(excluded.website, p.website), external_id = coalesce(excluded.external_id, p.external_id),
-              fields = p.fields || excluded.fields,
-              tags = case when excluded.tags <@ p.tags then p.tags else array(select distinct unnest(p.tags || excluded.tags)) end,
-              updated_at = now()`;
-      const { rows } = await client.query<{ staged: number; created: number; updated: number }>(
-        `with batch as (
-           select r.* from import_rows r
-           where r.account_id = $1 and r.import_id = $2 and r.row_no > $3 and r.row_no <= $4
-             and not exists (select 1 from import_rows d where d.account_id = r.account_id and d.import_id = r.import_id
-                             and d.email_lower = r.email_lower and d.row_no > r.row_no)
-         ), merged as (
-           insert into people as p (account_id, email, first_name, last_name, phone, company, website, external_id, fields, tags)
-           select $1, email, first_name, last_name, phone, company, website, external_id, fields,
-                  array(select distinct unnest(tags || $5::text[]))
-           from batch
-           on conflict (account_id, email_key) where email_key is not null ${conflict}
-           returning (xmax = 0) as inserted
-         )
-         select (select count(*)::int from import_rows where account_id = $1 and import_id = $2 and row_no > $3 and row_no <= $4) as staged,
-                (select count(*)::int from batch) as batch,
-                count(*) filter (where inserted)::int as created,
-                count(*) filter (where not inserted)::int as updated
-         from merged`,
-        [imp.accountId, imp.id, from, to, imp.tags],
-      );
-      const r = rows[0] as { staged: number; batch: number; created: number; updated: number };
-      const duplicates = r.staged - r.batch;
-      const skipped = r.batch - r.created - r.updated;
-      await client.query(
-        `update imports set merged_rows = $3, created = created + $4, updated = updated + $5, skipped = skipped + $6, duplicates = duplicates + $7
-         where account_id = $1 and id = $2`,
-        [imp.accountId, imp.id, to, r.created, r.updated, skipped, duplicates],
-      );
-    });
-    onProgress(to);
+  const statement = batchStatement(imp.strategy);
+  try {
+    for (let from = imp.mergedRows; from < imp.totalRows; from += batchRows) {
+      const to = Math.min(from + batchRows, imp.totalRows);
+      await withAccountClient(pool, imp.accountId, async (client) => {
+        await client.query(mergeSettings);
+        const { rows } = await client.query<{ staged: number; batch: number; created: number; updated: number }>(statement, [imp.accountId, imp.id, from, to, imp.tags]);
+        const r = rows[0]!;
+        await client.query(
+          `update imports set merged_rows = $3, created = created + $4, updated = updated + $5, skipped = skipped + $6, duplicates = duplicates + $7
+           where account_id = $1 and id = $2`,
+          [imp.accountId, imp.id, to, r.created, r.updated, r.batch - r.created - r.updated, r.staged - r.batch],
+        );
+      });
+      onProgress(to);
+    }
+  } finally {
+    await cleanPendingLists(pool);
   }
   await withAccountClient(pool, imp.accountId, async (client) => {
     await client.query(
@@ -69,5 +116,6 @@ export async function mergeImport(
       [imp.accountId, imp.id, imp.tags],
     );
     await client.query('delete from import_rows where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
+    await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);
   });
 }

@@ -66,11 +66,12 @@ interface OpenChunk {
   failures: { rowNo: number; reason: string }[];
 }
 
-async function openChunk(pool: pg.Pool, accountId: number, importId: number): Promise<OpenChunk> {
+async function openChunk(pool: pg.Pool, accountId: number): Promise<OpenChunk> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true)", [String(accountId)]);
+    // The COPY lasts as long as reading its chunk of the file: the pool's request time limit does not fit it.
+    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('statement_timeout', '600000', true)", [String(accountId)]);
     const copy = client.query(copyStreams.from(`copy import_rows (account_id, import_id, ${stagingLineColumns}) from stdin`));
     // Errors surface where the chunk is written or committed (`once`, `finished`); none may go unheard.
     copy.on('error', () => undefined);
@@ -153,7 +154,7 @@ export async function parseImportFile(
       }
       rowNo += 1;
       if (rowNo <= imp.parsedRows) continue;
-      chunk ??= await openChunk(services.pool, imp.accountId, imp.id);
+      chunk ??= await openChunk(services.pool, imp.accountId);
       const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans);
       if (typeof line === 'string') {
         if (!chunk.copy.write(prefix + line)) await once(chunk.copy, 'drain');

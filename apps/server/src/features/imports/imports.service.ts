@@ -114,12 +114,30 @@ async function setImport(services: Services, accountId: number, id: number, chan
   await withAccount(services.db, accountId, (db) => db.updateTable('imports').set(changes).where('accountId', '=', accountId).where('id', '=', id).execute());
 }
 
+/** Whether staged rows are missing: every parsed row is either staged or failed until the import is done. */
+async function stagingLost(services: Services, accountId: number, id: number, expected: number): Promise<boolean> {
+  const { n } = await withAccount(services.db, accountId, (db) =>
+    db.selectFrom('importRows').select((eb) => eb.fn.countAll<string>().as('n')).where('accountId', '=', accountId).where('importId', '=', id).executeTakeFirstOrThrow(),
+  );
+  return Number(n) !== expected;
+}
+
 /** The import-people job: create mapped new fields, parse into staging, merge; resumable at each step. */
 export async function runImport(services: Services, accountId: number, id: number): Promise<void> {
   const imp = await withAccount(services.db, accountId, (db) => findImport(db, accountId, id));
   if (!imp || imp.status === 'done' || imp.status === 'failed') return;
   const mapping = imp.fieldMapping as unknown as ColumnMapping[];
   try {
+    if (imp.parsedRows > 0 && (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed))) {
+      // The staging table is unlogged: a PostgreSQL crash empties it. Parse again; merged batches stay merged.
+      await withAccount(services.db, accountId, async (db) => {
+        await db.deleteFrom('importRows').where('accountId', '=', accountId).where('importId', '=', id).execute();
+        await db.deleteFrom('importFailures').where('accountId', '=', accountId).where('importId', '=', id).execute();
+        await db.updateTable('imports').set({ parsedRows: 0, failed: 0 }).where('accountId', '=', accountId).where('id', '=', id).execute();
+      });
+      imp.parsedRows = 0;
+      imp.totalRows = null;
+    }
     if (imp.totalRows === null) {
       await withAccount(services.db, accountId, async (db) => {
         for (const m of mapping.filter((entry) => entry.newField)) {
@@ -136,7 +154,6 @@ export async function runImport(services: Services, accountId: number, id: numbe
       imp.totalRows = total;
     }
     await mergeImport(services.pool, { accountId, id, mergedRows: imp.mergedRows, totalRows: imp.totalRows, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags }, () => undefined);
-    await setImport(services, accountId, id, { status: 'done', finishedAt: new Date() });
   } catch (error) {
     if (error instanceof ImportFailure) {
       await setImport(services, accountId, id, { status: 'failed', error: error.message, finishedAt: new Date() });

@@ -188,6 +188,7 @@ describe('segment membership', () => {
       await owner.client.post(`/v1/segments/${broken.id}/explain`, { personId: p.id }),
       await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'segment', operator: 'notIn', segmentId: broken.id }] }),
       await owner.client.post('/v1/segments/', { name: 'Refers to gold', conditions: [{ type: 'segment', operator: 'in', segmentId: broken.id }] }),
+      await owner.client.post('/v1/tags/bulk', { tag: 'gold', segmentId: broken.id }),
     ]) {
       expect({ status: res.status, message: res.body.message }).toEqual(unknown);
     }

@@ -11,7 +11,7 @@ import type { Services } from '../../services.ts';
 import { ensureTags } from '../people/people.queries.ts';
 import { applyToBatch, findBulkAction, insertBulkAction, peopleForExport, saveResolvedPeople, setProgress } from './bulk.queries.ts';
 import { segmentPeopleIds } from '../segments/segment-people.service.ts';
-import { assertSegmentExists } from '../segments/segments.service.ts';
+import { assertSegmentUsable } from '../segments/segments.service.ts';
 import { sql } from 'kysely';
 import { csvRow } from './csv.ts';
 
@@ -46,7 +46,7 @@ export async function startBulkAction(
     if (kind === 'restore') throw badRequest(peopleMessages.missingUsers);
     throw badRequest(peopleMessages.noPeopleOrSegment[kind]);
   }
-  if (people.length === 0 && body.segmentId !== undefined) await assertSegmentExists(db, session.accountId, body.segmentId);
+  if (people.length === 0 && body.segmentId !== undefined) await assertSegmentUsable(db, session.accountId, body.segmentId);
   const params: BulkParams = { people, ...(body.segmentId !== undefined ? { segmentId: body.segmentId } : {}) };
   if (kind === 'tag') {
     const tag = normaliseTag(body.tag ?? '');

@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { findPerson } from '../people/people.queries.ts';
 import { assertValid, conditionsOf, conditionsProblem, loadCompileContext, toSegment } from './segment-context.ts';
+import { filterOfSegment } from './segment-people.service.ts';
 import { queueSegmentRefresh } from './segments.jobs.ts';
 import { countArchived, deleteSegment, findSegment, insertSegment, lockSegmentWrites, segmentsOfPerson, updateSegment } from './segments.queries.ts';
 
@@ -92,9 +93,9 @@ export async function removeSegment(db: Database, session: Session, id: number) 
   return { message: segmentMessages.deleted };
 }
 
-/** 404 unless the segment exists (id 1, Archived, always does). */
-export async function assertSegmentExists(db: Database, accountId: number, id: number) {
-  if (id !== archivedSegmentId && !(await findSegment(db, accountId, id))) throw notFound(segmentMessages.notFound);
+/** 404 unless the segment exists (id 1, Archived, always does); 400 when its conditions no longer hold. */
+export async function assertSegmentUsable(db: Database, accountId: number, id: number) {
+  await filterOfSegment(db, accountId, id);
 }
 
 /** GET /v1/people/{id}/segments: the kept segments a person is in now. */

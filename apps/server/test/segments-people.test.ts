@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { scopeIds, segmentMessages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBulkAction } from '../src/features/bulk/bulk.service.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -116,6 +117,28 @@ describe("a segment's people", () => {
       blocker.release();
     }
     expect((await owner.client.get(`/v1/segments/${segmentId}/preview`)).body).toEqual({ totalCount: 5 });
+  });
+});
+
+describe('bulk actions by segment', () => {
+  it('tag the people the segment holds when the job runs', async () => {
+    const started = await owner.client.post('/v1/tags/bulk', { tag: 'club-member', segmentId });
+    expect(started.status).toBe(202);
+    await runBulkAction(ctx.services, accountId, started.body.bulkActionId);
+    expect((await owner.client.get(`/v1/bulk-actions/${started.body.bulkActionId}`)).body).toMatchObject({ status: 'done', total: 5, done: 5 });
+    const tagged = await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'tag', operator: 'has', tag: 'club-member' }] });
+    expect(tagged.body.totalCount).toBe(5);
+  });
+
+  it('fail, without retrying, when the segment was deleted before the job ran', async () => {
+    const seg = (await owner.client.post('/v1/segments/', { name: 'Short-lived', conditions: [{ type: 'tag', operator: 'has', tag: 'club' }] })).body.segment;
+    const started = await owner.client.post('/v1/tags/bulk', { tag: 'never', segmentId: seg.id });
+    expect(started.status).toBe(202);
+    expect((await owner.client.request('DELETE', `/v1/segments/${seg.id}`)).status).toBe(200);
+    await runBulkAction(ctx.services, accountId, started.body.bulkActionId);
+    const state = await owner.client.get(`/v1/bulk-actions/${started.body.bulkActionId}`);
+    expect(state.body).toMatchObject({ status: 'failed', result: { error: segmentMessages.notFound } });
+    expect((await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'tag', operator: 'has', tag: 'never' }] })).body.totalCount).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@ import { normaliseTag, peopleMessages, type BulkAction } from '@herald/contracts
 import { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { queueMail } from '../../mail/mailer.ts';
@@ -91,12 +91,19 @@ export async function runBulkAction(services: Services, accountId: number, id: n
   const params = action.params as unknown as BulkParams;
   if (params.segmentId !== undefined && params.people.length === 0 && action.total === 0) {
     // Resolve the segment once and keep the ids, so a retried job works on the same people.
-    params.people = await withAccount(services.db, accountId, async (db) => {
-      await sql`select set_config('statement_timeout', '0', true)`.execute(db);
-      const ids = await segmentPeopleIds(db, accountId, params.segmentId!);
-      await saveResolvedPeople(db, accountId, id, { ...params, people: ids }, ids.length);
-      return ids;
-    });
+    try {
+      params.people = await withAccount(services.db, accountId, async (db) => {
+        await sql`select set_config('statement_timeout', '0', true)`.execute(db);
+        const ids = await segmentPeopleIds(db, accountId, params.segmentId!);
+        await saveResolvedPeople(db, accountId, id, { ...params, people: ids }, ids.length);
+        return ids;
+      });
+    } catch (error) {
+      // The segment was deleted, or its conditions stopped holding, after the action was accepted: a retry cannot help.
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'failed', result: { error: error.message }, finished: true }));
+      return;
+    }
   }
   await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'running' }));
   if (kind === 'export') return runExport(services, accountId, id, params);

@@ -206,7 +206,7 @@ describe('segment membership', () => {
 
   it('a bulk change of more than 10,000 people marks the whole account and rebuilds every segment', async () => {
     const seg = await createSegment('Imported', [{ type: 'tag', operator: 'has', tag: 'imported' }]);
-    await waitForMembers(seg.id, []);
+    await waitForFirstBuild(seg.id);
     await sql`insert into people (account_id, email, tags) select ${accountId}, 'bulk' || g || '@example.com', array['imported'] from generate_series(1, 10001) g`.execute(ctx.services.db);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from segment_dirty_accounts where account_id = ${accountId}`.execute(ctx.services.db);
     expect(rows[0]!.n + (await members(seg.id)).length).toBeGreaterThan(0);
@@ -216,6 +216,10 @@ describe('segment membership', () => {
       await sleep(200);
     }
     expect((await members(seg.id)).length).toBe(10001);
+    const entered = await sql<{ n: number }>`select count(*)::int as n from events where account_id = ${accountId} and type = 'segment'
+      and name = 'entered' and (data ->> 'segmentId')::bigint = ${seg.id}`.execute(ctx.services.db);
+    expect(entered.rows[0]!.n).toBe(10001);
+    expect(await memberCount(seg.id)).toBe(10001);
   });
 
   it('runs bulk actions on a segment: tag everyone in it', async () => {

@@ -56,8 +56,8 @@ export async function runSegmentRefresh(services: Services, accountId: number, s
 }
 
 /**
- * The `refresh-segments` job: follow the changes marked by the triggers. An account-wide mark rebuilds
- * every segment; otherwise the marked people are re-checked in batches. Marks are taken in the same
+ * The `refresh-segments` job: follow the changes marked by the triggers. An account-wide mark queues a
+ * rebuild of every segment; otherwise the marked people are re-checked in batches. Marks are taken in the same
  * transaction that applies them, so a crash loses nothing and a retry repeats nothing.
  */
 export async function runDirtyRefresh(services: Services, accountId: number): Promise<void> {
@@ -66,10 +66,10 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
     await asJob(db, accountId);
     if (!(await takeDirtyAccount(db, accountId))) return false;
     await clearDirtyPeople(db, accountId);
-    const { ctx, rows } = await loadCompileContext(db, accountId);
-    for (const row of rows.filter(keepsMembers)) {
-      await refreshMembers(db, accountId, row, ctx, null, row.refreshedAt !== null);
-    }
+    // Each segment is rebuilt by its own job: no transaction spans the whole account, a crash keeps the
+    // rebuilds still to do queued, and changes marked meanwhile are followed between them.
+    const { rows } = await loadCompileContext(db, accountId);
+    for (const row of rows.filter(keepsMembers)) await queueSegmentRefresh(db, accountId, row.id);
     return true;
   });
   if (wholeAccount) return;

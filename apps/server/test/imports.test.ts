@@ -1,4 +1,5 @@
 import { importMessages } from '@herald/contracts';
+import { sql } from 'kysely';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../src/features/imports/imports.service.ts';
@@ -115,6 +116,23 @@ describe('imports', () => {
       expect(res).toMatchObject({ status: 'failed', error: message });
     }
   });
+
+  it('puts imported people in the segments they match once the import is done', async () => {
+    const segment = (await owner.client.post('/v1/segments/', { name: 'Imported VIPs', conditions: [{ type: 'tag', operator: 'has', tag: 'import-vip' }] })).body.segment as { id: number };
+    const domain = `seg${Date.now().toString(36)}.example`;
+    const lines = ['E-mail'];
+    for (let i = 0; i < 12_000; i += 1) lines.push(`s${i}@${domain}`);
+    const key = await upload(lines.join('\n'));
+    const done = await waitFinished((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: [{ column: 'E-mail', field: 'email' }], tags: ['import-vip'] })).body.id);
+    expect(done.counts).toMatchObject({ created: 12_000 });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { rows } = await sql<{ n: string }>`select count(*) as n from segment_members where account_id = ${owner.account.accountId} and segment_id = ${segment.id}`.execute(ctx.services.db);
+      if (Number(rows[0]!.n) === 12_000) break;
+      if (Date.now() > deadline) throw new Error(`segment has ${rows[0]!.n} of 12000 imported people`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 60_000);
 
   it('resumes after a crash mid-file with no row lost or doubled', async () => {
     const rows = 250_000;

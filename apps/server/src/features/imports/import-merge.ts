@@ -26,6 +26,34 @@ async function cleanPendingLists(pool: pg.Pool): Promise<void> {
 }
 
 /**
+ * Hold the account's segment membership refreshes while the merge runs; returns the release. Every
+ * batch marks the whole account for a refresh (a statement-level trigger from the segments work), and
+ * a refresh takes that mark inside its own long transaction: a batch whose trigger re-marks the
+ * account waits for the whole refresh, batch after batch. Holding the lock the refresh jobs take
+ * (`segment-membership`, see segments.jobs.ts) makes them wait instead, and one refresh follows the import.
+ */
+async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Promise<() => Promise<void>> {
+  const client = await pool.connect();
+  try {
+    await client.query('set statement_timeout = 0');
+    await client.query("select pg_advisory_lock(hashtextextended('segment-membership', $1::bigint))", [accountId]);
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
+  return async () => {
+    try {
+      await client.query("select pg_advisory_unlock(hashtextextended('segment-membership', $1::bigint))", [accountId]);
+      await client.query('reset statement_timeout');
+      client.release();
+    } catch {
+      // Closing the connection gives the lock back.
+      client.release(true);
+    }
+  };
+}
+
+/**
  * The changes one batch makes. Only the last row of each email in the file is used (the others count
  * as duplicates). 'update' fills the mapped fields of existing people (an empty cell keeps the value)
  * and adds tags, and writes only people it changes: one whose values are all already there counts as
@@ -89,6 +117,7 @@ export async function mergeImport(
   // Fresh staging rows have no statistics yet; without them the duplicate check plans as a nested scan.
   await pool.query('analyze import_rows');
   const statement = batchStatement(imp.strategy);
+  const release = await holdSegmentRefreshes(pool, imp.accountId);
   try {
     for (let from = imp.mergedRows; from < imp.totalRows; from += batchRows) {
       const to = Math.min(from + batchRows, imp.totalRows);
@@ -105,6 +134,7 @@ export async function mergeImport(
       onProgress(to);
     }
   } finally {
+    await release();
     await cleanPendingLists(pool);
   }
   await withAccountClient(pool, imp.accountId, async (client) => {

@@ -160,6 +160,28 @@ describe('segment membership', () => {
     expect(await members(seg.id)).toEqual([]);
   });
 
+  it('a change made while a segment is rebuilt reaches the other segments at once, and that one after the rebuild', async () => {
+    const p = await addPerson({ city: 'Graz' });
+    const busy = await createSegment('Graz busy', [{ type: 'field', field: 'city', operator: 'equals', value: 'Linz' }]);
+    const free = await createSegment('Graz free', [{ type: 'field', field: 'city', operator: 'equals', value: 'Linz' }, { type: 'tag', operator: 'hasNot', tag: 'x' }]);
+    await waitForFirstBuild(busy.id);
+    await waitForFirstBuild(free.id);
+    // Hold the busy segment's membership lock, as a long rebuild would.
+    const rebuild = await ctx.services.pool.connect();
+    try {
+      await rebuild.query(`select pg_advisory_lock(hashtextextended('segment-membership', $1::bigint))`, [busy.id]);
+      await owner.client.patch(`/v1/people/${p.id}`, { city: 'Linz' });
+      expect(await waitForMembers(free.id, [p.id])).toBeLessThan(10);
+      expect(await members(busy.id)).toEqual([]);
+    } finally {
+      await rebuild.query(`select pg_advisory_unlock(hashtextextended('segment-membership', $1::bigint))`, [busy.id]);
+      rebuild.release();
+    }
+    expect(await waitForMembers(busy.id, [p.id])).toBeLessThan(10);
+    expect(await segmentEvents(busy.id)).toEqual([{ personId: p.id, name: 'entered' }]);
+    expect(await segmentEvents(free.id)).toEqual([{ personId: p.id, name: 'entered' }]);
+  });
+
   it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {
     const p = await addPerson({ city: 'Nice' });
     const seg = await createSegment('Nice', [{ type: 'field', field: 'city', operator: 'equals', value: 'Nice' }]);

@@ -108,3 +108,22 @@ export async function accountsWithSegments(db: Database) {
     where s.auto_type is distinct from 'allPeople' and a.deleting_at is null`.execute(db);
   return rows.map((r) => r.accountId);
 }
+
+/** The lock key of one segment's membership changes. */
+const membershipLock = (segmentId: number) => sql`hashtextextended('segment-membership', ${segmentId}::bigint)`;
+
+/** Wait for the right to change a segment's members, until the transaction ends (a rebuild does this). */
+export async function lockSegmentMembership(db: Database, segmentId: number) {
+  await sql`select pg_advisory_xact_lock(${membershipLock(segmentId)})`.execute(db);
+}
+
+/** Take the right to change a segment's members if no one holds it (until the transaction ends). */
+export async function tryLockSegmentMembership(db: Database, segmentId: number): Promise<boolean> {
+  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${membershipLock(segmentId)}) as locked`.execute(db);
+  return rows[0]!.locked;
+}
+
+/** Mark people again, for a later round (their change could not be applied to every segment yet). */
+export async function markPeopleDirty(db: Database, accountId: number, personIds: number[]) {
+  await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, unnest(${personIds}::bigint[])`.execute(db);
+}

@@ -8,7 +8,17 @@ import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
 import type { Services } from '../../services.ts';
-import { applyMembership, accountsWithDirtyMarks, accountsWithSegments, clearDirtyPeople, takeDirtyAccount, takeDirtyPeople } from './membership.queries.ts';
+import {
+  applyMembership,
+  accountsWithDirtyMarks,
+  accountsWithSegments,
+  clearDirtyPeople,
+  lockSegmentMembership,
+  markPeopleDirty,
+  takeDirtyAccount,
+  takeDirtyPeople,
+  tryLockSegmentMembership,
+} from './membership.queries.ts';
 import { conditionsOf, loadCompileContext, storedSegmentFilter } from './segment-context.ts';
 import type { SegmentRow } from './segments.queries.ts';
 
@@ -20,14 +30,9 @@ const jobBudgetMs = 30_000;
 /** Segments whose members are kept: every stored one but All People (which is everyone). */
 const keepsMembers = (row: SegmentRow) => row.autoType !== 'allPeople';
 
-/**
- * Membership work runs without the request time limit and without waiting on a synchronous commit, and
- * one transaction at a time per account (a transaction lock, which a crashed worker's connection gives
- * back at once — unlike a job queue, which would stay locked until the job's lock expires).
- */
-async function asJob(db: Database, accountId: number) {
+/** Membership work runs without the request time limit and without waiting on a synchronous commit. */
+async function asJob(db: Database) {
   await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(db);
-  await sql`select pg_advisory_xact_lock(hashtextextended('segment-membership', ${accountId}::bigint))`.execute(db);
 }
 
 /**
@@ -47,7 +52,8 @@ async function refreshMembers(db: Database, accountId: number, row: SegmentRow, 
  */
 export async function runSegmentRefresh(services: Services, accountId: number, segmentId: number): Promise<void> {
   await withAccount(services.db, accountId, async (db) => {
-    await asJob(db, accountId);
+    await asJob(db);
+    await lockSegmentMembership(db, segmentId);
     const { ctx, rows } = await loadCompileContext(db, accountId);
     const row = rows.find((r) => r.id === segmentId);
     if (!row || !keepsMembers(row)) return;
@@ -63,7 +69,7 @@ export async function runSegmentRefresh(services: Services, accountId: number, s
 export async function runDirtyRefresh(services: Services, accountId: number): Promise<void> {
   const started = Date.now();
   const wholeAccount = await withAccount(services.db, accountId, async (db) => {
-    await asJob(db, accountId);
+    await asJob(db);
     if (!(await takeDirtyAccount(db, accountId))) return false;
     await clearDirtyPeople(db, accountId);
     // Each segment is rebuilt by its own job: no transaction spans the whole account, a crash keeps the
@@ -74,17 +80,26 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
   });
   if (wholeAccount) return;
   for (;;) {
-    const taken = await withAccount(services.db, accountId, async (db) => {
-      await asJob(db, accountId);
+    const round = await withAccount(services.db, accountId, async (db) => {
+      await asJob(db);
       const ids = await takeDirtyPeople(db, accountId, dirtyBatch);
-      if (ids.length === 0) return 0;
+      if (ids.length === 0) return { taken: 0, deferred: false };
       const { ctx, rows } = await loadCompileContext(db, accountId);
+      let deferred = false;
       for (const row of rows.filter(keepsMembers)) {
+        // A segment being rebuilt (which can take a while over a million people) does not hold up the
+        // others: it is left out of this round and the people are marked again for the next one.
+        if (!(await tryLockSegmentMembership(db, row.id))) {
+          deferred = true;
+          continue;
+        }
         await refreshMembers(db, accountId, row, ctx, ids, true);
       }
-      return ids.length;
+      if (deferred) await markPeopleDirty(db, accountId, ids);
+      return { taken: ids.length, deferred };
     });
-    if (taken === 0) return;
+    // After a deferral the poller queues the next round within seconds; looping now would spin.
+    if (round.taken === 0 || round.deferred) return;
     if (Date.now() - started > jobBudgetMs) {
       await enqueueDirtyRefresh(services.db, accountId);
       return;

@@ -344,3 +344,6 @@ export const SegmentPeople = z.object({
 });
 /** Event names seen in the account, for the event condition's suggestions. */
 export const EventNames = z.object({ names: z.array(z.string()) });
+/** The kept segments a person is in now (`GET /v1/people/{id}/segments`), for the person page. */
+export const PersonSegments = z.object({ segments: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable() })) });
+export type PersonSegments = z.infer<typeof PersonSegments>;

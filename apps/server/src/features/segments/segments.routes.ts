@@ -1,11 +1,9 @@
-import { CreateSegmentBody, EventNames, ExplainBody, ExplainResult, IdParams, MessageResponse, PreviewConditionsBody, SegmentList, SegmentPeople, SegmentPeopleQuery, SegmentPreview, SegmentSaved, UpdateSegmentBody } from '@herald/contracts';
-import { z } from 'zod';
+import { CreateSegmentBody, EventNames, ExplainBody, ExplainResult, IdParams, MessageResponse, PersonSegments, PreviewConditionsBody, SegmentList, SegmentPeople, SegmentPeopleQuery, SegmentPreview, SegmentSaved, UpdateSegmentBody } from '@herald/contracts';
 import { route } from '../../http/route.ts';
 import { eventNames, explainPerson, previewConditions, previewSegment, segmentPeople } from './segment-people.service.ts';
 import { createSegment, listAccountSegments, personSegments, removeSegment, saveSegment } from './segments.service.ts';
 
 const example = [{ type: 'tag' as const, operator: 'has' as const, tag: 'customer' }];
-const PersonSegments = z.object({ segments: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable() })) });
 
 /** Segments (work-areas.md §3, §4, §7, §8): reads need people:read, writes people:write. */
 export const segmentsRoutes = [

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CsvReader, csvReaderMessages, type CsvRecord } from '../src/features/imports/csv-reader.ts';
 
@@ -61,5 +62,26 @@ describe('CSV reader', () => {
       expect(records[0]!.cells[1]!.length).toBeLessThanOrEqual(1000);
       expect(records[1]).toEqual({ cells: ['next', '1'], error: null });
     }
+  });
+
+  it('reads back any records written with quoting, in any delimiter and line ending, wherever the chunks are cut', () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', 'Z', '7', ' ', 'é', '😀', ',', ';', '\t', '"', '\n', '\r'), maxLength: 12 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { maxLength: 8 }),
+        fc.constantFrom(',', ';', '\t'),
+        fc.constantFrom('\n', '\r\n', '\r'),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (records, delimiter, eol, lastEol, rawCuts) => {
+          const special = new RegExp(`["\r\n${delimiter === '\t' ? '\\t' : delimiter}]`);
+          const write = (value: string) => (value === '' || special.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+          const text = records.map((r) => r.map(write).join(delimiter)).join(eol) + (lastEol && records.length > 0 ? eol : '');
+          const cuts = [...new Set(rawCuts.map((c) => (text.length === 0 ? 0 : c % text.length)))].sort((a, b) => a - b);
+          expect(read(text, cuts, delimiter)).toEqual(records.map((r) => ({ cells: r, error: null })));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

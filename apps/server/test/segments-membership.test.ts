@@ -193,6 +193,27 @@ describe('segment membership', () => {
     expect(await memberCount(seg.id)).toBe(1);
   });
 
+  it('writes nothing, and does not fail, for a segment deleted while its refresh runs', async () => {
+    const p = await addPerson({ city: 'Cannes' });
+    const seg = await createSegment('Cannes', [{ type: 'field', field: 'city', operator: 'equals', value: 'Antibes' }]);
+    await waitForFirstBuild(seg.id);
+    const { version } = await ctx.services.db.selectFrom('segments').select('version').where('id', '=', seg.id).executeTakeFirstOrThrow();
+    // Another transaction deletes the segment and commits only after the refresh has started.
+    const deleter = await ctx.services.pool.connect();
+    try {
+      await deleter.query('begin');
+      await deleter.query('delete from segments where id = $1', [seg.id]);
+      const refresh = withAccount(ctx.services.db, accountId, (db) => applyMembership(db, accountId, { id: seg.id, version }, sql`true`, [p.id], true));
+      await sleep(300);
+      await deleter.query('commit');
+      expect(await refresh).toEqual({ entered: 0, left: 0, applied: false });
+    } finally {
+      deleter.release();
+    }
+    expect(await members(seg.id)).toEqual([]);
+    expect(await segmentEvents(seg.id)).toEqual([]);
+  });
+
   it('a segment whose field was deleted answers 400 with the reason and does not stop the other segments', async () => {
     await owner.client.post('/v1/fields', { items: [{ name: 'tier', type: 'string' }] });
     const p = await addPerson({ tier: 'gold' });

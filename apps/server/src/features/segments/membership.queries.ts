@@ -12,7 +12,7 @@ export interface MembershipChange {
  * Bring one segment's members in line with `filter`, for everyone (`personIds` null) or for the given
  * people, in one statement: insert who is missing, delete who no longer matches, record each entry
  * and exit as an event (unless `recordEvents` is false), and keep the cached count. It commits only
- * for the segment version it was computed for, and is idempotent: a retry finds nothing to change.
+ * for the segment version it was computed for (nothing for a segment deleted meanwhile), and is idempotent: a retry finds nothing to change.
  */
 export async function applyMembership(
   db: Database,
@@ -25,8 +25,11 @@ export async function applyMembership(
   const some = personIds !== null;
   const ids = personIds ?? [];
   const { rows } = await sql<{ entered: number; left: number; applied: number }>`
+    -- The key-share lock holds off a concurrent delete of the segment until this commits, and finds no row
+    -- when one committed meanwhile (so no member is written for a segment that is gone).
     with current_version as (
       select 1 from segments s where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
+      for key share
     ),
     target as materialized (
       select p.id from people p where ${filter} ${some ? sql`and p.id = any(${ids}::bigint[])` : sql``}

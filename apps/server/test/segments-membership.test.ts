@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import { applyMembership } from '../src/features/segments/membership.queries.ts';
+import { applyMembership, refreshHoldLock } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
@@ -180,6 +180,25 @@ describe('segment membership', () => {
     expect(await waitForMembers(busy.id, [p.id])).toBeLessThan(10);
     expect(await segmentEvents(busy.id)).toEqual([{ personId: p.id, name: 'entered' }]);
     expect(await segmentEvents(free.id)).toEqual([{ personId: p.id, name: 'entered' }]);
+  });
+
+  it("holds an account's refreshes while an import merges, and follows the changes once it is done", async () => {
+    const p = await addPerson({ city: 'Porto' });
+    const seg = await createSegment('Braga', [{ type: 'field', field: 'city', operator: 'equals', value: 'Braga' }]);
+    await waitForFirstBuild(seg.id);
+    const importer = await ctx.services.pool.connect();
+    let held = true;
+    try {
+      await importer.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
+      await owner.client.patch(`/v1/people/${p.id}`, { city: 'Braga' });
+      await sleep(4_000);
+      expect(await members(seg.id)).toEqual([]);
+      await importer.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
+      held = false;
+    } finally {
+      importer.release(held);
+    }
+    expect(await waitForMembers(seg.id, [p.id])).toBeLessThan(10);
   });
 
   it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {

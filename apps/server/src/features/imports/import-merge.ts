@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { refreshHoldLock } from '../segments/membership.queries.ts';
 import { withAccountClient } from './import-parse.ts';
 
 const batchRows = 100_000;
@@ -26,24 +27,23 @@ async function cleanPendingLists(pool: pg.Pool): Promise<void> {
 }
 
 /**
- * Hold the account's segment membership refreshes while the merge runs; returns the release. Every
- * batch marks the whole account for a refresh (a statement-level trigger from the segments work), and
- * a refresh takes that mark inside its own long transaction: a batch whose trigger re-marks the
- * account waits for the whole refresh, batch after batch. Holding the lock the refresh jobs take
- * (`segment-membership`, see segments.jobs.ts) makes them wait instead, and one refresh follows the import.
+ * Hold the account's refreshes of marked changes while the merge runs; returns the release. Every
+ * batch marks the whole account for a segment refresh (a statement-level trigger from the segments
+ * work), and each refresh rebuilds every segment over all the account's people: done after every batch,
+ * they would compete with the merge for the whole import. Held, one refresh follows the import.
  */
 async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Promise<() => Promise<void>> {
   const client = await pool.connect();
   try {
     await client.query('set statement_timeout = 0');
-    await client.query("select pg_advisory_lock(hashtextextended('segment-membership', $1::bigint))", [accountId]);
+    await client.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
   } catch (error) {
     client.release(true);
     throw error;
   }
   return async () => {
     try {
-      await client.query("select pg_advisory_unlock(hashtextextended('segment-membership', $1::bigint))", [accountId]);
+      await client.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
       await client.query('reset statement_timeout');
       client.release();
     } catch {

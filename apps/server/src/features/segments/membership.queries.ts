@@ -95,12 +95,28 @@ export async function clearDirtyPeople(db: Database, accountId: number) {
   await sql`delete from segment_dirty_people where account_id = ${accountId}`.execute(db);
 }
 
-/** Accounts with people marked for a membership refresh (owner connection: all accounts). */
+/**
+ * The name of the advisory lock (keyed by account) that holds an account's refreshes of marked changes:
+ * an import takes it while it merges, so its batches are followed by one refresh afterwards instead
+ * of rebuilds competing with every batch. Marks made meanwhile stay until it is released.
+ */
+export const refreshHoldLock = 'segment-refresh-hold';
+
+/** True when no one holds the account's refreshes (the check holds them off until the transaction ends). */
+export async function refreshesFree(db: Database, accountId: number): Promise<boolean> {
+  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as free`.execute(db);
+  return rows[0]!.free;
+}
+
+/** Accounts with people marked for a membership refresh whose refreshes are not held (owner connection: all accounts). */
 export async function accountsWithDirtyMarks(db: Database) {
   const { rows } = await sql<{ accountId: number }>`
-    select account_id from segment_dirty_accounts
-    union
-    select distinct account_id from segment_dirty_people`.execute(db);
+    select account_id from (
+      select account_id from segment_dirty_accounts
+      union
+      select distinct account_id from segment_dirty_people
+    ) marked
+    where pg_try_advisory_xact_lock(hashtextextended(${refreshHoldLock}, account_id))`.execute(db);
   return rows.map((r) => r.accountId);
 }
 

@@ -15,6 +15,7 @@ import {
   clearDirtyPeople,
   lockSegmentMembership,
   markPeopleDirty,
+  refreshesFree,
   takeDirtyAccount,
   takeDirtyPeople,
   tryLockSegmentMembership,
@@ -68,20 +69,23 @@ export async function runSegmentRefresh(services: Services, accountId: number, s
  */
 export async function runDirtyRefresh(services: Services, accountId: number): Promise<void> {
   const started = Date.now();
-  const wholeAccount = await withAccount(services.db, accountId, async (db) => {
+  const first = await withAccount(services.db, accountId, async (db) => {
     await asJob(db);
-    if (!(await takeDirtyAccount(db, accountId))) return false;
+    // An import merging into the account holds its refreshes; the marks wait for the poller after it.
+    if (!(await refreshesFree(db, accountId))) return 'held';
+    if (!(await takeDirtyAccount(db, accountId))) return 'people';
     await clearDirtyPeople(db, accountId);
     // Each segment is rebuilt by its own job: no transaction spans the whole account, a crash keeps the
     // rebuilds still to do queued, and changes marked meanwhile are followed between them.
     const { rows } = await loadCompileContext(db, accountId);
     for (const row of rows.filter(keepsMembers)) await queueSegmentRefresh(db, accountId, row.id);
-    return true;
+    return 'account';
   });
-  if (wholeAccount) return;
+  if (first !== 'people') return;
   for (;;) {
     const round = await withAccount(services.db, accountId, async (db) => {
       await asJob(db);
+      if (!(await refreshesFree(db, accountId))) return { taken: 0, deferred: false };
       const ids = await takeDirtyPeople(db, accountId, dirtyBatch);
       if (ids.length === 0) return { taken: 0, deferred: false };
       const { ctx, rows } = await loadCompileContext(db, accountId);

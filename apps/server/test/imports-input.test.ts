@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvReaderMessages } from '../src/features/imports/csv-reader.ts';
 import { runImport } from '../src/features/imports/imports.service.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { uploadCsv, waitForImport } from './imports-support.ts';
 
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof registerUser>>;
@@ -15,23 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function upload(content: Buffer | string) {
-  const { body } = await owner.client.post('/v1/imports/upload-url');
-  const url = new URL(body.url);
-  const put = await ctx.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'text/csv' }, payload: typeof content === 'string' ? Buffer.from(content) : content });
-  expect(put.statusCode).toBe(204);
-  return body.key as string;
-}
-
-async function waitFinished(id: number) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await owner.client.get(`/v1/imports/${id}`);
-    if (res.body.status === 'done' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`import ${id} did not finish: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const upload = (content: Buffer | string) => uploadCsv(ctx, owner, content);
+const waitFinished = (id: number) => waitForImport(owner, id);
 
 const fm = [{ column: 'Email', field: 'email' }, { column: 'Name', field: 'firstName' }];
 const start = async (key: string, body: Record<string, unknown> = {}) => (await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: fm, ...body })).body.id as number;

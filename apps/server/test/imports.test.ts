@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../src/features/imports/imports.service.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { uploadCsv, waitForImport } from './imports-support.ts';
 
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof registerUser>>;
@@ -14,23 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function upload(content: Buffer | string) {
-  const { body } = await owner.client.post('/v1/imports/upload-url');
-  const url = new URL(body.url);
-  const put = await ctx.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'text/csv' }, payload: typeof content === 'string' ? Buffer.from(content) : content });
-  expect(put.statusCode).toBe(204);
-  return body.key as string;
-}
-
-async function waitFinished(id: number) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const res = await owner.client.get(`/v1/imports/${id}`);
-    if (res.body.status === 'done' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`import ${id} did not finish: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const upload = (content: Buffer | string) => uploadCsv(ctx, owner, content);
+const waitFinished = (id: number) => waitForImport(owner, id);
 
 const mapping = [
   { column: 'E-mail', field: 'email' },
@@ -65,6 +51,8 @@ describe('imports', () => {
     const bob = (await owner.client.get(`/v1/people/search?query=${encodeURIComponent(b)}`)).body.users[0];
     expect(bob).toMatchObject({ firstName: 'Bob "the builder"', plan: 'pro' });
     expect((await owner.client.get('/v1/fields')).body.items.map((f: { name: string }) => f.name)).toContain('plan');
+    // The file's tags and the picked ones are in the account's tag list.
+    expect((await owner.client.get('/v1/tags-management')).body.tags.map((t: { tag: string }) => t.tag)).toEqual(expect.arrayContaining(['imported', 'lead', 'webinar']));
 
     const failures = await owner.client.get(`/v1/imports/${created.body.id}/failures`);
     expect(failures.headers['content-type']).toContain('text/csv');

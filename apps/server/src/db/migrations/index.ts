@@ -7,6 +7,7 @@ import * as indexableUnderRls from './0005-indexable-under-rls.ts';
 import * as segments from './0006-segments.ts';
 import * as eventNames from './0007-event-names.ts';
 import * as importSpeed from './0008-import-speed.ts';
+import * as importDedupeOnce from './0009-import-dedupe-once.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-segments': segments,
   '0007-event-names': eventNames,
   '0008-import-speed': importSpeed,
+  '0009-import-dedupe-once': importDedupeOnce,
 };

@@ -12,7 +12,9 @@ const batchRows = 100_000;
  * is emptied when the import ends (`cleanPendingLists`), so searches scan it only meanwhile.
  */
 const mergeSettings =
-  "select set_config('gin_pending_list_limit', '131072', true), set_config('work_mem', '131072', true), set_config('maintenance_work_mem', '262144', true), set_config('statement_timeout', '600000', true)";
+  "select set_config('gin_pending_list_limit', '131072', true), set_config('work_mem', '131072', true), set_config('maintenance_work_mem', '262144', true), set_config('statement_timeout', '600000', true)," +
+  // A batch touches a tenth of the people at most: reaching them by key beats hashing the whole table.
+  " set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)";
 
 /** Fold people's GIN pending lists into the indexes (owner rights; searches stop scanning the list). */
 async function cleanPendingLists(pool: pg.Pool): Promise<void> {
@@ -54,12 +56,35 @@ async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Promise<(
 }
 
 /**
- * The changes one batch makes. Only the last row of each email in the file is used (the others count
- * as duplicates). 'update' fills the mapped fields of existing people (an empty cell keeps the value)
- * and adds tags, and writes only people it changes: one whose values are all already there counts as
- * skipped, like every existing person under 'ignore'. The statement's CTEs share one snapshot, so the
- * insert sees exactly the people the update did not find; `on conflict do nothing` covers a person
- * created by someone else meanwhile (counted as skipped).
+ * Keep only the last row of each email in the file (the others count as duplicates), in one pass over
+ * the staged rows, in the transaction that ends the parse: a restart either redoes both or neither.
+ */
+export async function removeDuplicateRows(client: pg.PoolClient, imp: { accountId: number; id: number }): Promise<number> {
+  // Hashed both ways whatever the statistics of the fresh staging rows say (a nested loop is quadratic here).
+  await client.query("select set_config('work_mem', '262144', true), set_config('enable_nestloop', 'off', true)");
+  const { rows } = await client.query<{ duplicates: number }>(
+    `with last as materialized (
+       select email_lower, max(row_no) as keep from import_rows
+       where account_id = $1 and import_id = $2 group by email_lower having count(*) > 1
+     ), removed as (
+       delete from import_rows r using last l
+       where r.account_id = $1 and r.import_id = $2 and r.email_lower = l.email_lower and r.row_no < l.keep
+       returning 1
+     )
+     update imports set duplicates = (select count(*) from removed) where account_id = $1 and id = $2
+     returning duplicates`,
+    [imp.accountId, imp.id],
+  );
+  return rows[0]?.duplicates ?? 0;
+}
+
+/**
+ * The changes one batch makes (its emails are unique: duplicates left before the merge). Each row
+ * finds its person through the email index once; 'update' fills the mapped fields of existing people
+ * (an empty cell keeps the value) and adds tags, and writes only people it changes: one whose values
+ * are all already there counts as skipped, like every existing person under 'ignore'. The statement's
+ * CTEs share one snapshot, so the insert takes exactly the rows that found no person; `on conflict do
+ * nothing` covers a person created by someone else meanwhile (counted as skipped).
  */
 export function batchStatement(strategy: 'update' | 'ignore'): string {
   const update =
@@ -74,7 +99,7 @@ export function batchStatement(strategy: 'update' | 'ignore'): string {
              tags = case when p.tags @> b.all_tags then p.tags else array(select distinct unnest(p.tags || b.all_tags)) end,
              updated_at = now()
            from batch b
-           where p.account_id = $1 and p.email_key = b.email_lower
+           where p.account_id = $1 and p.id = b.person_id
              and ((b.first_name is not null and b.first_name is distinct from p.first_name)
                or (b.last_name is not null and b.last_name is distinct from p.last_name)
                or (b.phone is not null and b.phone is distinct from p.phone)
@@ -85,21 +110,20 @@ export function batchStatement(strategy: 'update' | 'ignore'): string {
                or not p.tags @> b.all_tags)
            returning 1
          )`;
-  return `with batch as (
-       select r.*, array(select distinct unnest(r.tags || $5::text[])) as all_tags from import_rows r
+  return `with batch as materialized (
+       select r.*, array(select distinct unnest(r.tags || $5::text[])) as all_tags,
+         (select p.id from people p where p.account_id = $1 and p.email_key = r.email_lower) as person_id
+       from import_rows r
        where r.account_id = $1 and r.import_id = $2 and r.row_no > $3 and r.row_no <= $4
-         and not exists (select 1 from import_rows d where d.account_id = r.account_id and d.import_id = r.import_id
-                         and d.email_lower = r.email_lower and d.row_no > r.row_no)
      ), ${update}, created as (
        insert into people (account_id, email, first_name, last_name, phone, company, website, external_id, fields, tags)
        select $1, b.email, b.first_name, b.last_name, b.phone, b.company, b.website, b.external_id, b.fields, b.all_tags
        from batch b
-       where not exists (select 1 from people p where p.account_id = $1 and p.email_key = b.email_lower)
+       where b.person_id is null
        on conflict (account_id, email_key) where email_key is not null do nothing
        returning 1
      )
-     select (select count(*)::int from import_rows where account_id = $1 and import_id = $2 and row_no > $3 and row_no <= $4) as staged,
-            (select count(*)::int from batch) as batch,
+     select (select count(*)::int from batch) as batch,
             (select count(*)::int from created) as created,
             (select count(*)::int from updated) as updated`;
 }
@@ -123,12 +147,12 @@ export async function mergeImport(
       const to = Math.min(from + batchRows, imp.totalRows);
       await withAccountClient(pool, imp.accountId, async (client) => {
         await client.query(mergeSettings);
-        const { rows } = await client.query<{ staged: number; batch: number; created: number; updated: number }>(statement, [imp.accountId, imp.id, from, to, imp.tags]);
+        const { rows } = await client.query<{ batch: number; created: number; updated: number }>(statement, [imp.accountId, imp.id, from, to, imp.tags]);
         const r = rows[0]!;
         await client.query(
-          `update imports set merged_rows = $3, created = created + $4, updated = updated + $5, skipped = skipped + $6, duplicates = duplicates + $7
+          `update imports set merged_rows = $3, created = created + $4, updated = updated + $5, skipped = skipped + $6
            where account_id = $1 and id = $2`,
-          [imp.accountId, imp.id, to, r.created, r.updated, r.batch - r.created - r.updated, r.staged - r.batch],
+          [imp.accountId, imp.id, to, r.created, r.updated, r.batch - r.created - r.updated],
         );
       });
       onProgress(to);
@@ -138,13 +162,8 @@ export async function mergeImport(
     await cleanPendingLists(pool);
   }
   await withAccountClient(pool, imp.accountId, async (client) => {
-    await client.query(
-      `insert into tags (account_id, tag)
-       select $1, t from (select distinct unnest(tags) as t from import_rows where account_id = $1 and import_id = $2
-                          union select unnest($3::text[])) all_tags
-       on conflict do nothing`,
-      [imp.accountId, imp.id, imp.tags],
-    );
+    // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
+    await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [imp.accountId, imp.tags]);
     await client.query('delete from import_rows where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
     await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);
   });

@@ -64,6 +64,8 @@ interface OpenChunk {
   client: pg.PoolClient;
   copy: NodeJS.WritableStream;
   failures: { rowNo: number; reason: string }[];
+  /** Tags of the chunk's rows, recorded with it (the account's tag list shows them once imported). */
+  tags: Set<string>;
 }
 
 async function openChunk(pool: pg.Pool, accountId: number): Promise<OpenChunk> {
@@ -75,7 +77,7 @@ async function openChunk(pool: pg.Pool, accountId: number): Promise<OpenChunk> {
     const copy = client.query(copyStreams.from(`copy import_rows (account_id, import_id, ${stagingLineColumns}) from stdin`));
     // Errors surface where the chunk is written or committed (`once`, `finished`); none may go unheard.
     copy.on('error', () => undefined);
-    return { client, copy, failures: [] };
+    return { client, copy, failures: [], tags: new Set() };
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
     client.release();
@@ -85,10 +87,11 @@ async function openChunk(pool: pg.Pool, accountId: number): Promise<OpenChunk> {
 
 /** Finish the COPY and commit it with the chunk's failures and the count of rows parsed so far. */
 async function commitChunk(chunk: OpenChunk, imp: { accountId: number; id: number }, parsedRows: number): Promise<void> {
-  const { client, copy, failures } = chunk;
+  const { client, copy, failures, tags } = chunk;
   try {
     copy.end();
     await finished(copy);
+    if (tags.size) await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [imp.accountId, [...tags]]);
     if (failures.length) {
       await client.query(
         'insert into import_failures (account_id, import_id, row_no, reason) select $1, $2, r, m from unnest($3::int[], $4::text[]) as t(r, m) on conflict do nothing',
@@ -155,7 +158,7 @@ export async function parseImportFile(
       rowNo += 1;
       if (rowNo <= imp.parsedRows) continue;
       chunk ??= await openChunk(services.pool, imp.accountId);
-      const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans);
+      const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans, chunk.tags);
       if (typeof line === 'string') {
         if (!chunk.copy.write(prefix + line)) await once(chunk.copy, 'drain');
       } else {

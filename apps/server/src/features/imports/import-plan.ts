@@ -79,20 +79,25 @@ const slotOf: Record<FirstClass, number> = { email: 0, firstName: 1, lastName: 2
 
 /**
  * One data row of the file as a line of `COPY import_rows (…) FROM STDIN` (text format, after the
- * account and import id columns the caller puts first), or the reason it is refused. Built straight
+ * account and import id columns the caller puts first), or the reason it is refused; the tags of a
+ * row that is taken are added to `tagsSeen`. Built straight
  * from the cells: a million rows make no intermediate objects beyond a few strings.
  */
-export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[]): string | { reason: string } {
+export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[], tagsSeen?: Set<string>): string | { reason: string } {
   const first: (string | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined];
   let fields = '';
   let tags = '{}';
+  let rowTags: string[] | undefined;
   for (const plan of plans) {
     const raw = (cells[plan.index] ?? '').trim();
     if (raw.length > maxFieldValueLength) return { reason: `A value is longer than ${maxFieldValueLength} characters.` };
     if (raw === '') continue;
     if (raw.includes('\u0000')) return { reason: 'A value holds a NUL character, which text cannot.' };
     if (plan.kind === 'first') first[slotOf[plan.name]] = raw;
-    else if (plan.kind === 'tags') tags = pgArray([...new Set(raw.split(',').map(normaliseTag).filter(Boolean))]);
+    else if (plan.kind === 'tags') {
+      rowTags = [...new Set(raw.split(',').map(normaliseTag).filter(Boolean))];
+      tags = pgArray(rowTags);
+    }
     else {
       let value: unknown;
       try {
@@ -106,6 +111,7 @@ export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[])
   const email = first[0];
   if (!email) return { reason: 'The email is missing.' };
   if (email.length > 254 || !emailPattern.test(email)) return { reason: `"${email.slice(0, 100)}" is not a valid email address.` };
+  if (rowTags && tagsSeen) for (const tag of rowTags) tagsSeen.add(tag);
   let line = `${rowNo}\t${copyText(email)}\t${copyText(email.toLowerCase())}`;
   for (let slot = 1; slot < 7; slot += 1) {
     const value = first[slot];

@@ -19,8 +19,8 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { csvRow } from '../bulk/csv.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
-import { mergeImport } from './import-merge.ts';
-import { ImportFailure, parseImportFile } from './import-parse.ts';
+import { mergeImport, removeDuplicateRows } from './import-merge.ts';
+import { ImportFailure, parseImportFile, withAccountClient } from './import-parse.ts';
 import { mappedFieldName, stagingColumns } from './import-plan.ts';
 
 type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
@@ -114,7 +114,7 @@ async function setImport(services: Services, accountId: number, id: number, chan
   await withAccount(services.db, accountId, (db) => db.updateTable('imports').set(changes).where('accountId', '=', accountId).where('id', '=', id).execute());
 }
 
-/** Whether staged rows are missing: every parsed row is either staged or failed until the import is done. */
+/** Whether staged rows are missing: every parsed row is staged, failed or a removed duplicate until the import is done. */
 async function stagingLost(services: Services, accountId: number, id: number, expected: number): Promise<boolean> {
   const { n } = await withAccount(services.db, accountId, (db) =>
     db.selectFrom('importRows').select((eb) => eb.fn.countAll<string>().as('n')).where('accountId', '=', accountId).where('importId', '=', id).executeTakeFirstOrThrow(),
@@ -128,12 +128,12 @@ export async function runImport(services: Services, accountId: number, id: numbe
   if (!imp || imp.status === 'done' || imp.status === 'failed') return;
   const mapping = imp.fieldMapping as unknown as ColumnMapping[];
   try {
-    if (imp.parsedRows > 0 && (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed))) {
+    if (imp.parsedRows > 0 && (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed - imp.duplicates))) {
       // The staging table is unlogged: a PostgreSQL crash empties it. Parse again; merged batches stay merged.
       await withAccount(services.db, accountId, async (db) => {
         await db.deleteFrom('importRows').where('accountId', '=', accountId).where('importId', '=', id).execute();
         await db.deleteFrom('importFailures').where('accountId', '=', accountId).where('importId', '=', id).execute();
-        await db.updateTable('imports').set({ parsedRows: 0, failed: 0 }).where('accountId', '=', accountId).where('id', '=', id).execute();
+        await db.updateTable('imports').set({ parsedRows: 0, failed: 0, duplicates: 0 }).where('accountId', '=', accountId).where('id', '=', id).execute();
       });
       imp.parsedRows = 0;
       imp.totalRows = null;
@@ -150,7 +150,10 @@ export async function runImport(services: Services, accountId: number, id: numbe
       });
       await setImport(services, accountId, id, { status: 'parsing' });
       const total = await parseImportFile(services, { accountId, id, fileKey: imp.fileKey, fieldMapping: mapping, parsedRows: imp.parsedRows }, () => undefined);
-      await setImport(services, accountId, id, { totalRows: total, status: 'importing' });
+      await withAccountClient(services.pool, accountId, async (client) => {
+        await removeDuplicateRows(client, { accountId, id });
+        await client.query("update imports set total_rows = $3, status = 'importing' where account_id = $1 and id = $2", [accountId, id, total]);
+      });
       imp.totalRows = total;
     }
     await mergeImport(services.pool, { accountId, id, mergedRows: imp.mergedRows, totalRows: imp.totalRows, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags }, () => undefined);

@@ -3,20 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
+import { serverSettings, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-embedded-'));
 const port = 54000 + Math.floor(Math.random() * 900);
 const logs: string[] = [];
 const log = (m: string) => logs.push(m);
 
-async function selectOne(url: string) {
+async function setting(url: string, name: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { rows } = await client.query<{ v: string }>("select current_setting('server_version') as v");
+  const { rows } = await client.query<{ v: string }>('select current_setting($1) as v', [name]);
   await client.end();
   return rows[0]!.v;
 }
+const selectOne = (url: string) => setting(url, 'server_version');
 
 const clusterDirs = new Set<string>();
 afterAll(() => {
@@ -31,6 +32,10 @@ describe('embedded PostgreSQL', () => {
     clusterDirs.add(first.clusterDir);
     expect(first.url).toContain(`:${port}/herald`);
     expect(await selectOne(first.url)).toMatch(/^15\./);
+    // Sized to the machine: a quarter of the memory for shared buffers, between 128 MB and 2 GB.
+    const expectedMb = Math.max(128, Math.min(2048, Math.floor(os.totalmem() / 4 / 1024 / 1024)));
+    expect(await setting(first.url, 'shared_buffers')).toBe(expectedMb % 1024 === 0 ? `${expectedMb / 1024}GB` : `${expectedMb}MB`);
+    expect(await setting(first.url, 'max_wal_size')).toBe('4GB');
     await first.stop();
     const second = await startEmbeddedPostgres({ dataDir, port, log });
     expect(await selectOne(second.url)).toMatch(/^15\./);
@@ -40,6 +45,13 @@ describe('embedded PostgreSQL', () => {
       expect(fs.statSync(first.clusterDir).uid).not.toBe(0);
     }
   }, 120_000);
+
+  it('sizes shared buffers to a quarter of the memory, within 128 MB and 2 GB', () => {
+    const gb = 1024 ** 3;
+    expect(serverSettings(24 * gb)).toContain('shared_buffers=2048MB');
+    expect(serverSettings(2 * gb)).toContain('shared_buffers=512MB');
+    expect(serverSettings(256 * 1024 ** 2)).toContain('shared_buffers=128MB');
+  });
 
   it('recovers from a stale postmaster.pid left by a killed run', async () => {
     const started = await startEmbeddedPostgres({ dataDir, port, log });

@@ -188,17 +188,23 @@ describe('segment membership', () => {
     await waitForFirstBuild(seg.id);
     const importer = await ctx.services.pool.connect();
     let held = true;
+    let later = 0;
     try {
       await importer.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
       await owner.client.patch(`/v1/people/${p.id}`, { city: 'Braga' });
+      // A segment saved meanwhile is built after the import too.
+      const saved = await createSegment('Braga too', [{ type: 'field', field: 'city', operator: 'equals', value: 'Braga' }]);
       await sleep(4_000);
       expect(await members(seg.id)).toEqual([]);
+      expect(await memberCount(saved.id)).toBeNull();
+      later = saved.id;
       await importer.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
       held = false;
     } finally {
       importer.release(held);
     }
     expect(await waitForMembers(seg.id, [p.id])).toBeLessThan(10);
+    expect(await waitForMembers(later, [p.id])).toBeLessThan(10);
   });
 
   it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {

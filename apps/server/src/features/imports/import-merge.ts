@@ -138,8 +138,8 @@ export async function mergeImport(
   imp: { accountId: number; id: number; mergedRows: number; totalRows: number; strategy: 'update' | 'ignore'; tags: string[] },
   onProgress: (merged: number) => void,
 ): Promise<void> {
-  // Fresh staging rows have no statistics yet; without them the duplicate check plans as a nested scan.
-  await pool.query('analyze import_rows');
+  // Fresh staging rows have no statistics yet; a small sample is enough to plan batches by row range.
+  await pool.query('begin; set local default_statistics_target = 10; analyze import_rows; commit');
   const statement = batchStatement(imp.strategy);
   const release = await holdSegmentRefreshes(pool, imp.accountId);
   try {

@@ -102,9 +102,12 @@ export async function clearDirtyPeople(db: Database, accountId: number) {
  */
 export const refreshHoldLock = 'segment-refresh-hold';
 
-/** True when no one holds the account's refreshes (the check holds them off until the transaction ends). */
+/**
+ * True when no import holds the account's refreshes. The check takes the lock shared until the
+ * transaction ends: refreshes do not hold each other up, and an import waits for the running ones.
+ */
 export async function refreshesFree(db: Database, accountId: number): Promise<boolean> {
-  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as free`.execute(db);
+  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as free`.execute(db);
   return rows[0]!.free;
 }
 
@@ -116,7 +119,7 @@ export async function accountsWithDirtyMarks(db: Database) {
       union
       select distinct account_id from segment_dirty_people
     ) marked
-    where pg_try_advisory_xact_lock(hashtextextended(${refreshHoldLock}, account_id))`.execute(db);
+    where pg_try_advisory_xact_lock_shared(hashtextextended(${refreshHoldLock}, account_id))`.execute(db);
   return rows.map((r) => r.accountId);
 }
 
@@ -140,6 +143,11 @@ export async function lockSegmentMembership(db: Database, segmentId: number) {
 export async function tryLockSegmentMembership(db: Database, segmentId: number): Promise<boolean> {
   const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${membershipLock(segmentId)}) as locked`.execute(db);
   return rows[0]!.locked;
+}
+
+/** Mark the whole account for a rebuild of every segment (done by the next refresh of marked changes). */
+export async function markAccountDirty(db: Database, accountId: number) {
+  await sql`insert into segment_dirty_accounts (account_id) values (${accountId}) on conflict do nothing`.execute(db);
 }
 
 /** Mark people again, for a later round (their change could not be applied to every segment yet). */

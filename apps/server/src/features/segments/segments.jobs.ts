@@ -14,6 +14,7 @@ import {
   accountsWithSegments,
   clearDirtyPeople,
   lockSegmentMembership,
+  markAccountDirty,
   markPeopleDirty,
   refreshesFree,
   takeDirtyAccount,
@@ -54,6 +55,12 @@ async function refreshMembers(db: Database, accountId: number, row: SegmentRow, 
 export async function runSegmentRefresh(services: Services, accountId: number, segmentId: number): Promise<void> {
   await withAccount(services.db, accountId, async (db) => {
     await asJob(db);
+    // While an import merges (it holds the account's refreshes), a rebuild would compete with it over the
+    // same people: the account is marked instead, and every segment is rebuilt once the import is done.
+    if (!(await refreshesFree(db, accountId))) {
+      await markAccountDirty(db, accountId);
+      return;
+    }
     await lockSegmentMembership(db, segmentId);
     const { ctx, rows } = await loadCompileContext(db, accountId);
     const row = rows.find((r) => r.id === segmentId);

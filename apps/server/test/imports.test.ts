@@ -149,4 +149,39 @@ describe('imports', () => {
     const count = await ctx.services.db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', owner.account.accountId).where('email', 'like', `${marker}-%`).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(rows);
   }, 120_000);
+
+  it('resumes after a batch fails mid-merge: every batch, merged on two connections, is merged once', async () => {
+    const rows = 350_000;
+    const marker = `merge${Date.now().toString(36)}`;
+    const lines = ['E-mail'];
+    for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
+    const key = await upload(lines.join('\n'));
+    const { id } = await ctx.services.db
+      .insertInto('imports')
+      .values({ accountId: owner.account.accountId, name: 'Merge resume', fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const count = async () =>
+      Number((await ctx.services.db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', owner.account.accountId).where('email', 'like', `${marker}-%`).executeTakeFirstOrThrow()).n);
+    // The third batch (rows 200,001-300,000) fails as a killed connection would.
+    const trigger = `fail_batch_${id}`;
+    await sql.raw(`create function ${trigger}() returns trigger language plpgsql as $$ begin
+        if new.import_id = ${id} and new.batch_no = 2 then raise exception 'connection lost'; end if; return new; end $$;
+      create trigger ${trigger} before insert on import_merged_batches for each row execute function ${trigger}()`).execute(ctx.services.db);
+    try {
+      await expect(runImport(ctx.services, owner.account.accountId, id)).rejects.toThrow('connection lost');
+    } finally {
+      await sql.raw(`drop trigger ${trigger} on import_merged_batches; drop function ${trigger}()`).execute(ctx.services.db);
+    }
+    const mid = await ctx.services.db.selectFrom('imports').select(['status', 'mergedRows', 'created']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(mid.status).toBe('importing');
+    expect(mid.mergedRows).toBeGreaterThanOrEqual(100_000);
+    expect(mid.mergedRows).toBeLessThan(rows);
+    expect({ created: mid.created, people: await count() }).toEqual({ created: mid.mergedRows, people: mid.mergedRows });
+
+    await runImport(ctx.services, owner.account.accountId, id);
+    const final = (await owner.client.get(`/v1/imports/${id}`)).body;
+    expect(final).toMatchObject({ status: 'done', progress: 1, totalRows: rows, counts: { created: rows, updated: 0, skipped: 0, failed: 0, duplicates: 0 } });
+    expect(await count()).toBe(rows);
+  }, 180_000);
 });

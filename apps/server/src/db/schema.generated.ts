@@ -117,6 +117,12 @@ export interface ImportFailures {
   reason: string;
 }
 
+export interface ImportMergedBatches {
+  accountId: number;
+  importId: number;
+  batchNo: number;
+}
+
 export interface ImportRows {
   accountId: number;
   importId: number;
@@ -310,6 +316,7 @@ export interface DB {
   events: Events;
   folders: Folders;
   importFailures: ImportFailures;
+  importMergedBatches: ImportMergedBatches;
   importRows: ImportRows;
   imports: Imports;
   mailDeliveries: MailDeliveries;

@@ -8,6 +8,7 @@ import * as segments from './0006-segments.ts';
 import * as eventNames from './0007-event-names.ts';
 import * as importSpeed from './0008-import-speed.ts';
 import * as importDedupeOnce from './0009-import-dedupe-once.ts';
+import * as importMergedBatches from './0010-import-merged-batches.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-event-names': eventNames,
   '0008-import-speed': importSpeed,
   '0009-import-dedupe-once': importDedupeOnce,
+  '0010-import-merged-batches': importMergedBatches,
 };

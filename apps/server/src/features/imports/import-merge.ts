@@ -128,35 +128,66 @@ export function batchStatement(strategy: 'update' | 'ignore'): string {
             (select count(*)::int from updated) as updated`;
 }
 
+/** Connections merging batches at once: one core runs the statement, the other is free for the next. */
+const mergeConnections = 2;
+
 /**
- * Merge staged rows into people, one row range at a time, each range one statement. Counts and the
- * merged row mark commit with each batch, so a restarted job goes on after the last one; the staged
- * rows go in the same transaction that marks the import done.
+ * Merge staged rows into people, one row range (batch) per statement, on `mergeConnections` connections
+ * at once (a batch's emails are unique in the file, so batches touch different people). Each batch
+ * commits with its counts and its entry in `import_merged_batches`, so a restarted job merges exactly
+ * the batches not done yet; the staged rows go in the same transaction that marks the import done.
  */
 export async function mergeImport(
   pool: pg.Pool,
-  imp: { accountId: number; id: number; mergedRows: number; totalRows: number; strategy: 'update' | 'ignore'; tags: string[] },
+  imp: { accountId: number; id: number; totalRows: number; strategy: 'update' | 'ignore'; tags: string[] },
   onProgress: (merged: number) => void,
 ): Promise<void> {
   // Fresh staging rows have no statistics yet; a small sample is enough to plan batches by row range.
   await pool.query('begin; set local default_statistics_target = 10; analyze import_rows; commit');
   const statement = batchStatement(imp.strategy);
+  const done = await withAccountClient(pool, imp.accountId, async (client) => {
+    const { rows } = await client.query<{ batchNo: number }>('select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
+    return new Set(rows.map((r) => r.batchNo));
+  });
+  const todo: number[] = [];
+  for (let b = 0; b * batchRows < imp.totalRows; b += 1) if (!done.has(b)) todo.push(b);
+
+  const mergeBatch = async (b: number) => {
+    const from = b * batchRows;
+    const to = Math.min(from + batchRows, imp.totalRows);
+    await withAccountClient(pool, imp.accountId, async (client) => {
+      await client.query(mergeSettings);
+      const { rows } = await client.query<{ batch: number; created: number; updated: number }>(statement, [imp.accountId, imp.id, from, to, imp.tags]);
+      const r = rows[0]!;
+      await client.query('insert into import_merged_batches (account_id, import_id, batch_no) values ($1, $2, $3)', [imp.accountId, imp.id, b]);
+      const { rows: merged } = await client.query<{ mergedRows: number }>(
+        `update imports set merged_rows = merged_rows + $3, created = created + $4, updated = updated + $5, skipped = skipped + $6
+         where account_id = $1 and id = $2 returning merged_rows as "mergedRows"`,
+        [imp.accountId, imp.id, to - from, r.created, r.updated, r.batch - r.created - r.updated],
+      );
+      onProgress(merged[0]!.mergedRows);
+    });
+  };
+
   const release = await holdSegmentRefreshes(pool, imp.accountId);
   try {
-    for (let from = imp.mergedRows; from < imp.totalRows; from += batchRows) {
-      const to = Math.min(from + batchRows, imp.totalRows);
-      await withAccountClient(pool, imp.accountId, async (client) => {
-        await client.query(mergeSettings);
-        const { rows } = await client.query<{ batch: number; created: number; updated: number }>(statement, [imp.accountId, imp.id, from, to, imp.tags]);
-        const r = rows[0]!;
-        await client.query(
-          `update imports set merged_rows = $3, created = created + $4, updated = updated + $5, skipped = skipped + $6
-           where account_id = $1 and id = $2`,
-          [imp.accountId, imp.id, to, r.created, r.updated, r.batch - r.created - r.updated],
-        );
-      });
-      onProgress(to);
-    }
+    let next = 0;
+    let failed = false;
+    const lane = async () => {
+      while (!failed && next < todo.length) {
+        const b = todo[next++]!;
+        try {
+          await mergeBatch(b);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    };
+    // Both lanes finish (or fail) before the hold is released; the first failure is the job's.
+    const results = await Promise.allSettled(Array.from({ length: Math.min(mergeConnections, todo.length) }, lane));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
   } finally {
     await release();
     await cleanPendingLists(pool);
@@ -165,6 +196,7 @@ export async function mergeImport(
     // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
     await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [imp.accountId, imp.tags]);
     await client.query('delete from import_rows where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
+    await client.query('delete from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
     await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);
   });
 }

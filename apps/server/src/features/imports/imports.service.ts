@@ -156,7 +156,7 @@ export async function runImport(services: Services, accountId: number, id: numbe
       });
       imp.totalRows = total;
     }
-    await mergeImport(services.pool, { accountId, id, mergedRows: imp.mergedRows, totalRows: imp.totalRows, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags }, () => undefined);
+    await mergeImport(services.pool, { accountId, id, totalRows: imp.totalRows, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags }, () => undefined);
   } catch (error) {
     if (error instanceof ImportFailure) {
       await setImport(services, accountId, id, { status: 'failed', error: error.message, finishedAt: new Date() });

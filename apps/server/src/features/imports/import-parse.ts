@@ -119,9 +119,9 @@ async function abandonChunk(chunk: OpenChunk | undefined): Promise<void> {
 
 /**
  * Parse the file into the staging table. The file streams through a decoder and the CSV reader
- * into one COPY per chunk of rows, so PostgreSQL loads while the next rows are read; each chunk
- * commits with the count of rows parsed, so a restarted job skips what is already staged and
- * nothing is lost or doubled.
+ * into one COPY per chunk of rows, so PostgreSQL loads while the next rows are read (two chunks at a
+ * time, on two connections); each chunk commits, in file order, with the count of rows parsed, so a
+ * restarted job skips what is already staged and nothing is lost or doubled.
  */
 export async function parseImportFile(
   services: Services,
@@ -142,6 +142,7 @@ export async function parseImportFile(
   let chunk: OpenChunk | undefined;
   let chunkCount = 0;
   let records: CsvRecord[] = [];
+  let committing: Promise<void> = Promise.resolve();
   const reader = new CsvReader(shape.delimiter.charCodeAt(0), maxCellChars, (record) => records.push(record));
   const decoder = new TextDecoder(shape.encoding === 'utf8' ? 'utf-8' : 'latin1');
   let first = true;
@@ -169,8 +170,16 @@ export async function parseImportFile(
         const full = chunk;
         chunk = undefined;
         chunkCount = 0;
-        await commitChunk(full, imp, rowNo);
-        onProgress(rowNo);
+        const parsedUpTo = rowNo;
+        // PostgreSQL finishes this chunk's COPY while the next chunk is read into a second connection;
+        // commits stay in file order (at most two chunks in flight), so `parsed_rows` only moves forward.
+        const previous = committing;
+        committing = previous.then(async () => {
+          await commitChunk(full, imp, parsedUpTo);
+          onProgress(parsedUpTo);
+        });
+        committing.catch(() => undefined);
+        await previous;
       }
     }
   };
@@ -188,6 +197,7 @@ export async function parseImportFile(
     reader.write(decoder.decode());
     reader.end();
     await take();
+    await committing;
     if (chunk) {
       const last = chunk;
       chunk = undefined;
@@ -196,6 +206,8 @@ export async function parseImportFile(
     }
   } catch (error) {
     await abandonChunk(chunk);
+    // A chunk still committing ends either way before the job reports the failure.
+    await committing.catch(() => undefined);
     throw error;
   } finally {
     stream.destroy();

@@ -188,15 +188,20 @@ export async function mergeImport(
     const results = await Promise.allSettled(Array.from({ length: Math.min(mergeConnections, todo.length) }, lane));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
+    // The import finishes before the segment refreshes it held start over the same people.
+    await cleanPendingLists(pool);
+    await withAccountClient(pool, imp.accountId, async (client) => {
+      // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
+      await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [imp.accountId, imp.tags]);
+      await client.query('delete from import_rows where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
+      await client.query('delete from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
+      await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);
+    });
+  } catch (error) {
+    // A failed merge still folds what it added to the GIN pending lists, so searches do not scan them.
+    await cleanPendingLists(pool).catch(() => undefined);
+    throw error;
   } finally {
     await release();
-    await cleanPendingLists(pool);
   }
-  await withAccountClient(pool, imp.accountId, async (client) => {
-    // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
-    await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [imp.accountId, imp.tags]);
-    await client.query('delete from import_rows where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
-    await client.query('delete from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
-    await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);
-  });
 }

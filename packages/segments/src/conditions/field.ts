@@ -6,6 +6,13 @@ import { textMatch } from '../text-match.ts';
 
 type FieldCondition = ConditionOf<'field'>;
 
+/** Is set / is not set, which every field type has; any other operator matches no one. */
+function presence(value: RawBuilder<unknown>, operator: string): RawBuilder<SqlBool> {
+  if (operator === 'isSet') return sql<SqlBool>`${value} is not null`;
+  if (operator === 'isNotSet') return sql<SqlBool>`${value} is null`;
+  return sql<SqlBool>`false`;
+}
+
 /**
  * Text comparisons ignore case. "Not equals" and "does not contain" also match people who have no
  * value, and "is false" matches only a stored false (people without a value are "not set").
@@ -39,12 +46,8 @@ function numberCompare(value: RawBuilder<unknown>, condition: FieldCondition): R
       return sql<SqlBool>`${value} > ${v}::numeric`;
     case 'lessThan':
       return sql<SqlBool>`${value} < ${v}::numeric`;
-    case 'isSet':
-      return sql<SqlBool>`${value} is not null`;
-    case 'isNotSet':
-      return sql<SqlBool>`${value} is null`;
     default:
-      return sql<SqlBool>`false`;
+      return presence(value, condition.operator);
   }
 }
 
@@ -54,12 +57,8 @@ function booleanCompare(value: RawBuilder<unknown>, condition: FieldCondition): 
       return sql<SqlBool>`${value} is true`;
     case 'isFalse':
       return sql<SqlBool>`${value} is false`;
-    case 'isSet':
-      return sql<SqlBool>`${value} is not null`;
-    case 'isNotSet':
-      return sql<SqlBool>`${value} is null`;
     default:
-      return sql<SqlBool>`false`;
+      return presence(value, condition.operator);
   }
 }
 
@@ -82,12 +81,8 @@ export function dateCompare(value: RawBuilder<unknown>, operator: string, raw: u
       return sql<SqlBool>`${value} < ${daysFromNow(ctx, -parseDays(raw)!)}`;
     case 'anniversary':
       return sql<SqlBool>`to_char(${value} at time zone 'UTC', 'MM-DD') = ${ctx.now.toISOString().slice(5, 10)}::text`;
-    case 'isSet':
-      return sql<SqlBool>`${value} is not null`;
-    case 'isNotSet':
-      return sql<SqlBool>`${value} is null`;
     default:
-      return sql<SqlBool>`false`;
+      return presence(value, operator);
   }
 }
 

@@ -150,6 +150,37 @@ describe('imports', () => {
     expect(Number(count.n)).toBe(rows);
   }, 120_000);
 
+  it('gives back every connection when a staged chunk fails to commit while the next one is read', async () => {
+    const rows = 250_000;
+    const marker = `commit${Date.now().toString(36)}`;
+    const lines = ['E-mail'];
+    for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
+    const key = await upload(lines.join('\n'));
+    const { id } = await ctx.services.db
+      .insertInto('imports')
+      .values({ accountId: owner.account.accountId, name: 'Commit fails', fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The first chunk's commit fails (its parse mark cannot be written) while the second chunk is being read.
+    const trigger = `fail_chunk_${id}`;
+    await sql.raw(`create function ${trigger}() returns trigger language plpgsql as $$ begin
+        if new.id = ${id} and new.parsed_rows = 100000 then raise exception 'disk full'; end if; return new; end $$;
+      create trigger ${trigger} before update on imports for each row execute function ${trigger}()`).execute(ctx.services.db);
+    try {
+      await expect(runImport(ctx.services, owner.account.accountId, id)).rejects.toThrow('disk full');
+    } finally {
+      await sql.raw(`drop trigger ${trigger} on imports; drop function ${trigger}()`).execute(ctx.services.db);
+    }
+    // No connection is left in the middle of a staging COPY.
+    const copying = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state <> 'idle' and query like 'copy import_rows%'`.execute(ctx.services.db)).rows[0]!.n;
+    const deadline = Date.now() + 5_000;
+    while ((await copying()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await copying()).toBe(0);
+    const mid = await ctx.services.db.selectFrom('imports').select(['parsedRows']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(mid.parsedRows).toBe(0);
+  }, 120_000);
+
   it('resumes after a batch fails mid-merge: every batch, merged on two connections, is merged once', async () => {
     const rows = 350_000;
     const marker = `merge${Date.now().toString(36)}`;

@@ -149,8 +149,8 @@ export async function mergeImport(
     const { rows } = await client.query<{ batchNo: number }>('select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
     return new Set(rows.map((r) => r.batchNo));
   });
-  const todo: number[] = [];
-  for (let b = 0; b * batchRows < imp.totalRows; b += 1) if (!done.has(b)) todo.push(b);
+  const remaining: number[] = [];
+  for (let b = 0; b * batchRows < imp.totalRows; b += 1) if (!done.has(b)) remaining.push(b);
 
   const mergeBatch = async (b: number) => {
     const from = b * batchRows;
@@ -174,8 +174,8 @@ export async function mergeImport(
     let next = 0;
     let failed = false;
     const lane = async () => {
-      while (!failed && next < todo.length) {
-        const b = todo[next++]!;
+      while (!failed && next < remaining.length) {
+        const b = remaining[next++]!;
         try {
           await mergeBatch(b);
         } catch (error) {
@@ -185,7 +185,7 @@ export async function mergeImport(
       }
     };
     // Both lanes finish (or fail) before the hold is released; the first failure is the job's.
-    const results = await Promise.allSettled(Array.from({ length: Math.min(mergeConnections, todo.length) }, lane));
+    const results = await Promise.allSettled(Array.from({ length: Math.min(mergeConnections, remaining.length) }, lane));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
     // The import finishes before the segment refreshes it held start over the same people.

@@ -187,10 +187,17 @@ export async function parseImportFile(
         // PostgreSQL finishes this chunk's COPY while the next chunk is read into a second connection;
         // commits stay in file order (at most two chunks in flight), so `parsed_rows` only moves forward.
         const previous = committing;
-        committing = previous.then(async () => {
-          await commitChunk(full, imp, parsedUpTo);
-          onProgress(parsedUpTo);
-        });
+        committing = previous.then(
+          async () => {
+            await commitChunk(full, imp, parsedUpTo);
+            onProgress(parsedUpTo);
+          },
+          async (error: unknown) => {
+            // The chunk before failed: this one is never committed, and its connection goes back now.
+            await abandonChunk(full);
+            throw error;
+          },
+        );
         committing.catch(() => undefined);
         await previous;
       }

@@ -18,6 +18,38 @@ afterAll(() => ctx.close());
 const upload = (content: Buffer | string) => uploadCsv(ctx, owner, content);
 const waitFinished = (id: number) => waitForImport(owner, id);
 
+/**
+ * An import of `rows` generated emails, recorded directly (no job), so only the test's own runs work on
+ * it; `people()` counts the people it has made so far.
+ */
+async function importWithoutJob(name: string, rows: number) {
+  const marker = `${name.toLowerCase().replace(/[^a-z]/g, '')}${Date.now().toString(36)}`;
+  const lines = ['E-mail'];
+  for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
+  const key = await upload(lines.join('\n'));
+  const { id } = await ctx.services.db
+    .insertInto('imports')
+    .values({ accountId: owner.account.accountId, name, fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const people = async () =>
+    Number((await ctx.services.db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', owner.account.accountId).where('email', 'like', `${marker}-%`).executeTakeFirstOrThrow()).n);
+  return { id, people };
+}
+
+/** Run `work` while a trigger on `table` raises `message` for rows matching `when` (plpgsql, on `new`). */
+async function whileFailing(table: string, when: string, message: string, work: () => Promise<void>) {
+  const name = `fail_${table}_${Date.now().toString(36)}`;
+  await sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin
+      if ${when} then raise exception '${message}'; end if; return new; end $$;
+    create trigger ${name} before insert or update on ${table} for each row execute function ${name}()`).execute(ctx.services.db);
+  try {
+    await work();
+  } finally {
+    await sql.raw(`drop trigger ${name} on ${table}; drop function ${name}()`).execute(ctx.services.db);
+  }
+}
+
 const mapping = [
   { column: 'E-mail', field: 'email' },
   { column: 'First Name', field: 'firstName' },
@@ -124,53 +156,27 @@ describe('imports', () => {
 
   it('resumes after a crash mid-file with no row lost or doubled', async () => {
     const rows = 250_000;
-    const marker = `resume${Date.now().toString(36)}`;
-    const lines = ['E-mail'];
-    for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
-    const key = await upload(lines.join('\n'));
-    // The import row is made directly (no job), so only the two runs below work on it.
-    const { id } = await ctx.services.db
-      .insertInto('imports')
-      .values({ accountId: owner.account.accountId, name: 'Resume', fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const created = { body: { id } };
+    const { id, people } = await importWithoutJob('Resume', rows);
     const crashingStorage = { ...ctx.services.storage, readStream: async (k: string) => {
       const stream = await ctx.services.storage.readStream(k);
       let seen = 0;
       return stream?.pipe(new (await import('node:stream')).Transform({ transform(chunk: Buffer, _e, cb) { seen += chunk.length; cb(seen > 4_500_000 ? new Error('worker killed') : null, chunk); } })) as Readable | undefined;
     } };
-    await expect(runImport({ ...ctx.services, storage: crashingStorage }, owner.account.accountId, created.body.id)).rejects.toThrow('worker killed');
+    await expect(runImport({ ...ctx.services, storage: crashingStorage }, owner.account.accountId, id)).rejects.toThrow('worker killed');
     const mid = await ctx.services.db.selectFrom('imports').select(['status', 'parsedRows']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(mid).toEqual({ status: 'parsing', parsedRows: 100_000 });
-    await runImport(ctx.services, owner.account.accountId, created.body.id);
-    const final = (await owner.client.get(`/v1/imports/${created.body.id}`)).body;
+    await runImport(ctx.services, owner.account.accountId, id);
+    const final = (await owner.client.get(`/v1/imports/${id}`)).body;
     expect(final).toMatchObject({ status: 'done', totalRows: rows, counts: { created: rows, updated: 0, failed: 0, duplicates: 0 } });
-    const count = await ctx.services.db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', owner.account.accountId).where('email', 'like', `${marker}-%`).executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(rows);
+    expect(await people()).toBe(rows);
   }, 120_000);
 
   it('gives back every connection when a staged chunk fails to commit while the next one is read', async () => {
-    const rows = 250_000;
-    const marker = `commit${Date.now().toString(36)}`;
-    const lines = ['E-mail'];
-    for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
-    const key = await upload(lines.join('\n'));
-    const { id } = await ctx.services.db
-      .insertInto('imports')
-      .values({ accountId: owner.account.accountId, name: 'Commit fails', fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { id } = await importWithoutJob('Commit fails', 250_000);
     // The first chunk's commit fails (its parse mark cannot be written) while the second chunk is being read.
-    const trigger = `fail_chunk_${id}`;
-    await sql.raw(`create function ${trigger}() returns trigger language plpgsql as $$ begin
-        if new.id = ${id} and new.parsed_rows = 100000 then raise exception 'disk full'; end if; return new; end $$;
-      create trigger ${trigger} before update on imports for each row execute function ${trigger}()`).execute(ctx.services.db);
-    try {
+    await whileFailing('imports', `new.id = ${id} and new.parsed_rows = 100000`, 'disk full', async () => {
       await expect(runImport(ctx.services, owner.account.accountId, id)).rejects.toThrow('disk full');
-    } finally {
-      await sql.raw(`drop trigger ${trigger} on imports; drop function ${trigger}()`).execute(ctx.services.db);
-    }
+    });
     // No connection is left in the middle of a staging COPY.
     const copying = async () =>
       (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state <> 'idle' and query like 'copy import_rows%'`.execute(ctx.services.db)).rows[0]!.n;
@@ -183,36 +189,20 @@ describe('imports', () => {
 
   it('resumes after a batch fails mid-merge: every batch, merged on two connections, is merged once', async () => {
     const rows = 350_000;
-    const marker = `merge${Date.now().toString(36)}`;
-    const lines = ['E-mail'];
-    for (let i = 0; i < rows; i += 1) lines.push(`${marker}-${i}@example.com`);
-    const key = await upload(lines.join('\n'));
-    const { id } = await ctx.services.db
-      .insertInto('imports')
-      .values({ accountId: owner.account.accountId, name: 'Merge resume', fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const count = async () =>
-      Number((await ctx.services.db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', owner.account.accountId).where('email', 'like', `${marker}-%`).executeTakeFirstOrThrow()).n);
+    const { id, people } = await importWithoutJob('Merge resume', rows);
     // The third batch (rows 200,001-300,000) fails as a killed connection would.
-    const trigger = `fail_batch_${id}`;
-    await sql.raw(`create function ${trigger}() returns trigger language plpgsql as $$ begin
-        if new.import_id = ${id} and new.batch_no = 2 then raise exception 'connection lost'; end if; return new; end $$;
-      create trigger ${trigger} before insert on import_merged_batches for each row execute function ${trigger}()`).execute(ctx.services.db);
-    try {
+    await whileFailing('import_merged_batches', `new.import_id = ${id} and new.batch_no = 2`, 'connection lost', async () => {
       await expect(runImport(ctx.services, owner.account.accountId, id)).rejects.toThrow('connection lost');
-    } finally {
-      await sql.raw(`drop trigger ${trigger} on import_merged_batches; drop function ${trigger}()`).execute(ctx.services.db);
-    }
+    });
     const mid = await ctx.services.db.selectFrom('imports').select(['status', 'mergedRows', 'created']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(mid.status).toBe('importing');
     expect(mid.mergedRows).toBeGreaterThanOrEqual(100_000);
     expect(mid.mergedRows).toBeLessThan(rows);
-    expect({ created: mid.created, people: await count() }).toEqual({ created: mid.mergedRows, people: mid.mergedRows });
+    expect({ created: mid.created, people: await people() }).toEqual({ created: mid.mergedRows, people: mid.mergedRows });
 
     await runImport(ctx.services, owner.account.accountId, id);
     const final = (await owner.client.get(`/v1/imports/${id}`)).body;
     expect(final).toMatchObject({ status: 'done', progress: 1, totalRows: rows, counts: { created: rows, updated: 0, skipped: 0, failed: 0, duplicates: 0 } });
-    expect(await count()).toBe(rows);
+    expect(await people()).toBe(rows);
   }, 180_000);
 });

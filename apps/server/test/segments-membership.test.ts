@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import { applyMembership, refreshHoldLock } from '../src/features/segments/membership.queries.ts';
+import { applyMembership, holdSegmentRefreshes } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
@@ -186,11 +186,9 @@ describe('segment membership', () => {
     const p = await addPerson({ city: 'Porto' });
     const seg = await createSegment('Braga', [{ type: 'field', field: 'city', operator: 'equals', value: 'Braga' }]);
     await waitForFirstBuild(seg.id);
-    const importer = await ctx.services.pool.connect();
-    let held = true;
+    const release = await holdSegmentRefreshes(ctx.services.pool, accountId);
     let later = 0;
     try {
-      await importer.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
       await owner.client.patch(`/v1/people/${p.id}`, { city: 'Braga' });
       // A segment saved meanwhile is built after the import too.
       const saved = await createSegment('Braga too', [{ type: 'field', field: 'city', operator: 'equals', value: 'Braga' }]);
@@ -198,10 +196,8 @@ describe('segment membership', () => {
       expect(await members(seg.id)).toEqual([]);
       expect(await memberCount(saved.id)).toBeNull();
       later = saved.id;
-      await importer.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
-      held = false;
     } finally {
-      importer.release(held);
+      await release();
     }
     expect(await waitForMembers(seg.id, [p.id])).toBeLessThan(10);
     expect(await waitForMembers(later, [p.id])).toBeLessThan(10);

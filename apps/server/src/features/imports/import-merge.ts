@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { refreshHoldLock } from '../segments/membership.queries.ts';
-import { withAccountClient } from './import-parse.ts';
+import { holdSegmentRefreshes } from '../segments/membership.queries.ts';
+import { recordTags, withAccountClient } from './import-parse.ts';
 
 const batchRows = 100_000;
 
@@ -29,40 +29,13 @@ async function cleanPendingLists(pool: pg.Pool): Promise<void> {
 }
 
 /**
- * Hold the account's refreshes of marked changes while the merge runs; returns the release. Every
- * batch marks the whole account for a segment refresh (a statement-level trigger from the segments
- * work), and each refresh rebuilds every segment over all the account's people: done after every batch,
- * they would compete with the merge for the whole import. Held, one refresh follows the import.
- */
-async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Promise<() => Promise<void>> {
-  const client = await pool.connect();
-  try {
-    await client.query('set statement_timeout = 0');
-    await client.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
-  } catch (error) {
-    client.release(true);
-    throw error;
-  }
-  return async () => {
-    try {
-      await client.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
-      await client.query('reset statement_timeout');
-      client.release();
-    } catch {
-      // Closing the connection gives the lock back.
-      client.release(true);
-    }
-  };
-}
-
-/**
  * Keep only the last row of each email in the file (the others count as duplicates), in one pass over
  * the staged rows, in the transaction that ends the parse: a restart either redoes both or neither.
  */
-export async function removeDuplicateRows(client: pg.PoolClient, imp: { accountId: number; id: number }): Promise<number> {
+export async function removeDuplicateRows(client: pg.PoolClient, imp: { accountId: number; id: number }): Promise<void> {
   // Hashed both ways whatever the statistics of the fresh staging rows say (a nested loop is quadratic here).
   await client.query("select set_config('work_mem', '262144', true), set_config('enable_nestloop', 'off', true)");
-  const { rows } = await client.query<{ duplicates: number }>(
+  await client.query(
     `with last as materialized (
        select email_lower, max(row_no) as keep from import_rows
        where account_id = $1 and import_id = $2 group by email_lower having count(*) > 1
@@ -71,11 +44,9 @@ export async function removeDuplicateRows(client: pg.PoolClient, imp: { accountI
        where r.account_id = $1 and r.import_id = $2 and r.email_lower = l.email_lower and r.row_no < l.keep
        returning 1
      )
-     update imports set duplicates = (select count(*) from removed) where account_id = $1 and id = $2
-     returning duplicates`,
+     update imports set duplicates = (select count(*) from removed) where account_id = $1 and id = $2`,
     [imp.accountId, imp.id],
   );
-  return rows[0]?.duplicates ?? 0;
 }
 
 /**
@@ -192,7 +163,7 @@ export async function mergeImport(
     await cleanPendingLists(pool);
     await withAccountClient(pool, imp.accountId, async (client) => {
       // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
-      await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [imp.accountId, imp.tags]);
+      await recordTags(client, imp.accountId, imp.tags);
       await client.query('delete from import_rows where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
       await client.query('delete from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
       await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);

@@ -45,6 +45,11 @@ export async function withAccountClient<T>(pool: pg.Pool, accountId: number, wor
   }
 }
 
+/** Add tags to the account's tag list (those it has already are left as they are). */
+export async function recordTags(client: pg.PoolClient, accountId: number, tags: string[]): Promise<void> {
+  if (tags.length) await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [accountId, tags]);
+}
+
 async function readHead(services: Services, key: string): Promise<Buffer> {
   const stream = await services.storage.readStream(key);
   if (!stream) throw new ImportFailure(importMessages.fileMissing);
@@ -102,7 +107,7 @@ async function commitChunk(chunk: OpenChunk, imp: { accountId: number; id: numbe
     await flush(chunk);
     copy.end();
     await finished(copy);
-    if (tags.size) await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [imp.accountId, [...tags]]);
+    if (tags.size) await recordTags(client, imp.accountId, [...tags]);
     if (failures.length) {
       await client.query(
         'insert into import_failures (account_id, import_id, row_no, reason) select $1, $2, r, m from unnest($3::int[], $4::text[]) as t(r, m) on conflict do nothing',

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type pg from 'pg';
 import type { Database } from '../../db/connection.ts';
 
 export interface MembershipChange {
@@ -101,6 +102,28 @@ export async function clearDirtyPeople(db: Database, accountId: number) {
  * of rebuilds competing with every batch. Marks made meanwhile stay until it is released.
  */
 export const refreshHoldLock = 'segment-refresh-hold';
+
+/** Hold the account's refreshes (waiting for running ones); returns the release. The lock lives on its own connection, so a crash gives it back. */
+export async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Promise<() => Promise<void>> {
+  const client = await pool.connect();
+  try {
+    await client.query('set statement_timeout = 0');
+    await client.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
+  return async () => {
+    try {
+      await client.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
+      await client.query('reset statement_timeout');
+      client.release();
+    } catch {
+      // Closing the connection gives the lock back.
+      client.release(true);
+    }
+  };
+}
 
 /**
  * True when no import holds the account's refreshes. The check takes the lock shared until the

@@ -133,9 +133,16 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     } as RequestInit);
     if (put.status !== 204) throw new Error(`upload failed: ${put.status} ${await put.text()}`);
 
-    let peak = process.memoryUsage().rss;
+    let peak = process.memoryUsage();
+    console.log(`  memory before the import: ${Math.round(peak.rss / (1024 * 1024))} MB (JS heap ${Math.round(peak.heapUsed / (1024 * 1024))} MB)`);
+    let peakPhase = 'before';
+    let phase = 'queued';
     const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
+      const now = process.memoryUsage();
+      if (now.rss > peak.rss) {
+        peak = now;
+        peakPhase = phase;
+      }
     }, 100);
     const started = performance.now();
     const created = await call<{ id: number }>(bench, 'POST', '/v1/imports', {
@@ -154,6 +161,7 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
       if (waiting.rows[0]!.n > 0) lockWait += now - lastPoll;
       lastPoll = now;
       const { body } = await call<{ status: string; progress: number; counts: Record<string, number>; error: string | null }>(bench, 'GET', `/v1/imports/${created.body.id}`, { apiKey });
+      phase = body.status;
       const line = `  ${body.status} ${Math.round(body.progress * 100)}%`;
       if (line !== last) console.log(`${line} (${round1((performance.now() - started) / 1000)} s)`);
       last = line;
@@ -167,7 +175,9 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     }
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
-    console.log(`peak memory: ${Math.round(peak / (1024 * 1024))} MB`);
+    const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+    console.log(`  at the peak (${peakPhase}): JS heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB, external ${mb(peak.external)} MB, buffers ${mb(peak.arrayBuffers)} MB`);
+    console.log(`peak memory: ${mb(peak.rss)} MB`);
     return { figure: round1(seconds), unit: 's' };
   } finally {
     await bench.stop();

@@ -14,7 +14,9 @@ const batchRows = 100_000;
 const mergeSettings =
   "select set_config('gin_pending_list_limit', '131072', true), set_config('work_mem', '131072', true), set_config('maintenance_work_mem', '262144', true), set_config('statement_timeout', '600000', true)," +
   // A batch touches a tenth of the people at most: reaching them by key beats hashing the whole table.
-  " set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)";
+  // Never a scan of people either: planned while the account had few people (its first import), a
+  // lookup per staged row that scans people grows with the rows the other connection adds meanwhile.
+  " set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true)";
 
 /** Fold people's GIN pending lists into the indexes (owner rights; searches stop scanning the list). */
 async function cleanPendingLists(pool: pg.Pool): Promise<void> {

@@ -9,6 +9,7 @@ import { withAccount } from '../../db/tenancy.ts';
 import { sniffCsv } from './csv-sniff.ts';
 import { CsvReader, type CsvRecord } from './csv-reader.ts';
 import { planColumns, stagingLine, stagingLineColumns, type ColumnPlan } from './import-plan.ts';
+import { SeenEmails } from './seen-emails.ts';
 
 /** Rows committed together with the parse mark; a restart re-reads at most this many. */
 const chunkRows = 100_000;
@@ -137,13 +138,15 @@ async function abandonChunk(chunk: OpenChunk | undefined): Promise<void> {
  * Parse the file into the staging table. The file streams through a decoder and the CSV reader
  * into one COPY per chunk of rows, so PostgreSQL loads while the next rows are read (two chunks at a
  * time, on two connections); each chunk commits, in file order, with the count of rows parsed, so a
- * restarted job skips what is already staged and nothing is lost or doubled.
+ * restarted job skips what is already staged and nothing is lost or doubled. It answers the number
+ * of data rows and whether the staged rows may repeat an email (always so after a restart, whose
+ * parse did not see the rows staged before it).
  */
 export async function parseImportFile(
   services: Services,
   imp: { accountId: number; id: number; fileKey: string; fieldMapping: ColumnMapping[]; parsedRows: number },
   onProgress: (parsed: number) => void,
-): Promise<number> {
+): Promise<{ totalRows: number; mayRepeatEmails: boolean }> {
   const head = await readHead(services, imp.fileKey);
   if (head.length === 0) throw new ImportFailure(importMessages.noPeople);
   const shape = sniffCsv(head);
@@ -161,6 +164,7 @@ export async function parseImportFile(
   let committing: Promise<void> = Promise.resolve();
   const reader = new CsvReader(shape.delimiter.charCodeAt(0), maxCellChars, (record) => records.push(record));
   const decoder = new TextDecoder(shape.encoding === 'utf8' ? 'utf-8' : 'latin1');
+  const seen = new SeenEmails();
   let first = true;
 
   const take = async () => {
@@ -175,7 +179,7 @@ export async function parseImportFile(
       rowNo += 1;
       if (rowNo <= imp.parsedRows) continue;
       chunk ??= await openChunk(services.pool, imp.accountId);
-      const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans, chunk.tags);
+      const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans, chunk.tags, seen);
       if (typeof line === 'string') {
         // Lines go to COPY in blocks of about 64 KB: a write per line costs a buffer and a message each.
         chunk.pending += prefix + line;
@@ -239,5 +243,5 @@ export async function parseImportFile(
   }
   if (!plans) throw new ImportFailure(importMessages.noPeople);
   if (rowNo === 0) throw new ImportFailure(importMessages.noPeople);
-  return Math.max(rowNo, imp.parsedRows);
+  return { totalRows: Math.max(rowNo, imp.parsedRows), mayRepeatEmails: imp.parsedRows > 0 || seen.repeated };
 }

@@ -1,5 +1,6 @@
 import { cleanFieldName, maxFieldValueLength, normaliseTag, type ColumnMapping, type PersonFieldType } from '@herald/contracts';
 import type { CustomFieldRow } from '../fields/fields.queries.ts';
+import type { SeenEmails } from './seen-emails.ts';
 
 /** Staging columns for the first-class fields a column can map to. */
 export const stagingColumns = { email: 'email', firstName: 'first_name', lastName: 'last_name', phone: 'phone', company: 'company', website: 'website', userId: 'external_id' } as const;
@@ -80,10 +81,10 @@ const slotOf: Record<FirstClass, number> = { email: 0, firstName: 1, lastName: 2
 /**
  * One data row of the file as a line of `COPY import_rows (…) FROM STDIN` (text format, after the
  * account and import id columns the caller puts first), or the reason it is refused; the tags of a
- * row that is taken are added to `tagsSeen`. Built straight
+ * row that is taken are added to `tagsSeen` and its email to `emailsSeen`. Built straight
  * from the cells: a million rows make no intermediate objects beyond a few strings.
  */
-export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[], tagsSeen?: Set<string>): string | { reason: string } {
+export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[], tagsSeen?: Set<string>, emailsSeen?: SeenEmails): string | { reason: string } {
   const first: (string | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined];
   let fields = '';
   let tags = '{}';
@@ -112,7 +113,9 @@ export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[],
   if (!email) return { reason: 'The email is missing.' };
   if (email.length > 254 || !emailPattern.test(email)) return { reason: `"${email.slice(0, 100)}" is not a valid email address.` };
   if (rowTags && tagsSeen) for (const tag of rowTags) tagsSeen.add(tag);
-  let line = `${rowNo}\t${copyText(email)}\t${copyText(email.toLowerCase())}`;
+  const emailLower = email.toLowerCase();
+  emailsSeen?.add(emailLower);
+  let line = `${rowNo}\t${copyText(email)}\t${copyText(emailLower)}`;
   for (let slot = 1; slot < 7; slot += 1) {
     const value = first[slot];
     line += value === undefined ? '\t\\N' : `\t${copyText(value)}`;

@@ -149,12 +149,13 @@ export async function runImport(services: Services, accountId: number, id: numbe
         }
       });
       await setImport(services, accountId, id, { status: 'parsing' });
-      const total = await parseImportFile(services, { accountId, id, fileKey: imp.fileKey, fieldMapping: mapping, parsedRows: imp.parsedRows }, () => undefined);
+      const parsed = await parseImportFile(services, { accountId, id, fileKey: imp.fileKey, fieldMapping: mapping, parsedRows: imp.parsedRows }, () => undefined);
       await withAccountClient(services.pool, accountId, async (client) => {
-        await removeDuplicateRows(client, { accountId, id });
-        await client.query("update imports set total_rows = $3, status = 'importing' where account_id = $1 and id = $2", [accountId, id, total]);
+        // A file whose emails all differ (the parse saw no email twice) has nothing to remove.
+        if (parsed.mayRepeatEmails) await removeDuplicateRows(client, { accountId, id });
+        await client.query("update imports set total_rows = $3, status = 'importing' where account_id = $1 and id = $2", [accountId, id, parsed.totalRows]);
       });
-      imp.totalRows = total;
+      imp.totalRows = parsed.totalRows;
     }
     await mergeImport(services.pool, { accountId, id, totalRows: imp.totalRows, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags }, () => undefined);
   } catch (error) {

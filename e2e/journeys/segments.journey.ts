@@ -75,6 +75,8 @@ describe('segments', () => {
     await page.getByRole('link', { name: ada }).waitFor();
     expect(await page.getByRole('row').count()).toBe(2);
     await page.getByLabel('People in this segment').filter({ hasText: '1 person' }).waitFor();
+    // Once the worker has built it, the segment's count shows beside its name in the list.
+    await page.getByRole('button', { name: 'Pro VIPs 1 person', exact: true }).waitFor();
     await screenshot(page, 'segment-page');
     // Renaming keeps the conditions.
     await page.getByRole('button', { name: 'Rename segment' }).click();

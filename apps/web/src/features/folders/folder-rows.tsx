@@ -1,5 +1,5 @@
 import type { Folder } from '@herald/contracts';
-import { ActionIcon, ColorSwatch, Group, Menu, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, ColorSwatch, Group, Menu, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import {
   IconChevronDown,
   IconChevronRight,
@@ -70,9 +70,14 @@ export function ItemRow({
       >
         <Group gap={8} wrap="nowrap">
           {item.color && <ColorSwatch color={item.color} size={10} withShadow={false} aria-hidden />}
-          <Text size="sm" truncate fw={item.isCurrent ? 600 : undefined}>
+          <Text size="sm" truncate fw={item.isCurrent ? 600 : undefined} style={{ flex: 1, minWidth: 0 }}>
             {item.label}
           </Text>
+          {item.count && (
+            <Badge size="xs" variant="light" color="gray" aria-label={item.count.label} style={{ flexShrink: 0 }}>
+              {item.count.value.toLocaleString()}
+            </Badge>
+          )}
         </Group>
       </UnstyledButton>
       <Tooltip label={isFavorite ? 'Remove from favorites' : 'Add to favorites'} withArrow>

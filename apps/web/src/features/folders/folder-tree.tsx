@@ -31,6 +31,8 @@ export interface FolderTreeItem {
   color?: string | null;
   /** The item the page shows now: highlighted and marked as the current page. */
   isCurrent?: boolean;
+  /** A number shown after the label (a segment's people), with its spoken form. */
+  count?: { value: number; label: string } | null;
 }
 
 interface FolderTreeProps {

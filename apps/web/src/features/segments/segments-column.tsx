@@ -14,6 +14,8 @@ interface SegmentsColumnProps {
   isNarrow: boolean;
 }
 
+const peopleLabel = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'person' : 'people'}`;
+
 /** The left column: automatic segments with their counts, then the account's segments in folders. */
 export function SegmentsColumn({ segments, currentId, canWrite, isNarrow }: SegmentsColumnProps) {
   const navigate = useNavigate();
@@ -52,7 +54,7 @@ export function SegmentsColumn({ segments, currentId, canWrite, isNarrow }: Segm
                   <Text size="sm">{s.name}</Text>
                 </Group>
                 {s.memberCount !== null && (
-                  <Badge size="xs" variant="light" color="gray" aria-label={`${s.memberCount} people`}>
+                  <Badge size="xs" variant="light" color="gray" aria-label={peopleLabel(s.memberCount)}>
                     {s.memberCount.toLocaleString()}
                   </Badge>
                 )}
@@ -66,7 +68,14 @@ export function SegmentsColumn({ segments, currentId, canWrite, isNarrow }: Segm
         <FolderTree
           folderType="segments"
           title="Your segments"
-          items={own.map((s) => ({ id: s.id, label: s.name, color: s.color, isCurrent: s.id === currentId }))}
+          items={own.map((s) => ({
+            id: s.id,
+            label: s.name,
+            color: s.color,
+            isCurrent: s.id === currentId,
+            // Counted by the worker once the segment is built; until then no number rather than a wrong one.
+            count: s.memberCount === null ? null : { value: s.memberCount, label: peopleLabel(s.memberCount) },
+          }))}
           canWrite={canWrite}
           onItemClick={(item) => void navigate(segmentPath(item.id))}
           deleteWarning="The segments inside are deleted with the folder."

@@ -29,6 +29,8 @@ export function useSegments(options: { enabled?: boolean } = {}) {
     queryFn: () => api.get('/segments', { schema: SegmentList }),
     enabled: options.enabled ?? true,
     staleTime: 10_000,
+    // A new segment has no count until the worker has built it (seconds): ask again until it has one.
+    refetchInterval: (query) => (query.state.data?.segments.some((s) => !s.autoSegment && s.memberCount === null) ? 3000 : false),
   });
 }
 

@@ -161,6 +161,7 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
         peakPhase = phase;
       }
     }, 100);
+    const walBefore = (await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(bench.db)).rows[0]!.lsn;
     const started = performance.now();
     const created = await call<{ id: number }>(bench, 'POST', '/v1/imports', {
       apiKey,
@@ -186,6 +187,8 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
       if (body.status === 'done') {
         console.log(`  counts ${JSON.stringify(body.counts)}`);
         console.log(`  import statements waited on other transactions' locks for about ${round1(lockWait / 1000)} s`);
+        const wal = await sql<{ mb: number }>`select round(pg_wal_lsn_diff(pg_current_wal_lsn(), ${walBefore}::pg_lsn) / 1048576)::int as mb`.execute(bench.db);
+        console.log(`  WAL written meanwhile (the whole server): ${wal.rows[0]!.mb} MB`);
         break;
       }
       await new Promise((r) => setTimeout(r, 250));

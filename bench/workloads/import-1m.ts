@@ -65,6 +65,9 @@ async function uploadFromOtherProcess(url: string, file: string, size: number): 
 
 const snapshotTable = 'bench_import_1m_before';
 
+/** Bytes in whole megabytes, for the memory lines. */
+const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+
 /**
  * Put the account back as it was before the first run, so every run does the same work: remove the
  * people an earlier run created, and give the existing half (the first 500,000 by id, whose emails the
@@ -153,7 +156,7 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     await uploadFromOtherProcess(upload.body.url, file, size);
 
     let peak = process.memoryUsage();
-    console.log(`  memory before the import: ${Math.round(peak.rss / (1024 * 1024))} MB (JS heap ${Math.round(peak.heapUsed / (1024 * 1024))} MB)`);
+    console.log(`  memory before the import: ${mb(peak.rss)} MB (JS heap ${mb(peak.heapUsed)} MB)`);
     let peakPhase = 'before';
     let phase = 'queued';
     const sampler = setInterval(() => {
@@ -197,7 +200,6 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     }
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
-    const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
     console.log(`  at the peak (${peakPhase}): JS heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB, external ${mb(peak.external)} MB, buffers ${mb(peak.arrayBuffers)} MB`);
     console.log(`peak memory: ${mb(peak.rss)} MB`);
     return { figure: round1(seconds), unit: 's' };

@@ -103,14 +103,18 @@ describe('imports: bad input', () => {
     } };
     await expect(runImport({ ...ctx.services, storage: crashingStorage }, owner.account.accountId, id)).rejects.toThrow('worker killed');
     expect(await ctx.services.db.selectFrom('imports').select(['parsedRows', 'failed']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ parsedRows: 100_000, failed: 100 });
-    // What a crash does to an unlogged table: its rows are gone.
-    await sql`delete from import_rows where import_id = ${id}`.execute(ctx.services.db);
+    // The import stages into a table of its own, unlogged: what a crash does to it is empty it.
+    const staging = sql.raw(`import_staging.import_${id}`);
+    const persistence = await sql<{ relpersistence: string }>`select relpersistence from pg_class where oid = to_regclass(${`import_staging.import_${id}`})`.execute(ctx.services.db);
+    expect(persistence.rows[0]!.relpersistence).toBe('u');
+    await sql`truncate ${staging}`.execute(ctx.services.db);
     await runImport(ctx.services, owner.account.accountId, id);
     const final = (await owner.client.get(`/v1/imports/${id}`)).body;
     expect(final).toMatchObject({ status: 'done', totalRows: rows, counts: { created: rows - 150, failed: 150, duplicates: 0 } });
     expect(await personCount(domain)).toBe(rows - 150);
     expect(await failures(id)).toHaveLength(150);
-    const persistence = await sql<{ relpersistence: string }>`select relpersistence from pg_class where relname = 'import_rows'`.execute(ctx.services.db);
-    expect(persistence.rows[0]!.relpersistence).toBe('u');
+    // Once done, its staging table is gone.
+    const left = await sql<{ table: string | null }>`select to_regclass(${`import_staging.import_${id}`})::text as table`.execute(ctx.services.db);
+    expect(left.rows[0]!.table).toBeNull();
   }, 120_000);
 });

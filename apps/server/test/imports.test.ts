@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../src/features/imports/imports.service.ts';
+import { ensureStagingTable } from '../src/features/imports/staging-table.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { uploadCsv, waitForImport } from './imports-support.ts';
 
@@ -19,10 +20,10 @@ const upload = (content: Buffer | string) => uploadCsv(ctx, owner, content);
 const waitFinished = (id: number) => waitForImport(owner, id);
 
 /**
- * An import of `rows` generated emails, recorded directly (no job), so only the test's own runs work on
- * it; `people()` counts the people it has made so far.
+ * An import of `rows` new people (`marker-<i>@example.com`), then the rows `i` of `repeats` once more,
+ * recorded directly (no job), so only the test's own runs work on it; `people()` counts the people it
+ * has made so far.
  */
-/** An import of `rows` new people (`marker-<i>@example.com`), then the rows `i` of `repeats` once more. */
 async function importWithoutJob(name: string, rows: number, repeats: number[] = []) {
   const marker = `${name.toLowerCase().replace(/[^a-z]/g, '')}${Date.now().toString(36)}`;
   const lines = ['E-mail'];
@@ -183,7 +184,7 @@ describe('imports', () => {
     });
     // No connection is left in the middle of a staging COPY.
     const copying = async () =>
-      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state <> 'idle' and query like 'copy import_rows%'`.execute(ctx.services.db)).rows[0]!.n;
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state <> 'idle' and query like 'copy import_staging.%'`.execute(ctx.services.db)).rows[0]!.n;
     const deadline = Date.now() + 5_000;
     while ((await copying()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await copying()).toBe(0);
@@ -209,4 +210,26 @@ describe('imports', () => {
     expect(final).toMatchObject({ status: 'done', progress: 1, totalRows: rows, counts: { created: rows, updated: 0, skipped: 0, failed: 0, duplicates: 0 } });
     expect(await people()).toBe(rows);
   }, 180_000);
+
+  it('drops an import\'s staging table when it ends, and one a stopped job left behind when the next import starts', async () => {
+    const staged = async (importId: number) =>
+      (await sql<{ table: string | null }>`select to_regclass(${`import_staging.import_${importId}`})::text as table`.execute(ctx.services.db)).rows[0]!.table !== null;
+    const done = await importWithoutJob('Staging done', 10);
+    await runImport(ctx.services, owner.account.accountId, done.id);
+    expect(await staged(done.id)).toBe(false);
+    // A job stopped after marking its import done and before dropping the table leaves it behind.
+    await ensureStagingTable(ctx.services.pool, done.id);
+    expect(await staged(done.id)).toBe(true);
+
+    // An import that fails drops its own table, and the sweep as it started dropped the one left behind.
+    const key = await upload('Name\nAnn');
+    const { id: failing } = await ctx.services.db
+      .insertInto('imports')
+      .values({ accountId: owner.account.accountId, name: 'No email', fileKey: key, fieldMapping: JSON.stringify([{ column: 'E-mail', field: 'email' }]) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await runImport(ctx.services, owner.account.accountId, failing);
+    expect((await owner.client.get(`/v1/imports/${failing}`)).body).toMatchObject({ status: 'failed' });
+    expect({ done: await staged(done.id), failing: await staged(failing) }).toEqual({ done: false, failing: false });
+  });
 });

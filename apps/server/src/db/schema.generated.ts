@@ -123,22 +123,6 @@ export interface ImportMergedBatches {
   batchNo: number;
 }
 
-export interface ImportRows {
-  accountId: number;
-  importId: number;
-  rowNo: number;
-  email: string;
-  emailLower: string;
-  firstName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  company: string | null;
-  website: string | null;
-  externalId: string | null;
-  fields: Generated<Json>;
-  tags: Generated<string[]>;
-}
-
 export interface Imports {
   accountId: number;
   id: Generated<number>;
@@ -317,7 +301,6 @@ export interface DB {
   folders: Folders;
   importFailures: ImportFailures;
   importMergedBatches: ImportMergedBatches;
-  importRows: ImportRows;
   imports: Imports;
   mailDeliveries: MailDeliveries;
   passwordResets: PasswordResets;

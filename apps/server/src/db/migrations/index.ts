@@ -9,6 +9,7 @@ import * as eventNames from './0007-event-names.ts';
 import * as importSpeed from './0008-import-speed.ts';
 import * as importDedupeOnce from './0009-import-dedupe-once.ts';
 import * as importMergedBatches from './0010-import-merged-batches.ts';
+import * as importStagingTables from './0011-import-staging-tables.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-import-speed': importSpeed,
   '0009-import-dedupe-once': importDedupeOnce,
   '0010-import-merged-batches': importMergedBatches,
+  '0011-import-staging-tables': importStagingTables,
 };

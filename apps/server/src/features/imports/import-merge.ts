@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { holdSegmentRefreshes } from '../segments/membership.queries.ts';
 import { recordTags, withAccountClient } from './import-parse.ts';
+import { dropStagingTable, stagingTable } from './staging-table.ts';
 
 const batchRows = 100_000;
 
@@ -39,11 +40,11 @@ export async function removeDuplicateRows(client: pg.PoolClient, imp: { accountI
   await client.query("select set_config('work_mem', '262144', true), set_config('enable_nestloop', 'off', true)");
   await client.query(
     `with last as materialized (
-       select email_lower, max(row_no) as keep from import_rows
-       where account_id = $1 and import_id = $2 group by email_lower having count(*) > 1
+       select email_lower, max(row_no) as keep from ${stagingTable(imp.id)}
+       where account_id = $1 group by email_lower having count(*) > 1
      ), removed as (
-       delete from import_rows r using last l
-       where r.account_id = $1 and r.import_id = $2 and r.email_lower = l.email_lower and r.row_no < l.keep
+       delete from ${stagingTable(imp.id)} r using last l
+       where r.account_id = $1 and r.email_lower = l.email_lower and r.row_no < l.keep
        returning 1
      )
      update imports set duplicates = (select count(*) from removed) where account_id = $1 and id = $2`,
@@ -59,7 +60,7 @@ export async function removeDuplicateRows(client: pg.PoolClient, imp: { accountI
  * CTEs share one snapshot, so the insert takes exactly the rows that found no person; `on conflict do
  * nothing` covers a person created by someone else meanwhile (counted as skipped).
  */
-export function batchStatement(strategy: 'update' | 'ignore'): string {
+export function batchStatement(strategy: 'update' | 'ignore', importId: number): string {
   const update =
     strategy === 'ignore'
       ? 'updated as (select 1 where false)'
@@ -84,10 +85,10 @@ export function batchStatement(strategy: 'update' | 'ignore'): string {
            returning 1
          )`;
   return `with batch as materialized (
-       select r.*, array(select distinct unnest(r.tags || $5::text[])) as all_tags,
+       select r.*, array(select distinct unnest(r.tags || $4::text[])) as all_tags,
          (select p.id from people p where p.account_id = $1 and p.email_key = r.email_lower) as person_id
-       from import_rows r
-       where r.account_id = $1 and r.import_id = $2 and r.row_no > $3 and r.row_no <= $4
+       from ${stagingTable(importId)} r
+       where r.account_id = $1 and r.row_no > $2 and r.row_no <= $3
      ), ${update}, created as (
        insert into people (account_id, email, first_name, last_name, phone, company, website, external_id, fields, tags)
        select $1, b.email, b.first_name, b.last_name, b.phone, b.company, b.website, b.external_id, b.fields, b.all_tags
@@ -108,7 +109,7 @@ const mergeConnections = 2;
  * Merge staged rows into people, one row range (batch) per statement, on `mergeConnections` connections
  * at once (a batch's emails are unique in the file, so batches touch different people). Each batch
  * commits with its counts and its entry in `import_merged_batches`, so a restarted job merges exactly
- * the batches not done yet; the staged rows go in the same transaction that marks the import done.
+ * the batches not done yet; the staging table is dropped once the import is marked done.
  */
 export async function mergeImport(
   pool: pg.Pool,
@@ -116,8 +117,8 @@ export async function mergeImport(
   onProgress: (merged: number) => void,
 ): Promise<void> {
   // Fresh staging rows have no statistics yet; a small sample is enough to plan batches by row range.
-  await pool.query('begin; set local default_statistics_target = 10; analyze import_rows; commit');
-  const statement = batchStatement(imp.strategy);
+  await pool.query(`begin; set local default_statistics_target = 10; analyze ${stagingTable(imp.id)}; commit`);
+  const statement = batchStatement(imp.strategy, imp.id);
   const done = await withAccountClient(pool, imp.accountId, async (client) => {
     const { rows } = await client.query<{ batchNo: number }>('select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
     return new Set(rows.map((r) => r.batchNo));
@@ -130,7 +131,7 @@ export async function mergeImport(
     const to = Math.min(from + batchRows, imp.totalRows);
     await withAccountClient(pool, imp.accountId, async (client) => {
       await client.query(mergeSettings);
-      const { rows } = await client.query<{ batch: number; created: number; updated: number }>(statement, [imp.accountId, imp.id, from, to, imp.tags]);
+      const { rows } = await client.query<{ batch: number; created: number; updated: number }>(statement, [imp.accountId, from, to, imp.tags]);
       const r = rows[0]!;
       await client.query('insert into import_merged_batches (account_id, import_id, batch_no) values ($1, $2, $3)', [imp.accountId, imp.id, b]);
       const { rows: merged } = await client.query<{ mergedRows: number }>(
@@ -166,10 +167,11 @@ export async function mergeImport(
     await withAccountClient(pool, imp.accountId, async (client) => {
       // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
       await recordTags(client, imp.accountId, imp.tags);
-      await client.query('delete from import_rows where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
       await client.query('delete from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
       await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);
     });
+    // Stopped before this, the table is dropped by the next import's sweep.
+    await dropStagingTable(pool, imp.id);
   } catch (error) {
     // A failed merge still folds what it added to the GIN pending lists, so searches do not scan them.
     await cleanPendingLists(pool).catch(() => undefined);

@@ -10,6 +10,7 @@ import { sniffCsv } from './csv-sniff.ts';
 import { CsvReader, type CsvRecord } from './csv-reader.ts';
 import { planColumns, stagingLine, stagingLineColumns, type ColumnPlan } from './import-plan.ts';
 import { SeenEmails } from './seen-emails.ts';
+import { stagingTable } from './staging-table.ts';
 
 /** Rows committed together with the parse mark; a restart re-reads at most this many. */
 const chunkRows = 100_000;
@@ -84,13 +85,13 @@ async function flush(chunk: OpenChunk): Promise<void> {
   if (!chunk.copy.write(text)) await once(chunk.copy, 'drain');
 }
 
-async function openChunk(pool: pg.Pool, accountId: number): Promise<OpenChunk> {
+async function openChunk(pool: pg.Pool, imp: { accountId: number; id: number }): Promise<OpenChunk> {
   const client = await pool.connect();
   try {
     await client.query('begin');
     // The COPY lasts as long as reading its chunk of the file: the pool's request time limit does not fit it.
-    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('statement_timeout', '600000', true)", [String(accountId)]);
-    const copy = client.query(copyStreams.from(`copy import_rows (account_id, import_id, ${stagingLineColumns}) from stdin`));
+    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('statement_timeout', '600000', true)", [String(imp.accountId)]);
+    const copy = client.query(copyStreams.from(`copy ${stagingTable(imp.id)} (account_id, ${stagingLineColumns}) from stdin`));
     // Errors surface where the chunk is written or committed (`once`, `finished`); none may go unheard.
     copy.on('error', () => undefined);
     return { client, copy, failures: [], tags: new Set(), pending: '' };
@@ -135,7 +136,7 @@ async function abandonChunk(chunk: OpenChunk | undefined): Promise<void> {
 }
 
 /**
- * Parse the file into the staging table. The file streams through a decoder and the CSV reader
+ * Parse the file into the import's staging table (made before). The file streams through a decoder and the CSV reader
  * into one COPY per chunk of rows, so PostgreSQL loads while the next rows are read (two chunks at a
  * time, on two connections); each chunk commits, in file order, with the count of rows parsed, so a
  * restarted job skips what is already staged and nothing is lost or doubled. It answers the number
@@ -155,7 +156,7 @@ export async function parseImportFile(
   const stream = await services.storage.readStream(imp.fileKey);
   if (!stream) throw new ImportFailure(importMessages.fileMissing);
 
-  const prefix = `${imp.accountId}\t${imp.id}\t`;
+  const prefix = `${imp.accountId}\t`;
   let plans: ColumnPlan[] | undefined;
   let rowNo = 0;
   let chunk: OpenChunk | undefined;
@@ -178,7 +179,7 @@ export async function parseImportFile(
       }
       rowNo += 1;
       if (rowNo <= imp.parsedRows) continue;
-      chunk ??= await openChunk(services.pool, imp.accountId);
+      chunk ??= await openChunk(services.pool, imp);
       const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans, chunk.tags, seen);
       if (typeof line === 'string') {
         // Lines go to COPY in blocks of about 64 KB: a write per line costs a buffer and a message each.

@@ -89,8 +89,8 @@ const rowTagsOf = (raw: string) => {
 };
 
 /**
- * One data row of the file as a line of `COPY import_rows (…) FROM STDIN` (text format, after the
- * account and import id columns the caller puts first), or the reason it is refused; the tags of a
+ * One data row of the file as a line of `COPY import_staging.import_<id> (…) FROM STDIN` (text format,
+ * after the account id the caller puts first), or the reason it is refused; the tags of a
  * row that is taken are added to `tagsSeen` and its email to `emailsSeen`. Built straight
  * from the cells: a million rows make no intermediate objects beyond a few strings, and a cell is
  * scanned for characters COPY must escape once (values are kept escaped).
@@ -140,5 +140,5 @@ export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[],
   return `${line}\t{${fields}}\t${tags}\n`;
 }
 
-/** Staging columns in the order of `stagingLine`, after account_id and import_id. */
+/** Staging columns in the order of `stagingLine`, after account_id. */
 export const stagingLineColumns = 'row_no, email, email_lower, first_name, last_name, phone, company, website, external_id, fields, tags';

@@ -22,6 +22,7 @@ import { listCustomFields } from '../fields/fields.queries.ts';
 import { mergeImport, removeDuplicateRows } from './import-merge.ts';
 import { ImportFailure, parseImportFile, withAccountClient } from './import-parse.ts';
 import { mappedFieldName, stagingColumns } from './import-plan.ts';
+import { dropStagingTable, emptyStagingTable, ensureStagingTable, stagingTable, sweepStagingTables } from './staging-table.ts';
 
 type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
 
@@ -116,22 +117,22 @@ async function setImport(services: Services, accountId: number, id: number, chan
 
 /** Whether staged rows are missing: every parsed row is staged, failed or a removed duplicate until the import is done. */
 async function stagingLost(services: Services, accountId: number, id: number, expected: number): Promise<boolean> {
-  const { n } = await withAccount(services.db, accountId, (db) =>
-    db.selectFrom('importRows').select((eb) => eb.fn.countAll<string>().as('n')).where('accountId', '=', accountId).where('importId', '=', id).executeTakeFirstOrThrow(),
-  );
-  return Number(n) !== expected;
+  const staged = await withAccountClient(services.pool, accountId, async (client) => (await client.query<{ n: number }>(`select count(*)::int as n from ${stagingTable(id)}`)).rows[0]!.n);
+  return staged !== expected;
 }
 
 /** The import-people job: create mapped new fields, parse into staging, merge; resumable at each step. */
 export async function runImport(services: Services, accountId: number, id: number): Promise<void> {
+  await sweepStagingTables(services.pool);
   const imp = await withAccount(services.db, accountId, (db) => findImport(db, accountId, id));
   if (!imp || imp.status === 'done' || imp.status === 'failed') return;
   const mapping = imp.fieldMapping as unknown as ColumnMapping[];
   try {
-    if (imp.parsedRows > 0 && (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed - imp.duplicates))) {
+    const staged = await ensureStagingTable(services.pool, id);
+    if (imp.parsedRows > 0 && (!staged || (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed - imp.duplicates)))) {
       // The staging table is unlogged: a PostgreSQL crash empties it. Parse again; merged batches stay merged.
+      await emptyStagingTable(services.pool, id);
       await withAccount(services.db, accountId, async (db) => {
-        await db.deleteFrom('importRows').where('accountId', '=', accountId).where('importId', '=', id).execute();
         await db.deleteFrom('importFailures').where('accountId', '=', accountId).where('importId', '=', id).execute();
         await db.updateTable('imports').set({ parsedRows: 0, failed: 0, duplicates: 0 }).where('accountId', '=', accountId).where('id', '=', id).execute();
       });
@@ -161,6 +162,7 @@ export async function runImport(services: Services, accountId: number, id: numbe
   } catch (error) {
     if (error instanceof ImportFailure) {
       await setImport(services, accountId, id, { status: 'failed', error: error.message, finishedAt: new Date() });
+      await dropStagingTable(services.pool, id);
       return;
     }
     throw error;

@@ -21,21 +21,18 @@ const maxCellChars = 1_048_576;
 export class ImportFailure extends Error {}
 
 /**
- * Run `work` on a pooled client in a transaction that sees only the account's rows. PostgreSQL
- * refuses COPY FROM under row-level security, so the staging COPY runs with `asOwner` and writes
- * the account id into every row itself. Commits do not wait for the WAL flush: a job that loses its
- * last commits in a crash redoes them (every step is resumable), and that wait is most of a commit.
+ * Run `work` on a pooled client as herald_app, in a transaction that sees only the account's rows
+ * (the staging COPY, which PostgreSQL refuses under row-level security, opens its own owner
+ * connection in `openChunk`). Commits do not wait for the WAL flush: a job that loses its last
+ * commits in a crash redoes them (every step is resumable), and that wait is most of a commit.
  */
-export async function withAccountClient<T>(pool: pg.Pool, accountId: number, work: (client: pg.PoolClient) => Promise<T>, options: { asOwner?: boolean } = {}): Promise<T> {
+export async function withAccountClient<T>(pool: pg.Pool, accountId: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query(
-      options.asOwner
-        ? "select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true)"
-        : "select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)",
-      [String(accountId)],
-    );
+    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)", [
+      String(accountId),
+    ]);
     const result = await work(client);
     await client.query('commit');
     return result;

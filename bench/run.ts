@@ -1,6 +1,7 @@
 import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
+import { importFloor } from './workloads/import-floor.ts';
 import { import1m } from './workloads/import-1m.ts';
 import { peopleSearch } from './workloads/people-search.ts';
 import { segmentCount, segmentFreshness, segmentPeople, segmentRefresh } from './workloads/segments.ts';
@@ -17,6 +18,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'bulk-tag': bulkTag,
   'event-ingest': eventIngest,
   'import-1m': import1m,
+  'import-floor': importFloor,
   'segment-count': segmentCount,
   'segment-people': segmentPeople,
   'segment-freshness': segmentFreshness,

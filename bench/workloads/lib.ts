@@ -61,6 +61,17 @@ export async function vacuumAnalyze(db: Database, tables: string[]) {
   });
 }
 
+/**
+ * Start the timed part of a write workload right after a checkpoint: the first change of each page after
+ * a checkpoint writes the whole page to the WAL, so figures depend on how long ago the last one ran. With
+ * checkpoints every few minutes, a real import finds nearly every page it touches in that state.
+ */
+export async function checkpoint(db: Database): Promise<void> {
+  const started = performance.now();
+  await sql`checkpoint`.execute(db);
+  console.log(`  checkpoint: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
 /** The marker account, if it was created (loaded or not). */
 export async function findBenchAccountRow(db: Database) {
   const { rows } = await sql<{ id: number; writeKey: string; apiKeyHash: string | null }>`

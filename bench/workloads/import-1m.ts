@@ -172,6 +172,7 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     console.log(`  uploading ${Math.round(size / 1e6)} MB`);
     await uploadFromOtherProcess(upload.body.url, file, size);
 
+    await checkpoint(bench.db);
     let peak = process.memoryUsage();
     console.log(`  memory before the import: ${mb(peak.rss)} MB (JS heap ${mb(peak.heapUsed)} MB)`);
     let peakPhase = 'before';
@@ -183,7 +184,6 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
         peakPhase = phase;
       }
     }, 100);
-    await checkpoint(bench.db);
     const walBefore = (await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(bench.db)).rows[0]!.lsn;
     const started = performance.now();
     const created = await call<{ id: number }>(bench, 'POST', '/v1/imports', {

@@ -7,8 +7,9 @@ import type { Database } from '../../apps/server/src/db/connection.ts';
 import { ensureBenchData } from './bench-data.ts';
 import { call, checkpoint, round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
 
-const rows = 1_000_000;
-const newDomain = 'bench-import.example';
+/** Rows of the bench file; half of them are new people at `newDomain` (import-floor stages the same shape). */
+export const rows = 1_000_000;
+export const newDomain = 'bench-import.example';
 const header = ['Email', 'First name', 'Last name', 'Phone', 'Company', 'Website', 'City', 'Plan', 'Score', 'Signed up', 'Newsletter', 'Tags'];
 const cities = ['Berlin', 'Lisbon', 'Austin', 'Osaka', 'Lagos', 'Lima', 'Oslo', 'Pune'];
 const plans = ['free', 'starter', 'pro', 'business'];

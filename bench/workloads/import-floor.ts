@@ -1,14 +1,12 @@
 import { sql } from 'kysely';
 import type { Database } from '../../apps/server/src/db/connection.ts';
 import { ensureBenchData } from './bench-data.ts';
+import { newDomain, rows } from './import-1m.ts';
 import { checkpoint, round1, startBench, unbounded } from './lib.ts';
 
-const rows = 1_000_000;
 const batchRows = 100_000;
 const lanes = 2;
 const schema = 'bench_floor';
-/** The domain of import-1m's new people: an earlier import-1m run leaves them in the account until its next run. */
-const newDomain = 'bench-import.example';
 
 /**
  * Copy the 1M-people account into a scratch table that keeps only the two indexes an import cannot do
@@ -24,6 +22,7 @@ async function prepare(db: Database, accountId: number): Promise<void> {
         (account_id, id, email, first_name, last_name, phone, company, website, external_id, anonymous_id, fields, tags, created_at, updated_at)
       overriding system value
       select account_id, id, email, first_name, last_name, phone, company, website, external_id, anonymous_id, fields, tags, created_at, updated_at
+      -- An earlier import-1m run leaves its new people in the account until its next run puts the account back.
       from public.people where account_id = ${accountId} and (email_key is null or email_key not like ${`%@${newDomain}`})
       order by id`.execute(trx);
     console.log(`  copied ${Number(copied.numAffectedRows ?? 0)} people`);

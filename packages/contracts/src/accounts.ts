@@ -6,7 +6,7 @@ import { estimatedContactsOptions, isValidSite, passwordMaxLength, passwordMinLe
 /** Largest string any account text field accepts; longer input is a 400, never a write. */
 const shortText = (max = 200) => z.string().trim().max(max, `Must be at most ${max} characters.`);
 
-export const Email = z
+export const EmailAddress = z
   .string()
   .trim()
   .max(254, 'Email must be at most 254 characters.')
@@ -101,6 +101,9 @@ export const Account = z.object({
   writeKey: z.string(),
   mailingAddress: z.string().nullable(),
   linkUTMs: z.boolean(),
+  /** Sender that new emails start with (Settings → Email → General). */
+  defaultFromName: z.string().nullable(),
+  defaultFromEmail: z.string().nullable(),
   activeServices: z.array(z.string()),
   peopleTableFields: z.array(z.object({ name: z.string(), enabled: z.boolean() })),
   formFieldMappings: z.record(z.string(), z.record(z.string(), z.string())),
@@ -118,7 +121,7 @@ export type Account = z.infer<typeof Account>;
 /** POST /v1/accounts/ — starts registration with an email, or a Google ID token. */
 export const CreateAccountBody = z
   .strictObject({
-    email: Email.optional(),
+    email: EmailAddress.optional(),
     idToken: IdToken.optional(),
     source: shortText(200).optional(),
     timezone: TimeZone.optional(),
@@ -142,6 +145,8 @@ export const UpdateAccountBody = z.strictObject({
   goals: shortText(5000).optional(),
   previousTool: shortText(200).optional(),
   linkUTMs: z.boolean().optional(),
+  defaultFromName: shortText(200).optional(),
+  defaultFromEmail: z.union([z.literal(''), EmailAddress]).optional(),
   onboarding: z.partialRecord(OnboardingAction, z.literal(true)).optional(),
   flags: WritableAccountFlags.optional(),
   peopleTableFields: z.array(PeopleTableField).max(500).optional(),
@@ -160,7 +165,7 @@ export const LoginBody = z.strictObject({
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 export const GoogleLoginBody = z.strictObject({ idToken: IdToken });
-export const RequestResetBody = z.strictObject({ email: Email });
+export const RequestResetBody = z.strictObject({ email: EmailAddress });
 export const ResetPasswordBody = z.strictObject({ token: z.string().min(1).max(1000), password: Password });
 export const MessageResponse = z.object({ message: z.string() });
 

@@ -9,3 +9,4 @@ export * from './people.ts';
 export * from './bulk.ts';
 export * from './imports.ts';
 export * from './segments.ts';
+export * from './emails.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Site, TeamMember, TimeZone } from './accounts.ts';
+import { EmailAddress, Site, TeamMember, TimeZone } from './accounts.ts';
 import { scopeDefaults, scopeIds, scopeNeeds, type ScopeId, type ScopeState } from './scopes.ts';
 
 export const teamMessages = {
@@ -42,7 +42,7 @@ export type TeamMemberView = z.infer<typeof TeamMemberView>;
 export const TeamMemberList = z.object({ teamMembers: z.array(TeamMemberView) });
 export const InviteTeamMemberBody = z.strictObject({
   name: z.string().trim().min(1, 'Name is required.').max(200),
-  email: Email,
+  email: EmailAddress,
   scopes: z.array(ScopeInput).max(scopeIds.length * 2).optional(),
 });
 export const UpdateTeamMemberBody = z.strictObject({

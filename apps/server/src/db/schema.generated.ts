@@ -50,6 +50,8 @@ export interface Accounts {
   apiKeyHash: string | null;
   apiKeyHint: string | null;
   deletingAt: Date | null;
+  defaultFromName: string | null;
+  defaultFromEmail: string | null;
 }
 
 export interface BulkActions {
@@ -75,6 +77,24 @@ export interface DevMailbox {
   htmlBody: string | null;
   raw: string;
   createdAt: Generated<Date>;
+}
+
+export interface Emails {
+  accountId: number;
+  id: Generated<number>;
+  name: Generated<string>;
+  subject: string;
+  preheader: Generated<string>;
+  fromName: Generated<string>;
+  fromEmail: string;
+  replyTo: string | null;
+  html: Generated<string>;
+  type: Generated<string>;
+  editor: Generated<Json>;
+  archived: Generated<boolean>;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
 }
 
 export interface EventNames {
@@ -161,6 +181,8 @@ export interface MailDeliveries {
   lastError: string | null;
   createdAt: Generated<Date>;
   sentAt: Date | null;
+  replyTo: string | null;
+  headers: Generated<Json>;
 }
 
 export interface PasswordResets {
@@ -296,6 +318,7 @@ export interface DB {
   accounts: Accounts;
   bulkActions: BulkActions;
   devMailbox: DevMailbox;
+  emails: Emails;
   eventNames: EventNames;
   events: Events;
   folders: Folders;

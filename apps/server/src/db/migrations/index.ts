@@ -10,6 +10,7 @@ import * as importSpeed from './0008-import-speed.ts';
 import * as importDedupeOnce from './0009-import-dedupe-once.ts';
 import * as importMergedBatches from './0010-import-merged-batches.ts';
 import * as importStagingTables from './0011-import-staging-tables.ts';
+import * as emails from './0012-emails.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-import-dedupe-once': importDedupeOnce,
   '0010-import-merged-batches': importMergedBatches,
   '0011-import-staging-tables': importStagingTables,
+  '0012-emails': emails,
 };

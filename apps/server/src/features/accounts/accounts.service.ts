@@ -77,6 +77,8 @@ export async function loadAccount(
     writeKey: account.writeKey,
     mailingAddress: account.mailingAddress,
     linkUTMs: account.linkUtms,
+    defaultFromName: account.defaultFromName,
+    defaultFromEmail: account.defaultFromEmail,
     activeServices: [],
     peopleTableFields: account.peopleTableFields as Account['peopleTableFields'],
     formFieldMappings: account.formFieldMappings as Account['formFieldMappings'],
@@ -129,7 +131,9 @@ export async function registerAccount(
   return loadAccount(services.db, created);
 }
 
-const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'mailingAddress', 'logo', 'linkUTMs', 'emailFonts'] as const;
+const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'logo'] as const;
+/** Email settings (Settings → Email): account:write or emailSettings:write may change them. */
+const emailSettings = ['mailingAddress', 'linkUTMs', 'emailFonts', 'defaultFromName', 'defaultFromEmail'] as const;
 /** Saved only when non-empty and changed (account.md §5). */
 const keptUnlessEmpty = ['name', 'site', 'phone', 'timezone', 'mailingAddress'] as const;
 
@@ -138,6 +142,9 @@ export async function updateMyAccount(services: Services, db: Database, session:
   const member = { isOwner: session.isOwner, scopes: session.scopes };
   if (settingsNeedingAccountWrite.some((key) => body[key] !== undefined) && !hasScopes(member, ['account:write'])) {
     throw forbidden("You need the account:write permission to change the account's settings.");
+  }
+  if (emailSettings.some((key) => body[key] !== undefined) && !hasScopes(member, ['account:write']) && !hasScopes(member, ['emailSettings:write'])) {
+    throw forbidden('You need the emailSettings:write permission to change the email settings.');
   }
   const current = await findAccount(db, session.accountId);
   if (!current) throw unauthorized();
@@ -159,6 +166,8 @@ export async function updateMyAccount(services: Services, db: Database, session:
   if (body.peopleTableFields) changes.peopleTableFields = JSON.stringify(body.peopleTableFields);
   if (body.formFieldMappings) changes.formFieldMappings = JSON.stringify(body.formFieldMappings);
   if (body.emailFonts) changes.emailFonts = JSON.stringify(body.emailFonts);
+  if (body.defaultFromName !== undefined) changes.defaultFromName = body.defaultFromName.trim() || null;
+  if (body.defaultFromEmail !== undefined) changes.defaultFromEmail = body.defaultFromEmail || null;
 
   // Onboarding actions are set once: only keys not yet true are written.
   const done = current.onboarding as Record<string, boolean>;

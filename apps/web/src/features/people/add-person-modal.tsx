@@ -1,4 +1,4 @@
-import { Email, normaliseTag } from '@herald/contracts';
+import { EmailAddress, normaliseTag } from '@herald/contracts';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
@@ -27,7 +27,7 @@ function AddPersonForm({ onClose }: { onClose: () => void }) {
   const [lastName, setLastName] = useState('');
   const [tags, setTags] = useState('');
   const [isSubmitted, setIsSubmitted] = useState(false);
-  const emailCheck = Email.safeParse(email);
+  const emailCheck = EmailAddress.safeParse(email);
   const emailError =
     isSubmitted && !emailCheck.success
       ? (emailCheck.error.issues[0]?.message ?? 'Enter a valid email address.')

@@ -1,4 +1,4 @@
-import { Email, messages } from '@herald/contracts';
+import { EmailAddress, messages } from '@herald/contracts';
 import { Anchor, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -32,7 +32,7 @@ export function EmailStep({ onDone }: { onDone: () => void }) {
       setFormError(messages.missingRegistrationEmail);
       return;
     }
-    const parsed = Email.safeParse(trimmed);
+    const parsed = EmailAddress.safeParse(trimmed);
     if (!parsed.success) {
       setFormError(parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
       return;

@@ -1,6 +1,6 @@
 import {
   completeScopes,
-  Email,
+  EmailAddress,
   scopeGroups,
   teamMessages,
   toggleScope,
@@ -77,7 +77,7 @@ function TeamMemberForm({ member, canWrite, onClose }: FormProps) {
   const isOwner = member?.accountData.isOwner ?? false;
   const isReadOnly = !canWrite;
 
-  const emailCheck = Email.safeParse(email);
+  const emailCheck = EmailAddress.safeParse(email);
   const nameError = isSubmitted && isNew && !name.trim() ? 'Name is required.' : null;
   const emailError = isSubmitted && !emailCheck.success ? (emailCheck.error.issues[0]?.message ?? 'Enter a valid email address.') : null;
 

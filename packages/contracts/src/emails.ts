@@ -208,12 +208,25 @@ export const PreviewEmailBody = z.object({
   email: EmailDraft,
   personId: z.number().int().positive().optional(),
 });
+/** What the email warnings dialog lists before an email is used (issue: emails). */
+export const emailWarningCodes = ['emptySubject', 'noUnsubscribeLink', 'noMailingAddress', 'unknownMergeTag', 'brokenMergeTag'] as const;
+export type EmailWarningCode = (typeof emailWarningCodes)[number];
+export const EmailWarning = z.object({ code: z.enum(emailWarningCodes), message: z.string() });
+export type EmailWarning = z.infer<typeof EmailWarning>;
+export const emailWarningMessages = {
+  emptySubject: 'The subject is empty.',
+  noUnsubscribeLink: 'There is no unsubscribe link. Add {{ unsubscribe_url }}: people must be able to opt out, and mailbox providers require it.',
+  noMailingAddress: 'There is no mailing address. Add {{ account.mailingAddress }}: anti-spam laws ask for a postal address in every marketing email.',
+  unknownMergeTag: (tag: string) => `{{ ${tag} }} is not a field of your people: it prints its fallback, or nothing.`,
+} as const;
+
 export const RenderedEmail = z.object({
   subject: z.string(),
   html: z.string(),
   text: z.string(),
   /** The person rendered for; null when sample data was used. */
   personId: z.number().int().nullable(),
+  warnings: z.array(EmailWarning),
 });
 export type RenderedEmail = z.infer<typeof RenderedEmail>;
 

@@ -104,6 +104,11 @@ export const Email = z.object({
 });
 export type Email = z.infer<typeof Email>;
 
+/** `/v1/emails/{id}`: a path without a usable id is 'Missing email ID.' */
+export const EmailIdParams = z.object({
+  id: z.coerce.number({ error: emailMessages.missingId }).int(emailMessages.missingId).positive(emailMessages.missingId).max(2 ** 53, emailMessages.missingId),
+});
+
 /** A row of the email list: everything but the content. */
 export const EmailSummary = Email.omit({ html: true, editor: true }).extend({ editorType: z.enum(emailEditorTypes) });
 export type EmailSummary = z.infer<typeof EmailSummary>;

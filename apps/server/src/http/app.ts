@@ -83,6 +83,7 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
     method: def.method,
     url: def.url,
     config: { csrf: def.csrf },
+    ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: {
       summary: def.summary,
       ...(def.body ? { body: def.example === undefined ? def.body : def.body.meta({ examples: [def.example] }) } : {}),

@@ -54,6 +54,8 @@ export interface RouteSpec<
   status?: 200 | 201 | 202 | 204;
   /** Cookie-authenticated writes need a same-origin request; a route called by third parties opts out. */
   csrf?: boolean;
+  /** Largest request body in bytes, when the app's 1 MB default is too small (emails carry HTML and editor state). */
+  bodyLimit?: number;
   /** A valid body, shown in the OpenAPI document and sent by the cross-account probe test. */
   example?: B extends z.ZodType ? z.input<B> : never;
   /** Instance-level routes (health, config, the dev mailbox, signed files) hold no account's data. */
@@ -74,6 +76,7 @@ export interface RouteDef {
   response?: z.ZodType;
   status: number;
   csrf: boolean;
+  bodyLimit?: number;
   example?: unknown;
   tenant: boolean;
   handler: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;

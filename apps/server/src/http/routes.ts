@@ -10,9 +10,10 @@ import { eventsRoutes } from '../features/events/events.routes.ts';
 import { bulkRoutes } from '../features/bulk/bulk.routes.ts';
 import { foldersRoutes } from '../features/folders/folders.routes.ts';
 import { importsRoutes } from '../features/imports/imports.routes.ts';
+import { emailsRoutes } from '../features/emails/emails.routes.ts';
 import { systemRoutes } from '../features/system/system.routes.ts';
 import { teamRoutes } from '../features/team/team.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...filesRoutes, ...devMailboxRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...filesRoutes, ...devMailboxRoutes];

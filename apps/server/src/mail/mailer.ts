@@ -10,6 +10,11 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** A whole From header (`"Name" <address>`); MAIL_FROM when absent. */
+  from?: string;
+  replyTo?: string | null;
+  /** Extra headers, such as List-Unsubscribe; Message-ID is derived from the key, never taken from here. */
+  headers?: Record<string, string>;
   accountId?: number;
   /** Same key, same message: a second queueMail with it does nothing, a retried job sends once. */
   idempotencyKey: string;
@@ -32,7 +37,9 @@ export async function queueMail(db: Database, config: Config, mail: OutgoingMail
       idempotencyKey: mail.idempotencyKey,
       accountId: mail.accountId ?? null,
       toAddress: mail.to,
-      fromAddress: config.mailFrom,
+      fromAddress: mail.from ?? config.mailFrom,
+      replyTo: mail.replyTo ?? null,
+      headers: JSON.stringify(withoutMessageId(mail.headers ?? {})),
       subject: mail.subject,
       textBody: mail.text,
       htmlBody: mail.html ?? null,
@@ -44,8 +51,12 @@ export async function queueMail(db: Database, config: Config, mail: OutgoingMail
   if (inserted) await enqueueJob(db, 'send-email', { idempotencyKey: mail.idempotencyKey });
 }
 
+function withoutMessageId(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'message-id'));
+}
+
 /** One Message-ID per delivery, derived from its key, so a resend after an ambiguous reply is recognisable. */
-function messageIdFor(key: string, publicUrl: string): string {
+export function messageIdFor(key: string, publicUrl: string): string {
   const host = new URL(publicUrl).hostname || 'localhost';
   return `<${crypto.createHash('sha256').update(key).digest('hex').slice(0, 32)}@${host}>`;
 }
@@ -75,6 +86,8 @@ export function createMailer(db: Database, config: Config): Mailer {
         subject: delivery.subject,
         text: delivery.textBody,
         ...(delivery.htmlBody ? { html: delivery.htmlBody } : {}),
+        ...(delivery.replyTo ? { replyTo: delivery.replyTo } : {}),
+        headers: delivery.headers as Record<string, string>,
         messageId: delivery.messageId,
       };
       try {

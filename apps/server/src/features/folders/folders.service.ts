@@ -5,6 +5,7 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { removeTagFromPeople } from '../tags/tags.queries.ts';
+import { archiveEmails } from '../emails/emails.queries.ts';
 import { sql } from 'kysely';
 import {
   deleteFolders,
@@ -112,7 +113,7 @@ export async function updateFolder(db: Database, session: Session, id: number, b
 
 /**
  * DELETE /v1/folders/{id}: the folder, its subfolders, and its items by type — person fields and
- * tags deleted; segments deleted; emails, flows and broadcasts archived (when those areas exist).
+ * tags deleted; segments deleted; emails archived (flows and broadcasts too, when those areas exist).
  */
 export async function deleteFolder(db: Database, session: Session, id: number) {
   const row = await folderOrThrow(db, session, id);
@@ -138,6 +139,9 @@ export async function deleteFolder(db: Database, session: Session, id: number) {
     for (const name of items) {
       await db.updateTable('people').set({ fields: sql`fields - ${name}::text` }).where('accountId', '=', session.accountId).where(sql<boolean>`fields ? ${name}::text`).execute();
     }
+  }
+  if (row.folderType === 'emails' && items.length) {
+    await archiveEmails(db, session.accountId, items.map(Number).filter((emailId) => Number.isSafeInteger(emailId)));
   }
   const parent = row.parentId ? byId.get(row.parentId) : undefined;
   if (parent) await setChildren(db, session.accountId, parent.id, childrenOf(parent).filter((c) => !sameRef(c, { type: 'folder', id })));

@@ -115,3 +115,17 @@ export async function acceptMembership(userDb: Database, accountId: number, id: 
 export function insertUser(userDb: Database, email: string, name: string | null) {
   return userDb.insertInto('users').values({ email, name }).returning('id').executeTakeFirstOrThrow();
 }
+
+/** The user's membership of an account as a permission check needs it: accepted, in an account not being deleted. */
+export async function findMemberAccess(userDb: Database, accountId: number, userId: number) {
+  const row = await userDb
+    .selectFrom('teamMembers')
+    .innerJoin('accounts', 'accounts.id', 'teamMembers.accountId')
+    .select(['teamMembers.id', 'teamMembers.isOwner', 'teamMembers.scopes'])
+    .where('teamMembers.accountId', '=', accountId)
+    .where('teamMembers.userId', '=', userId)
+    .where('teamMembers.acceptedAt', 'is not', null)
+    .where('accounts.deletingAt', 'is', null)
+    .executeTakeFirst();
+  return row ? { id: row.id, isOwner: row.isOwner, scopes: row.scopes as unknown as ScopeState[] } : undefined;
+}

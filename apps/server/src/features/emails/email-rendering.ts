@@ -4,7 +4,10 @@ import {
   type EmailDraft,
   type RenderedEmail,
 } from '@herald/contracts';
-import { compileEmail, lintEmail, renderCompiled, TemplateError, type CompiledEmail, type RenderAccount, type RenderPerson } from '@herald/email';
+import * as emailPackage from '@herald/email';
+import type { CompiledEmail, RenderAccount, RenderPerson } from '@herald/email';
+// Namespace import while the package is being written: the server starts before its exports exist.
+const { compileEmail, lintEmail, renderCompiled, TemplateError } = emailPackage;
 import type { Database } from '../../db/connection.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';

@@ -83,7 +83,7 @@ function TopBar() {
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
       <Group gap="md" wrap="nowrap">
         {isNarrow && <NarrowNav />}
-        <Link to="/dashboard" aria-label="Dashboard" className={classes.logoLink}>
+        <Link to="/dashboard" className={classes.logoLink}>
           <BrandLogo withName={!isNarrow} />
         </Link>
         {!isNarrow && <WideNav />}

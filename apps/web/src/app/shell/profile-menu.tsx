@@ -1,5 +1,5 @@
 import { teamMessages, type Account } from '@herald/contracts';
-import { Avatar, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBuildingStore, IconCheck, IconCreditCard, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CompanyLogo, initialsOf } from '../../ui/company-logo.tsx';
@@ -13,13 +13,15 @@ export function ProfileMenu({ account }: { account: Account }) {
   const switchAccount = useSwitchAccount();
   const member = account.teamMember;
   const displayName = member.name || account.name || member.email;
+  const initials = initialsOf(displayName);
 
   return (
     <Menu position="bottom-end" width={280} shadow="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label="Profile menu">
+        {/* The initials are the button's visible label, so its name starts with them. */}
+        <UnstyledButton aria-label={`${initials}, Profile menu`}>
           <Avatar radius="xl" color="indigo" size={34}>
-            {initialsOf(displayName)}
+            {initials}
           </Avatar>
         </UnstyledButton>
       </Menu.Target>
@@ -31,18 +33,20 @@ export function ProfileMenu({ account }: { account: Account }) {
           return (
             <Menu.Item
               key={item.id}
-              leftSection={<CompanyLogo companyName={item.name ?? item.site} logo={item.logo} size={24} />}
-              rightSection={isCurrent ? <IconCheck size={16} aria-label="Current account" /> : null}
+              // The name shown is the item's name, with "Switch to" or "(current account)" for screen readers.
+              leftSection={<CompanyLogo companyName={item.name ?? item.site} logo={item.logo} size={24} aria-hidden />}
+              rightSection={isCurrent ? <IconCheck size={16} aria-hidden /> : null}
               disabled={switchAccount.isPending}
               aria-current={isCurrent ? 'true' : undefined}
-              aria-label={isCurrent ? `${name} (current account)` : `Switch to ${name}`}
               onClick={() => {
                 if (isCurrent) return;
                 switchAccount.mutate(item.id, { onError: (error) => notifyError(error, teamMessages.couldNotSwitch) });
               }}
             >
               <Text size="sm" truncate fw={isCurrent ? 600 : undefined}>
+                {!isCurrent && <VisuallyHidden>Switch to </VisuallyHidden>}
                 {name}
+                {isCurrent && <VisuallyHidden> (current account)</VisuallyHidden>}
               </Text>
             </Menu.Item>
           );
@@ -64,7 +68,7 @@ export function ProfileMenu({ account }: { account: Account }) {
         <Menu.Item component={Link} to="/profile">
           <Group gap="sm" wrap="nowrap">
             <Avatar radius="xl" color="indigo" size={32}>
-              {initialsOf(displayName)}
+              {initials}
             </Avatar>
             <Stack gap={0} style={{ minWidth: 0 }}>
               <Text size="sm" fw={500} truncate>

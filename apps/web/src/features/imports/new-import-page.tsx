@@ -178,7 +178,8 @@ export function NewImportPage() {
             key={s.id}
             label={isNarrow ? undefined : s.label}
             description={isNarrow ? undefined : s.description}
-            aria-label={s.label}
+            // Named by its visible label and description; on a narrow screen only the number shows.
+            aria-label={isNarrow ? s.label : undefined}
             allowStepSelect={index < active && canOpen(index)}
           />
         ))}

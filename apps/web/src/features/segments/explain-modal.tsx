@@ -14,7 +14,7 @@ function Verdicts({ verdicts, names }: { verdicts: ConditionVerdict[]; names: Co
       {verdicts.map((v, i) => (
         <li key={i}>
           <Group gap="xs" wrap="nowrap" align="flex-start">
-            <ThemeIcon size={20} radius="xl" color={v.matches ? 'teal' : 'red'} variant="light" aria-label={v.matches ? 'matches' : 'does not match'}>
+            <ThemeIcon size={20} radius="xl" color={v.matches ? 'teal' : 'red'} variant="light" role="img" aria-label={v.matches ? 'matches' : 'does not match'}>
               {v.matches ? <IconCheck size={14} /> : <IconX size={14} />}
             </ThemeIcon>
             <Text size="sm">{describeNode(v.node, names)}</Text>

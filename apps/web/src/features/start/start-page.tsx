@@ -48,7 +48,7 @@ export function StartPage() {
   return (
     <Box mih="100vh">
       <Group justify="space-between" px="md" py="sm" bg="white" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
-        <Anchor component={Link} to="/dashboard" underline="never" aria-label="Dashboard">
+        <Anchor component={Link} to="/dashboard" underline="never">
           <BrandLogo />
         </Anchor>
         <Button component={Link} to="/dashboard" variant="subtle" rightSection={<IconArrowRight size={16} />}>

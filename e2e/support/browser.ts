@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { watchAccessibility } from './accessibility.ts';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -19,10 +20,12 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A page in a context of its own; every state it reaches is checked with axe (see accessibility.ts). */
 export async function newPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport, timezoneId: 'Europe/Berlin' });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  await watchAccessibility(context, page);
   return { context, page };
 }
 

@@ -1,0 +1,303 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+
+type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
+type AxeViolation = AxeResults['violations'][number];
+
+/** The impacts that fail a journey; minor and moderate findings are left to review. */
+const failingImpacts: ReadonlySet<string> = new Set(['serious', 'critical']);
+/**
+ * axe's defaults plus label-content-name-mismatch (WCAG 2.5.3, "label in name"), which axe still tags
+ * experimental and leaves off: a control whose accessible name drops its visible text cannot be spoken to.
+ */
+const axeOptions = {
+  resultTypes: ['violations' as const],
+  rules: { 'label-content-name-mismatch': { enabled: true } },
+};
+/**
+ * A page counts as settled once none of its requests is pending, nothing animates or shows a loader,
+ * and its DOM has not changed for this long.
+ */
+const quietMs = 200;
+const pollMs = 50;
+/** Requests a page waits for before it counts as settled (not event streams or downloads of media). */
+const awaitedResources: ReadonlySet<string> = new Set(['document', 'script', 'stylesheet', 'fetch', 'xhr']);
+/** A page that never settles (a spinner that keeps spinning, a live count) is checked after this long anyway. */
+const settleLimitMs = 5_000;
+const targetsShown = 3;
+/** Given to AxeBuilder instead of axe's 580 kB source when the document already has axe (halves a run). */
+const axeAlreadyLoaded = 'void 0; // axe-core is already in this document';
+
+export interface AccessibilityViolation {
+  rule: string;
+  impact: string;
+  /** The state the page was in: its path and the names of its query parameters (`/settings/team?team-member`). */
+  state: string;
+  help: string;
+  /** A selector for each element that fails. */
+  targets: string[];
+  /** axe's explanation for the first element (a contrast ratio, a missing name). */
+  summary: string;
+}
+
+interface Run {
+  state: string;
+  violations: AccessibilityViolation[];
+  /** The DOM changed or something animated while axe ran: the result may mix two moments (a dialog half faded in). */
+  wasDisturbed: boolean;
+}
+
+/** The automatic checks' findings since the last `takeViolations`. */
+let recorded: AccessibilityViolation[] = [];
+/** Errors of automatic checks other than interruptions (axe failing to run): a check that cannot run fails. */
+let errors: unknown[] = [];
+const audits = new Map<Page, PageAudit>();
+
+/**
+ * A page state is its path plus the names (not values) of its query parameters, so that a dialog opened
+ * by URL (`?team-member=new`, `?edit=1`) is checked as its own state while search terms do not multiply runs.
+ */
+export function pageState(url: string): string {
+  const parsed = new URL(url);
+  const names = [...new Set(parsed.searchParams.keys())].sort();
+  return names.length === 0 ? parsed.pathname : `${parsed.pathname}?${names.join('&')}`;
+}
+
+function isAppPage(url: string): boolean {
+  if (!url.startsWith('http')) return false;
+  const { pathname } = new URL(url);
+  return !pathname.startsWith('/v1/') && !pathname.startsWith('/files/');
+}
+
+/** Navigations and closed pages throw from inside a run; those runs are retried or dropped, never fatal. */
+function isInterruption(error: unknown, page: Page): boolean {
+  if (page.isClosed()) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached|Cannot find context/i.test(
+    message,
+  );
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function toViolations(found: AxeViolation[], state: string): AccessibilityViolation[] {
+  return found
+    .filter((violation) => failingImpacts.has(violation.impact ?? ''))
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact ?? '',
+      state,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.flat().join(' >>> ')),
+      summary: (violation.nodes[0]?.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
+    }));
+}
+
+/** The elements that fail the same rule in both runs. */
+function confirmedIn(
+  first: AccessibilityViolation[],
+  second: AccessibilityViolation[],
+): AccessibilityViolation[] {
+  return second.flatMap((violation) => {
+    const earlier = first.find((candidate) => candidate.rule === violation.rule);
+    const targets = violation.targets.filter((target) => earlier?.targets.includes(target));
+    return targets.length > 0 ? [{ ...violation, targets }] : [];
+  });
+}
+
+/** One readable block per violation, for the failure message. */
+export function describeViolations(violations: AccessibilityViolation[]): string {
+  const lines = violations.map((v) => {
+    const more = v.targets.length > targetsShown ? ` and ${v.targets.length - targetsShown} more` : '';
+    return `- ${v.rule} (${v.impact}) on ${v.state}: ${v.help}\n    at ${v.targets.slice(0, targetsShown).join(' | ')}${more}\n    ${v.summary}`;
+  });
+  return `${violations.length} serious or critical accessibility violation(s) (axe):\n${lines.join('\n')}`;
+}
+
+/** Checks each state of one page once the page has settled on it; runs are serialised (axe allows one at a time). */
+class PageAudit {
+  private readonly checked = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Bumped by every navigation of the main frame, so work for a state the page has left stops early, and by
+   * an explicit check, which supersedes the automatic one pending.
+   */
+  private navigation = 0;
+  private readonly pendingRequests = new Set<Request>();
+
+  constructor(private readonly page: Page) {
+    // framenavigated fires for history.pushState/replaceState too (same-document navigations).
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) this.onNavigated();
+    });
+    page.on('request', (request) => {
+      if (awaitedResources.has(request.resourceType())) this.pendingRequests.add(request);
+    });
+    page.on('requestfinished', (request) => this.pendingRequests.delete(request));
+    page.on('requestfailed', (request) => this.pendingRequests.delete(request));
+    page.on('close', () => audits.delete(page));
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private onNavigated(): void {
+    const navigation = ++this.navigation;
+    const url = this.page.url();
+    if (!isAppPage(url) || this.checked.has(pageState(url))) return;
+    // Background work: interruptions end it quietly; any other error fails the journey at its end.
+    void this.enqueue(() => this.checkState(navigation)).catch((error: unknown) => errors.push(error));
+  }
+
+  /** Waits until the page is quiet; false when it navigated away or closed meanwhile. */
+  private async settle(navigation: number): Promise<boolean> {
+    const deadline = Date.now() + settleLimitMs;
+    try {
+      await this.page.waitForLoadState('load');
+      for (;;) {
+        if (navigation !== this.navigation || this.page.isClosed()) return false;
+        const quietFor = this.pendingRequests.size > 0 ? 0 : await this.page.evaluate(measureQuiet);
+        if (navigation !== this.navigation) return false;
+        if (quietFor >= quietMs || Date.now() > deadline) return true;
+        await delay(pollMs);
+      }
+    } catch (error) {
+      if (isInterruption(error, this.page)) return false;
+      throw error;
+    }
+  }
+
+  /** Runs axe on the page as it is; null when a navigation or a close interrupted the run. */
+  private async analyze(navigation: number): Promise<Run | null> {
+    const state = pageState(this.page.url());
+    const startedAt = Date.now();
+    try {
+      // Legacy mode runs axe inside the page instead of opening a blank page in the journey's own context
+      // for every run (2.5 times faster, and nothing races the journey for its context); Herald has no
+      // cross-origin frames, which are all that legacy mode leaves out. Frames get the full source each time.
+      const isLoaded = this.page.frames().length === 1 && (await this.page.evaluate(() => 'axe' in window));
+      const builder = new AxeBuilder({ page: this.page, axeSource: isLoaded ? axeAlreadyLoaded : undefined });
+      const results = await builder.setLegacyMode().options(axeOptions).analyze();
+      const quietFor = await this.page.evaluate(measureQuiet);
+      // A client-side navigation during the run mixes two states: the new state's own check covers it.
+      if (navigation !== this.navigation) return null;
+      return {
+        state,
+        violations: toViolations(results.violations, state),
+        wasDisturbed: quietFor < Date.now() - startedAt,
+      };
+    } catch (error) {
+      if (isInterruption(error, this.page)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Settles and runs axe; a run the journey disturbed (it typed, a dialog closed) is run again, and then
+   * only what both runs found counts, so a half-faded dialog is not taken for a contrast failure.
+   */
+  private async audit(navigation: number): Promise<Run | null> {
+    let previous: Run | null = null;
+    for (;;) {
+      if (!(await this.settle(navigation))) return null;
+      const run = await this.analyze(navigation);
+      if (!run) return null;
+      if (!run.wasDisturbed) return run;
+      if (previous) return { ...run, violations: confirmedIn(previous.violations, run.violations) };
+      previous = run;
+    }
+  }
+
+  private async checkState(navigation: number): Promise<void> {
+    if (this.page.isClosed() || !isAppPage(this.page.url()) || this.checked.has(pageState(this.page.url())))
+      return;
+    const run = await this.audit(navigation);
+    if (!run) return;
+    this.checked.add(run.state);
+    recorded.push(...run.violations);
+  }
+
+  /** Finishes the run under way and checks the current state if no run has yet (the state a journey ends on). */
+  flush(): Promise<void> {
+    return this.enqueue(() => this.checkState(this.navigation));
+  }
+
+  /** Checks the page as it is now (a dialog open, say); a run a navigation interrupts is run again on the new page. */
+  checkNow(): Promise<AccessibilityViolation[]> {
+    const navigation = ++this.navigation;
+    return this.enqueue(async () => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (this.page.isClosed()) throw new Error('checkAccessibility: the page is closed');
+        const run = await this.audit(attempt === 0 ? navigation : this.navigation);
+        if (run) {
+          this.checked.add(run.state);
+          return run.violations;
+        }
+      }
+      throw new Error(`checkAccessibility: the page kept navigating (${this.page.url()})`);
+    });
+  }
+}
+
+/** Runs in the page: how long the DOM has been quiet, 0 while something animates or a loader shows. */
+function measureQuiet(): number {
+  const quiet = (window as unknown as { __heraldQuiet?: { lastChange: number } }).__heraldQuiet;
+  const isAnimating = document
+    .getAnimations()
+    .some(
+      (animation) =>
+        animation.playState === 'running' && animation.effect?.getComputedTiming().iterations !== Infinity,
+    );
+  const isLoading = document.querySelector('.mantine-Loader-root') !== null;
+  if (isAnimating || isLoading || !quiet) return 0;
+  return performance.now() - quiet.lastChange;
+}
+
+/** Runs in every document of the context before its own scripts: notes the time of the last DOM change. */
+function watchDomChanges(): void {
+  const quiet = { lastChange: performance.now() };
+  Object.defineProperty(window, '__heraldQuiet', { value: quiet });
+  new MutationObserver(() => {
+    quiet.lastChange = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+}
+
+/**
+ * Checks every state the page reaches with axe once it has settled there; violations are recorded for the
+ * shared setup file, which fails the journey. Closing the context first finishes the page's checks.
+ */
+export async function watchAccessibility(context: BrowserContext, page: Page): Promise<void> {
+  await context.addInitScript(watchDomChanges);
+  audits.set(page, new PageAudit(page));
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    await flushAccessibility();
+    return close(options);
+  };
+}
+
+/** Runs axe on the page as it is now (after opening a dialog, say) and throws on serious or critical violations. */
+export async function checkAccessibility(page: Page): Promise<void> {
+  const audit = audits.get(page) ?? new PageAudit(page);
+  audits.set(page, audit);
+  const violations = await audit.checkNow();
+  if (violations.length > 0) throw new Error(describeViolations(violations));
+}
+
+/** Lets every open page finish its checks. */
+export async function flushAccessibility(): Promise<void> {
+  await Promise.all([...audits.values()].map((audit) => audit.flush()));
+}
+
+/** The violations recorded since the last call; throws the first error an automatic check met. */
+export function takeViolations(): AccessibilityViolation[] {
+  const [error] = errors;
+  const taken = recorded;
+  recorded = [];
+  errors = [];
+  if (error) throw error;
+  return taken;
+}

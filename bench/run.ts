@@ -4,6 +4,7 @@ import { eventIngest } from './workloads/event-ingest.ts';
 import { importFloor } from './workloads/import-floor.ts';
 import { import1m } from './workloads/import-1m.ts';
 import { peopleSearch } from './workloads/people-search.ts';
+import { render10k } from './workloads/render-10k.ts';
 import { segmentCount, segmentFreshness, segmentPeople, segmentRefresh } from './workloads/segments.ts';
 import { sessionCheck } from './workloads/session-check.ts';
 
@@ -23,6 +24,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'segment-people': segmentPeople,
   'segment-freshness': segmentFreshness,
   'segment-refresh': segmentRefresh,
+  'render-10k': render10k,
 };
 
 const name = process.argv[2];

@@ -85,7 +85,11 @@ export interface ApiResponse<T = any> {
 export class Client {
   cookie: string | undefined;
   readonly remoteAddress = `127.${rand()}.${rand()}.${rand()}`;
-  constructor(private readonly app: FastifyInstance) {}
+  /** The Origin its requests carry: the app's PUBLIC_URL (a context started with another PUBLIC_URL passes it). */
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly origin: string = publicUrl,
+  ) {}
 
   async request<T = any>(
     method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
@@ -93,7 +97,7 @@ export class Client {
     options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; origin?: string | null } = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (options.origin !== null) headers.origin = options.origin ?? publicUrl;
+    if (options.origin !== null) headers.origin = options.origin ?? this.origin;
     if (this.cookie) headers.cookie = this.cookie;
     if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] ??= 'application/json';
     const res = await this.app.inject({
@@ -152,8 +156,8 @@ export const registrationDetails = {
 };
 
 /** Register through the same calls the wizard makes; returns a signed-in client. */
-export async function registerUser(app: FastifyInstance, options: { email?: string; password?: string } = {}) {
-  const client = new Client(app);
+export async function registerUser(app: FastifyInstance, options: { email?: string; password?: string; origin?: string } = {}) {
+  const client = new Client(app, options.origin);
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? 'correct horse battery';
   const created = await client.post('/v1/accounts/', { email, source: 'test', timezone: 'Europe/London' });

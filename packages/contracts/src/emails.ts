@@ -130,6 +130,9 @@ const fromName = z.string().trim().max(200, 'From name must be at most 200 chara
 const preheader = z.string().trim().max(emailLimits.maxPreheaderLength, `Preheader must be at most ${emailLimits.maxPreheaderLength} characters.`);
 const replyTo = z.union([z.literal('').transform(() => null), EmailAddress, z.null()]);
 
+/** A cleared field arrives as null: it is empty, so it gets the field's own message. */
+const nullAsEmpty = (value: unknown) => (value === null ? '' : value);
+
 /** POST /v1/emails: subject and fromEmail are needed (work-areas.md §5); the rest has defaults. */
 export const CreateEmailBody = z.strictObject({
   name: name.optional(),
@@ -156,8 +159,8 @@ export const UpdateEmailBody = z
   .object({
     id: z.number().int().optional(),
     name: name.optional(),
-    subject: z.union([subject, z.null().transform(() => '')]).pipe(subject).optional(),
-    fromEmail: z.union([fromEmail, z.null().transform(() => '')]).pipe(fromEmail).optional(),
+    subject: z.preprocess(nullAsEmpty, subject).optional(),
+    fromEmail: z.preprocess(nullAsEmpty, fromEmail).optional(),
     fromName: fromName.optional(),
     preheader: preheader.optional(),
     replyTo: replyTo.optional(),

@@ -1,1 +1,14 @@
-export {};
+export { compileEmail, asDocument, type CompiledEmail } from './compile.ts';
+export { TemplateError, type EmailPart } from './errors.ts';
+export { lintEmail, type LintContext } from './lint.ts';
+export { defaultLimits } from './liquid.ts';
+export { render, renderCompiled } from './render.ts';
+export type {
+  LinkRewriter,
+  RenderableEmail,
+  RenderAccount,
+  RenderedMessage,
+  RenderLimits,
+  RenderOptions,
+  RenderPerson,
+} from './types.ts';

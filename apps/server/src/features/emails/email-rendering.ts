@@ -4,10 +4,7 @@ import {
   type EmailDraft,
   type RenderedEmail,
 } from '@herald/contracts';
-import * as emailPackage from '@herald/email';
-import type { CompiledEmail, RenderAccount, RenderPerson } from '@herald/email';
-// Namespace import while the package is being written: the server starts before its exports exist.
-const { compileEmail, lintEmail, renderCompiled, TemplateError } = emailPackage;
+import { compileEmail, lintEmail, renderCompiled, TemplateError, type CompiledEmail, type RenderAccount, type RenderPerson } from '@herald/email';
 import type { Database } from '../../db/connection.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
@@ -70,7 +67,7 @@ export async function renderContext(db: Database, session: Session, personId: nu
     person,
     personId: personId ?? null,
     account: { name: account?.name ?? null, mailingAddress: account?.mailingAddress ?? null, site: account?.site ?? null },
-    personFields: [...firstClassFieldNames, ...customFields.map((field) => field.name)],
+    personFields: [...firstClassFieldNames, 'tags', ...customFields.map((field) => field.name)],
   };
 }
 

@@ -33,7 +33,10 @@ export async function sendTestEmail(services: Services, db: Database, session: S
   const compiled = compileOrThrow(body.email);
   const context = await renderContext(db, session, body.personId);
   const key = requestKey ?? crypto.randomUUID();
-  const recipients = [...new Map(body.sendTo.map((address) => [address.toLowerCase(), address])).values()];
+  // One message per address, spelled as first written.
+  const byAddress = new Map<string, string>();
+  for (const address of body.sendTo) if (!byAddress.has(address.toLowerCase())) byAddress.set(address.toLowerCase(), address);
+  const recipients = [...byAddress.values()];
   const from = formatAddress(body.email.fromName ?? '', addressOf(services.config.mailFrom));
   const replyTo = body.email.replyTo || body.email.fromEmail || null;
   for (const to of recipients) {

@@ -1,0 +1,154 @@
+import type { Template } from 'liquidjs';
+import { compileEmail, preheaderSlot, type CompiledEmail } from './compile.ts';
+import { TemplateError, toTemplateError, type EmailPart } from './errors.ts';
+import { htmlEngine, textEngine, defaultLimits } from './liquid.ts';
+import type {
+  RenderableEmail,
+  RenderAccount,
+  RenderedMessage,
+  RenderOptions,
+  RenderPerson,
+} from './types.ts';
+
+type Engine = typeof htmlEngine;
+
+/** Keys that would change how a value prints or where its prototype points. */
+const unsafeKeys = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'toJSON',
+  'toLiquid',
+  'then',
+]);
+
+/**
+ * Person data as plain values: objects and lists copied without keys that would take over how a
+ * value prints, and with an ordinary prototype, so no stored value can break rendering.
+ */
+function plain(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object')
+    return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+  if (value instanceof Date) return value.toISOString();
+  if (depth > 8) return undefined;
+  if (Array.isArray(value)) return value.map((item) => plain(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value))
+    if (!unsafeKeys.has(key)) copy[key] = plain(item, depth + 1);
+  return copy;
+}
+
+function run(
+  engine: Engine,
+  part: EmailPart,
+  templates: Template[],
+  scope: object,
+  renderLimit: number,
+): string {
+  try {
+    return engine.renderSync(templates, scope, { renderLimit }) as string;
+  } catch (error) {
+    throw toTemplateError(part, error);
+  }
+}
+
+/** href="http(s)://..." in rendered HTML, quoted either way. */
+const hrefPattern = /(\shref\s*=\s*)(["'])(https?:\/\/[^"']*)\2/gi;
+
+function rewriteLinks(html: string, options: RenderOptions): string {
+  const rewrite = options.rewriteLink;
+  if (!rewrite) return html;
+  // The unsubscribe, preferences and view-in-browser links are Herald's own and stay as they are.
+  const own = new Set(
+    [options.unsubscribeUrl, options.preferencesUrl, options.viewInBrowserUrl]
+      .filter(Boolean)
+      .map((url) => escapeAttribute(url!)),
+  );
+  let index = 0;
+  return html.replace(hrefPattern, (match, prefix: string, quote: string, url: string) => {
+    if (own.has(url)) return match;
+    const rewritten = rewrite(url.replace(/&amp;/g, '&'), index++);
+    return `${prefix}${quote}${escapeAttribute(rewritten)}${quote}`;
+  });
+}
+
+function escapeAttribute(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** Header values are one line: CR and LF would start a header of their own. */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n]+\s*/g, ' ').trim();
+}
+
+function headersFor(options: RenderOptions): Record<string, string> {
+  const headers: Record<string, string> = { 'Message-ID': oneLine(options.messageId) };
+  const uris = [options.unsubscribeUrl, options.unsubscribeMailto]
+    .filter((uri): uri is string => Boolean(uri))
+    .map((uri) => `<${oneLine(uri)}>`);
+  if (uris.length > 0) headers['List-Unsubscribe'] = uris.join(', ');
+  // RFC 8058: one-click unsubscribe is a POST to an https URI; an http or mailto-only link does not qualify.
+  if (options.unsubscribeUrl?.startsWith('https://'))
+    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+  return headers;
+}
+
+/**
+ * Render a compiled email for one person: merge tags (HTML-escaped in the HTML), the hidden preheader,
+ * links through `rewriteLink`, and the headers mailbox providers ask for. Synchronous and pure.
+ */
+export function renderCompiled(
+  compiled: CompiledEmail,
+  person: RenderPerson,
+  account: RenderAccount,
+  options: RenderOptions,
+): RenderedMessage {
+  const limits = { ...defaultLimits, ...options.limits };
+  const scope: Record<string, unknown> = {
+    person: plain(person),
+    account: {
+      name: account.name ?? '',
+      mailingAddress: account.mailingAddress ?? '',
+      site: account.site ?? '',
+    },
+    unsubscribe_url: options.unsubscribeUrl ?? '',
+    preferences_url: options.preferencesUrl ?? '',
+    view_in_browser_url: options.viewInBrowserUrl ?? '',
+  };
+  const started = performance.now();
+  const remaining = () => Math.max(1, limits.renderMs - (performance.now() - started));
+  const subject = oneLine(run(textEngine, 'subject', compiled.subject, scope, remaining()));
+  scope[preheaderSlot] = run(htmlEngine, 'preheader', compiled.preheader, scope, remaining());
+  const html = run(htmlEngine, 'html', compiled.html, scope, remaining());
+  if (html.length > limits.outputLength) {
+    throw new TemplateError(
+      'html',
+      undefined,
+      `the rendered email is larger than ${limits.outputLength.toLocaleString('en-US')} characters`,
+    );
+  }
+  const text = run(textEngine, 'html', compiled.text, scope, remaining());
+  return {
+    subject,
+    html: rewriteLinks(html, options),
+    text: text.replace(/\n{3,}/g, '\n\n').trim(),
+    headers: headersFor(options),
+  };
+}
+
+/** Compile and render in one step, for a single message; a broadcast compiles once and calls renderCompiled per person. */
+export function render(
+  email: RenderableEmail,
+  person: RenderPerson,
+  account: RenderAccount,
+  options: RenderOptions,
+): RenderedMessage {
+  return renderCompiled(compileEmail(email), person, account, options);
+}

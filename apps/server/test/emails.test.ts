@@ -213,7 +213,13 @@ describe('emails: permissions and accounts', () => {
       // Every template renders, and every one can be unsubscribed from.
       const preview = await client.post('/v1/emails/preview', { email: { subject: template.subject, preheader: template.preheader, html: template.html } });
       expect(preview.status, template.id).toBe(200);
-      expect(preview.body.warnings.map((w: { code: string }) => w.code), template.id).not.toContain('noUnsubscribeLink');
+      const codes = preview.body.warnings.map((w: { code: string }) => w.code);
+      expect(codes, template.id).not.toContain('noUnsubscribeLink');
+      expect(codes, template.id).not.toContain('unknownMergeTag');
+      // Offline: nothing loads from elsewhere when the email opens.
+      expect(template.html, template.id).not.toMatch(/<link|<script|src=["']?https?:|@import|url\(/i);
+      expect(preview.body.html, template.id).toMatch(/<td class="content" style="[^"]*padding/);
     }
+    expect(new Set(res.body.templates.map((t: { editorType: string }) => t.editorType))).toEqual(new Set(['html', 'richtext', 'dragdrop']));
   });
 });

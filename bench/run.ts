@@ -7,6 +7,7 @@ import { peopleSearch } from './workloads/people-search.ts';
 import { render10k } from './workloads/render-10k.ts';
 import { segmentCount, segmentFreshness, segmentPeople, segmentRefresh } from './workloads/segments.ts';
 import { sessionCheck } from './workloads/session-check.ts';
+import { webWeight } from './workloads/web-weight.ts';
 
 /**
  * `npm run bench -- <workload>`: runs one workload on DATABASE_URL or the embedded database,
@@ -25,6 +26,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'segment-freshness': segmentFreshness,
   'segment-refresh': segmentRefresh,
   'render-10k': render10k,
+  'web-weight': webWeight,
 };
 
 const name = process.argv[2];

@@ -1,6 +1,8 @@
-import '@mantine/core/styles.css';
+import '@mantine/core/styles/baseline.css';
+import '@mantine/core/styles/default-css-variables.css';
+import '@mantine/core/styles/global.css';
+import '@mantine/core/styles/InlineInput.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
 import './global.css';
 
 import { MantineProvider } from '@mantine/core';

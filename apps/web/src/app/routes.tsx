@@ -1,26 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { AccountInfoPage } from '../features/account/account-info-page.tsx';
-import { ProfilePage } from '../features/account/profile-page.tsx';
-import { AccountsPage } from '../features/accounts/accounts-page.tsx';
 import { AreaPage } from '../features/areas/area-page.tsx';
-import { ErrorPage } from '../features/auth/error-page.tsx';
-import { LoginPage } from '../features/auth/login-page.tsx';
-import { RequestResetPasswordPage } from '../features/auth/request-reset-password-page.tsx';
-import { ResetPasswordPage } from '../features/auth/reset-password-page.tsx';
-import { MailboxPage } from '../features/dev-mailbox/mailbox-page.tsx';
-import { PrivacyPage, TermsPage } from '../features/public-pages/legal-pages.tsx';
 import { PublicAreaPage } from '../features/public-pages/public-area-page.tsx';
-import { RegisterPage } from '../features/registration/register-page.tsx';
-import { PersonFieldsPage } from '../features/fields/person-fields-page.tsx';
-import { ImportPage } from '../features/imports/import-page.tsx';
-import { ImportsPage } from '../features/imports/imports-page.tsx';
-import { NewImportLayout, NewImportPage, NewImportRedirect } from '../features/imports/new-import-page.tsx';
-import { PeoplePage } from '../features/people/people-page.tsx';
-import { PersonPage } from '../features/people/person-page.tsx';
-import { TagsPage } from '../features/tags/tags-page.tsx';
-import { StartPage } from '../features/start/start-page.tsx';
-import { AcceptInvitePage } from '../features/team/accept-invite-page.tsx';
-import { TeamPage } from '../features/team/team-page.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
@@ -33,14 +13,17 @@ function area(path: string, name: string, description: string): RouteObject {
   return { path, ...title(name), element: <AreaPage title={name} description={description} /> };
 }
 
-/** Every route of account.md §2. Public routes first; everything under RequireAuth needs a session. */
+/**
+ * Every route of account.md §2. Each page is loaded on first visit (`lazy`), so a work area's code and
+ * its libraries (the email editors above all) stay out of the first page's download.
+ * Public routes first; everything under RequireAuth needs a session. */
 const publicRoutes: RouteObject[] = [
-  { path: 'login', ...title('Login'), element: <LoginPage /> },
-  { path: 'error', ...title('Error'), element: <ErrorPage /> },
-  { path: 'request-reset-password', ...title('Reset Password'), element: <RequestResetPasswordPage /> },
-  { path: 'reset-password', ...title('Choose a New Password'), element: <ResetPasswordPage /> },
-  { path: 'register', ...title('Register'), element: <RegisterPage /> },
-  { path: 'register/:stepId', ...title('Register'), element: <RegisterPage /> },
+  { path: 'login', ...title('Login'), lazy: () => import('../features/auth/login-page.tsx').then((m) => ({ Component: m.LoginPage })) },
+  { path: 'error', ...title('Error'), lazy: () => import('../features/auth/error-page.tsx').then((m) => ({ Component: m.ErrorPage })) },
+  { path: 'request-reset-password', ...title('Reset Password'), lazy: () => import('../features/auth/request-reset-password-page.tsx').then((m) => ({ Component: m.RequestResetPasswordPage })) },
+  { path: 'reset-password', ...title('Choose a New Password'), lazy: () => import('../features/auth/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage })) },
+  { path: 'register', ...title('Register'), lazy: () => import('../features/registration/register-page.tsx').then((m) => ({ Component: m.RegisterPage })) },
+  { path: 'register/:stepId', ...title('Register'), lazy: () => import('../features/registration/register-page.tsx').then((m) => ({ Component: m.RegisterPage })) },
   {
     path: 'public/register/appsumo',
     ...title('Register'),
@@ -51,48 +34,48 @@ const publicRoutes: RouteObject[] = [
     ...title('Subscription Preferences'),
     element: <PublicAreaPage title="Subscription preferences" />,
   },
-  { path: 'public/accept-invite', ...title('Accept Invitation'), element: <AcceptInvitePage /> },
-  { path: 'public/privacy', ...title('Privacy Policy'), element: <PrivacyPage /> },
-  { path: 'public/terms', ...title('Terms of Service'), element: <TermsPage /> },
-  { path: 'dev/mailbox', ...title('Development Mailbox'), element: <MailboxPage /> },
+  { path: 'public/accept-invite', ...title('Accept Invitation'), lazy: () => import('../features/team/accept-invite-page.tsx').then((m) => ({ Component: m.AcceptInvitePage })) },
+  { path: 'public/privacy', ...title('Privacy Policy'), lazy: () => import('../features/public-pages/legal-pages.tsx').then((m) => ({ Component: m.PrivacyPage })) },
+  { path: 'public/terms', ...title('Terms of Service'), lazy: () => import('../features/public-pages/legal-pages.tsx').then((m) => ({ Component: m.TermsPage })) },
+  { path: 'dev/mailbox', ...title('Development Mailbox'), lazy: () => import('../features/dev-mailbox/mailbox-page.tsx').then((m) => ({ Component: m.MailboxPage })) },
 ];
 
 const startRoutes: RouteObject[] = [
-  { path: 'start', ...title('Quick Start'), element: <StartPage /> },
-  { path: 'start/:stageName', ...title('Quick Start'), element: <StartPage /> },
+  { path: 'start', ...title('Quick Start'), lazy: () => import('../features/start/start-page.tsx').then((m) => ({ Component: m.StartPage })) },
+  { path: 'start/:stageName', ...title('Quick Start'), lazy: () => import('../features/start/start-page.tsx').then((m) => ({ Component: m.StartPage })) },
 ];
 
 const accountRoutes: RouteObject[] = [
-  { path: 'account/info', ...title('Your Account'), element: <AccountInfoPage /> },
-  { path: 'account-info', ...title('Your Account'), element: <AccountInfoPage /> },
-  { path: 'settings/account', ...title('Your Account'), element: <AccountInfoPage /> },
-  { path: 'profile', ...title('Profile'), element: <ProfilePage /> },
-  { path: 'settings/profile', ...title('Profile'), element: <ProfilePage /> },
-  { path: 'settings/team', ...title('Team Members'), element: <TeamPage /> },
-  { path: 'settings/accounts', ...title('Manage Accounts'), element: <AccountsPage /> },
+  { path: 'account/info', ...title('Your Account'), lazy: () => import('../features/account/account-info-page.tsx').then((m) => ({ Component: m.AccountInfoPage })) },
+  { path: 'account-info', ...title('Your Account'), lazy: () => import('../features/account/account-info-page.tsx').then((m) => ({ Component: m.AccountInfoPage })) },
+  { path: 'settings/account', ...title('Your Account'), lazy: () => import('../features/account/account-info-page.tsx').then((m) => ({ Component: m.AccountInfoPage })) },
+  { path: 'profile', ...title('Profile'), lazy: () => import('../features/account/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })) },
+  { path: 'settings/profile', ...title('Profile'), lazy: () => import('../features/account/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })) },
+  { path: 'settings/team', ...title('Team Members'), lazy: () => import('../features/team/team-page.tsx').then((m) => ({ Component: m.TeamPage })) },
+  { path: 'settings/accounts', ...title('Manage Accounts'), lazy: () => import('../features/accounts/accounts-page.tsx').then((m) => ({ Component: m.AccountsPage })) },
 ];
 
 const areaRoutes: RouteObject[] = [
   area('dashboard', 'Dashboard', 'An overview of your people, flows and email results.'),
-  { path: 'segments', ...title('Segments'), element: <PeoplePage /> },
-  { path: 'segments/:id', ...title('Segment'), element: <PeoplePage /> },
-  { path: 'people', ...title('People'), element: <PeoplePage /> },
+  { path: 'segments', ...title('Segments'), lazy: () => import('../features/people/people-page.tsx').then((m) => ({ Component: m.PeoplePage })) },
+  { path: 'segments/:id', ...title('Segment'), lazy: () => import('../features/people/people-page.tsx').then((m) => ({ Component: m.PeoplePage })) },
+  { path: 'people', ...title('People'), lazy: () => import('../features/people/people-page.tsx').then((m) => ({ Component: m.PeoplePage })) },
   {
     path: 'people/imports/new',
     ...title('New Import'),
-    element: <NewImportLayout />,
+    lazy: () => import('../features/imports/new-import-page.tsx').then((m) => ({ Component: m.NewImportLayout })),
     children: [
-      { index: true, element: <NewImportRedirect /> },
-      { path: ':stageName', element: <NewImportPage /> },
+      { index: true, lazy: () => import('../features/imports/new-import-page.tsx').then((m) => ({ Component: m.NewImportRedirect })) },
+      { path: ':stageName', lazy: () => import('../features/imports/new-import-page.tsx').then((m) => ({ Component: m.NewImportPage })) },
     ],
   },
-  { path: 'people/imports', ...title('Imports'), element: <ImportsPage /> },
-  { path: 'people/imports/:id', ...title('Import'), element: <ImportPage /> },
-  { path: 'people/:id', ...title('Person'), element: <PersonPage /> },
+  { path: 'people/imports', ...title('Imports'), lazy: () => import('../features/imports/imports-page.tsx').then((m) => ({ Component: m.ImportsPage })) },
+  { path: 'people/imports/:id', ...title('Import'), lazy: () => import('../features/imports/import-page.tsx').then((m) => ({ Component: m.ImportPage })) },
+  { path: 'people/:id', ...title('Person'), lazy: () => import('../features/people/person-page.tsx').then((m) => ({ Component: m.PersonPage })) },
   area('flows', 'Flows', 'Automations that send the right email when people do something.'),
   area('flows/:id', 'Flow', 'Build and run one automation.'),
-  area('emails', 'Emails', 'The emails used by your flows.'),
-  area('emails/:id', 'Email', 'Write and preview one email.'),
+  { path: 'emails', ...title('Emails'), lazy: () => import('../features/emails/emails-page.tsx').then((m) => ({ Component: m.EmailsPage })) },
+  { path: 'emails/:id', ...title('Email'), lazy: () => import('../features/emails/email-page.tsx').then((m) => ({ Component: m.EmailPage })) },
   area('broadcasts', 'Broadcasts', 'One-off emails sent to a segment.'),
   area('broadcasts/:id', 'Broadcast', 'Write, schedule and send one broadcast.'),
   area('metrics', 'Metrics', 'Opens, clicks and unsubscribes across your emails.'),
@@ -122,8 +105,8 @@ const areaRoutes: RouteObject[] = [
   ),
   area('settings/email/fonts', 'Email Fonts', 'Custom fonts for your emails.'),
   area('settings/email/general', 'Email Settings', 'Defaults for every email you send.'),
-  { path: 'settings/person-fields', ...title('Custom Fields'), element: <PersonFieldsPage /> },
-  { path: 'settings/tags', ...title('Tags'), element: <TagsPage /> },
+  { path: 'settings/person-fields', ...title('Custom Fields'), lazy: () => import('../features/fields/person-fields-page.tsx').then((m) => ({ Component: m.PersonFieldsPage })) },
+  { path: 'settings/tags', ...title('Tags'), lazy: () => import('../features/tags/tags-page.tsx').then((m) => ({ Component: m.TagsPage })) },
 ];
 
 export const routes: RouteObject[] = [

@@ -1,0 +1,34 @@
+import { emailMessages, type Email, type EmailDraft, type EmailEditor } from '@herald/contracts';
+import type { EmailChanges } from './emails.api.ts';
+
+/** The editable parts of an email, as the page holds them between saves. */
+export interface EmailDraftState {
+  name: string;
+  subject: string;
+  preheader: string;
+  fromName: string;
+  fromEmail: string;
+  replyTo: string;
+  editor: EmailEditor;
+}
+
+export function draftOf(email: Email): EmailDraftState {
+  return { name: email.name, subject: email.subject, preheader: email.preheader, fromName: email.fromName, fromEmail: email.fromEmail, replyTo: email.replyTo ?? '', editor: email.editor };
+}
+
+/** What rendering needs (preview, tests): unsaved changes included. */
+export function renderableOf(draft: EmailDraftState): EmailDraft {
+  return { subject: draft.subject, preheader: draft.preheader, fromName: draft.fromName, fromEmail: draft.fromEmail, replyTo: draft.replyTo || null, html: draft.editor.html };
+}
+
+/** The changes to save, the content always whole. */
+export function changesOf(draft: EmailDraftState): EmailChanges {
+  return { name: draft.name.trim() || emailMessages.defaultName, subject: draft.subject, preheader: draft.preheader, fromName: draft.fromName, fromEmail: draft.fromEmail, replyTo: draft.replyTo.trim() || null, editor: draft.editor, html: draft.editor.html };
+}
+
+export function validate(draft: EmailDraftState): { subject?: string; fromEmail?: string } {
+  return {
+    ...(draft.subject.trim() ? {} : { subject: emailMessages.subjectNeeded }),
+    ...(draft.fromEmail.trim() ? {} : { fromEmail: emailMessages.fromEmailNeeded }),
+  };
+}

@@ -64,6 +64,12 @@ describe('emails: preview', () => {
     expect(complete.body.warnings).toEqual([]);
     expect(complete.body.html).toContain('1 Engine Way, London');
     expect((await client.post('/v1/emails/preview', { email: { subject: '', html: '<p>x</p>' } })).body.warnings.map((w: { code: string }) => w.code)).toContain('emptySubject');
+
+    // Automatic UTM tagging (Settings → Email → General) tags the links with the email's name as campaign.
+    const linked = { name: 'Spring sale', subject: 'Hi', html: '<a href="https://shop.example/spring">Shop</a>' };
+    expect((await client.post('/v1/emails/preview', { email: linked })).body.html).toContain('href="https://shop.example/spring"');
+    await client.patch('/v1/accounts/me', { linkUTMs: true });
+    expect((await client.post('/v1/emails/preview', { email: linked })).body.html).toContain('href="https://shop.example/spring?utm_source=herald&amp;utm_medium=email&amp;utm_campaign=Spring+sale"');
   });
 
   it('refuses broken merge tags (422, naming part and line), people of other accounts, and a runaway template', async () => {

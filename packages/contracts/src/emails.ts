@@ -179,6 +179,8 @@ export type UpdateEmailBody = z.infer<typeof UpdateEmailBody>;
 /** The parts of an email that rendering reads; a test or preview may carry unsaved changes. */
 export const EmailDraft = z.object({
   id: z.number().int().optional(),
+  /** The email's name: the campaign of automatic UTM tagging. */
+  name: z.string().max(emailLimits.maxNameLength).optional(),
   subject: z.string({ error: emailMessages.subjectNeeded }).max(emailLimits.maxSubjectLength),
   preheader: z.string().max(emailLimits.maxPreheaderLength).optional(),
   fromName: z.string().max(200).optional(),

@@ -57,8 +57,23 @@ function run(
 /** href="http(s)://..." in rendered HTML, quoted either way. */
 const hrefPattern = /(\shref\s*=\s*)(["'])(https?:\/\/[^"']*)\2/gi;
 
+/** Automatic UTM tagging: source, medium and campaign added to a link that does not carry its own. */
+function withUtm(url: string, campaign: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.searchParams.has('utm_source')) return url;
+    parsed.searchParams.set('utm_source', 'herald');
+    parsed.searchParams.set('utm_medium', 'email');
+    parsed.searchParams.set('utm_campaign', campaign);
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
 function rewriteLinks(html: string, options: RenderOptions): string {
-  const rewrite = options.rewriteLink;
+  const utm = options.utmCampaign;
+  const rewrite = utm === undefined ? options.rewriteLink : (url: string, index: number) => (options.rewriteLink ?? ((same: string) => same))(withUtm(url, utm), index);
   if (!rewrite) return html;
   // The unsubscribe, preferences and view-in-browser links are Herald's own and stay as they are.
   const own = new Set(

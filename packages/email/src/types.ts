@@ -37,6 +37,8 @@ export interface RenderOptions {
   viewInBrowserUrl?: string;
   /** Link rewriting (tracking); absent means links stay as written. */
   rewriteLink?: LinkRewriter;
+  /** Automatic UTM tagging (the account's linkUTMs): links get utm_source=herald, utm_medium=email and this campaign. */
+  utmCampaign?: string;
   limits?: Partial<RenderLimits>;
 }
 

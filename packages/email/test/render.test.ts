@@ -105,6 +105,14 @@ describe('render', () => {
     ).toContain('href="https://a.example/?x=1&y=2"');
   });
 
+  it('tags links with UTM parameters when asked, keeping links that carry their own and its own links', () => {
+    const html = '<a href="https://a.example/x?y=1">a</a><a href="https://b.example/?utm_source=news">b</a><a href="{{ unsubscribe_url }}">u</a>';
+    const out = render({ subject: 's', html }, {}, account, { ...options, utmCampaign: 'Spring sale' }).html;
+    expect(out).toContain('href="https://a.example/x?y=1&amp;utm_source=herald&amp;utm_medium=email&amp;utm_campaign=Spring+sale"');
+    expect(out).toContain('href="https://b.example/?utm_source=news"');
+    expect(out).toContain('token=abc&amp;unsubscribe=1"');
+  });
+
   it('compiles once and renders for many people', () => {
     const compiled = compileEmail(newsletter);
     const names = ['Ada', 'Grace', 'Edsger'];

@@ -103,8 +103,8 @@ const areaRoutes: RouteObject[] = [
     'Communication Categories',
     'Kinds of email people can opt in or out of.',
   ),
-  area('settings/email/fonts', 'Email Fonts', 'Custom fonts for your emails.'),
-  area('settings/email/general', 'Email Settings', 'Defaults for every email you send.'),
+  { path: 'settings/email/fonts', ...title('Email Fonts'), lazy: () => import('../features/email-settings/email-fonts-page.tsx').then((m) => ({ Component: m.EmailFontsPage })) },
+  { path: 'settings/email/general', ...title('Email Settings'), lazy: () => import('../features/email-settings/email-general-page.tsx').then((m) => ({ Component: m.EmailGeneralPage })) },
   { path: 'settings/person-fields', ...title('Custom Fields'), lazy: () => import('../features/fields/person-fields-page.tsx').then((m) => ({ Component: m.PersonFieldsPage })) },
   { path: 'settings/tags', ...title('Tags'), lazy: () => import('../features/tags/tags-page.tsx').then((m) => ({ Component: m.TagsPage })) },
 ];

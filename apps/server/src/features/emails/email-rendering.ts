@@ -19,6 +19,8 @@ export interface RenderContext {
   personId: number | null;
   account: RenderAccount;
   personFields: string[];
+  /** The account tags links with UTM parameters (Settings → Email → General). */
+  linkUTMs: boolean;
 }
 
 /** Sample data for previews and tests when no person is chosen: first-class fields only, so custom fields show their fallbacks. */
@@ -68,6 +70,7 @@ export async function renderContext(db: Database, session: Session, personId: nu
     personId: personId ?? null,
     account: { name: account?.name ?? null, mailingAddress: account?.mailingAddress ?? null, site: account?.site ?? null },
     personFields: [...firstClassFieldNames, 'tags', ...customFields.map((field) => field.name)],
+    linkUTMs: account?.linkUtms ?? false,
   };
 }
 
@@ -85,9 +88,10 @@ export function previewLinks(services: Services) {
 }
 
 /** Render a compiled email for the context; a runaway template is a 422 like a broken one. */
-export async function renderFor(compiled: CompiledEmail, context: RenderContext, options: Parameters<typeof renderCompiled>[3]) {
+export async function renderFor(compiled: CompiledEmail, context: RenderContext, options: Parameters<typeof renderCompiled>[3], name?: string) {
   try {
-    return await renderCompiled(compiled, context.person, context.account, options);
+    const utm = context.linkUTMs ? { utmCampaign: name?.trim() || 'email' } : {};
+    return await renderCompiled(compiled, context.person, context.account, { ...options, ...utm });
   } catch (error) {
     if (error instanceof TemplateError) throw templateFailure(error);
     throw error;
@@ -99,7 +103,7 @@ export async function previewEmail(services: Services, db: Database, session: Se
   const context = await renderContext(db, session, body.personId);
   const compiled = compileOrThrow(body.email);
   const host = new URL(services.config.publicUrl).hostname || 'localhost';
-  const rendered = await renderFor(compiled, context, { messageId: `<preview@${host}>`, ...previewLinks(services) });
+  const rendered = await renderFor(compiled, context, { messageId: `<preview@${host}>`, ...previewLinks(services) }, body.email.name);
   const warnings = lintEmail(
     { subject: body.email.subject, preheader: body.email.preheader ?? '', html: body.email.html, fromEmail: body.email.fromEmail ?? '' },
     { personFields: context.personFields, account: context.account },

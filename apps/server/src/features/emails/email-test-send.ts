@@ -44,7 +44,7 @@ export async function sendTestEmail(services: Services, db: Database, session: S
     const rendered = await renderFor(compiled, context, {
       messageId: messageIdFor(idempotencyKey, services.config.publicUrl),
       ...previewLinks(services),
-    });
+    }, body.email.name);
     await queueMail(db, services.config, {
       to,
       from,

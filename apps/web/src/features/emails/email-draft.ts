@@ -18,7 +18,7 @@ export function draftOf(email: Email): EmailDraftState {
 
 /** What rendering needs (preview, tests): unsaved changes included. */
 export function renderableOf(draft: EmailDraftState): EmailDraft {
-  return { subject: draft.subject, preheader: draft.preheader, fromName: draft.fromName, fromEmail: draft.fromEmail, replyTo: draft.replyTo || null, html: draft.editor.html };
+  return { name: draft.name, subject: draft.subject, preheader: draft.preheader, fromName: draft.fromName, fromEmail: draft.fromEmail, replyTo: draft.replyTo || null, html: draft.editor.html };
 }
 
 /** The changes to save, the content always whole. */

@@ -73,4 +73,29 @@ describe('folders', () => {
     await member.client.post(`/v1/accounts/${a.account.accountId}/switch`);
     expect((await member.client.request('DELETE', `/v1/folders/${folder.id}`)).status).toBe(403);
   });
+
+  it('GET /v1/folders without folderType lists every folder of the account, of every kind', async () => {
+    const { client } = await registerUser(ctx.app);
+    await client.post('/v1/folders', { folderType: 'tags', name: 'Lifecycle' });
+    await client.post('/v1/folders', { folderType: 'emails', name: 'Newsletters' });
+    const all = await client.get('/v1/folders');
+    expect(all.status).toBe(200);
+    const kinds = new Set(all.body.folders.map((f: { folderType: string }) => f.folderType));
+    expect(kinds).toEqual(new Set(['segments', 'emails', 'flows', 'personFields', 'broadcasts', 'tags']));
+    expect(all.body.folders.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['Lifecycle', 'Newsletters']));
+    const tags = await client.get('/v1/folders?folderType=tags');
+    expect(tags.body.folders.every((f: { folderType: string }) => f.folderType === 'tags')).toBe(true);
+  });
+
+  it('POST /v1/folders/ takes the folder entity as the spec shows it, type folder included', async () => {
+    const { client } = await registerUser(ctx.app);
+    const entity = { id: 0, name: 'Spring', type: 'folder', folderType: 'emails', root: false, autoFolderType: null, childrenIds: [], expanded: true, color: '#4c6ef5' };
+    const created = await client.post('/v1/folders/', entity);
+    expect(created.status).toBe(201);
+    expect(created.body.folder).toMatchObject({ name: 'Spring', type: 'folder', folderType: 'emails', root: false, childrenIds: [], color: '#4c6ef5' });
+    expect(created.body.folder.id).toBeGreaterThan(0);
+    expect((await client.post('/v1/folders/', { ...entity, type: 'item' })).status).toBe(400);
+    expect((await client.post('/v1/folders/', { ...entity, folderType: 'contacts' })).status).toBe(400);
+    expect((await client.post('/v1/folders/', { ...entity, color: 'blue' })).body.message).toBe('Colour must be like #aabbcc.');
+  });
 });

@@ -184,12 +184,32 @@ export const PublicConfig = z.object({
 export type PublicConfig = z.infer<typeof PublicConfig>;
 
 /** POST /v1/logging — an error report from the web. */
-export const LogBody = z.object({
-  message: z.string().max(5000),
-  stack: z.string().max(20000).optional(),
-  url: z.string().max(2048).optional(),
-  userAgent: z.string().max(1000).optional(),
-  extra: z.record(z.string(), z.unknown()).optional(),
+/** Text of at most `max` characters from whatever a client sent: strings as they are, anything else as JSON. */
+function clip(value: unknown, max: number): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string') return value.slice(0, max);
+  try {
+    return (JSON.stringify(value) ?? String(value)).slice(0, max);
+  } catch {
+    return String(value).slice(0, max);
+  }
+}
+
+/**
+ * POST /v1/logging: whatever a client manages to send when it is failing — `{message}`, `{error: {message,
+ * stack, name, ...}}`, a string, nested objects — becomes one bounded report; nothing is refused.
+ */
+export const LogBody = z.unknown().transform((raw) => {
+  const body = (typeof raw === 'object' && raw !== null ? raw : { message: raw }) as Record<string, unknown>;
+  const error = (typeof body.error === 'object' && body.error !== null ? body.error : {}) as Record<string, unknown>;
+  return {
+    message: clip(body.message ?? error.message ?? body.error ?? body.msg, 5000) ?? 'No message',
+    name: clip(body.name ?? error.name, 200),
+    stack: clip(body.stack ?? error.stack, 20000),
+    url: clip(body.url ?? body.href, 2048),
+    userAgent: clip(body.userAgent, 1000),
+    extra: clip(body.extra ?? body.context, 10000),
+  };
 });
 
 export const MailboxMessage = z.object({

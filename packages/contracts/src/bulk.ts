@@ -49,13 +49,24 @@ export const Folder = z.object({
 });
 export type Folder = z.infer<typeof Folder>;
 export const FolderList = z.object({ folders: z.array(Folder) });
-export const FolderQuery = z.object({ folderType: z.enum(folderTypes) });
+/** GET /v1/folders: every folder of the account, or those of one kind. */
+export const FolderQuery = z.object({ folderType: z.enum(folderTypes).optional() });
 export const colorPattern = /^#[0-9a-f]{6}$/i;
+/**
+ * POST /v1/folders: the folder entity as the spec shows it. `type: 'folder'` and the fields the server
+ * decides (id, root, autoFolderType, childrenIds) are accepted and ignored; a new folder starts empty.
+ */
 export const CreateFolderBody = z.strictObject({
   folderType: z.enum(folderTypes),
   name: z.string().trim().max(200).optional(),
   parentId: id.optional(),
-  color: z.string().regex(colorPattern, 'Colour must be like #aabbcc.').optional(),
+  color: z.union([z.string().regex(colorPattern, 'Colour must be like #aabbcc.'), z.null()]).optional(),
+  expanded: z.boolean().optional(),
+  type: z.literal('folder', { error: "A folder's type is 'folder'." }).optional(),
+  id: z.unknown().optional(),
+  root: z.unknown().optional(),
+  autoFolderType: z.unknown().optional(),
+  childrenIds: z.unknown().optional(),
 });
 export const UpdateFolderBody = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),

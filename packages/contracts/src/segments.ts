@@ -181,6 +181,9 @@ export const ConditionGroup: z.ZodType<ConditionGroup> = z.lazy(() =>
   }),
 );
 export const ConditionNode: z.ZodType<ConditionNode> = z.lazy(() => z.union([ConditionGroup, Condition]));
+// The recursive tree is a named schema, so the OpenAPI document can point at it (a cycle cannot be inlined).
+z.globalRegistry.add(ConditionGroup, { id: 'SegmentConditionGroup' });
+z.globalRegistry.add(ConditionNode, { id: 'SegmentConditionNode' });
 
 /** Depth of a list of nodes: a flat list is 1, each nested group adds one. */
 export function conditionDepth(nodes: readonly ConditionNode[]): number {
@@ -305,6 +308,7 @@ export interface ConditionVerdict {
 export const ConditionVerdict: z.ZodType<ConditionVerdict> = z.lazy(() =>
   z.object({ node: ConditionNode, matches: z.boolean(), children: z.array(ConditionVerdict).optional() }),
 );
+z.globalRegistry.add(ConditionVerdict, { id: 'SegmentConditionVerdict' });
 export const ExplainResult = z.object({ personId: z.number().int(), matches: z.boolean(), verdicts: z.array(ConditionVerdict) });
 
 /**

@@ -8,6 +8,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest }
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
@@ -39,10 +40,13 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
   );
   await app.register(swagger, {
     openapi: {
+      openapi: '3.1.0',
       info: { title: 'Herald API', version: '1' },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'herald_session' } } },
     },
     transform: jsonSchemaTransform,
+    // Named schemas (the recursive segment condition tree) become components that the operations reference.
+    transformObject: jsonSchemaTransformObject,
   });
 
   app.addHook('onRequest', async (request) => {

@@ -5,7 +5,7 @@ import { createFolder, deleteFolder, getFolders, setFavorite, updateFolder } fro
 
 /** Folders of segments, emails, flows, person fields, broadcasts and tags (work-areas.md §3, §4). */
 export const foldersRoutes = [
-  route({ method: 'GET', url: '/v1/folders', auth: 'session', summary: 'The folder tree of one kind of item', query: FolderQuery, response: FolderList,
+  route({ method: 'GET', url: '/v1/folders', auth: 'session', summary: 'The folder trees of the account, or of one kind of item', query: FolderQuery, response: FolderList,
     handler: ({ db, session, query }) => getFolders(db, session, query.folderType) }),
   route({ method: 'POST', url: '/v1/folders', auth: 'session', summary: 'Create a folder', body: CreateFolderBody, response: z.object({ folder: Folder }), status: 201,
     example: { folderType: 'tags', name: 'Lifecycle', color: '#4c6ef5' },

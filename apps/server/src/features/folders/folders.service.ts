@@ -1,4 +1,4 @@
-import { folderMessages, hasScopes, type Folder, type FolderType, type ScopeId } from '@herald/contracts';
+import { folderMessages, folderTypes, hasScopes, type Folder, type FolderType, type ScopeId } from '@herald/contracts';
 import type { z } from 'zod';
 import type { CreateFolderBody, FavoriteBody, UpdateFolderBody } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
@@ -48,7 +48,17 @@ function toFolder(row: FolderRow, children: ChildRef[] = childrenOf(row)): Folde
 }
 
 /** GET /v1/folders: the tree of one type; items in no folder are listed under the root. */
-export async function getFolders(db: Database, session: Session, folderType: FolderType) {
+/** One kind's folders, or every kind's when none is named (the spec's call has no parameter). */
+export async function getFolders(db: Database, session: Session, folderType: FolderType | undefined) {
+  if (folderType === undefined) {
+    const folders = [];
+    for (const type of folderTypes) folders.push(...(await getFoldersOfType(db, session, type)).folders);
+    return { folders };
+  }
+  return getFoldersOfType(db, session, folderType);
+}
+
+async function getFoldersOfType(db: Database, session: Session, folderType: FolderType) {
   const root = await ensureRoot(db, session.accountId, folderType);
   const rows = await listFolders(db, session.accountId, folderType);
   // Favorites hold references, not the items themselves: only real folders count as placing an item.

@@ -133,7 +133,7 @@ export function EmailPage() {
           <Badge variant="light" color="gray" tt="none">
             {editorLabel(draft.editor.type)}
           </Badge>
-          {dirty && <Badge color="yellow" variant="light" tt="none">Unsaved</Badge>}
+          {dirty && <Badge color="orange" variant="dot" tt="none">Unsaved</Badge>}
         </Group>
         <Group gap="xs" wrap="wrap">
           <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as 'edit' | 'preview')} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }]} />

@@ -10,12 +10,20 @@ const looksLikeAddress = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(va
 
 /** Send the draft, unsaved changes included, to up to five inboxes, rendered as a person or sample data. */
 export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { opened: boolean; onClose: () => void; draft: EmailDraft; defaultAddress: string }) {
-  const [addresses, setAddresses] = useState<string[]>(defaultAddress ? [defaultAddress] : []);
+  const [chosen, setChosen] = useState<string[]>(defaultAddress ? [defaultAddress] : []);
   const [personId, setPersonId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [typing, setTyping] = useState('');
   const send = useSendTestEmail();
 
   const submit = () => {
+    // An address still being typed counts, as if Enter had been pressed.
+    const pending = typing.split(/[,;\s]+/).map((part) => part.trim()).filter(Boolean);
+    const addresses = [...new Set([...chosen, ...pending])];
+    if (pending.length > 0) {
+      setChosen(addresses);
+      setTyping('');
+    }
     const invalid = addresses.find((address) => !looksLikeAddress(address));
     if (addresses.length === 0) return setError(emailMessages.noTestRecipients);
     if (addresses.length > emailLimits.maxTestRecipients) return setError(emailMessages.tooManyTestRecipients(emailLimits.maxTestRecipients));
@@ -40,12 +48,16 @@ export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { ope
           label="Send to"
           description={`Up to ${emailLimits.maxTestRecipients} addresses. Press Enter or comma after each.`}
           placeholder="you@example.com"
-          value={addresses}
+          value={chosen}
           onChange={(value) => {
-            setAddresses(value);
+            setChosen([...new Set(value.map((item) => item.replace(/^[,;\s]+|[,;\s]+$/g, '')).filter(Boolean))]);
             setError(null);
           }}
+          searchValue={typing}
+          onSearchChange={setTyping}
           splitChars={[',', ' ', ';']}
+          // Sending takes what is still typed; adding it on blur would move the buttons under the pointer.
+          acceptValueOnBlur={false}
           error={error}
           clearable
           data-autofocus

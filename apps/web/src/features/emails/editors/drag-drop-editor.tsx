@@ -50,6 +50,9 @@ export default function DragDropEditor({ value, onChange, readOnly, onInsertRead
       timer = window.setTimeout(() => latest.current({ type: 'dragdrop', state: editor.getProjectData(), html: documentOf(editor) }), 300);
     };
     editor.on('load', () => {
+      // Names and tab stops GrapesJS leaves out: the canvas frame and its scrolling side panel.
+      editor.Canvas.getFrameEl()?.setAttribute('title', 'Email canvas');
+      container.current?.querySelectorAll<HTMLElement>('.gjs-pn-views-container, .gjs-blocks-c').forEach((element) => element.setAttribute('tabindex', '0'));
       if (readOnly) editor.runCommand('preview');
       editor.on('update', changed);
       // Content that came in as HTML is saved in the editor's own form as soon as it loads.

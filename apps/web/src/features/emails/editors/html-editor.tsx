@@ -7,7 +7,12 @@ import { PreviewFrame } from '../preview-frame.tsx';
 import { usePreview } from '../emails.api.ts';
 import type { EditorProps } from './editor-props.ts';
 
-const extensions = [htmlLanguage(), EditorView.lineWrapping];
+const extensions = [
+  htmlLanguage(),
+  EditorView.lineWrapping,
+  // A name for screen readers, and a tab stop, so keyboard users reach the code.
+  EditorView.contentAttributes.of({ 'aria-label': 'Email HTML', tabindex: '0' }),
+];
 
 /** HTML code: CodeMirror beside a live preview of the rendered email (sample data, CSS inlined). */
 export default function HtmlEditor({ value, onChange, readOnly, onInsertReady, subject }: EditorProps & { subject: string }) {
@@ -36,8 +41,7 @@ export default function HtmlEditor({ value, onChange, readOnly, onInsertReady, s
           extensions={extensions}
           editable={!readOnly}
           readOnly={readOnly}
-          aria-label="Email HTML"
-          basicSetup={{ foldGutter: true, highlightActiveLine: !readOnly }}
+          basicSetup={{ foldGutter: true, highlightActiveLine: false, highlightActiveLineGutter: false }}
           onChange={(html) => onChange({ type: 'html', state: null, html })}
         />
       </Paper>

@@ -25,6 +25,7 @@ export default function RichTextEmailEditor({ value, onChange, readOnly, onInser
     ],
     content: (value.state as object | null) ?? unwrapRichText(value.html),
     editable: !readOnly,
+    editorProps: { attributes: { 'aria-label': 'Email text', role: 'textbox', 'aria-multiline': 'true' } },
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
     onUpdate: ({ editor: current }) => {

@@ -36,6 +36,7 @@ describe('emails', () => {
     await screenshot(page, 'emails-empty');
     await page.getByRole('button', { name: 'Create your first email' }).click();
     await page.getByRole('dialog', { name: 'New email' }).getByText('Newsletter').waitFor();
+    await page.waitForTimeout(400); // the dialog's opening transition
     await screenshot(page, 'emails-new-modal');
     const id = await createFromModal(page, { subject: 'News for {{ person.firstName | default: "you" }}', start: 'Newsletter' });
 
@@ -79,12 +80,14 @@ describe('emails', () => {
     await page.getByRole('button', { name: 'Send test' }).click();
     const warnings = page.getByRole('dialog', { name: 'Check your email' });
     await warnings.getByText('There is no mailing address').waitFor();
+    await page.waitForTimeout(400); // the dialog's opening transition
     await screenshot(page, 'email-warnings');
     await warnings.getByRole('button', { name: 'Send test anyway' }).click();
     const testDialog = page.getByRole('dialog', { name: 'Send a test email' });
     await testDialog.waitFor();
     const second = uniqueEmail('second-inbox');
     await testDialog.getByRole('textbox', { name: 'Send to' }).fill(`${second},`);
+    await page.waitForTimeout(400); // the dialog's opening transition
     await screenshot(page, 'email-send-test');
     await testDialog.getByRole('button', { name: 'Send test' }).click();
     await page.getByText(`Test email sent to ${user.email}, ${second}`).first().waitFor();

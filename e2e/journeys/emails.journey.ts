@@ -99,6 +99,8 @@ describe('emails', () => {
     // The list: the email with its figures, found by search; copied, then the copy archived.
     await page.goto('/emails');
     await page.getByRole('link', { name: 'March newsletter' }).first().waitFor();
+    await page.getByRole('button', { name: 'Add to favorites: March newsletter' }).click();
+    await page.getByText('Added to favorites.').first().waitFor();
     await page.getByRole('textbox', { name: 'Search emails' }).fill('march');
     await screenshot(page, 'emails-list');
     await page.getByRole('button', { name: 'Actions for March newsletter' }).click();
@@ -152,6 +154,41 @@ describe('emails', () => {
     expect(built.editor.state).toBeTruthy();
     expect(built.html).toMatch(/<table[^>]*style="[^"]*width/);
     expect(built.html).toMatch(/<td[^>]*style="[^"]*padding/);
+  });
+
+  it('a teammate with only emails:read sees the email view-only, and the server refuses changes', async () => {
+    const owner = await createUser();
+    const ownerSession = await api('POST', '/v1/accounts/login/', { email: owner.email, password: owner.password });
+    const email = (await api('POST', '/v1/emails', { name: 'Read me', subject: 'Hello', fromEmail: owner.email, html: '<p>Hello</p>', editor: { type: 'html', state: null, html: '<p>Hello</p>' } }, ownerSession.cookie)).body.email;
+    const readerEmail = uniqueEmail('reader');
+    const readable = new Set(['people:read', 'emails:read']);
+    const scopes = (await api('GET', '/v1/accounts', undefined, ownerSession.cookie)).body.teamMember.accountData.scopes as { id: string }[];
+    await api('POST', '/v1/team-members', { name: 'Rita Reader', email: readerEmail, scopes: scopes.map((scope) => ({ id: scope.id, enabled: readable.has(scope.id) })) }, ownerSession.cookie);
+    let token = '';
+    await expect
+      .poll(async () => {
+        const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as { to: string; text: string }[];
+        token = /accept-invite\?token=([^\s&"<>]+)/.exec(messages.find((m) => m.to.includes(readerEmail))?.text ?? '')?.[1] ?? '';
+        return token;
+      }, { timeout: 20_000 })
+      .not.toBe('');
+    const accepted = await api('POST', '/v1/team-members/invitations/accept', { token: decodeURIComponent(token), password: 'reader password 1' });
+    expect(accepted.status).toBe(200);
+
+    const { page } = await newPage(browser);
+    await logIn(page, readerEmail, 'reader password 1');
+    await page.goto('/emails');
+    await page.getByRole('link', { name: 'Read me' }).first().waitFor();
+    expect(await page.getByRole('button', { name: 'New Email' }).count()).toBe(0);
+    await page.goto(`/emails/${email.id}`);
+    await page.getByText('You can see this email.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send test' }).count()).toBe(0);
+    expect(await page.getByRole('textbox', { name: 'Subject' }).getAttribute('readonly')).not.toBeNull();
+    await page.locator('.cm-content[contenteditable="false"]').waitFor();
+    await screenshot(page, 'email-view-only');
+    const status = await page.evaluate(async (id) => (await fetch(`/v1/emails/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'Changed' }) })).status, email.id);
+    expect(status).toBe(403);
   });
 
   it('works on a phone-sized screen', async () => {

@@ -63,11 +63,13 @@ describe('emails', () => {
     await page.getByTestId('preview-subject').getByText('News for Jane').waitFor();
     const frame = page.locator('iframe[title="Email preview, desktop width"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
+    await page.frameLocator('iframe[title="Email preview, desktop width"]').getByText('Hi Jane, here is').waitFor();
     await screenshot(page, 'email-preview-desktop');
     await choose(page, 'Mobile');
     const mobile = page.locator('iframe[title="Email preview, mobile width"]');
     await mobile.waitFor();
     await expect.poll(async () => (await mobile.boundingBox())!.width).toBeLessThanOrEqual(380);
+    await page.frameLocator('iframe[title="Email preview, mobile width"]').getByText('Hi Jane, here is').waitFor();
     await screenshot(page, 'email-preview-mobile');
     await page.getByRole('textbox', { name: 'Preview as' }).click();
     await page.getByRole('textbox', { name: 'Preview as' }).fill('Grace');

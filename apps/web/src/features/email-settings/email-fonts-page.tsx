@@ -1,10 +1,11 @@
 import { emailMessages, type Account } from '@herald/contracts';
 
 type EmailFont = Account['emailFonts'][number];
-import { Alert, Button, Card, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconLock, IconPlus, IconTypography } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
@@ -91,7 +92,16 @@ export function EmailFontsPage() {
   );
   return (
     <Stack gap="lg" py="md" maw={900}>
-      <PageHeader title="Email Fonts" description="Custom web fonts for your emails. Clients that don't load web fonts show the fallback." actions={add} />
+      <PageHeader
+        title="Email Fonts"
+        description="Custom web fonts for your emails. Clients that don't load web fonts show the fallback."
+        actions={add}
+        back={
+          <Anchor component={Link} to="/settings/email/general" size="sm" c="dimmed">
+            ← Email settings
+          </Anchor>
+        }
+      />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
           You can see the fonts. Changing them needs the “Email settings” or “Account settings” permission.

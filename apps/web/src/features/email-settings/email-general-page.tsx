@@ -1,7 +1,8 @@
 import { emailMessages } from '@herald/contracts';
-import { Alert, Button, Card, Group, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
@@ -60,7 +61,15 @@ export function EmailGeneralPage() {
 
   return (
     <Stack gap="lg" py="md" maw={760}>
-      <PageHeader title="Email Settings" description="Defaults for every email you send from this account." />
+      <PageHeader
+        title="Email Settings"
+        description="Defaults for every email you send from this account."
+        actions={
+          <Button variant="default" component={Link} to="/settings/email/fonts">
+            Custom fonts
+          </Button>
+        }
+      />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
           You can see these settings. Changing them needs the “Email settings” or “Account settings” permission.
@@ -77,10 +86,10 @@ export function EmailGeneralPage() {
         )}
       </Section>
       <Section title="Default sender" description="New emails start with this name and address. Each email can still change them.">
-        <Group grow align="flex-start" wrap="wrap">
-          <TextInput label="From name" value={fromName} onChange={(e) => setFromName(e.currentTarget.value)} readOnly={!canWrite} placeholder="Ada at Analytical" miw={220} />
-          <TextInput label="From email" type="email" value={fromEmail} onChange={(e) => (setFromEmail(e.currentTarget.value), setFromError(null))} readOnly={!canWrite} error={fromError} placeholder="ada@example.com" miw={220} />
-        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput label="From name" value={fromName} onChange={(e) => setFromName(e.currentTarget.value)} readOnly={!canWrite} placeholder="Ada at Analytical" />
+          <TextInput label="From email" type="email" value={fromEmail} onChange={(e) => (setFromEmail(e.currentTarget.value), setFromError(null))} readOnly={!canWrite} error={fromError} placeholder="ada@example.com" />
+        </SimpleGrid>
         {canWrite && (
           <Group justify="flex-end">
             <Button onClick={saveSender} loading={update.isPending && update.variables?.defaultFromEmail !== undefined} disabled={fromName.trim() === (data.defaultFromName ?? '') && fromEmail.trim() === (data.defaultFromEmail ?? '')}>

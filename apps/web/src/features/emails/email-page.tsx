@@ -138,7 +138,7 @@ export function EmailPage() {
         <Group gap="xs" wrap="wrap">
           <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as 'edit' | 'preview')} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }]} />
           {mode === 'edit' && !readOnly && <MergeTagPicker onInsert={(liquid) => insertRef.current?.(liquid)} />}
-          {mode === 'edit' && <EditorSwitch editor={draft.editor} onSwitch={(editor) => change({ editor })} disabled={readOnly} />}
+          {mode === 'edit' && !readOnly && <EditorSwitch editor={draft.editor} onSwitch={(editor) => change({ editor })} disabled={readOnly} />}
           <Button variant="default" leftSection={<IconChecklist size={16} />} onClick={() => void check(false)} loading={checking && !testing}>
             Check
           </Button>

@@ -1,9 +1,9 @@
 import { emailMessages, hasScopes, type EmailSummary } from '@herald/contracts';
 import { Alert, Box, Button, Group, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconLock, IconMail, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconLock, IconMail, IconPlus, IconSearch, IconSettings } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
@@ -49,11 +49,16 @@ export function EmailsPage() {
       title="Emails"
       description="The emails your flows and broadcasts send: write them once, personalise them for everyone."
       actions={
-        canWrite && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            New Email
+        <Group gap="sm">
+          <Button variant="default" component={Link} to="/settings/email/general" leftSection={<IconSettings size={16} />}>
+            Email settings
           </Button>
-        )
+          {canWrite && (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+              New Email
+            </Button>
+          )}
+        </Group>
       }
     />
   );

@@ -46,7 +46,7 @@ export function EmailsTable({ emails, canWrite, isNarrow, onDuplicate }: EmailsT
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Email</Table.Th>
-          {!isNarrow && <Table.Th>Editor</Table.Th>}
+          {!isNarrow && <Table.Th w={130}>Editor</Table.Th>}
           <Table.Th ta="right">Sent</Table.Th>
           {!isNarrow && <Table.Th ta="right">Opened</Table.Th>}
           {!isNarrow && <Table.Th ta="right">Clicked</Table.Th>}
@@ -70,7 +70,7 @@ export function EmailsTable({ emails, canWrite, isNarrow, onDuplicate }: EmailsT
             </Table.Td>
             {!isNarrow && (
               <Table.Td>
-                <Badge variant="light" color="gray" radius="sm" tt="none">
+                <Badge variant="light" color="gray" radius="sm" tt="none" style={{ overflow: 'visible' }} styles={{ label: { overflow: 'visible' } }}>
                   {editorLabel(email.editorType)}
                 </Badge>
               </Table.Td>

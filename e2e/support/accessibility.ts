@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page, Request } from 'playwright-core';
 
@@ -26,6 +27,8 @@ const awaitedResources: ReadonlySet<string> = new Set(['document', 'script', 'st
 const settleLimitMs = 5_000;
 const targetsShown = 3;
 /** Given to AxeBuilder instead of axe's 580 kB source when the document already has axe (halves a run). */
+/** axe-core's source, from the copy @axe-core/playwright uses. */
+const axeSource = (createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))('axe-core') as { source: string }).source;
 const axeAlreadyLoaded = 'void 0; // axe-core is already in this document';
 
 export interface AccessibilityViolation {
@@ -179,8 +182,17 @@ class PageAudit {
       // for every run (2.5 times faster, and nothing races the journey for its context); Herald has no
       // cross-origin frames, which are all that legacy mode leaves out. Frames get the full source each time.
       const isLoaded = this.page.frames().length === 1 && (await this.page.evaluate(() => 'axe' in window));
-      const builder = new AxeBuilder({ page: this.page, axeSource: isLoaded ? axeAlreadyLoaded : undefined });
-      const results = await builder.setLegacyMode().options(axeOptions).analyze();
+      const run = (source: string | undefined) => new AxeBuilder({ page: this.page, axeSource: source }).setLegacyMode().options(axeOptions).analyze();
+      let results;
+      try {
+        results = await run(isLoaded ? axeAlreadyLoaded : undefined);
+      } catch (error) {
+        // The builder gives each frame one second to take axe's source and drops a frame that is slower; on a
+        // busy machine that can be the page itself. Then the source goes in without a time limit.
+        if (!/reading 'run'|axe is not defined/.test(String(error))) throw error;
+        await this.page.evaluate(axeSource);
+        results = await run(axeAlreadyLoaded);
+      }
       const quietFor = await this.page.evaluate(measureQuiet);
       // A client-side navigation during the run mixes two states: the new state's own check covers it.
       if (navigation !== this.navigation) return null;

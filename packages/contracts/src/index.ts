@@ -5,6 +5,7 @@ export * from './scopes.ts';
 export * from './registration.ts';
 export * from './accounts.ts';
 export * from './team.ts';
+export * from './team-messages.ts';
 export * from './people.ts';
 export * from './bulk.ts';
 export * from './imports.ts';

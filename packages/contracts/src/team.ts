@@ -2,36 +2,6 @@ import { z } from 'zod';
 import { EmailAddress, Site, TeamMember, TimeZone } from './accounts.ts';
 import { scopeDefaults, scopeIds, scopeNeeds, type ScopeId, type ScopeState } from './scopes.ts';
 
-export const teamMessages = {
-  invited: 'Team member invited',
-  updated: 'Team member updated.',
-  removed: 'Team member removed.',
-  inviteFailed: 'Error while inviting team member.',
-  updateFailed: 'Error while updating team member.',
-  removeFailed: "Couldn't remove team member.",
-  alreadyMember: 'This person is already a member of this account.',
-  lastOwner: "You can't remove the account's last owner.",
-  ownerScopes: "Owners have every permission; their scopes can't be changed.",
-  memberNotFound: 'Team member not found.',
-  invitationInvalid: 'This invitation is invalid or has expired. Ask for a new one.',
-  invitationNeedsPassword: 'Choose a password to join.',
-  noAccountToSwitchTo: 'No account to switch to.',
-  noAccountToDelete: 'No account to delete to.',
-  notMemberOfAccount: 'You are not a member of that account.',
-  accountDeleted: '✅ Account deleted.',
-  accountDeleteInProgress: 'Account delete in progress.',
-  accountCreated: '✅ Account created.',
-  cannotDeleteCurrent: 'Switch to another account before deleting this one.',
-  onlyOwnersDelete: 'Only an owner of that account can delete it.',
-  errorCreatingAccount: 'Error while creating account.',
-  errorDeletingAccount: 'Error while deleting your account.',
-  errorGettingAccounts: 'Error while getting accounts.',
-  couldNotSwitch: "We couldn't switch accounts.",
-  logoUploadUrlFailed: "Couldn't get logo upload URL.",
-  couldNotSaveLogo: "We couldn't save the logo.",
-  couldNotRetrieveIssues: "We couldn't retrieve account issues.",
-  couldNotRotateApiKey: "We couldn't rotate this API key.",
-} as const;
 
 export const ScopeInput = z.object({ id: z.enum(scopeIds), enabled: z.boolean() });
 

@@ -1,4 +1,4 @@
-import { PublicConfig } from '@herald/contracts';
+import type { PublicConfig } from '@herald/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
 
@@ -14,7 +14,7 @@ const fallbackConfig: PublicConfig = {
 export function useConfig(): PublicConfig & { isLoading: boolean } {
   const query = useQuery({
     queryKey: ['config'],
-    queryFn: () => api.get('/config', { schema: PublicConfig }),
+    queryFn: () => api.get<PublicConfig>('/config'),
     staleTime: Infinity,
     retry: 1,
   });

@@ -1,4 +1,4 @@
-import { ErrorBody, messages } from '@herald/contracts';
+import { messages, type ErrorBody } from '@herald/contracts';
 import type { z } from 'zod';
 
 /** HTTP time-out for every call (account.md §9). */
@@ -54,6 +54,13 @@ function networkError(path: string, cause: unknown): ApiError {
   });
 }
 
+/** The API's error object (statusCode, name, message); checked by hand so the first page loads no validator. */
+function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const body = value as Record<string, unknown>;
+  return typeof body.statusCode === 'number' && typeof body.name === 'string' && typeof body.message === 'string';
+}
+
 async function readErrorBody(response: Response): Promise<ErrorBody> {
   const fallback: ErrorBody = {
     statusCode: response.status,
@@ -61,8 +68,8 @@ async function readErrorBody(response: Response): Promise<ErrorBody> {
     message: response.status >= 500 ? messages.internal : `${response.status} ${response.statusText}`.trim(),
   };
   try {
-    const parsed = ErrorBody.safeParse(await response.json());
-    return parsed.success ? parsed.data : fallback;
+    const body: unknown = await response.json();
+    return isErrorBody(body) ? body : fallback;
   } catch {
     return fallback;
   }

@@ -1,13 +1,13 @@
 import {
-  Account,
-  AccountIssues,
-  ApiKeyResponse,
-  HeartbeatResponse,
   teamMessages,
-  UploadUrlResponse,
   nextRegistrationStep,
+  type Account,
+  type AccountIssues,
+  type ApiKeyResponse,
+  type HeartbeatResponse,
   type RegistrationStep,
   type UpdateAccountBody,
+  type UploadUrlResponse,
 } from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -23,7 +23,7 @@ export type Session = { isLoggedIn: true; accountId: number } | { isLoggedIn: fa
 /** Session check: GET /v1/heartbeat/authenticated; a 401 means logged out, other failures are errors. */
 async function fetchSession(): Promise<Session> {
   try {
-    const beat = await api.get('/heartbeat/authenticated', { schema: HeartbeatResponse });
+    const beat = await api.get<z.infer<typeof HeartbeatResponse>>('/heartbeat/authenticated');
     const session: Session = { isLoggedIn: true, accountId: beat.accountId };
     return session;
   } catch (error) {
@@ -39,7 +39,7 @@ export function useSession() {
 export function useAccount(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: accountKey,
-    queryFn: () => api.get('/accounts', { schema: Account }),
+    queryFn: () => api.get<Account>('/accounts'),
     enabled: options.enabled ?? true,
     staleTime: 60_000,
   });
@@ -73,7 +73,7 @@ export function markSignedOut(queryClient: QueryClient, options: { hasLoggedOut?
 export function useUpdateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateAccountBody) => api.patch('/accounts/me', body, { schema: Account }),
+    mutationFn: (body: UpdateAccountBody) => api.patch<Account>('/accounts/me', body),
     onSuccess: (account) => queryClient.setQueryData<Account>(accountKey, account),
   });
 }
@@ -121,7 +121,7 @@ export const accountIssuesKey = ['account-issues'] as const;
 export function useAccountIssues(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: accountIssuesKey,
-    queryFn: () => api.get('/accounts/issues', { schema: AccountIssues }),
+    queryFn: () => api.get<z.infer<typeof AccountIssues>>('/accounts/issues'),
     enabled: options.enabled ?? true,
     staleTime: 5 * 60_000,
   });
@@ -130,7 +130,7 @@ export function useAccountIssues(options: { enabled?: boolean } = {}) {
 /** POST /v1/accounts/rotate-api-key: the new key is in the response only, never cached. */
 export function useRotateApiKey() {
   return useMutation({
-    mutationFn: () => api.post('/accounts/rotate-api-key', undefined, { schema: ApiKeyResponse }),
+    mutationFn: () => api.post<z.infer<typeof ApiKeyResponse>>('/accounts/rotate-api-key'),
   });
 }
 
@@ -162,14 +162,14 @@ export function useUploadLogo() {
     mutationFn: async (file: File) => {
       let target: z.infer<typeof UploadUrlResponse> | undefined;
       try {
-        target = await api.post('/accounts/logo', { contentType: file.type }, { schema: UploadUrlResponse });
+        target = await api.post<z.infer<typeof UploadUrlResponse>>('/accounts/logo', { contentType: file.type });
       } catch (error) {
         throw new LogoUploadError(errorMessage(error, teamMessages.logoUploadUrlFailed));
       }
       if (!target?.url || !target.publicUrl) throw new LogoUploadError(teamMessages.logoUploadUrlFailed);
       await putFile(target.url, file);
       try {
-        return await api.patch('/accounts/me', { logo: target.publicUrl }, { schema: Account });
+        return await api.patch<Account>('/accounts/me', { logo: target.publicUrl });
       } catch (error) {
         throw new LogoUploadError(`Couldn't save your logo: ${errorMessage(error, teamMessages.couldNotSaveLogo)}`);
       }

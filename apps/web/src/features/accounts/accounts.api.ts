@@ -1,10 +1,10 @@
 import {
-  Account,
-  AccountList,
-  DeleteAccountResponse,
-  SubaccountResponse,
   teamMessages,
+  type Account,
+  type AccountList,
   type AccountListItem,
+  type DeleteAccountResponse,
+  type SubaccountResponse,
 } from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -19,7 +19,7 @@ type AccountListData = { accounts: z.infer<typeof AccountListItem>[] };
 export function useMyAccounts() {
   return useQuery({
     queryKey: myAccountsKey,
-    queryFn: () => api.get('/team-members/accounts', { schema: AccountList }),
+    queryFn: () => api.get<z.infer<typeof AccountList>>('/team-members/accounts'),
   });
 }
 
@@ -34,7 +34,7 @@ export function useCreateSubaccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: NewAccountInput) =>
-      api.post('/team-members/accounts', { ...input, timezone: browserTimeZone() }, { schema: SubaccountResponse }),
+      api.post<z.infer<typeof SubaccountResponse>>('/team-members/accounts', { ...input, timezone: browserTimeZone() }),
     onSuccess: ({ subaccount }) => {
       queryClient.setQueryData<AccountListData>(myAccountsKey, (list) =>
         list ? { accounts: [...list.accounts.filter((a) => a.id !== subaccount.id), subaccount] } : list,
@@ -51,7 +51,7 @@ export function useDeleteAccount() {
   return useMutation({
     mutationFn: (id: number | null | undefined) => {
       if (!id) return Promise.reject(new Error(teamMessages.noAccountToDelete));
-      return api.delete(`/accounts/${id}`, { schema: DeleteAccountResponse });
+      return api.delete<z.infer<typeof DeleteAccountResponse>>(`/accounts/${id}`);
     },
     onSuccess: (result, id) => {
       if (result.result === 'deleted') {
@@ -72,7 +72,7 @@ export function useSwitchAccount() {
   return useMutation({
     mutationFn: (id: number | null | undefined) => {
       if (!id) return Promise.reject(new Error(teamMessages.noAccountToSwitchTo));
-      return api.post(`/accounts/${id}/switch`, undefined, { schema: Account });
+      return api.post<Account>(`/accounts/${id}/switch`);
     },
     onSuccess: (account) => {
       // A new session, possibly for another account: nothing cached before still applies.

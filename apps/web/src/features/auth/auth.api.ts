@@ -1,4 +1,5 @@
-import { Account, MessageResponse } from '@herald/contracts';
+import type { Account, MessageResponse } from '@herald/contracts';
+import type { z } from 'zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { markSignedIn } from '../account/account.api.ts';
@@ -9,7 +10,7 @@ const keepSession = { keepSessionOn401: true };
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { email: string; password: string }) => api.post('/accounts/login/', body, { schema: Account }),
+    mutationFn: (body: { email: string; password: string }) => api.post<Account>('/accounts/login/', body),
     onSuccess: (account) => markSignedIn(queryClient, account),
     meta: keepSession,
   });
@@ -18,7 +19,7 @@ export function useLogin() {
 export function useGoogleLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (idToken: string) => api.post('/accounts/login/google', { idToken }, { schema: Account }),
+    mutationFn: (idToken: string) => api.post<Account>('/accounts/login/google', { idToken }),
     onSuccess: (account) => markSignedIn(queryClient, account),
     meta: keepSession,
   });
@@ -26,7 +27,7 @@ export function useGoogleLogin() {
 
 export function useRequestPasswordReset() {
   return useMutation({
-    mutationFn: (email: string) => api.post('/accounts/request-reset-password', { email }, { schema: MessageResponse }),
+    mutationFn: (email: string) => api.post<z.infer<typeof MessageResponse>>('/accounts/request-reset-password', { email }),
   });
 }
 
@@ -34,7 +35,7 @@ export function useResetPassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { token: string; password: string }) =>
-      api.post('/accounts/reset-password', body, { schema: Account }),
+      api.post<Account>('/accounts/reset-password', body),
     onSuccess: (account) => markSignedIn(queryClient, account),
     meta: keepSession,
   });

@@ -1,3 +1,4 @@
+import { LogBody } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
 
@@ -29,5 +30,49 @@ describe('POST /v1/logging', () => {
         expect(res.status, JSON.stringify(payload).slice(0, 80)).toBeLessThan(300);
       }
     }
+  });
+
+  it('takes bodies that are not JSON at all (broken JSON, plain text, an empty body) instead of refusing them', async () => {
+    const sender = new Client(ctx.app);
+    const bodies: { rawBody?: string; headers?: Record<string, string> }[] = [
+      { rawBody: '{"message": "cut off' },
+      { rawBody: '' },
+      { rawBody: 'TypeError: x is undefined', headers: { 'content-type': 'text/plain;charset=UTF-8' } },
+      { rawBody: '<error>boom</error>', headers: { 'content-type': 'application/xml' } },
+      {},
+    ];
+    for (const body of bodies) {
+      const res = await sender.request('POST', '/v1/logging', body);
+      expect(res.status, JSON.stringify(body)).toBe(204);
+    }
+  });
+
+  it('still refuses a body over the limit and too many reports from one address', async () => {
+    const sender = new Client(ctx.app);
+    const huge = await sender.request('POST', '/v1/logging', { rawBody: JSON.stringify({ message: 'x'.repeat(2 * 1024 * 1024) }) });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ name: 'PayloadTooLargeError', message: 'The request body is too large.' });
+
+    const flooder = new Client(ctx.app);
+    for (let i = 0; i < 60; i++) expect((await flooder.post('/v1/logging', { message: `report ${i}` })).status).toBe(204);
+    const refused = await flooder.post('/v1/logging', { message: 'one too many' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.name).toBe('RateLimitError');
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
+
+describe('LogBody', () => {
+  it('turns any payload into one bounded report', () => {
+    expect(LogBody.parse({ error: { message: 'Boom', stack: 'at x', name: 'TypeError', extra: 1 } })).toMatchObject({
+      message: 'Boom',
+      name: 'TypeError',
+      stack: 'at x',
+    });
+    expect(LogBody.parse('a bare string').message).toBe('a bare string');
+    expect(LogBody.parse({ message: { nested: [1] } }).message).toBe('{"nested":[1]}');
+    expect(LogBody.parse(undefined).message).toBe('No message');
+    const capped = LogBody.parse({ message: 'x'.repeat(100_000), stack: 'y'.repeat(100_000), url: 'z'.repeat(10_000) });
+    expect([capped.message.length, capped.stack?.length, capped.url?.length]).toEqual([5000, 20000, 2048]);
   });
 });

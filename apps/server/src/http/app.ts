@@ -58,7 +58,18 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
     }
   });
 
-  for (const def of routes) mountRoute(app, services, def);
+  // Before the routes, so that a route mounted in a scope of its own (anyBody) inherits it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = toErrorBody(error);
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (body.retryAfter) void reply.header('retry-after', String(body.retryAfter));
+    return reply.code(body.statusCode).send(body);
+  });
+
+  for (const def of routes) {
+    if (def.anyBody) await app.register(async (scope) => mountWithAnyBody(scope, services, def));
+    else mountRoute(app, services, def);
+  }
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The ingestion API is called from customers' sites: answer the browser's preflight.
   app.options('/v1/ingest*', { schema: { hide: true } }, async (_request, reply) =>
@@ -70,13 +81,6 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
       .code(204)
       .send(),
   );
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const body = toErrorBody(error);
-    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    if (body.retryAfter) void reply.header('retry-after', String(body.retryAfter));
-    return reply.code(body.statusCode).send(body);
-  });
 
   await serveWebApp(app, services.config.webDistDir);
   return app;
@@ -120,6 +124,22 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
       return def.status === 204 ? reply.send() : result;
     },
   });
+}
+
+/** In a scope of its own, so that only this route reads any content type and forgives unreadable JSON. */
+function mountWithAnyBody(scope: FastifyInstance, services: Services, def: RouteDef): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, readLeniently(String(text))));
+  mountRoute(scope, services, def);
+}
+
+function readLeniently(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /**

@@ -56,6 +56,8 @@ export interface RouteSpec<
   csrf?: boolean;
   /** Largest request body in bytes, when the app's 1 MB default is too small (emails carry HTML and editor state). */
   bodyLimit?: number;
+  /** Any bytes are a body: JSON when they parse, else the text itself, never a refusal (error reports from failing clients). */
+  anyBody?: boolean;
   /** A valid body, shown in the OpenAPI document and sent by the cross-account probe test. */
   example?: B extends z.ZodType ? z.input<B> : never;
   /** Instance-level routes (health, config, the dev mailbox, signed files) hold no account's data. */
@@ -77,6 +79,7 @@ export interface RouteDef {
   status: number;
   csrf: boolean;
   bodyLimit?: number;
+  anyBody?: boolean;
   example?: unknown;
   tenant: boolean;
   handler: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;

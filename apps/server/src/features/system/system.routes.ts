@@ -18,7 +18,7 @@ export const systemRoutes = [
       await services.db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
       return { ok: true as const };
     } }),
-  route({ method: 'POST', url: '/v1/logging', auth: 'public', tenant: false, example: { message: 'Example error' }, summary: 'Report an error seen in the web app', body: LogBody,
+  route({ method: 'POST', url: '/v1/logging', auth: 'public', tenant: false, example: { message: 'Example error' }, summary: 'Report an error seen in the web app', body: LogBody, anyBody: true,
     handler: async ({ services, body, request, session }) => {
       await enforceRateLimit(services.db, `logging:${request.ip}`, 60, 60);
       request.log.warn({ clientError: body, accountId: session?.accountId }, 'error reported by the web app');

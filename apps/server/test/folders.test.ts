@@ -1,6 +1,6 @@
 import { folderMessages, scopeIds } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -85,6 +85,8 @@ describe('folders', () => {
     expect(all.body.folders.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['Lifecycle', 'Newsletters']));
     const tags = await client.get('/v1/folders?folderType=tags');
     expect(tags.body.folders.every((f: { folderType: string }) => f.folderType === 'tags')).toBe(true);
+    expect((await client.get('/v1/folders?folderType=contacts')).status).toBe(400);
+    expect((await new Client(ctx.app).get('/v1/folders')).status).toBe(401);
   });
 
   it('POST /v1/folders/ takes the folder entity as the spec shows it, type folder included', async () => {
@@ -97,5 +99,14 @@ describe('folders', () => {
     expect((await client.post('/v1/folders/', { ...entity, type: 'item' })).status).toBe(400);
     expect((await client.post('/v1/folders/', { ...entity, folderType: 'contacts' })).status).toBe(400);
     expect((await client.post('/v1/folders/', { ...entity, color: 'blue' })).body.message).toBe('Colour must be like #aabbcc.');
+    const wrongKind = await client.post('/v1/folders/', { ...entity, folderType: 'contacts' });
+    expect(wrongKind.body.message).toMatch(/^folderType: .*"segments"\|"emails"/);
+    const wrongTypes = await client.post('/v1/folders/', { ...entity, name: 5, expanded: 'yes' });
+    expect(wrongTypes.status).toBe(400);
+    expect(wrongTypes.body.extra.issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(['/name', '/expanded']));
+    expect((await client.post('/v1/folders/', { ...entity, typo: 1 })).status).toBe(400);
+    // Without a trailing slash too, and with nothing but the kind: the spec's default name.
+    const plain = await client.post('/v1/folders', { folderType: 'tags' });
+    expect(plain.body.folder).toMatchObject({ name: 'Unnamed folder', folderType: 'tags', type: 'folder' });
   });
 });

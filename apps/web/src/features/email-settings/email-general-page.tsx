@@ -7,6 +7,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useUpdateAccount } from '../account/account.api.ts';
+import { addressProblem } from '../emails/email-draft.ts';
 import { useEmailSettingsAccess } from './email-settings-access.ts';
 
 function Section({ title, description, children }: { title: string; description: ReactNode; children: ReactNode }) {
@@ -26,8 +27,6 @@ function Section({ title, description, children }: { title: string; description:
     </Card>
   );
 }
-
-const looksLikeAddress = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /** /settings/email/general: the mailing address every email prints, the default sender, automatic UTM tagging. */
 export function EmailGeneralPage() {
@@ -49,8 +48,9 @@ export function EmailGeneralPage() {
   const saveAddress = () =>
     update.mutate({ mailingAddress: address.trim() }, { onSuccess: () => notifySuccess('✅ Mailing address saved.'), onError: (error) => notifyError(error, emailMessages.mailingAddressError) });
   const saveSender = () => {
-    if (fromEmail.trim() && !looksLikeAddress(fromEmail.trim())) return setFromError('Enter a valid email address.');
-    setFromError(null);
+    const problem = fromEmail.trim() ? addressProblem(fromEmail) : null;
+    setFromError(problem);
+    if (problem) return;
     update.mutate(
       { defaultFromName: fromName.trim(), defaultFromEmail: fromEmail.trim() },
       { onSuccess: () => notifySuccess('✅ Default sender saved.'), onError: (error) => notifyError(error, "Couldn't save the default sender.") },

@@ -1,4 +1,4 @@
-import { emailMessages, type Email, type EmailDraft, type EmailEditor } from '@herald/contracts';
+import { EmailAddress, emailMessages, type Email, type EmailDraft, type EmailEditor } from '@herald/contracts';
 import type { EmailChanges } from './emails.api.ts';
 
 /** The editable parts of an email, as the page holds them between saves. */
@@ -26,9 +26,17 @@ export function changesOf(draft: EmailDraftState): EmailChanges {
   return { name: draft.name.trim() || emailMessages.defaultName, subject: draft.subject, preheader: draft.preheader, fromName: draft.fromName, fromEmail: draft.fromEmail, replyTo: draft.replyTo.trim() || null, editor: draft.editor, html: draft.editor.html };
 }
 
-export function validate(draft: EmailDraftState): { subject?: string; fromEmail?: string } {
+/** An address as the API takes it: null when valid, else the contract's message. */
+export function addressProblem(value: string): string | null {
+  const parsed = EmailAddress.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
+}
+
+/** The subject and sender every email needs (the new-email dialog and the editor check the same). */
+export function validate(draft: { subject: string; fromEmail: string }): { subject?: string; fromEmail?: string } {
+  const fromEmail = !draft.fromEmail.trim() ? emailMessages.fromEmailNeeded : addressProblem(draft.fromEmail);
   return {
     ...(draft.subject.trim() ? {} : { subject: emailMessages.subjectNeeded }),
-    ...(draft.fromEmail.trim() ? {} : { fromEmail: emailMessages.fromEmailNeeded }),
+    ...(fromEmail ? { fromEmail } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { notifyError } from '../../lib/notify.ts';
 import { useAccount } from '../account/account.api.ts';
 import { blankHtml, blankRichText, editorChoices, editorLabel } from './editor-types.ts';
+import { validate } from './email-draft.ts';
 import { useCreateEmail, useEmailTemplates } from './emails.api.ts';
 
 interface NewEmailModalProps {
@@ -56,10 +57,7 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = {
-      subject: values.subject.trim() ? undefined : emailMessages.subjectNeeded,
-      fromEmail: !values.fromEmail.trim() ? emailMessages.fromEmailNeeded : /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.fromEmail.trim()) ? undefined : 'Enter a valid email address.',
-    };
+    const found = validate(values);
     setErrors(found);
     if (found.subject || found.fromEmail) return;
     const template = start.kind === 'template' ? start.template : null;

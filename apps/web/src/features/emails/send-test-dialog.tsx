@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useSendTestEmail } from './emails.api.ts';
+import { addressProblem } from './email-draft.ts';
 import { PersonPicker } from './person-picker.tsx';
 
-const looksLikeAddress = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /** Send the draft, unsaved changes included, to up to five inboxes, rendered as a person or sample data. */
 export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { opened: boolean; onClose: () => void; draft: EmailDraft; defaultAddress: string }) {
@@ -24,7 +24,7 @@ export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { ope
       setChosen(addresses);
       setTyping('');
     }
-    const invalid = addresses.find((address) => !looksLikeAddress(address));
+    const invalid = addresses.find((address) => addressProblem(address) !== null);
     if (addresses.length === 0) return setError(emailMessages.noTestRecipients);
     if (addresses.length > emailLimits.maxTestRecipients) return setError(emailMessages.tooManyTestRecipients(emailLimits.maxTestRecipients));
     if (invalid) return setError(`“${invalid}” is not a valid email address.`);

@@ -32,6 +32,10 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_PUBLIC_URL: z.url().optional(),
+  DNS_SERVERS: z.string().optional(),
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+  SPF_INCLUDE: z.string().regex(/^[a-z0-9._-]+$/i, 'SPF_INCLUDE must be a domain such as _spf.mailprovider.com').optional(),
+  RETURN_PATH_DOMAIN: z.string().regex(/^[a-z0-9._-]+$/i, 'RETURN_PATH_DOMAIN must be a domain such as bounces.mailprovider.com').optional(),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -59,6 +63,8 @@ export interface Config {
   useDevMailbox: boolean;
   /** S3-compatible storage for files; local disk under DATA_DIR/files when undefined. */
   s3: S3Config | undefined;
+  /** Sender-domain checks: the DNS servers to ask (system ones when empty), the time to wait, what SPF must include, the bounce host. */
+  dns: { servers: string[]; timeoutMs: number; spfInclude: string | undefined; returnPathDomain: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -120,6 +126,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : path.resolve(import.meta.dirname, '../../web/dist'),
     useDevMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
     s3,
+    dns: {
+      servers: (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      timeoutMs: e.DNS_TIMEOUT_MS,
+      spfInclude: e.SPF_INCLUDE?.toLowerCase(),
+      returnPathDomain: e.RETURN_PATH_DOMAIN?.toLowerCase(),
+    },
   };
 }
 

@@ -11,3 +11,5 @@ export * from './bulk.ts';
 export * from './imports.ts';
 export * from './segments.ts';
 export * from './emails.ts';
+export * from './domains.ts';
+export * from './sending.ts';

@@ -13,6 +13,8 @@ declare module 'vitest' {
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
+/** The e2e server's secret (48 characters), so journeys can seal link tokens the server accepts. */
+export const e2eSessionSecret = 'herald-e2e-session-secret-0123456789abcdefghijkl';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,6 +50,7 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       SMTP_URL: '',
       SUPPORT_EMAIL: 'support@herald.test',
+      SESSION_SECRET: e2eSessionSecret,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

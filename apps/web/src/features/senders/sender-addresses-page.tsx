@@ -1,0 +1,197 @@
+import { EmailAddress, sendingMessages, type SenderAddress } from '@herald/contracts';
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconLock, IconMailCheck } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { TableCard } from '../../ui/table-card.tsx';
+import { EmailSettingsNav } from './email-settings-nav.tsx';
+import { AddressStatusBadge } from './sender-badges.tsx';
+import { useSenderAccess } from './sender-access.ts';
+import { useAddSenderAddress, useRemoveSenderAddress, useSendVerification, useSenderAddresses } from './senders.api.ts';
+
+const domainsLink = (
+  <Anchor component={Link} to="/settings/email/domains" inherit>
+    verify your domain
+  </Anchor>
+);
+
+function AddAddressForm() {
+  const add = useAddSenderAddress();
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (add.isPending) return;
+    const parsed = EmailAddress.safeParse(email);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
+      return;
+    }
+    setError(null);
+    add.mutate(parsed.data, {
+      onSuccess: ({ message }) => {
+        notifySuccess(message);
+        setEmail('');
+      },
+      onError: (failure) => notifyError(failure, sendingMessages.addAddressError),
+    });
+  };
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Title order={2} fz="lg">
+            Add a sender address
+          </Title>
+          <Group align="flex-start" gap="sm" wrap="wrap">
+            <TextInput
+              label="Email address"
+              type="email"
+              autoComplete="off"
+              placeholder="news@yourcompany.com"
+              description="We send a link to this address; it can send once someone there clicks it."
+              value={email}
+              onChange={(event) => (setEmail(event.currentTarget.value), setError(null))}
+              error={error}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+              style={{ flex: '1 1 260px' }}
+            />
+            <Button type="submit" size="md" mt={{ base: 0, xs: 27 }} loading={add.isPending}>
+              Add address
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function sentLine(address: SenderAddress): string {
+  if (address.status === 'verified') return address.data.verifiedBy === 'domain' ? 'Its domain is verified.' : `Added ${formatDateTime(address.createdAt)}`;
+  return address.data.verificationSentAt ? `Verification email sent ${formatDateTime(address.data.verificationSentAt)}` : `Added ${formatDateTime(address.createdAt)}`;
+}
+
+function AddressRow({ address, canWrite }: { address: SenderAddress; canWrite: boolean }) {
+  const resend = useSendVerification();
+  const remove = useRemoveSenderAddress();
+  const resendVerification = () =>
+    resend.mutate([address.email], {
+      onSuccess: (result) => notifySuccess(result?.message || sendingMessages.verificationSent),
+      onError: (error) => notifyError(error, sendingMessages.sendVerificationError),
+    });
+  const confirmRemove = () =>
+    modals.openConfirmModal({
+      title: `Remove ${address.email}?`,
+      children: <Text size="sm">Emails, flows and broadcasts that send from this address stop sending until you add and verify it again.</Text>,
+      labels: { confirm: 'Remove', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(address.email, {
+          onSuccess: () => notifySuccess(sendingMessages.addressRemoved),
+          onError: (error) => notifyError(error, sendingMessages.removeAddressError),
+        }),
+    });
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm" fw={500} style={{ wordBreak: 'break-all' }}>
+          {address.email}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {sentLine(address)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <AddressStatusBadge address={address} />
+      </Table.Td>
+      <Table.Td>
+        {canWrite && (
+          <Group gap="xs" justify="flex-end" wrap="nowrap">
+            {address.status === 'pending' && (
+              <Button size="xs" variant="default" onClick={resendVerification} loading={resend.isPending} aria-label={`Resend verification to ${address.email}`}>
+                Resend verification
+              </Button>
+            )}
+            <Button size="xs" variant="subtle" color="red" onClick={confirmRemove} aria-label={`Remove ${address.email}`}>
+              Remove
+            </Button>
+          </Group>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function AddressesTable({ emails, canWrite }: { emails: SenderAddress[]; canWrite: boolean }) {
+  const sorted = [...emails].sort((a, b) => a.email.localeCompare(b.email));
+  return (
+    <TableCard minWidth={canWrite ? 620 : 420} aria-label="Sender addresses">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Address</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th>
+            <VisuallyHidden>Actions</VisuallyHidden>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {sorted.map((address) => (
+          <AddressRow key={address.email} address={address} canWrite={canWrite} />
+        ))}
+      </Table.Tbody>
+    </TableCard>
+  );
+}
+
+/** /settings/email and /settings/email/addresses: the addresses emails may be sent from, each verified by a link or by its domain. */
+export function SenderAddressesPage() {
+  const { account, canWrite } = useSenderAccess();
+  const addresses = useSenderAddresses();
+  if (!account.data) return <LoadingSpinner />;
+
+  let content;
+  if (addresses.isPending) content = <LoadingSpinner label="Loading sender addresses" />;
+  else if (addresses.isError)
+    content = <LoadError message={errorMessage(addresses.error, sendingMessages.addressesLoadError)} title={sendingMessages.addressesLoadError} onRetry={() => void addresses.refetch()} />;
+  else if (addresses.data.emails.length === 0)
+    content = (
+      <EmptyState
+        icon={<IconMailCheck size={28} />}
+        title="No sender addresses yet"
+        description={
+          <>
+            Herald sends only from addresses you have proved are yours. Gmail and Yahoo reject or junk bulk mail whose sender cannot be
+            authenticated, so add the address your emails come from and click the link we send to it, or {domainsLink} to cover every
+            address on it at once.
+          </>
+        }
+      />
+    );
+  else content = <AddressesTable emails={addresses.data.emails} canWrite={canWrite} />;
+
+  return (
+    <Stack gap="lg" py="md" maw={900}>
+      <PageHeader title="Sender Addresses" description="The addresses your emails, flows and broadcasts are sent from. Each must be verified before it can send." />
+      <EmailSettingsNav />
+      {!canWrite && (
+        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+          You can see the sender addresses. Adding or removing them needs the “Email settings” permission.
+        </Alert>
+      )}
+      {canWrite && <AddAddressForm />}
+      {content}
+      <Text size="sm" c="dimmed">
+        Own the domain? Once you {domainsLink}, every address on it can send without a verification email.
+      </Text>
+    </Stack>
+  );
+}

@@ -1,14 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startDnsServer } from '../../apps/server/test/dns-server.ts';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from '../../apps/server/test/test-database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
+    /** A JSON file of the DNS zone the server's domain checks see (name → {TXT, CNAME}); journeys rewrite it. */
+    dnsZoneFile: string;
   }
 }
 
@@ -35,6 +39,11 @@ export default async function setup(project: TestProject) {
   const admin = await adminDatabaseUrl();
   const name = `herald_e2e_${process.pid}`;
   const databaseUrl = await createDatabase(admin.url, name);
+  // Domain checks ask a loopback DNS server whose zone journeys write to a file (they run in other processes).
+  const dnsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-dns-'));
+  const dnsZoneFile = path.join(dnsDir, 'zone.json');
+  fs.writeFileSync(dnsZoneFile, '{}');
+  const dns = await startDnsServer({}, { zoneFile: dnsZoneFile });
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const output: string[] = [];
@@ -51,6 +60,8 @@ export default async function setup(project: TestProject) {
       SMTP_URL: '',
       SUPPORT_EMAIL: 'support@herald.test',
       SESSION_SECRET: e2eSessionSecret,
+      DNS_SERVERS: dns.server,
+      DNS_TIMEOUT_MS: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -69,10 +80,13 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseUrl', baseUrl);
   project.provide('databaseUrl', databaseUrl);
+  project.provide('dnsZoneFile', dnsZoneFile);
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     await dropDatabase(admin.url, name);
     await admin.stop();
+    await dns.close();
+    fs.rmSync(dnsDir, { recursive: true, force: true });
   };
 }

@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import fs from 'node:fs';
 // dns2 ships no type declarations; only its packet codec is used here.
 // @ts-expect-error -- untyped CommonJS module
 import Packet from 'dns2/packet.js';
@@ -29,11 +30,21 @@ function chunks(value: string): string[] {
   return out.length ? out : [''];
 }
 
+/** The zone in a JSON file, read afresh for each query; a missing or half-written file is an empty zone. */
+function readZoneFile(file: string): Record<string, DnsZoneEntry> {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, DnsZoneEntry>;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * A real DNS server on a loopback UDP port, answering from `zone` (names lower-case, no trailing dot).
- * Tests change `zone` between checks. Unknown names answer NXDOMAIN.
+ * Tests change `zone` between checks. Unknown names answer NXDOMAIN. With `zoneFile`, answers come from
+ * that JSON file instead, re-read on each query, so another process (a journey) can change them.
  */
-export async function startDnsServer(zone: Record<string, DnsZoneEntry> = {}) {
+export async function startDnsServer(zone: Record<string, DnsZoneEntry> = {}, options: { zoneFile?: string } = {}) {
   const socket = dgram.createSocket('udp4');
   socket.on('message', (data, rinfo) => {
     let request: DnsPacket;
@@ -45,7 +56,7 @@ export async function startDnsServer(zone: Record<string, DnsZoneEntry> = {}) {
     const question = request.questions[0];
     if (!question) return;
     const name = question.name.toLowerCase().replace(/\.$/, '');
-    const entry = zone[name];
+    const entry = (options.zoneFile ? readZoneFile(options.zoneFile) : zone)[name];
     if (entry?.fail === 'timeout') return;
     const response = P(request);
     response.header.qr = 1;

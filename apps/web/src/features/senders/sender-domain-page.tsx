@@ -41,7 +41,7 @@ function CopyableValue({ label, value }: { label: string; value: string }) {
         <Code block style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} fz="sm">
           {value}
         </Code>
-        <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
+        <CopyButton value={value} label={`Copy ${label}`} />
       </Group>
     </Stack>
   );

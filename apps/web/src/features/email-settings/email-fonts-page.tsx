@@ -12,6 +12,7 @@ import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useUpdateAccount } from '../account/account.api.ts';
+import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import { useEmailSettingsAccess } from './email-settings-access.ts';
 
 function AddFontModal({ opened, onClose, fonts }: { opened: boolean; onClose: () => void; fonts: EmailFont[] }) {
@@ -102,6 +103,7 @@ export function EmailFontsPage() {
           </Anchor>
         }
       />
+      <EmailSettingsNav />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
           You can see the fonts. Changing them needs the “Email settings” or “Account settings” permission.

@@ -8,6 +8,7 @@ import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useUpdateAccount } from '../account/account.api.ts';
 import { addressProblem } from '../emails/email-draft.ts';
+import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import { useEmailSettingsAccess } from './email-settings-access.ts';
 
 function Section({ title, description, children }: { title: string; description: ReactNode; children: ReactNode }) {
@@ -70,6 +71,7 @@ export function EmailGeneralPage() {
           </Button>
         }
       />
+      <EmailSettingsNav />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
           You can see these settings. Changing them needs the “Email settings” or “Account settings” permission.

@@ -33,6 +33,7 @@ import {
 } from './people.api.ts';
 import { PersonActivity, PersonMetrics } from './person-activity.tsx';
 import { PersonFieldsPanel } from './person-fields-panel.tsx';
+import { PersonSuppression } from './person-suppression.tsx';
 import { personName } from './person-values.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 
@@ -271,6 +272,7 @@ export function PersonPage() {
           </Group>
         )}
       </Group>
+      <PersonSuppression person={p} />
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="lg">

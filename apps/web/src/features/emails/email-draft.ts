@@ -9,11 +9,13 @@ export interface EmailDraftState {
   fromName: string;
   fromEmail: string;
   replyTo: string;
+  /** The communication category; null files it under the account's default. */
+  categoryId: number | null;
   editor: EmailEditor;
 }
 
 export function draftOf(email: Email): EmailDraftState {
-  return { name: email.name, subject: email.subject, preheader: email.preheader, fromName: email.fromName, fromEmail: email.fromEmail, replyTo: email.replyTo ?? '', editor: email.editor };
+  return { name: email.name, subject: email.subject, preheader: email.preheader, fromName: email.fromName, fromEmail: email.fromEmail, replyTo: email.replyTo ?? '', categoryId: email.categoryId, editor: email.editor };
 }
 
 /** What rendering needs (preview, tests): unsaved changes included. */
@@ -23,7 +25,7 @@ export function renderableOf(draft: EmailDraftState): EmailDraft {
 
 /** The changes to save, the content always whole. */
 export function changesOf(draft: EmailDraftState): EmailChanges {
-  return { name: draft.name.trim() || emailMessages.defaultName, subject: draft.subject, preheader: draft.preheader, fromName: draft.fromName, fromEmail: draft.fromEmail, replyTo: draft.replyTo.trim() || null, editor: draft.editor, html: draft.editor.html };
+  return { name: draft.name.trim() || emailMessages.defaultName, subject: draft.subject, preheader: draft.preheader, fromName: draft.fromName, fromEmail: draft.fromEmail, replyTo: draft.replyTo.trim() || null, categoryId: draft.categoryId, editor: draft.editor, html: draft.editor.html };
 }
 
 /** An address as the API takes it: null when valid, else the contract's message. */

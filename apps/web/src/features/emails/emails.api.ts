@@ -58,7 +58,7 @@ export function useCreateEmail() {
   });
 }
 
-export type EmailChanges = Partial<Pick<Email, 'name' | 'subject' | 'preheader' | 'fromName' | 'fromEmail' | 'replyTo' | 'html' | 'editor' | 'archived'>>;
+export type EmailChanges = Partial<Pick<Email, 'name' | 'subject' | 'preheader' | 'fromName' | 'fromEmail' | 'replyTo' | 'categoryId' | 'html' | 'editor' | 'archived'>>;
 
 export function useUpdateEmail() {
   const queryClient = useQueryClient();

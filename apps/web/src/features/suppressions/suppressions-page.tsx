@@ -12,6 +12,7 @@ import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
+import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import { AddSuppressionsModal, reasonOptions, RemoveSuppressionModal, SuppressionHistoryDrawer } from './suppression-dialogs.tsx';
 import { suppressionsExportUrl, useSuppressions } from './suppressions.api.ts';
 
@@ -127,11 +128,6 @@ export function SuppressionsPage() {
     <PageHeader
       title="Suppression List"
       description="Addresses Herald sends no marketing email to: unsubscribes, hard bounces, spam complaints and addresses added by hand."
-      back={
-        <Anchor component={Link} to="/settings/email/general" size="sm" c="dimmed">
-          ← Email settings
-        </Anchor>
-      }
       actions={
         canRead && (
           <Group gap="xs">
@@ -155,6 +151,7 @@ export function SuppressionsPage() {
     return (
       <Stack gap="lg" py="md">
         {header}
+        <EmailSettingsNav />
         <EmptyState icon={<IconLock size={28} />} title="You can't see the suppression list" description="Seeing it needs the “See people” permission. Ask an owner of the account to give it to you." />
       </Stack>
     );
@@ -208,6 +205,7 @@ export function SuppressionsPage() {
   return (
     <Stack gap="lg" py="md">
       {header}
+      <EmailSettingsNav />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
           You can see the suppression list. Changing it needs the “Add and edit people” permission.

@@ -112,7 +112,7 @@ export function EmailPage() {
     );
   if (!draft || !account.data)
     return (
-      <Stack gap="md" py="md" aria-label="Loading email">
+      <Stack gap="md" py="md" role="status" aria-label="Loading email">
         <Skeleton h={36} w={320} />
         <Skeleton h={120} />
         <Skeleton h={480} />

@@ -78,7 +78,7 @@ export function EmailsPage() {
   let content;
   if (emails.isPending)
     content = (
-      <Stack gap="xs" aria-label="Loading emails">
+      <Stack gap="xs" role="status" aria-label="Loading emails">
         {[0, 1, 2, 3].map((key) => (
           <Skeleton key={key} h={52} radius="sm" />
         ))}

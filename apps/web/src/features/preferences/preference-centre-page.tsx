@@ -12,10 +12,10 @@ import { usePreferences, useSavePreferences, useUnsubscribeFromAll } from './pre
 
 const previewText = 'Recipients who follow this link see their own preferences here: a switch for each marketing category, and the option to unsubscribe from everything.';
 
-/** Each marketing category's switch as the recipient sees it: anything but an opt-out is on. */
+/** Each marketing category's switch as the recipient sees it: anything but an opt-out is on, and all are off after unsubscribing from all. */
 function switchesOf(data: CommunicationPreferences): Record<string, boolean> {
   return Object.fromEntries(
-    data.categories.filter((c) => c.type === 'marketing').map((c) => [String(c.id), data.categoriesForPerson[String(c.id)] !== 'optOut']),
+    data.categories.filter((c) => c.type === 'marketing').map((c) => [String(c.id), !data.unsubscribedFromAll && data.categoriesForPerson[String(c.id)] !== 'optOut']),
   );
 }
 
@@ -31,7 +31,9 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (changed.length === 0 || save.isPending) return;
-    const choices: Record<string, PreferenceValue> = Object.fromEntries(changed.map((id) => [id, switches[id] ? 'optIn' : 'optOut']));
+    // Opting in again lifts an unsubscribe from all; every switch is then saved, so none comes back on unasked.
+    const ids = data.unsubscribedFromAll ? Object.keys(switches) : changed;
+    const choices: Record<string, PreferenceValue> = Object.fromEntries(ids.map((id) => [id, switches[id] ? 'optIn' : 'optOut']));
     save.mutate(choices, {
       onSuccess: () => notifySuccess(sendingMessages.preferencesUpdated),
       onError: (error) => notifyError(error, sendingMessages.preferencesError),
@@ -46,10 +48,7 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
       confirmProps: { color: 'red' },
       onConfirm: () =>
         unsubscribeAll.mutate(undefined, {
-          onSuccess: () => {
-            setSwitches(Object.fromEntries(marketing.map((c) => [String(c.id), false])));
-            notifySuccess(sendingMessages.unsubscribed);
-          },
+          onSuccess: () => notifySuccess(sendingMessages.unsubscribed),
           onError: (error) => notifyError(error, sendingMessages.preferencesError),
         }),
     });
@@ -59,7 +58,7 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
       <Stack gap="md">
         {data.unsubscribedFromAll && (
           <Alert variant="light" color="orange" icon={<IconMailOff size={18} />}>
-            You are unsubscribed from all marketing emails from {data.accountName}.
+            You are unsubscribed from all marketing emails from {data.accountName}. Turn on what you would like to receive and save.
           </Alert>
         )}
         {marketing.length > 0 && (

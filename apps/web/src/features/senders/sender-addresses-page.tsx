@@ -18,7 +18,7 @@ import { useSenderAccess } from './sender-access.ts';
 import { useAddSenderAddress, useRemoveSenderAddress, useSendVerification, useSenderAddresses } from './senders.api.ts';
 
 const domainsLink = (
-  <Anchor component={Link} to="/settings/email/domains" inherit>
+  <Anchor component={Link} to="/settings/email/domains" inherit underline="always">
     verify your domain
   </Anchor>
 );
@@ -79,26 +79,15 @@ function sentLine(address: SenderAddress): string {
   return address.data.verificationSentAt ? `Verification email sent ${formatDateTime(address.data.verificationSentAt)}` : `Added ${formatDateTime(address.createdAt)}`;
 }
 
-function AddressRow({ address, canWrite }: { address: SenderAddress; canWrite: boolean }) {
-  const resend = useSendVerification();
-  const remove = useRemoveSenderAddress();
-  const resendVerification = () =>
-    resend.mutate([address.email], {
-      onSuccess: (result) => notifySuccess(result?.message || sendingMessages.verificationSent),
-      onError: (error) => notifyError(error, sendingMessages.sendVerificationError),
-    });
-  const confirmRemove = () =>
-    modals.openConfirmModal({
-      title: `Remove ${address.email}?`,
-      children: <Text size="sm">Emails, flows and broadcasts that send from this address stop sending until you add and verify it again.</Text>,
-      labels: { confirm: 'Remove', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        remove.mutate(address.email, {
-          onSuccess: () => notifySuccess(sendingMessages.addressRemoved),
-          onError: (error) => notifyError(error, sendingMessages.removeAddressError),
-        }),
-    });
+interface RowActions {
+  canWrite: boolean;
+  /** The address whose verification mail is being sent, if any. */
+  resending: string | null;
+  onResend: (address: SenderAddress) => void;
+  onRemove: (address: SenderAddress) => void;
+}
+
+function AddressRow({ address, canWrite, resending, onResend, onRemove }: { address: SenderAddress } & RowActions) {
   return (
     <Table.Tr>
       <Table.Td>
@@ -116,11 +105,11 @@ function AddressRow({ address, canWrite }: { address: SenderAddress; canWrite: b
         {canWrite && (
           <Group gap="xs" justify="flex-end" wrap="nowrap">
             {address.status === 'pending' && (
-              <Button size="xs" variant="default" onClick={resendVerification} loading={resend.isPending} aria-label={`Resend verification to ${address.email}`}>
+              <Button size="xs" variant="default" onClick={() => onResend(address)} loading={resending === address.email} aria-label={`Resend verification to ${address.email}`}>
                 Resend verification
               </Button>
             )}
-            <Button size="xs" variant="subtle" color="red" onClick={confirmRemove} aria-label={`Remove ${address.email}`}>
+            <Button size="xs" variant="subtle" color="red" onClick={() => onRemove(address)} aria-label={`Remove ${address.email}`}>
               Remove
             </Button>
           </Group>
@@ -130,10 +119,10 @@ function AddressRow({ address, canWrite }: { address: SenderAddress; canWrite: b
   );
 }
 
-function AddressesTable({ emails, canWrite }: { emails: SenderAddress[]; canWrite: boolean }) {
+function AddressesTable({ emails, ...actions }: { emails: SenderAddress[] } & RowActions) {
   const sorted = [...emails].sort((a, b) => a.email.localeCompare(b.email));
   return (
-    <TableCard minWidth={canWrite ? 620 : 420} aria-label="Sender addresses">
+    <TableCard minWidth={actions.canWrite ? 620 : 420} aria-label="Sender addresses">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Address</Table.Th>
@@ -145,7 +134,7 @@ function AddressesTable({ emails, canWrite }: { emails: SenderAddress[]; canWrit
       </Table.Thead>
       <Table.Tbody>
         {sorted.map((address) => (
-          <AddressRow key={address.email} address={address} canWrite={canWrite} />
+          <AddressRow key={address.email} address={address} {...actions} />
         ))}
       </Table.Tbody>
     </TableCard>
@@ -156,7 +145,29 @@ function AddressesTable({ emails, canWrite }: { emails: SenderAddress[]; canWrit
 export function SenderAddressesPage() {
   const { account, canWrite } = useSenderAccess();
   const addresses = useSenderAddresses();
+  // Held here, not in the rows: a removed row unmounts before its mutation's callbacks would run.
+  const resend = useSendVerification();
+  const remove = useRemoveSenderAddress();
   if (!account.data) return <LoadingSpinner />;
+
+  const onResend = (address: SenderAddress) =>
+    resend.mutate([address.email], {
+      onSuccess: (result) => notifySuccess(result?.message || sendingMessages.verificationSent),
+      onError: (error) => notifyError(error, sendingMessages.sendVerificationError),
+    });
+  const onRemove = (address: SenderAddress) =>
+    modals.openConfirmModal({
+      title: `Remove ${address.email}?`,
+      children: <Text size="sm">Emails, flows and broadcasts that send from this address stop sending until you add and verify it again.</Text>,
+      labels: { confirm: 'Remove', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(address.email, {
+          onSuccess: () => notifySuccess(sendingMessages.addressRemoved),
+          onError: (error) => notifyError(error, sendingMessages.removeAddressError),
+        }),
+    });
+  const resending = resend.isPending ? (resend.variables?.[0] ?? null) : null;
 
   let content;
   if (addresses.isPending) content = <LoadingSpinner label="Loading sender addresses" />;
@@ -176,7 +187,7 @@ export function SenderAddressesPage() {
         }
       />
     );
-  else content = <AddressesTable emails={addresses.data.emails} canWrite={canWrite} />;
+  else content = <AddressesTable emails={addresses.data.emails} canWrite={canWrite} resending={resending} onResend={onResend} onRemove={onRemove} />;
 
   return (
     <Stack gap="lg" py="md" maw={900}>

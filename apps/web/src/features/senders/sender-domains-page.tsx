@@ -83,15 +83,7 @@ function AddDomainForm() {
   );
 }
 
-function DomainRow({ domain, canWrite }: { domain: SenderDomain; canWrite: boolean }) {
-  const remove = useRemoveSenderDomain();
-  const deleteDomain = () =>
-    confirmDeleteDomain(domain, () =>
-      remove.mutate(domain.id, {
-        onSuccess: () => notifySuccess(`✅ ${domain.displayName} deleted.`),
-        onError: (error) => notifyError(error, sendingMessages.deleteDomainError),
-      }),
-    );
+function DomainRow({ domain, canWrite, deleting, onDelete }: { domain: SenderDomain; canWrite: boolean; deleting: boolean; onDelete: () => void }) {
   return (
     <Table.Tr>
       <Table.Td>
@@ -118,7 +110,7 @@ function DomainRow({ domain, canWrite }: { domain: SenderDomain; canWrite: boole
             DNS records
           </Button>
           {canWrite && (
-            <Button size="xs" variant="subtle" color="red" onClick={deleteDomain} loading={remove.isPending} aria-label={`Delete ${domain.displayName}`}>
+            <Button size="xs" variant="subtle" color="red" onClick={onDelete} loading={deleting} aria-label={`Delete ${domain.displayName}`}>
               Delete
             </Button>
           )}
@@ -132,7 +124,16 @@ function DomainRow({ domain, canWrite }: { domain: SenderDomain; canWrite: boole
 export function SenderDomainsPage() {
   const { account, canWrite } = useSenderAccess();
   const domains = useSenderDomains();
+  // Held here, not in the rows: a deleted row unmounts before its mutation's callbacks would run.
+  const remove = useRemoveSenderDomain();
   if (!account.data) return <LoadingSpinner />;
+  const deleteDomain = (domain: SenderDomain) =>
+    confirmDeleteDomain(domain, () =>
+      remove.mutate(domain.id, {
+        onSuccess: () => notifySuccess(`✅ ${domain.displayName} deleted.`),
+        onError: (error) => notifyError(error, sendingMessages.deleteDomainError),
+      }),
+    );
 
   let content;
   if (domains.isPending) content = <LoadingSpinner label="Loading domains" />;
@@ -162,7 +163,7 @@ export function SenderDomainsPage() {
         </Table.Thead>
         <Table.Tbody>
           {sorted.map((domain) => (
-            <DomainRow key={domain.id} domain={domain} canWrite={canWrite} />
+            <DomainRow key={domain.id} domain={domain} canWrite={canWrite} deleting={remove.isPending && remove.variables === domain.id} onDelete={() => deleteDomain(domain)} />
           ))}
         </Table.Tbody>
       </TableCard>

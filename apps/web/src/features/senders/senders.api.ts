@@ -120,7 +120,6 @@ export function useRemoveSenderDomain() {
     mutationFn: (id: number) => api.delete<void>(`/settings/email/domains/${id}`),
     onSuccess: (_data, id) => {
       queryClient.setQueryData<DomainList>(domainsKey, (list) => (list ? { domains: list.domains.filter((item) => item.id !== id) } : list));
-      queryClient.removeQueries({ queryKey: domainKey(id) });
       void queryClient.invalidateQueries({ queryKey: domainsKey, exact: true });
       void queryClient.invalidateQueries({ queryKey: addressesKey });
     },

@@ -8,6 +8,7 @@ import { prepareJobQueue, startWorker } from './jobs/runner.ts';
 import { createMailer } from './mail/mailer.ts';
 import { resolveSecret } from './secret.ts';
 import { createLocalStorage, createS3Storage } from './lib/storage.ts';
+import { dkimKeyOf } from './features/domains/domains.service.ts';
 import type { Services } from './services.ts';
 
 export interface RunningServer {
@@ -31,7 +32,7 @@ export async function startServer(config: Config, role: Role, log: (m: string) =
     google: createGoogleVerifier(config.google),
     storage: config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.dataDir, config.publicUrl, secret),
   };
-  const mailer = createMailer(database.db, config);
+  const mailer = createMailer(database.db, config, (accountId, domainId) => dkimKeyOf(services, database.db, accountId, domainId));
   let runner: Runner | undefined;
   let app: FastifyInstance | undefined;
   let url: string | undefined;

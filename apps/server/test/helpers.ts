@@ -11,6 +11,7 @@ import { createGoogleVerifier } from '../src/features/auth/google.ts';
 import { buildApp } from '../src/http/app.ts';
 import { startWorker } from '../src/jobs/runner.ts';
 import { createMailer, type Mailer } from '../src/mail/mailer.ts';
+import { dkimKeyOf } from '../src/features/domains/domains.service.ts';
 import type { Services } from '../src/services.ts';
 import { createLocalStorage } from '../src/lib/storage.ts';
 
@@ -50,7 +51,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     storage: createLocalStorage(config.dataDir, config.publicUrl, config.sessionSecret!),
   };
   const app = await buildApp(services);
-  const mailer = createMailer(database.db, config);
+  const mailer = createMailer(database.db, config, (accountId, domainId) => dkimKeyOf(services, database.db, accountId, domainId));
   const runners: Runner[] = [];
   return {
     app,

@@ -4,17 +4,25 @@ import { SMTPServer } from 'smtp-server';
 /** A real SMTP server on a free loopback port that keeps what it receives. */
 export async function startSmtpServer() {
   const received: ParsedMail[] = [];
+  /** The bytes each message arrived as (what DKIM signed). */
+  const raw = new WeakMap<ParsedMail, Buffer>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const source = Buffer.concat(chunks);
+        simpleParser(source)
+          .then((mail) => {
+            raw.set(mail, source);
+            received.push(mail);
+            callback();
+          })
+          .catch(callback);
+      });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -22,6 +30,7 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    raw,
     /** Wait until a message to `to` has arrived. */
     async waitFor(to: string, timeoutMs = 15_000): Promise<ParsedMail> {
       const deadline = Date.now() + timeoutMs;

@@ -1,3 +1,5 @@
+// The punycode package ships no types; its declaration travels with this file to every package that compiles it.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./punycode.d.ts" />
 import punycode from 'punycode/punycode.js';
 

@@ -68,6 +68,25 @@ export interface BulkActions {
   finishedAt: Date | null;
 }
 
+export interface CommunicationCategories {
+  accountId: number;
+  id: Generated<number>;
+  name: string;
+  description: Generated<string>;
+  type: Generated<string>;
+  isDefault: Generated<boolean>;
+  isArchived: Generated<boolean>;
+  createdAt: Generated<Date>;
+}
+
+export interface CommunicationPreferences {
+  accountId: number;
+  personId: number;
+  categoryId: number;
+  value: string;
+  updatedAt: Generated<Date>;
+}
+
 export interface DevMailbox {
   id: Generated<number>;
   toAddress: string;
@@ -95,6 +114,7 @@ export interface Emails {
   createdBy: number | null;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+  categoryId: number | null;
 }
 
 export interface EventNames {
@@ -183,6 +203,7 @@ export interface MailDeliveries {
   sentAt: Date | null;
   replyTo: string | null;
   headers: Generated<Json>;
+  dkimDomainId: number | null;
 }
 
 export interface PasswordResets {
@@ -271,6 +292,32 @@ export interface Segments {
   updatedAt: Generated<Date>;
 }
 
+export interface SenderAddresses {
+  accountId: number;
+  email: string;
+  status: Generated<string>;
+  verificationNonce: string | null;
+  verificationSentAt: Date | null;
+  verifiedAt: Date | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface SenderDomains {
+  accountId: number;
+  id: Generated<number>;
+  domain: string;
+  dkimSelector: string;
+  dkimPublicKey: string;
+  dkimPrivateKey: string;
+  status: Generated<string>;
+  records: Generated<Json>;
+  lastCheckComplete: Generated<boolean>;
+  checkedAt: Date | null;
+  verifiedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
 export interface Sessions {
   id: string;
   userId: number;
@@ -280,6 +327,26 @@ export interface Sessions {
   expiresAt: Date;
   userAgent: string | null;
   ip: string | null;
+}
+
+export interface SuppressionHistory {
+  accountId: number;
+  id: Generated<number>;
+  email: string;
+  action: string;
+  reason: string;
+  source: string;
+  note: string | null;
+  at: Generated<Date>;
+}
+
+export interface Suppressions {
+  accountId: number;
+  email: string;
+  reason: string;
+  source: string;
+  note: string | null;
+  createdAt: Generated<Date>;
 }
 
 export interface Tags {
@@ -317,6 +384,8 @@ export interface DB {
   accountIssues: AccountIssues;
   accounts: Accounts;
   bulkActions: BulkActions;
+  communicationCategories: CommunicationCategories;
+  communicationPreferences: CommunicationPreferences;
   devMailbox: DevMailbox;
   emails: Emails;
   eventNames: EventNames;
@@ -334,7 +403,11 @@ export interface DB {
   segmentDirtyPeople: SegmentDirtyPeople;
   segmentMembers: SegmentMembers;
   segments: Segments;
+  senderAddresses: SenderAddresses;
+  senderDomains: SenderDomains;
   sessions: Sessions;
+  suppressionHistory: SuppressionHistory;
+  suppressions: Suppressions;
   tags: Tags;
   teamMembers: TeamMembers;
   users: Users;

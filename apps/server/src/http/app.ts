@@ -3,7 +3,7 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { hasScopes, messages } from '@herald/contracts';
+import { hasScopes, invalidDomainName, messages } from '@herald/contracts';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -157,6 +157,9 @@ function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
   return site === 'same-origin' || site === 'none';
 }
 
+/** The spec's messages that end without a full stop. */
+const unpunctuatedMessages = new Set<string>([invalidDomainName]);
+
 function toErrorBody(error: FastifyError) {
   if (error instanceof AppError) return error.toBody();
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -164,7 +167,7 @@ function toErrorBody(error: FastifyError) {
     const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const text = first.message ?? 'Invalid input.';
     // Messages written for users (capitalised sentences) stand alone; zod's own get the field's name.
-    const isOwnMessage = /^[A-Z].*[.!?]$/.test(text) && !/^Invalid input/.test(text);
+    const isOwnMessage = (/^[A-Z].*[.!?]$/.test(text) && !/^Invalid input/.test(text)) || unpunctuatedMessages.has(text);
     const message = isOwnMessage || !field ? text : `${field}: ${text}`;
     return new AppError('BadRequestError', message, {
       extra: { issues: error.validation.map((v) => ({ path: v.instancePath, message: v.message ?? '' })) },

@@ -26,3 +26,4 @@ export const conflict = (message: string, errorCode?: string) =>
   new AppError('ConflictError', message, errorCode ? { errorCode } : {});
 export const tooManyRequests = (retryAfter: number) =>
   new AppError('RateLimitError', messages.tooManyRequests, { retryAfter });
+export const gone = (message: string) => new AppError('GoneError', message);

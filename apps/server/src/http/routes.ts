@@ -13,7 +13,12 @@ import { importsRoutes } from '../features/imports/imports.routes.ts';
 import { emailsRoutes } from '../features/emails/emails.routes.ts';
 import { systemRoutes } from '../features/system/system.routes.ts';
 import { teamRoutes } from '../features/team/team.routes.ts';
+import { sendersRoutes } from '../features/senders/senders.routes.ts';
+import { domainsRoutes } from '../features/domains/domains.routes.ts';
+import { suppressionsRoutes } from '../features/suppressions/suppressions.routes.ts';
+import { categoriesRoutes } from '../features/categories/categories.routes.ts';
+import { preferencesRoutes } from '../features/preferences/preferences.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...filesRoutes, ...devMailboxRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes];

@@ -16,9 +16,14 @@ export interface OutgoingMail {
   /** Extra headers, such as List-Unsubscribe; Message-ID is derived from the key, never taken from here. */
   headers?: Record<string, string>;
   accountId?: number;
+  /** The account's verified sender domain whose DKIM key signs the message. */
+  dkimDomainId?: number | null;
   /** Same key, same message: a second queueMail with it does nothing, a retried job sends once. */
   idempotencyKey: string;
 }
+
+/** The DKIM key of an account's verified domain (nodemailer's dkim option), or null when it cannot sign. */
+export type DkimKeys = (accountId: number, domainId: number) => Promise<{ domainName: string; keySelector: string; privateKey: string } | null>;
 
 export interface Mailer {
   /** Send the delivery with this key if it has not been sent; throws so the job retries on failure. */
@@ -44,6 +49,7 @@ export async function queueMail(db: Database, config: Config, mail: OutgoingMail
       textBody: mail.text,
       htmlBody: mail.html ?? null,
       messageId: messageIdFor(mail.idempotencyKey, config.publicUrl),
+      dkimDomainId: mail.dkimDomainId ?? null,
     })
     .onConflict((c) => c.column('idempotencyKey').doNothing())
     .returning('idempotencyKey')
@@ -62,7 +68,7 @@ export function messageIdFor(key: string, publicUrl: string): string {
 }
 
 /** SMTP when SMTP_URL is set; otherwise (outside production) the built-in mailbox. */
-export function createMailer(db: Database, config: Config): Mailer {
+export function createMailer(db: Database, config: Config, dkimKeys?: DkimKeys): Mailer {
   const transport: Transporter = config.smtpUrl
     ? nodemailer.createTransport(withPool(config.smtpUrl))
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -90,6 +96,8 @@ export function createMailer(db: Database, config: Config): Mailer {
         headers: delivery.headers as Record<string, string>,
         messageId: delivery.messageId,
       };
+      const dkim = delivery.dkimDomainId && delivery.accountId && dkimKeys ? await dkimKeys(Number(delivery.accountId), Number(delivery.dkimDomainId)) : null;
+      if (dkim) Object.assign(message, { dkim });
       try {
         const info = await transport.sendMail(message);
         if (!config.smtpUrl) {

@@ -11,6 +11,7 @@ import * as importDedupeOnce from './0009-import-dedupe-once.ts';
 import * as importMergedBatches from './0010-import-merged-batches.ts';
 import * as importStagingTables from './0011-import-staging-tables.ts';
 import * as emails from './0012-emails.ts';
+import * as sending from './0013-sending.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-import-merged-batches': importMergedBatches,
   '0011-import-staging-tables': importStagingTables,
   '0012-emails': emails,
+  '0013-sending': sending,
 };

@@ -81,7 +81,7 @@ export async function renderContext(db: Database, session: Session, personId: nu
 export function previewLinks(services: Services) {
   const base = services.config.publicUrl.replace(/\/$/, '');
   return {
-    unsubscribeUrl: `${base}/public/subscription-preferences?preview=1`,
+    unsubscribeUrl: `${base}/public/unsubscribe?preview=1`,
     preferencesUrl: `${base}/public/subscription-preferences?preview=1`,
     viewInBrowserUrl: `${base}/public/subscription-preferences?preview=1`,
   };

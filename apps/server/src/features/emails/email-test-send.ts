@@ -5,6 +5,7 @@ import type { Session } from '../../http/route.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { messageIdFor, queueMail } from '../../mail/mailer.ts';
 import type { Services } from '../../services.ts';
+import { senderStanding } from '../senders/sending-rule.ts';
 import { compileOrThrow, previewLinks, renderContext, renderFor } from './email-rendering.ts';
 
 /** Test sends an account may start in an hour (each to at most 5 addresses). */
@@ -25,8 +26,9 @@ function addressOf(from: string): string {
  * POST /v1/emails/test: the draft rendered for a person (or sample data) goes to each address through
  * the queued mail path. Each message's idempotency key is the request's key (the Idempotency-Key
  * header, else a fresh one) and the address, so a retried job or a repeated request with the same
- * key sends once. Until sender addresses are verified, a test leaves from Herald's own address with
- * the email's from name, and replies go to the email's reply-to or from address.
+ * key sends once. A test leaves from the email's own address when the account may send from it (the
+ * sending rule), signed with DKIM when its domain is verified; otherwise from Herald's own address with the
+ * email's from name, replies going to the email's reply-to or from address, so drafts can be tested first.
  */
 export async function sendTestEmail(services: Services, db: Database, session: Session, body: TestEmailBody, requestKey: string | undefined) {
   await enforceRateLimit(services.db, `email-test:${session.accountId}`, testSendsPerHour, 3600);
@@ -37,8 +39,10 @@ export async function sendTestEmail(services: Services, db: Database, session: S
   const byAddress = new Map<string, string>();
   for (const address of body.sendTo) if (!byAddress.has(address.toLowerCase())) byAddress.set(address.toLowerCase(), address);
   const recipients = [...byAddress.values()];
-  const from = formatAddress(body.email.fromName ?? '', addressOf(services.config.mailFrom));
-  const replyTo = body.email.replyTo || body.email.fromEmail || null;
+  const own = body.email.fromEmail?.trim() ?? '';
+  const standing = own ? await senderStanding(db, session.accountId, own) : { allowed: false as const };
+  const from = formatAddress(body.email.fromName ?? '', standing.allowed ? own : addressOf(services.config.mailFrom));
+  const replyTo = body.email.replyTo || (standing.allowed ? null : own || null);
   for (const to of recipients) {
     const idempotencyKey = `email-test:${session.accountId}:${key}:${to.toLowerCase()}`;
     const rendered = await renderFor(compiled, context, {
@@ -54,6 +58,7 @@ export async function sendTestEmail(services: Services, db: Database, session: S
       text: rendered.text,
       headers: rendered.headers,
       accountId: session.accountId,
+      dkimDomainId: standing.allowed ? standing.domainId : null,
       idempotencyKey,
     });
   }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.ts';
 import type { Emails } from '../../db/schema.generated.ts';
 
 const summaryColumns = [
-  'id', 'name', 'subject', 'preheader', 'fromName', 'fromEmail', 'replyTo', 'type', 'archived', 'createdAt', 'updatedAt',
+  'id', 'name', 'subject', 'preheader', 'fromName', 'fromEmail', 'replyTo', 'categoryId', 'type', 'archived', 'createdAt', 'updatedAt',
   sql<string>`editor->>'type'`.as('editorType'),
 ] as const;
 

@@ -15,6 +15,7 @@ import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { findFolder, setChildren, type ChildRef } from '../folders/folders.queries.ts';
 import { findMemberAccess } from '../team/team.queries.ts';
+import { categoryOrThrow } from '../categories/categories.service.ts';
 import { checkTemplates } from './email-rendering.ts';
 import { findEmail, insertEmail, listEmails, updateEmailRow, type EmailRow, type EmailSummaryRow } from './emails.queries.ts';
 
@@ -29,6 +30,7 @@ function toEmail(row: EmailRow): Email {
     fromName: row.fromName,
     fromEmail: row.fromEmail,
     replyTo: row.replyTo,
+    categoryId: row.categoryId === null ? null : Number(row.categoryId),
     html: row.html,
     type: 'HTML',
     editor: { ...blankEditor, ...(row.editor as Partial<EmailEditor>) },
@@ -48,6 +50,7 @@ function toSummary(row: EmailSummaryRow): EmailSummary {
     fromName: row.fromName,
     fromEmail: row.fromEmail,
     replyTo: row.replyTo,
+    categoryId: row.categoryId === null ? null : Number(row.categoryId),
     type: 'HTML',
     editorType: (row.editorType ?? 'html') as EmailSummary['editorType'],
     archived: row.archived,
@@ -86,6 +89,7 @@ export async function createEmail(db: Database, session: Session, body: CreateEm
   const editor = body.editor ?? { ...blankEditor, html: body.html ?? '' };
   const html = body.html ?? editor.html;
   checkTemplates({ subject: body.subject, preheader: body.preheader ?? '', html });
+  if (body.categoryId) await categoryOrThrow(db, session.accountId, body.categoryId);
   const row = await insertEmail(db, {
     accountId: session.accountId,
     name: body.name || emailMessages.defaultName,
@@ -94,6 +98,7 @@ export async function createEmail(db: Database, session: Session, body: CreateEm
     fromName: body.fromName ?? '',
     fromEmail: body.fromEmail,
     replyTo: body.replyTo ?? null,
+    categoryId: body.categoryId ?? null,
     html,
     editor: JSON.stringify(editor),
     createdBy: session.teamMemberId,
@@ -115,6 +120,7 @@ export async function updateEmail(db: Database, session: Session, id: number, bo
     html: body.html ?? current.html,
   };
   if (body.subject !== undefined || body.preheader !== undefined || body.html !== undefined) checkTemplates(next);
+  if (body.categoryId) await categoryOrThrow(db, session.accountId, body.categoryId);
   const row = await updateEmailRow(db, session.accountId, id, {
     ...(body.name !== undefined ? { name: body.name || emailMessages.defaultName } : {}),
     ...(body.subject !== undefined ? { subject: body.subject } : {}),
@@ -122,6 +128,7 @@ export async function updateEmail(db: Database, session: Session, id: number, bo
     ...(body.fromName !== undefined ? { fromName: body.fromName } : {}),
     ...(body.fromEmail !== undefined ? { fromEmail: body.fromEmail } : {}),
     ...(body.replyTo !== undefined ? { replyTo: body.replyTo } : {}),
+    ...(body.categoryId !== undefined ? { categoryId: body.categoryId } : {}),
     ...(body.html !== undefined && body.editor !== undefined ? { html: body.html, editor: JSON.stringify(body.editor) } : {}),
     ...(body.archived !== undefined ? { archived: body.archived } : {}),
   });
@@ -146,6 +153,8 @@ export async function duplicateEmail(services: Services, db: Database, session: 
       fromName: source.fromName,
       fromEmail: source.fromEmail,
       replyTo: source.replyTo,
+      // Categories belong to their account: a copy elsewhere takes that account's default.
+      categoryId: targetAccountId === session.accountId ? source.categoryId : null,
       html: source.html,
       type: source.type,
       editor: JSON.stringify(source.editor),

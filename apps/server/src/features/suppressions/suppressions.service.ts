@@ -1,0 +1,125 @@
+import {
+  suppressesTransactional,
+  suppressionPageSize,
+  sendingMessages,
+  type AddSuppressionsBody,
+  type SuppressionListQuery,
+  type SuppressionReason,
+} from '@herald/contracts';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { Database } from '../../db/connection.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Session } from '../../http/route.ts';
+import { csvRow } from '../bulk/csv.ts';
+
+/** Reasons that rank above `unsubscribed`: a later stronger reason replaces a weaker one, never the reverse. */
+const strength = (reason: SuppressionReason) => (suppressesTransactional[reason] ? 2 : 1);
+
+export interface SuppressInput {
+  email: string;
+  reason: SuppressionReason;
+  source: string;
+  note?: string | null;
+}
+
+/**
+ * Put addresses on the account's suppression list (the one place every send checks). An address already
+ * there keeps its entry unless the new reason stops more mail (a hard bounce after an unsubscribe). Each
+ * change is written to the history. Returns how many entries were added or changed.
+ */
+export async function suppress(db: Database, accountId: number, entries: SuppressInput[]): Promise<number> {
+  if (!entries.length) return 0;
+  const byEmail = new Map<string, SuppressInput>();
+  for (const e of entries) byEmail.set(e.email.trim().toLowerCase(), e);
+  const rows = [...byEmail].map(([email, e]) => ({ accountId, email, reason: e.reason, source: e.source.slice(0, 200), note: e.note ?? null }));
+  const changed = await db
+    .insertInto('suppressions')
+    .values(rows)
+    .onConflict((c) =>
+      c.columns(['accountId', 'email']).doUpdateSet({
+        reason: (eb) => eb.ref('excluded.reason'),
+        source: (eb) => eb.ref('excluded.source'),
+        note: (eb) => eb.ref('excluded.note'),
+        createdAt: sql`now()`,
+      }).where(sql<boolean>`suppressions.reason in ('unsubscribed', 'complaint') and excluded.reason in ('hard-bounce', 'invalid', 'manual')`),
+    )
+    .returning(['email', 'reason', 'source', 'note'])
+    .execute();
+  if (changed.length) {
+    await db.insertInto('suppressionHistory').values(changed.map((c) => ({ accountId, email: c.email, action: 'added', reason: c.reason, source: c.source, note: c.note }))).execute();
+  }
+  return changed.length;
+}
+
+/** Is the address suppressed for mail of this category type? */
+export async function isSuppressed(db: Database, accountId: number, email: string, categoryType: 'marketing' | 'transactional'): Promise<SuppressionReason | null> {
+  const row = await db.selectFrom('suppressions').select('reason').where('accountId', '=', accountId).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  if (!row) return null;
+  const reason = row.reason as SuppressionReason;
+  return categoryType === 'marketing' || strength(reason) === 2 ? reason : null;
+}
+
+export async function listSuppressions(db: Database, session: Session, query: z.infer<typeof SuppressionListQuery>) {
+  const accountId = session.accountId;
+  let base = db.selectFrom('suppressions as s').where('s.accountId', '=', accountId);
+  if (query.search) base = base.where('s.email', 'like', `%${query.search.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`);
+  if (query.reason) base = base.where('s.reason', '=', query.reason);
+  const [rows, total] = await Promise.all([
+    base
+      .leftJoin('people as p', (j) => j.onRef('p.accountId', '=', 's.accountId').on(sql`lower(p.email)`, '=', sql.ref('s.email')))
+      .select(['s.email', 's.reason', 's.source', 's.note', 's.createdAt', 'p.id as personId'])
+      .orderBy('s.createdAt', 'desc')
+      .orderBy('s.email')
+      .limit(suppressionPageSize)
+      .offset((query.page - 1) * suppressionPageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    suppressions: rows.map((r) => ({
+      email: r.email,
+      reason: r.reason as SuppressionReason,
+      source: r.source,
+      note: r.note,
+      personId: r.personId === null ? null : Number(r.personId),
+      createdAt: r.createdAt.toISOString(),
+    })),
+    total: Number(total.n),
+    page: query.page,
+    pageSize: suppressionPageSize,
+  };
+}
+
+export async function addSuppressions(db: Database, session: Session, body: z.infer<typeof AddSuppressionsBody>) {
+  const source = `team member ${session.teamMemberId}`;
+  const added = await suppress(db, session.accountId, body.emails.map((email) => ({ email, reason: body.reason, source, note: body.note ?? null })));
+  return { added, message: sendingMessages.suppressionAdded(added) };
+}
+
+/** Lift a suppression; the history keeps what it was, who lifted it and why. */
+export async function removeSuppression(db: Database, session: Session, email: string, note: string | undefined, source = `team member ${session.teamMemberId}`) {
+  const removed = await db
+    .deleteFrom('suppressions')
+    .where('accountId', '=', session.accountId)
+    .where('email', '=', email.trim().toLowerCase())
+    .returning(['email', 'reason'])
+    .executeTakeFirst();
+  if (!removed) throw notFound(sendingMessages.suppressionNotFound);
+  await db.insertInto('suppressionHistory').values({ accountId: session.accountId, email: removed.email, action: 'removed', reason: removed.reason, source, note: note ?? null }).execute();
+}
+
+export async function suppressionHistory(db: Database, session: Session, email: string | undefined) {
+  let q = db.selectFrom('suppressionHistory').select(['email', 'action', 'reason', 'source', 'note', 'at']).where('accountId', '=', session.accountId);
+  if (email) q = q.where('email', '=', email.toLowerCase());
+  const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').limit(500).execute();
+  return {
+    history: rows.map((r) => ({ ...r, action: r.action as 'added' | 'removed', reason: r.reason as SuppressionReason, at: r.at.toISOString() })),
+  };
+}
+
+/** The whole list as CSV (formula cells escaped by csvRow). */
+export async function exportSuppressions(db: Database, session: Session): Promise<string> {
+  const rows = await db.selectFrom('suppressions').select(['email', 'reason', 'source', 'note', 'createdAt']).where('accountId', '=', session.accountId).orderBy('createdAt').execute();
+  return csvRow(['email', 'reason', 'source', 'note', 'createdAt']) + rows.map((r) => csvRow([r.email, r.reason, r.source, r.note, r.createdAt.toISOString()])).join('');
+}

@@ -177,11 +177,47 @@ describe('sender addresses and domains', () => {
     await page.goto('/settings/email/domains/999999');
     await page.getByRole('heading', { name: sendingMessages.domainNotFound }).waitFor();
     await page.goto('/settings/email/domains');
+    await page.getByRole('row', { name: /example-shop\.com/ }).getByText('Failing').waitFor();
+    await screenshot(page, 'domains-list');
     await page.getByRole('button', { name: 'Delete example-shop.com' }).click();
     await page.getByRole('dialog', { name: sendingMessages.reallyDelete }).waitFor();
     await checkAccessibility(page);
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('example-shop.com deleted.').first().waitFor();
     await page.getByRole('heading', { name: 'No domains yet' }).waitFor();
+  });
+
+  it('a teammate without emailSettings:write sees addresses and domains read-only, and the server refuses changes', async () => {
+    const owner = await createUser();
+    const ownerSession = await api('POST', '/v1/accounts/login/', { email: owner.email, password: owner.password });
+    const added = await api('POST', '/v1/settings/email/addresses', { email: 'hello@readonly-shop.com' }, ownerSession.cookie);
+    expect(added.status).toBe(201);
+    const domain = (await api('POST', '/v1/settings/email/domains', { domain: 'readonly-shop.com' }, ownerSession.cookie)).body.domain;
+    const viewerEmail = uniqueEmail('viewer');
+    const scopes = (await api('GET', '/v1/accounts', undefined, ownerSession.cookie)).body.teamMember.accountData.scopes as { id: string }[];
+    await api('POST', '/v1/team-members', { name: 'Vera Viewer', email: viewerEmail, scopes: scopes.map((scope) => ({ id: scope.id, enabled: scope.id !== 'emailSettings:write' && scope.id !== 'account:write' })) }, ownerSession.cookie);
+    let token = '';
+    await expect
+      .poll(async () => {
+        const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as { to: string; text: string }[];
+        token = /accept-invite\?token=([^\s&"<>]+)/.exec(messages.find((m) => m.to.includes(viewerEmail))?.text ?? '')?.[1] ?? '';
+        return token;
+      }, { timeout: 20_000 })
+      .not.toBe('');
+    expect((await api('POST', '/v1/team-members/invitations/accept', { token: decodeURIComponent(token), password: 'viewer password 1' })).status).toBe(200);
+
+    const { page } = await newPage(browser);
+    await logIn(page, viewerEmail, 'viewer password 1');
+    await page.goto('/settings/email/addresses');
+    await page.getByText('hello@readonly-shop.com', { exact: true }).waitFor();
+    await page.getByText('You can see the sender addresses.').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Email address' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Remove|Resend/ }).count()).toBe(0);
+    await screenshot(page, 'senders-read-only');
+    await page.goto(`/settings/email/domains/${domain.id}`);
+    await page.getByRole('heading', { name: 'DKIM' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Check DNS records' }).count()).toBe(0);
+    const status = await page.evaluate(async () => (await fetch('/v1/settings/email/addresses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sneaky@readonly-shop.com' }) })).status);
+    expect(status).toBe(403);
   });
 });

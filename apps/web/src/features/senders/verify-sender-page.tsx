@@ -49,7 +49,7 @@ export function VerifySenderPage() {
   }
   if (confirm.isSuccess) {
     return (
-      <AuthLayout title="Address verified" subtitle={confirm.data.email}>
+      <AuthLayout title="Address verified">
         <Stack gap="md">
           <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />} role="status">
             {confirm.data.message}

@@ -1,0 +1,32 @@
+import type { CategoryType } from '@herald/contracts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+
+/**
+ * Who may receive mail of a category, as a condition on `people p` (work-areas.md §5 and the sending half of
+ * ARCHITECTURE.md): an address, not archived, not suppressed for the category's type (any suppression stops
+ * marketing; hard bounces, invalid addresses and manual entries stop transactional mail too), and not opted
+ * out of the category. The send pipeline puts it in its INSERT … SELECT and re-checks it at claim time.
+ */
+export function deliverableTo(categoryId: number, categoryType: CategoryType): RawBuilder<SqlBool> {
+  const blocking = categoryType === 'marketing' ? sql`true` : sql`s.reason in ('hard-bounce', 'invalid', 'manual')`;
+  return sql<SqlBool>`(
+    p.email is not null and p.archived_at is null
+    and not exists (select 1 from suppressions s where s.account_id = p.account_id and s.email = lower(p.email) and ${blocking})
+    and not exists (
+      select 1 from communication_preferences cp
+      where cp.account_id = p.account_id and cp.person_id = p.id and cp.category_id = ${categoryId} and cp.value = 'optOut'
+    )
+  )`;
+}
+
+/** The same rule for one person: may they receive mail of this category now? */
+export async function mayReceive(db: Database, accountId: number, personId: number, category: { id: number; type: CategoryType }): Promise<boolean> {
+  const row = await db
+    .selectFrom('people as p')
+    .select(sql<boolean>`${deliverableTo(category.id, category.type)}`.as('ok'))
+    .where('p.accountId', '=', accountId)
+    .where('p.id', '=', personId)
+    .executeTakeFirst();
+  return row?.ok === true;
+}

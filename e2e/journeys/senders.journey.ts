@@ -3,7 +3,15 @@ import { sendingMessages } from '@herald/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import {
+  api,
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  uniqueEmail,
+} from '../support/browser.ts';
 
 interface ZoneEntry {
   TXT?: string[];
@@ -34,7 +42,8 @@ function publish(records: DnsRecord[]): void {
       const host = record.host.toLowerCase().replace(/\.$/, '');
       if (record.type === 'CNAME') zone[host] = { CNAME: record.value };
       // SPF may come as the mechanism to add to an existing record: this domain has none, so it gets a whole one.
-      else if (record.kind === 'spf' && !record.value.startsWith('v=spf1')) zone[host] = { TXT: [`v=spf1 ${record.value} ~all`] };
+      else if (record.kind === 'spf' && !record.value.startsWith('v=spf1'))
+        zone[host] = { TXT: [`v=spf1 ${record.value} ~all`] };
       else zone[host] = { TXT: [record.value] };
     }
   });
@@ -65,7 +74,10 @@ describe('sender addresses and domains', () => {
     await page.goto('/settings/email');
     await page.getByRole('heading', { name: 'Sender Addresses', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'No sender addresses yet' }).waitFor();
-    await page.getByRole('navigation', { name: 'Email settings' }).getByRole('link', { name: 'Sender addresses' }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Email settings' })
+      .getByRole('link', { name: 'Sender addresses' })
+      .waitFor();
     await screenshot(page, 'senders-empty');
 
     const field = page.getByRole('textbox', { name: 'Email address' });
@@ -177,7 +189,10 @@ describe('sender addresses and domains', () => {
     await page.goto('/settings/email/domains/999999');
     await page.getByRole('heading', { name: sendingMessages.domainNotFound }).waitFor();
     await page.goto('/settings/email/domains');
-    await page.getByRole('row', { name: /example-shop\.com/ }).getByText('Failing').waitFor();
+    await page
+      .getByRole('row', { name: /example-shop\.com/ })
+      .getByText('Failing')
+      .waitFor();
     await screenshot(page, 'domains-list');
     await page.getByRole('button', { name: 'Delete example-shop.com' }).click();
     await page.getByRole('dialog', { name: sendingMessages.reallyDelete }).waitFor();
@@ -189,22 +204,61 @@ describe('sender addresses and domains', () => {
 
   it('a teammate without emailSettings:write sees addresses and domains read-only, and the server refuses changes', async () => {
     const owner = await createUser();
-    const ownerSession = await api('POST', '/v1/accounts/login/', { email: owner.email, password: owner.password });
-    const added = await api('POST', '/v1/settings/email/addresses', { email: 'hello@readonly-shop.com' }, ownerSession.cookie);
+    const ownerSession = await api('POST', '/v1/accounts/login/', {
+      email: owner.email,
+      password: owner.password,
+    });
+    const added = await api(
+      'POST',
+      '/v1/settings/email/addresses',
+      { email: 'hello@readonly-shop.com' },
+      ownerSession.cookie,
+    );
     expect(added.status).toBe(201);
-    const domain = (await api('POST', '/v1/settings/email/domains', { domain: 'readonly-shop.com' }, ownerSession.cookie)).body.domain;
+    const domain = (
+      await api('POST', '/v1/settings/email/domains', { domain: 'readonly-shop.com' }, ownerSession.cookie)
+    ).body.domain;
     const viewerEmail = uniqueEmail('viewer');
-    const scopes = (await api('GET', '/v1/accounts', undefined, ownerSession.cookie)).body.teamMember.accountData.scopes as { id: string }[];
-    await api('POST', '/v1/team-members', { name: 'Vera Viewer', email: viewerEmail, scopes: scopes.map((scope) => ({ id: scope.id, enabled: scope.id !== 'emailSettings:write' && scope.id !== 'account:write' })) }, ownerSession.cookie);
+    const scopes = (await api('GET', '/v1/accounts', undefined, ownerSession.cookie)).body.teamMember
+      .accountData.scopes as { id: string }[];
+    await api(
+      'POST',
+      '/v1/team-members',
+      {
+        name: 'Vera Viewer',
+        email: viewerEmail,
+        scopes: scopes.map((scope) => ({
+          id: scope.id,
+          enabled: scope.id !== 'emailSettings:write' && scope.id !== 'account:write',
+        })),
+      },
+      ownerSession.cookie,
+    );
     let token = '';
     await expect
-      .poll(async () => {
-        const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as { to: string; text: string }[];
-        token = /accept-invite\?token=([^\s&"<>]+)/.exec(messages.find((m) => m.to.includes(viewerEmail))?.text ?? '')?.[1] ?? '';
-        return token;
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as {
+            to: string;
+            text: string;
+          }[];
+          token =
+            /accept-invite\?token=([^\s&"<>]+)/.exec(
+              messages.find((m) => m.to.includes(viewerEmail))?.text ?? '',
+            )?.[1] ?? '';
+          return token;
+        },
+        { timeout: 20_000 },
+      )
       .not.toBe('');
-    expect((await api('POST', '/v1/team-members/invitations/accept', { token: decodeURIComponent(token), password: 'viewer password 1' })).status).toBe(200);
+    expect(
+      (
+        await api('POST', '/v1/team-members/invitations/accept', {
+          token: decodeURIComponent(token),
+          password: 'viewer password 1',
+        })
+      ).status,
+    ).toBe(200);
 
     const { page } = await newPage(browser);
     await logIn(page, viewerEmail, 'viewer password 1');
@@ -217,7 +271,16 @@ describe('sender addresses and domains', () => {
     await page.goto(`/settings/email/domains/${domain.id}`);
     await page.getByRole('heading', { name: 'DKIM' }).waitFor();
     expect(await page.getByRole('button', { name: 'Check DNS records' }).count()).toBe(0);
-    const status = await page.evaluate(async () => (await fetch('/v1/settings/email/addresses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'sneaky@readonly-shop.com' }) })).status);
+    const status = await page.evaluate(
+      async () =>
+        (
+          await fetch('/v1/settings/email/addresses', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'sneaky@readonly-shop.com' }),
+          })
+        ).status,
+    );
     expect(status).toBe(403);
   });
 });

@@ -11,7 +11,9 @@ const items = [
 
 function isCurrent(pathname: string, item: (typeof items)[number]): boolean {
   const path = pathname.replace(/\/+$/, '');
-  return path === item.to || path.startsWith(`${item.to}/`) || (item.also as readonly string[]).includes(path);
+  return (
+    path === item.to || path.startsWith(`${item.to}/`) || (item.also as readonly string[]).includes(path)
+  );
 }
 
 /** The links between the /settings/email/* pages; the current one is marked for screen readers too. */

@@ -1,5 +1,17 @@
 import { EmailAddress, sendingMessages, type SenderAddress } from '@herald/contracts';
-import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconLock, IconMailCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -15,7 +27,12 @@ import { TableCard } from '../../ui/table-card.tsx';
 import { EmailSettingsNav } from './email-settings-nav.tsx';
 import { AddressStatusBadge } from './sender-badges.tsx';
 import { useSenderAccess } from './sender-access.ts';
-import { useAddSenderAddress, useRemoveSenderAddress, useSendVerification, useSenderAddresses } from './senders.api.ts';
+import {
+  useAddSenderAddress,
+  useRemoveSenderAddress,
+  useSendVerification,
+  useSenderAddresses,
+} from './senders.api.ts';
 
 const domainsLink = (
   <Anchor component={Link} to="/settings/email/domains" inherit underline="always">
@@ -75,8 +92,13 @@ function AddAddressForm() {
 }
 
 function sentLine(address: SenderAddress): string {
-  if (address.status === 'verified') return address.data.verifiedBy === 'domain' ? 'Its domain is verified.' : `Added ${formatDateTime(address.createdAt)}`;
-  return address.data.verificationSentAt ? `Verification email sent ${formatDateTime(address.data.verificationSentAt)}` : `Added ${formatDateTime(address.createdAt)}`;
+  if (address.status === 'verified')
+    return address.data.verifiedBy === 'domain'
+      ? 'Its domain is verified.'
+      : `Added ${formatDateTime(address.createdAt)}`;
+  return address.data.verificationSentAt
+    ? `Verification email sent ${formatDateTime(address.data.verificationSentAt)}`
+    : `Added ${formatDateTime(address.createdAt)}`;
 }
 
 interface RowActions {
@@ -87,7 +109,13 @@ interface RowActions {
   onRemove: (address: SenderAddress) => void;
 }
 
-function AddressRow({ address, canWrite, resending, onResend, onRemove }: { address: SenderAddress } & RowActions) {
+function AddressRow({
+  address,
+  canWrite,
+  resending,
+  onResend,
+  onRemove,
+}: { address: SenderAddress } & RowActions) {
   return (
     <Table.Tr>
       <Table.Td>
@@ -101,20 +129,32 @@ function AddressRow({ address, canWrite, resending, onResend, onRemove }: { addr
       <Table.Td>
         <AddressStatusBadge address={address} />
       </Table.Td>
-      <Table.Td>
-        {canWrite && (
+      {canWrite && (
+        <Table.Td>
           <Group gap="xs" justify="flex-end" wrap="nowrap">
             {address.status === 'pending' && (
-              <Button size="xs" variant="default" onClick={() => onResend(address)} loading={resending === address.email} aria-label={`Resend verification to ${address.email}`}>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => onResend(address)}
+                loading={resending === address.email}
+                aria-label={`Resend verification to ${address.email}`}
+              >
                 Resend verification
               </Button>
             )}
-            <Button size="xs" variant="subtle" color="red" onClick={() => onRemove(address)} aria-label={`Remove ${address.email}`}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              onClick={() => onRemove(address)}
+              aria-label={`Remove ${address.email}`}
+            >
               Remove
             </Button>
           </Group>
-        )}
-      </Table.Td>
+        </Table.Td>
+      )}
     </Table.Tr>
   );
 }
@@ -127,9 +167,11 @@ function AddressesTable({ emails, ...actions }: { emails: SenderAddress[] } & Ro
         <Table.Tr>
           <Table.Th>Address</Table.Th>
           <Table.Th>Status</Table.Th>
-          <Table.Th>
-            <VisuallyHidden>Actions</VisuallyHidden>
-          </Table.Th>
+          {actions.canWrite && (
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          )}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -158,7 +200,12 @@ export function SenderAddressesPage() {
   const onRemove = (address: SenderAddress) =>
     modals.openConfirmModal({
       title: `Remove ${address.email}?`,
-      children: <Text size="sm">Emails, flows and broadcasts that send from this address stop sending until you add and verify it again.</Text>,
+      children: (
+        <Text size="sm">
+          Emails, flows and broadcasts that send from this address stop sending until you add and verify it
+          again.
+        </Text>
+      ),
       labels: { confirm: 'Remove', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
@@ -172,7 +219,13 @@ export function SenderAddressesPage() {
   let content;
   if (addresses.isPending) content = <LoadingSpinner label="Loading sender addresses" />;
   else if (addresses.isError)
-    content = <LoadError message={errorMessage(addresses.error, sendingMessages.addressesLoadError)} title={sendingMessages.addressesLoadError} onRetry={() => void addresses.refetch()} />;
+    content = (
+      <LoadError
+        message={errorMessage(addresses.error, sendingMessages.addressesLoadError)}
+        title={sendingMessages.addressesLoadError}
+        onRetry={() => void addresses.refetch()}
+      />
+    );
   else if (addresses.data.emails.length === 0)
     content = (
       <EmptyState
@@ -180,18 +233,30 @@ export function SenderAddressesPage() {
         title="No sender addresses yet"
         description={
           <>
-            Herald sends only from addresses you have proved are yours. Gmail and Yahoo reject or junk bulk mail whose sender cannot be
-            authenticated, so add the address your emails come from and click the link we send to it, or {domainsLink} to cover every
-            address on it at once.
+            Herald sends only from addresses you have proved are yours. Gmail and Yahoo reject or junk bulk
+            mail whose sender cannot be authenticated, so add the address your emails come from and click the
+            link we send to it, or {domainsLink} to cover every address on it at once.
           </>
         }
       />
     );
-  else content = <AddressesTable emails={addresses.data.emails} canWrite={canWrite} resending={resending} onResend={onResend} onRemove={onRemove} />;
+  else
+    content = (
+      <AddressesTable
+        emails={addresses.data.emails}
+        canWrite={canWrite}
+        resending={resending}
+        onResend={onResend}
+        onRemove={onRemove}
+      />
+    );
 
   return (
     <Stack gap="lg" py="md" maw={900}>
-      <PageHeader title="Sender Addresses" description="The addresses your emails, flows and broadcasts are sent from. Each must be verified before it can send." />
+      <PageHeader
+        title="Sender Addresses"
+        description="The addresses your emails, flows and broadcasts are sent from. Each must be verified before it can send."
+      />
       <EmailSettingsNav />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>

@@ -1,6 +1,12 @@
 import { sendingMessages, type DnsRecordCheck, type SenderDomain } from '@herald/contracts';
 import { Alert, Anchor, Badge, Button, Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconLock, IconWorldOff } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconInfoCircle,
+  IconLock,
+  IconWorldOff,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../lib/api.ts';
@@ -18,10 +24,24 @@ import { confirmDeleteDomain } from './sender-domains-page.tsx';
 import { useRemoveSenderDomain, useSenderDomain, useVerifySenderDomain } from './senders.api.ts';
 
 const kinds: Record<DnsRecordCheck['kind'], { title: string; purpose: string }> = {
-  dkim: { title: 'DKIM', purpose: 'Your domain’s public key: mailbox providers check the signature on every email against it.' },
-  spf: { title: 'SPF', purpose: 'Names the servers allowed to send for your domain, so mail from Herald is not taken for forged.' },
-  dmarc: { title: 'DMARC', purpose: 'Tells mailbox providers what to do with mail that fails DKIM and SPF. Gmail and Yahoo require it of bulk senders.' },
-  returnPath: { title: 'Return path', purpose: 'Bounces come back through Herald, and SPF lines up with your domain.' },
+  dkim: {
+    title: 'DKIM',
+    purpose: 'Your domain’s public key: mailbox providers check the signature on every email against it.',
+  },
+  spf: {
+    title: 'SPF',
+    purpose:
+      'Names the servers allowed to send for your domain, so mail from Herald is not taken for forged.',
+  },
+  dmarc: {
+    title: 'DMARC',
+    purpose:
+      'Tells mailbox providers what to do with mail that fails DKIM and SPF. Gmail and Yahoo require it of bulk senders.',
+  },
+  returnPath: {
+    title: 'Return path',
+    purpose: 'Bounces come back through Herald, and SPF lines up with your domain.',
+  },
 };
 
 const backLink = (
@@ -77,11 +97,17 @@ function RecordCard({ record, domain }: { record: DnsRecordCheck; domain: Sender
         <CopyableValue label={`${kind.title} value`} value={record.value} />
         {isSpfMechanism && (
           <Text size="sm" c="dimmed">
-            {domain.displayName} already has an SPF record: add this to it rather than publishing a second one (a domain may have only one).
+            {domain.displayName} already has an SPF record: add this to it rather than publishing a second one
+            (a domain may have only one).
           </Text>
         )}
         {record.problems.length > 0 && (
-          <Alert variant="light" color={record.status === 'unknown' ? 'orange' : 'red'} icon={<IconAlertTriangle size={18} />} p="sm">
+          <Alert
+            variant="light"
+            color={record.status === 'unknown' ? 'orange' : 'red'}
+            icon={<IconAlertTriangle size={18} />}
+            p="sm"
+          >
             <List size="sm" spacing={4}>
               {record.problems.map((problem) => (
                 <List.Item key={problem}>{problem}</List.Item>
@@ -108,7 +134,12 @@ function RecordCard({ record, domain }: { record: DnsRecordCheck; domain: Sender
 
 /** The server's verdict on the last check: verified, something to change, or a DNS server that did not answer. */
 function CheckResult({ message }: { message: string }) {
-  const color = message === sendingMessages.domainVerified ? 'green' : message === sendingMessages.domainCouldNotCheck ? 'orange' : 'red';
+  const color =
+    message === sendingMessages.domainVerified
+      ? 'green'
+      : message === sendingMessages.domainCouldNotCheck
+        ? 'orange'
+        : 'red';
   const icon = color === 'green' ? <IconCircleCheck size={18} /> : <IconInfoCircle size={18} />;
   return (
     <Alert variant="light" color={color} icon={icon} role="status">
@@ -171,8 +202,8 @@ function DomainView({ domain, canWrite }: { domain: SenderDomain; canWrite: bool
       )}
       {result && <CheckResult message={result} />}
       <Text size="sm" c="dimmed">
-        Hosts are shown in full. If your DNS provider adds {domain.domain} by itself, enter only the part before it. New records can take
-        up to an hour to be seen.
+        Hosts are shown in full. If your DNS provider adds {domain.domain} by itself, enter only the part
+        before it. New records can take up to an hour to be seen.
       </Text>
       {required.map((record) => (
         <RecordCard key={record.kind} record={record} domain={domain} />
@@ -197,7 +228,10 @@ export function SenderDomainPage() {
   const id = Number(params.id);
   const { account, canWrite } = useSenderAccess();
   const domain = useSenderDomain(id);
-  const isMissing = !Number.isInteger(id) || id <= 0 || (domain.isError && isApiError(domain.error) && domain.error.statusCode === 404);
+  const isMissing =
+    !Number.isInteger(id) ||
+    id <= 0 ||
+    (domain.isError && isApiError(domain.error) && domain.error.statusCode === 404);
 
   if (isMissing) {
     return (
@@ -221,7 +255,11 @@ export function SenderDomainPage() {
     return (
       <Stack gap="lg" py="md" maw={900}>
         <PageHeader title="Domain" back={backLink} description="DNS records for one sending domain." />
-        <LoadError message={errorMessage(domain.error, sendingMessages.domainsLoadError)} title={sendingMessages.domainsLoadError} onRetry={() => void domain.refetch()} />
+        <LoadError
+          message={errorMessage(domain.error, sendingMessages.domainsLoadError)}
+          title={sendingMessages.domainsLoadError}
+          onRetry={() => void domain.refetch()}
+        />
       </Stack>
     );
   }

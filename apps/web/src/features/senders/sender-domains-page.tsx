@@ -1,5 +1,17 @@
 import { displayDomain, reduceDomain, sendingMessages, type SenderDomain } from '@herald/contracts';
-import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconLock, IconWorldWww } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -23,8 +35,8 @@ export function confirmDeleteDomain(domain: SenderDomain, onConfirm: () => void)
     title: sendingMessages.reallyDelete,
     children: (
       <Text size="sm">
-        {domain.displayName} will no longer verify the addresses on it. Addresses verified only through it stop sending until they are verified
-        again.
+        {domain.displayName} will no longer verify the addresses on it. Addresses verified only through it
+        stop sending until they are verified again.
       </Text>
     ),
     labels: { confirm: 'Delete', cancel: 'Cancel' },
@@ -39,7 +51,11 @@ function AddDomainForm() {
   const [input, setInput] = useState('');
   const [showError, setShowError] = useState(false);
   const reduced = input.trim() ? reduceDomain(input) : null;
-  const hint = !input.trim() ? 'Type the domain your emails come from, or paste your site’s address.' : reduced ? `We'll use ${displayDomain(reduced)}` : null;
+  const hint = !input.trim()
+    ? 'Type the domain your emails come from, or paste your site’s address.'
+    : reduced
+      ? `We'll use ${displayDomain(reduced)}`
+      : null;
   const error = input.trim() && !reduced && showError ? sendingMessages.invalidDomain : null;
 
   const submit = (event: FormEvent) => {
@@ -68,7 +84,9 @@ function AddDomainForm() {
               value={input}
               onChange={(event) => setInput(event.currentTarget.value)}
               onBlur={() => setShowError(true)}
-              description={<span aria-live="polite">{hint ?? (showError ? null : sendingMessages.invalidDomain)}</span>}
+              description={
+                <span aria-live="polite">{hint ?? (showError ? null : sendingMessages.invalidDomain)}</span>
+              }
               error={error}
               inputWrapperOrder={['label', 'input', 'description', 'error']}
               style={{ flex: '1 1 260px' }}
@@ -83,11 +101,27 @@ function AddDomainForm() {
   );
 }
 
-function DomainRow({ domain, canWrite, deleting, onDelete }: { domain: SenderDomain; canWrite: boolean; deleting: boolean; onDelete: () => void }) {
+function DomainRow({
+  domain,
+  canWrite,
+  deleting,
+  onDelete,
+}: {
+  domain: SenderDomain;
+  canWrite: boolean;
+  deleting: boolean;
+  onDelete: () => void;
+}) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={`/settings/email/domains/${domain.id}`} fw={600} size="sm" style={{ wordBreak: 'break-all' }}>
+        <Anchor
+          component={Link}
+          to={`/settings/email/domains/${domain.id}`}
+          fw={600}
+          size="sm"
+          style={{ wordBreak: 'break-all' }}
+        >
           {domain.displayName}
         </Anchor>
         {domain.displayName !== domain.domain && (
@@ -106,11 +140,24 @@ function DomainRow({ domain, canWrite, deleting, onDelete }: { domain: SenderDom
       </Table.Td>
       <Table.Td>
         <Group gap="xs" justify="flex-end" wrap="nowrap">
-          <Button size="xs" variant="default" component={Link} to={`/settings/email/domains/${domain.id}`} aria-label={`DNS records of ${domain.displayName}`}>
+          <Button
+            size="xs"
+            variant="default"
+            component={Link}
+            to={`/settings/email/domains/${domain.id}`}
+            aria-label={`DNS records of ${domain.displayName}`}
+          >
             DNS records
           </Button>
           {canWrite && (
-            <Button size="xs" variant="subtle" color="red" onClick={onDelete} loading={deleting} aria-label={`Delete ${domain.displayName}`}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              onClick={onDelete}
+              loading={deleting}
+              aria-label={`Delete ${domain.displayName}`}
+            >
               Delete
             </Button>
           )}
@@ -138,7 +185,13 @@ export function SenderDomainsPage() {
   let content;
   if (domains.isPending) content = <LoadingSpinner label="Loading domains" />;
   else if (domains.isError)
-    content = <LoadError message={errorMessage(domains.error, sendingMessages.domainsLoadError)} title={sendingMessages.domainsLoadError} onRetry={() => void domains.refetch()} />;
+    content = (
+      <LoadError
+        message={errorMessage(domains.error, sendingMessages.domainsLoadError)}
+        title={sendingMessages.domainsLoadError}
+        onRetry={() => void domains.refetch()}
+      />
+    );
   else if (domains.data.domains.length === 0)
     content = (
       <EmptyState
@@ -163,7 +216,13 @@ export function SenderDomainsPage() {
         </Table.Thead>
         <Table.Tbody>
           {sorted.map((domain) => (
-            <DomainRow key={domain.id} domain={domain} canWrite={canWrite} deleting={remove.isPending && remove.variables === domain.id} onDelete={() => deleteDomain(domain)} />
+            <DomainRow
+              key={domain.id}
+              domain={domain}
+              canWrite={canWrite}
+              deleting={remove.isPending && remove.variables === domain.id}
+              onDelete={() => deleteDomain(domain)}
+            />
           ))}
         </Table.Tbody>
       </TableCard>
@@ -172,11 +231,15 @@ export function SenderDomainsPage() {
 
   return (
     <Stack gap="lg" py="md" maw={900}>
-      <PageHeader title="Domains" description="Verify a domain once and every address on it can send, signed with your own DKIM key." />
+      <PageHeader
+        title="Domains"
+        description="Verify a domain once and every address on it can send, signed with your own DKIM key."
+      />
       <EmailSettingsNav />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see the domains and their records. Adding, checking or deleting them needs the “Email settings” permission.
+          You can see the domains and their records. Adding, checking or deleting them needs the “Email
+          settings” permission.
         </Alert>
       )}
       {canWrite && <AddDomainForm />}

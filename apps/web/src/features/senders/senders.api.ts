@@ -28,7 +28,8 @@ export function useSenderAddresses() {
 export function useAddSenderAddress() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (email: string) => api.post('/settings/email/addresses', { email }, { schema: SenderAddressResponse }),
+    mutationFn: (email: string) =>
+      api.post('/settings/email/addresses', { email }, { schema: SenderAddressResponse }),
     onSuccess: ({ email }) => {
       queryClient.setQueryData<AddressList>(addressesKey, (list) =>
         list ? { emails: [...list.emails.filter((item) => item.email !== email.email), email] } : list,
@@ -41,7 +42,8 @@ export function useAddSenderAddress() {
 export function useSendVerification() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (emails: string[]) => api.post<{ message: string }>('/settings/email/addresses/verification', { emails }),
+    mutationFn: (emails: string[]) =>
+      api.post<{ message: string }>('/settings/email/addresses/verification', { emails }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: addressesKey }),
   });
 }
@@ -54,7 +56,9 @@ export function useRemoveSenderAddress() {
     onMutate: async (email) => {
       await queryClient.cancelQueries({ queryKey: addressesKey });
       const previous = queryClient.getQueryData<AddressList>(addressesKey);
-      queryClient.setQueryData<AddressList>(addressesKey, (list) => (list ? { emails: list.emails.filter((item) => item.email !== email) } : list));
+      queryClient.setQueryData<AddressList>(addressesKey, (list) =>
+        list ? { emails: list.emails.filter((item) => item.email !== email) } : list,
+      );
       return { previous };
     },
     onError: (_error, _email, context) => {
@@ -67,7 +71,8 @@ export function useRemoveSenderAddress() {
 /** The public page behind the verification mail's link: no session needed, a 401 here is not a lost session. */
 export function useConfirmSender() {
   return useMutation({
-    mutationFn: (token: string) => api.post('/sender-verification', { token }, { schema: ConfirmSenderResponse }),
+    mutationFn: (token: string) =>
+      api.post('/sender-verification', { token }, { schema: ConfirmSenderResponse }),
     meta: { keepSessionOn401: true },
   });
 }
@@ -101,7 +106,8 @@ function storeDomain(queryClient: ReturnType<typeof useQueryClient>, domain: Sen
 export function useAddSenderDomain() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (domain: string) => api.post('/settings/email/domains', { domain }, { schema: SenderDomainResponse }),
+    mutationFn: (domain: string) =>
+      api.post('/settings/email/domains', { domain }, { schema: SenderDomainResponse }),
     onSuccess: ({ domain }) => storeDomain(queryClient, domain),
   });
 }
@@ -109,7 +115,8 @@ export function useAddSenderDomain() {
 export function useVerifySenderDomain() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post(`/settings/email/domains/${id}/verify`, undefined, { schema: VerifyDomainResponse }),
+    mutationFn: (id: number) =>
+      api.post(`/settings/email/domains/${id}/verify`, undefined, { schema: VerifyDomainResponse }),
     onSuccess: ({ domain }) => storeDomain(queryClient, domain),
   });
 }
@@ -119,7 +126,9 @@ export function useRemoveSenderDomain() {
   return useMutation({
     mutationFn: (id: number) => api.delete<void>(`/settings/email/domains/${id}`),
     onSuccess: (_data, id) => {
-      queryClient.setQueryData<DomainList>(domainsKey, (list) => (list ? { domains: list.domains.filter((item) => item.id !== id) } : list));
+      queryClient.setQueryData<DomainList>(domainsKey, (list) =>
+        list ? { domains: list.domains.filter((item) => item.id !== id) } : list,
+      );
       void queryClient.invalidateQueries({ queryKey: domainsKey, exact: true });
       void queryClient.invalidateQueries({ queryKey: addressesKey });
     },

@@ -157,7 +157,7 @@ export function PreferenceCentrePage() {
 
   let body: ReactNode;
   if (!token) body = isPreview ? null : <LinkProblem message={sendingMessages.linkInvalid} />;
-  else if (preferences.isPending) body = <Skeleton h={220} aria-label="Loading your preferences" />;
+  else if (preferences.isPending) body = <Skeleton h={220} role="status" aria-label="Loading your preferences" />;
   else if (preferences.isError) body = isPreview ? null : <LinkProblem message={errorMessage(preferences.error, sendingMessages.preferencesLoadError)} />;
   else body = <PreferencesForm key={preferences.dataUpdatedAt} data={preferences.data} token={token} />;
 
@@ -174,7 +174,7 @@ export function PreferenceCentrePage() {
             {data && (
               <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }}>
                 {data.site ? (
-                  <Anchor href={data.site.startsWith('http') ? data.site : `https://${data.site}`} target="_blank" rel="noopener noreferrer" size="sm">
+                  <Anchor href={data.site.startsWith('http') ? data.site : `https://${data.site}`} target="_blank" rel="noopener noreferrer" size="sm" underline="always">
                     {data.accountName}
                   </Anchor>
                 ) : (

@@ -34,7 +34,7 @@ export function UnsubscribePage() {
     );
   else if (!token) body = <LinkProblem message={sendingMessages.linkInvalid} />;
   else if (unsubscribe.isError) body = <LinkProblem message={errorMessage(unsubscribe.error, sendingMessages.unsubscribeError)} />;
-  else if (!unsubscribe.data) body = <Skeleton h={96} aria-label="Unsubscribing you" />;
+  else if (!unsubscribe.data) body = <Skeleton h={96} role="status" aria-label="Unsubscribing you" />;
   else
     body = (
       <Stack gap="md" role="status">

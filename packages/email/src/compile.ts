@@ -82,7 +82,9 @@ export function compileEmail(email: RenderableEmail): CompiledEmail {
   const preheader = parse(htmlEngine, 'preheader', email.preheader ?? '');
   // Errors are reported against the HTML as written, so the line numbers are the author's.
   parse(htmlEngine, 'html', email.html);
-  const inlined = inlineCss(asDocument(email.html));
+  // A `<` that opens no tag is text (as browsers read it); written as &lt; it cannot swallow a merge tag.
+  const source = asDocument(email.html.replace(/<(?![a-zA-Z/!?])/g, '&lt;'));
+  const inlined = inlineCss(source);
   let html: Template[];
   let text: Template[];
   try {
@@ -90,8 +92,8 @@ export function compileEmail(email: RenderableEmail): CompiledEmail {
     text = textEngine.parse(textTemplateOf(inlined));
   } catch {
     // Inlining moved a tag somewhere Liquid cannot read it: send the authored HTML without inlining.
-    html = htmlEngine.parse(withPreheaderSlot(asDocument(email.html)));
-    text = textEngine.parse(textTemplateOf(asDocument(email.html)));
+    html = parse(htmlEngine, 'html', withPreheaderSlot(source));
+    text = parse(textEngine, 'html', textTemplateOf(source));
   }
   return { subject, preheader, html, text };
 }

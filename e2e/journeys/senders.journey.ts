@@ -16,6 +16,7 @@ import {
 interface ZoneEntry {
   TXT?: string[];
   CNAME?: string;
+  fail?: 'servfail' | 'timeout';
 }
 interface DnsRecord {
   kind: 'dkim' | 'spf' | 'dmarc' | 'returnPath';
@@ -178,6 +179,16 @@ describe('sender addresses and domains', () => {
     await dmarcCard.getByText('Missing').waitFor();
     expect(await dmarcCard.getByRole('listitem').count()).toBeGreaterThan(0);
     await screenshot(page, 'domain-dmarc-missing');
+
+    // A DNS server that fails is never taken for a missing record.
+    const dkimHost = dkim.host.toLowerCase().replace(/\.$/, '');
+    writeZone((zone) => {
+      zone[dkimHost] = { fail: 'servfail' };
+    });
+    await page.getByRole('button', { name: 'Check DNS records' }).click();
+    await page.getByText(sendingMessages.domainCouldNotCheck).waitFor();
+    await page.getByRole('region', { name: 'DKIM' }).getByText('Could not check', { exact: true }).waitFor();
+    publish([dkim]);
 
     const narrow = (await newPage(browser, { width: 390, height: 844 })).page;
     await logIn(narrow, user.email, user.password);

@@ -94,6 +94,19 @@ describe('communication preferences', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('row').filter({ hasText: 'Product news' }).getByText('Default', { exact: true }).waitFor();
 
+    // An email is filed under a category from the editor's settings.
+    const email = await api('POST', '/v1/emails', { name: 'Launch', subject: 'We launched', fromEmail: user.email }, user.cookie);
+    expect(email.status).toBe(201);
+    await page.goto(`/emails/${email.body.email.id}`);
+    await page.getByRole('textbox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Newsletter' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Email saved.').first().waitFor();
+    await screenshot(page, 'email-category');
+    const newsletterId = (await categories(user.cookie)).find((c) => c.name === 'Newsletter')!.id;
+    expect((await api('GET', `/v1/emails/${email.body.email.id}`, undefined, user.cookie)).body.email.categoryId).toBe(newsletterId);
+    await page.goto('/settings/communication-categories');
+
     // The old default can go now.
     await page.getByRole('button', { name: 'Edit Newsletter' }).click();
     await page.getByRole('dialog', { name: 'Edit Category' }).getByRole('button', { name: 'Archive' }).click();
@@ -154,6 +167,7 @@ describe('communication preferences', () => {
     await logIn(app, user.email, user.password);
     await app.goto(`/people/${personId}`);
     await app.getByText('Suppressed: Unsubscribed').waitFor();
+    await screenshot(app, 'person-suppressed');
     await app.getByRole('link', { name: 'See it on the suppression list' }).click();
     await app.waitForURL(/\/settings\/email\/suppressions\?search=/);
     const row = app.getByRole('row').filter({ hasText: email });

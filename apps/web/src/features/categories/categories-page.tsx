@@ -19,6 +19,11 @@ type Counts = { emails: number; optedIn: number; optedOut: number };
 
 function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { category: CommunicationCategory; counts: Counts | undefined; isNarrow: boolean; canWrite: boolean; onOpen: () => void }) {
   const count = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString());
+  const typeBadge = (
+    <Badge variant="light" color={category.type === 'marketing' ? 'indigo' : 'gray'} size="sm" style={{ flexShrink: 0 }}>
+      {categoryTypeLabels[category.type]}
+    </Badge>
+  );
   return (
     <Table.Tr>
       <Table.Td>
@@ -27,6 +32,7 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
             <Text size="sm" fw={600}>
               {category.name}
             </Text>
+            {isNarrow && typeBadge}
             {category.isDefault && (
               <Badge variant="light" color="teal" size="sm">
                 Default
@@ -47,11 +53,7 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
           </Text>
         </Table.Td>
       )}
-      <Table.Td>
-        <Badge variant="light" color={category.type === 'marketing' ? 'indigo' : 'gray'} size="sm">
-          {categoryTypeLabels[category.type]}
-        </Badge>
-      </Table.Td>
+      {!isNarrow && <Table.Td>{typeBadge}</Table.Td>}
       <Table.Td ta="right">{count(counts?.emails)}</Table.Td>
       <Table.Td ta="right">{count(counts?.optedIn)}</Table.Td>
       <Table.Td ta="right">{count(counts?.optedOut)}</Table.Td>
@@ -102,12 +104,12 @@ export function CategoriesPage() {
       );
   else
     content = (
-      <TableCard minWidth={isNarrow ? 560 : 760} aria-label={filter === 'archived' ? 'Archived categories' : 'Categories'}>
+      <TableCard minWidth={isNarrow ? 480 : 760} aria-label={filter === 'archived' ? 'Archived categories' : 'Categories'}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             {!isNarrow && <Table.Th>Description</Table.Th>}
-            <Table.Th>Type</Table.Th>
+            {!isNarrow && <Table.Th>Type</Table.Th>}
             <Table.Th ta="right">Emails</Table.Th>
             <Table.Th ta="right">Opted in</Table.Th>
             <Table.Th ta="right">Opted out</Table.Th>

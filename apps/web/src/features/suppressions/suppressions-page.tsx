@@ -44,27 +44,41 @@ function useFilterParams() {
 }
 
 function SuppressionRow({ item, isNarrow, canWrite, onHistory, onRemove }: { item: Suppression; isNarrow: boolean; canWrite: boolean; onHistory: () => void; onRemove: () => void }) {
+  const reason = (
+    <Badge variant="light" color={item.reason === 'manual' || item.reason === 'unsubscribed' ? 'gray' : 'red'} size="sm" tt="none" style={{ flexShrink: 0 }}>
+      {suppressionReasonLabels[item.reason]}
+    </Badge>
+  );
+  const time = (
+    <Text size={isNarrow ? 'xs' : 'sm'} c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+      {formatDateTime(item.createdAt)}
+    </Text>
+  );
   return (
     <Table.Tr>
       <Table.Td style={{ wordBreak: 'break-all' }}>
-        {item.personId ? (
-          <Anchor component={Link} to={`/people/${item.personId}`} size="sm">
-            {item.email}
-          </Anchor>
-        ) : (
-          <Text size="sm">{item.email}</Text>
-        )}
-        {isNarrow && item.note && (
-          <Text size="xs" c="dimmed" lineClamp={2}>
-            {item.note}
-          </Text>
-        )}
+        <Stack gap={4}>
+          {item.personId ? (
+            <Anchor component={Link} to={`/people/${item.personId}`} size="sm">
+              {item.email}
+            </Anchor>
+          ) : (
+            <Text size="sm">{item.email}</Text>
+          )}
+          {isNarrow && (
+            <Group gap={6} wrap="wrap">
+              {reason}
+              {time}
+            </Group>
+          )}
+          {isNarrow && item.note && (
+            <Text size="xs" c="dimmed" lineClamp={2} style={{ wordBreak: 'break-word' }}>
+              {item.note}
+            </Text>
+          )}
+        </Stack>
       </Table.Td>
-      <Table.Td>
-        <Badge variant="light" color={item.reason === 'manual' || item.reason === 'unsubscribed' ? 'gray' : 'red'} size="sm" tt="none">
-          {suppressionReasonLabels[item.reason]}
-        </Badge>
-      </Table.Td>
+      {!isNarrow && <Table.Td>{reason}</Table.Td>}
       {!isNarrow && (
         <Table.Td>
           <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }}>
@@ -79,14 +93,10 @@ function SuppressionRow({ item, isNarrow, canWrite, onHistory, onRemove }: { ite
           </Text>
         </Table.Td>
       )}
+      {!isNarrow && <Table.Td>{time}</Table.Td>}
       <Table.Td>
-        <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(item.createdAt)}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Group gap="xs" justify="flex-end" wrap="nowrap">
-          <Button size="xs" variant="default" leftSection={<IconHistory size={14} />} onClick={onHistory} aria-label={`History of ${item.email}`}>
+        <Group gap="xs" justify="flex-end" wrap={isNarrow ? 'wrap' : 'nowrap'}>
+          <Button size="xs" variant="default" leftSection={isNarrow ? undefined : <IconHistory size={14} />} onClick={onHistory} aria-label={`History of ${item.email}`}>
             History
           </Button>
           {canWrite && (
@@ -127,7 +137,7 @@ export function SuppressionsPage() {
   const header = (
     <PageHeader
       title="Suppression List"
-      description="Addresses Herald sends no marketing email to: unsubscribes, hard bounces, spam complaints and addresses added by hand."
+      description="Addresses Herald holds mail back from. People who unsubscribed or complained get no marketing email; hard bounces, invalid addresses and addresses added by hand get none at all."
       actions={
         canRead && (
           <Group gap="xs">
@@ -179,14 +189,14 @@ export function SuppressionsPage() {
         <Text size="sm" c="dimmed" aria-live="polite">
           {data.total.toLocaleString()} {data.total === 1 ? 'address' : 'addresses'}
         </Text>
-        <TableCard minWidth={isNarrow ? 520 : 860} aria-label="Suppressed addresses">
+        <TableCard minWidth={isNarrow ? undefined : 860} aria-label="Suppressed addresses">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Email</Table.Th>
-              <Table.Th>Reason</Table.Th>
+              {!isNarrow && <Table.Th>Reason</Table.Th>}
               {!isNarrow && <Table.Th>Source</Table.Th>}
               {!isNarrow && <Table.Th>Note</Table.Th>}
-              <Table.Th>Time</Table.Th>
+              {!isNarrow && <Table.Th>Time</Table.Th>}
               <Table.Th>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>

@@ -105,6 +105,7 @@ describe('sender addresses and domains', () => {
     // The link works once.
     await reader.goto(href);
     await reader.getByText(sendingMessages.verificationLinkUsed).waitFor();
+    await screenshot(reader, 'senders-link-used');
 
     await page.reload();
     await page.getByRole('row', { name: sender }).getByText('Verified', { exact: true }).waitFor();

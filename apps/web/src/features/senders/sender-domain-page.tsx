@@ -180,7 +180,7 @@ function DomainView({ domain, canWrite }: { domain: SenderDomain; canWrite: bool
         title={domain.displayName}
         badge={<DomainStatusBadge status={domain.status} />}
         back={backLink}
-        description={`Publish these records at your DNS provider, then check them. ${checked}`}
+        description="Publish these records at your DNS provider, then check them."
         actions={
           canWrite && (
             <Group gap="sm">
@@ -202,8 +202,8 @@ function DomainView({ domain, canWrite }: { domain: SenderDomain; canWrite: bool
       )}
       {result && <CheckResult message={result} />}
       <Text size="sm" c="dimmed">
-        Hosts are shown in full. If your DNS provider adds {domain.domain} by itself, enter only the part
-        before it. New records can take up to an hour to be seen.
+        {checked} Hosts are shown in full. If your DNS provider adds {domain.domain} by itself, enter only the
+        part before it. New records can take up to an hour to be seen.
       </Text>
       {required.map((record) => (
         <RecordCard key={record.kind} record={record} domain={domain} />

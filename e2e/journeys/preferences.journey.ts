@@ -73,6 +73,7 @@ describe('communication preferences', () => {
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Product news');
     await dialog.getByRole('textbox', { name: 'Description' }).fill('What is new in the product.');
     await checkAccessibility(page);
+    await screenshot(page, 'category-modal');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByText(sendingMessages.categoryCreated).first().waitFor();
     await page.getByRole('cell', { name: 'Product news', exact: true }).waitFor();
@@ -204,6 +205,12 @@ describe('communication preferences', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(sendingMessages.preferencesUpdated).first().waitFor();
     await page.getByText(/You are unsubscribed from all/).waitFor({ state: 'detached' });
+
+    const desktop = (await newPage(browser)).page;
+    await desktop.goto(`/public/subscription-preferences?token=${token}&preview=1`);
+    await desktop.getByText('This is a preview').waitFor();
+    await desktop.getByRole('switch', { name: 'Newsletter' }).waitFor();
+    await screenshot(desktop, 'preference-centre-desktop');
 
     await page.goto('/public/unsubscribe?preview=1');
     await page.getByText('This is a preview').waitFor();

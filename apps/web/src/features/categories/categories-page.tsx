@@ -29,7 +29,7 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
       <Table.Td>
         <Stack gap={2}>
           <Group gap={6} wrap="wrap">
-            <Text size="sm" fw={600}>
+            <Text size="sm" fw={600} style={{ wordBreak: 'break-word' }}>
               {category.name}
             </Text>
             {isNarrow && typeBadge}
@@ -44,6 +44,11 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
               {category.description}
             </Text>
           )}
+          {isNarrow && counts && (
+            <Text size="xs" c="dimmed">
+              {count(counts.emails)} emails · {count(counts.optedIn)} opted in · {count(counts.optedOut)} opted out
+            </Text>
+          )}
         </Stack>
       </Table.Td>
       {!isNarrow && (
@@ -54,9 +59,9 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
         </Table.Td>
       )}
       {!isNarrow && <Table.Td>{typeBadge}</Table.Td>}
-      <Table.Td ta="right">{count(counts?.emails)}</Table.Td>
-      <Table.Td ta="right">{count(counts?.optedIn)}</Table.Td>
-      <Table.Td ta="right">{count(counts?.optedOut)}</Table.Td>
+      {!isNarrow && <Table.Td ta="right">{count(counts?.emails)}</Table.Td>}
+      {!isNarrow && <Table.Td ta="right">{count(counts?.optedIn)}</Table.Td>}
+      {!isNarrow && <Table.Td ta="right">{count(counts?.optedOut)}</Table.Td>}
       <Table.Td ta="right">
         <Button size="xs" variant="default" onClick={onOpen} aria-label={`${canWrite ? 'Edit' : 'View'} ${category.name}`}>
           {canWrite ? 'Edit' : 'View'}
@@ -104,15 +109,15 @@ export function CategoriesPage() {
       );
   else
     content = (
-      <TableCard minWidth={isNarrow ? 480 : 760} aria-label={filter === 'archived' ? 'Archived categories' : 'Categories'}>
+      <TableCard minWidth={isNarrow ? undefined : 760} aria-label={filter === 'archived' ? 'Archived categories' : 'Categories'}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             {!isNarrow && <Table.Th>Description</Table.Th>}
             {!isNarrow && <Table.Th>Type</Table.Th>}
-            <Table.Th ta="right">Emails</Table.Th>
-            <Table.Th ta="right">Opted in</Table.Th>
-            <Table.Th ta="right">Opted out</Table.Th>
+            {!isNarrow && <Table.Th ta="right">Emails</Table.Th>}
+            {!isNarrow && <Table.Th ta="right">Opted in</Table.Th>}
+            {!isNarrow && <Table.Th ta="right">Opted out</Table.Th>}
             <Table.Th>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>

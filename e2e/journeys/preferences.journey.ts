@@ -278,4 +278,44 @@ describe('communication preferences', () => {
     await narrow.getByText('1 address', { exact: true }).waitFor();
     await screenshot(narrow, 'suppressions-narrow');
   });
+
+  it('a teammate with only people:read sees categories and the suppression list read-only', async () => {
+    const user = await owner();
+    await api('POST', '/v1/suppressions', { emails: ['gone@example.com'], note: 'Asked by phone' }, user.cookie);
+    const readerEmail = uniqueEmail('viewer');
+    const readable = new Set(['people:read', 'emails:read']);
+    const scopes = (await api('GET', '/v1/accounts', undefined, user.cookie)).body.teamMember.accountData.scopes as { id: string }[];
+    await api('POST', '/v1/team-members', { name: 'Vera Viewer', email: readerEmail, scopes: scopes.map((scope) => ({ id: scope.id, enabled: readable.has(scope.id) })) }, user.cookie);
+    let token = '';
+    await expect
+      .poll(async () => {
+        const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as { to: string; text: string }[];
+        token = /accept-invite\?token=([^\s&"<>]+)/.exec(messages.find((m) => m.to.includes(readerEmail))?.text ?? '')?.[1] ?? '';
+        return token;
+      }, { timeout: 20_000 })
+      .not.toBe('');
+    expect((await api('POST', '/v1/team-members/invitations/accept', { token: decodeURIComponent(token), password: 'viewer password 1' })).status).toBe(200);
+
+    const { page } = await newPage(browser);
+    await logIn(page, readerEmail, 'viewer password 1');
+    await page.goto('/settings/communication-categories');
+    await page.getByText('You can see the categories.').waitFor();
+    expect(await page.getByRole('button', { name: 'New Category' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'View Newsletter' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Category' });
+    expect(await dialog.getByRole('textbox', { name: 'Name' }).getAttribute('readonly')).not.toBeNull();
+    expect(await dialog.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Archive' }).count()).toBe(0);
+    await checkAccessibility(page);
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+
+    await page.goto('/settings/email/suppressions');
+    await page.getByRole('cell', { name: 'gone@example.com', exact: true }).waitFor();
+    await page.getByText('You can see the suppression list.').waitFor();
+    expect(await page.getByRole('button', { name: 'Add addresses' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Remove gone@example.com' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
+    const status = await page.evaluate(async () => (await fetch('/v1/suppressions/gone%40example.com', { method: 'DELETE' })).status);
+    expect(status).toBe(403);
+  });
 });

@@ -42,7 +42,7 @@ describe('suppression list', () => {
 
     const list = await client.get('/v1/suppressions');
     expect(list.body).toMatchObject({ total: 2, page: 1, pageSize: 100 });
-    expect(list.body.suppressions.find((s: { email: string }) => s.email === ann.email)).toMatchObject({ reason: 'manual', personId: ann.id, note: 'Asked by phone' });
+    expect(list.body.suppressions.find((s: { email: string }) => s.email === ann.email)).toMatchObject({ reason: 'manual', personId: ann.id, note: 'Asked by phone', source: owner.email });
     expect((await client.get(`/v1/suppressions?search=${ann.email.slice(0, 6)}`)).body.total).toBe(1);
     expect((await client.get('/v1/suppressions?reason=hard-bounce')).body.total).toBe(0);
     expect((await client.get('/v1/suppressions?reason=bogus')).status).toBe(400);

@@ -91,14 +91,27 @@ export async function listSuppressions(db: Database, session: Session, query: z.
   };
 }
 
+/** Who changed the list by hand, as the list shows it: the team member's email. */
+async function memberSource(db: Database, session: Session): Promise<string> {
+  const row = await db
+    .selectFrom('teamMembers as t')
+    .innerJoin('users as u', 'u.id', 't.userId')
+    .select('u.email')
+    .where('t.accountId', '=', session.accountId)
+    .where('t.id', '=', session.teamMemberId)
+    .executeTakeFirst();
+  return row?.email ?? 'team member';
+}
+
 export async function addSuppressions(db: Database, session: Session, body: z.infer<typeof AddSuppressionsBody>) {
-  const source = `team member ${session.teamMemberId}`;
+  const source = await memberSource(db, session);
   const added = await suppress(db, session.accountId, body.emails.map((email) => ({ email, reason: body.reason, source, note: body.note ?? null })));
   return { added, message: sendingMessages.suppressionAdded(added) };
 }
 
 /** Lift a suppression; the history keeps what it was, who lifted it and why. */
-export async function removeSuppression(db: Database, session: Session, email: string, note: string | undefined, source = `team member ${session.teamMemberId}`) {
+export async function removeSuppression(db: Database, session: Session, email: string, note: string | undefined) {
+  const source = await memberSource(db, session);
   const removed = await db
     .deleteFrom('suppressions')
     .where('accountId', '=', session.accountId)

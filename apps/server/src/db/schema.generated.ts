@@ -54,6 +54,27 @@ export interface Accounts {
   defaultFromEmail: string | null;
 }
 
+export interface Broadcasts {
+  accountId: number;
+  id: Generated<number>;
+  name: Generated<string>;
+  status: Generated<string>;
+  emailId: number | null;
+  sendAt: Date | null;
+  time: Json | null;
+  audience: Generated<Json>;
+  integrationId: string | null;
+  archived: Generated<boolean>;
+  queued: Generated<number>;
+  excluded: Generated<number>;
+  failure: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
 export interface BulkActions {
   accountId: number;
   id: Generated<number>;
@@ -85,6 +106,26 @@ export interface CommunicationPreferences {
   categoryId: number;
   value: string;
   updatedAt: Generated<Date>;
+}
+
+export interface Deliveries {
+  accountId: number;
+  id: Generated<number>;
+  sourceKind: string;
+  sourceId: number;
+  personId: number | null;
+  emailId: number;
+  toAddress: string;
+  variant: Generated<number>;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  notBefore: Generated<Date>;
+  leaseUntil: Date | null;
+  messageId: string | null;
+  providerResponse: string | null;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Generated<Date>;
 }
 
 export interface DevMailbox {
@@ -383,9 +424,11 @@ export interface Users {
 export interface DB {
   accountIssues: AccountIssues;
   accounts: Accounts;
+  broadcasts: Broadcasts;
   bulkActions: BulkActions;
   communicationCategories: CommunicationCategories;
   communicationPreferences: CommunicationPreferences;
+  deliveries: Deliveries;
   devMailbox: DevMailbox;
   emails: Emails;
   eventNames: EventNames;

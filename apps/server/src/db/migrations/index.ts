@@ -12,6 +12,7 @@ import * as importMergedBatches from './0010-import-merged-batches.ts';
 import * as importStagingTables from './0011-import-staging-tables.ts';
 import * as emails from './0012-emails.ts';
 import * as sending from './0013-sending.ts';
+import * as deliveries from './0014-deliveries.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-import-staging-tables': importStagingTables,
   '0012-emails': emails,
   '0013-sending': sending,
+  '0014-deliveries': deliveries,
 };

@@ -13,3 +13,4 @@ export * from './segments.ts';
 export * from './emails.ts';
 export * from './domains.ts';
 export * from './sending.ts';
+export * from './broadcasts.ts';

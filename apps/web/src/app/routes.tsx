@@ -74,7 +74,7 @@ const areaRoutes: RouteObject[] = [
   area('flows/:id', 'Flow', 'Build and run one automation.'),
   { path: 'emails', ...title('Emails'), lazy: () => import('../features/emails/emails-page.tsx').then((m) => ({ Component: m.EmailsPage })) },
   { path: 'emails/:id', ...title('Email'), lazy: () => import('../features/emails/email-page.tsx').then((m) => ({ Component: m.EmailPage })) },
-  area('broadcasts', 'Broadcasts', 'One-off emails sent to a segment.'),
+  { path: 'broadcasts', ...title('Broadcasts'), lazy: () => import('../features/broadcasts/broadcasts-page.tsx').then((m) => ({ Component: m.BroadcastsPage })) },
   area('broadcasts/:id', 'Broadcast', 'Write, schedule and send one broadcast.'),
   area('metrics', 'Metrics', 'Opens, clicks and unsubscribes across your emails.'),
   area('apps', 'Apps', 'Connect the tools that send Herald your data and events.'),

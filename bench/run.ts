@@ -1,3 +1,4 @@
+import { broadcast100k } from './workloads/broadcast-100k.ts';
 import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
@@ -27,6 +28,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'segment-refresh': segmentRefresh,
   'render-10k': render10k,
   'web-weight': webWeight,
+  'broadcast-100k': broadcast100k,
 };
 
 const name = process.argv[2];

@@ -3,7 +3,7 @@ import { compileEmail, renderCompiled, type RenderAccount } from '@herald/email'
 const people = 10_000;
 
 /** A 10 kB newsletter with five merge tags, the shape a broadcast sends: a style block, a layout table, paragraphs and links. */
-function newsletter(): { subject: string; preheader: string; html: string } {
+export function newsletter(): { subject: string; preheader: string; html: string } {
   const paragraph =
     '<tr><td class="body"><p>Our engines now run faster and quieter. This paragraph stands for the news a marketer writes each week, ' +
     'with a <a href="https://example.com/news">link to read more</a> and enough words to weigh what a real paragraph weighs.</p></td></tr>\n';

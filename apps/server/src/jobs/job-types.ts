@@ -7,5 +7,6 @@ export interface JobPayloads {
   'refresh-segments': { accountId: number };
   'refresh-segment': { accountId: number; segmentId: number };
   'refresh-time-relative-segments': Record<string, unknown>;
+  deliver: { accountId: number; kind: 'broadcast' | 'flow' | 'transactional' | 'test'; sourceId: number };
 }
 export type JobName = keyof JobPayloads;

@@ -5,6 +5,7 @@ import type { JobName, JobPayloads } from './job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
+import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
 import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/segments.jobs.ts';
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
@@ -19,6 +20,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'refresh-segments': (payload, s) => runDirtyRefresh(s, payload.accountId),
     'refresh-segment': (payload, s) => runSegmentRefresh(s, payload.accountId, payload.segmentId),
     'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),
+    deliver: (payload, s) => runDeliver(s, payload),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

@@ -12,7 +12,7 @@ import { compileOrThrow, previewLinks, renderContext, renderFor } from './email-
 const testSendsPerHour = 30;
 
 /** `"Name" <address>`, with the name quoted so commas and quotes in it stay inside it. */
-function formatAddress(name: string, address: string): string {
+export function formatAddress(name: string, address: string): string {
   const clean = name.replace(/[\r\n]+/g, ' ').trim();
   return clean ? `"${clean.replace(/["\\]/g, '\\$&')}" <${address}>` : address;
 }

@@ -3,7 +3,7 @@ import type { Person } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import type { PersonColumns } from './person-values.ts';
 
-const personColumns = [
+export const personColumns = [
   'id', 'email', 'firstName', 'lastName', 'phone', 'company', 'website', 'externalId', 'fields', 'tags',
   'createdAt', 'updatedAt', 'archivedAt', 'unsubscribedAt', 'unsubscribeReason',
 ] as const;

@@ -1,0 +1,119 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+import type { SourceKind } from './deliveries.service.ts';
+
+/** Seconds a claim holds its rows; a worker that dies lets them go after this. */
+export const leaseSeconds = 30;
+
+export interface ClaimedRow {
+  id: number;
+  personId: number | null;
+  toAddress: string;
+  emailId: number;
+  attempts: number;
+}
+
+/**
+ * Take up to `limit` due rows of a source: pending ones, and ones whose lease ran out (their worker died). Rows
+ * other workers hold are skipped, not waited for. The claim is committed before anything is sent.
+ */
+export async function claimBatch(db: Database, accountId: number, kind: SourceKind, sourceId: number, limit: number): Promise<ClaimedRow[]> {
+  const { rows } = await sql<ClaimedRow>`
+    update deliveries d set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}), attempts = d.attempts + 1
+    where d.account_id = ${accountId} and d.id in (
+      select id from deliveries
+      where account_id = ${accountId} and source_kind = ${kind} and source_id = ${sourceId} and not_before <= now()
+        and (status = 'pending' or (status = 'sending' and lease_until < now()))
+      order by id
+      limit ${limit}
+      for update skip locked
+    )
+    returning d.id, d.person_id as "personId", d.to_address as "toAddress", d.email_id as "emailId", d.attempts
+  `.execute(db);
+  return rows.map((r) => ({ ...r, id: Number(r.id), personId: r.personId === null ? null : Number(r.personId), emailId: Number(r.emailId) }));
+}
+
+export interface SentRow {
+  id: number;
+  messageId: string;
+  response: string;
+}
+
+/**
+ * Mark rows sent (only rows still claimed: a row is sent once) and record a `sent` email event for each person,
+ * in one statement.
+ */
+export async function recordSent(db: Database, accountId: number, kind: SourceKind, sourceId: number, emailId: number, rows: SentRow[]): Promise<void> {
+  if (!rows.length) return;
+  const subjectKey = kind === 'broadcast' ? 'broadcastId' : kind === 'flow' ? 'flowId' : 'sourceId';
+  await sql`
+    with done as (
+      update deliveries d set status = 'sent', sent_at = now(), lease_until = null, message_id = v.message_id, provider_response = v.response, last_error = null
+      from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.messageId))}::text[]) as message_id,
+                   unnest(${sql.val(rows.map((r) => r.response))}::text[]) as response) v
+      where d.account_id = ${accountId} and d.id = v.id and d.status = 'sending'
+      returning d.person_id, d.message_id
+    )
+    insert into events (account_id, person_id, type, name, source, data)
+    select ${accountId}, person_id, 'email', 'sent', 'email',
+      jsonb_build_object(${subjectKey}::text, ${sourceId}::bigint, 'emailId', ${emailId}::bigint, 'messageId', message_id)
+    from done where person_id is not null
+  `.execute(db);
+}
+
+/** Give rows back for another try after `delaySeconds`, or fail them for good. */
+export async function recordFailed(db: Database, accountId: number, rows: { id: number; error: string; retryInSeconds: number | null }[]): Promise<void> {
+  if (!rows.length) return;
+  await sql`
+    update deliveries d set
+      status = case when v.retry is null then 'failed' else 'pending' end,
+      not_before = case when v.retry is null then d.not_before else now() + make_interval(secs => v.retry) end,
+      lease_until = null, last_error = v.error
+    from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.error))}::text[]) as error,
+                 unnest(${sql.val(rows.map((r) => r.retryInSeconds))}::int[]) as retry) v
+    where d.account_id = ${accountId} and d.id = v.id and d.status = 'sending'
+  `.execute(db);
+}
+
+/** Cancel rows whose person may no longer receive the mail (unsubscribed, suppressed or archived since queued). */
+export async function recordSkipped(db: Database, accountId: number, ids: number[], reason: string): Promise<void> {
+  if (!ids.length) return;
+  await db.updateTable('deliveries').set({ status: 'canceled', leaseUntil: null, lastError: reason }).where('accountId', '=', accountId).where('id', 'in', ids).where('status', '=', 'sending').execute();
+}
+
+/** When the source next has work: a pending row's time, or a lease that has yet to run out; null when none is left. */
+export async function nextWork(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<Date | null> {
+  const { rows } = await sql<{ at: Date | null }>`
+    select least(min(not_before) filter (where status = 'pending'), min(lease_until) filter (where status = 'sending')) as at
+    from deliveries where account_id = ${accountId} and source_kind = ${kind} and source_id = ${sourceId} and status in ('pending', 'sending')
+  `.execute(db);
+  return rows[0]?.at ?? null;
+}
+
+/** A broadcast whose deliveries are all done is sent (failed when none could be sent). */
+export async function finishBroadcast(db: Database, accountId: number, broadcastId: number): Promise<void> {
+  await sql`
+    update broadcasts b set
+      status = case when s.sent = 0 and s.failed > 0 then 'failed' else 'sent' end,
+      failure = case when s.sent = 0 and s.failed > 0 then s.last_error else b.failure end,
+      finished_at = now(), updated_at = now()
+    from (
+      select count(*) filter (where status = 'sent') as sent, count(*) filter (where status = 'failed') as failed,
+        max(last_error) filter (where status = 'failed') as last_error
+      from deliveries where account_id = ${accountId} and source_kind = 'broadcast' and source_id = ${broadcastId}
+    ) s
+    where b.account_id = ${accountId} and b.id = ${broadcastId} and b.status in ('sending', 'ab-test-sending-winner')
+  `.execute(db);
+}
+
+/** A source that cannot send at all (its sender is not verified): every unsent row fails with the reason. */
+export async function failSource(db: Database, accountId: number, kind: SourceKind, sourceId: number, reason: string): Promise<void> {
+  await db
+    .updateTable('deliveries')
+    .set({ status: 'failed', leaseUntil: null, lastError: reason })
+    .where('accountId', '=', accountId)
+    .where('sourceKind', '=', kind)
+    .where('sourceId', '=', sourceId)
+    .where('status', 'in', ['pending', 'sending'])
+    .execute();
+}

@@ -1,0 +1,88 @@
+import type { CategoryType } from '@herald/contracts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+import { enqueueJob } from '../../jobs/enqueue.ts';
+import { deliverableTo } from '../suppressions/recipient-rule.ts';
+
+export type SourceKind = 'broadcast' | 'flow' | 'transactional' | 'test';
+
+export interface EnqueueInput {
+  accountId: number;
+  kind: SourceKind;
+  sourceId: number;
+  emailId: number;
+  category: { id: number; type: CategoryType };
+  /** A condition over `people p`: who the source is for, before exclusions. */
+  audience: RawBuilder<SqlBool>;
+  /** Not sent before this time (a schedule); now when absent. */
+  notBefore?: Date;
+}
+
+/** The key of a source's `deliver` job: one job per source, however often it is asked for. */
+export const deliverJobKey = (accountId: number, kind: SourceKind, sourceId: number) => `deliver:${accountId}:${kind}:${sourceId}`;
+
+/**
+ * Queue one delivery per person of the audience who may receive mail of the category, in one INSERT … SELECT.
+ * People already queued for this source (a repeated call, a crash and retry) are skipped by the unique key, so
+ * calling it twice queues nobody twice. Everyone else the audience holds is counted as excluded.
+ */
+export async function enqueueDeliveries(db: Database, input: EnqueueInput): Promise<{ queued: number; excluded: number }> {
+  const { accountId, kind, sourceId, emailId } = input;
+  const total = await sql<{ n: string }>`select count(*) as n from people p where p.account_id = ${accountId} and ${input.audience}`.execute(db);
+  const notBefore = input.notBefore ?? new Date();
+  const inserted = await sql`
+    insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before)
+    select p.account_id, ${kind}, ${sourceId}, p.id, ${emailId}, p.email, ${notBefore}
+    from people p
+    where p.account_id = ${accountId} and ${input.audience} and ${deliverableTo(input.category.id, input.category.type)}
+    on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing
+  `.execute(db);
+  const queued = Number(inserted.numAffectedRows ?? 0);
+  await enqueueJob(db, 'deliver', { accountId, kind, sourceId }, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: notBefore });
+  return { queued, excluded: Math.max(0, Number(total.rows[0]?.n ?? 0) - queued) };
+}
+
+/** How many people an audience holds, and how many of them may receive mail of the category now. */
+export async function countAudience(db: Database, accountId: number, audience: RawBuilder<SqlBool>, category: { id: number; type: CategoryType }) {
+  const { rows } = await sql<{ total: string; deliverable: string }>`
+    select count(*) as total, count(*) filter (where ${deliverableTo(category.id, category.type)}) as deliverable
+    from people p where p.account_id = ${accountId} and ${audience}
+  `.execute(db);
+  return { total: Number(rows[0]?.total ?? 0), deliverable: Number(rows[0]?.deliverable ?? 0) };
+}
+
+export interface SourceProgress {
+  total: number;
+  pending: number;
+  sending: number;
+  sent: number;
+  failed: number;
+  canceled: number;
+}
+
+export async function sourceProgress(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<SourceProgress> {
+  const rows = await db
+    .selectFrom('deliveries')
+    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('accountId', '=', accountId)
+    .where('sourceKind', '=', kind)
+    .where('sourceId', '=', sourceId)
+    .groupBy('status')
+    .execute();
+  const of = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+  const progress = { pending: of('pending'), sending: of('sending'), sent: of('sent'), failed: of('failed'), canceled: of('canceled') };
+  return { total: Object.values(progress).reduce((a, b) => a + b, 0), ...progress };
+}
+
+/** Stop a source: rows not yet claimed are canceled; rows being sent finish. */
+export async function cancelDeliveries(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<number> {
+  const result = await db
+    .updateTable('deliveries')
+    .set({ status: 'canceled', lastError: 'Canceled.' })
+    .where('accountId', '=', accountId)
+    .where('sourceKind', '=', kind)
+    .where('sourceId', '=', sourceId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

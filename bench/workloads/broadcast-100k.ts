@@ -1,0 +1,109 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { withAccount } from '../../apps/server/src/db/tenancy.ts';
+import { defaultCategory } from '../../apps/server/src/features/categories/categories.service.ts';
+import { enqueueDeliveries } from '../../apps/server/src/features/deliveries/deliveries.service.ts';
+import type { Database } from '../../apps/server/src/db/connection.ts';
+import { round1, startBench, unbounded } from './lib.ts';
+import { newsletter } from './render-10k.ts';
+
+const people = 100_000;
+const accountName = 'bench-broadcast';
+
+export interface SinkStats { received: number; distinct: number; duplicates: number; lastAt: number }
+
+/** The SMTP sink in a process of its own; `stats()` asks it what has arrived. */
+export async function startSink(): Promise<{ url: string; child: ChildProcess; stats(): Promise<SinkStats>; stop(): void }> {
+  const child = fork(path.resolve(import.meta.dirname, 'smtp-sink.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { type: string; port: number }) => (m.type === 'ready' ? resolve(m.port) : reject(new Error('sink did not start'))));
+    child.once('exit', () => reject(new Error('sink exited')));
+  });
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    child,
+    stats: () =>
+      new Promise((resolve) => {
+        const onMessage = (m: SinkStats & { type: string }) => {
+          if (m.type !== 'stats') return;
+          child.off('message', onMessage);
+          resolve(m);
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'stats' });
+      }),
+    stop: () => child.kill(),
+  };
+}
+
+/**
+ * An account with 100,000 people carrying five personalised fields, a verified sender and the 10 kB newsletter
+ * (created once, reused). Returns the account, the email and a fresh broadcast to send.
+ */
+export async function prepareBroadcast(db: Database) {
+  return unbounded(db, async (trx) => {
+    let account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirst();
+    if (!account) {
+      account = await trx.insertInto('accounts').values({ name: accountName, email: 'bench-broadcast@example.com', writeKey: 'bench-broadcast-write-key', trialEndsAt: new Date(Date.now() + 365 * 86_400_000), mailingAddress: '1 Engine Way, London', site: 'https://example.com' }).returning('id').executeTakeFirstOrThrow();
+    }
+    const accountId = Number(account.id);
+    const { rows } = await sql<{ n: string }>`select count(*) as n from people where account_id = ${accountId}`.execute(trx);
+    if (Number(rows[0]!.n) < people) {
+      const started = performance.now();
+      await sql`delete from people where account_id = ${accountId}`.execute(trx);
+      await sql`insert into people (account_id, email, first_name, last_name, company, fields)
+        select ${accountId}, 'reader' || i || '@sink.example.com', 'Reader ' || i, 'Number ' || (i % 977), 'Company ' || (i % 500),
+          jsonb_build_object('plan', case when i % 3 = 0 then 'Pro' else 'Starter' end, 'city', 'City ' || (i % 90))
+        from generate_series(1, ${people}) as i`.execute(trx);
+      console.log(`  created ${people} people in ${round1((performance.now() - started) / 1000)} s`);
+    }
+    await sql`insert into sender_addresses (account_id, email, status) values (${accountId}, 'news@sink.example.com', 'verified') on conflict do nothing`.execute(trx);
+    const email = newsletter();
+    const row = await trx.insertInto('emails').values({ accountId, name: 'Bench newsletter', subject: email.subject, preheader: email.preheader, html: email.html, fromName: 'Bench', fromEmail: 'news@sink.example.com' }).returning('id').executeTakeFirstOrThrow();
+    const broadcast = await trx.insertInto('broadcasts').values({ accountId, name: 'Bench broadcast', status: 'sending', emailId: row.id, startedAt: new Date() }).returning('id').executeTakeFirstOrThrow();
+    return { accountId, emailId: Number(row.id), broadcastId: Number(broadcast.id) };
+  });
+}
+
+/**
+ * `broadcast-100k`: one broadcast of a 10 kB email with five merge tags to 100,000 people, through the real
+ * pipeline (queue, leased batches, rendering, pooled SMTP) into a local SMTP sink. Figure: seconds from queueing
+ * to the last message accepted; the line before gives the peak memory of the Herald process.
+ */
+export async function broadcast100k(): Promise<{ figure: number; unit: string }> {
+  const sink = await startSink();
+  process.env.SMTP_URL = sink.url;
+  process.env.SMTP_MAX_CONNECTIONS ??= '16';
+  const bench = await startBench();
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  try {
+    const { accountId, emailId, broadcastId } = await prepareBroadcast(bench.db);
+    const started = performance.now();
+    const queued = await withAccount(bench.db, accountId, async (db) => {
+      const category = (await defaultCategory(db, accountId))!;
+      return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+    });
+    console.log(`  queued ${queued.queued} (excluded ${queued.excluded}) in ${round1((performance.now() - started) / 1000)} s`);
+    let stats = await sink.stats();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      stats = await sink.stats();
+      console.log(`  ${stats.received} received (${round1((performance.now() - started) / 1000)} s, rss ${Math.round(peak / 1e6)} MB)`);
+      if (stats.received >= people) break;
+      if (performance.now() - started > 600_000) throw new Error('not done in 10 minutes');
+    }
+    const seconds = (stats.lastAt - (Date.now() - (performance.now() - started))) / 1000;
+    const status = await bench.db.selectFrom('broadcasts').select('status').where('id', '=', broadcastId).executeTakeFirst();
+    await new Promise((r) => setTimeout(r, 1500));
+    stats = await sink.stats();
+    console.log(`  ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates; broadcast ${status?.status}`);
+    console.log(`peak memory: ${Math.round(peak / 1e6)} MB`);
+    return { figure: round1(seconds), unit: 's' };
+  } finally {
+    clearInterval(sampler);
+    await bench.stop();
+    sink.stop();
+  }
+}

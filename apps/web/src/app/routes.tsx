@@ -75,7 +75,7 @@ const areaRoutes: RouteObject[] = [
   { path: 'emails', ...title('Emails'), lazy: () => import('../features/emails/emails-page.tsx').then((m) => ({ Component: m.EmailsPage })) },
   { path: 'emails/:id', ...title('Email'), lazy: () => import('../features/emails/email-page.tsx').then((m) => ({ Component: m.EmailPage })) },
   { path: 'broadcasts', ...title('Broadcasts'), lazy: () => import('../features/broadcasts/broadcasts-page.tsx').then((m) => ({ Component: m.BroadcastsPage })) },
-  area('broadcasts/:id', 'Broadcast', 'Write, schedule and send one broadcast.'),
+  { path: 'broadcasts/:id', ...title('Broadcast'), lazy: () => import('../features/broadcasts/broadcast-page.tsx').then((m) => ({ Component: m.BroadcastPage })) },
   area('metrics', 'Metrics', 'Opens, clicks and unsubscribes across your emails.'),
   area('apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
   area('settings/apps', 'Apps', 'Connect the tools that send Herald your data and events.'),

@@ -1,0 +1,128 @@
+import { broadcastStatusLabels, type Broadcast, type BroadcastProgress } from '@herald/contracts';
+import { Alert, Card, Group, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
+import { formatDateTime } from '../../lib/format.ts';
+
+/** Figures of one send: from the live status answer when there is one, else the item's own stats. */
+export function figuresOf(broadcast: Broadcast, progress: BroadcastProgress | undefined) {
+  const sent = progress?.sent ?? broadcast.stats.sent;
+  const failed = progress?.failed ?? broadcast.stats.failed;
+  const remaining = progress ? progress.pending + progress.sending : broadcast.stats.pending;
+  const canceled = progress?.canceled ?? 0;
+  const total = progress?.total ?? broadcast.stats.queued;
+  return { sent, failed, remaining, canceled, total, excluded: broadcast.stats.excluded };
+}
+
+/** Messages per second since the send started, and the time left at that pace. */
+function pace(broadcast: Broadcast, done: number, remaining: number, now: number): { rate: number | null; etaSeconds: number | null } {
+  if (!broadcast.startedAt) return { rate: null, etaSeconds: null };
+  const elapsed = (now - new Date(broadcast.startedAt).getTime()) / 1000;
+  if (elapsed <= 0 || done === 0) return { rate: null, etaSeconds: null };
+  const rate = done / elapsed;
+  return { rate, etaSeconds: remaining > 0 ? Math.ceil(remaining / rate) : 0 };
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  const body = (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700}>
+        {value}
+      </Text>
+    </Stack>
+  );
+  return hint ? (
+    <Tooltip label={hint} multiline w={240}>
+      <div tabIndex={0}>{body}</div>
+    </Tooltip>
+  ) : (
+    body
+  );
+}
+
+/** Live progress while the broadcast is sending or A/B testing: sent, failed, remaining, rate and ETA. */
+export function ProgressCard({ broadcast, progress, now }: { broadcast: Broadcast; progress: BroadcastProgress | undefined; now: number }) {
+  const { sent, failed, remaining, total } = figuresOf(broadcast, progress);
+  const { rate, etaSeconds } = pace(broadcast, sent + failed, remaining, now);
+  const share = (n: number) => (total > 0 ? (n / total) * 100 : 0);
+  return (
+    <Card withBorder radius="md" p="lg">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} fz="lg">
+            {broadcastStatusLabels[broadcast.status]}…
+          </Title>
+          <Text size="sm" c="dimmed">
+            {broadcast.startedAt ? `Started ${formatDateTime(broadcast.startedAt)}` : 'Starting'}
+          </Text>
+        </Group>
+        <Progress.Root size="xl" aria-label={`${sent.toLocaleString()} of ${total.toLocaleString()} sent`}>
+          <Progress.Section value={share(sent)} color="green" />
+          <Progress.Section value={share(failed)} color="red" />
+        </Progress.Root>
+        <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="md" role="status" aria-live="polite" aria-label="Sending progress">
+          <Figure label="Sent" value={sent.toLocaleString()} />
+          <Figure label="Failed" value={failed.toLocaleString()} />
+          <Figure label="Remaining" value={remaining.toLocaleString()} />
+          <Figure label="Rate" value={rate === null ? '—' : `${rate >= 10 ? Math.round(rate).toLocaleString() : rate.toFixed(1)}/s`} />
+          <Figure label="Time left" value={etaSeconds === null ? '—' : duration(etaSeconds)} />
+        </SimpleGrid>
+      </Stack>
+    </Card>
+  );
+}
+
+const trackingNote = 'Opens, clicks, unsubscribes and bounces are counted once email tracking arrives; until then they read 0.';
+
+/** What happened once the send ended: delivered, failed, excluded; tracking figures at 0 with a note. */
+export function ResultsCard({ broadcast, progress }: { broadcast: Broadcast; progress: BroadcastProgress | undefined }) {
+  const { sent, failed, excluded, canceled } = figuresOf(broadcast, progress);
+  return (
+    <Card withBorder radius="md" p="lg">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} fz="lg">
+            Results
+          </Title>
+          {broadcast.finishedAt && (
+            <Text size="sm" c="dimmed">
+              Finished {formatDateTime(broadcast.finishedAt)}
+            </Text>
+          )}
+        </Group>
+        {broadcast.status === 'failed' && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title="This broadcast failed">
+            {broadcast.failure ?? 'Nothing could be sent.'}
+          </Alert>
+        )}
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+          <Figure label="Delivered" value={sent.toLocaleString()} hint="Accepted by the recipients' mail servers." />
+          <Figure label="Failed" value={failed.toLocaleString()} hint="Refused for good, or still failing after every retry." />
+          <Figure label="Excluded" value={excluded.toLocaleString()} hint="In the audience but not sent to: suppressed, unsubscribed, opted out of the category, archived or without an address." />
+          {canceled > 0 && <Figure label="Canceled" value={canceled.toLocaleString()} hint="Not sent because the broadcast was canceled." />}
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+          <Figure label="Opens" value="0" />
+          <Figure label="Clicks" value="0" />
+          <Figure label="Unsubscribes" value="0" />
+          <Figure label="Bounces" value="0" />
+        </SimpleGrid>
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <IconInfoCircle size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+          <Text size="xs" c="dimmed">
+            {trackingNote}
+          </Text>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

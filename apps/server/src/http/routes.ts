@@ -10,6 +10,7 @@ import { eventsRoutes } from '../features/events/events.routes.ts';
 import { bulkRoutes } from '../features/bulk/bulk.routes.ts';
 import { foldersRoutes } from '../features/folders/folders.routes.ts';
 import { importsRoutes } from '../features/imports/imports.routes.ts';
+import { broadcastsRoutes } from '../features/broadcasts/broadcasts.routes.ts';
 import { emailsRoutes } from '../features/emails/emails.routes.ts';
 import { systemRoutes } from '../features/system/system.routes.ts';
 import { teamRoutes } from '../features/team/team.routes.ts';
@@ -21,4 +22,4 @@ import { preferencesRoutes } from '../features/preferences/preferences.routes.ts
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes];

@@ -7,6 +7,7 @@ export interface JobPayloads {
   'refresh-segments': { accountId: number };
   'refresh-segment': { accountId: number; segmentId: number };
   'refresh-time-relative-segments': Record<string, unknown>;
+  'start-broadcast': { accountId: number; broadcastId: number };
   deliver: { accountId: number; kind: 'broadcast' | 'flow' | 'transactional' | 'test'; sourceId: number };
 }
 export type JobName = keyof JobPayloads;

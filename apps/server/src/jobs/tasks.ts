@@ -3,6 +3,7 @@ import type { Services } from '../services.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { JobName, JobPayloads } from './job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
+import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
@@ -20,6 +21,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'refresh-segments': (payload, s) => runDirtyRefresh(s, payload.accountId),
     'refresh-segment': (payload, s) => runSegmentRefresh(s, payload.accountId, payload.segmentId),
     'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),
+    'start-broadcast': (payload, s) => runStartBroadcast(s, payload.accountId, payload.broadcastId),
     deliver: (payload, s) => runDeliver(s, payload),
   };
   const list = {} as Record<JobName, Task>;

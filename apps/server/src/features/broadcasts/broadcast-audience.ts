@@ -1,0 +1,41 @@
+import type { Audience, CategoryType } from '@herald/contracts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+import { badRequest } from '../../http/errors.ts';
+import { defaultCategory } from '../categories/categories.service.ts';
+import { filterOfSegment } from '../segments/segment-people.service.ts';
+import { existingSegmentIds } from './broadcasts.queries.ts';
+
+const anyOf = (parts: RawBuilder<SqlBool>[]) => (parts.length ? sql<SqlBool>`(${sql.join(parts, sql` or `)})` : sql<SqlBool>`false`);
+const tagsOverlap = (tags: string[]) => sql<SqlBool>`p.tags && ${sql.val(tags)}::text[]`;
+
+/**
+ * The people an audience stands for, as one condition over `people p`: everyone, anyone in one of the
+ * segments (their conditions as they are now), or anyone with one of the tags; minus anyone in an excluded
+ * segment or with an excluded tag. A segment that no longer exists is a 400 with `missing(id)`.
+ */
+export async function audienceCondition(db: Database, accountId: number, audience: Audience, missing: (id: number) => string): Promise<RawBuilder<SqlBool>> {
+  const included = audience.type === 'segments' ? audience.segmentIds : [];
+  const excludedSegments = audience.excludeSegmentIds ?? [];
+  const ids = [...new Set([...included, ...excludedSegments])];
+  const existing = await existingSegmentIds(db, accountId, ids);
+  const gone = ids.find((id) => !existing.has(id));
+  if (gone !== undefined) throw badRequest(missing(gone));
+  const filters = new Map<number, RawBuilder<SqlBool>>();
+  for (const id of ids) filters.set(id, await filterOfSegment(db, accountId, id));
+
+  const base =
+    audience.type === 'all' ? sql<SqlBool>`true` : audience.type === 'segments' ? anyOf(included.map((id) => filters.get(id)!)) : tagsOverlap(audience.tags);
+  const exclusions: RawBuilder<SqlBool>[] = excludedSegments.map((id) => filters.get(id)!);
+  if (audience.excludeTags?.length) exclusions.push(tagsOverlap(audience.excludeTags));
+  return exclusions.length ? sql<SqlBool>`(${base} and not coalesce(${anyOf(exclusions)}, false))` : base;
+}
+
+/** The category an email is sent under: its own, else the account's default. */
+export async function categoryOfEmail(db: Database, accountId: number, categoryId: number | null): Promise<{ id: number; type: CategoryType }> {
+  const row = categoryId
+    ? await db.selectFrom('communicationCategories').select(['id', 'type']).where('accountId', '=', accountId).where('id', '=', categoryId).executeTakeFirst()
+    : await defaultCategory(db, accountId);
+  if (!row) throw badRequest('The email has no communication category. Choose one in the email settings.');
+  return { id: Number(row.id), type: row.type as CategoryType };
+}

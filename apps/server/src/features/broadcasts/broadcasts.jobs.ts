@@ -1,0 +1,71 @@
+/**
+ * The `start-broadcast` job: at the broadcast's time (or at once), queue one delivery per person of its
+ * audience through the sending pipeline. Only this file of the feature knows the job queue.
+ */
+import { Audience, broadcastMessages, sendingMessages } from '@herald/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+import { withAccount } from '../../db/tenancy.ts';
+import { AppError } from '../../http/errors.ts';
+import { enqueueJob } from '../../jobs/enqueue.ts';
+import type { Services } from '../../services.ts';
+import { enqueueDeliveries, sourceProgress } from '../deliveries/deliveries.service.ts';
+import { senderStanding } from '../senders/sending-rule.ts';
+import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
+import { activeEmail, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
+
+/** One start job per broadcast: scheduling again replaces the job (graphile-worker's job key). */
+export const startJobKey = (accountId: number, broadcastId: number) => `start-broadcast:${accountId}:${broadcastId}`;
+
+export async function scheduleStart(db: Database, accountId: number, broadcastId: number, runAt: Date): Promise<void> {
+  await enqueueJob(db, 'start-broadcast', { accountId, broadcastId }, { jobKey: startJobKey(accountId, broadcastId), runAt });
+}
+
+/** A broadcast that cannot start is failed, with the reason the user sees. */
+async function fail(db: Database, accountId: number, id: number, failure: string) {
+  await updateBroadcastRow(db, accountId, id, { status: 'failed', failure, finishedAt: new Date() });
+}
+
+/**
+ * Start a broadcast that is due. It does nothing for one canceled, archived or moved to a later time since the
+ * job was queued, nor for one whose deliveries exist already (a job run twice). What changed since it was sent
+ * (its email archived, a segment deleted, the sender no longer verified) fails it with the reason.
+ */
+export async function runStartBroadcast(services: Services, accountId: number, broadcastId: number): Promise<void> {
+  await withAccount(services.db, accountId, async (db) => {
+    await sql`select set_config('statement_timeout', '0', true)`.execute(db);
+    const row = await lockBroadcast(db, accountId, broadcastId);
+    if (!row || row.archived) return;
+    if (row.status === 'scheduled') {
+      if (row.sendAt && row.sendAt.getTime() > Date.now() + 1000) return;
+      await updateBroadcastRow(db, accountId, broadcastId, { status: 'sending', startedAt: new Date() });
+    } else if (row.status !== 'sending') {
+      return;
+    }
+    if ((await sourceProgress(db, accountId, 'broadcast', broadcastId)).total > 0) return;
+
+    const email = row.emailId === null ? undefined : await activeEmail(db, accountId, Number(row.emailId));
+    if (!email) return fail(db, accountId, broadcastId, row.emailId === null ? broadcastMessages.noEmail : broadcastMessages.emailGone);
+    const standing = await senderStanding(db, accountId, email.fromEmail);
+    if (!standing.allowed) return fail(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
+    const audience = Audience.safeParse(row.audience);
+    if (!audience.success) return fail(db, accountId, broadcastId, 'The audience of this broadcast is not valid. Choose it again.');
+    let condition;
+    try {
+      condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode < 500) return fail(db, accountId, broadcastId, error.message);
+      throw error;
+    }
+    const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
+    const { queued, excluded } = await enqueueDeliveries(db, {
+      accountId,
+      kind: 'broadcast',
+      sourceId: broadcastId,
+      emailId: Number(email.id),
+      category,
+      audience: condition,
+    });
+    await updateBroadcastRow(db, accountId, broadcastId, { queued, excluded });
+  });
+}

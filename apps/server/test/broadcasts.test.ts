@@ -1,0 +1,330 @@
+import { broadcastMessages, emailMessages, scopeIds, sendingMessages, type Broadcast, type ScopeId } from '@herald/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEmail } from './email-helpers.ts';
+import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { startSmtpServer } from './smtp.ts';
+
+const origin = 'https://herald.test';
+let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  ctx = await createTestContext({ SMTP_URL: smtp.url, MAIL_FROM: 'Herald <no-reply@herald.test>', PUBLIC_URL: origin });
+  await ctx.startWorker();
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+type Owner = Awaited<ReturnType<typeof registerUser>>;
+const accountOf = (owner: Owner) => owner.account.accountId as number;
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** An account with an email whose sender is verified (or not, when asked). */
+async function setup(options: { verified?: boolean } = {}) {
+  const owner = await registerUser(ctx.app, { origin });
+  const fromEmail = uniqueEmail('sender');
+  const email = await owner.client.post('/v1/emails', newEmail({ fromEmail, subject: 'News for {{ person.firstName | default: "you" }}' }));
+  expect(email.status).toBe(201);
+  if (options.verified !== false) {
+    await ctx.services.db.insertInto('senderAddresses').values({ accountId: accountOf(owner), email: fromEmail, status: 'verified' }).execute();
+  }
+  return { owner, client: owner.client, emailId: email.body.email.id as number, fromEmail };
+}
+
+/** A team member holding exactly `enabled`, signed in through the mailed invitation. */
+async function addMember(owner: Owner, enabled: ScopeId[]): Promise<Client> {
+  const email = uniqueEmail('member');
+  const invited = await owner.client.post('/v1/team-members', { name: 'Member', email, scopes: scopeIds.map((id) => ({ id, enabled: enabled.includes(id) })) });
+  expect(invited.status).toBe(201);
+  const token = decodeURIComponent(/accept-invite\?token=([^\s"<]+)/.exec((await smtp.waitFor(email)).text ?? '')![1]!);
+  const member = new Client(ctx.app, origin);
+  expect((await member.post('/v1/team-members/invitations/accept', { token, password: 'member password 1' })).status).toBe(200);
+  return member;
+}
+
+async function person(client: Client, values: { firstName: string; tags?: string[] }) {
+  const created = await client.post('/v1/people/?source=manual', { email: uniqueEmail(values.firstName.toLowerCase()), firstName: values.firstName });
+  expect(created.status).toBe(201);
+  const user = created.body.user as { id: number; email: string };
+  for (const tag of values.tags ?? []) expect((await client.post('/v1/tags/', { tag, id: user.id })).status).toBeLessThan(300);
+  return user;
+}
+
+async function create(client: Client, body: Record<string, unknown> = {}): Promise<Broadcast> {
+  const res = await client.post('/v1/broadcasts', body);
+  expect(res.status).toBe(201);
+  return res.body.item;
+}
+
+async function waitForStatus(client: Client, id: number, status: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await client.get(`/v1/broadcasts/${id}/status`);
+    if (res.body.item?.status === status) return res.body as { item: Broadcast; progress: Record<string, number> };
+    if (Date.now() > deadline) throw new Error(`broadcast ${id} is ${JSON.stringify(res.body.item)} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('broadcasts: create, list, edit', () => {
+  it("creates 'My Broadcast' drafts, lists, reads and edits them; refuses unknown emails, segments and folders", async () => {
+    const { client, emailId } = await setup();
+    const plain = await create(client);
+    expect(plain).toMatchObject({ name: broadcastMessages.defaultName, status: 'draft', emailId: null, sendAt: null, time: null, audience: { type: 'all' }, archived: false, integrationId: null });
+    expect(plain.stats).toEqual({ queued: 0, excluded: 0, sent: 0, failed: 0, pending: 0 });
+    expect(plain.id).toBeGreaterThanOrEqual(100);
+    const named = await create(client, { name: 'November news', emailId, audience: { type: 'tags', tags: ['vip'], excludeTags: ['churned'] } });
+    expect(named).toMatchObject({ name: 'November news', emailId, audience: { type: 'tags', tags: ['vip'], excludeTags: ['churned'] } });
+
+    const list = await client.get('/v1/broadcasts');
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((b: Broadcast) => b.id).sort()).toEqual([plain.id, named.id].sort());
+    expect((await client.get(`/v1/broadcasts/${named.id}`)).body.item).toMatchObject({ id: named.id, name: 'November news' });
+
+    const edited = await client.patch(`/v1/broadcasts/${plain.id}`, { name: '', emailId, sendAt: inAnHour(), time: { type: 'account' } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.item).toMatchObject({ name: broadcastMessages.defaultName, emailId, time: { type: 'account' }, status: 'draft' });
+    // The item as it came back is a valid body.
+    expect((await client.patch(`/v1/broadcasts/${plain.id}`, { ...edited.body.item, name: 'Round trip' })).body.item.name).toBe('Round trip');
+
+    expect((await client.patch(`/v1/broadcasts/${plain.id}`, { emailId: 999_999 })).body.message).toBe(emailMessages.notFound);
+    const badSegment = await client.patch(`/v1/broadcasts/${plain.id}`, { audience: { type: 'segments', segmentIds: [999_999] } });
+    expect(badSegment.status).toBe(400);
+    expect(badSegment.body.message).toBe('Segment 999999 does not exist.');
+    expect((await client.patch(`/v1/broadcasts/${plain.id}`, { audience: { type: 'segments', segmentIds: [] } })).status).toBe(400);
+    expect((await client.post('/v1/broadcasts', { name: 'x'.repeat(201) })).body.message).toBe(broadcastMessages.nameTooLong);
+    expect((await client.get('/v1/broadcasts/123456789')).status).toBe(404);
+    expect((await client.patch('/v1/broadcasts/123456789', { name: 'x' })).body.message).toBe(broadcastMessages.notFound);
+
+    const emailsFolder = await client.post('/v1/folders/', { name: 'Mail', folderType: 'emails' });
+    expect((await client.post('/v1/broadcasts', { folderId: emailsFolder.body.folder.id })).status).toBe(400);
+    const folder = await client.post('/v1/folders/', { name: 'Campaigns', folderType: 'broadcasts' });
+    const filed = await create(client, { folderId: folder.body.folder.id });
+    const folders = await client.get('/v1/folders?folderType=broadcasts');
+    const stored = folders.body.folders.find((f: { id: number }) => f.id === folder.body.folder.id);
+    expect(stored.childrenIds).toContainEqual({ type: 'item', id: filed.id });
+  });
+
+  it('archives with DELETE (a scheduled one is canceled; a sending one refuses) and lists archived ones when asked', async () => {
+    const { client, emailId } = await setup();
+    await person(client, { firstName: 'Ann' });
+    const draft = await create(client, { name: 'Old news' });
+    const archived = await client.request('DELETE', `/v1/broadcasts/${draft.id}`);
+    expect(archived.status).toBe(200);
+    expect(archived.body).toMatchObject({ item: { archived: true, status: 'draft' }, message: broadcastMessages.archived });
+    expect((await client.get('/v1/broadcasts')).body.items).toEqual([]);
+    expect((await client.get('/v1/broadcasts?archived=true')).body.items.map((b: Broadcast) => b.id)).toEqual([draft.id]);
+    expect((await client.get('/v1/broadcasts?archived=all')).body.items).toHaveLength(1);
+
+    const scheduled = await create(client, { emailId, sendAt: inAnHour() });
+    expect((await client.post(`/v1/broadcasts/${scheduled.id}/send`)).body.item.status).toBe('scheduled');
+    expect((await client.request('DELETE', `/v1/broadcasts/${scheduled.id}`)).body.item).toMatchObject({ archived: true, status: 'canceled' });
+
+    const sending = await create(client, { emailId });
+    await ctx.services.db.updateTable('broadcasts').set({ status: 'sending' }).where('id', '=', sending.id).execute();
+    const refused = await client.request('DELETE', `/v1/broadcasts/${sending.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(broadcastMessages.cannotArchiveSending);
+    const edit = await client.patch(`/v1/broadcasts/${sending.id}`, { name: 'Too late' });
+    expect(edit.status).toBe(409);
+    expect(edit.body.message).toBe(broadcastMessages.notEditable('Sending'));
+    expect((await client.post(`/v1/broadcasts/${sending.id}/send`)).status).toBe(409);
+  });
+
+  it('duplicates into a new draft: name, email and audience kept; id, creator, times, sendAt and time not', async () => {
+    const { client, emailId } = await setup();
+    const source = await create(client, { name: 'Launch', emailId, audience: { type: 'all', excludeTags: ['staff'] }, sendAt: inAnHour(), time: { type: 'account' } });
+    await ctx.services.db.updateTable('broadcasts').set({ status: 'sent', integrationId: 'flow-7', createdBy: null }).where('id', '=', source.id).execute();
+    const copy = await client.post(`/v1/broadcasts/${source.id}/duplicate`);
+    expect(copy.status).toBe(201);
+    expect(copy.body.message).toBe(broadcastMessages.duplicated);
+    expect(copy.body.item).toMatchObject({ name: 'Launch', emailId, audience: { type: 'all', excludeTags: ['staff'] }, status: 'draft', sendAt: null, time: null, integrationId: null });
+    expect(copy.body.item.id).not.toBe(source.id);
+    expect(copy.body.item.createdBy).not.toBeNull();
+    expect((await client.post('/v1/broadcasts/123456789/duplicate')).status).toBe(404);
+  });
+});
+
+describe('broadcasts: send refusals', () => {
+  it("refuses a send without an email, from an unverified address, at a past time, to a deleted segment or to nobody", async () => {
+    const { client, emailId } = await setup();
+    const ann = await person(client, { firstName: 'Ann' });
+    const noEmail = await create(client);
+    const refused = await client.post(`/v1/broadcasts/${noEmail.id}/send`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(broadcastMessages.noEmail);
+
+    const past = await create(client, { emailId, sendAt: new Date(Date.now() - 60_000).toISOString() });
+    const tooLate = await client.post(`/v1/broadcasts/${past.id}/send`);
+    expect(tooLate.status).toBe(400);
+    expect(tooLate.body.message).toBe(broadcastMessages.sendAtInPast);
+
+    const segment = (await client.post('/v1/segments/', { name: 'Soon gone', conditions: [{ type: 'tag', operator: 'has', tag: 'x' }] })).body.segment as { id: number };
+    const toSegment = await create(client, { emailId, audience: { type: 'segments', segmentIds: [segment.id] } });
+    expect((await client.request('DELETE', `/v1/segments/${segment.id}`)).status).toBeLessThan(300);
+    const gone = await client.post(`/v1/broadcasts/${toSegment.id}/send`);
+    expect(gone.status).toBe(400);
+    expect(gone.body.message).toBe(broadcastMessages.segmentGone(segment.id));
+
+    await client.post('/v1/suppressions', { emails: [ann.email], reason: 'manual' });
+    const nobody = await create(client, { emailId });
+    const empty = await client.post(`/v1/broadcasts/${nobody.id}/send`);
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe(broadcastMessages.nobodyToSend);
+
+    const recipientTime = await create(client, { emailId, time: { type: 'recipient' } });
+    expect((await client.post(`/v1/broadcasts/${recipientTime.id}/send`)).body.message).toBe(broadcastMessages.recipientTimeUnavailable);
+
+    const unverified = await setup({ verified: false });
+    await person(unverified.client, { firstName: 'Bo' });
+    const fromUnverified = await create(unverified.client, { emailId: unverified.emailId });
+    const rule = await unverified.client.post(`/v1/broadcasts/${fromUnverified.id}/send`);
+    expect(rule.status).toBe(422);
+    expect(rule.body.message).toBe(sendingMessages.notVerified(unverified.fromEmail));
+    expect((await unverified.client.get(`/v1/broadcasts/${fromUnverified.id}`)).body.item.status).toBe('draft');
+  });
+
+  it("keeps other accounts' broadcasts out of reach (404)", async () => {
+    const mine = await setup();
+    const theirs = await setup();
+    const other = await create(theirs.client, { name: 'Private', emailId: theirs.emailId });
+    const calls: [Parameters<Client['request']>[0], string, unknown?][] = [
+      ['GET', `/v1/broadcasts/${other.id}`],
+      ['PATCH', `/v1/broadcasts/${other.id}`, { name: 'Mine now' }],
+      ['POST', `/v1/broadcasts/${other.id}/send`],
+      ['POST', `/v1/broadcasts/${other.id}/cancel`],
+      ['GET', `/v1/broadcasts/${other.id}/status`],
+      ['POST', `/v1/broadcasts/${other.id}/status`],
+      ['POST', `/v1/broadcasts/${other.id}/duplicate`],
+      ['DELETE', `/v1/broadcasts/${other.id}`],
+    ];
+    for (const [method, url, body] of calls) {
+      const res = await mine.client.request(method, url, body === undefined ? {} : { body });
+      expect(res.status, `${method} ${url}`).toBe(404);
+    }
+    expect((await mine.client.get('/v1/broadcasts')).body.items).toEqual([]);
+    expect((await mine.client.patch(`/v1/broadcasts/${(await create(mine.client)).id}`, { emailId: theirs.emailId })).status).toBe(400);
+    expect((await theirs.client.get(`/v1/broadcasts/${other.id}`)).body.item.name).toBe('Private');
+  });
+
+  it('needs broadcasts:read to look and broadcasts:write to change (403)', async () => {
+    const { owner, client, emailId } = await setup();
+    const broadcast = await create(client, { emailId });
+    const reader = await addMember(owner, ['emails:read', 'broadcasts:read']);
+    expect((await reader.get('/v1/broadcasts')).status).toBe(200);
+    expect((await reader.get(`/v1/broadcasts/${broadcast.id}/status`)).status).toBe(200);
+    expect((await reader.post('/v1/broadcasts/audience-count', { audience: { type: 'all' } })).status).toBe(200);
+    for (const [method, url] of [
+      ['POST', '/v1/broadcasts'],
+      ['PATCH', `/v1/broadcasts/${broadcast.id}`],
+      ['POST', `/v1/broadcasts/${broadcast.id}/send`],
+      ['POST', `/v1/broadcasts/${broadcast.id}/cancel`],
+      ['POST', `/v1/broadcasts/${broadcast.id}/duplicate`],
+      ['DELETE', `/v1/broadcasts/${broadcast.id}`],
+    ] as const) {
+      expect((await reader.request(method, url, { body: {} })).status, `${method} ${url}`).toBe(403);
+    }
+    const outsider = await addMember(owner, ['emails:read']);
+    expect((await outsider.get('/v1/broadcasts')).status).toBe(403);
+    expect((await outsider.get(`/v1/broadcasts/${broadcast.id}`)).status).toBe(403);
+  });
+});
+
+describe('broadcasts: audience', () => {
+  it('counts everyone, segments and tags minus exclusions; the suppressed count in total, not deliverable', async () => {
+    const { client, emailId } = await setup();
+    await person(client, { firstName: 'Ann', tags: ['vip'] });
+    await person(client, { firstName: 'Ben', tags: ['vip', 'staff'] });
+    const cy = await person(client, { firstName: 'Cy', tags: ['vip'] });
+    await person(client, { firstName: 'Di' });
+    await client.post('/v1/suppressions', { emails: [cy.email], reason: 'unsubscribed' });
+    const vips = (await client.post('/v1/segments/', { name: 'VIPs', conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }] })).body.segment as { id: number };
+    const staff = (await client.post('/v1/segments/', { name: 'Staff', conditions: [{ type: 'tag', operator: 'has', tag: 'staff' }] })).body.segment as { id: number };
+    const count = async (audience: unknown) => {
+      const res = await client.post('/v1/broadcasts/audience-count', { audience, emailId });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    expect(await count({ type: 'all' })).toEqual({ total: 4, deliverable: 3 });
+    expect(await count({ type: 'segments', segmentIds: [vips.id] })).toEqual({ total: 3, deliverable: 2 });
+    expect(await count({ type: 'segments', segmentIds: [vips.id], excludeSegmentIds: [staff.id] })).toEqual({ total: 2, deliverable: 1 });
+    expect(await count({ type: 'tags', tags: ['vip'], excludeTags: ['staff'] })).toEqual({ total: 2, deliverable: 1 });
+    expect(await count({ type: 'all', excludeTags: ['vip'] })).toEqual({ total: 1, deliverable: 1 });
+    const unknown = await client.post('/v1/broadcasts/audience-count', { audience: { type: 'segments', segmentIds: [999_999] } });
+    expect(unknown.status).toBe(400);
+    expect((await client.post('/v1/broadcasts/audience-count', { audience: { type: 'all' }, emailId: 999_999 })).body.message).toBe(emailMessages.notFound);
+  });
+});
+
+describe('broadcasts: sending', () => {
+  it('sends one personalised email to each deliverable person of a segment minus exclusions, through SMTP, and ends sent', async () => {
+    const { client, emailId } = await setup();
+    const ann = await person(client, { firstName: 'Ann', tags: ['vip'] });
+    const ben = await person(client, { firstName: 'Ben', tags: ['vip'] });
+    const cy = await person(client, { firstName: 'Cy', tags: ['vip'] });
+    const di = await person(client, { firstName: 'Di', tags: ['vip', 'staff'] });
+    const ed = await person(client, { firstName: 'Ed' });
+    await client.post('/v1/suppressions', { emails: [cy.email], reason: 'unsubscribed' });
+    const vips = (await client.post('/v1/segments/', { name: 'VIPs', conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }] })).body.segment as { id: number };
+    const broadcast = await create(client, { name: 'VIP news', emailId, audience: { type: 'segments', segmentIds: [vips.id], excludeTags: ['staff'] } });
+
+    const sent = await client.post(`/v1/broadcasts/${broadcast.id}/send`);
+    expect(sent.status).toBe(200);
+    expect(sent.body.message).toBe(broadcastMessages.sending);
+    expect(sent.body.item.status).toBe('sending');
+    expect(sent.body.item.startedAt).not.toBeNull();
+
+    const done = await waitForStatus(client, broadcast.id, 'sent');
+    expect(done.item.stats).toEqual({ queued: 2, excluded: 1, sent: 2, failed: 0, pending: 0 });
+    expect(done.progress).toMatchObject({ total: 2, sent: 2, pending: 0, sending: 0, failed: 0 });
+    expect(done.item.finishedAt).not.toBeNull();
+    for (const [who, name] of [[ann, 'Ann'], [ben, 'Ben']] as const) {
+      const mail = await smtp.waitFor(who.email);
+      expect(mail.subject).toBe(`News for ${name}`);
+      expect(mail.html).toContain(`Hi ${name}`);
+      const header = (key: string) => mail.headerLines.filter((line) => line.key === key).map((line) => line.line.slice(line.line.indexOf(':') + 1).trim());
+      expect(header('list-unsubscribe')).toEqual([expect.stringMatching(/<https:\/\/herald\.test\/[^>]+>/)]);
+      expect(header('list-unsubscribe-post')).toEqual(['List-Unsubscribe=One-Click']);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const to = (address: string) => smtp.received.filter((m) => JSON.stringify(m.to).toLowerCase().includes(address.toLowerCase())).length;
+    expect([to(ann.email), to(ben.email), to(cy.email), to(di.email), to(ed.email)]).toEqual([1, 1, 0, 0, 0]);
+
+    const cancel = await client.post(`/v1/broadcasts/${broadcast.id}/cancel`);
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.message).toBe(broadcastMessages.alreadySent);
+    expect((await client.post(`/v1/broadcasts/${broadcast.id}/send`)).status).toBe(409);
+    expect((await client.patch(`/v1/broadcasts/${broadcast.id}`, { name: 'Again' })).status).toBe(409);
+    expect((await client.get('/v1/broadcasts')).body.items[0].stats).toMatchObject({ sent: 2, queued: 2 });
+  }, 60_000);
+
+  it('schedules at a future sendAt (moving it reschedules), then cancels: nothing is queued or sent', async () => {
+    const { client, emailId, owner } = await setup();
+    const ann = await person(client, { firstName: 'Ann' });
+    const broadcast = await create(client, { emailId, sendAt: inAnHour() });
+    const scheduled = await client.post(`/v1/broadcasts/${broadcast.id}/send`);
+    expect(scheduled.status).toBe(200);
+    expect(scheduled.body).toMatchObject({ message: broadcastMessages.scheduled, item: { status: 'scheduled' } });
+    const later = new Date(Date.now() + 7_200_000).toISOString();
+    const moved = await client.patch(`/v1/broadcasts/${broadcast.id}`, { sendAt: later });
+    expect(moved.body.item).toMatchObject({ status: 'scheduled', sendAt: later });
+    const pastMove = await client.patch(`/v1/broadcasts/${broadcast.id}`, { sendAt: new Date(Date.now() - 1000).toISOString() });
+    expect(pastMove.body.message).toBe(broadcastMessages.sendAtInPast);
+    const jobs = await ctx.database.pool.query<{ run_at: Date }>('select run_at from graphile_worker.jobs where key = $1', [`start-broadcast:${accountOf(owner)}:${broadcast.id}`]);
+    expect(jobs.rows.map((row) => row.run_at.toISOString())).toEqual([later]);
+
+    const canceled = await client.post(`/v1/broadcasts/${broadcast.id}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ message: broadcastMessages.canceled, item: { status: 'canceled' } });
+    const again = await client.post(`/v1/broadcasts/${broadcast.id}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(broadcastMessages.notCancelable('Canceled'));
+    expect((await client.patch(`/v1/broadcasts/${broadcast.id}`, { name: 'x' })).status).toBe(409);
+    expect((await client.get(`/v1/broadcasts/${broadcast.id}/status`)).body.progress.total).toBe(0);
+    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(ann.email))).toBe(false);
+    const draft = await create(client);
+    expect((await client.post(`/v1/broadcasts/${draft.id}/cancel`)).body.message).toBe(broadcastMessages.notCancelable('Draft'));
+  });
+});

@@ -39,6 +39,11 @@ const EnvSchema = z.object({
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
   SPF_INCLUDE: z.string().regex(/^[a-z0-9._-]+$/i, 'SPF_INCLUDE must be a domain such as _spf.mailprovider.com').optional(),
   RETURN_PATH_DOMAIN: z.string().regex(/^[a-z0-9._-]+$/i, 'RETURN_PATH_DOMAIN must be a domain such as bounces.mailprovider.com').optional(),
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  SES_SNS_TOPIC_ARNS: z.string().optional(),
+  POSTMARK_WEBHOOK_AUTH: z.string().regex(/^[^:]+:.+$/, 'POSTMARK_WEBHOOK_AUTH must be user:password').optional(),
+  SENDGRID_WEBHOOK_PUBLIC_KEY: z.string().min(1).optional(),
+  MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(1).optional(),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -70,6 +75,14 @@ export interface Config {
   sending: { maxConnections: number; ratePerSecond: number; devMailboxKeep: number };
   /** Sender-domain checks: the DNS servers to ask (system ones when empty), the time to wait, what SPF must include, the bounce host. */
   dns: { servers: string[]; timeoutMs: number; spfInclude: string | undefined; returnPathDomain: string | undefined };
+  /** Bounce and complaint intake: the inbound SMTP port (off when unset) and each provider webhook's key (refused when unset). */
+  bounces: {
+    inboundSmtpPort: number | undefined;
+    sesTopicArns: string[];
+    postmarkAuth: string | undefined;
+    sendgridPublicKey: string | undefined;
+    mailgunSigningKey: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -137,6 +150,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.DNS_TIMEOUT_MS,
       spfInclude: e.SPF_INCLUDE?.toLowerCase(),
       returnPathDomain: e.RETURN_PATH_DOMAIN?.toLowerCase(),
+    },
+    bounces: {
+      inboundSmtpPort: e.INBOUND_SMTP_PORT,
+      sesTopicArns: (e.SES_SNS_TOPIC_ARNS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      postmarkAuth: e.POSTMARK_WEBHOOK_AUTH || undefined,
+      sendgridPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY || undefined,
+      mailgunSigningKey: e.MAILGUN_WEBHOOK_SIGNING_KEY || undefined,
     },
   };
 }

@@ -11,6 +11,7 @@ import { resolveSecret } from './secret.ts';
 import { createLocalStorage, createS3Storage } from './lib/storage.ts';
 import { dkimKeyOf } from './features/domains/domains.service.ts';
 import type { Services } from './services.ts';
+import { startInboundSmtp, type InboundSmtp } from './features/bounces/inbound-smtp.ts';
 
 export interface RunningServer {
   app: FastifyInstance | undefined;
@@ -37,13 +38,20 @@ export async function startServer(config: Config, role: Role, log: (m: string) =
   let runner: Runner | undefined;
   let app: FastifyInstance | undefined;
   let url: string | undefined;
+  let inbound: InboundSmtp | undefined;
   try {
     if (role !== 'api') runner = await startWorker(database.pool, { ...services, mailer }, config.workerConcurrency);
+    // The bounce mailbox runs beside the API (INBOUND_SMTP_PORT); reports it takes are recorded straight away.
+    if (role !== 'worker' && config.bounces.inboundSmtpPort !== undefined) {
+      inbound = await startInboundSmtp(services, { port: config.bounces.inboundSmtpPort, host: config.host, log: (line, detail) => log(detail ? `${line} ${JSON.stringify(detail)}` : line) });
+      log(`Bounce intake listening for SMTP on port ${inbound.port}`);
+    }
     if (role !== 'worker') {
       app = await buildApp(services);
       url = await app.listen({ port: config.port, host: config.host });
     }
   } catch (error) {
+    await inbound?.close();
     await runner?.stop();
     await database.close();
     throw error;
@@ -54,6 +62,7 @@ export async function startServer(config: Config, role: Role, log: (m: string) =
     url,
     stop: async () => {
       await app?.close();
+      await inbound?.close();
       await runner?.stop();
       mailer.close();
       closeTransports();

@@ -67,7 +67,7 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
   });
 
   for (const def of routes) {
-    if (def.anyBody) await app.register(async (scope) => mountWithAnyBody(scope, services, def));
+    if (def.anyBody || def.rawBody) await app.register(async (scope) => mountWithAnyBody(scope, services, def));
     else mountRoute(app, services, def);
   }
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -129,7 +129,7 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
 /** In a scope of its own, so that only this route reads any content type and forgives unreadable JSON. */
 function mountWithAnyBody(scope: FastifyInstance, services: Services, def: RouteDef): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, readLeniently(String(text))));
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, def.rawBody ? String(text) : readLeniently(String(text))));
   mountRoute(scope, services, def);
 }
 

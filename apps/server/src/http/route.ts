@@ -58,6 +58,8 @@ export interface RouteSpec<
   bodyLimit?: number;
   /** Any bytes are a body: JSON when they parse, else the text itself, never a refusal (error reports from failing clients). */
   anyBody?: boolean;
+  /** The body as the exact text received, whatever its type (signed webhooks check the signature over these bytes). */
+  rawBody?: boolean;
   /** A valid body, shown in the OpenAPI document and sent by the cross-account probe test. */
   example?: B extends z.ZodType ? z.input<B> : never;
   /** Instance-level routes (health, config, the dev mailbox, signed files) hold no account's data. */
@@ -80,6 +82,7 @@ export interface RouteDef {
   csrf: boolean;
   bodyLimit?: number;
   anyBody?: boolean;
+  rawBody?: boolean;
   example?: unknown;
   tenant: boolean;
   handler: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;

@@ -19,7 +19,8 @@ import { domainsRoutes } from '../features/domains/domains.routes.ts';
 import { suppressionsRoutes } from '../features/suppressions/suppressions.routes.ts';
 import { categoriesRoutes } from '../features/categories/categories.routes.ts';
 import { preferencesRoutes } from '../features/preferences/preferences.routes.ts';
+import { bouncesRoutes } from '../features/bounces/bounces.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { runStartBroadcast } from '../src/features/broadcasts/broadcasts.jobs.ts';
 
 const origin = 'https://herald.test';
 let ctx: TestContext;
@@ -105,6 +106,28 @@ describe('broadcasts: create, list, edit', () => {
     const folders = await client.get('/v1/folders?folderType=broadcasts');
     const stored = folders.body.folders.find((f: { id: number }) => f.id === folder.body.folder.id);
     expect(stored.childrenIds).toContainEqual({ type: 'item', id: filed.id });
+  });
+
+  it('lists broadcasts in no folder under the root; deleting a folder archives its broadcasts (a scheduled one canceled, a sending one kept)', async () => {
+    const { client, emailId } = await setup();
+    await person(client, { firstName: 'Ann' });
+    const loose = await create(client, { name: 'Loose' });
+    const folder = (await client.post('/v1/folders/', { name: 'Autumn', folderType: 'broadcasts' })).body.folder as { id: number };
+    const draft = await create(client, { folderId: folder.id });
+    const scheduled = await create(client, { emailId, sendAt: inAnHour(), folderId: folder.id });
+    await client.post(`/v1/broadcasts/${scheduled.id}/send`);
+    const sending = await create(client, { emailId, folderId: folder.id });
+    await ctx.services.db.updateTable('broadcasts').set({ status: 'sending' }).where('id', '=', sending.id).execute();
+    const tree = (await client.get('/v1/folders?folderType=broadcasts')).body.folders as { root: boolean; childrenIds: unknown[] }[];
+    expect(tree.find((f) => f.root)!.childrenIds).toContainEqual({ type: 'item', id: loose.id });
+    expect(tree.find((f) => f.root)!.childrenIds).not.toContainEqual({ type: 'item', id: draft.id });
+
+    expect((await client.request('DELETE', `/v1/folders/${folder.id}`)).status).toBeLessThan(300);
+    const all = new Map(((await client.get('/v1/broadcasts?archived=all')).body.items as Broadcast[]).map((b) => [b.id, b]));
+    expect(all.get(loose.id)).toMatchObject({ archived: false });
+    expect(all.get(draft.id)).toMatchObject({ archived: true, status: 'draft' });
+    expect(all.get(scheduled.id)).toMatchObject({ archived: true, status: 'canceled' });
+    expect(all.get(sending.id)).toMatchObject({ archived: false, status: 'sending' });
   });
 
   it('archives with DELETE (a scheduled one is canceled; a sending one refuses) and lists archived ones when asked', async () => {
@@ -298,6 +321,27 @@ describe('broadcasts: sending', () => {
     expect((await client.post(`/v1/broadcasts/${broadcast.id}/send`)).status).toBe(409);
     expect((await client.patch(`/v1/broadcasts/${broadcast.id}`, { name: 'Again' })).status).toBe(409);
     expect((await client.get('/v1/broadcasts')).body.items[0].stats).toMatchObject({ sent: 2, queued: 2 });
+  }, 60_000);
+
+  it('the start job fails a broadcast whose segment was deleted after it was scheduled, and runs once however often it is called', async () => {
+    const { client, emailId, owner } = await setup();
+    await person(client, { firstName: 'Ann', tags: ['vip'] });
+    await person(client, { firstName: 'Ben' });
+    const segment = (await client.post('/v1/segments/', { name: 'VIPs', conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }] })).body.segment as { id: number };
+    const doomed = await create(client, { emailId, audience: { type: 'segments', segmentIds: [segment.id] }, sendAt: inAnHour() });
+    expect((await client.post(`/v1/broadcasts/${doomed.id}/send`)).body.item.status).toBe('scheduled');
+    await client.request('DELETE', `/v1/segments/${segment.id}`);
+    await ctx.services.db.updateTable('broadcasts').set({ sendAt: new Date(Date.now() - 1000) }).where('id', '=', doomed.id).execute();
+    await runStartBroadcast(ctx.services, accountOf(owner), doomed.id);
+    expect((await client.get(`/v1/broadcasts/${doomed.id}`)).body.item).toMatchObject({ status: 'failed', failure: broadcastMessages.segmentGone(segment.id) });
+
+    const twice = await create(client, { emailId, sendAt: inAnHour() });
+    await client.post(`/v1/broadcasts/${twice.id}/send`);
+    await ctx.services.db.updateTable('broadcasts').set({ sendAt: new Date(Date.now() - 1000) }).where('id', '=', twice.id).execute();
+    await runStartBroadcast(ctx.services, accountOf(owner), twice.id);
+    await runStartBroadcast(ctx.services, accountOf(owner), twice.id);
+    const done = await waitForStatus(client, twice.id, 'sent');
+    expect(done.item.stats).toMatchObject({ queued: 2, excluded: 0, sent: 2 });
   }, 60_000);
 
   it('schedules at a future sendAt (moving it reschedules), then cancels: nothing is queued or sent', async () => {

@@ -81,3 +81,24 @@ export function activeEmail(db: Database, accountId: number, id: number) {
     .where('archived', '=', false)
     .executeTakeFirst();
 }
+
+/** Ids of the account's broadcasts that are not archived: the items the broadcasts folder tree lists. */
+export async function listActiveBroadcastIds(db: Database, accountId: number): Promise<number[]> {
+  const rows = await db.selectFrom('broadcasts').select('id').where('accountId', '=', accountId).where('archived', '=', false).orderBy('id').execute();
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * Archive these broadcasts (deleting a folder of broadcasts archives what it held). Scheduled ones are canceled as
+ * they are archived; ones sending or A/B testing stay as they are, as DELETE /v1/broadcasts/{id} refuses them.
+ */
+export async function archiveBroadcasts(db: Database, accountId: number, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .updateTable('broadcasts')
+    .set({ archived: true, status: sql`case when status = 'scheduled' then 'canceled' else status end`, updatedAt: sql`now()` })
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .where('status', 'not in', ['sending', 'ab-testing', 'ab-test-sending-winner'])
+    .execute();
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { FolderType } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
+import { listActiveBroadcastIds } from '../broadcasts/broadcasts.queries.ts';
 import { listActiveEmailIds } from '../emails/emails.queries.ts';
 
 export interface ChildRef {
@@ -50,5 +51,6 @@ export async function existingItems(db: Database, accountId: number, folderType:
   if (folderType === 'tags') return (await db.selectFrom('tags').select('tag').where('accountId', '=', accountId).orderBy('tag').execute()).map((r) => r.tag);
   if (folderType === 'personFields') return (await db.selectFrom('personFields').select('name').where('accountId', '=', accountId).orderBy('createdAt').execute()).map((r) => r.name);
   if (folderType === 'emails') return listActiveEmailIds(db, accountId);
+  if (folderType === 'broadcasts') return listActiveBroadcastIds(db, accountId);
   return [];
 }

@@ -6,6 +6,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { removeTagFromPeople } from '../tags/tags.queries.ts';
 import { archiveEmails } from '../emails/emails.queries.ts';
+import { archiveBroadcasts } from '../broadcasts/broadcasts.queries.ts';
 import { sql } from 'kysely';
 import {
   deleteFolders,
@@ -123,7 +124,7 @@ export async function updateFolder(db: Database, session: Session, id: number, b
 
 /**
  * DELETE /v1/folders/{id}: the folder, its subfolders, and its items by type — person fields and
- * tags deleted; segments deleted; emails archived (flows and broadcasts too, when those areas exist).
+ * tags deleted; segments deleted; emails and broadcasts archived (flows too, when that area exists).
  */
 export async function deleteFolder(db: Database, session: Session, id: number) {
   const row = await folderOrThrow(db, session, id);
@@ -152,6 +153,9 @@ export async function deleteFolder(db: Database, session: Session, id: number) {
   }
   if (row.folderType === 'emails' && items.length) {
     await archiveEmails(db, session.accountId, items.map(Number).filter((emailId) => Number.isSafeInteger(emailId)));
+  }
+  if (row.folderType === 'broadcasts' && items.length) {
+    await archiveBroadcasts(db, session.accountId, items.map(Number).filter((id) => Number.isSafeInteger(id)));
   }
   const parent = row.parentId ? byId.get(row.parentId) : undefined;
   if (parent) await setChildren(db, session.accountId, parent.id, childrenOf(parent).filter((c) => !sameRef(c, { type: 'folder', id })));

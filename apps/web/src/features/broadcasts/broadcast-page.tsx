@@ -138,6 +138,7 @@ export function BroadcastPage() {
   const progress = status.data?.item.id === id ? status.data.progress : undefined;
   const isLive = isBroadcastPolled(item.status) && item.status !== 'scheduled';
   const isOver = item.status === 'sent' || item.status === 'failed' || (item.status === 'canceled' && item.startedAt !== null);
+  const showCanceledNote = item.status === 'canceled' && !item.startedAt;
   const countError = count.isError ? errorMessage(count.error, "Couldn't count the recipients.") : null;
 
   return (
@@ -169,7 +170,7 @@ export function BroadcastPage() {
       {isLive && <ProgressCard broadcast={item} progress={progress} now={status.data?.receivedAt ?? Date.now()} />}
       {isOver && <ResultsCard broadcast={item} progress={progress} />}
       <Grid gutter="md">
-        <Grid.Col span={{ base: 12, md: 7 }}>
+        <Grid.Col span={{ base: 12, md: canEdit || showCanceledNote ? 7 : 8 }}>
           <Stack gap="md">
             <BroadcastDetails
               name={item.name}
@@ -183,18 +184,18 @@ export function BroadcastPage() {
             <AudiencePicker audience={audience} onChange={setAudience} readOnly={!canEdit} count={canEdit ? (count.data ?? null) : null} isCounting={count.isFetching || audience !== settled} countError={countError} />
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          {canEdit ? (
+        {canEdit && (
+          <Grid.Col span={{ base: 12, md: 5 }}>
             <SendPanel broadcast={item} checks={checks} timeZone={timeZone} canEdit={canEdit} isSending={send.isPending || update.isPending} isCanceling={cancel.isPending} onSend={sendBroadcast} onCancel={confirmCancel} />
-          ) : (
-            item.status === 'canceled' &&
-            !item.startedAt && (
-              <Alert variant="light" color="gray" title="Canceled">
-                This broadcast was canceled before it went out. Duplicate it from the list to send it again.
-              </Alert>
-            )
-          )}
-        </Grid.Col>
+          </Grid.Col>
+        )}
+        {showCanceledNote && (
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Alert variant="light" color="gray" title="Canceled">
+              This broadcast was canceled before it went out. Duplicate it from the list to send it again.
+            </Alert>
+          </Grid.Col>
+        )}
       </Grid>
     </Stack>
   );

@@ -1,0 +1,155 @@
+import { broadcastMessages } from '@herald/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAccessibility } from '../support/accessibility.ts';
+import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+/** Pick an option of a segmented control (its radio is visually hidden under the label). */
+async function choose(page: Page, name: string) {
+  await page.getByRole('radio', { name }).evaluate((radio: HTMLInputElement) => radio.click());
+}
+
+/** An owner with a session cookie, a verified sender (proved by the link in the mailbox), a mailing address and an email. */
+async function marketer() {
+  const user = await createUser();
+  const cookie = (await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password })).cookie!;
+  const sender = uniqueEmail('news');
+  expect((await api('POST', '/v1/settings/email/addresses', { email: sender }, cookie)).status).toBeLessThan(300);
+  const inbox = (await newPage(browser)).page;
+  await inbox.goto('/dev/mailbox');
+  await inbox.getByText(sender).first().click({ timeout: 20_000 });
+  const link = inbox.locator('a[href*="/public/verify-sender?token="]').first();
+  await link.waitFor({ timeout: 20_000 });
+  await inbox.goto((await link.getAttribute('href'))!);
+  await inbox.getByRole('heading', { name: 'Address verified' }).waitFor();
+  await inbox.close();
+  expect((await api('PATCH', '/v1/accounts/me', { mailingAddress: '1 Engine Way, London' }, cookie)).status).toBe(200);
+  const html = '<p>Hi {{ person.firstName | default: "there" }}, our November news.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
+  const created = await api('POST', '/v1/emails', { name: 'November news', subject: 'November news', fromEmail: sender, html, editor: { type: 'html', state: null, html } }, cookie);
+  expect(created.status).toBeLessThan(300);
+  return { ...user, cookie, sender, emailId: created.body.email.id as number };
+}
+
+async function addPerson(cookie: string, email: string, firstName: string) {
+  const created = await api('POST', '/v1/people/?source=manual', { email, firstName }, cookie);
+  if (created.status >= 300) throw new Error(JSON.stringify(created.body));
+}
+
+/** The broadcast page's email picker: open it and take the option. */
+async function pickEmail(page: Page, name: string) {
+  await page.getByRole('textbox', { name: 'Email', exact: true }).click();
+  await page.getByRole('option', { name }).click();
+  await page.getByText('Email chosen: November news').waitFor();
+}
+
+describe('broadcasts', () => {
+  it('a marketer writes a broadcast to everyone, sees the count and the checks, sends it, watches it reach Sent and finds the messages in the mailbox; schedules another for tomorrow and cancels it', async () => {
+    const user = await marketer();
+    const ada = uniqueEmail('ada');
+    const grace = uniqueEmail('grace');
+    const gone = uniqueEmail('gone');
+    await addPerson(user.cookie, ada, 'Ada');
+    await addPerson(user.cookie, grace, 'Grace');
+    await addPerson(user.cookie, gone, 'Gone');
+    await api('POST', '/v1/suppressions', { emails: [gone], note: 'Asked by phone' }, user.cookie);
+
+    const { page } = await newPage(browser);
+    await logIn(page, user.email, user.password);
+    await page.goto('/broadcasts');
+    await page.getByRole('heading', { name: 'Broadcasts', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'No broadcasts yet' }).waitFor();
+    await checkAccessibility(page);
+    await screenshot(page, 'broadcasts-empty');
+
+    // New: a draft named 'My Broadcast' opens at once.
+    await page.getByRole('button', { name: 'Create your first broadcast' }).click();
+    await page.waitForURL(/\/broadcasts\/\d+$/);
+    await page.getByRole('heading', { name: broadcastMessages.defaultName, level: 1 }).waitFor();
+    await page.getByText('Draft', { exact: true }).first().waitFor();
+    await page.locator('[data-check="email"][data-state="fail"]').getByText(broadcastMessages.noEmail).waitFor();
+    await checkAccessibility(page);
+
+    const name = page.getByRole('textbox', { name: 'Broadcast name' });
+    await name.fill('November newsletter');
+    await name.press('Enter');
+    await page.getByRole('heading', { name: 'November newsletter', level: 1 }).waitFor();
+    await pickEmail(page, 'November news');
+
+    // Everyone: three people, one suppressed, so two recipients; every check passes.
+    await expect.poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 }).toBe('2 recipients');
+    await page.getByText(/3 in this audience after exclusions; 1 can't receive it/).waitFor();
+    for (const check of ['email', 'sender', 'unsubscribe', 'mailingAddress', 'audience']) {
+      await page.locator(`[data-check="${check}"][data-state="pass"]`).waitFor();
+    }
+    await page.locator('[data-check="suppressed"]').getByText(/33% excluded as suppressed/).waitFor();
+    await checkAccessibility(page);
+    await screenshot(page, 'broadcast-ready');
+
+    await page.getByRole('button', { name: 'Send now' }).last().click();
+    const confirm = page.getByRole('dialog', { name: 'Send “November newsletter” now?' });
+    await confirm.getByText('It goes out at once to 2 people.').waitFor();
+    await confirm.getByRole('button', { name: 'Send now' }).click();
+    await page.getByText(broadcastMessages.sending).first().waitFor();
+    await page.getByRole('heading', { name: 'Results' }).waitFor({ timeout: 30_000 });
+    await page.getByText('Sent', { exact: true }).first().waitFor();
+    const delivered = page.getByText('Delivered', { exact: true }).locator('xpath=following-sibling::*[1]');
+    expect(await delivered.textContent()).toBe('2');
+    await page.getByText(/Opens, clicks, unsubscribes and bounces are counted once email tracking arrives/).waitFor();
+    await checkAccessibility(page);
+    await screenshot(page, 'broadcast-sent');
+
+    // Both messages are in the mailbox, personalised; the suppressed person got nothing.
+    const inbox = (await newPage(browser)).page;
+    await inbox.goto('/dev/mailbox');
+    await inbox.getByText(`To ${ada}`).waitFor({ timeout: 20_000 });
+    await inbox.getByText(`To ${grace}`).waitFor();
+    expect(await inbox.getByText(`To ${gone}`).count()).toBe(0);
+    await inbox.getByText(`To ${ada}`).click();
+    await inbox.getByText('Hi Ada, our November news.').waitFor();
+
+    // Back to the list, which shows it sent to two people.
+    await page.getByRole('link', { name: 'Broadcasts' }).first().click();
+    await page.waitForURL(/\/broadcasts$/);
+    const row = page.getByRole('row', { name: /November newsletter/ });
+    await row.getByText('Sent', { exact: true }).waitFor();
+    await row.getByText('November news', { exact: true }).waitFor();
+    await checkAccessibility(page);
+    await screenshot(page, 'broadcasts-list');
+
+    // A second one, scheduled for tomorrow morning in the account's time zone, then canceled.
+    await page.getByRole('button', { name: 'New Broadcast' }).click();
+    await page.waitForURL(/\/broadcasts\/\d+$/);
+    await pickEmail(page, 'November news');
+    await page.locator('[data-check="audience"][data-state="pass"]').waitFor({ timeout: 15_000 });
+    await choose(page, 'Schedule');
+    await page.getByText("In your account's time zone, Europe/Berlin.").waitFor();
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByText(broadcastMessages.scheduled).first().waitFor();
+    await page.getByText(/Scheduled for .*09:00.*\(Europe\/Berlin\)/).waitFor();
+    await checkAccessibility(page);
+    await screenshot(page, 'broadcast-scheduled');
+    await page.getByRole('button', { name: 'Cancel broadcast' }).click();
+    await page.getByRole('dialog', { name: 'Cancel “My Broadcast”?' }).getByRole('button', { name: 'Cancel broadcast' }).click();
+    await page.getByText(broadcastMessages.canceled).first().waitFor();
+    await page.getByText('Canceled', { exact: true }).first().waitFor();
+    await page.getByText('This broadcast was canceled before it went out.').waitFor();
+    await checkAccessibility(page);
+
+    // At phone width the list and the editor stay usable.
+    const phone = (await newPage(browser, { width: 390, height: 844 })).page;
+    await logIn(phone, user.email, user.password);
+    await phone.goto('/broadcasts');
+    await phone.getByRole('row', { name: /November newsletter/ }).waitFor();
+    await checkAccessibility(phone);
+    await screenshot(phone, 'broadcasts-list-phone');
+    await phone.getByRole('link', { name: 'November newsletter' }).click();
+    await phone.getByRole('heading', { name: 'Results' }).waitFor();
+    await screenshot(phone, 'broadcast-sent-phone');
+  });
+});

@@ -57,6 +57,7 @@ export const broadcastMessages = {
   sendAtInPast: 'The send time is in the past. Pick a time in the future, or send now.',
   emailGone: 'The selected email no longer exists. Choose another one.',
   segmentGone: (id: number) => `Segment ${id} no longer exists. Choose the audience again.`,
+  audienceInvalid: 'The audience of this broadcast is not valid. Choose it again.',
   nobodyToSend: 'Nobody in this audience can receive this email (everyone is excluded, suppressed or opted out).',
   recipientTimeUnavailable: "Sending at each recipient's local time is not available yet. Send at one time for everyone.",
   nameTooLong: 'Broadcast name must be at most 200 characters.',

@@ -49,7 +49,7 @@ export async function runStartBroadcast(services: Services, accountId: number, b
     const standing = await senderStanding(db, accountId, email.fromEmail);
     if (!standing.allowed) return fail(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
     const audience = Audience.safeParse(row.audience);
-    if (!audience.success) return fail(db, accountId, broadcastId, 'The audience of this broadcast is not valid. Choose it again.');
+    if (!audience.success) return fail(db, accountId, broadcastId, broadcastMessages.audienceInvalid);
     let condition;
     try {
       condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);

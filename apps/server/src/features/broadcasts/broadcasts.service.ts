@@ -168,8 +168,9 @@ export async function sendBroadcast(db: Database, session: Session, id: number) 
   const time = BroadcastTime.safeParse(row.time);
   if (time.success && time.data.type === 'recipient') throw badRequest(broadcastMessages.recipientTimeUnavailable);
   await assertMaySendFrom(db, accountId, email.fromEmail);
-  const audience = Audience.parse(row.audience);
-  const condition = await audienceCondition(db, accountId, audience, broadcastMessages.segmentGone);
+  const audience = Audience.safeParse(row.audience);
+  if (!audience.success) throw badRequest(broadcastMessages.audienceInvalid);
+  const condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
   const later = row.sendAt !== null && row.sendAt.getTime() > Date.now();
   if (row.sendAt !== null && !later) throw badRequest(broadcastMessages.sendAtInPast);
   const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));

@@ -58,6 +58,7 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
       SMTP_URL: '',
+      TRUST_PROXY: 'true',
       SUPPORT_EMAIL: 'support@herald.test',
       SESSION_SECRET: e2eSessionSecret,
       DNS_SERVERS: dns.server,

@@ -156,7 +156,7 @@ export function BroadcastPage() {
         description={canEdit ? 'Choose the email and who gets it, check, then send now or schedule.' : 'This broadcast can no longer be changed.'}
         actions={
           isLive && canWrite && cancelableBroadcastStatuses.includes(item.status) ? (
-            <Button variant="default" color="red" onClick={confirmCancel} loading={cancel.isPending}>
+            <Button variant="light" color="red" onClick={confirmCancel} loading={cancel.isPending}>
               Cancel broadcast
             </Button>
           ) : undefined

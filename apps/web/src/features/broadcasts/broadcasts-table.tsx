@@ -36,9 +36,9 @@ function when(broadcast: Broadcast): string {
   }
 }
 
-/** Recipients once it started (queued), a dash before. */
+/** Recipients once it started (queued), a dash before (drafts, scheduled ones, and ones canceled before they went). */
 function recipients(broadcast: Broadcast): string {
-  if (broadcast.status === 'draft' || (broadcast.status === 'scheduled' && broadcast.stats.queued === 0)) return '—';
+  if (broadcast.stats.queued === 0 && !broadcast.startedAt) return '—';
   return broadcast.stats.queued.toLocaleString();
 }
 

@@ -65,9 +65,9 @@ export function ProgressCard({ broadcast, progress, now }: { broadcast: Broadcas
             {broadcast.startedAt ? `Started ${formatDateTime(broadcast.startedAt)}` : 'Starting'}
           </Text>
         </Group>
-        <Progress.Root size="xl" aria-label={`${sent.toLocaleString()} of ${total.toLocaleString()} sent`}>
-          <Progress.Section value={share(sent)} color="green" />
-          <Progress.Section value={share(failed)} color="red" />
+        <Progress.Root size="xl">
+          <Progress.Section value={share(sent)} color="green" aria-label={`Sent: ${sent.toLocaleString()} of ${total.toLocaleString()}`} />
+          <Progress.Section value={share(failed)} color="red" aria-label={`Failed: ${failed.toLocaleString()} of ${total.toLocaleString()}`} />
         </Progress.Root>
         <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="md" role="status" aria-live="polite" aria-label="Sending progress">
           <Figure label="Sent" value={sent.toLocaleString()} />

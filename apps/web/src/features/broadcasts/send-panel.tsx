@@ -146,7 +146,7 @@ export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isC
                   {mode === 'now' ? 'Send now' : scheduled ? 'Update schedule' : 'Schedule'}
                 </Button>
                 {scheduled && (
-                  <Button variant="default" color="red" onClick={onCancel} loading={isCanceling}>
+                  <Button variant="light" color="red" onClick={onCancel} loading={isCanceling}>
                     Cancel broadcast
                   </Button>
                 )}

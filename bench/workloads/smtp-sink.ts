@@ -30,6 +30,9 @@ const server = new SMTPServer({
   },
 });
 
+// Replies go out at once (no Nagle delay waiting for the client's acknowledgement).
+server.server.on('connection', (socket: import('node:net').Socket) => socket.setNoDelay(true));
+
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.server.address() as { port: number };
   process.send?.({ type: 'ready', port });

@@ -12,3 +12,4 @@ export type {
   RenderOptions,
   RenderPerson,
 } from './types.ts';
+export { toMime, type MimeMessage } from './mime.ts';

@@ -3,7 +3,7 @@
  * with packages/email, send through the pooled transport, and record outcomes as they come (sent rows in small
  * flushes, so a crash re-sends as little as possible). When no row is left the broadcast is finished.
  */
-import { compileEmail, renderCompiled, TemplateError, type CompiledEmail } from '@herald/email';
+import { compileEmail, renderCompiled, TemplateError, toMime, type CompiledEmail } from '@herald/email';
 import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
@@ -32,6 +32,7 @@ const retryDelay = (attempts: number) => Math.min(30 * 2 ** (attempts - 1), 3600
 interface Prepared {
   compiled: CompiledEmail;
   from: string;
+  fromEmail: string;
   replyTo: string | null;
   category: { id: number; type: CategoryType };
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
@@ -62,6 +63,7 @@ async function prepareEmail(services: Services, db: Database, accountId: number,
   return {
     compiled,
     from: formatAddress(email.fromName, email.fromEmail),
+    fromEmail: email.fromEmail,
     replyTo: email.replyTo,
     category,
     dkim,
@@ -77,8 +79,8 @@ class SentFlusher {
   constructor(private readonly write: (rows: SentRow[]) => Promise<void>) {}
   add(row: SentRow) {
     this.rows.push(row);
-    if (this.rows.length >= 200) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), 20);
+    if (this.rows.length >= 200) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), 25);
   }
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
@@ -121,29 +123,25 @@ async function sendBatch(services: Services, accountId: number, kind: SourceKind
       }
       const messageId = messageIdFor(`delivery:${accountId}:${row.id}`, services.config.publicUrl);
       let message;
+      let summary;
       try {
         const links = row.personId === null ? {} : recipientLinks(services, { accountId, personId: row.personId, categoryId: prepared.category.id || null, source: `${kind}:${sourceId}` });
         const shaped = person ? { ...toPerson(person), email: person.email ?? '', tags: person.tags } : { email: row.toAddress };
         const rendered = renderCompiled(prepared.compiled, shaped, ctx.account, { messageId, ...links, ...(prepared.utmCampaign ? { utmCampaign: prepared.utmCampaign } : {}) });
-        const { 'Message-ID': _ignored, ...headers } = rendered.headers;
+        // The message is written as MIME here in one pass (packages/email), and the transport only sends it.
         message = {
-          from: prepared.from,
-          to: row.toAddress,
-          ...(prepared.replyTo ? { replyTo: prepared.replyTo } : {}),
-          subject: rendered.subject,
-          html: rendered.html,
-          text: rendered.text,
-          headers,
-          messageId,
+          envelope: { from: prepared.fromEmail, to: [row.toAddress] },
+          raw: toMime({ from: prepared.from, to: row.toAddress, replyTo: prepared.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers }),
           ...(prepared.dkim ? { dkim: prepared.dkim } : {}),
         };
+        summary = { to: row.toAddress, from: prepared.from, subject: rendered.subject, text: rendered.text, html: rendered.html };
       } catch (error) {
         failures.push({ id: row.id, error: error instanceof TemplateError ? error.message : String(error), retryInSeconds: null });
         continue;
       }
       const flush = flusher;
       sends.push(
-        transportFor(services.config).send(message).then((outcome) => {
+        transportFor(services.config).send(message, summary).then((outcome) => {
           if (outcome.ok) flush.add({ id: row.id, messageId, response: outcome.response });
           else failures.push({ id: row.id, error: outcome.error, retryInSeconds: outcome.permanent || row.attempts >= maxAttempts ? null : retryDelay(row.attempts) });
         }),

@@ -24,7 +24,6 @@ export async function claimBatch(db: Database, accountId: number, kind: SourceKi
       select id from deliveries
       where account_id = ${accountId} and source_kind = ${kind} and source_id = ${sourceId} and not_before <= now()
         and (status = 'pending' or (status = 'sending' and lease_until < now()))
-      order by id
       limit ${limit}
       for update skip locked
     )
@@ -40,8 +39,10 @@ export interface SentRow {
 }
 
 /**
- * Mark rows sent (only rows still claimed: a row is sent once) and record a `sent` email event for each person,
- * in one statement.
+ * Mark rows sent and record a `sent` email event for each person, in one statement; a row already marked sent
+ * is left alone, so its event is never written twice. Rows are found by primary key: the conditions avoid the
+ * partial claim index, which a planner with stale statistics (a freshly queued send) would otherwise pick and
+ * read whole.
  */
 export async function recordSent(db: Database, accountId: number, kind: SourceKind, sourceId: number, emailId: number, rows: SentRow[]): Promise<void> {
   if (!rows.length) return;
@@ -51,7 +52,7 @@ export async function recordSent(db: Database, accountId: number, kind: SourceKi
       update deliveries d set status = 'sent', sent_at = now(), lease_until = null, message_id = v.message_id, provider_response = v.response, last_error = null
       from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.messageId))}::text[]) as message_id,
                    unnest(${sql.val(rows.map((r) => r.response))}::text[]) as response) v
-      where d.account_id = ${accountId} and d.id = v.id and d.status = 'sending'
+      where d.account_id = ${accountId} and d.id = v.id and d.status <> 'sent'
       returning d.person_id, d.message_id
     )
     insert into events (account_id, person_id, type, name, source, data)
@@ -71,14 +72,14 @@ export async function recordFailed(db: Database, accountId: number, rows: { id: 
       lease_until = null, last_error = v.error
     from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.error))}::text[]) as error,
                  unnest(${sql.val(rows.map((r) => r.retryInSeconds))}::int[]) as retry) v
-    where d.account_id = ${accountId} and d.id = v.id and d.status = 'sending'
+    where d.account_id = ${accountId} and d.id = v.id and d.status not in ('sent', 'failed', 'canceled')
   `.execute(db);
 }
 
 /** Cancel rows whose person may no longer receive the mail (unsubscribed, suppressed or archived since queued). */
 export async function recordSkipped(db: Database, accountId: number, ids: number[], reason: string): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable('deliveries').set({ status: 'canceled', leaseUntil: null, lastError: reason }).where('accountId', '=', accountId).where('id', 'in', ids).where('status', '=', 'sending').execute();
+  await db.updateTable('deliveries').set({ status: 'canceled', leaseUntil: null, lastError: reason }).where('accountId', '=', accountId).where('id', 'in', ids).where('status', 'not in', ['sent', 'failed', 'canceled']).execute();
 }
 
 /** When the source next has work: a pending row's time, or a lease that has yet to run out; null when none is left. */

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
@@ -6,8 +8,17 @@ import type { Database } from '../../db/connection.ts';
 /** What a send answers: the server's reply, or an error that says whether trying again can help. */
 export type SendOutcome = { ok: true; response: string } | { ok: false; permanent: boolean; error: string };
 
+/** What the built-in mailbox shows of a message sent as raw MIME. */
+export interface MessageSummary {
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string | null;
+}
+
 export interface SendTransport {
-  send(message: SendMailOptions): Promise<SendOutcome>;
+  send(message: SendMailOptions, summary: MessageSummary): Promise<SendOutcome>;
   /** Messages that went to the built-in mailbox since the last call (written in one statement by the caller's flush). */
   takeMailbox(): { toAddress: string; fromAddress: string; subject: string; textBody: string; htmlBody: string | null; raw: string }[];
   close(): void;
@@ -28,28 +39,40 @@ export function createSendTransport(config: Config): SendTransport {
   let transport: Transporter;
   if (config.smtpUrl) {
     const url = new URL(config.smtpUrl);
-    url.searchParams.set('pool', 'true');
-    url.searchParams.set('maxConnections', String(config.sending.maxConnections));
-    url.searchParams.set('maxMessages', '1000000');
-    if (config.sending.ratePerSecond > 0) {
-      url.searchParams.set('rateDelta', '1000');
-      url.searchParams.set('rateLimit', String(config.sending.ratePerSecond));
-    }
-    transport = nodemailer.createTransport(url.toString());
+    const secure = url.protocol === 'smtps:';
+    transport = nodemailer.createTransport({
+      host: url.hostname,
+      port: Number(url.port) || (secure ? 465 : 587),
+      secure,
+      ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+      pool: true,
+      maxConnections: config.sending.maxConnections,
+      maxMessages: Infinity,
+      ...(config.sending.ratePerSecond > 0 ? { rateDelta: 1000, rateLimit: config.sending.ratePerSecond } : {}),
+      // Without TCP_NODELAY each message's closing dot waits for the server's delayed acknowledgement (~40 ms):
+      // 8 connections then carry ~170 messages a second instead of ~1,400.
+      getSocket: (options, callback) => {
+        if (secure) return callback(null, false);
+        const socket = net.connect(Number(options.port), String(options.host));
+        socket.setNoDelay(true);
+        socket.once('connect', () => callback(null, { connection: socket }));
+        socket.once('error', (error) => callback(error, false));
+      },
+    } as SMTPPool.Options);
   } else {
     transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
   return {
-    async send(message) {
+    async send(message, summary) {
       try {
         const info = (await transport.sendMail(message)) as { response?: string; message?: Buffer };
         if (!config.smtpUrl) {
           mailbox.push({
-            toAddress: String(message.to),
-            fromAddress: String(message.from),
-            subject: String(message.subject ?? ''),
-            textBody: String(message.text ?? ''),
-            htmlBody: typeof message.html === 'string' ? message.html : null,
+            toAddress: summary.to,
+            fromAddress: summary.from,
+            subject: summary.subject,
+            textBody: summary.text,
+            htmlBody: summary.html,
             raw: info.message?.toString('utf8') ?? '',
           });
           return { ok: true, response: 'mailbox' };

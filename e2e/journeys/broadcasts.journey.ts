@@ -49,7 +49,7 @@ async function pickEmail(page: Page, name: string) {
 }
 
 describe('broadcasts', () => {
-  it('a marketer writes a broadcast to everyone, sees the count and the checks, sends it, watches it reach Sent and finds the messages in the mailbox; schedules another for tomorrow and cancels it', async () => {
+  it('a marketer writes a broadcast to everyone, then to a segment, sees the count and the checks, sends it, watches it reach Sent and finds the messages in the mailbox; schedules another for tomorrow and cancels it', async () => {
     const user = await marketer();
     const ada = uniqueEmail('ada');
     const grace = uniqueEmail('grace');
@@ -88,6 +88,16 @@ describe('broadcasts', () => {
       await page.locator(`[data-check="${check}"][data-state="pass"]`).waitFor();
     }
     await page.locator('[data-check="suppressed"]').getByText(/33% excluded as suppressed/).waitFor();
+
+    // Segments: none picked blocks the send; the automatic segment New holds the same three people.
+    await choose(page, 'Segments');
+    await page.locator('[data-check="audience"][data-state="fail"]').getByText('Pick at least one segment or tag.').waitFor();
+    await page.getByRole('textbox', { name: 'Segments', exact: true }).click();
+    await page.getByRole('option', { name: 'New' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 }).toBe('2 recipients');
+    await page.locator('[data-check="audience"][data-state="pass"]').waitFor();
+    await expect.poll(async () => (await api('GET', `/v1/broadcasts/${page.url().split('/').pop()}`, undefined, user.cookie)).body.item.audience, { timeout: 10_000 }).toMatchObject({ type: 'segments' });
     await checkAccessibility(page);
     await screenshot(page, 'broadcast-ready');
 

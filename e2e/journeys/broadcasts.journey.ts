@@ -49,7 +49,7 @@ async function pickEmail(page: Page, name: string) {
 }
 
 describe('broadcasts', () => {
-  it('a marketer writes a broadcast to everyone, then to a segment, sees the count and the checks, sends it, watches it reach Sent and finds the messages in the mailbox; schedules another for tomorrow and cancels it', async () => {
+  it('a marketer writes a broadcast to everyone, then to a segment, sees the count and the checks, sends it, watches it reach Sent and finds the messages in the mailbox; schedules another for tomorrow and cancels it; duplicates and archives from the list', async () => {
     const user = await marketer();
     const ada = uniqueEmail('ada');
     const grace = uniqueEmail('grace');
@@ -149,6 +149,22 @@ describe('broadcasts', () => {
     await page.getByText(broadcastMessages.canceled).first().waitFor();
     await page.getByText('Canceled', { exact: true }).first().waitFor();
     await page.getByText('This broadcast was canceled before it went out.').waitFor();
+    await checkAccessibility(page);
+
+    // Duplicate the sent one from its row menu: a new draft with the same name, email and audience; then archive it.
+    await page.getByRole('link', { name: 'Broadcasts' }).first().click();
+    await page.getByRole('button', { name: 'Actions for November newsletter' }).click();
+    await page.getByRole('menuitem', { name: 'Duplicate' }).click();
+    await page.waitForURL(/\/broadcasts\/\d+$/);
+    await page.getByText('Draft', { exact: true }).first().waitFor();
+    await page.getByText('Email chosen: November news').waitFor();
+    await page.getByRole('link', { name: 'Broadcasts' }).first().click();
+    await page.getByRole('row', { name: /November newsletter.*Draft/ }).getByRole('button', { name: 'Actions for November newsletter' }).click();
+    await page.getByRole('menuitem', { name: 'Archive' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+    await page.getByText(broadcastMessages.archived).first().waitFor();
+    await choose(page, 'Archived');
+    await page.getByRole('row', { name: /November newsletter/ }).getByText('Draft', { exact: true }).waitFor();
     await checkAccessibility(page);
 
     // At phone width the list and the editor stay usable.

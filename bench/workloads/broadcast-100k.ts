@@ -8,8 +8,9 @@ import type { Database } from '../../apps/server/src/db/connection.ts';
 import { round1, startBench, unbounded } from './lib.ts';
 import { newsletter } from './render-10k.ts';
 
-const people = 100_000;
-const accountName = 'bench-broadcast';
+/** BROADCAST_PEOPLE changes the size for profiling; the figure is defined for 100,000. */
+const people = Number(process.env.BROADCAST_PEOPLE ?? 100_000);
+const accountName = `bench-broadcast-${people}`;
 
 export interface SinkStats { received: number; distinct: number; duplicates: number; lastAt: number }
 
@@ -45,11 +46,11 @@ export async function prepareBroadcast(db: Database) {
   return unbounded(db, async (trx) => {
     let account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirst();
     if (!account) {
-      account = await trx.insertInto('accounts').values({ name: accountName, email: 'bench-broadcast@example.com', writeKey: 'bench-broadcast-write-key', trialEndsAt: new Date(Date.now() + 365 * 86_400_000), mailingAddress: '1 Engine Way, London', site: 'https://example.com' }).returning('id').executeTakeFirstOrThrow();
+      account = await trx.insertInto('accounts').values({ name: accountName, email: `${accountName}@example.com`, writeKey: `${accountName}-write-key`, trialEndsAt: new Date(Date.now() + 365 * 86_400_000), mailingAddress: '1 Engine Way, London', site: 'https://example.com' }).returning('id').executeTakeFirstOrThrow();
     }
     const accountId = Number(account.id);
     const { rows } = await sql<{ n: string }>`select count(*) as n from people where account_id = ${accountId}`.execute(trx);
-    if (Number(rows[0]!.n) < people) {
+    if (Number(rows[0]!.n) !== people) {
       const started = performance.now();
       await sql`delete from people where account_id = ${accountId}`.execute(trx);
       await sql`insert into people (account_id, email, first_name, last_name, company, fields)

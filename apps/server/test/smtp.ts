@@ -2,7 +2,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /** A real SMTP server on a free loopback port that keeps what it receives. */
-export async function startSmtpServer() {
+/** `refuse(address)` may answer a recipient with an SMTP error (code and text), as a provider would. */
+export async function startSmtpServer(options: { refuse?: (address: string) => { code: number; message: string } | null } = {}) {
   const received: ParsedMail[] = [];
   /** The bytes each message arrived as (what DKIM signed). */
   const raw = new WeakMap<ParsedMail, Buffer>();
@@ -10,6 +11,11 @@ export async function startSmtpServer() {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuse?.(address.address);
+      if (!refusal) return callback();
+      return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -13,3 +13,4 @@ export type {
   RenderPerson,
 } from './types.ts';
 export { toMime, type MimeMessage } from './mime.ts';
+export { dkimSign, type DkimKey } from './dkim.ts';

@@ -66,8 +66,12 @@ function base64Lines(text: string): string {
  * in base64, with CRLF line ends. Built in one pass of string joins, so a bulk send spends its time sending,
  * not encoding.
  */
+/** Boundaries need to be unique, not secret: a random prefix per process and a counter. */
+const boundaryPrefix = crypto.randomBytes(8).toString('hex');
+let boundaryCount = 0;
+
 export function toMime(message: MimeMessage): string {
-  const boundary = `=_herald_${crypto.randomBytes(12).toString('hex')}`;
+  const boundary = `=_herald_${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
   const lines = [
     `From: ${encodeAddress(message.from)}`,
     `To: ${encodeAddress(message.to)}`,

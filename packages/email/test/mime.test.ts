@@ -43,7 +43,11 @@ describe('toMime', () => {
         fc.string({ unit: 'grapheme', maxLength: 3000 }),
         fc.string({ unit: 'grapheme', maxLength: 3000 }),
         async (subject, name, html, text) => {
-          const parsed = await simpleParser(toMime({ ...base, subject, from: name ? `${name} <ada@example.com>` : 'ada@example.com', html: `<p>${html}</p>`, text: `${text}.` }));
+          const mime = toMime({ ...base, subject, from: name ? `${name} <ada@example.com>` : 'ada@example.com', html: `<p>${html}</p>`, text: `${text}.`, headers: { 'X-Note': `.${subject}` } });
+          // Ready for the wire as it is: CRLF only, and no line that SMTP would need to dot-stuff.
+          expect(mime).not.toMatch(/(^|[^\r])\n/);
+          expect(mime).not.toMatch(/(^|\n)\./);
+          const parsed = await simpleParser(mime);
           expect((parsed.subject ?? '').trim()).toBe(subject.replace(/[\r\n]+/g, ' ').trim());
           expect(parsed.html).toBe(`<p>${html}</p>`);
           expect(parsed.text).toBe(`${text}.`);

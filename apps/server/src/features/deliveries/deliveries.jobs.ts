@@ -3,7 +3,7 @@
  * with packages/email, send through the pooled transport, and record outcomes as they come (sent rows in small
  * flushes, so a crash re-sends as little as possible). When no row is left the broadcast is finished.
  */
-import { compileEmail, renderCompiled, TemplateError, toMime, type CompiledEmail } from '@herald/email';
+import { compileEmail, dkimSign, renderCompiled, TemplateError, toMime, type CompiledEmail } from '@herald/email';
 import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
@@ -22,7 +22,7 @@ import { claimBatch, failSource, finishBroadcast, nextWork, recordFailed, record
 import { deliverJobKey, type SourceKind } from './deliveries.service.ts';
 import { storeInMailbox, transportFor } from './transport.ts';
 
-const batchSize = 400;
+const batchSize = 250;
 const loops = 2;
 /** A job hands over to a fresh one after this long, so one big send cannot hold a worker forever. */
 const jobBudgetMs = 120_000;
@@ -129,11 +129,8 @@ async function sendBatch(services: Services, accountId: number, kind: SourceKind
         const shaped = person ? { ...toPerson(person), email: person.email ?? '', tags: person.tags } : { email: row.toAddress };
         const rendered = renderCompiled(prepared.compiled, shaped, ctx.account, { messageId, ...links, ...(prepared.utmCampaign ? { utmCampaign: prepared.utmCampaign } : {}) });
         // The message is written as MIME here in one pass (packages/email), and the transport only sends it.
-        message = {
-          envelope: { from: prepared.fromEmail, to: [row.toAddress] },
-          raw: toMime({ from: prepared.from, to: row.toAddress, replyTo: prepared.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers }),
-          ...(prepared.dkim ? { dkim: prepared.dkim } : {}),
-        };
+        const mime = toMime({ from: prepared.from, to: row.toAddress, replyTo: prepared.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers });
+        message = { envelope: { from: prepared.fromEmail, to: row.toAddress }, raw: prepared.dkim ? dkimSign(mime, prepared.dkim) : mime, wireReady: true };
         summary = { to: row.toAddress, from: prepared.from, subject: rendered.subject, text: rendered.text, html: rendered.html };
       } catch (error) {
         failures.push({ id: row.id, error: error instanceof TemplateError ? error.message : String(error), retryInSeconds: null });

@@ -1,9 +1,7 @@
-import net from 'node:net';
-import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
-import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
+import { SmtpConnection } from './smtp-client.ts';
 
 /** What a send answers: the server's reply, or an error that says whether trying again can help. */
 export type SendOutcome = { ok: true; response: string } | { ok: false; permanent: boolean; error: string };
@@ -18,7 +16,7 @@ export interface MessageSummary {
 }
 
 export interface SendTransport {
-  send(message: SendMailOptions, summary: MessageSummary): Promise<SendOutcome>;
+  send(message: RawMessage, summary: MessageSummary): Promise<SendOutcome>;
   /** Messages that went to the built-in mailbox since the last call (written in one statement by the caller's flush). */
   takeMailbox(): { toAddress: string; fromAddress: string; subject: string; textBody: string; htmlBody: string | null; raw: string }[];
   close(): void;
@@ -30,60 +28,87 @@ export function isPermanent(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
+/** A raw MIME message and its envelope, as the bulk sender hands it over. */
+export interface RawMessage {
+  envelope: { from: string; to: string };
+  raw: string;
+  /** CRLF line ends and no line starting with a dot: sent as it is. */
+  wireReady?: boolean;
+}
+
 /**
- * The bulk transport: pooled SMTP (SMTP_URL) with SMTP_MAX_CONNECTIONS connections that each send many messages,
- * paced by SMTP_RATE_PER_SECOND when set; without SMTP_URL (outside production) messages go to the built-in mailbox.
+ * A pool of lean SMTP connections (smtp-client.ts): SMTP_MAX_CONNECTIONS connections, each sending the next
+ * queued message as soon as the last one is accepted, paced by SMTP_RATE_PER_SECOND when set. A connection that
+ * fails is replaced for the next message; the message it carried reports the failure (retried by the caller).
  */
+function createSmtpPool(config: Config) {
+  const url = new URL(config.smtpUrl!);
+  const queue: { message: RawMessage; resolve: (outcome: SendOutcome) => void }[] = [];
+  const idle: SmtpConnection[] = [];
+  let open = 0;
+  let closed = false;
+  const spacing = config.sending.ratePerSecond > 0 ? 1000 / config.sending.ratePerSecond : 0;
+  let nextSlot = 0;
+
+  const pace = async () => {
+    if (!spacing) return;
+    const now = Date.now();
+    const at = Math.max(now, nextSlot);
+    nextSlot = at + spacing;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  };
+
+  const work = async (connection: SmtpConnection | null) => {
+    let current = connection;
+    for (;;) {
+      const job = queue.shift();
+      if (!job || closed) break;
+      await pace();
+      try {
+        // An idle connection the server has closed since is replaced, not used.
+        if (current?.closed) current = null;
+        current ??= await SmtpConnection.open({ url });
+        const response = await current.send(job.message.envelope, job.message.raw, { wireReady: job.message.wireReady });
+        job.resolve({ ok: true, response: response.slice(0, 500) });
+      } catch (error) {
+        job.resolve({ ok: false, permanent: isPermanent(error), error: String(error instanceof Error ? error.message : error).slice(0, 1000) });
+        if (current?.closed) current = null;
+      }
+    }
+    if (current && !current.closed) idle.push(current);
+    else open--;
+  };
+
+  return {
+    send(message: RawMessage): Promise<SendOutcome> {
+      return new Promise((resolve) => {
+        queue.push({ message, resolve });
+        if (idle.length) void work(idle.pop()!);
+        else if (open < config.sending.maxConnections) {
+          open++;
+          void work(null);
+        }
+      });
+    },
+    close() {
+      closed = true;
+      for (const connection of idle.splice(0)) connection.close();
+    },
+  };
+}
+
+/** The bulk transport: the SMTP pool (SMTP_URL), or without it (outside production) the built-in mailbox. */
 export function createSendTransport(config: Config): SendTransport {
   const mailbox: ReturnType<SendTransport['takeMailbox']> = [];
-  let transport: Transporter;
-  if (config.smtpUrl) {
-    const url = new URL(config.smtpUrl);
-    const secure = url.protocol === 'smtps:';
-    transport = nodemailer.createTransport({
-      host: url.hostname,
-      port: Number(url.port) || (secure ? 465 : 587),
-      secure,
-      ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-      pool: true,
-      maxConnections: config.sending.maxConnections,
-      maxMessages: Infinity,
-      ...(config.sending.ratePerSecond > 0 ? { rateDelta: 1000, rateLimit: config.sending.ratePerSecond } : {}),
-      // Without TCP_NODELAY each message's closing dot waits for the server's delayed acknowledgement (~40 ms):
-      // 8 connections then carry ~170 messages a second instead of ~1,400.
-      getSocket: (options, callback) => {
-        if (secure) return callback(null, false);
-        const socket = net.connect(Number(options.port), String(options.host));
-        socket.setNoDelay(true);
-        socket.once('connect', () => callback(null, { connection: socket }));
-        socket.once('error', (error) => callback(error, false));
-      },
-    } as SMTPPool.Options);
-  } else {
-    transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  }
+  const pool = config.smtpUrl ? createSmtpPool(config) : null;
   return {
     async send(message, summary) {
-      try {
-        const info = (await transport.sendMail(message)) as { response?: string; message?: Buffer };
-        if (!config.smtpUrl) {
-          mailbox.push({
-            toAddress: summary.to,
-            fromAddress: summary.from,
-            subject: summary.subject,
-            textBody: summary.text,
-            htmlBody: summary.html,
-            raw: info.message?.toString('utf8') ?? '',
-          });
-          return { ok: true, response: 'mailbox' };
-        }
-        return { ok: true, response: String(info.response ?? '250').slice(0, 500) };
-      } catch (error) {
-        return { ok: false, permanent: isPermanent(error), error: String(error).slice(0, 1000) };
-      }
+      if (pool) return pool.send(message);
+      mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw: message.raw });
+      return { ok: true, response: 'mailbox' };
     },
     takeMailbox: () => mailbox.splice(0, mailbox.length),
-    close: () => transport.close(),
+    close: () => pool?.close(),
   };
 }
 

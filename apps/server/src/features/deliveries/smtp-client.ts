@@ -1,0 +1,183 @@
+import net from 'node:net';
+import tls from 'node:tls';
+
+/**
+ * A lean SMTP client for bulk sending: one connection sends message after message; MAIL, RCPT and DATA go out
+ * together when the server offers PIPELINING (RFC 2920), and the message goes out in one write. Herald's MIME
+ * (packages/email toMime) has no line starting with a dot, so it needs no dot-stuffing; other text is stuffed.
+ * STARTTLS is used when offered (required for AUTH), smtps:// connects over TLS, AUTH PLAIN or LOGIN with the
+ * URL's credentials.
+ */
+export class SmtpError extends Error {
+  constructor(
+    message: string,
+    /** The server's reply code; absent for a connection that failed or timed out. */
+    readonly responseCode?: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Reply {
+  code: number;
+  text: string;
+}
+
+export interface SmtpClientOptions {
+  url: URL;
+  /** Milliseconds to wait for any reply. */
+  timeoutMs?: number;
+  /** The name this client gives in EHLO. */
+  clientName?: string;
+}
+
+export class SmtpConnection {
+  private socket!: net.Socket;
+  private buffer = '';
+  private waiting: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
+  private failure: Error | null = null;
+  private pipelining = false;
+  closed = false;
+
+  private constructor(private readonly options: SmtpClientOptions) {}
+
+  static async open(options: SmtpClientOptions): Promise<SmtpConnection> {
+    const connection = new SmtpConnection(options);
+    await connection.connect();
+    return connection;
+  }
+
+  private attach(socket: net.Socket) {
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.setTimeout(this.options.timeoutMs ?? 60_000, () => socket.destroy(new SmtpError('The SMTP server did not answer in time.')));
+    socket.on('data', (chunk: Buffer) => this.onData(chunk.toString('latin1')));
+    socket.on('error', (error) => this.fail(error));
+    socket.on('close', () => this.fail(new SmtpError('The SMTP server closed the connection.')));
+  }
+
+  private fail(error: Error) {
+    this.closed = true;
+    this.failure ??= error instanceof SmtpError ? error : new SmtpError(error.message);
+    for (const waiter of this.waiting.splice(0)) waiter.reject(this.failure);
+  }
+
+  private onData(text: string) {
+    this.buffer += text;
+    for (;;) {
+      // A reply ends with a line whose code is followed by a space (multi-line replies use a hyphen).
+      const match = /^(\d{3}) .*$/m.exec(this.buffer);
+      if (!match) return;
+      const end = match.index + match[0].length + 2;
+      const lines = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end);
+      const waiter = this.waiting.shift();
+      waiter?.resolve({ code: Number(match[1]), text: lines.trim() });
+    }
+  }
+
+  private read(): Promise<Reply> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  private async command(line: string, expect: number[]): Promise<Reply> {
+    const reply = this.read();
+    this.socket.write(`${line}\r\n`);
+    return this.check(await reply, expect);
+  }
+
+  private check(reply: Reply, expect: number[]): Reply {
+    if (!expect.includes(reply.code)) throw new SmtpError(reply.text, reply.code);
+    return reply;
+  }
+
+  private async connect() {
+    const { url } = this.options;
+    const secure = url.protocol === 'smtps:';
+    const port = Number(url.port) || (secure ? 465 : 587);
+    const host = url.hostname;
+    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
+    this.attach(socket);
+    const greeting = this.read();
+    await new Promise<void>((resolve, reject) => {
+      socket.once(secure ? 'secureConnect' : 'connect', () => resolve());
+      socket.once('error', reject);
+    });
+    this.check(await greeting, [220]);
+    let ehlo = await this.command(`EHLO ${this.options.clientName ?? 'herald.localhost'}`, [250]);
+    if (!secure && /STARTTLS/i.test(ehlo.text)) {
+      await this.command('STARTTLS', [220]);
+      const plain = this.socket;
+      plain.removeAllListeners('data');
+      plain.removeAllListeners('close');
+      plain.removeAllListeners('error');
+      const upgraded = tls.connect({ socket: plain, servername: net.isIP(host) ? undefined : host });
+      this.attach(upgraded);
+      await new Promise<void>((resolve, reject) => {
+        upgraded.once('secureConnect', () => resolve());
+        upgraded.once('error', reject);
+      });
+      ehlo = await this.command(`EHLO ${this.options.clientName ?? 'herald.localhost'}`, [250]);
+    }
+    this.pipelining = /PIPELINING/i.test(ehlo.text);
+    if (url.username) {
+      const user = decodeURIComponent(url.username);
+      const pass = decodeURIComponent(url.password);
+      if (/AUTH[ =][^\r\n]*PLAIN/i.test(ehlo.text)) {
+        await this.command(`AUTH PLAIN ${Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64')}`, [235]);
+      } else {
+        await this.command('AUTH LOGIN', [334]);
+        await this.command(Buffer.from(user).toString('base64'), [334]);
+        await this.command(Buffer.from(pass).toString('base64'), [235]);
+      }
+    }
+  }
+
+  /** Send one message; resolves with the server's reply to the final dot, rejects with an SmtpError. */
+  async send(envelope: { from: string; to: string }, raw: string, options: { wireReady?: boolean } = {}): Promise<string> {
+    // wireReady: CRLF line ends and no line starting with a dot (what toMime writes), so nothing to rewrite.
+    const body = options.wireReady ? raw : (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n');
+    const terminated = body.endsWith('\r\n') ? `${body}.\r\n` : `${body}\r\n.\r\n`;
+    const mail = `MAIL FROM:<${envelope.from}>`;
+    const rcpt = `RCPT TO:<${envelope.to}>`;
+    if (this.pipelining) {
+      const replies = [this.read(), this.read(), this.read()];
+      // Awaited one by one below; a dropped connection rejects all three, and none may go unhandled.
+      for (const reply of replies) reply.catch(() => undefined);
+      this.socket.write(`${mail}\r\n${rcpt}\r\nDATA\r\n`);
+      const got: Reply[] = [];
+      for (const reply of replies) got.push(await reply);
+      const [m, r, d] = got as [Reply, Reply, Reply];
+      const refused = m.code !== 250 ? m : r.code !== 250 && r.code !== 251 ? r : d.code !== 354 ? d : null;
+      if (refused) {
+        // A refused sender or recipient: end a DATA the server opened anyway, and reset for the next message.
+        if (d.code === 354) {
+          const done = this.read();
+          this.socket.write('.\r\n');
+          await done.catch(() => undefined);
+        }
+        await this.command('RSET', [250]).catch(() => undefined);
+        throw new SmtpError(refused.text, refused.code);
+      }
+    } else {
+      await this.command(mail, [250]);
+      try {
+        await this.command(rcpt, [250, 251]);
+        await this.command('DATA', [354]);
+      } catch (error) {
+        await this.command('RSET', [250]).catch(() => undefined);
+        throw error;
+      }
+    }
+    const accepted = this.read();
+    this.socket.write(terminated);
+    return this.check(await accepted, [250]).text;
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.socket.end('QUIT\r\n');
+  }
+}

@@ -1,0 +1,121 @@
+import { Resolver } from 'node:dns/promises';
+import { sql } from 'kysely';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAccount } from '../src/db/tenancy.ts';
+import { defaultCategory } from '../src/features/categories/categories.service.ts';
+import { runDeliver } from '../src/features/deliveries/deliveries.jobs.ts';
+import { enqueueDeliveries, sourceProgress } from '../src/features/deliveries/deliveries.service.ts';
+import { startDnsServer } from './dns-server.ts';
+import { newEmail } from './email-helpers.ts';
+import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { startSmtpServer } from './smtp.ts';
+
+let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let dns: Awaited<ReturnType<typeof startDnsServer>>;
+/** Addresses the SMTP server refuses: 4xx once (then accepts), or 5xx always. */
+const softOnce = new Set<string>();
+const hard = new Set<string>();
+beforeAll(async () => {
+  smtp = await startSmtpServer({
+    refuse: (address) => {
+      if (hard.has(address)) return { code: 550, message: 'No such user' };
+      if (softOnce.delete(address)) return { code: 451, message: 'Try again later' };
+      return null;
+    },
+  });
+  dns = await startDnsServer();
+  ctx = await createTestContext({ SMTP_URL: smtp.url, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '300' });
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+  await dns.close();
+});
+
+type Owner = Awaited<ReturnType<typeof registerUser>>;
+
+/** An account with a verified domain, an email from it, and `n` people; returns what a send needs. */
+async function setUp(n: number) {
+  const owner: Owner = await registerUser(ctx.app);
+  const { client } = owner;
+  const accountId = owner.account.accountId as number;
+  const name = `pipeline-${Date.now()}-${Math.floor(Math.random() * 1e6)}.example.org`;
+  const domain = (await client.post('/v1/settings/email/domains', { domain: name })).body.domain;
+  for (const record of domain.records) if (record.type === 'TXT') dns.zone[record.host] = { TXT: [...(dns.zone[record.host]?.TXT ?? []), record.value] };
+  expect((await client.post(`/v1/settings/email/domains/${domain.id}/verify`)).body.domain.status).toBe('verified');
+  const email = (await client.post('/v1/emails', newEmail({ fromEmail: `news@${name}` }))).body.email;
+  const people = [];
+  for (let i = 0; i < n; i++) people.push((await client.post('/v1/people/?source=manual', { email: uniqueEmail('reader'), firstName: `Reader${i}` })).body.user);
+  return { owner, accountId, email, people, name };
+}
+
+async function enqueue(accountId: number, sourceId: number, emailId: number) {
+  return withAccount(ctx.services.db, accountId, async (db) => {
+    const category = (await defaultCategory(db, accountId))!;
+    return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+  });
+}
+
+const progress = (accountId: number, sourceId: number) => withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', sourceId));
+
+describe('the sending pipeline', () => {
+  it('sends each queued person one personalised, DKIM-signed message; a second enqueue or run sends nothing again', async () => {
+    const { accountId, email, people, name } = await setUp(3);
+    await ctx.services.db.insertInto('suppressions').values({ accountId, email: people[2].email, reason: 'unsubscribed', source: 'test' }).execute();
+    expect(await enqueue(accountId, 1, email.id)).toEqual({ queued: 2, excluded: 1 });
+    expect(await enqueue(accountId, 1, email.id)).toEqual({ queued: 0, excluded: 3 });
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 1 });
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 1 });
+    expect(await progress(accountId, 1)).toMatchObject({ total: 2, sent: 2, pending: 0 });
+    const mails = await Promise.all(people.slice(0, 2).map((p) => smtp.waitFor(p.email)));
+    expect(smtp.received.filter((m) => JSON.stringify(m.to).includes(people[0].email))).toHaveLength(1);
+    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(people[2].email))).toBe(false);
+    expect(mails[1]!.html).toContain('Hi Reader1');
+    const raw = smtp.raw.get(mails[0]!)!.toString();
+    expect(raw).toMatch(/List-Unsubscribe: <http:\/\/localhost:3000\/public\/unsubscribe\?token=[\w-]+>/);
+    const resolver = new Resolver({ timeout: 1000, tries: 1 });
+    resolver.setServers([dns.server]);
+    const verified = await dkimVerify(smtp.raw.get(mails[0]!)!, { resolver: (host, rr) => resolver.resolve(host, rr as 'TXT') });
+    expect(verified.results.find((r) => r.signingDomain === name)?.status.result).toBe('pass');
+    const events = await withAccount(ctx.services.db, accountId, (db) => db.selectFrom('events').select(['personId', 'data']).where('type', '=', 'email').where('name', '=', 'sent').execute());
+    expect(events).toHaveLength(2);
+    expect(events[0]!.data).toMatchObject({ broadcastId: 1, emailId: email.id });
+  });
+
+  it('retries a temporary refusal, fails a permanent one, and re-sends rows whose lease ran out but never rows marked sent', async () => {
+    const { accountId, email, people } = await setUp(4);
+    softOnce.add(people[0].email);
+    hard.add(people[1].email);
+    await enqueue(accountId, 2, email.id);
+    // A crashed worker's claim: leased, lease already run out, never sent. And a row already sent must stay so.
+    await ctx.services.db.updateTable('deliveries').set({ status: 'sending', leaseUntil: new Date(Date.now() - 1000), attempts: 1 })
+      .where('accountId', '=', accountId).where('personId', '=', people[2].id).execute();
+    await ctx.services.db.updateTable('deliveries').set({ status: 'sent', sentAt: new Date() })
+      .where('accountId', '=', accountId).where('personId', '=', people[3].id).execute();
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 2 });
+    expect(await progress(accountId, 2)).toMatchObject({ sent: 2, failed: 1, pending: 1 });
+    const failed = await ctx.services.db.selectFrom('deliveries').select(['lastError', 'status']).where('accountId', '=', accountId).where('personId', '=', people[1].id).executeTakeFirstOrThrow();
+    expect(failed.lastError).toMatch(/No such user/);
+    await smtp.waitFor(people[2].email);
+    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(people[3].email))).toBe(false);
+    // The temporary refusal waits for its backoff; once due it goes.
+    await ctx.services.db.updateTable('deliveries').set({ notBefore: new Date() }).where('accountId', '=', accountId).where('status', '=', 'pending').execute();
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 2 });
+    await smtp.waitFor(people[0].email);
+    expect(await progress(accountId, 2)).toMatchObject({ sent: 3, failed: 1, pending: 0 });
+  });
+
+  it('refuses to send from an address that is neither verified nor on a verified domain', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    const email = (await owner.client.post('/v1/emails', newEmail({ fromEmail: 'someone@unverified.example.com' }))).body.email;
+    await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('reader') });
+    await enqueue(accountId, 3, email.id);
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 3 });
+    expect(await progress(accountId, 3)).toMatchObject({ failed: 1, sent: 0 });
+    const row = await ctx.services.db.selectFrom('deliveries').select('lastError').where('accountId', '=', accountId).executeTakeFirstOrThrow();
+    expect(row.lastError).toBe('Address someone@unverified.example.com has not been verified for sending email.');
+  });
+});

@@ -1,4 +1,5 @@
 import { broadcast100k } from './workloads/broadcast-100k.ts';
+import { broadcastKill } from './workloads/broadcast-kill.ts';
 import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
@@ -29,6 +30,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'render-10k': render10k,
   'web-weight': webWeight,
   'broadcast-100k': broadcast100k,
+  'broadcast-kill': broadcastKill,
 };
 
 const name = process.argv[2];

@@ -13,6 +13,7 @@ import * as importStagingTables from './0011-import-staging-tables.ts';
 import * as emails from './0012-emails.ts';
 import * as sending from './0013-sending.ts';
 import * as deliveries from './0014-deliveries.ts';
+import * as mailMessageIds from './0015-mail-message-ids.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-emails': emails,
   '0013-sending': sending,
   '0014-deliveries': deliveries,
+  '0015-mail-message-ids': mailMessageIds,
 };

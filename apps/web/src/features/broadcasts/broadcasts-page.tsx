@@ -1,5 +1,5 @@
 import { broadcastMessages, hasScopes } from '@herald/contracts';
-import { Alert, Box, Button, Group, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Group, SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLock, IconPlus, IconSearch, IconSpeakerphone } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -15,6 +15,7 @@ import { useEmails } from '../emails/emails.api.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { useBroadcasts, useCreateBroadcast, type ArchivedFilter } from './broadcasts.api.ts';
 import { BroadcastsTable } from './broadcasts-table.tsx';
+import { ListSkeleton } from '../../ui/list-skeleton.tsx';
 
 /** The list's own query parameters: they survive opening a broadcast and coming back (work-areas.md §2). */
 export const listParams = { archived: 'broadcasts-archived', search: 'broadcasts-search', folderItem: 'broadcasts-folder-item' } as const;
@@ -80,13 +81,7 @@ export function BroadcastsPage() {
 
   let content;
   if (broadcasts.isPending)
-    content = (
-      <Stack gap="xs" role="status" aria-label="Loading broadcasts">
-        {[0, 1, 2, 3].map((key) => (
-          <Skeleton key={key} h={52} radius="sm" />
-        ))}
-      </Stack>
-    );
+    content = <ListSkeleton label="Loading broadcasts" />;
   else if (broadcasts.isError) content = <LoadError message={errorMessage(broadcasts.error, broadcastMessages.loadError)} onRetry={() => void broadcasts.refetch()} />;
   else if (all.length === 0)
     content =

@@ -1,5 +1,5 @@
 import { emailMessages, hasScopes, type EmailSummary } from '@herald/contracts';
-import { Alert, Box, Button, Group, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Group, SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLock, IconMail, IconPlus, IconSearch, IconSettings } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -15,6 +15,7 @@ import { DuplicateEmailDialog } from './duplicate-email-dialog.tsx';
 import { useEmails, type ArchivedFilter } from './emails.api.ts';
 import { EmailsTable } from './emails-table.tsx';
 import { NewEmailModal } from './new-email-modal.tsx';
+import { ListSkeleton } from '../../ui/list-skeleton.tsx';
 
 /** /emails: the account's emails with folders and favourites, search, archived ones on request, and their figures. */
 export function EmailsPage() {
@@ -77,13 +78,7 @@ export function EmailsPage() {
 
   let content;
   if (emails.isPending)
-    content = (
-      <Stack gap="xs" role="status" aria-label="Loading emails">
-        {[0, 1, 2, 3].map((key) => (
-          <Skeleton key={key} h={52} radius="sm" />
-        ))}
-      </Stack>
-    );
+    content = <ListSkeleton label="Loading emails" />;
   else if (emails.isError) content = <LoadError message={errorMessage(emails.error, emailMessages.retrieveFallback)} onRetry={() => void emails.refetch()} />;
   else if (all.length === 0)
     content =

@@ -59,6 +59,10 @@ export async function prepareBroadcast(db: Database) {
         from generate_series(1, ${people}) as i`.execute(trx);
       console.log(`  created ${people} people in ${round1((performance.now() - started) / 1000)} s`);
     }
+    // Sends a killed or interrupted earlier run left behind would go to this run's sink: stop them first.
+    const stale = await sql`update deliveries d set status = 'canceled' from accounts a
+      where a.id = d.account_id and a.name like 'bench-broadcast-%' and d.status in ('pending', 'sending')`.execute(trx);
+    if (Number(stale.numAffectedRows ?? 0)) console.log(`  canceled ${Number(stale.numAffectedRows)} deliveries left by earlier runs`);
     await sql`insert into sender_addresses (account_id, email, status) values (${accountId}, 'news@sink.example.com', 'verified') on conflict do nothing`.execute(trx);
     const email = newsletter();
     const row = await trx.insertInto('emails').values({ accountId, name: 'Bench newsletter', subject: email.subject, preheader: email.preheader, html: email.html, fromName: 'Bench', fromEmail: 'news@sink.example.com' }).returning('id').executeTakeFirstOrThrow();

@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { buildTaskList } from './tasks.ts';
 import { startDirtyPoller } from '../features/segments/segments.jobs.ts';
+import { startDeliveriesSweeper } from '../features/deliveries/deliveries.jobs.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
@@ -28,9 +29,12 @@ export async function startWorker(
   });
   // Changes marked by the segment triggers are picked up every two seconds.
   const stopPoller = startDirtyPoller(services.db, (error) => console.error('[jobs] segment poller:', error));
+  // Sends whose worker died are picked up again every ten seconds.
+  const stopSweeper = startDeliveriesSweeper(services.db, (error) => console.error('[jobs] deliveries sweeper:', error));
   const stopRunner = runner.stop.bind(runner);
   runner.stop = async () => {
     await stopPoller();
+    await stopSweeper();
     await stopRunner();
   };
   return runner;

@@ -25,7 +25,7 @@ import { storeInMailbox, transportFor } from './transport.ts';
 const batchSize = 250;
 const loops = 2;
 /** A job hands over to a fresh one after this long, so one big send cannot hold a worker forever. */
-const jobBudgetMs = 120_000;
+const jobBudgetMs = 60_000;
 const maxAttempts = 6;
 const retryDelay = (attempts: number) => Math.min(30 * 2 ** (attempts - 1), 3600);
 
@@ -182,4 +182,43 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
     if (next) await enqueueJob(db, 'deliver', payload, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: next });
     else if (kind === 'broadcast') await finishBroadcast(db, accountId, sourceId);
   });
+}
+
+/** How often the sweeper looks for sends nobody is working on. */
+const sweepMs = 10_000;
+
+/**
+ * A worker killed mid-send (SIGKILL, a crash, a lost machine) leaves its `deliver` job locked in the job queue
+ * for hours. The sweeper starts a fresh job for every source that has work but no live worker: rows whose lease
+ * ran out, or rows due for a minute with none being sent. A spare job at worst runs beside a live one, and the
+ * claims (SKIP LOCKED) keep them apart.
+ */
+export function startDeliveriesSweeper(db: Database, onError: (error: unknown) => void): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const sweep = async () => {
+    const { rows } = await sql<{ accountId: number; kind: SourceKind; sourceId: number }>`
+      select account_id as "accountId", source_kind as kind, source_id as "sourceId" from deliveries
+      where status in ('pending', 'sending')
+      group by account_id, source_kind, source_id
+      having bool_or(status = 'sending' and lease_until < now() - interval '5 seconds')
+        or (bool_or(status = 'pending' and not_before < now() - interval '60 seconds') and not bool_or(status = 'sending'))
+      limit 100
+    `.execute(db);
+    for (const row of rows) {
+      const payload = { accountId: Number(row.accountId), kind: row.kind, sourceId: Number(row.sourceId) };
+      await withAccount(db, payload.accountId, (scoped) => enqueueJob(scoped, 'deliver', payload, { jobKey: deliverJobKey(payload.accountId, payload.kind, payload.sourceId) }));
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= sweep()
+      .catch(onError)
+      .finally(() => {
+        running = null;
+      });
+  }, sweepMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -118,4 +118,22 @@ describe('the sending pipeline', () => {
     const row = await ctx.services.db.selectFrom('deliveries').select('lastError').where('accountId', '=', accountId).executeTakeFirstOrThrow();
     expect(row.lastError).toBe('Address someone@unverified.example.com has not been verified for sending email.');
   });
+
+  it('marks recipients for a segment re-check only when some segment of the account reads the sent activity', async () => {
+    const { owner, accountId, email, people } = await setUp(2);
+    const dirty = async () => {
+      const rows = await ctx.services.db.selectFrom('segmentDirtyPeople').select('personId').where('accountId', '=', accountId).execute();
+      return rows.map((r) => Number(r.personId));
+    };
+    await ctx.services.db.deleteFrom('segmentDirtyPeople').where('accountId', '=', accountId).execute();
+    await enqueue(accountId, 4, email.id);
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 4 });
+    expect(await dirty()).toEqual([]);
+    const segment = await owner.client.post('/v1/segments', { name: 'Got an email', conditions: [{ type: 'emailActivity', activity: 'sent', performed: true }] });
+    expect(segment.status).toBe(201);
+    await ctx.services.db.deleteFrom('segmentDirtyPeople').where('accountId', '=', accountId).execute();
+    await enqueue(accountId, 5, email.id);
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 5 });
+    expect((await dirty()).sort()).toEqual(people.map((p: { id: number }) => p.id).sort());
+  });
 });

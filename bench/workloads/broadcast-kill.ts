@@ -15,7 +15,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * `broadcast-kill`: the broadcast-100k send with its worker in a process of its own, killed with SIGKILL five
- * times at random moments and started again each time. Figure: wrong messages, duplicates plus people missed.
+ * times at random moments while it is sending (each once the restarted worker has sent again) and started again. Figure: wrong messages, duplicates plus people missed.
  */
 export async function broadcastKill(): Promise<{ figure: number; unit: string }> {
   const sink = await startSink();
@@ -40,9 +40,16 @@ export async function broadcastKill(): Promise<{ figure: number; unit: string }>
       return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
     });
     startWorker();
+    let before = 0;
     for (let i = 1; i <= kills; i++) {
-      await new Promise((r) => setTimeout(r, 2000 + Math.random() * 6000));
+      // Each kill lands mid-send: after a random pause once the restarted worker has sent again.
+      await new Promise((r) => setTimeout(r, 1000 + Math.random() * 4000));
+      for (;;) {
+        if ((await sink.stats()).received > before + 500) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
       const { received } = await sink.stats();
+      before = received;
       worker!.kill('SIGKILL');
       console.log(`  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${received} received); restarting`);
       await new Promise((r) => setTimeout(r, 200));

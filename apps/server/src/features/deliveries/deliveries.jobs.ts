@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
+import { startPoller } from '../../jobs/poller.ts';
 import { messageIdFor } from '../../mail/mailer.ts';
 import type { Services } from '../../services.ts';
 import { defaultCategory } from '../categories/categories.service.ts';
@@ -194,7 +195,6 @@ const sweepMs = 10_000;
  * claims (SKIP LOCKED) keep them apart.
  */
 export function startDeliveriesSweeper(db: Database, onError: (error: unknown) => void): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
   const sweep = async () => {
     const { rows } = await sql<{ accountId: number; kind: SourceKind; sourceId: number }>`
       select account_id as "accountId", source_kind as kind, source_id as "sourceId" from deliveries
@@ -209,16 +209,5 @@ export function startDeliveriesSweeper(db: Database, onError: (error: unknown) =
       await withAccount(db, payload.accountId, (scoped) => enqueueJob(scoped, 'deliver', payload, { jobKey: deliverJobKey(payload.accountId, payload.kind, payload.sourceId) }));
     }
   };
-  const timer = setInterval(() => {
-    running ??= sweep()
-      .catch(onError)
-      .finally(() => {
-        running = null;
-      });
-  }, sweepMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPoller(sweep, sweepMs, onError);
 }

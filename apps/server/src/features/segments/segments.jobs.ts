@@ -7,6 +7,7 @@ import { isTimeRelative, type CompileContext } from '@herald/segments';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
+import { startPoller } from '../../jobs/poller.ts';
 import type { Services } from '../../services.ts';
 import {
   applyMembership,
@@ -154,18 +155,5 @@ export const dirtyPollMs = 2_000;
 
 /** Start looking for marked changes every `dirtyPollMs`; returns the function that stops it. */
 export function startDirtyPoller(db: Database, onError: (error: unknown) => void): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    // A look that outlasts the interval (a slow database) is not overlapped by the next one.
-    running ??= queueDirtyAccounts(db)
-      .catch(onError)
-      .finally(() => {
-        running = null;
-      });
-  }, dirtyPollMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPoller(() => queueDirtyAccounts(db), dirtyPollMs, onError);
 }

@@ -33,7 +33,7 @@ function expectationOf(services: Services, row: Pick<DomainRow, 'domain' | 'dkim
  * The records as last checked (a check may reword a value: the SPF piece to add to an existing record); records
  * the server's settings now ask for (a return path set since) that were never checked show as unchecked.
  */
-function toDomain(services: Services, row: DomainRow): SenderDomain {
+function senderDomainOf(services: Services, row: DomainRow): SenderDomain {
   const checked = new Map((row.records as DnsRecordCheck[]).map((r) => [`${r.kind}:${r.host}`, r]));
   const records = expectedRecords(expectationOf(services, row)).map((r) => checked.get(`${r.kind}:${r.host}`) ?? r);
   return {
@@ -58,11 +58,11 @@ async function domainOrThrow(db: Database, accountId: number, id: number) {
 
 export async function listDomains(services: Services, db: Database, session: Session) {
   const rows = await db.selectFrom('senderDomains').selectAll().where('accountId', '=', session.accountId).orderBy('domain').execute();
-  return { domains: rows.map((r) => toDomain(services, r)) };
+  return { domains: rows.map((r) => senderDomainOf(services, r)) };
 }
 
 export async function getDomain(services: Services, db: Database, session: Session, id: number) {
-  return { domain: toDomain(services, await domainOrThrow(db, session.accountId, id)) };
+  return { domain: senderDomainOf(services, await domainOrThrow(db, session.accountId, id)) };
 }
 
 /** POST /v1/settings/email/domains: the domain (already reduced by the schema) gets its own 2048-bit DKIM key pair. */
@@ -87,7 +87,7 @@ export async function addDomain(services: Services, db: Database, session: Sessi
     .returningAll()
     .executeTakeFirst();
   if (!row) throw conflict(sendingMessages.domainExists);
-  return { domain: toDomain(services, row) };
+  return { domain: senderDomainOf(services, row) };
 }
 
 /**
@@ -117,7 +117,7 @@ export async function verifyDomain(services: Services, db: Database, session: Se
     .returningAll()
     .executeTakeFirstOrThrow();
   const message = !complete ? sendingMessages.domainCouldNotCheck : passed ? sendingMessages.domainVerified : sendingMessages.domainNotVerified;
-  return { domain: toDomain(services, updated), message };
+  return { domain: senderDomainOf(services, updated), message };
 }
 
 export async function deleteDomain(db: Database, session: Session, id: number) {

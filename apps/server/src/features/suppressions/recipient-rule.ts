@@ -1,6 +1,9 @@
-import type { CategoryType } from '@herald/contracts';
+import { suppressesTransactional, type CategoryType, type SuppressionReason } from '@herald/contracts';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+
+/** The suppression reasons that stop transactional mail too (contracts' suppressesTransactional). */
+export const stoppingAll = (Object.keys(suppressesTransactional) as SuppressionReason[]).filter((reason) => suppressesTransactional[reason]);
 
 /**
  * Who may receive mail of a category, as a condition on `people p` (work-areas.md §5 and the sending half of
@@ -9,7 +12,7 @@ import type { Database } from '../../db/connection.ts';
  * out of the category. The send pipeline puts it in its INSERT … SELECT and re-checks it at claim time.
  */
 export function deliverableTo(categoryId: number, categoryType: CategoryType): RawBuilder<SqlBool> {
-  const blocking = categoryType === 'marketing' ? sql`true` : sql`s.reason in ('hard-bounce', 'invalid', 'manual')`;
+  const blocking = categoryType === 'marketing' ? sql`true` : sql`s.reason in (${sql.join(stoppingAll)})`;
   return sql<SqlBool>`(
     p.email is not null and p.archived_at is null
     and not exists (select 1 from suppressions s where s.account_id = p.account_id and s.email = lower(p.email) and ${blocking})

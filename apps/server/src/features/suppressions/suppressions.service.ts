@@ -1,5 +1,4 @@
 import {
-  suppressesTransactional,
   suppressionPageSize,
   sendingMessages,
   type AddSuppressionsBody,
@@ -12,9 +11,8 @@ import type { Database } from '../../db/connection.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { csvRow } from '../bulk/csv.ts';
+import { stoppingAll } from './recipient-rule.ts';
 
-/** Reasons that rank above `unsubscribed`: a later stronger reason replaces a weaker one, never the reverse. */
-const strength = (reason: SuppressionReason) => (suppressesTransactional[reason] ? 2 : 1);
 
 export interface SuppressInput {
   email: string;
@@ -42,7 +40,8 @@ export async function suppress(db: Database, accountId: number, entries: Suppres
         source: (eb) => eb.ref('excluded.source'),
         note: (eb) => eb.ref('excluded.note'),
         createdAt: sql`now()`,
-      }).where(sql<boolean>`suppressions.reason in ('unsubscribed', 'complaint') and excluded.reason in ('hard-bounce', 'invalid', 'manual')`),
+      // A stronger reason (one that stops transactional mail too) replaces a weaker one, never the reverse.
+      }).where(sql<boolean>`not (suppressions.reason in (${sql.join(stoppingAll)})) and excluded.reason in (${sql.join(stoppingAll)})`),
     )
     .returning(['email', 'reason', 'source', 'note'])
     .execute();
@@ -50,14 +49,6 @@ export async function suppress(db: Database, accountId: number, entries: Suppres
     await db.insertInto('suppressionHistory').values(changed.map((c) => ({ accountId, email: c.email, action: 'added', reason: c.reason, source: c.source, note: c.note }))).execute();
   }
   return changed.length;
-}
-
-/** Is the address suppressed for mail of this category type? */
-export async function isSuppressed(db: Database, accountId: number, email: string, categoryType: 'marketing' | 'transactional'): Promise<SuppressionReason | null> {
-  const row = await db.selectFrom('suppressions').select('reason').where('accountId', '=', accountId).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
-  if (!row) return null;
-  const reason = row.reason as SuppressionReason;
-  return categoryType === 'marketing' || strength(reason) === 2 ? reason : null;
 }
 
 export async function listSuppressions(db: Database, session: Session, query: z.infer<typeof SuppressionListQuery>) {

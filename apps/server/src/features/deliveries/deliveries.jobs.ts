@@ -18,12 +18,14 @@ import { formatAddress } from '../emails/email-test-send.ts';
 import { personColumns, toPerson } from '../people/people.queries.ts';
 import { recipientLinks } from '../preferences/preference-links.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
-import { deliverableTo } from '../suppressions/recipient-rule.ts';
+import { deliverableTo, stoppedAmong } from '../suppressions/recipient-rule.ts';
 import { claimBatch, failSource, finishBroadcast, nextWork, recordFailed, recordSent, recordSkipped, type ClaimedRow, type SentRow } from './deliveries.queries.ts';
 import { deliverJobKey, type SourceKind } from './deliveries.service.ts';
+import { sourceContent, type ContentKey } from './source-content.ts';
 import { storeInMailbox, transportFor } from './transport.ts';
 
 const batchSize = 250;
+const contentKeyOf = (row: { emailId: number; variant: number }) => `${row.emailId}:${row.variant}`;
 const loops = 2;
 /** A job hands over to a fresh one after this long, so one big send cannot hold a worker forever. */
 const jobBudgetMs = 60_000;
@@ -38,15 +40,18 @@ interface Prepared {
   category: { id: number; type: CategoryType };
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
   utmCampaign: string | undefined;
+  data: Record<string, unknown> | undefined;
 }
 
 interface SourceContext {
   account: { name: string | null; mailingAddress: string | null; site: string | null };
-  emails: Map<number, Prepared | { refused: string }>;
+  /** Keyed by `contentKeyOf` (email and variant). */
+  emails: Map<string, Prepared | { refused: string }>;
 }
 
-async function prepareEmail(services: Services, db: Database, accountId: number, emailId: number, linkUtms: boolean): Promise<Prepared | { refused: string }> {
-  const email = await db.selectFrom('emails').selectAll().where('accountId', '=', accountId).where('id', '=', emailId).executeTakeFirst();
+async function prepareEmail(services: Services, db: Database, key: ContentKey, linkUtms: boolean): Promise<Prepared | { refused: string }> {
+  const { accountId } = key;
+  const email = await sourceContent(db, key);
   if (!email) return { refused: 'The email of this send no longer exists.' };
   const standing = await senderStanding(db, accountId, email.fromEmail);
   if (!standing.allowed) return { refused: `Address ${email.fromEmail} has not been verified for sending email.` };
@@ -69,6 +74,7 @@ async function prepareEmail(services: Services, db: Database, accountId: number,
     category,
     dkim,
     utmCampaign: linkUtms ? email.name || 'email' : undefined,
+    data: email.data,
   };
 }
 
@@ -92,15 +98,16 @@ class SentFlusher {
   }
 }
 
-async function sendBatch(services: Services, accountId: number, kind: SourceKind, sourceId: number, ctx: SourceContext, rows: ClaimedRow[], flushers: Map<number, SentFlusher>) {
+async function sendBatch(services: Services, accountId: number, kind: SourceKind, sourceId: number, ctx: SourceContext, rows: ClaimedRow[], flushers: Map<string, SentFlusher>) {
   const personIds = rows.flatMap((r) => (r.personId === null ? [] : [r.personId]));
-  const byEmail = new Map<number, ClaimedRow[]>();
-  for (const row of rows) byEmail.set(row.emailId, [...(byEmail.get(row.emailId) ?? []), row]);
+  const byContent = new Map<string, ClaimedRow[]>();
+  for (const row of rows) byContent.set(contentKeyOf(row), [...(byContent.get(contentKeyOf(row)) ?? []), row]);
   const failures: { id: number; error: string; retryInSeconds: number | null }[] = [];
   const skipped: number[] = [];
   const sends: Promise<void>[] = [];
-  for (const [emailId, emailRows] of byEmail) {
-    const prepared = ctx.emails.get(emailId)!;
+  for (const [contentKey, emailRows] of byContent) {
+    const { emailId, variant } = emailRows[0]!;
+    const prepared = ctx.emails.get(contentKey)!;
     if ('refused' in prepared) {
       for (const row of emailRows) failures.push({ id: row.id, error: prepared.refused, retryInSeconds: null });
       continue;
@@ -111,14 +118,17 @@ async function sendBatch(services: Services, accountId: number, kind: SourceKind
         .where('p.accountId', '=', accountId).where('p.id', 'in', personIds.length ? personIds : [-1]).execute(),
     );
     const personById = new Map(people.map((p) => [Number(p.id), p]));
-    let flusher = flushers.get(emailId);
+    // Rows without a person (a transactional send to an address) are checked against the suppression list.
+    const addresses = emailRows.filter((r) => r.personId === null).map((r) => r.toAddress.toLowerCase());
+    const stoppedAddresses = await stoppedAmong(services.db, accountId, addresses, prepared.category.type);
+    let flusher = flushers.get(contentKey);
     if (!flusher) {
-      flusher = new SentFlusher((sent) => withAccount(services.db, accountId, (db) => recordSent(db, accountId, kind, sourceId, emailId, sent)));
-      flushers.set(emailId, flusher);
+      flusher = new SentFlusher((sent) => withAccount(services.db, accountId, (db) => recordSent(db, accountId, kind, sourceId, { emailId, variant }, sent)));
+      flushers.set(contentKey, flusher);
     }
     for (const row of emailRows) {
       const person = row.personId === null ? undefined : personById.get(row.personId);
-      if (row.personId !== null && (!person || !person.ok)) {
+      if (row.personId !== null ? !person || !person.ok : stoppedAddresses.has(row.toAddress.toLowerCase())) {
         skipped.push(row.id);
         continue;
       }
@@ -127,7 +137,8 @@ async function sendBatch(services: Services, accountId: number, kind: SourceKind
       let summary;
       try {
         const links = row.personId === null ? {} : recipientLinks(services, { accountId, personId: row.personId, categoryId: prepared.category.id || null, source: `${kind}:${sourceId}` });
-        const shaped = person ? { ...toPerson(person), email: person.email ?? '', tags: person.tags } : { email: row.toAddress };
+        const base = person ? { ...toPerson(person), email: person.email ?? '', tags: person.tags } : { email: row.toAddress };
+        const shaped = prepared.data ? { ...base, ...prepared.data } : base;
         const rendered = renderCompiled(prepared.compiled, shaped, ctx.account, { messageId, ...links, ...(prepared.utmCampaign ? { utmCampaign: prepared.utmCampaign } : {}) });
         // The message is written as MIME here in one pass (packages/email), and the transport only sends it.
         const mime = toMime({ from: prepared.from, to: row.toAddress, replyTo: prepared.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers });
@@ -164,13 +175,14 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
   // An account under review sends nothing: its mail waits.
   if (account.blocked) return again(new Date(Date.now() + 10 * 60_000));
   const ctx: SourceContext = { account: { name: account.name, mailingAddress: account.mailingAddress, site: account.site }, emails: new Map() };
-  const flushers = new Map<number, SentFlusher>();
+  const flushers = new Map<string, SentFlusher>();
   const loop = async () => {
     while (Date.now() - started < jobBudgetMs) {
       const rows = await withAccount(services.db, accountId, (db) => claimBatch(db, accountId, kind, sourceId, batchSize));
       if (!rows.length) return;
-      for (const emailId of new Set(rows.map((r) => r.emailId))) {
-        if (!ctx.emails.has(emailId)) ctx.emails.set(emailId, await withAccount(services.db, accountId, (db) => prepareEmail(services, db, accountId, emailId, account.linkUtms)));
+      for (const row of rows) {
+        const key = contentKeyOf(row);
+        if (!ctx.emails.has(key)) ctx.emails.set(key, await withAccount(services.db, accountId, (db) => prepareEmail(services, db, { accountId, kind, sourceId, emailId: row.emailId, variant: row.variant }, account.linkUtms)));
       }
       await sendBatch(services, accountId, kind, sourceId, ctx, rows, flushers);
     }

@@ -10,6 +10,7 @@ export interface ClaimedRow {
   personId: number | null;
   toAddress: string;
   emailId: number;
+  variant: number;
   attempts: number;
 }
 
@@ -30,7 +31,7 @@ export async function claimBatch(db: Database, accountId: number, kind: SourceKi
       limit ${limit}
       for update skip locked
     )
-    returning d.id, d.person_id as "personId", d.to_address as "toAddress", d.email_id as "emailId", d.attempts
+    returning d.id, d.person_id as "personId", d.to_address as "toAddress", d.email_id as "emailId", d.variant, d.attempts
   `.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id), personId: r.personId === null ? null : Number(r.personId), emailId: Number(r.emailId) }));
 }
@@ -47,7 +48,7 @@ export interface SentRow {
  * partial claim index, which a planner with stale statistics (a freshly queued send) would otherwise pick and
  * read whole.
  */
-export async function recordSent(db: Database, accountId: number, kind: SourceKind, sourceId: number, emailId: number, rows: SentRow[]): Promise<void> {
+export async function recordSent(db: Database, accountId: number, kind: SourceKind, sourceId: number, content: { emailId: number; variant: number }, rows: SentRow[]): Promise<void> {
   if (!rows.length) return;
   const subjectKey = kind === 'broadcast' ? 'broadcastId' : kind === 'flow' ? 'flowId' : 'sourceId';
   await sql`
@@ -60,7 +61,8 @@ export async function recordSent(db: Database, accountId: number, kind: SourceKi
     )
     insert into events (account_id, person_id, type, name, source, data)
     select ${accountId}, person_id, 'email', 'sent', 'email',
-      jsonb_build_object(${subjectKey}::text, ${sourceId}::bigint, 'emailId', ${emailId}::bigint, 'messageId', message_id)
+      jsonb_build_object(${subjectKey}::text, ${sourceId}::bigint, 'emailId', ${content.emailId}::bigint, 'messageId', message_id)
+        || case when ${content.variant}::int > 0 then jsonb_build_object('variant', ${content.variant}::int) else '{}'::jsonb end
     from done where person_id is not null
   `.execute(db);
 }

@@ -33,3 +33,11 @@ export async function mayReceive(db: Database, accountId: number, personId: numb
     .executeTakeFirst();
   return row?.ok === true;
 }
+
+/** Of these addresses (lower case), the ones the suppression list stops for mail of this category type. */
+export async function stoppedAmong(db: Database, accountId: number, addresses: string[], categoryType: CategoryType): Promise<Set<string>> {
+  if (!addresses.length) return new Set();
+  let query = db.selectFrom('suppressions').select('email').where('accountId', '=', accountId).where('email', 'in', addresses);
+  if (categoryType !== 'marketing') query = query.where('reason', 'in', stoppingAll);
+  return new Set((await query.execute()).map((r) => r.email));
+}

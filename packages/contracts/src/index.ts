@@ -14,3 +14,4 @@ export * from './emails.ts';
 export * from './domains.ts';
 export * from './sending.ts';
 export * from './broadcasts.ts';
+export * from './transactional.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AbTest, AbTestInput, AbTestResults } from './ab-tests.ts';
 
 /** Broadcast statuses (work-areas.md §4, Broadcasts). */
 export const broadcastStatuses = ['draft', 'scheduled', 'sending', 'sent', 'canceled', 'failed', 'ab-testing', 'ab-test-sending-winner'] as const;
@@ -118,6 +119,8 @@ export const Broadcast = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   archived: z.boolean(),
+  /** The A/B test (ab-tests.ts), or null for one email to everyone. */
+  abTest: AbTest.nullable(),
 });
 export type Broadcast = z.infer<typeof Broadcast>;
 
@@ -142,6 +145,7 @@ export const CreateBroadcastBody = z.strictObject({
   audience: Audience.optional(),
   sendAt: sendAt.optional(),
   time: BroadcastTime.nullable().optional(),
+  abTest: AbTestInput.nullable().optional(),
   /** File the new broadcast in this folder (folderType broadcasts). */
   folderId: z.number().int().positive().optional(),
 });
@@ -157,6 +161,7 @@ export const UpdateBroadcastBody = z.strictObject({
   audience: Audience.optional(),
   sendAt: sendAt.optional(),
   time: BroadcastTime.nullable().optional(),
+  abTest: AbTestInput.nullable().optional(),
   id: z.unknown().optional(),
   status: z.unknown().optional(),
   createdBy: z.unknown().optional(),
@@ -181,7 +186,7 @@ export const BroadcastProgress = z.object({
   canceled: z.number().int(),
 });
 export type BroadcastProgress = z.infer<typeof BroadcastProgress>;
-export const BroadcastStatusResponse = z.object({ item: Broadcast, progress: BroadcastProgress });
+export const BroadcastStatusResponse = z.object({ item: Broadcast, progress: BroadcastProgress, abTest: AbTestResults.nullable().optional() });
 
 /** POST /v1/broadcasts/audience-count: everyone the audience holds, and who of them can receive the email now. */
 export const AudienceCountBody = z.strictObject({ audience: Audience, emailId: z.number().int().positive().nullable().optional() });

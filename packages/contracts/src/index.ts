@@ -13,5 +13,6 @@ export * from './segments.ts';
 export * from './emails.ts';
 export * from './domains.ts';
 export * from './sending.ts';
+export * from './ab-tests.ts';
 export * from './broadcasts.ts';
 export * from './transactional.ts';

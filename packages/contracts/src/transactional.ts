@@ -25,9 +25,9 @@ export type TransactionalStatus = (typeof transactionalStatuses)[number];
 
 /** Messages of the transactional API. */
 export const transactionalMessages = {
-  emailIdInvalid: `emailId must be the id of a saved email, or ${adHocEmailId} for ad-hoc content sent with the request.`,
-  adHocNeeds: (field: string) => `${field} is needed for an ad-hoc email (emailId ${adHocEmailId}).`,
-  adHocOnly: (field: string) => `${field} applies to ad-hoc emails only (emailId ${adHocEmailId}); a saved email sends its own.`,
+  emailIdInvalid: `Choose an email: emailId is the id of a saved email, or ${adHocEmailId} for ad-hoc content sent with the request.`,
+  adHocNeeds: (field: string) => `An ad-hoc email (emailId ${adHocEmailId}) needs ${field}.`,
+  adHocOnly: (field: string) => `Only ad-hoc emails (emailId ${adHocEmailId}) take ${field}; a saved email sends its own.`,
   dataKeyInvalid: `Merge data keys must start with a letter and hold only letters, digits, "_" and "-" (at most ${transactionalLimits.maxDataKeyLength} characters).`,
   dataTooManyKeys: `Merge data may hold at most ${transactionalLimits.maxDataKeys} keys.`,
   dataTooLarge: `Merge data must be at most ${transactionalLimits.maxDataLength.toLocaleString('en-US')} characters as JSON.`,
@@ -54,7 +54,8 @@ const dataKey = new RegExp(`^[A-Za-z][A-Za-z0-9_-]{0,${transactionalLimits.maxDa
 
 /** Merge values laid over the recipient's fields when rendering: `{{ person.orderId }}`. */
 export const TransactionalData = z
-  .record(z.string().regex(dataKey, transactionalMessages.dataKeyInvalid), z.unknown())
+  .record(z.string(), z.unknown())
+  .refine((data) => Object.keys(data).every((key) => dataKey.test(key)), transactionalMessages.dataKeyInvalid)
   .refine((data) => Object.keys(data).length <= transactionalLimits.maxDataKeys, transactionalMessages.dataTooManyKeys)
   .refine((data) => JSON.stringify(data).length <= transactionalLimits.maxDataLength, transactionalMessages.dataTooLarge);
 

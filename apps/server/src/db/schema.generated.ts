@@ -410,6 +410,25 @@ export interface TeamMembers {
   invitedBy: number | null;
 }
 
+export interface TransactionalSends {
+  accountId: number;
+  id: Generated<number>;
+  idempotencyKey: string | null;
+  requestHash: string;
+  emailId: number;
+  toAddress: string;
+  subject: string | null;
+  preheader: string | null;
+  html: string | null;
+  fromEmail: string | null;
+  fromName: string | null;
+  replyTo: string | null;
+  data: Generated<Json>;
+  categoryId: number;
+  deliveryId: number | null;
+  createdAt: Generated<Date>;
+}
+
 export interface Users {
   id: Generated<number>;
   email: string;
@@ -453,5 +472,6 @@ export interface DB {
   suppressions: Suppressions;
   tags: Tags;
   teamMembers: TeamMembers;
+  transactionalSends: TransactionalSends;
   users: Users;
 }

@@ -8,6 +8,7 @@ export interface JobPayloads {
   'refresh-segment': { accountId: number; segmentId: number };
   'refresh-time-relative-segments': Record<string, unknown>;
   'start-broadcast': { accountId: number; broadcastId: number };
+  'ab-test-decide': { accountId: number; broadcastId: number };
   deliver: { accountId: number; kind: 'broadcast' | 'flow' | 'transactional' | 'test'; sourceId: number };
 }
 export type JobName = keyof JobPayloads;

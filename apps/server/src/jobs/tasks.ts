@@ -3,6 +3,7 @@ import type { Services } from '../services.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { JobName, JobPayloads } from './job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
+import { runAbTestDecide } from '../features/broadcasts/ab-tests.jobs.ts';
 import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
@@ -22,6 +23,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'refresh-segment': (payload, s) => runSegmentRefresh(s, payload.accountId, payload.segmentId),
     'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),
     'start-broadcast': (payload, s) => runStartBroadcast(s, payload.accountId, payload.broadcastId),
+    'ab-test-decide': (payload, s) => runAbTestDecide(s, payload.accountId, payload.broadcastId),
     deliver: (payload, s) => runDeliver(s, payload),
   };
   const list = {} as Record<JobName, Task>;

@@ -11,6 +11,8 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { enqueueDeliveries, sourceProgress } from '../deliveries/deliveries.service.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
+import { abTestOf } from './ab-tests.service.ts';
+import { startAbTest } from './ab-tests.jobs.ts';
 import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
 import { activeEmail, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
 
@@ -38,8 +40,8 @@ export async function runStartBroadcast(services: Services, accountId: number, b
     if (!row || row.archived) return;
     if (row.status === 'scheduled') {
       if (row.sendAt && row.sendAt.getTime() > Date.now() + 1000) return;
-      await updateBroadcastRow(db, accountId, broadcastId, { status: 'sending', startedAt: new Date() });
-    } else if (row.status !== 'sending') {
+      await updateBroadcastRow(db, accountId, broadcastId, { status: row.abTest ? 'ab-testing' : 'sending', startedAt: new Date() });
+    } else if (row.status !== 'sending' && row.status !== 'ab-testing') {
       return;
     }
     if ((await sourceProgress(db, accountId, 'broadcast', broadcastId)).total > 0) return;
@@ -58,6 +60,12 @@ export async function runStartBroadcast(services: Services, accountId: number, b
       throw error;
     }
     const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
+    const abTest = abTestOf(row.abTest);
+    if (abTest) {
+      const started = await startAbTest(db, { accountId, broadcastId, test: abTest, emailId: Number(email.id), audience: condition, category });
+      if ('failure' in started) return fail(db, accountId, broadcastId, started.failure);
+      return void (await updateBroadcastRow(db, accountId, broadcastId, { queued: started.queued, excluded: started.excluded, abTest: JSON.stringify(started.test) }));
+    }
     const { queued, excluded } = await enqueueDeliveries(db, {
       accountId,
       kind: 'broadcast',

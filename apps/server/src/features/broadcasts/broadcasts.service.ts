@@ -19,6 +19,8 @@ import type { Session } from '../../http/route.ts';
 import { cancelDeliveries, countAudience, sourceProgress } from '../deliveries/deliveries.service.ts';
 import { findFolder, setChildren, type ChildRef } from '../folders/folders.queries.ts';
 import { assertMaySendFrom } from '../senders/sending-rule.ts';
+import { removeDecision } from './ab-tests.jobs.ts';
+import { abTestColumn, abTestOf, abTestResults, checkAbTestSend, checkVariantEmails, copiedAbTest } from './ab-tests.service.ts';
 import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
 import { scheduleStart } from './broadcasts.jobs.ts';
 import {
@@ -59,6 +61,7 @@ export function toBroadcast(row: BroadcastRow, counts: DeliveryCounts = noDelive
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
     archived: row.archived,
+    abTest: abTestOf(row.abTest),
   };
 }
 
@@ -106,6 +109,7 @@ async function fileInFolder(db: Database, accountId: number, folderId: number, i
 export async function createBroadcast(db: Database, session: Session, body: CreateBroadcastBody) {
   await checkEmail(db, session.accountId, body.emailId);
   await checkAudience(db, session.accountId, body.audience);
+  await checkVariantEmails(db, session.accountId, body.abTest);
   const row = await insertBroadcast(db, {
     accountId: session.accountId,
     name: body.name || broadcastMessages.defaultName,
@@ -114,6 +118,7 @@ export async function createBroadcast(db: Database, session: Session, body: Crea
     sendAt: body.sendAt ? new Date(body.sendAt) : null,
     time: body.time ? JSON.stringify(body.time) : null,
     createdBy: session.teamMemberId,
+    abTest: abTestColumn(body.abTest) ?? null,
   });
   if (body.folderId) await fileInFolder(db, session.accountId, body.folderId, Number(row.id));
   return { item: toBroadcast(row) };
@@ -132,11 +137,13 @@ export async function updateBroadcast(db: Database, session: Session, id: number
   if (!isBroadcastEditable(current.status as BroadcastStatus)) throw conflict(broadcastMessages.notEditable(label(current.status)), 'broadcastNotEditable');
   await checkEmail(db, session.accountId, body.emailId);
   await checkAudience(db, session.accountId, body.audience);
+  await checkVariantEmails(db, session.accountId, body.abTest);
   const changes: BroadcastChanges = {
     ...(body.name !== undefined ? { name: body.name || broadcastMessages.defaultName } : {}),
     ...(body.emailId !== undefined ? { emailId: body.emailId } : {}),
     ...(body.audience !== undefined ? { audience: JSON.stringify(body.audience) } : {}),
     ...(body.time !== undefined ? { time: body.time ? JSON.stringify(body.time) : null } : {}),
+    ...(body.abTest !== undefined ? { abTest: abTestColumn(body.abTest) } : {}),
   };
   const sendAt = body.sendAt === undefined ? undefined : body.sendAt === null ? null : new Date(body.sendAt);
   if (sendAt !== undefined) changes.sendAt = sendAt;
@@ -176,10 +183,12 @@ export async function sendBroadcast(db: Database, session: Session, id: number) 
   const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
   const { deliverable } = await countAudience(db, accountId, condition, category);
   if (deliverable === 0) throw badRequest(broadcastMessages.nobodyToSend);
+  const abTest = abTestOf(row.abTest);
+  if (abTest) await checkAbTestSend(db, accountId, abTest, deliverable);
 
   const startAt = later ? row.sendAt! : new Date();
   await scheduleStart(db, accountId, id, startAt);
-  const updated = await updateBroadcastRow(db, accountId, id, later ? { status: 'scheduled', failure: null } : { status: 'sending', startedAt: startAt, failure: null });
+  const updated = await updateBroadcastRow(db, accountId, id, later ? { status: 'scheduled', failure: null } : { status: abTest ? 'ab-testing' : 'sending', startedAt: startAt, failure: null });
   return { item: await withStats(db, accountId, updated), message: later ? broadcastMessages.scheduled : broadcastMessages.sending };
 }
 
@@ -189,6 +198,7 @@ export async function cancelBroadcast(db: Database, session: Session, id: number
   if (row.status === 'sent') throw conflict(broadcastMessages.alreadySent, 'broadcastAlreadySent');
   if (!cancelableBroadcastStatuses.includes(row.status as BroadcastStatus)) throw conflict(broadcastMessages.notCancelable(label(row.status)), 'broadcastNotCancelable');
   await cancelDeliveries(db, session.accountId, 'broadcast', id);
+  if (row.status === 'ab-testing') await removeDecision(db, id);
   const updated = await updateBroadcastRow(db, session.accountId, id, { status: 'canceled', finishedAt: new Date() });
   return { item: await withStats(db, session.accountId, updated), message: broadcastMessages.canceled };
 }
@@ -197,7 +207,7 @@ export async function cancelBroadcast(db: Database, session: Session, id: number
 export async function broadcastStatus(db: Database, session: Session, id: number) {
   const row = await broadcastOrThrow(db, session.accountId, id);
   const progress = await sourceProgress(db, session.accountId, 'broadcast', id);
-  return { item: toBroadcast(row, progress), progress };
+  return { item: toBroadcast(row, progress), progress, abTest: await abTestResults(db, session.accountId, row) };
 }
 
 /**
@@ -222,6 +232,7 @@ export async function duplicateBroadcast(db: Database, session: Session, id: num
     emailId: source.emailId,
     audience: JSON.stringify(source.audience),
     createdBy: session.teamMemberId,
+    abTest: copiedAbTest(source.abTest),
   });
   return { item: toBroadcast(row), message: broadcastMessages.duplicated };
 }

@@ -1,0 +1,80 @@
+import type { CategoryType } from '@herald/contracts';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+import { deliverableTo } from '../suppressions/recipient-rule.ts';
+
+export interface TestShareInput {
+  accountId: number;
+  broadcastId: number;
+  /** A condition over `people p`: the broadcast's audience. */
+  audience: RawBuilder<SqlBool>;
+  category: { id: number; type: CategoryType };
+  /** People per variant, in variant order (abTestSplit); the email each variant sends. */
+  sizes: number[];
+  emailIds: number[];
+}
+
+/**
+ * Queue the test share in one INSERT … SELECT: the deliverable people of the audience in a random order, the first
+ * `sizes[0]` as variant 1 with its email, the next `sizes[1]` as variant 2, and so on; nobody else. Each person is
+ * ranked once, so nobody lands in two variants, and the unique (source, person) key keeps a repeated call from
+ * queueing anyone twice. Answers how many rows each variant (1-based) got.
+ */
+export async function enqueueTestShare(db: Database, input: TestShareInput): Promise<Map<number, number>> {
+  const { accountId, broadcastId, sizes, emailIds } = input;
+  const test = sizes.reduce((a, b) => a + b, 0);
+  let upTo = 0;
+  const branches = sizes.map((size, index) => {
+    upTo += size;
+    return sql`when r.rank <= ${upTo}::bigint then ${index + 1}::int`;
+  });
+  const { rows } = await sql<{ variant: number; n: string }>`
+    with ranked as (
+      select p.account_id, p.id, p.email, row_number() over (order by random()) as rank
+      from people p
+      where p.account_id = ${accountId} and ${input.audience} and ${deliverableTo(input.category.id, input.category.type)}
+    ), assigned as (
+      select r.account_id, r.id, r.email, (case ${sql.join(branches, sql` `)} else 0 end)::smallint as variant
+      from ranked r where r.rank <= ${test}
+    ), inserted as (
+      insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, variant)
+      select a.account_id, 'broadcast', ${broadcastId}, a.id, (${sql.val(emailIds)}::bigint[])[a.variant], a.email, now(), a.variant
+      from assigned a
+      on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing
+      returning variant
+    )
+    select variant, count(*) as n from inserted group by variant
+  `.execute(db);
+  return new Map(rows.map((row) => [Number(row.variant), Number(row.n)]));
+}
+
+/** Delivery rows of a broadcast's test variants (1-based): all of them, and those sent. */
+export async function variantDeliveries(db: Database, accountId: number, broadcastId: number): Promise<Map<number, { queued: number; sent: number }>> {
+  const rows = await db
+    .selectFrom('deliveries')
+    .select(['variant', (eb) => eb.fn.countAll<string>().as('queued'), sql<string>`count(*) filter (where status = 'sent')`.as('sent')])
+    .where('accountId', '=', accountId)
+    .where('sourceKind', '=', 'broadcast')
+    .where('sourceId', '=', broadcastId)
+    .where('variant', '>', 0)
+    .groupBy('variant')
+    .execute();
+  return new Map(rows.map((row) => [Number(row.variant), { queued: Number(row.queued), sent: Number(row.sent) }]));
+}
+
+/**
+ * People who opened and who clicked each test variant (1-based): `opened` and `clicked` email events naming the
+ * broadcast and the variant, each person counted once (the partial index of migration 0017 finds them).
+ */
+export async function variantEngagement(db: Database, accountId: number, broadcastId: number): Promise<Map<number, { opens: number; clicks: number }>> {
+  const { rows } = await sql<{ variant: string; opens: string; clicks: string }>`
+    select data->>'variant' as variant,
+      count(distinct person_id) filter (where name = 'opened') as opens,
+      count(distinct person_id) filter (where name = 'clicked') as clicks
+    from events
+    where account_id = ${accountId} and type = 'email' and name in ('opened', 'clicked') and data->>'broadcastId' = ${String(broadcastId)}
+      and data->>'variant' ~ '^[1-4]$'
+    group by data->>'variant'
+  `.execute(db);
+  return new Map(rows.map((row) => [Number(row.variant), { opens: Number(row.opens), clicks: Number(row.clicks) }]));
+}

@@ -73,6 +73,7 @@ export interface Broadcasts {
   createdBy: number | null;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+  abTest: Json | null;
 }
 
 export interface BulkActions {

@@ -15,6 +15,7 @@ import * as sending from './0013-sending.ts';
 import * as deliveries from './0014-deliveries.ts';
 import * as mailMessageIds from './0015-mail-message-ids.ts';
 import * as sentEventsQuiet from './0016-sent-events-quiet.ts';
+import * as abTests from './0017-ab-tests.ts';
 import * as transactionalSends from './0018-transactional-sends.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   '0014-deliveries': deliveries,
   '0015-mail-message-ids': mailMessageIds,
   '0016-sent-events-quiet': sentEventsQuiet,
+  '0017-ab-tests': abTests,
   '0018-transactional-sends': transactionalSends,
 };

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/connection.ts';
+import { broadcastVariantContent } from '../broadcasts/ab-tests.service.ts';
 import { transactionalContent } from '../transactional/transactional-content.ts';
 import type { SourceKind } from './deliveries.service.ts';
 
@@ -45,6 +46,8 @@ export async function savedEmailContent(db: Database, accountId: number, emailId
 /** The content a source sends for this email and variant; null when the email no longer exists. */
 export async function sourceContent(db: Database, key: ContentKey): Promise<SourceContent | null> {
   switch (key.kind) {
+    case 'broadcast':
+      return broadcastVariantContent(db, key, await savedEmailContent(db, key.accountId, key.emailId));
     case 'transactional':
       return transactionalContent(db, key.accountId, key.sourceId);
     default:

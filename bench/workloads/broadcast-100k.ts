@@ -86,6 +86,7 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
   try {
     const { accountId, emailId, broadcastId } = await prepareBroadcast(bench.db);
     const started = performance.now();
+    const cpuAtStart = process.cpuUsage();
     const queued = await withAccount(bench.db, accountId, async (db) => {
       const category = (await defaultCategory(db, accountId))!;
       return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
@@ -104,6 +105,9 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
     await new Promise((r) => setTimeout(r, 1500));
     stats = await sink.stats();
     console.log(`  ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates; broadcast ${status?.status}`);
+    // CPU of the Herald process (main thread and sender threads): the figure that does not depend on what else runs.
+    const cpu = process.cpuUsage(cpuAtStart);
+    console.log(`  Herald CPU: ${round1((cpu.user + cpu.system) / 1e6)} s (${((cpu.user + cpu.system) / 1000 / people).toFixed(3)} ms per message)`);
     console.log(`peak memory: ${Math.round(peak / 1e6)} MB`);
     return { figure: round1(seconds), unit: 's' };
   } finally {

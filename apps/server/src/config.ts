@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Config } from './lib/storage.ts';
@@ -35,6 +36,7 @@ const EnvSchema = z.object({
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(200).default(10),
   SMTP_RATE_PER_SECOND: z.coerce.number().int().min(0).max(100_000).default(0),
   DEV_MAILBOX_KEEP: z.coerce.number().int().min(10).max(1_000_000).default(1000),
+  SEND_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   DNS_SERVERS: z.string().optional(),
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
   SPF_INCLUDE: z.string().regex(/^[a-z0-9._-]+$/i, 'SPF_INCLUDE must be a domain such as _spf.mailprovider.com').optional(),
@@ -71,8 +73,11 @@ export interface Config {
   useDevMailbox: boolean;
   /** S3-compatible storage for files; local disk under DATA_DIR/files when undefined. */
   s3: S3Config | undefined;
-  /** Bulk sending: SMTP connections in the pool, messages per second (0: as fast as the server takes them), mailbox size. */
-  sending: { maxConnections: number; ratePerSecond: number; devMailboxKeep: number };
+  /**
+   * Bulk sending: SMTP connections in the pool, messages per second (0: as fast as the server takes them), mailbox
+   * size, and the sender threads that render and send (SEND_THREADS; default one per core, at most two).
+   */
+  sending: { maxConnections: number; ratePerSecond: number; devMailboxKeep: number; threads: number };
   /** Sender-domain checks: the DNS servers to ask (system ones when empty), the time to wait, what SPF must include, the bounce host. */
   dns: { servers: string[]; timeoutMs: number; spfInclude: string | undefined; returnPathDomain: string | undefined };
   /** Bounce and complaint intake: the inbound SMTP port (off when unset) and each provider webhook's key (refused when unset). */
@@ -144,7 +149,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : path.resolve(import.meta.dirname, '../../web/dist'),
     useDevMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
     s3,
-    sending: { maxConnections: e.SMTP_MAX_CONNECTIONS, ratePerSecond: e.SMTP_RATE_PER_SECOND, devMailboxKeep: e.DEV_MAILBOX_KEEP },
+    sending: {
+      maxConnections: e.SMTP_MAX_CONNECTIONS,
+      ratePerSecond: e.SMTP_RATE_PER_SECOND,
+      devMailboxKeep: e.DEV_MAILBOX_KEEP,
+      threads: e.SEND_THREADS ?? Math.max(1, Math.min(2, os.availableParallelism())),
+    },
     dns: {
       servers: (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       timeoutMs: e.DNS_TIMEOUT_MS,

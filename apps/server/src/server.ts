@@ -6,7 +6,7 @@ import { createGoogleVerifier } from './features/auth/google.ts';
 import { buildApp } from './http/app.ts';
 import { prepareJobQueue, startWorker } from './jobs/runner.ts';
 import { createMailer } from './mail/mailer.ts';
-import { closeTransports } from './features/deliveries/transport.ts';
+import { closeSenderPools } from './features/deliveries/sender-pool.ts';
 import { resolveSecret } from './secret.ts';
 import { createLocalStorage, createS3Storage } from './lib/storage.ts';
 import { dkimKeyOf } from './features/domains/domains.service.ts';
@@ -65,7 +65,7 @@ export async function startServer(config: Config, role: Role, log: (m: string) =
       await inbound?.close();
       await runner?.stop();
       mailer.close();
-      closeTransports();
+      await closeSenderPools();
       await database.close();
     },
   };

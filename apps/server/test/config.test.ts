@@ -29,6 +29,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'localhost:3000' })).toThrow(/PUBLIC_URL/);
   });
 
+  it('shares sending out between sender threads: one per core by default, at most two, SEND_THREADS to choose', () => {
+    expect(loadConfig({}).sending.threads).toBeGreaterThanOrEqual(1);
+    expect(loadConfig({}).sending.threads).toBeLessThanOrEqual(2);
+    expect(loadConfig({ SEND_THREADS: '4' }).sending.threads).toBe(4);
+    expect(() => loadConfig({ SEND_THREADS: '0' })).toThrow(/SEND_THREADS/);
+  });
+
   it('parses --role', () => {
     expect(parseRole([])).toBe('all');
     expect(parseRole(['--role=worker'])).toBe('worker');

@@ -12,7 +12,7 @@ import { buildApp } from '../src/http/app.ts';
 import { startWorker } from '../src/jobs/runner.ts';
 import { createMailer, type Mailer } from '../src/mail/mailer.ts';
 import { dkimKeyOf } from '../src/features/domains/domains.service.ts';
-import { closeTransports } from '../src/features/deliveries/transport.ts';
+import { closeSenderPools } from '../src/features/deliveries/sender-pool.ts';
 import type { Services } from '../src/services.ts';
 import { createLocalStorage } from '../src/lib/storage.ts';
 
@@ -69,7 +69,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
       for (const runner of runners) await runner.stop();
       await app.close();
       mailer.close();
-      closeTransports();
+      await closeSenderPools();
       await database.close();
     },
   };

@@ -1,22 +1,14 @@
-import type { Template } from 'liquidjs';
 import juice from 'juice';
 import { toTemplateError, type EmailPart } from './errors.ts';
 import { htmlEngine, textEngine } from './liquid.ts';
 import { textTemplateOf } from './text.ts';
-import type { RenderableEmail } from './types.ts';
+import { parseSources, preheaderSlot, type CompiledEmail, type EmailSources } from './parsed.ts';
+import { renderCompiled } from './render.ts';
+import type { RenderAccount, RenderableEmail, RenderedMessage, RenderOptions, RenderPerson } from './types.ts';
 
-/** An email parsed once and reused for every person: the work that does not depend on who receives it. */
-export interface CompiledEmail {
-  subject: Template[];
-  preheader: Template[];
-  /** The document with CSS inlined and the hidden preheader slot after `<body>`. */
-  html: Template[];
-  /** The plain-text part, derived from the HTML once. */
-  text: Template[];
-}
+export type { CompiledEmail, EmailSources } from './parsed.ts';
 
-/** The scope key the rendered preheader travels in; not a merge tag anyone documents. */
-export const preheaderSlot = 'herald_preheader_';
+export { preheaderSlot };
 
 // Juice leaves Liquid alone when its tags are code blocks: they are swapped out while the CSS is inlined.
 const juiceBlocks = juice.codeBlocks as Record<string, { start: string; end: string }>;
@@ -56,9 +48,9 @@ function withPreheaderSlot(document: string): string {
   return document.slice(0, at) + preheaderBlock + document.slice(at);
 }
 
-function parse(engine: typeof htmlEngine, part: EmailPart, source: string): Template[] {
+function parse(engine: typeof htmlEngine, part: EmailPart, source: string): void {
   try {
-    return engine.parse(source);
+    engine.parse(source);
   } catch (error) {
     throw toTemplateError(part, error);
   }
@@ -74,26 +66,39 @@ function inlineCss(document: string): string {
 }
 
 /**
- * Parse an email's merge tags (a TemplateError naming part and line when one is broken), inline its
- * CSS and derive its text part. Everything here runs once per email, not once per person.
+ * Parse an email's merge tags (a TemplateError naming part and line when one is broken), inline its CSS and
+ * derive its text part, and give the resulting templates as text (`parseSources` reads them again cheaply, in
+ * a sender thread that loads neither the CSS inliner nor the text converter). Runs once per email.
  */
-export function compileEmail(email: RenderableEmail): CompiledEmail {
-  const subject = parse(textEngine, 'subject', email.subject.replace(/[\r\n]+/g, ' '));
-  const preheader = parse(htmlEngine, 'preheader', email.preheader ?? '');
-  // Errors are reported against the HTML as written, so the line numbers are the author's.
+export function compileSources(email: RenderableEmail): EmailSources {
+  const subject = email.subject.replace(/[\r\n]+/g, ' ');
+  const preheader = email.preheader ?? '';
+  parse(textEngine, 'subject', subject);
+  parse(htmlEngine, 'preheader', preheader);
   parse(htmlEngine, 'html', email.html);
   // A `<` that opens no tag is text (as browsers read it); written as &lt; it cannot swallow a merge tag.
   const source = asDocument(email.html.replace(/<(?![a-zA-Z/!?])/g, '&lt;'));
   const inlined = inlineCss(source);
-  let html: Template[];
-  let text: Template[];
   try {
-    html = htmlEngine.parse(withPreheaderSlot(inlined));
-    text = textEngine.parse(textTemplateOf(inlined));
+    const sources = { subject, preheader, html: withPreheaderSlot(inlined), text: textTemplateOf(inlined) };
+    htmlEngine.parse(sources.html);
+    textEngine.parse(sources.text);
+    return sources;
   } catch {
     // Inlining moved a tag somewhere Liquid cannot read it: send the authored HTML without inlining.
-    html = parse(htmlEngine, 'html', withPreheaderSlot(source));
-    text = parse(textEngine, 'html', textTemplateOf(source));
+    const sources = { subject, preheader, html: withPreheaderSlot(source), text: textTemplateOf(source) };
+    parse(htmlEngine, 'html', sources.html);
+    parse(textEngine, 'html', sources.text);
+    return sources;
   }
-  return { subject, preheader, html, text };
+}
+
+/** Compile an email for rendering to many people: `compileSources` then `parseSources`. */
+export function compileEmail(email: RenderableEmail): CompiledEmail {
+  return parseSources(compileSources(email));
+}
+
+/** Compile and render in one step, for a single message; a broadcast compiles once and calls renderCompiled per person. */
+export function render(email: RenderableEmail, person: RenderPerson, account: RenderAccount, options: RenderOptions): RenderedMessage {
+  return renderCompiled(compileEmail(email), person, account, options);
 }

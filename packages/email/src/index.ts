@@ -1,8 +1,9 @@
-export { compileEmail, asDocument, type CompiledEmail } from './compile.ts';
+export { compileEmail, compileSources, asDocument, render, type CompiledEmail, type EmailSources } from './compile.ts';
+export { parseSources } from './parsed.ts';
 export { TemplateError, type EmailPart } from './errors.ts';
 export { lintEmail, type LintContext } from './lint.ts';
 export { defaultLimits } from './liquid.ts';
-export { render, renderCompiled } from './render.ts';
+export { renderCompiled } from './render.ts';
 export type {
   LinkRewriter,
   RenderableEmail,

@@ -1,5 +1,5 @@
 import type { Template } from 'liquidjs';
-import { compileEmail, preheaderSlot, type CompiledEmail } from './compile.ts';
+import { preheaderSlot, type CompiledEmail } from './parsed.ts';
 import { TemplateError, toTemplateError, type EmailPart } from './errors.ts';
 import { htmlEngine, textEngine, defaultLimits } from './liquid.ts';
 import type {
@@ -156,14 +156,4 @@ export function renderCompiled(
     text: text.replace(/\n{3,}/g, '\n\n').trim(),
     headers: headersFor(options),
   };
-}
-
-/** Compile and render in one step, for a single message; a broadcast compiles once and calls renderCompiled per person. */
-export function render(
-  email: RenderableEmail,
-  person: RenderPerson,
-  account: RenderAccount,
-  options: RenderOptions,
-): RenderedMessage {
-  return renderCompiled(compileEmail(email), person, account, options);
 }

@@ -12,6 +12,8 @@ const base = {
   messageId: '<abc@herald.test>',
 };
 
+const lf = (value: string | false | undefined) => (value || '').replace(/\r+\n|\r/g, '\n');
+
 describe('toMime', () => {
   it('writes headers and both parts that a mail parser reads back', async () => {
     const mime = toMime({
@@ -49,8 +51,8 @@ describe('toMime', () => {
           expect(mime).not.toMatch(/(^|\n)\./);
           const parsed = await simpleParser(mime);
           expect((parsed.subject ?? '').trim()).toBe(subject.replace(/[\r\n]+/g, ' ').trim());
-          expect(parsed.html).toBe(`<p>${html}</p>`);
-          expect(parsed.text).toBe(`${text}.`);
+          expect(lf(parsed.html)).toBe(lf(`<p>${html}</p>`));
+          expect(lf(parsed.text)).toBe(lf(`${text}.`));
           expect(parsed.from?.value[0]?.address).toBe('ada@example.com');
           if (name && name.trim()) expect(parsed.from?.value[0]?.name).toBe(name);
         },
@@ -58,4 +60,30 @@ describe('toMime', () => {
       { numRuns: 150 },
     );
   }, 60_000);
+
+  it('writes mostly-ASCII parts as quoted-printable that decodes to exactly the text given', async () => {
+    // Dots, equals signs, spaces, tabs and line breaks where the encoder must take care, and now and then a non-ASCII letter.
+    const mostlyAscii = fc.string({ unit: fc.constantFrom('a', 'b', '.', '=', ' ', '\t', '\n', '\r', '<', '>', '"', 'é', '1', 'Z'), maxLength: 4000 });
+    await fc.assert(
+      fc.asyncProperty(mostlyAscii, mostlyAscii, async (html, text) => {
+        const mime = toMime({ ...base, html: `<p>${html}</p>`, text: `${text}.` });
+        expect(mime).not.toMatch(/(^|[^\r])\n/);
+        expect(mime).not.toMatch(/(^|\n)\./);
+        expect(mime.split('\r\n').every((line) => line.length <= 76)).toBe(true);
+        const parsed = await simpleParser(mime);
+        // A line break (CRLF, CR or LF) may come back as another kind (the parser's choice); the characters otherwise exactly.
+        expect(lf(parsed.html)).toBe(lf(`<p>${html}</p>`));
+        expect(lf(parsed.text)).toBe(lf(`${text}.`));
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+
+  it('chooses quoted-printable for an ordinary newsletter and base64 for text that is mostly not ASCII', () => {
+    const newsletter = toMime({ ...base, html: `<table style="width:600px">${'<tr><td class="body">Our engines now run faster. Read more at https://example.com/news.</td></tr>\n'.repeat(80)}</table>`, text: 'Hello there.' });
+    expect(newsletter).toContain('Content-Transfer-Encoding: quoted-printable');
+    expect(newsletter).not.toContain('Content-Transfer-Encoding: base64');
+    const japanese = toMime({ ...base, html: `<p>${'こんにちは、世界。'.repeat(40)}</p>`, text: 'こんにちは' });
+    expect(japanese.match(/Content-Transfer-Encoding: base64/g)).toHaveLength(2);
+  });
 });

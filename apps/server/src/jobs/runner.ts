@@ -30,7 +30,7 @@ export async function startWorker(
   // Changes marked by the segment triggers are picked up every two seconds.
   const stopPoller = startDirtyPoller(services.db, (error) => console.error('[jobs] segment poller:', error));
   // Sends whose worker died are picked up again every ten seconds.
-  const stopSweeper = startDeliveriesSweeper(services.db, (error) => console.error('[jobs] deliveries sweeper:', error));
+  const stopSweeper = startDeliveriesSweeper(services.db, services.config.dataDir, (error) => console.error('[jobs] deliveries sweeper:', error));
   const stopRunner = runner.stop.bind(runner);
   runner.stop = async () => {
     await stopPoller();

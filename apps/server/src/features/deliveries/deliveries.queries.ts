@@ -39,30 +39,31 @@ export async function claimBatch(db: Database, accountId: number, kind: SourceKi
 export interface SentRow {
   id: number;
   messageId: string;
-  response: string;
+  /** The server's reply to the dot; null for a send learnt from the journal after a restart. */
+  response: string | null;
 }
 
 /**
  * Mark rows sent and record a `sent` email event for each person, in one statement; a row already marked sent
- * is left alone, so its event is never written twice. Rows are found by primary key: the conditions avoid the
- * partial claim index, which a planner with stale statistics (a freshly queued send) would otherwise pick and
- * read whole.
+ * is left alone, so its event is never written twice. The event names the row's own source, email and A/B
+ * variant. Rows are found by primary key: the conditions avoid the partial claim index, which a planner with
+ * stale statistics (a freshly queued send) would otherwise pick and read whole.
  */
-export async function recordSent(db: Database, accountId: number, kind: SourceKind, sourceId: number, content: { emailId: number; variant: number }, rows: SentRow[]): Promise<void> {
+export async function recordSent(db: Database, accountId: number, rows: SentRow[]): Promise<void> {
   if (!rows.length) return;
-  const subjectKey = kind === 'broadcast' ? 'broadcastId' : kind === 'flow' ? 'flowId' : 'sourceId';
   await sql`
     with done as (
       update deliveries d set status = 'sent', sent_at = now(), lease_until = null, message_id = v.message_id, provider_response = v.response, last_error = null
       from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.messageId))}::text[]) as message_id,
                    unnest(${sql.val(rows.map((r) => r.response))}::text[]) as response) v
       where d.account_id = ${accountId} and d.id = v.id and d.status <> 'sent'
-      returning d.person_id, d.message_id
+      returning d.person_id, d.message_id, d.source_kind, d.source_id, d.email_id, d.variant
     )
     insert into events (account_id, person_id, type, name, source, data)
     select ${accountId}, person_id, 'email', 'sent', 'email',
-      jsonb_build_object(${subjectKey}::text, ${sourceId}::bigint, 'emailId', ${content.emailId}::bigint, 'messageId', message_id)
-        || case when ${content.variant}::int > 0 then jsonb_build_object('variant', ${content.variant}::int) else '{}'::jsonb end
+      jsonb_build_object(case source_kind when 'broadcast' then 'broadcastId' when 'flow' then 'flowId' else 'sourceId' end, source_id,
+        'emailId', email_id, 'messageId', message_id)
+        || case when variant > 0 then jsonb_build_object('variant', variant) else '{}'::jsonb end
     from done where person_id is not null
   `.execute(db);
 }

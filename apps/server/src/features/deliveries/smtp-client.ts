@@ -134,11 +134,16 @@ export class SmtpConnection {
     }
   }
 
-  /** Send one message; resolves with the server's reply to the final dot, rejects with an SmtpError. */
-  async send(envelope: { from: string; to: string }, raw: string, options: { wireReady?: boolean } = {}): Promise<string> {
+  /**
+   * Send one message; resolves with the server's reply to the final dot, rejects with an SmtpError. `beforeDot`
+   * runs synchronously just before the final dot is written, after the whole message is in the socket: until the
+   * dot the server keeps nothing, so a caller that records the send there (the send journal) and dies a moment
+   * later has recorded what the server has, no more and no less.
+   */
+  async send(envelope: { from: string; to: string }, raw: string, options: { wireReady?: boolean; beforeDot?: () => void } = {}): Promise<string> {
     // wireReady: CRLF line ends and no line starting with a dot (what toMime writes), so nothing to rewrite.
     const body = options.wireReady ? raw : (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n');
-    const terminated = body.endsWith('\r\n') ? `${body}.\r\n` : `${body}\r\n.\r\n`;
+    const content = body.endsWith('\r\n') ? body : `${body}\r\n`;
     const mail = `MAIL FROM:<${envelope.from}>`;
     const rcpt = `RCPT TO:<${envelope.to}>`;
     if (this.pipelining) {
@@ -170,9 +175,29 @@ export class SmtpConnection {
         throw error;
       }
     }
+    // The content first; the dot alone once the content has left (a full socket buffer is waited out), so the
+    // dot is written in the same moment the caller records the send.
+    if (!this.socket.write(content)) await this.drained();
     const accepted = this.read();
-    this.socket.write(terminated);
+    options.beforeDot?.();
+    this.socket.write('.\r\n');
     return this.check(await accepted, [250]).text;
+  }
+
+  private drained(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      const onDrain = () => {
+        this.socket.off('close', onClose);
+        resolve();
+      };
+      const onClose = () => {
+        this.socket.off('drain', onDrain);
+        reject(this.failure ?? new SmtpError('The SMTP server closed the connection.'));
+      };
+      this.socket.once('drain', onDrain);
+      this.socket.once('close', onClose);
+    });
   }
 
   close() {

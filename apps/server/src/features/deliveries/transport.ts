@@ -1,6 +1,3 @@
-import { sql } from 'kysely';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/connection.ts';
 import { SmtpConnection } from './smtp-client.ts';
 
 /** What a send answers: the server's reply, or an error that says whether trying again can help. */
@@ -15,10 +12,21 @@ export interface MessageSummary {
   html: string | null;
 }
 
+/** A message the built-in mailbox keeps (written by the main thread, which holds the database). */
+export interface MailboxRow {
+  toAddress: string;
+  fromAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  raw: string;
+}
+
 export interface SendTransport {
-  send(message: RawMessage, summary: MessageSummary): Promise<SendOutcome>;
-  /** Messages that went to the built-in mailbox since the last call (written in one statement by the caller's flush). */
-  takeMailbox(): { toAddress: string; fromAddress: string; subject: string; textBody: string; htmlBody: string | null; raw: string }[];
+  /** `beforeDot` runs just before the message becomes complete at the server (the send journal's moment). */
+  send(message: RawMessage, summary: MessageSummary, beforeDot: () => void): Promise<SendOutcome>;
+  /** Messages that went to the built-in mailbox since the last call. */
+  takeMailbox(): MailboxRow[];
   close(): void;
 }
 
@@ -41,13 +49,13 @@ export interface RawMessage {
  * queued message as soon as the last one is accepted, paced by SMTP_RATE_PER_SECOND when set. A connection that
  * fails is replaced for the next message; the message it carried reports the failure (retried by the caller).
  */
-function createSmtpPool(config: Config) {
-  const url = new URL(config.smtpUrl!);
-  const queue: { message: RawMessage; resolve: (outcome: SendOutcome) => void }[] = [];
+function createSmtpPool(options: TransportOptions) {
+  const url = new URL(options.smtpUrl!);
+  const queue: { message: RawMessage; beforeDot: () => void; resolve: (outcome: SendOutcome) => void }[] = [];
   const idle: SmtpConnection[] = [];
   let open = 0;
   let closed = false;
-  const spacing = config.sending.ratePerSecond > 0 ? 1000 / config.sending.ratePerSecond : 0;
+  const spacing = options.ratePerSecond > 0 ? 1000 / options.ratePerSecond : 0;
   let nextSlot = 0;
 
   const pace = async () => {
@@ -68,7 +76,7 @@ function createSmtpPool(config: Config) {
         // An idle connection the server has closed since is replaced, not used.
         if (current?.closed) current = null;
         current ??= await SmtpConnection.open({ url });
-        const response = await current.send(job.message.envelope, job.message.raw, { wireReady: job.message.wireReady });
+        const response = await current.send(job.message.envelope, job.message.raw, { wireReady: job.message.wireReady, beforeDot: job.beforeDot });
         job.resolve({ ok: true, response: response.slice(0, 500) });
       } catch (error) {
         job.resolve({ ok: false, permanent: isPermanent(error), error: String(error instanceof Error ? error.message : error).slice(0, 1000) });
@@ -80,11 +88,11 @@ function createSmtpPool(config: Config) {
   };
 
   return {
-    send(message: RawMessage): Promise<SendOutcome> {
+    send(message: RawMessage, beforeDot: () => void): Promise<SendOutcome> {
       return new Promise((resolve) => {
-        queue.push({ message, resolve });
+        queue.push({ message, beforeDot, resolve });
         if (idle.length) void work(idle.pop()!);
-        else if (open < config.sending.maxConnections) {
+        else if (open < options.connections) {
           open++;
           void work(null);
         }
@@ -97,43 +105,24 @@ function createSmtpPool(config: Config) {
   };
 }
 
+export interface TransportOptions {
+  smtpUrl: string | undefined;
+  connections: number;
+  ratePerSecond: number;
+}
+
 /** The bulk transport: the SMTP pool (SMTP_URL), or without it (outside production) the built-in mailbox. */
-export function createSendTransport(config: Config): SendTransport {
-  const mailbox: ReturnType<SendTransport['takeMailbox']> = [];
-  const pool = config.smtpUrl ? createSmtpPool(config) : null;
+export function createSendTransport(options: TransportOptions): SendTransport {
+  const mailbox: MailboxRow[] = [];
+  const pool = options.smtpUrl ? createSmtpPool(options) : null;
   return {
-    async send(message, summary) {
-      if (pool) return pool.send(message);
+    async send(message, summary, beforeDot) {
+      if (pool) return pool.send(message, beforeDot);
+      beforeDot();
       mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw: message.raw });
       return { ok: true, response: 'mailbox' };
     },
     takeMailbox: () => mailbox.splice(0, mailbox.length),
     close: () => pool?.close(),
   };
-}
-
-/** Write mailbox messages and keep only the newest DEV_MAILBOX_KEEP, so a 100,000-person broadcast does not fill the disk. */
-export async function storeInMailbox(db: Database, rows: ReturnType<SendTransport['takeMailbox']>, keep: number): Promise<void> {
-  if (!rows.length) return;
-  await db.insertInto('devMailbox').values(rows).execute();
-  await sql`delete from dev_mailbox where id <= (select id from dev_mailbox order by id desc offset ${keep} limit 1)`.execute(db);
-}
-
-const transports = new Map<string, SendTransport>();
-
-/** The process's bulk transport for this configuration, created on first use and reused by every job. */
-export function transportFor(config: Config): SendTransport {
-  const key = `${config.smtpUrl ?? 'mailbox'}|${config.sending.maxConnections}|${config.sending.ratePerSecond}`;
-  let transport = transports.get(key);
-  if (!transport) {
-    transport = createSendTransport(config);
-    transports.set(key, transport);
-  }
-  return transport;
-}
-
-/** Close every pooled connection (server stop, test teardown). */
-export function closeTransports(): void {
-  for (const transport of transports.values()) transport.close();
-  transports.clear();
 }

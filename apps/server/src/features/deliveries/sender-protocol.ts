@@ -1,0 +1,65 @@
+import type { CategoryType } from '@herald/contracts';
+import type { EmailSources } from '@herald/email/sending';
+import type { Config } from '../../config.ts';
+import type { SourceKind } from './deliveries.service.ts';
+import type { MailboxRow } from './transport.ts';
+
+/** What the main thread and a sender thread (sender-thread.ts) say to each other. */
+
+export interface ThreadInit {
+  config: Pick<Config, 'publicUrl' | 'smtpUrl'> & { sending: Config['sending'] };
+  secret: string;
+  /** This thread's share of the SMTP connections and of the rate. */
+  connections: number;
+  ratePerSecond: number;
+  journalFile: string;
+}
+
+/** What a source sends for one email and variant, ready to compile in the thread. */
+export interface ThreadContent {
+  key: string;
+  accountId: number;
+  kind: SourceKind;
+  sourceId: number;
+  /** The email compiled once in the main thread (CSS inlined, text part derived), as Liquid text. */
+  sources: EmailSources;
+  from: string;
+  fromEmail: string;
+  replyTo: string | null;
+  category: { id: number; type: CategoryType };
+  dkim: { domainName: string; keySelector: string; privateKey: string } | null;
+  utmCampaign: string | undefined;
+  data: Record<string, unknown> | undefined;
+  account: { name: string | null; mailingAddress: string | null; site: string | null };
+}
+
+export interface ThreadRow {
+  id: number;
+  to: string;
+  personId: number | null;
+  /** The person as templates see them (fields flattened); null for an address-only send. */
+  person: Record<string, unknown> | null;
+}
+
+export type ToThread =
+  /** The content rides with every batch (a few kB); the thread compiles it once per key and content. */
+  | { t: 'batch'; batch: number; content: ThreadContent; rows: ThreadRow[] }
+  | { t: 'recorded'; count: number }
+  | { t: 'close' };
+
+export interface ThreadSent {
+  id: number;
+  messageId: string;
+  response: string;
+}
+
+export interface ThreadFailed {
+  id: number;
+  error: string;
+  /** A 5xx reply or a message that cannot be rendered: trying again cannot help. */
+  permanent: boolean;
+}
+
+export type FromThread =
+  | { t: 'done'; batch: number; sent: ThreadSent[]; failed: ThreadFailed[]; mailbox: MailboxRow[] }
+  | { t: 'closed' };

@@ -1,0 +1,127 @@
+/**
+ * A sender thread: renders, writes as MIME, signs and sends the rows the main thread claimed, over its own share
+ * of the SMTP connections, and journals each message just before its final dot (send-journal.ts). It holds no
+ * database connection: the main thread claims, records and finishes. Each connection renders its next message
+ * only when it is free, so a thread holds a handful of messages at a time whatever the batch size.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import crypto from 'node:crypto';
+import { dkimSign, parseSources, renderCompiled, TemplateError, toMime, type CompiledEmail } from '@herald/email/sending';
+import { recipientToken } from '../preferences/preference-links.ts';
+import { SendJournal } from './send-journal.ts';
+import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadSent, ToThread } from './sender-protocol.ts';
+import { createSendTransport } from './transport.ts';
+
+const init = workerData as ThreadInit;
+const port = parentPort!;
+const journal = new SendJournal(init.journalFile);
+const transport = createSendTransport({ smtpUrl: init.config.smtpUrl, connections: init.connections, ratePerSecond: init.ratePerSecond });
+const base = init.config.publicUrl;
+const host = new URL(base).hostname || 'localhost';
+
+interface Compiled {
+  content: ThreadContent;
+  compiled: CompiledEmail | { refused: string };
+}
+const contents = new Map<string, Compiled>();
+
+/** The Message-ID of a delivery: stable, so a bounce finds its row and a repeated send keeps its identity. */
+const messageIdOf = (accountId: number, id: number) => `<${crypto.createHash('sha256').update(`delivery:${accountId}:${id}`).digest('hex').slice(0, 32)}@${host}>`;
+
+function post(message: FromThread) {
+  port.postMessage(message);
+}
+
+async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], failed: ThreadFailed[]) {
+  const { content, compiled } = entry;
+  if ('refused' in compiled) {
+    failed.push({ id: row.id, error: compiled.refused, permanent: true });
+    return;
+  }
+  const messageId = messageIdOf(content.accountId, row.id);
+  let raw: string;
+  let summary;
+  try {
+    const links =
+      row.personId === null
+        ? {}
+        : (() => {
+            const token = recipientToken(init.secret, { accountId: content.accountId, personId: row.personId, categoryId: content.category.id || null, source: `${content.kind}:${content.sourceId}` });
+            return { preferencesUrl: `${base}/public/subscription-preferences?token=${token}`, unsubscribeUrl: `${base}/public/unsubscribe?token=${token}` };
+          })();
+    const person = { ...(row.person ?? { email: row.to }), ...content.data };
+    const rendered = renderCompiled(compiled, person as never, content.account, { messageId, ...links, ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}) });
+    const mime = toMime({ from: content.from, to: row.to, replyTo: content.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers });
+    raw = content.dkim ? dkimSign(mime, content.dkim) : mime;
+    summary = { to: row.to, from: content.from, subject: rendered.subject, text: rendered.text, html: rendered.html };
+  } catch (error) {
+    failed.push({ id: row.id, error: error instanceof TemplateError ? error.message : String(error), permanent: true });
+    return;
+  }
+  let journaled = false;
+  const outcome = await transport.send({ envelope: { from: content.fromEmail, to: row.to }, raw, wireReady: true }, summary, () => {
+    journal.sent({ accountId: content.accountId, id: row.id, messageId });
+    journaled = true;
+  });
+  if (outcome.ok) sent.push({ id: row.id, messageId, response: outcome.response });
+  else {
+    // Refused after the dot, or the connection dropped before the answer: not sent, and the journal says so.
+    if (journaled) journal.refused(content.accountId, row.id);
+    failed.push({ id: row.id, error: outcome.error, permanent: outcome.permanent });
+  }
+}
+
+/** The parsed content of a key, parsed again when its sources differ; the oldest go past 200 keys. */
+function compiledFor(content: ThreadContent): Compiled {
+  const known = contents.get(content.key);
+  const same = (a: ThreadContent['sources'], b: ThreadContent['sources']) => a.html === b.html && a.text === b.text && a.subject === b.subject && a.preheader === b.preheader;
+  if (known && same(known.content.sources, content.sources)) {
+    known.content = content;
+    return known;
+  }
+  let compiled: Compiled['compiled'];
+  try {
+    compiled = parseSources(content.sources);
+  } catch (error) {
+    compiled = { refused: error instanceof Error ? error.message : String(error) };
+  }
+  const entry = { content, compiled };
+  contents.delete(content.key);
+  contents.set(content.key, entry);
+  if (contents.size > 200) contents.delete(contents.keys().next().value!);
+  return entry;
+}
+
+async function runBatch(batch: number, content: ThreadContent, rows: ThreadRow[]) {
+  const entry = compiledFor(content);
+  const sent: ThreadSent[] = [];
+  const failed: ThreadFailed[] = [];
+  {
+    // As many rows at once as the thread has connections: each renders its message when a connection is free.
+    let next = 0;
+    const lanes = Math.max(1, Math.min(init.connections, rows.length));
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        while (next < rows.length) await sendRow(entry, rows[next++]!, sent, failed);
+      }),
+    );
+  }
+  const mailbox = transport.takeMailbox().slice(-init.config.sending.devMailboxKeep);
+  post({ t: 'done', batch, sent, failed, mailbox });
+}
+
+port.on('message', (message: ToThread) => {
+  switch (message.t) {
+    case 'batch':
+      void runBatch(message.batch, message.content, message.rows);
+      return;
+    case 'recorded':
+      journal.recorded(message.count);
+      return;
+    case 'close':
+      transport.close();
+      journal.close();
+      post({ t: 'closed' });
+      return;
+  }
+});

@@ -62,32 +62,38 @@ function base64Lines(text: string): string {
 }
 
 const hex = (code: number) => `=${code < 16 ? '0' : ''}${code.toString(16).toUpperCase()}`;
+/** Bytes quoted-printable must escape: controls, `=`, and everything past `~` (line breaks are escaped too). */
 const unsafe = /[^\x20-\x3c\x3e-\x7e]/g;
+const rare = /[^\x09\x0a\x0d\x20-\x7e]/;
 
 /**
  * A part's body and its transfer encoding. Mostly-ASCII text (what emails are) goes as quoted-printable, a
  * quarter smaller than base64 and readable on the wire; text where more than one byte in six would need
  * escaping goes as base64. Quoted-printable here escapes line breaks too (so the part decodes to exactly the
- * characters given), breaks lines softly at 76 characters, and never starts a line with a dot.
+ * characters given), breaks lines softly at 76 characters, and never starts a line with a dot. The common
+ * escapes (=, line breaks, tabs) are plain replacements; a callback only runs for text with other bytes.
  */
 function encodeBody(text: string): { encoding: string; body: string } {
-  // One character per byte: UTF-8 bytes as latin1 characters when the text is not ASCII.
-  const bytes = /[^\x00-\x7f]/.test(text) ? Buffer.from(text, 'utf8').toString('latin1') : text;
-  const escapes = bytes.match(unsafe)?.length ?? 0;
-  if (escapes * 6 > bytes.length) return { encoding: 'base64', body: base64Lines(text) };
-  let escaped = escapes ? bytes.replace(unsafe, (ch) => hex(ch.charCodeAt(0))) : bytes;
+  let escaped: string;
+  if (!rare.test(text)) {
+    escaped = text.replaceAll('=', '=3D').replaceAll('\n', '=0A').replaceAll('\r', '=0D').replaceAll('\t', '=09');
+  } else {
+    // One character per byte: UTF-8 bytes as latin1 characters.
+    const bytes = Buffer.from(text, 'utf8').toString('latin1');
+    const escapes = bytes.match(unsafe)?.length ?? 0;
+    if (escapes * 6 > bytes.length) return { encoding: 'base64', body: base64Lines(text) };
+    escaped = bytes.replace(unsafe, (ch) => hex(ch.charCodeAt(0)));
+  }
   if (escaped.endsWith(' ')) escaped = `${escaped.slice(0, -1)}=20`;
+  // Soft breaks after at most 73 characters, never inside an =XX escape; a line that starts with a dot starts =2E.
   const lines: string[] = [];
   let at = 0;
   while (at < escaped.length) {
-    let end = Math.min(at + 73, escaped.length);
-    // Never split an =XX escape across lines.
-    if (end < escaped.length) {
-      if (escaped[end - 1] === '=') end -= 1;
-      else if (escaped[end - 2] === '=') end -= 2;
-    }
-    const line = escaped.slice(at, end);
-    lines.push(line.startsWith('.') ? `=2E${line.slice(1)}` : line);
+    let end = at + 73;
+    if (end >= escaped.length) end = escaped.length;
+    else if (escaped.charCodeAt(end - 1) === 61) end -= 1;
+    else if (escaped.charCodeAt(end - 2) === 61) end -= 2;
+    lines.push(escaped.charCodeAt(at) === 46 ? `=2E${escaped.slice(at + 1, end)}` : escaped.slice(at, end));
     at = end;
   }
   return { encoding: 'quoted-printable', body: lines.join('=\r\n') };
@@ -95,8 +101,8 @@ function encodeBody(text: string): { encoding: string; body: string } {
 
 /**
  * The message as RFC 5322 / MIME text: multipart/alternative with the text part and the HTML part, each UTF-8
- * in quoted-printable or base64 (encodeBody), with CRLF line ends. Built in one pass of string joins, so a bulk send spends its time sending,
- * not encoding.
+ * in quoted-printable or base64 (encodeBody), with CRLF line ends. Built in one pass of string joins, so a bulk
+ * send spends its time sending, not encoding.
  */
 /** Boundaries need to be unique, not secret: a random prefix per process and a counter. */
 const boundaryPrefix = crypto.randomBytes(8).toString('hex');

@@ -1,4 +1,4 @@
-import { broadcastMessages, emailMessages, scopeIds, sendingMessages, type Broadcast, type ScopeId } from '@herald/contracts';
+import { broadcastMessages, emailMessages, scopeIds, sendingMessages, sendTimeMessages, type Broadcast, type ScopeId } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -198,7 +198,7 @@ describe('broadcasts: send refusals', () => {
     expect(empty.body.message).toBe(broadcastMessages.nobodyToSend);
 
     const recipientTime = await create(client, { emailId, time: { type: 'recipient' } });
-    expect((await client.post(`/v1/broadcasts/${recipientTime.id}/send`)).body.message).toBe(broadcastMessages.recipientTimeUnavailable);
+    expect((await client.post(`/v1/broadcasts/${recipientTime.id}/send`)).body.message).toBe(sendTimeMessages.recipientTimeNeedsTime);
 
     const unverified = await setup({ verified: false });
     await person(unverified.client, { firstName: 'Bo' });

@@ -34,6 +34,8 @@ export const broadcastBadgeColors: Record<BroadcastStatus, BroadcastBadgeColor> 
 export const broadcastPollingStatuses: readonly BroadcastStatus[] = ['ab-test-sending-winner', 'ab-testing', 'scheduled', 'sending'];
 /** Only draft or scheduled broadcasts are editable (and sendable). */
 export const editableBroadcastStatuses: readonly BroadcastStatus[] = ['draft', 'scheduled'];
+/** Statuses a pause or resume applies to (the broadcast keeps its status and records pausedAt). */
+export const pausableBroadcastStatuses: readonly BroadcastStatus[] = ['sending', 'ab-testing', 'ab-test-sending-winner'];
 /** Statuses a cancel applies to. */
 export const cancelableBroadcastStatuses: readonly BroadcastStatus[] = ['scheduled', 'sending', 'ab-testing', 'ab-test-sending-winner'];
 
@@ -60,7 +62,6 @@ export const broadcastMessages = {
   segmentGone: (id: number) => `Segment ${id} no longer exists. Choose the audience again.`,
   audienceInvalid: 'The audience of this broadcast is not valid. Choose it again.',
   nobodyToSend: 'Nobody in this audience can receive this email (everyone is excluded, suppressed or opted out).',
-  recipientTimeUnavailable: "Sending at each recipient's local time is not available yet. Send at one time for everyone.",
   nameTooLong: 'Broadcast name must be at most 200 characters.',
   // Web toasts and fallbacks (work-areas.md §8)
   loadError: 'Error while loading broadcasts.',
@@ -119,6 +120,8 @@ export const Broadcast = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   archived: z.boolean(),
+  /** When it was paused; null unless it is paused now (pending deliveries are held until it is resumed). */
+  pausedAt: z.string().nullable(),
   /** The A/B test (ab-tests.ts), or null for one email to everyone. */
   abTest: AbTest.nullable(),
 });
@@ -173,6 +176,7 @@ export const UpdateBroadcastBody = z.strictObject({
   startedAt: z.unknown().optional(),
   finishedAt: z.unknown().optional(),
   archived: z.unknown().optional(),
+  pausedAt: z.unknown().optional(),
 });
 export type UpdateBroadcastBody = z.infer<typeof UpdateBroadcastBody>;
 
@@ -184,6 +188,12 @@ export const BroadcastProgress = z.object({
   sent: z.number().int(),
   failed: z.number().int(),
   canceled: z.number().int(),
+  /** Held by a pause. */
+  paused: z.number().int(),
+  /** Pending but not due yet: waiting for the recipient's local time, quiet hours or a retry. */
+  waiting: z.number().int(),
+  /** When the last waiting delivery is due; null when none waits. */
+  waitingUntil: z.string().nullable(),
 });
 export type BroadcastProgress = z.infer<typeof BroadcastProgress>;
 export const BroadcastStatusResponse = z.object({ item: Broadcast, progress: BroadcastProgress, abTest: AbTestResults.nullable().optional() });

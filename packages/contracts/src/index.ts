@@ -15,4 +15,5 @@ export * from './domains.ts';
 export * from './sending.ts';
 export * from './ab-tests.ts';
 export * from './broadcasts.ts';
+export * from './send-times.ts';
 export * from './transactional.ts';

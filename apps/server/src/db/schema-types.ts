@@ -17,6 +17,7 @@ const typeMap: Record<string, string> = {
   timestamptz: 'Date',
   timestamp: 'Date',
   date: 'Date',
+  time: 'string',
   jsonb: 'Json',
   json: 'Json',
   inet: 'string',

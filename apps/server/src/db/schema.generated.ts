@@ -52,6 +52,9 @@ export interface Accounts {
   deletingAt: Date | null;
   defaultFromName: string | null;
   defaultFromEmail: string | null;
+  quietHoursEnabled: Generated<boolean>;
+  quietHoursStart: Generated<string>;
+  quietHoursEnd: Generated<string>;
 }
 
 export interface Broadcasts {
@@ -74,6 +77,7 @@ export interface Broadcasts {
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
   abTest: Json | null;
+  pausedAt: Date | null;
 }
 
 export interface BulkActions {
@@ -127,6 +131,7 @@ export interface Deliveries {
   lastError: string | null;
   sentAt: Date | null;
   createdAt: Generated<Date>;
+  timeZone: string | null;
 }
 
 export interface DevMailbox {

@@ -21,7 +21,8 @@ import { categoriesRoutes } from '../features/categories/categories.routes.ts';
 import { preferencesRoutes } from '../features/preferences/preferences.routes.ts';
 import { bouncesRoutes } from '../features/bounces/bounces.routes.ts';
 import { transactionalRoutes } from '../features/transactional/transactional.routes.ts';
+import { sendTimesRoutes } from '../features/send-times/send-times.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes, ...transactionalRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendTimesRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes, ...transactionalRoutes];

@@ -17,6 +17,7 @@ import * as mailMessageIds from './0015-mail-message-ids.ts';
 import * as sentEventsQuiet from './0016-sent-events-quiet.ts';
 import * as abTests from './0017-ab-tests.ts';
 import * as transactionalSends from './0018-transactional-sends.ts';
+import * as sendTimes from './0019-send-times.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-sent-events-quiet': sentEventsQuiet,
   '0017-ab-tests': abTests,
   '0018-transactional-sends': transactionalSends,
+  '0019-send-times': sendTimes,
 };

@@ -10,6 +10,7 @@ import { AppError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { enqueueDeliveries, sourceProgress } from '../deliveries/deliveries.service.ts';
+import { recipientSendAt, sendWindow } from '../send-times/send-times.service.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { abTestOf } from './ab-tests.service.ts';
 import { startAbTest } from './ab-tests.jobs.ts';
@@ -39,7 +40,8 @@ export async function runStartBroadcast(services: Services, accountId: number, b
     const row = await lockBroadcast(db, accountId, broadcastId);
     if (!row || row.archived) return;
     if (row.status === 'scheduled') {
-      if (row.sendAt && row.sendAt.getTime() > Date.now() + 1000) return;
+      const { startsAt } = row.sendAt ? await sendWindow(db, accountId, row) : { startsAt: null };
+      if (startsAt && startsAt.getTime() > Date.now() + 1000) return;
       await updateBroadcastRow(db, accountId, broadcastId, { status: row.abTest ? 'ab-testing' : 'sending', startedAt: new Date() });
     } else if (row.status !== 'sending' && row.status !== 'ab-testing') {
       return;
@@ -73,6 +75,7 @@ export async function runStartBroadcast(services: Services, accountId: number, b
       emailId: Number(email.id),
       category,
       audience: condition,
+      recipientSendAt: recipientSendAt(row),
     });
     await updateBroadcastRow(db, accountId, broadcastId, { queued, excluded });
   });

@@ -41,6 +41,7 @@ export interface DeliveryCounts {
   sent: number;
   failed: number;
   canceled: number;
+  paused: number;
 }
 
 /** Delivery rows by status for several broadcasts at once (the list's live figures), in one grouped query. */
@@ -57,7 +58,7 @@ export async function deliveryCountsOf(db: Database, accountId: number, ids: num
     .execute();
   for (const row of rows) {
     const id = Number(row.sourceId);
-    const entry = counts.get(id) ?? { pending: 0, sending: 0, sent: 0, failed: 0, canceled: 0 };
+    const entry = counts.get(id) ?? { pending: 0, sending: 0, sent: 0, failed: 0, canceled: 0, paused: 0 };
     if (row.status in entry) entry[row.status as keyof DeliveryCounts] = Number(row.n);
     counts.set(id, entry);
   }

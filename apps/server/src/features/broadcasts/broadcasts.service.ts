@@ -18,6 +18,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { cancelDeliveries, countAudience, sourceProgress } from '../deliveries/deliveries.service.ts';
 import { findFolder, setChildren, type ChildRef } from '../folders/folders.queries.ts';
+import { sendWindow } from '../send-times/send-times.service.ts';
 import { assertMaySendFrom } from '../senders/sending-rule.ts';
 import { removeDecision } from './ab-tests.jobs.ts';
 import { abTestColumn, abTestOf, abTestResults, checkAbTestSend, checkVariantEmails, copiedAbTest } from './ab-tests.service.ts';
@@ -36,7 +37,7 @@ import {
   type DeliveryCounts,
 } from './broadcasts.queries.ts';
 
-const noDeliveries: DeliveryCounts = { pending: 0, sending: 0, sent: 0, failed: 0, canceled: 0 };
+const noDeliveries: DeliveryCounts = { pending: 0, sending: 0, sent: 0, failed: 0, canceled: 0, paused: 0 };
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const label = (status: string) => broadcastStatusLabels[status as BroadcastStatus] ?? status;
 
@@ -56,11 +57,12 @@ export function toBroadcast(row: BroadcastRow, counts: DeliveryCounts = noDelive
     updatedAt: row.updatedAt.toISOString(),
     integrationId: row.integrationId,
     audience: audience.success ? audience.data : { type: 'all' },
-    stats: { queued: row.queued, excluded: row.excluded, sent: counts.sent, failed: counts.failed, pending: counts.pending + counts.sending },
+    stats: { queued: row.queued, excluded: row.excluded, sent: counts.sent, failed: counts.failed, pending: counts.pending + counts.sending + counts.paused },
     failure: row.failure,
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
     archived: row.archived,
+    pausedAt: iso(row.pausedAt),
     abTest: abTestOf(row.abTest),
   };
 }
@@ -147,11 +149,14 @@ export async function updateBroadcast(db: Database, session: Session, id: number
   };
   const sendAt = body.sendAt === undefined ? undefined : body.sendAt === null ? null : new Date(body.sendAt);
   if (sendAt !== undefined) changes.sendAt = sendAt;
-  const moved = sendAt !== undefined && (sendAt?.getTime() ?? null) !== (current.sendAt?.getTime() ?? null);
+  const retimed = body.time !== undefined && JSON.stringify(body.time) !== JSON.stringify(current.time);
+  const moved = retimed || (sendAt !== undefined && (sendAt?.getTime() ?? null) !== (current.sendAt?.getTime() ?? null));
   if (current.status === 'scheduled' && moved) {
-    if (sendAt) {
-      assertFuture(sendAt);
-      await scheduleStart(db, session.accountId, id, sendAt);
+    const at = sendAt === undefined ? current.sendAt : sendAt;
+    if (at) {
+      assertFuture(at);
+      const { startsAt } = await sendWindow(db, session.accountId, { sendAt: at, time: body.time === undefined ? current.time : body.time });
+      await scheduleStart(db, session.accountId, id, startsAt!);
     } else {
       changes.status = 'draft';
     }
@@ -172,21 +177,21 @@ export async function sendBroadcast(db: Database, session: Session, id: number) 
   if (row.emailId === null) throw badRequest(broadcastMessages.noEmail);
   const email = await activeEmail(db, accountId, Number(row.emailId));
   if (!email) throw badRequest(broadcastMessages.emailGone);
-  const time = BroadcastTime.safeParse(row.time);
-  if (time.success && time.data.type === 'recipient') throw badRequest(broadcastMessages.recipientTimeUnavailable);
   await assertMaySendFrom(db, accountId, email.fromEmail);
   const audience = Audience.safeParse(row.audience);
   if (!audience.success) throw badRequest(broadcastMessages.audienceInvalid);
   const condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
-  const later = row.sendAt !== null && row.sendAt.getTime() > Date.now();
-  if (row.sendAt !== null && !later) throw badRequest(broadcastMessages.sendAtInPast);
+  // In recipients' time zones the send starts when UTC+14 reaches the time and is past once UTC−12 has.
+  const { startsAt, endsAt } = await sendWindow(db, accountId, row);
+  const later = startsAt !== null && startsAt.getTime() > Date.now();
+  if (endsAt !== null && endsAt.getTime() <= Date.now()) throw badRequest(broadcastMessages.sendAtInPast);
   const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
   const { deliverable } = await countAudience(db, accountId, condition, category);
   if (deliverable === 0) throw badRequest(broadcastMessages.nobodyToSend);
   const abTest = abTestOf(row.abTest);
   if (abTest) await checkAbTestSend(db, accountId, abTest, deliverable);
 
-  const startAt = later ? row.sendAt! : new Date();
+  const startAt = later ? startsAt! : new Date();
   await scheduleStart(db, accountId, id, startAt);
   const updated = await updateBroadcastRow(db, accountId, id, later ? { status: 'scheduled', failure: null } : { status: abTest ? 'ab-testing' : 'sending', startedAt: startAt, failure: null });
   return { item: await withStats(db, accountId, updated), message: later ? broadcastMessages.scheduled : broadcastMessages.sending };
@@ -199,7 +204,7 @@ export async function cancelBroadcast(db: Database, session: Session, id: number
   if (!cancelableBroadcastStatuses.includes(row.status as BroadcastStatus)) throw conflict(broadcastMessages.notCancelable(label(row.status)), 'broadcastNotCancelable');
   await cancelDeliveries(db, session.accountId, 'broadcast', id);
   if (row.status === 'ab-testing') await removeDecision(db, id);
-  const updated = await updateBroadcastRow(db, session.accountId, id, { status: 'canceled', finishedAt: new Date() });
+  const updated = await updateBroadcastRow(db, session.accountId, id, { status: 'canceled', finishedAt: new Date(), pausedAt: null });
   return { item: await withStats(db, session.accountId, updated), message: broadcastMessages.canceled };
 }
 

@@ -2,6 +2,10 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import type { SourceKind } from './deliveries.service.ts';
 
+/** Rows of a paused broadcast are neither claimed nor waited for (send-times: pause and resume). */
+const notPaused = (accountId: number, kind: SourceKind, sourceId: number) =>
+  sql<boolean>`not exists (select 1 from broadcasts b where ${kind} = 'broadcast' and b.account_id = ${accountId} and b.id = ${sourceId} and b.paused_at is not null)`;
+
 /** Seconds a claim holds its rows; a worker that dies lets them go after this. */
 export const leaseSeconds = 30;
 
@@ -25,6 +29,10 @@ export async function claimBatch(db: Database, accountId: number, kind: SourceKi
       select id from deliveries
       where account_id = ${accountId} and source_kind = ${kind} and source_id = ${sourceId} and not_before <= now()
         and (status = 'pending' or (status = 'sending' and lease_until < now()))
+        and ${notPaused(accountId, kind, sourceId)}
+        -- Quiet hours (send-times): a row whose recipient is in them now moves to their end and is skipped.
+        and (time_zone is null or herald_quiet_until(now(), time_zone, (select herald_quiet_hours(${accountId}))) is null
+          or herald_hold_quiet_delivery(account_id, id, herald_quiet_until(now(), time_zone, (select herald_quiet_hours(${accountId})))))
       -- In the claim index's order: a plain index scan that stops after the batch and marks the entries of rows
       -- sent meanwhile as dead, instead of a bitmap scan that reads every one of them again on each claim.
       order by not_before
@@ -93,13 +101,22 @@ export async function nextWork(db: Database, accountId: number, kind: SourceKind
   const { rows } = await sql<{ at: Date | null }>`
     select least(min(not_before) filter (where status = 'pending'), min(lease_until) filter (where status = 'sending')) as at
     from deliveries where account_id = ${accountId} and source_kind = ${kind} and source_id = ${sourceId} and status in ('pending', 'sending')
+      and (status = 'sending' or ${notPaused(accountId, kind, sourceId)})
   `.execute(db);
   return rows[0]?.at ?? null;
 }
 
-/** A broadcast whose deliveries are all done is sent (failed when none could be sent). */
+/**
+ * A broadcast whose deliveries are all done is sent (failed when none could be sent). A paused one is not: rows
+ * that became pending while it was paused (a retry, an A/B winner) are held with the others until it is resumed.
+ */
 export async function finishBroadcast(db: Database, accountId: number, broadcastId: number): Promise<void> {
   await sql`
+    with held as (
+      update deliveries set status = 'paused'
+      where account_id = ${accountId} and source_kind = 'broadcast' and source_id = ${broadcastId} and status = 'pending'
+        and not ${notPaused(accountId, 'broadcast', broadcastId)}
+    )
     update broadcasts b set
       status = case when s.sent = 0 and s.failed > 0 then 'failed' else 'sent' end,
       failure = case when s.sent = 0 and s.failed > 0 then s.last_error else b.failure end,
@@ -109,7 +126,8 @@ export async function finishBroadcast(db: Database, accountId: number, broadcast
         max(last_error) filter (where status = 'failed') as last_error
       from deliveries where account_id = ${accountId} and source_kind = 'broadcast' and source_id = ${broadcastId}
     ) s
-    where b.account_id = ${accountId} and b.id = ${broadcastId} and b.status in ('sending', 'ab-test-sending-winner')
+    where b.account_id = ${accountId} and b.id = ${broadcastId} and b.status in ('sending', 'ab-test-sending-winner') and b.paused_at is null
+      and not exists (select 1 from deliveries where account_id = ${accountId} and source_kind = 'broadcast' and source_id = ${broadcastId} and status in ('pending', 'sending', 'paused'))
   `.execute(db);
 }
 

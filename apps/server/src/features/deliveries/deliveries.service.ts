@@ -2,6 +2,7 @@ import type { CategoryType } from '@herald/contracts';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
+import { broadcastTiming } from '../send-times/send-times.queries.ts';
 import { deliverableTo } from '../suppressions/recipient-rule.ts';
 
 export type SourceKind = 'broadcast' | 'flow' | 'transactional' | 'test';
@@ -16,6 +17,8 @@ export interface EnqueueInput {
   audience: RawBuilder<SqlBool>;
   /** Not sent before this time (a schedule); now when absent. */
   notBefore?: Date;
+  /** Broadcasts in recipients' time zones: the broadcast's sendAt, whose local time each person gets it at. */
+  recipientSendAt?: Date | null;
 }
 
 /** The key of a source's `deliver` job: one job per source, however often it is asked for. */
@@ -30,10 +33,12 @@ export async function enqueueDeliveries(db: Database, input: EnqueueInput): Prom
   const { accountId, kind, sourceId, emailId } = input;
   const total = await sql<{ n: string }>`select count(*) as n from people p where p.account_id = ${accountId} and ${input.audience}`.execute(db);
   const notBefore = input.notBefore ?? new Date();
+  // Broadcast rows carry the recipient's zone, for their local send time and the account's quiet hours (send-times).
+  const timing = kind === 'broadcast' ? await broadcastTiming(db, accountId, notBefore, input.recipientSendAt ?? null) : null;
   const inserted = await sql`
-    insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before)
-    select p.account_id, ${kind}, ${sourceId}, p.id, ${emailId}, p.email, ${notBefore}
-    from people p
+    insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone)
+    select p.account_id, ${kind}, ${sourceId}, p.id, ${emailId}, p.email, ${timing?.notBefore ?? notBefore}, ${timing?.timeZone ?? sql`null`}
+    from people p ${timing?.joins ?? sql``}
     where p.account_id = ${accountId} and ${input.audience} and ${deliverableTo(input.category.id, input.category.type)}
     on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing
   `.execute(db);
@@ -58,23 +63,31 @@ export interface SourceProgress {
   sent: number;
   failed: number;
   canceled: number;
+  /** Held by a paused broadcast. */
+  paused: number;
+  /** Pending rows not due yet (a recipient's local time, quiet hours, a retry's backoff), and when the last is due. */
+  waiting: number;
+  waitingUntil: string | null;
 }
 
 export async function sourceProgress(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<SourceProgress> {
   const rows = await db
     .selectFrom('deliveries')
-    .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+    .select(['status', (eb) => eb.fn.countAll<string>().as('n'), sql<string>`count(*) filter (where not_before > now())`.as('waiting'), sql<Date | null>`max(not_before)`.as('last')])
     .where('accountId', '=', accountId)
     .where('sourceKind', '=', kind)
     .where('sourceId', '=', sourceId)
     .groupBy('status')
     .execute();
   const of = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
-  const progress = { pending: of('pending'), sending: of('sending'), sent: of('sent'), failed: of('failed'), canceled: of('canceled') };
-  return { total: Object.values(progress).reduce((a, b) => a + b, 0), ...progress };
+  const progress = { pending: of('pending'), sending: of('sending'), sent: of('sent'), failed: of('failed'), canceled: of('canceled'), paused: of('paused') };
+  const pending = rows.find((r) => r.status === 'pending');
+  const waiting = Number(pending?.waiting ?? 0);
+  const waitingUntil = waiting > 0 && pending?.last ? new Date(pending.last).toISOString() : null;
+  return { total: Object.values(progress).reduce((a, b) => a + b, 0), ...progress, waiting, waitingUntil };
 }
 
-/** Stop a source: rows not yet claimed are canceled; rows being sent finish. */
+/** Stop a source: rows not yet claimed (or held by a pause) are canceled; rows being sent finish. */
 export async function cancelDeliveries(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<number> {
   const result = await db
     .updateTable('deliveries')
@@ -82,7 +95,7 @@ export async function cancelDeliveries(db: Database, accountId: number, kind: So
     .where('accountId', '=', accountId)
     .where('sourceKind', '=', kind)
     .where('sourceId', '=', sourceId)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'paused'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

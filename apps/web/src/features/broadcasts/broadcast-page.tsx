@@ -13,12 +13,13 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useEmail, useEmails } from '../emails/emails.api.ts';
 import { useSenderAddresses, useSenderDomains } from '../senders/senders.api.ts';
+import { AbTestPanel } from './ab-test-panel.tsx';
 import { AudiencePicker, isAudienceComplete } from './audience-picker.tsx';
 import { BroadcastDetails } from './broadcast-details.tsx';
 import { BroadcastStatusBadge } from './broadcast-status-badge.tsx';
 import { useAudienceCount, useBroadcast, useBroadcastStatus, useCancelBroadcast, useSendBroadcast, useUpdateBroadcast, type BroadcastChanges } from './broadcasts.api.ts';
 import { ProgressCard, ResultsCard } from './progress-card.tsx';
-import { sendChecks } from './send-checks.ts';
+import { sendChecks, type SendCheck } from './send-checks.ts';
 import { SendPanel } from './send-panel.tsx';
 import { usableTimeZone } from './send-time.ts';
 
@@ -51,6 +52,8 @@ export function BroadcastPage() {
   const addresses = useSenderAddresses();
   const domains = useSenderDomains();
   const timeZone = usableTimeZone(account.data?.timezone);
+  // An A/B test switched on but not complete blocks the send (it is saved only once valid).
+  const [abTestProblem, setAbTestProblem] = useState<string | null>(null);
 
   // The audience on screen; saved and counted once it has settled.
   const [audience, setAudience] = useState<Audience | null>(null);
@@ -86,6 +89,7 @@ export function BroadcastPage() {
       }),
     [item?.emailId, email.data, addresses.data, domains.data, account.data, audience, count.data],
   );
+  const allChecks: SendCheck[] = abTestProblem ? [...checks, { id: 'abTest', label: abTestProblem, detail: 'Finish the A/B test or switch it off.', state: 'fail', blocking: true }] : checks;
 
   if (broadcast.isError)
     return isApiError(broadcast.error) && broadcast.error.statusCode === 404 ? (
@@ -182,11 +186,12 @@ export function BroadcastPage() {
               onChooseEmail={(emailId) => save({ emailId })}
             />
             <AudiencePicker audience={audience} onChange={setAudience} readOnly={!canEdit} count={canEdit ? (count.data ?? null) : null} isCounting={count.isFetching || audience !== settled} countError={countError} />
+            <AbTestPanel broadcast={item} emails={emails.data?.emails} canEdit={canEdit} recipients={count.data?.deliverable ?? null} results={status.data?.item.id === id ? (status.data.abTest ?? null) : null} onSave={(abTest) => save({ abTest })} onProblem={setAbTestProblem} />
           </Stack>
         </Grid.Col>
         {canEdit && (
           <Grid.Col span={{ base: 12, md: 5 }}>
-            <SendPanel broadcast={item} checks={checks} timeZone={timeZone} canEdit={canEdit} isSending={send.isPending || update.isPending} isCanceling={cancel.isPending} onSend={sendBroadcast} onCancel={confirmCancel} />
+            <SendPanel broadcast={item} checks={allChecks} timeZone={timeZone} canEdit={canEdit} isSending={send.isPending || update.isPending} isCanceling={cancel.isPending} onSend={sendBroadcast} onCancel={confirmCancel} />
           </Grid.Col>
         )}
         {showCanceledNote && (

@@ -77,7 +77,7 @@ export function useCreateBroadcast() {
   });
 }
 
-export type BroadcastChanges = Pick<UpdateBroadcastBody, 'name' | 'emailId' | 'audience' | 'sendAt' | 'time'>;
+export type BroadcastChanges = Pick<UpdateBroadcastBody, 'name' | 'emailId' | 'audience' | 'sendAt' | 'time' | 'abTest'>;
 
 export function useUpdateBroadcast() {
   const queryClient = useQueryClient();

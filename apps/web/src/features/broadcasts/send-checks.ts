@@ -3,7 +3,7 @@ import { broadcastMessages, domainOfAddress, sendingMessages, type AudienceCount
 export type CheckState = 'pass' | 'fail' | 'warn' | 'pending';
 
 export interface SendCheck {
-  id: 'email' | 'sender' | 'unsubscribe' | 'mailingAddress' | 'audience' | 'suppressed';
+  id: 'email' | 'sender' | 'unsubscribe' | 'mailingAddress' | 'audience' | 'suppressed' | 'abTest';
   label: string;
   state: CheckState;
   /** What to do about it, when it is not a pass. */

@@ -118,6 +118,24 @@ describe('inbound SMTP reports', () => {
     expect(await feedbackEvents(soft)).toMatchObject([{ name: 'bounced', data: { soft: true, messageId: soft.messageId } }]);
   });
 
+  it('soft bounces of three different messages within 30 days suppress the address as a hard bounce; the same one thrice does not', async () => {
+    const first = await sentMessage();
+    const again = async (n: number) => {
+      const messageId = `<${crypto.randomBytes(16).toString('hex')}@localhost>`;
+      await ctx.services.db.insertInto('deliveries')
+        .values({ accountId: first.accountId, sourceKind: 'broadcast', sourceId: 100 + n, personId: first.personId, emailId: 7, toAddress: first.email, status: 'sent', messageId, sentAt: new Date() })
+        .execute();
+      return messageId;
+    };
+    for (let i = 0; i < 3; i++) await mailToInbound(dsn(first.email, first.messageId, 'delayed', '4.2.2'));
+    expect(await suppression(first)).toBeUndefined();
+    await mailToInbound(dsn(first.email, await again(1), 'failed', '4.4.7'));
+    expect(await suppression(first)).toBeUndefined();
+    await mailToInbound(dsn(first.email, await again(2), 'delayed', '4.2.2'));
+    expect(await suppression(first)).toMatchObject({ reason: 'hard-bounce', source: 'dsn', note: '3 soft bounces within 30 days' });
+    expect((await feedbackEvents(first)).filter((e) => e.name === 'bounced')).toHaveLength(3);
+  });
+
   it('an ARF report suppresses as a complaint; the same report twice is recorded once', async () => {
     const sent = await sentMessage();
     await mailToInbound(arf(sent.email, sent.messageId));

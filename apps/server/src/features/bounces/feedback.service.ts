@@ -71,7 +71,8 @@ async function findDelivery(db: Database, messageId: string): Promise<FoundDeliv
 /**
  * Take one bounce or complaint: find the message by its Message-ID and, in that message's account, put the
  * address on the suppression list (hard bounce, complaint) and record a `bounced` / `complained` email event
- * for the person. A soft bounce is recorded with `soft: true` and suppresses nothing. The address suppressed
+ * for the person. A soft bounce is recorded with `soft: true`; the third from different messages within 30 days
+ * suppresses the address as a hard bounce. The address suppressed
  * is the one the message went to, never the one the report names, so a report cannot suppress anyone else.
  * The same report twice changes nothing the second time; a Message-ID that is not ours is recorded nowhere.
  */
@@ -121,8 +122,25 @@ export async function recordFeedback(services: Pick<Services, 'db'>, feedback: F
         }),
       })
       .execute();
+    // Soft bounces are retried by the remote server; one that keeps coming back counts as a hard bounce.
+    if (feedback.kind === 'soft' && personId !== null && (await recentSoftBounces(db, found.accountId, personId)) >= softBounceLimit) {
+      suppressed = (await suppress(db, found.accountId, [{ email: address, reason: 'hard-bounce', source: feedback.source, note: `${softBounceLimit} soft bounces within ${softBounceDays} days` }])) > 0;
+    }
     return { status: 'recorded' as const, accountId: found.accountId, personId, suppressed };
   });
+}
+
+/** Soft bounces from this many different messages within `softBounceDays` suppress the address as a hard bounce. */
+export const softBounceLimit = 3;
+export const softBounceDays = 30;
+
+async function recentSoftBounces(db: Database, accountId: number, personId: number): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select count(distinct data->>'messageId') as n from events
+    where account_id = ${accountId} and person_id = ${personId} and type = 'email' and name = 'bounced'
+      and coalesce((data->>'soft')::boolean, false) and created_at > now() - make_interval(days => ${softBounceDays})
+  `.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 async function personByEmail(db: Database, accountId: number, address: string): Promise<number | null> {

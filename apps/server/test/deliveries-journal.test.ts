@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAccount } from '../src/db/tenancy.ts';
+import { defaultCategory } from '../src/features/categories/categories.service.ts';
+import { runDeliver } from '../src/features/deliveries/deliveries.jobs.ts';
+import { enqueueDeliveries, sourceProgress } from '../src/features/deliveries/deliveries.service.ts';
+import { journalDir, journalName, orphanedJournals, readJournal, SendJournal } from '../src/features/deliveries/send-journal.ts';
+import { SmtpConnection } from '../src/features/deliveries/smtp-client.ts';
+import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { startSmtpServer } from './smtp.ts';
+
+let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  ctx = await createTestContext({ SMTP_URL: smtp.url });
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+/** A process id no process has: the kernel's pid limit is far below it. */
+const deadPid = 2 ** 30 + 12_345;
+
+describe('the send journal', () => {
+  it('reads sent lines, drops those refused later, and ignores a line cut short by a kill', () => {
+    const text = ['S\t7\t1\t<a@x>', 'S\t7\t2\t<b@x>', 'R\t7\t2', 'S\t8\t3\t<c@x>', 'S\t7\t4'].join('\n');
+    const read = readJournal(text);
+    expect(read.get(7)).toEqual([{ accountId: 7, id: 1, messageId: '<a@x>' }]);
+    expect(read.get(8)).toEqual([{ accountId: 8, id: 3, messageId: '<c@x>' }]);
+    expect(readJournal('garbage\n\nS\tx\ty\tz')).toEqual(new Map());
+  });
+
+  it('empties its file once everything it lists is recorded', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'journal-')), 'j.log');
+    const journal = new SendJournal(file);
+    journal.sent({ accountId: 1, id: 1, messageId: '<a@x>' });
+    journal.sent({ accountId: 1, id: 2, messageId: '<b@x>' });
+    journal.refused(1, 2);
+    expect(readJournal(fs.readFileSync(file, 'utf8')).get(1)).toHaveLength(1);
+    journal.recorded(1);
+    expect(fs.readFileSync(file, 'utf8')).toBe('');
+    journal.close();
+  });
+
+  it('counts as orphaned the journals of dead processes and of an earlier life of this pid, never its own', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journals-'));
+    const self = { pid: process.pid, startedAt: 1000 };
+    for (const name of [journalName(deadPid, 5, 0), journalName(process.pid, 1000, 0), journalName(process.pid, 999, 1), journalName(process.ppid, 5, 0), 'other.txt']) fs.writeFileSync(path.join(dir, name), '');
+    expect(orphanedJournals(dir, self).map((f) => path.basename(f)).sort()).toEqual([journalName(deadPid, 5, 0), journalName(process.pid, 999, 1)].sort());
+    expect(orphanedJournals(path.join(dir, 'missing'), self)).toEqual([]);
+  });
+
+  it('after a worker is killed, what its journal says was sent is recorded and never sent again; the rest is sent once', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    const sender = uniqueEmail('news');
+    await ctx.services.db.insertInto('senderAddresses').values({ accountId, email: sender, status: 'verified' }).execute();
+    const email = (await owner.client.post('/v1/emails', { name: 'Journal', subject: 'Hello {{ person.firstName }}', html: '<p>Hi</p>', fromEmail: sender, fromName: 'News' })).body.email;
+    const people = [];
+    for (let i = 0; i < 3; i++) people.push((await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('killed'), firstName: `K${i}` })).body.user);
+    await withAccount(ctx.services.db, accountId, async (db) => {
+      const category = (await defaultCategory(db, accountId))!;
+      await enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: 77, emailId: email.id, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+    });
+    const rows = await ctx.services.db.selectFrom('deliveries').select(['id', 'personId']).where('accountId', '=', accountId).where('sourceId', '=', 77).execute();
+    const rowOf = (i: number) => Number(rows.find((r) => Number(r.personId) === people[i].id)!.id);
+    // The dead worker had claimed all three (leases run out since); it had put the dot on the first, and the
+    // second was refused after its dot; the third it had not reached.
+    await ctx.services.db.updateTable('deliveries').set({ status: 'sending', attempts: 1, leaseUntil: new Date(Date.now() - 1000) }).where('accountId', '=', accountId).where('sourceId', '=', 77).execute();
+    const dir = journalDir(ctx.services.config.dataDir);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, journalName(deadPid, Date.now(), 0));
+    fs.writeFileSync(file, [`S\t${accountId}\t${rowOf(0)}\t<killed-0@herald.test>`, `S\t${accountId}\t${rowOf(1)}\t<killed-1@herald.test>`, `R\t${accountId}\t${rowOf(1)}`, ''].join('\n'));
+
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 77 });
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', 77))).toMatchObject({ sent: 3, pending: 0, sending: 0 });
+    await smtp.waitFor(people[1].email);
+    await smtp.waitFor(people[2].email);
+    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(people[0].email))).toBe(false);
+    const first = await ctx.services.db.selectFrom('deliveries').select(['messageId', 'providerResponse']).where('accountId', '=', accountId).where('id', '=', rowOf(0)).executeTakeFirstOrThrow();
+    expect(first).toEqual({ messageId: '<killed-0@herald.test>', providerResponse: null });
+    const sent = await withAccount(ctx.services.db, accountId, (db) => db.selectFrom('events').select('personId').where('type', '=', 'email').where('name', '=', 'sent').execute());
+    expect(sent.map((e) => Number(e.personId)).sort()).toEqual(people.map((p) => p.id).sort());
+  });
+});
+
+describe('the SMTP client', () => {
+  it('runs the journal hook once per message, after the content is written and before the dot', async () => {
+    const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
+    const to = uniqueEmail('hook');
+    let calls = 0;
+    let deliveredBeforeDot = true;
+    const reply = await connection.send({ from: 'news@herald.test', to }, `To: ${to}\r\nSubject: hook\r\n\r\nbody\r\n`, {
+      wireReady: true,
+      beforeDot: () => {
+        calls++;
+        deliveredBeforeDot = smtp.received.some((m) => JSON.stringify(m.to).includes(to));
+      },
+    });
+    expect(reply).toMatch(/^250/);
+    expect(calls).toBe(1);
+    expect(deliveredBeforeDot).toBe(false);
+    await smtp.waitFor(to);
+    connection.close();
+  });
+});

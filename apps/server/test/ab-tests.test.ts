@@ -102,6 +102,13 @@ describe('A/B tests: the API', () => {
     // The item as it came back is a valid body (the decision fields are ignored).
     expect((await client.patch(`/v1/broadcasts/${broadcast.id}`, changed.body.item)).status).toBe(200);
     expect((await client.patch(`/v1/broadcasts/${broadcast.id}`, { abTest: null })).body.item.abTest).toBeNull();
+
+    // Another account's email is not there for this one.
+    const other = await setup(0);
+    const foreign = await client.patch(`/v1/broadcasts/${broadcast.id}`, { abTest: abTest({ variants: [{ subject: 'x' }, { emailId: other.emailId }] }) });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.message).toBe(abTestMessages.variantEmailGone('B'));
+    expect((await other.client.patch(`/v1/broadcasts/${broadcast.id}`, { abTest: abTest() })).status).toBe(404);
   });
 
   it('refuses to send a test with too few recipients or a variant email from an unverified sender; keeps it a draft', async () => {
@@ -110,6 +117,10 @@ describe('A/B tests: the API', () => {
     const few = await client.post(`/v1/broadcasts/${three.id}/send`);
     expect(few.status).toBe(400);
     expect(few.body.message).toBe(abTestMessages.tooFewRecipients(3, 2));
+    const zoned = await draft(client, { emailId, sendAt: new Date(Date.now() + 3_600_000).toISOString(), time: { type: 'recipient' }, abTest: abTest() });
+    const local = await client.post(`/v1/broadcasts/${zoned.id}/send`);
+    expect(local.status).toBe(400);
+    expect(local.body.message).toBe(abTestMessages.recipientTime);
 
     const stranger = await client.post('/v1/emails', newEmail({ fromEmail: 'someone@unverified.example.com' }));
     const unverified = await draft(client, { emailId, abTest: abTest({ variants: [{ subject: 'x' }, { emailId: stranger.body.email.id }] }) });
@@ -226,6 +237,23 @@ describe('A/B tests: sending', () => {
     expect(rows.some((r) => r.variant === 0)).toBe(false);
     expect((await client.get(`/v1/broadcasts/${broadcast.id}`)).body.item).toMatchObject({ status: 'canceled', abTest: { winner: null } });
     expect(persons.reduce((n, p) => n + received(p.email).length, 0)).toBe(rows.filter((r) => r.status === 'sent').length);
+  }, 60_000);
+
+  it('a test paused while A/B testing is decided, and the rest waits, held, until it is resumed', async () => {
+    const { client, accountId, emailId, persons } = await setup(4);
+    const broadcast = await draft(client, { emailId, abTest: abTest({ testShare: 50 }) });
+    await client.post(`/v1/broadcasts/${broadcast.id}/send`);
+    await waitFor(() => statusOf(client, broadcast.id), (s) => s.progress.sent === 2);
+    expect((await client.post(`/v1/broadcasts/${broadcast.id}/pause`)).status).toBe(200);
+    await decideNow(accountId, broadcast.id);
+    const held = await waitFor(() => statusOf(client, broadcast.id), (s) => s.item.status === 'ab-test-sending-winner');
+    expect(held.item.abTest.winner).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await rowsOf(accountId, broadcast.id)).filter((r) => r.variant === 0).map((r) => r.status)).toEqual(['paused', 'paused']);
+    expect((await statusOf(client, broadcast.id)).item.status).toBe('ab-test-sending-winner');
+    expect((await client.post(`/v1/broadcasts/${broadcast.id}/resume`)).status).toBe(200);
+    await waitFor(() => statusOf(client, broadcast.id), (s) => s.item.status === 'sent');
+    for (const person of persons) await waitFor(async () => received(person.email), (m) => m.length === 1);
   }, 60_000);
 
   it('a scheduled test starts A/B testing at its time', async () => {

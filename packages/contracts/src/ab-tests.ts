@@ -33,6 +33,7 @@ export const abTestMessages = {
   subjectTooLong: `A variant subject has at most ${abTestLimits.maxSubjectLength} characters.`,
   duplicateNames: 'Each variant needs its own name.',
   invalid: 'The A/B test of this broadcast is not valid. Set it up again.',
+  recipientTime: "An A/B test goes out at one time for everyone: send it now or at a fixed time, not in each recipient's time zone.",
   sameAsAnother: (name: string) => `Variant ${name} sends the same subject and email as another variant. Give it its own subject or email.`,
   variantEmailGone: (name: string) => `The email of variant ${name} no longer exists. Choose another one.`,
   tooFewRecipients: (variants: number, recipients: number) =>

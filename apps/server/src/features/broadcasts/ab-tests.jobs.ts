@@ -12,8 +12,9 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { countAudience, deliverJobKey, enqueueDeliveries } from '../deliveries/deliveries.service.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
+import { broadcastTiming, holdDeliveries } from '../send-times/send-times.queries.ts';
 import { enqueueTestShare } from './ab-tests.queries.ts';
-import { abTestOf, decideWinner, variantEmailIds, variantFigures } from './ab-tests.service.ts';
+import { abTestOf, decideWinner, isRecipientTime, variantEmailIds, variantFigures } from './ab-tests.service.ts';
 import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
 import { activeEmail, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
 
@@ -45,6 +46,8 @@ export interface StartInput {
   emailId: number;
   audience: RawBuilder<SqlBool>;
   category: { id: number; type: CategoryType };
+  /** The broadcast's `time`: a test refuses recipients' time zones. */
+  time: unknown;
 }
 
 /**
@@ -53,11 +56,14 @@ export interface StartInput {
  */
 export async function startAbTest(db: Database, input: StartInput): Promise<{ queued: number; excluded: number; test: AbTest } | { failure: string }> {
   const { accountId, broadcastId, test } = input;
+  if (isRecipientTime(input.time)) return { failure: abTestMessages.recipientTime };
   const refusal = await variantRefusal(db, accountId, test, test.variants.map((_, index) => index));
   if (refusal) return { failure: refusal };
   const { total, deliverable } = await countAudience(db, accountId, input.audience, input.category);
   const split = abTestSplit(deliverable, test.testShare, test.variants.length);
-  const queuedByVariant = await enqueueTestShare(db, { accountId, broadcastId, audience: input.audience, category: input.category, sizes: split.variants, emailIds: variantEmailIds(test, input.emailId) });
+  // One moment for everyone (sends in recipients' time zones refuse a test), moved by the account's quiet hours.
+  const timing = await broadcastTiming(db, accountId, new Date(), null);
+  const queuedByVariant = await enqueueTestShare(db, { accountId, broadcastId, audience: input.audience, category: input.category, sizes: split.variants, emailIds: variantEmailIds(test, input.emailId), timing });
   const queued = [...queuedByVariant.values()].reduce((a, b) => a + b, 0);
   await enqueueJob(db, 'deliver', { accountId, kind: 'broadcast', sourceId: broadcastId }, { jobKey: deliverJobKey(accountId, 'broadcast', broadcastId) });
   const decidesAt = new Date(Date.now() + test.waitHours * 3_600_000);
@@ -102,6 +108,8 @@ export async function runAbTestDecide(services: Services, accountId: number, bro
     }
     const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
     const rest = await enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category, audience: condition });
+    // A test paused meanwhile is still decided; the rest waits, held, until it is resumed.
+    if (row.pausedAt) await holdDeliveries(db, accountId, broadcastId);
     // The rest's count of "excluded" includes the people of the test share, who were not excluded.
     await updateBroadcastRow(db, accountId, broadcastId, { queued: row.queued + rest.queued, excluded: Math.max(0, rest.excluded - row.queued) });
   });

@@ -12,6 +12,8 @@ export interface TestShareInput {
   /** People per variant, in variant order (abTestSplit); the email each variant sends. */
   sizes: number[];
   emailIds: number[];
+  /** Each person's zone and due time (send-times' deliveryTiming: quiet hours), over `people p`. */
+  timing: { joins: RawBuilder<unknown>; timeZone: RawBuilder<string>; notBefore: RawBuilder<Date> };
 }
 
 /**
@@ -30,15 +32,15 @@ export async function enqueueTestShare(db: Database, input: TestShareInput): Pro
   });
   const { rows } = await sql<{ variant: number; n: string }>`
     with ranked as (
-      select p.account_id, p.id, p.email, row_number() over (order by random()) as rank
-      from people p
+      select p.account_id, p.id, p.email, ${input.timing.timeZone} as zone, ${input.timing.notBefore} as due, row_number() over (order by random()) as rank
+      from people p ${input.timing.joins}
       where p.account_id = ${accountId} and ${input.audience} and ${deliverableTo(input.category.id, input.category.type)}
     ), assigned as (
-      select r.account_id, r.id, r.email, (case ${sql.join(branches, sql` `)} else 0 end)::smallint as variant
+      select r.account_id, r.id, r.email, r.zone, r.due, (case ${sql.join(branches, sql` `)} else 0 end)::smallint as variant
       from ranked r where r.rank <= ${test}
     ), inserted as (
-      insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, variant)
-      select a.account_id, 'broadcast', ${broadcastId}, a.id, (${sql.val(emailIds)}::bigint[])[a.variant], a.email, now(), a.variant
+      insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone, variant)
+      select a.account_id, 'broadcast', ${broadcastId}, a.id, (${sql.val(emailIds)}::bigint[])[a.variant], a.email, a.due, a.zone, a.variant
       from assigned a
       on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing
       returning variant

@@ -2,7 +2,7 @@
  * A/B tests of broadcasts: the rules (what a test may name, what it needs to start, how the winner is chosen and
  * explained), the per-variant figures, and the content a variant sends. The queue work is in ab-tests.jobs.ts.
  */
-import { AbTest, abTestMessages, type AbTestMetric, type AbTestResults, type AbTestSettings } from '@herald/contracts';
+import { AbTest, abTestMessages, BroadcastTime, type AbTestMetric, type AbTestResults, type AbTestSettings } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { ContentKey, SourceContent } from '../deliveries/source-content.ts';
@@ -41,11 +41,18 @@ export async function checkVariantEmails(db: Database, accountId: number, settin
   }
 }
 
+/** A send in each recipient's time zone spreads over a day: a test needs one moment for everyone. */
+export const isRecipientTime = (time: unknown) => {
+  const parsed = BroadcastTime.safeParse(time);
+  return parsed.success && parsed.data.type === 'recipient';
+};
+
 /**
- * What a test needs to start, on top of a plain send's checks: each variant's email still there and its sender
- * verified (422 as for the broadcast's own email), and at least one recipient per variant.
+ * What a test needs to start, on top of a plain send's checks: one send time for everyone, each variant's email
+ * still there and its sender verified (422 as for the broadcast's own email), and at least one recipient per variant.
  */
-export async function checkAbTestSend(db: Database, accountId: number, test: AbTest, deliverable: number): Promise<void> {
+export async function checkAbTestSend(db: Database, accountId: number, test: AbTest, deliverable: number, time: unknown): Promise<void> {
+  if (isRecipientTime(time)) throw badRequest(abTestMessages.recipientTime);
   for (const variant of test.variants) {
     if (variant.emailId === null) continue;
     const email = await activeEmail(db, accountId, variant.emailId);

@@ -64,7 +64,7 @@ export async function runStartBroadcast(services: Services, accountId: number, b
     const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
     const abTest = abTestOf(row.abTest);
     if (abTest) {
-      const started = await startAbTest(db, { accountId, broadcastId, test: abTest, emailId: Number(email.id), audience: condition, category });
+      const started = await startAbTest(db, { accountId, broadcastId, test: abTest, emailId: Number(email.id), audience: condition, category, time: row.time });
       if ('failure' in started) return fail(db, accountId, broadcastId, started.failure);
       return void (await updateBroadcastRow(db, accountId, broadcastId, { queued: started.queued, excluded: started.excluded, abTest: JSON.stringify(started.test) }));
     }

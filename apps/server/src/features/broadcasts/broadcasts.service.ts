@@ -189,7 +189,7 @@ export async function sendBroadcast(db: Database, session: Session, id: number) 
   const { deliverable } = await countAudience(db, accountId, condition, category);
   if (deliverable === 0) throw badRequest(broadcastMessages.nobodyToSend);
   const abTest = abTestOf(row.abTest);
-  if (abTest) await checkAbTestSend(db, accountId, abTest, deliverable);
+  if (abTest) await checkAbTestSend(db, accountId, abTest, deliverable, row.time);
 
   const startAt = later ? startsAt! : new Date();
   await scheduleStart(db, accountId, id, startAt);

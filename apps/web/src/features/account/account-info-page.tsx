@@ -35,6 +35,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CompanyLogo } from '../../ui/company-logo.tsx';
 import { CopyButton } from '../../ui/copy-button.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { TransactionalCard } from '../transactional/transactional-card.tsx';
 import { accountKey, LogoUploadError, useAccount, useRotateApiKey, useUploadLogo } from './account.api.ts';
 
 const statusLabels = {
@@ -404,6 +405,7 @@ export function AccountInfoPage() {
         </SimpleGrid>
       </Section>
       {canRotate && <ApiKeySection />}
+      <TransactionalCard />
     </Stack>
   );
 }

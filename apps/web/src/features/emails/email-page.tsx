@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { useAccount } from '../account/account.api.ts';
+import { EmailIdTag } from '../transactional/email-id-tag.tsx';
 import { changesOf, draftOf, renderableOf, validate, type EmailDraftState } from './email-draft.ts';
 import { EmailSettingsPanel } from './email-settings-panel.tsx';
 import { EmailWarningsDialog } from './email-warnings-dialog.tsx';
@@ -134,6 +135,7 @@ export function EmailPage() {
             {editorLabel(draft.editor.type)}
           </Badge>
           {dirty && <Badge color="orange" variant="dot" tt="none">Unsaved</Badge>}
+          <EmailIdTag id={id} />
         </Group>
         <Group gap="xs" wrap="wrap">
           <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as 'edit' | 'preview')} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }]} />

@@ -61,14 +61,14 @@ describe('the send journal', () => {
     const sender = uniqueEmail('news');
     await ctx.services.db.insertInto('senderAddresses').values({ accountId, email: sender, status: 'verified' }).execute();
     const email = (await owner.client.post('/v1/emails', { name: 'Journal', subject: 'Hello {{ person.firstName }}', html: '<p>Hi</p>', fromEmail: sender, fromName: 'News' })).body.email;
-    const people = [];
+    const people: { id: number; email: string }[] = [];
     for (let i = 0; i < 3; i++) people.push((await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('killed'), firstName: `K${i}` })).body.user);
     await withAccount(ctx.services.db, accountId, async (db) => {
       const category = (await defaultCategory(db, accountId))!;
       await enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: 77, emailId: email.id, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
     });
     const rows = await ctx.services.db.selectFrom('deliveries').select(['id', 'personId']).where('accountId', '=', accountId).where('sourceId', '=', 77).execute();
-    const rowOf = (i: number) => Number(rows.find((r) => Number(r.personId) === people[i].id)!.id);
+    const rowOf = (i: number) => Number(rows.find((r) => Number(r.personId) === people[i]!.id)!.id);
     // The dead worker had claimed all three (leases run out since); it had put the dot on the first, and the
     // second was refused after its dot; the third it had not reached.
     await ctx.services.db.updateTable('deliveries').set({ status: 'sending', attempts: 1, leaseUntil: new Date(Date.now() - 1000) }).where('accountId', '=', accountId).where('sourceId', '=', 77).execute();
@@ -80,9 +80,9 @@ describe('the send journal', () => {
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 77 });
     expect(fs.existsSync(file)).toBe(false);
     expect(await withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', 77))).toMatchObject({ sent: 3, pending: 0, sending: 0 });
-    await smtp.waitFor(people[1].email);
-    await smtp.waitFor(people[2].email);
-    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(people[0].email))).toBe(false);
+    await smtp.waitFor(people[1]!.email);
+    await smtp.waitFor(people[2]!.email);
+    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(people[0]!.email))).toBe(false);
     const first = await ctx.services.db.selectFrom('deliveries').select(['messageId', 'providerResponse']).where('accountId', '=', accountId).where('id', '=', rowOf(0)).executeTakeFirstOrThrow();
     expect(first).toEqual({ messageId: '<killed-0@herald.test>', providerResponse: null });
     const sent = await withAccount(ctx.services.db, accountId, (db) => db.selectFrom('events').select('personId').where('type', '=', 'email').where('name', '=', 'sent').execute());

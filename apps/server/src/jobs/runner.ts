@@ -5,6 +5,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { buildTaskList } from './tasks.ts';
 import { startDirtyPoller } from '../features/segments/segments.jobs.ts';
 import { startDeliveriesSweeper } from '../features/deliveries/deliveries.jobs.ts';
+import { senderPoolFor } from '../features/deliveries/sender-pool.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
@@ -31,6 +32,8 @@ export async function startWorker(
   const stopPoller = startDirtyPoller(services.db, (error) => console.error('[jobs] segment poller:', error));
   // Sends whose worker died are picked up again every ten seconds.
   const stopSweeper = startDeliveriesSweeper(services.db, services.config.dataDir, (error) => console.error('[jobs] deliveries sweeper:', error));
+  // The sender threads start now, not on the first send.
+  void senderPoolFor(services.config, services.secret, services.db).warm().catch((error: unknown) => console.error('[jobs] sender threads:', error));
   const stopRunner = runner.stop.bind(runner);
   runner.stop = async () => {
     await stopPoller();

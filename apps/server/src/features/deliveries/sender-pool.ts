@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { buildSync } from 'esbuild';
+import { build, buildSync, type BuildOptions } from 'esbuild';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
@@ -39,6 +39,24 @@ let threadCount = 0;
 let batchCount = 0;
 
 let bundled: string | null = null;
+let bundling: Promise<string> | null = null;
+const fromSource = import.meta.url.endsWith('.ts');
+const bundleOptions = (): BuildOptions & { write: false } => ({
+  entryPoints: [fileURLToPath(new URL('./sender-thread.ts', import.meta.url))],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  write: false,
+  logLevel: 'silent',
+});
+
+/** Bundle the thread ahead of the first send (worker start), without holding up the event loop. */
+function bundleAhead(): Promise<unknown> {
+  if (!fromSource || bundled) return Promise.resolve();
+  bundling ??= build(bundleOptions()).then((result) => (bundled ??= result.outputFiles[0]!.text));
+  return bundling;
+}
 
 /**
  * The thread's code. Run from TypeScript source (as the server is, through tsx), the thread and what it imports
@@ -46,16 +64,8 @@ let bundled: string | null = null;
  * milliseconds with no loader of its own. Built to JavaScript, the thread is its file.
  */
 function threadEntry(): { entry: string | URL; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./sender-thread.js', import.meta.url), eval: false };
-  bundled ??= buildSync({
-    entryPoints: [fileURLToPath(new URL('./sender-thread.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-  }).outputFiles[0]!.text;
+  if (!fromSource) return { entry: new URL('./sender-thread.js', import.meta.url), eval: false };
+  bundled ??= buildSync(bundleOptions()).outputFiles[0]!.text;
   return { entry: bundled, eval: true };
 }
 
@@ -99,7 +109,8 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       journalFile: file,
     };
     const code = threadEntry();
-    const worker = new Worker(code.entry, { workerData: init, eval: code.eval });
+    // A thread holds a few messages at a time: small heaps keep a big send's memory flat.
+    const worker = new Worker(code.entry, { workerData: init, eval: code.eval, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 96 } });
     const slot: Slot = { worker, file, inHand: 0, batches: new Map(), exited: false };
     worker.on('message', (message: FromThread) => {
       if (message.t !== 'done') return;
@@ -128,6 +139,11 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
   };
 
   return {
+    /** Start the threads ahead of the first send (a worker that starts), so a send does not wait for them. */
+    async warm(): Promise<void> {
+      await bundleAhead();
+      for (let i = 0; i < threads; i++) if (!closing && !slots[i]) spawn(i);
+    },
     /** Render and send `rows` of one content; resolves when every row has an outcome. */
     send(content: ThreadContent, rows: ThreadRow[]): Promise<BatchResult> {
       if (closing) return Promise.reject(new Error('The sender threads are stopping.'));

@@ -1,4 +1,4 @@
-import { broadcastMessages, cancelableBroadcastStatuses, hasScopes, isBroadcastEditable, isBroadcastPolled, type Audience } from '@herald/contracts';
+import { broadcastMessages, cancelableBroadcastStatuses, hasScopes, isBroadcastEditable, isBroadcastPolled, type Audience, type BroadcastTime } from '@herald/contracts';
 import { Alert, Anchor, Button, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
@@ -109,14 +109,14 @@ export function BroadcastPage() {
     return <EmptyState icon={<IconLock size={28} />} title="You can't see broadcasts" description="Seeing broadcasts needs the “See broadcasts” permission. Ask an owner of the account to give it to you." />;
 
   // Send: save a changed time first, then send (the server checks the sender again) (work-areas.md §4).
-  const sendBroadcast = (sendAt: string | null) => {
+  const sendBroadcast = (sendAt: string | null, time: BroadcastTime | null) => {
     const go = () =>
       send.mutate(id, {
         onSuccess: (data) => notifySuccess(data.message || (data.item.status === 'scheduled' ? broadcastMessages.scheduled : broadcastMessages.sending)),
         onError: (error) => notifyError(error, broadcastMessages.sendError),
       });
-    const timeChanged = sendAt !== item.sendAt;
-    const run = () => (timeChanged ? save({ sendAt, time: sendAt ? { type: 'account' } : null }, { onSuccess: go }) : go());
+    const timeChanged = sendAt !== item.sendAt || time?.type !== item.time?.type;
+    const run = () => (timeChanged ? save({ sendAt, time }, { onSuccess: go }) : go());
     if (sendAt) return run();
     const recipients = count.data?.deliverable;
     modals.openConfirmModal({
@@ -156,7 +156,7 @@ export function BroadcastPage() {
           </Anchor>
         }
         title={item.name}
-        badge={<BroadcastStatusBadge status={item.status} />}
+        badge={<BroadcastStatusBadge status={item.status} paused={item.pausedAt !== null} />}
         description={canEdit ? 'Choose the email and who gets it, check, then send now or schedule.' : 'This broadcast can no longer be changed.'}
         actions={
           isLive && canWrite && cancelableBroadcastStatuses.includes(item.status) ? (
@@ -171,7 +171,7 @@ export function BroadcastPage() {
           You can see this broadcast. Changing and sending it needs the “Edit broadcasts” permission.
         </Alert>
       )}
-      {isLive && <ProgressCard broadcast={item} progress={progress} now={status.data?.receivedAt ?? Date.now()} />}
+      {isLive && <ProgressCard broadcast={item} progress={progress} now={status.data?.receivedAt ?? Date.now()} canWrite={canWrite} />}
       {isOver && <ResultsCard broadcast={item} progress={progress} />}
       <Grid gutter="md">
         <Grid.Col span={{ base: 12, md: canEdit || showCanceledNote ? 7 : 8 }}>

@@ -1,5 +1,6 @@
 import { broadcastBadgeColors, broadcastStatusLabels, type BroadcastBadgeColor, type BroadcastStatus } from '@herald/contracts';
-import { Badge } from '@mantine/core';
+import { Badge, Group } from '@mantine/core';
+import { IconPlayerPause } from '@tabler/icons-react';
 
 /** The spec's badge colours (work-areas.md §4) on this theme: colour and variant. */
 const badgeStyle: Record<BroadcastBadgeColor, { color: string; variant: 'light' | 'filled' | 'outline' }> = {
@@ -11,12 +12,21 @@ const badgeStyle: Record<BroadcastBadgeColor, { color: string; variant: 'light' 
   danger: { color: 'red', variant: 'light' },
 };
 
-/** A broadcast's status with the spec's label ('A/B Testing', 'Sending A/B test winner', others capitalised). */
-export function BroadcastStatusBadge({ status }: { status: BroadcastStatus }) {
+/** A broadcast's status with the spec's label ('A/B Testing', 'Sending A/B test winner', others capitalised); "Paused" beside it while paused. */
+export function BroadcastStatusBadge({ status, paused = false }: { status: BroadcastStatus; paused?: boolean }) {
   const { color, variant } = badgeStyle[broadcastBadgeColors[status]];
-  return (
+  const badge = (
     <Badge color={color} variant={variant} tt="none" style={{ flexShrink: 0 }}>
       {broadcastStatusLabels[status]}
     </Badge>
+  );
+  if (!paused) return badge;
+  return (
+    <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+      {badge}
+      <Badge color="orange" variant="outline" tt="none" leftSection={<IconPlayerPause size={12} aria-hidden />}>
+        Paused
+      </Badge>
+    </Group>
   );
 }

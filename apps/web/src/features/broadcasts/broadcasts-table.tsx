@@ -92,7 +92,7 @@ export function BroadcastsTable({ broadcasts, emailNames, canWrite, isNarrow, se
               </Anchor>
               {isNarrow && (
                 <Group gap="xs" mt={4} wrap="wrap">
-                  <BroadcastStatusBadge status={broadcast.status} />
+                  <BroadcastStatusBadge status={broadcast.status} paused={broadcast.pausedAt !== null} />
                   <Text size="xs" c="dimmed">
                     {when(broadcast)}
                   </Text>
@@ -101,7 +101,7 @@ export function BroadcastsTable({ broadcasts, emailNames, canWrite, isNarrow, se
             </Table.Td>
             {!isNarrow && (
               <Table.Td>
-                <BroadcastStatusBadge status={broadcast.status} />
+                <BroadcastStatusBadge status={broadcast.status} paused={broadcast.pausedAt !== null} />
               </Table.Td>
             )}
             {!isNarrow && (

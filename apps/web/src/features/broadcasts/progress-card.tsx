@@ -1,13 +1,14 @@
 import { broadcastStatusLabels, type Broadcast, type BroadcastProgress } from '@herald/contracts';
 import { Alert, Card, Group, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconClockHour4, IconInfoCircle, IconPlayerPause } from '@tabler/icons-react';
 import { formatDateTime } from '../../lib/format.ts';
+import { PauseButton } from '../send-times/pause-buttons.tsx';
 
 /** Figures of one send: from the live status answer when there is one, else the item's own stats. */
 export function figuresOf(broadcast: Broadcast, progress: BroadcastProgress | undefined) {
   const sent = progress?.sent ?? broadcast.stats.sent;
   const failed = progress?.failed ?? broadcast.stats.failed;
-  const remaining = progress ? progress.pending + progress.sending : broadcast.stats.pending;
+  const remaining = progress ? progress.pending + progress.sending + progress.paused : broadcast.stats.pending;
   const canceled = progress?.canceled ?? 0;
   const total = progress?.total ?? broadcast.stats.queued;
   return { sent, failed, remaining, canceled, total, excluded: broadcast.stats.excluded };
@@ -49,10 +50,19 @@ function Figure({ label, value, hint }: { label: string; value: string; hint?: s
   );
 }
 
-/** Live progress while the broadcast is sending or A/B testing: sent, failed, remaining, rate and ETA. */
-export function ProgressCard({ broadcast, progress, now }: { broadcast: Broadcast; progress: BroadcastProgress | undefined; now: number }) {
+/** Who is still waiting for their time (recipients' zones, quiet hours, retries), in one sentence. */
+function waitingLine(broadcast: Broadcast, progress: BroadcastProgress | undefined, sent: number): string | null {
+  if (!progress || progress.waiting === 0 || !progress.waitingUntil) return null;
+  const until = `${progress.waiting.toLocaleString()} waiting until ${formatDateTime(progress.waitingUntil)}`;
+  return broadcast.time?.type === 'recipient' ? `Scheduled in recipients' time zones: ${sent.toLocaleString()} sent, ${until}.` : `${until} (quiet hours or a retry).`;
+}
+
+/** Live progress while the broadcast is sending or A/B testing: sent, failed, remaining, rate and ETA; pause and resume. */
+export function ProgressCard({ broadcast, progress, now, canWrite = false }: { broadcast: Broadcast; progress: BroadcastProgress | undefined; now: number; canWrite?: boolean }) {
   const { sent, failed, remaining, total } = figuresOf(broadcast, progress);
-  const { rate, etaSeconds } = pace(broadcast, sent + failed, remaining, now);
+  const paused = broadcast.pausedAt !== null;
+  const { rate, etaSeconds } = paused ? { rate: null, etaSeconds: null } : pace(broadcast, sent + failed, remaining, now);
+  const waiting = waitingLine(broadcast, progress, sent);
   const share = (n: number) => (total > 0 ? (n / total) * 100 : 0);
   return (
     <Card withBorder radius="md" p="lg">
@@ -61,10 +71,26 @@ export function ProgressCard({ broadcast, progress, now }: { broadcast: Broadcas
           <Title order={2} fz="lg">
             {broadcastStatusLabels[broadcast.status]}…
           </Title>
-          <Text size="sm" c="dimmed">
-            {broadcast.startedAt ? `Started ${formatDateTime(broadcast.startedAt)}` : 'Starting'}
-          </Text>
+          <Group gap="sm" wrap="wrap">
+            <Text size="sm" c="dimmed">
+              {broadcast.startedAt ? `Started ${formatDateTime(broadcast.startedAt)}` : 'Starting'}
+            </Text>
+            {canWrite && <PauseButton broadcast={broadcast} />}
+          </Group>
         </Group>
+        {paused && (
+          <Alert color="orange" variant="light" icon={<IconPlayerPause size={18} />} title={`Paused ${formatDateTime(broadcast.pausedAt!)}`}>
+            {`${(progress?.paused ?? remaining).toLocaleString()} not sent yet and held. Messages already on their way still arrive; resume to send the rest.`}
+          </Alert>
+        )}
+        {waiting && (
+          <Group gap="xs" wrap="nowrap" align="flex-start">
+            <IconClockHour4 size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+            <Text size="sm" data-testid="waiting-line">
+              {waiting}
+            </Text>
+          </Group>
+        )}
         <Progress.Root size="xl">
           <Progress.Section value={share(sent)} color="green" aria-label={`Sent: ${sent.toLocaleString()} of ${total.toLocaleString()}`} />
           <Progress.Section value={share(failed)} color="red" aria-label={`Failed: ${failed.toLocaleString()} of ${total.toLocaleString()}`} />

@@ -1,12 +1,12 @@
 import '@mantine/dates/styles.css';
-import type { Broadcast } from '@herald/contracts';
-import { Anchor, Button, Card, Group, List, Loader, SegmentedControl, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { Broadcast, BroadcastTime } from '@herald/contracts';
+import { Anchor, Button, Card, Group, List, Loader, Radio, SegmentedControl, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { IconAlertTriangle, IconCalendarEvent, IconCheck, IconClock, IconSend, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { canSend, type CheckState, type SendCheck } from './send-checks.ts';
-import { formatInZone, fromZonedWallClock, toZonedWallClock, tomorrowMorning } from './send-time.ts';
+import { formatInZone, formatLocalTime, fromZonedWallClock, recipientWindowEnd, toZonedWallClock, tomorrowMorning } from './send-time.ts';
 
 const checkIcon: Record<CheckState, { icon: React.ReactNode; color: string; spoken: string }> = {
   pass: { icon: <IconCheck size={14} />, color: 'green', spoken: 'Passed' },
@@ -60,8 +60,8 @@ interface SendPanelProps {
   canEdit: boolean;
   isSending: boolean;
   isCanceling: boolean;
-  /** Send now (null) or at this ISO instant. */
-  onSend: (sendAt: string | null) => void;
+  /** Send now (null) or at this ISO instant, read as one moment or as each recipient's local time. */
+  onSend: (sendAt: string | null, time: BroadcastTime | null) => void;
   onCancel: () => void;
 }
 
@@ -70,22 +70,27 @@ export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isC
   const [mode, setMode] = useState<'now' | 'later'>(broadcast.sendAt ? 'later' : 'now');
   const [wallClock, setWallClock] = useState<string | null>(broadcast.sendAt ? toZonedWallClock(broadcast.sendAt, timeZone) : tomorrowMorning(timeZone));
   const [timeError, setTimeError] = useState<string | null>(null);
+  const [zoneMode, setZoneMode] = useState<BroadcastTime['type']>(broadcast.time?.type ?? 'account');
   useEffect(() => {
     if (broadcast.sendAt) {
       setMode('later');
       setWallClock(toZonedWallClock(broadcast.sendAt, timeZone));
     }
   }, [broadcast.sendAt, timeZone]);
+  useEffect(() => setZoneMode(broadcast.time?.type ?? 'account'), [broadcast.time?.type]);
 
   const ready = canSend(checks);
   const scheduled = broadcast.status === 'scheduled';
+  const recipientTime = mode === 'later' && zoneMode === 'recipient';
   const submit = () => {
-    if (mode === 'now') return onSend(null);
+    if (mode === 'now') return onSend(null, null);
     const sendAt = wallClock ? fromZonedWallClock(wallClock, timeZone) : null;
     if (!sendAt) return setTimeError('Pick a date and time.');
-    if (new Date(sendAt).getTime() <= Date.now()) return setTimeError('Pick a time in the future, or send now.');
+    // In recipients' time zones the time has passed for everyone only once UTC−12 has reached it.
+    const last = recipientTime ? recipientWindowEnd(wallClock!) : new Date(sendAt).getTime();
+    if (last <= Date.now()) return setTimeError('Pick a time in the future, or send now.');
     setTimeError(null);
-    onSend(sendAt);
+    onSend(sendAt, { type: zoneMode });
   };
 
   return (
@@ -101,7 +106,9 @@ export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isC
           <Group gap="xs" wrap="nowrap" align="flex-start">
             <IconClock size={18} aria-hidden style={{ flexShrink: 0 }} />
             <Text size="sm" fw={600}>
-              Scheduled for {formatInZone(broadcast.sendAt, timeZone)}
+              {broadcast.time?.type === 'recipient'
+                ? `Scheduled for ${formatLocalTime(toZonedWallClock(broadcast.sendAt, timeZone))} in each recipient's time zone`
+                : `Scheduled for ${formatInZone(broadcast.sendAt, timeZone)}`}
             </Text>
           </Group>
         )}
@@ -125,9 +132,17 @@ export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isC
                 w="fit-content"
               />
               {mode === 'later' && (
+                <Radio.Group label="Whose clock" value={zoneMode} onChange={(value) => setZoneMode(value as BroadcastTime['type'])}>
+                  <Stack gap={6} mt={4}>
+                    <Radio value="account" label="At a fixed time" description={`One moment for everyone, in your account's time zone (${timeZone}).`} />
+                    <Radio value="recipient" label="In each recipient's time zone" description={`Everyone gets it at this time on their own clock: their “timezone” field, else ${timeZone}.`} />
+                  </Stack>
+                </Radio.Group>
+              )}
+              {mode === 'later' && (
                 <DateTimePicker
                   label="Send at"
-                  description={`In your account's time zone, ${timeZone}.`}
+                  description={recipientTime ? 'Local time for each recipient.' : `In your account's time zone, ${timeZone}.`}
                   valueFormat="MMM D, YYYY HH:mm"
                   leftSection={<IconCalendarEvent size={16} />}
                   value={wallClock}
@@ -140,6 +155,11 @@ export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isC
                   popoverProps={{ withinPortal: true }}
                   maw={320}
                 />
+              )}
+              {recipientTime && (
+                <Text size="xs" c="dimmed" data-testid="recipient-window">
+                  Sending starts when the first time zone (UTC+14) reaches this time and ends about 26 hours later, when the last (UTC−12) does. Where the time has already passed when sending starts, people get it the next day at that time if that still falls in the window, otherwise straight away. Quiet hours still apply.
+                </Text>
               )}
               <Group gap="sm" wrap="wrap">
                 <Button type="submit" leftSection={mode === 'now' ? <IconSend size={16} /> : <IconCalendarEvent size={16} />} disabled={!ready} loading={isSending}>

@@ -72,3 +72,16 @@ export function usableTimeZone(timeZone: string | null | undefined): string {
     return 'UTC';
   }
 }
+
+/** A picker wall-clock string as a zone-free date and time ("Nov 26, 2026, 09:00"). */
+export function formatLocalTime(wallClock: string): string {
+  const instant = fromZonedWallClock(wallClock, 'UTC');
+  if (!instant) return wallClock;
+  return new Date(instant).toLocaleString(undefined, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/** When UTC−12, the last zone, reaches a wall-clock time: after this nobody can get it at that time. */
+export function recipientWindowEnd(wallClock: string): number {
+  const instant = fromZonedWallClock(wallClock, 'UTC');
+  return instant ? new Date(instant).getTime() + 12 * 3600_000 : Number.NaN;
+}

@@ -8,6 +8,7 @@ import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useUpdateAccount } from '../account/account.api.ts';
 import { addressProblem } from '../emails/email-draft.ts';
+import { QuietHoursCard } from '../send-times/quiet-hours-card.tsx';
 import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import { useEmailSettingsAccess } from './email-settings-access.ts';
 
@@ -103,6 +104,7 @@ export function EmailGeneralPage() {
       <Section title="Automatic UTM tagging" description="Adds utm_source=herald, utm_medium=email and utm_campaign (the email's name) to the links of the emails you send, so your analytics tool credits them.">
         <Switch label="Tag links in my emails" checked={data.linkUTMs} onChange={(e) => toggleUtms(e.currentTarget.checked)} disabled={!canWrite || update.isPending} />
       </Section>
+      <QuietHoursCard canWrite={canWrite} timeZone={data.timezone} />
     </Stack>
   );
 }

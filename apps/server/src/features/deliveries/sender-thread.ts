@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import crypto from 'node:crypto';
-import { dkimSign, parseSources, renderCompiled, TemplateError, toMime, type CompiledEmail } from '@herald/email/sending';
+import { dkimSign, parseSources, renderCompiled, toMime, type CompiledEmail } from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
 import { SendJournal } from './send-journal.ts';
 import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadSent, ToThread } from './sender-protocol.ts';
@@ -39,9 +39,8 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
     return;
   }
   const messageId = messageIdOf(content.accountId, row.id);
-  let raw: string;
-  let summary;
-  try {
+  // Written when a connection is free to take it: a thread holds only the messages being sent.
+  const prepare = () => {
     const links =
       row.personId === null
         ? {}
@@ -52,14 +51,14 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
     const person = { ...(row.person ?? { email: row.to }), ...content.data };
     const rendered = renderCompiled(compiled, person as never, content.account, { messageId, ...links, ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}) });
     const mime = toMime({ from: content.from, to: row.to, replyTo: content.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers });
-    raw = content.dkim ? dkimSign(mime, content.dkim) : mime;
-    summary = { to: row.to, from: content.from, subject: rendered.subject, text: rendered.text, html: rendered.html };
-  } catch (error) {
-    failed.push({ id: row.id, error: error instanceof TemplateError ? error.message : String(error), permanent: true });
-    return;
-  }
+    const raw = content.dkim ? dkimSign(mime, content.dkim) : mime;
+    return {
+      message: { envelope: { from: content.fromEmail, to: row.to }, raw, wireReady: true },
+      summary: { to: row.to, from: content.from, subject: rendered.subject, text: rendered.text, html: rendered.html },
+    };
+  };
   let journaled = false;
-  const outcome = await transport.send({ envelope: { from: content.fromEmail, to: row.to }, raw, wireReady: true }, summary, () => {
+  const outcome = await transport.send(prepare, () => {
     journal.sent({ accountId: content.accountId, id: row.id, messageId });
     journaled = true;
   });
@@ -96,16 +95,7 @@ async function runBatch(batch: number, content: ThreadContent, rows: ThreadRow[]
   const entry = compiledFor(content);
   const sent: ThreadSent[] = [];
   const failed: ThreadFailed[] = [];
-  {
-    // As many rows at once as the thread has connections: each renders its message when a connection is free.
-    let next = 0;
-    const lanes = Math.max(1, Math.min(init.connections, rows.length));
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (next < rows.length) await sendRow(entry, rows[next++]!, sent, failed);
-      }),
-    );
-  }
+  await Promise.all(rows.map((row) => sendRow(entry, row, sent, failed)));
   const mailbox = transport.takeMailbox().slice(-init.config.sending.devMailboxKeep);
   post({ t: 'done', batch, sent, failed, mailbox });
 }

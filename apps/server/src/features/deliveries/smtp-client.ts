@@ -177,7 +177,8 @@ export class SmtpConnection {
     }
     // The content first; the dot alone once the content has left (a full socket buffer is waited out), so the
     // dot is written in the same moment the caller records the send.
-    if (!this.socket.write(content)) await this.drained();
+    // ASCII (what MIME from toMime is) goes out byte for byte, without a UTF-8 encoding pass.
+    if (!this.socket.write(content, /[^\x00-\x7f]/.test(content) ? 'utf8' : 'latin1')) await this.drained();
     const accepted = this.read();
     options.beforeDot?.();
     this.socket.write('.\r\n');

@@ -22,9 +22,15 @@ export interface MailboxRow {
   raw: string;
 }
 
+/** A message written when a connection is free to take it (so only messages being sent are held in memory). */
+export type PrepareMessage = () => { message: RawMessage; summary: MessageSummary };
+
 export interface SendTransport {
-  /** `beforeDot` runs just before the message becomes complete at the server (the send journal's moment). */
-  send(message: RawMessage, summary: MessageSummary, beforeDot: () => void): Promise<SendOutcome>;
+  /**
+   * Send the message `prepare` writes; a `prepare` that throws fails the message for good with its error.
+   * `beforeDot` runs just before the message becomes complete at the server (the send journal's moment).
+   */
+  send(prepare: PrepareMessage, beforeDot: () => void): Promise<SendOutcome>;
   /** Messages that went to the built-in mailbox since the last call. */
   takeMailbox(): MailboxRow[];
   close(): void;
@@ -44,6 +50,14 @@ export interface RawMessage {
   wireReady?: boolean;
 }
 
+function prepareOrFail(prepare: PrepareMessage): ReturnType<PrepareMessage> | { failure: SendOutcome } {
+  try {
+    return prepare();
+  } catch (error) {
+    return { failure: { ok: false, permanent: true, error: String(error instanceof Error ? error.message : error).slice(0, 1000) } };
+  }
+}
+
 /**
  * A pool of lean SMTP connections (smtp-client.ts): SMTP_MAX_CONNECTIONS connections, each sending the next
  * queued message as soon as the last one is accepted, paced by SMTP_RATE_PER_SECOND when set. A connection that
@@ -51,7 +65,7 @@ export interface RawMessage {
  */
 function createSmtpPool(options: TransportOptions) {
   const url = new URL(options.smtpUrl!);
-  const queue: { message: RawMessage; beforeDot: () => void; resolve: (outcome: SendOutcome) => void }[] = [];
+  const queue: { prepare: PrepareMessage; beforeDot: () => void; resolve: (outcome: SendOutcome) => void }[] = [];
   const idle: SmtpConnection[] = [];
   let open = 0;
   let closed = false;
@@ -72,11 +86,17 @@ function createSmtpPool(options: TransportOptions) {
       const job = queue.shift();
       if (!job || closed) break;
       await pace();
+      const prepared = prepareOrFail(job.prepare);
+      if ('failure' in prepared) {
+        job.resolve(prepared.failure);
+        continue;
+      }
+      const { message } = prepared;
       try {
         // An idle connection the server has closed since is replaced, not used.
         if (current?.closed) current = null;
         current ??= await SmtpConnection.open({ url });
-        const response = await current.send(job.message.envelope, job.message.raw, { wireReady: job.message.wireReady, beforeDot: job.beforeDot });
+        const response = await current.send(message.envelope, message.raw, { wireReady: message.wireReady, beforeDot: job.beforeDot });
         job.resolve({ ok: true, response: response.slice(0, 500) });
       } catch (error) {
         job.resolve({ ok: false, permanent: isPermanent(error), error: String(error instanceof Error ? error.message : error).slice(0, 1000) });
@@ -88,9 +108,9 @@ function createSmtpPool(options: TransportOptions) {
   };
 
   return {
-    send(message: RawMessage, beforeDot: () => void): Promise<SendOutcome> {
+    send(prepare: PrepareMessage, beforeDot: () => void): Promise<SendOutcome> {
       return new Promise((resolve) => {
-        queue.push({ message, beforeDot, resolve });
+        queue.push({ prepare, beforeDot, resolve });
         if (idle.length) void work(idle.pop()!);
         else if (open < options.connections) {
           open++;
@@ -116,8 +136,11 @@ export function createSendTransport(options: TransportOptions): SendTransport {
   const mailbox: MailboxRow[] = [];
   const pool = options.smtpUrl ? createSmtpPool(options) : null;
   return {
-    async send(message, summary, beforeDot) {
-      if (pool) return pool.send(message, beforeDot);
+    async send(prepare, beforeDot) {
+      if (pool) return pool.send(prepare, beforeDot);
+      const prepared = prepareOrFail(prepare);
+      if ('failure' in prepared) return prepared.failure;
+      const { message, summary } = prepared;
       beforeDot();
       mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw: message.raw });
       return { ok: true, response: 'mailbox' };

@@ -108,8 +108,10 @@ async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow
   }
   if (!toSend.length) return;
   const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, toSend);
-  await withAccount(services.db, accountId, (db) => recordSent(db, accountId, result.sent.map((r) => ({ id: r.id, messageId: r.messageId, response: r.response.slice(0, 500) }))));
-  result.recorded(result.sent.length);
+  if (result.sent.length) {
+    await withAccount(services.db, accountId, (db) => recordSent(db, accountId, result.sent.map((r) => ({ id: r.id, messageId: r.messageId, response: r.response.slice(0, 500) }))));
+    result.recorded(result.sent.length);
+  }
   for (const failed of result.failed) {
     const attempts = attemptsOf.get(failed.id) ?? maxAttempts;
     outcomes.failures.push({ id: failed.id, error: failed.error.slice(0, 1000), retryInSeconds: failed.permanent || attempts >= maxAttempts ? null : retryDelay(attempts) });
@@ -145,10 +147,12 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
         }
         await sendRows(services, prepared, contentRows, outcomes);
       }
-      await withAccount(services.db, accountId, async (db) => {
-        await recordFailed(db, accountId, outcomes.failures);
-        await recordSkipped(db, accountId, outcomes.skipped, 'No longer receives this mail (unsubscribed, suppressed, opted out or archived).');
-      });
+      if (outcomes.failures.length || outcomes.skipped.length) {
+        await withAccount(services.db, accountId, async (db) => {
+          await recordFailed(db, accountId, outcomes.failures);
+          await recordSkipped(db, accountId, outcomes.skipped, 'No longer receives this mail (unsubscribed, suppressed, opted out or archived).');
+        });
+      }
     }
   };
   await Promise.all(Array.from({ length: loopsPerThread * services.config.sending.threads }, loop));

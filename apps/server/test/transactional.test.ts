@@ -210,6 +210,12 @@ describe('transactional sends', () => {
     const res = await send({ apiKey }, { emailId: adHocEmailId, to: uniqueEmail('x'), subject: 'Hi', html: '<p>Hi</p>' });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe(transactionalMessages.noSender);
+    // A test account skips the sending rule, as it does for broadcasts.
+    await ctx.services.db.updateTable('accounts').set({ testAccount: true }).where('id', '=', owner.account.accountId).execute();
+    const to = uniqueEmail('tester');
+    const fromTest = await send({ apiKey }, { emailId: adHocEmailId, to, subject: 'Hi', html: '<p>Hi</p>', fromEmail: 'qa@unverified.example.com' });
+    expect(fromTest.status).toBe(200);
+    expect((await smtp.waitFor(to)).from?.value[0]?.address).toBe('qa@unverified.example.com');
   });
 
   it('works with a session too; a wrong key is 401, a member without broadcasts:write is 403, another account cannot read a delivery', async () => {
@@ -232,6 +238,9 @@ describe('transactional sends', () => {
 
     expect((await status(other, bySession.body.deliveryId)).status).toBe(404);
     expect((await status(account, 999_999_999)).body.message).toBe(transactionalMessages.notFound);
+    // Only transactional deliveries answer here, not a broadcast's.
+    const broadcastRow = await ctx.services.db.insertInto('deliveries').values({ accountId: account.accountId, sourceKind: 'broadcast', sourceId: 1, emailId: account.emailId, toAddress: to, status: 'canceled' }).returning('id').executeTakeFirstOrThrow();
+    expect((await status(account, Number(broadcastRow.id))).status).toBe(404);
     expect(mailsTo(to)).toHaveLength(1);
   });
 });

@@ -76,6 +76,26 @@ interface Outcomes {
   skipped: number[];
 }
 
+type PersonWithRule = Awaited<ReturnType<typeof personRowsOf>>[number];
+const personRowsOf = (db: Database, accountId: number, category: ThreadContent['category'], personIds: number[]) =>
+  db.selectFrom('people as p').select([...personColumns.map((c) => `p.${c}` as const), sql<boolean>`${deliverableTo(category.id, category.type)}`.as('ok')])
+    .where('p.accountId', '=', accountId).where('p.id', 'in', personIds).execute();
+
+/** The rows a thread sends (people as templates see them); the rest are skipped. */
+function threadRows(rows: ClaimedRow[], people: PersonWithRule[], stoppedAddresses: Set<string>, outcomes: Outcomes): ThreadRow[] {
+  const personById = new Map(people.map((p) => [Number(p.id), p]));
+  const toSend: ThreadRow[] = [];
+  for (const row of rows) {
+    const person = row.personId === null ? undefined : personById.get(row.personId);
+    if (row.personId !== null ? !person || !person.ok : stoppedAddresses.has(row.toAddress.toLowerCase())) {
+      outcomes.skipped.push(row.id);
+      continue;
+    }
+    toSend.push({ id: row.id, to: row.toAddress, personId: row.personId, person: person ? { ...toPerson(person), email: person.email ?? '', tags: person.tags } : null });
+  }
+  return toSend;
+}
+
 /** Send one content's rows of a claimed batch: who may still receive it goes to a sender thread; the rest are skipped. */
 async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow[], outcomes: Outcomes) {
   const accountId = 'refused' in prepared ? 0 : prepared.accountId;
@@ -85,29 +105,16 @@ async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow
   }
   const personIds = rows.flatMap((r) => (r.personId === null ? [] : [r.personId]));
   // People are re-checked now: unsubscribed, suppressed or archived since they were queued means no mail.
-  const people = personIds.length
-    ? await withAccount(services.db, accountId, (db) =>
-        db.selectFrom('people as p').select([...personColumns.map((c) => `p.${c}` as const), sql<boolean>`${deliverableTo(prepared.category.id, prepared.category.type)}`.as('ok')])
-          .where('p.accountId', '=', accountId).where('p.id', 'in', personIds).execute(),
-      )
-    : [];
-  const personById = new Map(people.map((p) => [Number(p.id), p]));
+  const people = personIds.length ? await withAccount(services.db, accountId, (db) => personRowsOf(db, accountId, prepared.category, personIds)) : [];
   // Rows without a person (a transactional send to an address) are checked against the suppression list.
   const addresses = rows.filter((r) => r.personId === null).map((r) => r.toAddress.toLowerCase());
   const stoppedAddresses = await stoppedAmong(services.db, accountId, addresses, prepared.category.type);
-  const toSend: ThreadRow[] = [];
-  const attemptsOf = new Map<number, number>();
-  for (const row of rows) {
-    const person = row.personId === null ? undefined : personById.get(row.personId);
-    if (row.personId !== null ? !person || !person.ok : stoppedAddresses.has(row.toAddress.toLowerCase())) {
-      outcomes.skipped.push(row.id);
-      continue;
-    }
-    attemptsOf.set(row.id, row.attempts);
-    toSend.push({ id: row.id, to: row.toAddress, personId: row.personId, person: person ? { ...toPerson(person), email: person.email ?? '', tags: person.tags } : null });
-  }
+  const toSend = threadRows(rows, people, stoppedAddresses, outcomes);
+  people.length = 0;
   if (!toSend.length) return;
-  const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, toSend);
+  const attemptsOf = new Map(rows.map((r) => [r.id, r.attempts]));
+  // Once posted, the people are the thread's: nothing here keeps them alive while the batch is sent.
+  const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, toSend.splice(0));
   if (result.sent.length) {
     await withAccount(services.db, accountId, (db) => recordSent(db, accountId, result.sent.map((r) => ({ id: r.id, messageId: r.messageId, response: r.response.slice(0, 500) }))));
     result.recorded(result.sent.length);

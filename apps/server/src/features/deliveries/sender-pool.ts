@@ -110,7 +110,7 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
     };
     const code = threadEntry();
     // A thread holds a few messages at a time: small heaps keep a big send's memory flat.
-    const worker = new Worker(code.entry, { workerData: init, eval: code.eval, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 96 } });
+    const worker = new Worker(code.entry, { workerData: init, eval: code.eval, resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 48 } });
     const slot: Slot = { worker, file, inHand: 0, batches: new Map(), exited: false };
     worker.on('message', (message: FromThread) => {
       if (message.t !== 'done') return;

@@ -92,7 +92,7 @@ describe('A/B tests', () => {
     // Three people (30% of 10) split 2 and 1, all sent; the winner is chosen by clicks in two hours.
     await expect.poll(async () => (await api('GET', `/v1/broadcasts/${id}/status`, undefined, user.cookie)).body.progress.sent, { timeout: 30_000 }).toBe(3);
     await expect.poll(async () => variants.locator('[data-variant="A"] td').nth(2).textContent(), { timeout: 10_000 }).toBe('2');
-    await expect.poll(async () => variants.locator('[data-variant="B"] td').nth(2).textContent()).toBe('1');
+    await expect.poll(async () => variants.locator('[data-variant="B"] td').nth(2).textContent(), { timeout: 10_000 }).toBe('1');
     await page.getByText(/The winner is chosen by clicks on/).waitFor();
     await page.getByText('A/B Testing', { exact: true }).first().waitFor();
     await checkAccessibility(page);
@@ -124,5 +124,14 @@ describe('A/B tests', () => {
     await phone.getByRole('table', { name: 'A/B test variants' }).waitFor();
     await checkAccessibility(phone);
     await screenshot(phone, 'ab-test-decided-phone');
+
+    // And the editor: a draft with a test of three variants, at phone width.
+    const abTest = { variants: [{ subject: 'One' }, { subject: 'Two' }, { emailId: user.emailId, subject: 'Three' }], testShare: 25, metric: 'opens', waitHours: 6 };
+    const next = await api('POST', '/v1/broadcasts', { name: 'Summer sale', emailId: user.emailId, abTest }, user.cookie);
+    expect(next.status).toBe(201);
+    await phone.goto(`/broadcasts/${next.body.item.id}`);
+    await phone.getByText('25% of 10 recipients get one of 3 variants; after 6 hours the variant with more opens goes to the other 7.').waitFor();
+    await checkAccessibility(phone);
+    await screenshot(phone, 'ab-test-setup-phone');
   }, 240_000);
 });

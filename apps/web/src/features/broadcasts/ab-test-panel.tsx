@@ -10,7 +10,7 @@ import {
   type Broadcast,
   type EmailSummary,
 } from '@herald/contracts';
-import { ActionIcon, Alert, Button, Card, Group, NumberInput, Select, Slider, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Group, NumberInput, Paper, Select, Slider, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconFlask, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -122,37 +122,45 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
           <>
             <Stack gap="sm">
               {draft.variants.map((variant, index) => (
-                <Group key={index} align="flex-end" gap="sm" wrap="wrap" data-variant={variant.name}>
-                  <TextInput
-                    label={`Subject of variant ${variant.name}`}
-                    placeholder={mainSubject ? `The email’s subject: ${mainSubject}` : 'The email’s own subject'}
-                    value={variant.subject}
-                    onChange={(event) => changeVariant(index, { subject: event.currentTarget.value })}
-                    maxLength={abTestLimits.maxSubjectLength}
-                    style={{ flex: '2 1 220px' }}
-                  />
-                  <Select
-                    label={`Email of variant ${variant.name}`}
-                    placeholder="The broadcast’s email"
-                    data={emailChoices}
-                    value={variant.emailId === null ? null : String(variant.emailId)}
-                    onChange={(value) => changeVariant(index, { emailId: value ? Number(value) : null })}
-                    clearable
-                    searchable
-                    nothingFoundMessage="No email of that name"
-                    style={{ flex: '1 1 180px' }}
-                  />
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    size="lg"
-                    aria-label={`Remove variant ${variant.name}`}
-                    disabled={draft.variants.length <= abTestLimits.minVariants}
-                    onClick={() => change({ variants: relettered(draft.variants.filter((_, i) => i !== index)) })}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
+                <Paper key={index} withBorder radius="sm" p="sm" data-variant={variant.name}>
+                  <Stack gap="xs">
+                    <Group justify="space-between" gap="xs">
+                      <Text fw={600} size="sm">
+                        Variant {variant.name}
+                      </Text>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Remove variant ${variant.name}`}
+                        disabled={draft.variants.length <= abTestLimits.minVariants}
+                        onClick={() => change({ variants: relettered(draft.variants.filter((_, i) => i !== index)) })}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Group>
+                    <Group align="flex-start" gap="sm" wrap="wrap">
+                      <TextInput
+                        label={`Subject of variant ${variant.name}`}
+                        placeholder={mainSubject ? `The email’s subject: ${mainSubject}` : 'The email’s own subject'}
+                        value={variant.subject}
+                        onChange={(event) => changeVariant(index, { subject: event.currentTarget.value })}
+                        maxLength={abTestLimits.maxSubjectLength}
+                        style={{ flex: '2 1 220px' }}
+                      />
+                      <Select
+                        label={`Email of variant ${variant.name}`}
+                        placeholder="The broadcast’s email"
+                        data={emailChoices}
+                        value={variant.emailId === null ? null : String(variant.emailId)}
+                        onChange={(value) => changeVariant(index, { emailId: value ? Number(value) : null })}
+                        clearable
+                        searchable
+                        nothingFoundMessage="No email of that name"
+                        style={{ flex: '1 1 180px' }}
+                      />
+                    </Group>
+                  </Stack>
+                </Paper>
               ))}
               {draft.variants.length < abTestLimits.maxVariants && (
                 <Button

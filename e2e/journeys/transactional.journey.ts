@@ -52,5 +52,8 @@ describe('transactional email', () => {
     await narrow.getByRole('region', { name: 'Transactional email' }).getByTestId('transactional-example').waitFor();
     await narrow.getByRole('heading', { name: 'Transactional email' }).scrollIntoViewIfNeeded();
     await screenshot(narrow, 'transactional-settings-narrow');
+    await narrow.goto(`/emails/${email.body.email.id}`);
+    await narrow.getByTestId('email-id').waitFor();
+    await screenshot(narrow, 'transactional-email-id-narrow');
   });
 });

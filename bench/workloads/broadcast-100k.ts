@@ -96,7 +96,8 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       stats = await sink.stats();
-      console.log(`  ${stats.received} received (${round1((performance.now() - started) / 1000)} s, rss ${Math.round(peak / 1e6)} MB)`);
+      const heap = process.memoryUsage();
+      console.log(`  ${stats.received} received (${round1((performance.now() - started) / 1000)} s, rss ${Math.round(peak / 1e6)} MB, main heap ${Math.round(heap.heapUsed / 1e6)}/${Math.round(heap.heapTotal / 1e6)} MB)`);
       if (stats.received >= people) break;
       if (performance.now() - started > 600_000) throw new Error('not done in 10 minutes');
     }

@@ -177,5 +177,6 @@ describe('broadcasts', () => {
     await phone.getByRole('link', { name: 'November newsletter' }).click();
     await phone.getByRole('heading', { name: 'Results' }).waitFor();
     await screenshot(phone, 'broadcast-sent-phone');
-  });
+    // The longest journey of the suite (three broadcasts, the mailbox, two widths): more time than the default.
+  }, 180_000);
 });

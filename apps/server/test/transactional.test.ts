@@ -75,6 +75,8 @@ describe('transactional sends', () => {
     expect(mail.subject).toBe('Order A-1001 for Grace');
     expect(mail.html).toContain('Hi Grace, order A-1001 ships tomorrow.');
     expect(mail.from?.value[0]?.address).toBe(account.fromEmail);
+    // Transactional mail carries no unsubscribe headers (those belong to marketing mail).
+    expect(mail.headers.has('list-unsubscribe')).toBe(false);
     const sent = await waitForStatus(account, res.body.deliveryId, 'sent');
     const notices = account.categories.find((c) => c.name === 'Account notices')!;
     expect(sent).toMatchObject({ to, emailId: account.emailId, categoryId: notices.id, lastError: null, attempts: 1, nextAttemptAt: null, messageId: mail.messageId });

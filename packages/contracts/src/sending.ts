@@ -160,7 +160,8 @@ export const suppressionReasonLabels: Record<SuppressionReason, string> = {
 /** Reasons that stop transactional mail too: the address does not work, or the account said never. */
 export const suppressesTransactional: Record<SuppressionReason, boolean> = {
   unsubscribed: false,
-  complaint: false,
+  // Someone who reported mail as spam gets no more mail of any kind from the account (issue 17).
+  complaint: true,
   'hard-bounce': true,
   invalid: true,
   manual: true,

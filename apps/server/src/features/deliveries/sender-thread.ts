@@ -41,8 +41,9 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
   const messageId = messageIdOf(content.accountId, row.id);
   // Written when a connection is free to take it: a thread holds only the messages being sent.
   const prepare = () => {
+    // Unsubscribe and preference links (and the List-Unsubscribe headers) belong to marketing mail.
     const links =
-      row.personId === null
+      row.personId === null || content.category.type !== 'marketing'
         ? {}
         : (() => {
             const token = recipientToken(init.secret, { accountId: content.accountId, personId: row.personId, categoryId: content.category.id || null, source: `${content.kind}:${content.sourceId}` });

@@ -35,11 +35,10 @@ import {
 } from './transactional.queries.ts';
 
 /**
- * Suppression reasons that stop a transactional send: those that stop all mail (hard bounce, invalid, manual)
- * and, for this API, a spam complaint too (issue 17: "stopped by a hard bounce or complaint"). An unsubscribe
- * from marketing never does.
+ * Suppression reasons that stop a transactional send: those that stop all mail (hard bounce, complaint, invalid,
+ * manual; contracts' suppressesTransactional). An unsubscribe from marketing never does.
  */
-const stoppingTransactionalSends: ReadonlySet<string> = new Set([...stoppingAll, 'complaint']);
+const stoppingTransactionalSends: ReadonlySet<string> = new Set(stoppingAll);
 
 /** The same JSON for the same request, whatever order its keys came in. */
 function canonicalJson(value: unknown): string {

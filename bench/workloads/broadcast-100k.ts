@@ -5,7 +5,7 @@ import { withAccount } from '../../apps/server/src/db/tenancy.ts';
 import { defaultCategory } from '../../apps/server/src/features/categories/categories.service.ts';
 import { enqueueDeliveries } from '../../apps/server/src/features/deliveries/deliveries.service.ts';
 import type { Database } from '../../apps/server/src/db/connection.ts';
-import { round1, startBench, unbounded } from './lib.ts';
+import { round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
 import { newsletter } from './render-10k.ts';
 
 /** BROADCAST_PEOPLE changes the size for profiling; the figure is defined for 100,000. */
@@ -43,7 +43,7 @@ export async function startSink(): Promise<{ url: string; child: ChildProcess; s
  * (created once, reused). Returns the account, the email and a fresh broadcast to send.
  */
 export async function prepareBroadcast(db: Database) {
-  return unbounded(db, async (trx) => {
+  const prepared = await unbounded(db, async (trx) => {
     let account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirst();
     if (!account) {
       account = await trx.insertInto('accounts').values({ name: accountName, email: `${accountName}@example.com`, writeKey: `${accountName}-write-key`, trialEndsAt: new Date(Date.now() + 365 * 86_400_000), mailingAddress: '1 Engine Way, London', site: 'https://example.com' }).returning('id').executeTakeFirstOrThrow();
@@ -59,16 +59,19 @@ export async function prepareBroadcast(db: Database) {
         from generate_series(1, ${people}) as i`.execute(trx);
       console.log(`  created ${people} people in ${round1((performance.now() - started) / 1000)} s`);
     }
-    // Sends a killed or interrupted earlier run left behind would go to this run's sink: stop them first.
-    const stale = await sql`update deliveries d set status = 'canceled' from accounts a
-      where a.id = d.account_id and a.name like 'bench-broadcast-%' and d.status in ('pending', 'sending')`.execute(trx);
-    if (Number(stale.numAffectedRows ?? 0)) console.log(`  canceled ${Number(stale.numAffectedRows)} deliveries left by earlier runs`);
+    // Earlier runs' deliveries and sent events go (each run starts from the same tables), and sends a killed or
+    // interrupted run left behind would otherwise go to this run's sink.
+    const stale = await sql`delete from deliveries d using accounts a where a.id = d.account_id and a.name like 'bench-broadcast-%'`.execute(trx);
+    await sql`delete from events e using accounts a where a.id = e.account_id and a.name like 'bench-broadcast-%'`.execute(trx);
+    if (Number(stale.numAffectedRows ?? 0)) console.log(`  removed ${Number(stale.numAffectedRows)} deliveries of earlier runs`);
     await sql`insert into sender_addresses (account_id, email, status) values (${accountId}, 'news@sink.example.com', 'verified') on conflict do nothing`.execute(trx);
     const email = newsletter();
     const row = await trx.insertInto('emails').values({ accountId, name: 'Bench newsletter', subject: email.subject, preheader: email.preheader, html: email.html, fromName: 'Bench', fromEmail: 'news@sink.example.com' }).returning('id').executeTakeFirstOrThrow();
     const broadcast = await trx.insertInto('broadcasts').values({ accountId, name: 'Bench broadcast', status: 'sending', emailId: row.id, startedAt: new Date() }).returning('id').executeTakeFirstOrThrow();
     return { accountId, emailId: Number(row.id), broadcastId: Number(broadcast.id) };
   });
+  await vacuumAnalyze(db, ['deliveries', 'events']);
+  return prepared;
 }
 
 /**

@@ -3,7 +3,6 @@ import { preheaderSlot, type CompiledEmail } from './parsed.ts';
 import { TemplateError, toTemplateError, type EmailPart } from './errors.ts';
 import { htmlEngine, textEngine, defaultLimits } from './liquid.ts';
 import type {
-  RenderableEmail,
   RenderAccount,
   RenderedMessage,
   RenderOptions,

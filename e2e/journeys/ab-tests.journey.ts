@@ -2,7 +2,8 @@ import { abTestMessages, broadcastMessages } from '@herald/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, sql, uniqueEmail } from '../support/browser.ts';
+import { verifiedMarketer } from '../support/marketer.ts';
+import { api, launchBrowser, logIn, newPage, screenshot, sql, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -14,19 +15,7 @@ const unsubscribe = '<p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
 
 /** An owner with a verified sender (proved by the link in the mailbox), a mailing address, two emails and ten people. */
 async function marketer() {
-  const user = await createUser();
-  const cookie = (await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password })).cookie!;
-  const sender = uniqueEmail('news');
-  expect((await api('POST', '/v1/settings/email/addresses', { email: sender }, cookie)).status).toBeLessThan(300);
-  const inbox = (await newPage(browser)).page;
-  await inbox.goto('/dev/mailbox');
-  await inbox.getByText(sender).first().click({ timeout: 20_000 });
-  const link = inbox.locator('a[href*="/public/verify-sender?token="]').first();
-  await link.waitFor({ timeout: 20_000 });
-  await inbox.goto((await link.getAttribute('href'))!);
-  await inbox.getByRole('heading', { name: 'Address verified' }).waitFor();
-  await inbox.close();
-  expect((await api('PATCH', '/v1/accounts/me', { mailingAddress: '1 Engine Way, London' }, cookie)).status).toBe(200);
+  const { cookie, sender, ...user } = await verifiedMarketer(browser);
   const email = async (name: string, body: string) => {
     const html = `<p>${body}</p>${unsubscribe}`;
     const created = await api('POST', '/v1/emails', { name, subject: name, fromEmail: sender, html, editor: { type: 'html', state: null, html } }, cookie);

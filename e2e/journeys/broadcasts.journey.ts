@@ -2,7 +2,8 @@ import { broadcastMessages } from '@herald/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { verifiedMarketer } from '../support/marketer.ts';
+import { api, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,19 +18,7 @@ async function choose(page: Page, name: string) {
 
 /** An owner with a session cookie, a verified sender (proved by the link in the mailbox), a mailing address and an email. */
 async function marketer() {
-  const user = await createUser();
-  const cookie = (await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password })).cookie!;
-  const sender = uniqueEmail('news');
-  expect((await api('POST', '/v1/settings/email/addresses', { email: sender }, cookie)).status).toBeLessThan(300);
-  const inbox = (await newPage(browser)).page;
-  await inbox.goto('/dev/mailbox');
-  await inbox.getByText(sender).first().click({ timeout: 20_000 });
-  const link = inbox.locator('a[href*="/public/verify-sender?token="]').first();
-  await link.waitFor({ timeout: 20_000 });
-  await inbox.goto((await link.getAttribute('href'))!);
-  await inbox.getByRole('heading', { name: 'Address verified' }).waitFor();
-  await inbox.close();
-  expect((await api('PATCH', '/v1/accounts/me', { mailingAddress: '1 Engine Way, London' }, cookie)).status).toBe(200);
+  const { cookie, sender, ...user } = await verifiedMarketer(browser);
   const html = '<p>Hi {{ person.firstName | default: "there" }}, our November news.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
   const created = await api('POST', '/v1/emails', { name: 'November news', subject: 'November news', fromEmail: sender, html, editor: { type: 'html', state: null, html } }, cookie);
   expect(created.status).toBeLessThan(300);

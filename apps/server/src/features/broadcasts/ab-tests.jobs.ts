@@ -16,7 +16,7 @@ import { broadcastTiming, holdDeliveries } from '../send-times/send-times.querie
 import { enqueueTestShare } from './ab-tests.queries.ts';
 import { abTestOf, decideWinner, isRecipientTime, variantEmailIds, variantFigures } from './ab-tests.service.ts';
 import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
-import { activeEmail, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
+import { activeEmail, failBroadcast, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
 
 /** One decision per broadcast; the migration's remover builds the same key. */
 export const decideJobKey = (accountId: number, broadcastId: number) => `ab-test-decide:${accountId}:${broadcastId}`;
@@ -71,10 +71,6 @@ export async function startAbTest(db: Database, input: StartInput): Promise<{ qu
   return { queued, excluded: Math.max(0, total - deliverable), test: { ...test, decidesAt: decidesAt.toISOString() } };
 }
 
-async function fail(db: Database, accountId: number, broadcastId: number, failure: string) {
-  await updateBroadcastRow(db, accountId, broadcastId, { status: 'failed', failure, finishedAt: new Date() });
-}
-
 /**
  * The decision at the end of the wait: the winner from the variants' opens or clicks (decideWinner), stored with
  * its explanation; the broadcast becomes 'ab-test-sending-winner' and everyone of the audience not yet queued gets
@@ -88,22 +84,22 @@ export async function runAbTestDecide(services: Services, accountId: number, bro
     const row = await lockBroadcast(db, accountId, broadcastId);
     if (!row || row.status !== 'ab-testing') return;
     const test = abTestOf(row.abTest);
-    if (!test || row.emailId === null) return fail(db, accountId, broadcastId, test ? broadcastMessages.noEmail : abTestMessages.invalid);
+    if (!test || row.emailId === null) return failBroadcast(db, accountId, broadcastId, test ? broadcastMessages.noEmail : abTestMessages.invalid);
     const { winner, explanation } = decideWinner(test, await variantFigures(db, accountId, broadcastId, test));
     const decided: AbTest = { ...test, winner, decidedAt: new Date().toISOString(), explanation };
     await updateBroadcastRow(db, accountId, broadcastId, { abTest: JSON.stringify(decided), status: 'ab-test-sending-winner' });
 
     const emailId = test.variants[winner]!.emailId ?? Number(row.emailId);
     const email = await activeEmail(db, accountId, emailId);
-    if (!email) return fail(db, accountId, broadcastId, test.variants[winner]!.emailId === null ? broadcastMessages.emailGone : abTestMessages.variantEmailGone(test.variants[winner]!.name));
-    if (!(await senderStanding(db, accountId, email.fromEmail)).allowed) return fail(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
+    if (!email) return failBroadcast(db, accountId, broadcastId, test.variants[winner]!.emailId === null ? broadcastMessages.emailGone : abTestMessages.variantEmailGone(test.variants[winner]!.name));
+    if (!(await senderStanding(db, accountId, email.fromEmail)).allowed) return failBroadcast(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
     const audience = Audience.safeParse(row.audience);
-    if (!audience.success) return fail(db, accountId, broadcastId, broadcastMessages.audienceInvalid);
+    if (!audience.success) return failBroadcast(db, accountId, broadcastId, broadcastMessages.audienceInvalid);
     let condition;
     try {
       condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
     } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) return fail(db, accountId, broadcastId, error.message);
+      if (error instanceof AppError && error.statusCode < 500) return failBroadcast(db, accountId, broadcastId, error.message);
       throw error;
     }
     const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));

@@ -15,18 +15,13 @@ import { senderStanding } from '../senders/sending-rule.ts';
 import { abTestOf } from './ab-tests.service.ts';
 import { startAbTest } from './ab-tests.jobs.ts';
 import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
-import { activeEmail, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
+import { activeEmail, failBroadcast, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
 
 /** One start job per broadcast: scheduling again replaces the job (graphile-worker's job key). */
 export const startJobKey = (accountId: number, broadcastId: number) => `start-broadcast:${accountId}:${broadcastId}`;
 
 export async function scheduleStart(db: Database, accountId: number, broadcastId: number, runAt: Date): Promise<void> {
   await enqueueJob(db, 'start-broadcast', { accountId, broadcastId }, { jobKey: startJobKey(accountId, broadcastId), runAt });
-}
-
-/** A broadcast that cannot start is failed, with the reason the user sees. */
-async function fail(db: Database, accountId: number, id: number, failure: string) {
-  await updateBroadcastRow(db, accountId, id, { status: 'failed', failure, finishedAt: new Date() });
 }
 
 /**
@@ -49,23 +44,23 @@ export async function runStartBroadcast(services: Services, accountId: number, b
     if ((await sourceProgress(db, accountId, 'broadcast', broadcastId)).total > 0) return;
 
     const email = row.emailId === null ? undefined : await activeEmail(db, accountId, Number(row.emailId));
-    if (!email) return fail(db, accountId, broadcastId, row.emailId === null ? broadcastMessages.noEmail : broadcastMessages.emailGone);
+    if (!email) return failBroadcast(db, accountId, broadcastId, row.emailId === null ? broadcastMessages.noEmail : broadcastMessages.emailGone);
     const standing = await senderStanding(db, accountId, email.fromEmail);
-    if (!standing.allowed) return fail(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
+    if (!standing.allowed) return failBroadcast(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
     const audience = Audience.safeParse(row.audience);
-    if (!audience.success) return fail(db, accountId, broadcastId, broadcastMessages.audienceInvalid);
+    if (!audience.success) return failBroadcast(db, accountId, broadcastId, broadcastMessages.audienceInvalid);
     let condition;
     try {
       condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
     } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) return fail(db, accountId, broadcastId, error.message);
+      if (error instanceof AppError && error.statusCode < 500) return failBroadcast(db, accountId, broadcastId, error.message);
       throw error;
     }
     const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
     const abTest = abTestOf(row.abTest);
     if (abTest) {
       const started = await startAbTest(db, { accountId, broadcastId, test: abTest, emailId: Number(email.id), audience: condition, category, time: row.time });
-      if ('failure' in started) return fail(db, accountId, broadcastId, started.failure);
+      if ('failure' in started) return failBroadcast(db, accountId, broadcastId, started.failure);
       return void (await updateBroadcastRow(db, accountId, broadcastId, { queued: started.queued, excluded: started.excluded, abTest: JSON.stringify(started.test) }));
     }
     const { queued, excluded } = await enqueueDeliveries(db, {

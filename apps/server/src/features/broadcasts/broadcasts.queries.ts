@@ -35,6 +35,11 @@ export function updateBroadcastRow(db: Database, accountId: number, id: number, 
     .executeTakeFirstOrThrow();
 }
 
+/** A broadcast that cannot start or go on is failed, with the reason the user sees. */
+export async function failBroadcast(db: Database, accountId: number, id: number, failure: string): Promise<void> {
+  await updateBroadcastRow(db, accountId, id, { status: 'failed', failure, finishedAt: new Date() });
+}
+
 export interface DeliveryCounts {
   pending: number;
   sending: number;

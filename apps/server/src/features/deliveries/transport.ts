@@ -1,3 +1,4 @@
+import type { DevMailbox } from '../../db/schema.generated.ts';
 import { SmtpConnection } from './smtp-client.ts';
 
 /** What a send answers: the server's reply, or an error that says whether trying again can help. */
@@ -13,14 +14,7 @@ export interface MessageSummary {
 }
 
 /** A message the built-in mailbox keeps (written by the main thread, which holds the database). */
-export interface MailboxRow {
-  toAddress: string;
-  fromAddress: string;
-  subject: string;
-  textBody: string;
-  htmlBody: string | null;
-  raw: string;
-}
+export type MailboxRow = Omit<DevMailbox, 'id' | 'createdAt'>;
 
 /** A message written when a connection is free to take it (so only messages being sent are held in memory). */
 export type PrepareMessage = () => { message: RawMessage; summary: MessageSummary };

@@ -63,7 +63,7 @@ describe('emails', () => {
     await page.getByTestId('preview-subject').getByText('News for Jane').waitFor();
     const frame = page.locator('iframe[title="Email preview, desktop width"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
-    await page.frameLocator('iframe[title="Email preview, desktop width"]').getByText('Hi Jane, here is').waitFor();
+    await page.frameLocator('iframe[title="Email preview, desktop width"]').getByText('Hi Jane, here is').waitFor({ timeout: 30_000 });
     await screenshot(page, 'email-preview-desktop');
     await choose(page, 'Mobile');
     const mobile = page.locator('iframe[title="Email preview, mobile width"]');

@@ -57,7 +57,7 @@ export function PeopleTable({ people, columns, fields, selected, onSelect, onExp
               {columns.map((name) => (
                 <Table.Td key={name}>
                   {name === 'email' ? (
-                    <Text component={Link} to={`/people/${person.id}`} size="sm" fw={500} c="indigo.7" onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-all' }}>
+                    <Text component={Link} to={`/people/${person.id}`} size="sm" fw={500} c="indigo.8" onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-all' }}>
                       {person.email ?? `Person ${person.id}`}
                     </Text>
                   ) : (

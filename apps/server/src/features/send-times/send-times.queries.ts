@@ -86,28 +86,21 @@ export async function broadcastTiming(db: Database, accountId: number, notBefore
   return deliveryTiming(settings, notBefore, window);
 }
 
-/** Pause: the broadcast's pending deliveries are held; rows being sent finish. */
-export async function holdDeliveries(db: Database, accountId: number, broadcastId: number): Promise<number> {
+/** Move a broadcast's deliveries from one status to another; the number moved. */
+async function moveDeliveries(db: Database, accountId: number, broadcastId: number, from: 'pending' | 'paused', to: 'pending' | 'paused'): Promise<number> {
   const result = await db
     .updateTable('deliveries')
-    .set({ status: 'paused' })
+    .set({ status: to })
     .where('accountId', '=', accountId)
     .where('sourceKind', '=', 'broadcast')
     .where('sourceId', '=', broadcastId)
-    .where('status', '=', 'pending')
+    .where('status', '=', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
+/** Pause: the broadcast's pending deliveries are held; rows being sent finish. */
+export const holdDeliveries = (db: Database, accountId: number, broadcastId: number) => moveDeliveries(db, accountId, broadcastId, 'pending', 'paused');
+
 /** Resume: held deliveries are pending again, each keeping its not_before. */
-export async function releaseDeliveries(db: Database, accountId: number, broadcastId: number): Promise<number> {
-  const result = await db
-    .updateTable('deliveries')
-    .set({ status: 'pending' })
-    .where('accountId', '=', accountId)
-    .where('sourceKind', '=', 'broadcast')
-    .where('sourceId', '=', broadcastId)
-    .where('status', '=', 'paused')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
+export const releaseDeliveries = (db: Database, accountId: number, broadcastId: number) => moveDeliveries(db, accountId, broadcastId, 'paused', 'pending');

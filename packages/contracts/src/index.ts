@@ -17,3 +17,7 @@ export * from './ab-tests.ts';
 export * from './broadcasts.ts';
 export * from './send-times.ts';
 export * from './transactional.ts';
+export * from './tracking.ts';
+export * from './metrics.ts';
+export * from './site-tracking.ts';
+export * from './dashboard.ts';

@@ -54,7 +54,7 @@ const accountRoutes: RouteObject[] = [
 ];
 
 const areaRoutes: RouteObject[] = [
-  area('dashboard', 'Dashboard', 'An overview of your people, flows and email results.'),
+  { path: 'dashboard', ...title('Dashboard'), lazy: () => import('../features/dashboard/dashboard-page.tsx').then((m) => ({ Component: m.DashboardPage })) },
   { path: 'segments', ...title('Segments'), lazy: () => import('../features/people/people-page.tsx').then((m) => ({ Component: m.PeoplePage })) },
   { path: 'segments/:id', ...title('Segment'), lazy: () => import('../features/people/people-page.tsx').then((m) => ({ Component: m.PeoplePage })) },
   { path: 'people', ...title('People'), lazy: () => import('../features/people/people-page.tsx').then((m) => ({ Component: m.PeoplePage })) },
@@ -76,7 +76,7 @@ const areaRoutes: RouteObject[] = [
   { path: 'emails/:id', ...title('Email'), lazy: () => import('../features/emails/email-page.tsx').then((m) => ({ Component: m.EmailPage })) },
   { path: 'broadcasts', ...title('Broadcasts'), lazy: () => import('../features/broadcasts/broadcasts-page.tsx').then((m) => ({ Component: m.BroadcastsPage })) },
   { path: 'broadcasts/:id', ...title('Broadcast'), lazy: () => import('../features/broadcasts/broadcast-page.tsx').then((m) => ({ Component: m.BroadcastPage })) },
-  area('metrics', 'Metrics', 'Opens, clicks and unsubscribes across your emails.'),
+  { path: 'metrics', ...title('Metrics'), lazy: () => import('../features/metrics/metrics-page.tsx').then((m) => ({ Component: m.MetricsPage })) },
   area('apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
   area('settings/apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
   area(
@@ -89,9 +89,9 @@ const areaRoutes: RouteObject[] = [
     'Plan and Billing',
     'Choose a plan and manage payment. Plans are priced by the number of people.',
   ),
-  area('settings/site-tracking', 'Site Tracking', 'Track page visits on your site.'),
-  area('settings/site-tracking/forms', 'Form Tracking', 'Capture people from the forms on your site.'),
-  area('settings/site-tracking/forms/edit', 'Edit Form', 'Map a form on your site to person fields.'),
+  { path: 'settings/site-tracking', ...title('Site Tracking'), lazy: () => import('../features/site-tracking/site-tracking-page.tsx').then((m) => ({ Component: m.SiteTrackingPage })) },
+  { path: 'settings/site-tracking/forms', ...title('Form Tracking'), lazy: () => import('../features/site-tracking/forms-page.tsx').then((m) => ({ Component: m.FormsPage })) },
+  { path: 'settings/site-tracking/forms/edit', ...title('Edit Form'), lazy: () => import('../features/site-tracking/form-edit-page.tsx').then((m) => ({ Component: m.FormEditPage })) },
   { path: 'settings/email', ...title('Sender Addresses'), lazy: () => import('../features/senders/sender-addresses-page.tsx').then((m) => ({ Component: m.SenderAddressesPage })) },
   { path: 'settings/email/addresses', ...title('Sender Addresses'), lazy: () => import('../features/senders/sender-addresses-page.tsx').then((m) => ({ Component: m.SenderAddressesPage })) },
   { path: 'settings/email/domains', ...title('Sender Domains'), lazy: () => import('../features/senders/sender-domains-page.tsx').then((m) => ({ Component: m.SenderDomainsPage })) },

@@ -18,6 +18,9 @@ import * as sentEventsQuiet from './0016-sent-events-quiet.ts';
 import * as abTests from './0017-ab-tests.ts';
 import * as transactionalSends from './0018-transactional-sends.ts';
 import * as sendTimes from './0019-send-times.ts';
+import * as emailTracking from './0020-email-tracking.ts';
+import * as emailMetrics from './0021-email-metrics.ts';
+import * as siteTracking from './0022-site-tracking.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0017-ab-tests': abTests,
   '0018-transactional-sends': transactionalSends,
   '0019-send-times': sendTimes,
+  '0020-email-tracking': emailTracking,
+  '0021-email-metrics': emailMetrics,
+  '0022-site-tracking': siteTracking,
 };

@@ -1,0 +1,2 @@
+/** Contracts of issue 18: dashboard. */
+export {};

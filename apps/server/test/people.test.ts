@@ -1,5 +1,8 @@
 import { peopleMessages, scopeIds } from '@herald/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAccount } from '../src/db/tenancy.ts';
+import { findPerson, personJsonForTemplates, toPerson } from '../src/features/people/people.queries.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -81,5 +84,20 @@ describe('people', () => {
     await member.client.post(`/v1/accounts/${owner.account.accountId}/switch`);
     expect((await member.client.get('/v1/people/search')).status).toBe(403);
     expect((await member.client.post('/v1/people/', { email: uniqueEmail() })).status).toBe(403);
+  });
+
+  it('writes a person for templates in SQL exactly as toPerson does (what a send renders with)', async () => {
+    await owner.client.post('/v1/fields', { items: [{ name: 'plan' }, { name: 'score', type: 'number' }] });
+    const accountId = owner.account.accountId as number;
+    const full = (await addPerson({ email: uniqueEmail('shape'), firstName: 'Ada', company: 'Engines', phone: '+44 1', plan: 'Pro', score: 7, tags: 'b, a' })).body.user;
+    await owner.client.post(`/v1/people/unsubscribe`, { id: full.id }).catch(() => undefined);
+    const bare = (await addPerson({ email: uniqueEmail('bare') })).body.user;
+    for (const id of [full.id as number, bare.id as number]) {
+      const [row, json] = await withAccount(ctx.services.db, accountId, async (db) => [
+        (await findPerson(db, accountId, id))!,
+        (await sql<{ person: Record<string, unknown> }>`select ${personJsonForTemplates} as person from people p where p.account_id = ${accountId} and p.id = ${id}`.execute(db)).rows[0]!.person,
+      ] as const);
+      expect(json).toEqual({ ...toPerson(row), email: row.email ?? '', tags: row.tags });
+    }
   });
 });

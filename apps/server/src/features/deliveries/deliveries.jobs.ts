@@ -15,13 +15,13 @@ import type { Services } from '../../services.ts';
 import { defaultCategory } from '../categories/categories.service.ts';
 import { dkimKeyOf } from '../domains/domains.service.ts';
 import { formatAddress } from '../emails/email-test-send.ts';
-import { personColumns, toPerson } from '../people/people.queries.ts';
+import { personJsonForTemplates } from '../people/people.queries.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { deliverableTo, stoppedAmong } from '../suppressions/recipient-rule.ts';
 import { claimBatch, failSource, finishBroadcast, nextWork, recordFailed, recordSent, recordSkipped, type ClaimedRow } from './deliveries.queries.ts';
 import { deliverJobKey, type SourceKind } from './deliveries.service.ts';
 import { replayOrphanedJournals, senderPoolFor } from './sender-pool.ts';
-import type { ThreadContent, ThreadRow } from './sender-protocol.ts';
+import type { ThreadContent, ThreadRow, ThreadRows } from './sender-protocol.ts';
 import { sourceContent, type ContentKey } from './source-content.ts';
 import { storeInMailbox } from './dev-mailbox-store.ts';
 
@@ -76,45 +76,41 @@ interface Outcomes {
   skipped: number[];
 }
 
-type PersonWithRule = Awaited<ReturnType<typeof personRowsOf>>[number];
-const personRowsOf = (db: Database, accountId: number, category: ThreadContent['category'], personIds: number[]) =>
-  db.selectFrom('people as p').select([...personColumns.map((c) => `p.${c}` as const), sql<boolean>`${deliverableTo(category.id, category.type)}`.as('ok')])
-    .where('p.accountId', '=', accountId).where('p.id', 'in', personIds).execute();
+/**
+ * The people of a batch, re-checked now (unsubscribed, suppressed, opted out or archived since they were queued
+ * means no mail) and written by PostgreSQL as one JSON text of thread rows: the main thread hands the text to a
+ * sender thread as it is, without building an object per person.
+ */
+async function peopleToSend(db: Database, accountId: number, category: ThreadContent['category'], rows: ClaimedRow[]) {
+  const { rows: [result] } = await sql<{ json: string; count: number; skipped: number[] }>`
+    select coalesce(json_agg(json_build_object('id', b.id, 'to', b.to_address, 'personId', b.person_id, 'person', b.person) order by b.ord) filter (where b.ok), '[]')::text as json,
+      count(*) filter (where b.ok)::int as count, coalesce(array_agg(b.id) filter (where not b.ok), '{}') as skipped
+    from (
+      select r.id, r.to_address, r.person_id, r.ord, coalesce(${deliverableTo(category.id, category.type)}, false) as ok,
+        case when p.id is not null then ${personJsonForTemplates} end as person
+      from unnest(${sql.val(rows.map((r) => r.id))}::bigint[], ${sql.val(rows.map((r) => r.personId))}::bigint[], ${sql.val(rows.map((r) => r.toAddress))}::text[])
+        with ordinality as r(id, person_id, to_address, ord)
+      left join people p on p.account_id = ${accountId} and p.id = r.person_id
+    ) b
+  `.execute(db);
+  return result!;
+}
 
-/** The rows a thread sends (people as templates see them); the rest are skipped. */
-function threadRows(rows: ClaimedRow[], people: PersonWithRule[], stoppedAddresses: Set<string>, outcomes: Outcomes): ThreadRow[] {
-  const personById = new Map(people.map((p) => [Number(p.id), p]));
+/** Rows without a person (a transactional send to an address) are checked against the suppression list. */
+async function addressesToSend(db: Database, accountId: number, category: ThreadContent['category'], rows: ClaimedRow[], outcomes: Outcomes): Promise<ThreadRow[]> {
+  const stopped = await stoppedAmong(db, accountId, rows.map((r) => r.toAddress.toLowerCase()), category.type);
   const toSend: ThreadRow[] = [];
   for (const row of rows) {
-    const person = row.personId === null ? undefined : personById.get(row.personId);
-    if (row.personId !== null ? !person || !person.ok : stoppedAddresses.has(row.toAddress.toLowerCase())) {
-      outcomes.skipped.push(row.id);
-      continue;
-    }
-    toSend.push({ id: row.id, to: row.toAddress, personId: row.personId, person: person ? { ...toPerson(person), email: person.email ?? '', tags: person.tags } : null });
+    if (stopped.has(row.toAddress.toLowerCase())) outcomes.skipped.push(row.id);
+    else toSend.push({ id: row.id, to: row.toAddress, personId: null, person: null });
   }
   return toSend;
 }
 
-/** Send one content's rows of a claimed batch: who may still receive it goes to a sender thread; the rest are skipped. */
-async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow[], outcomes: Outcomes) {
-  const accountId = 'refused' in prepared ? 0 : prepared.accountId;
-  if ('refused' in prepared) {
-    for (const row of rows) outcomes.failures.push({ id: row.id, error: prepared.refused, retryInSeconds: null });
-    return;
-  }
-  const personIds = rows.flatMap((r) => (r.personId === null ? [] : [r.personId]));
-  // People are re-checked now: unsubscribed, suppressed or archived since they were queued means no mail.
-  const people = personIds.length ? await withAccount(services.db, accountId, (db) => personRowsOf(db, accountId, prepared.category, personIds)) : [];
-  // Rows without a person (a transactional send to an address) are checked against the suppression list.
-  const addresses = rows.filter((r) => r.personId === null).map((r) => r.toAddress.toLowerCase());
-  const stoppedAddresses = await stoppedAmong(services.db, accountId, addresses, prepared.category.type);
-  const toSend = threadRows(rows, people, stoppedAddresses, outcomes);
-  people.length = 0;
-  if (!toSend.length) return;
-  const attemptsOf = new Map(rows.map((r) => [r.id, r.attempts]));
-  // Once posted, the people are the thread's: nothing here keeps them alive while the batch is sent.
-  const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, toSend.splice(0));
+/** Hand rows to a sender thread and record what it answers. */
+async function sendThroughThread(services: Services, prepared: ThreadContent, rows: ThreadRows, attemptsOf: Map<number, number>, outcomes: Outcomes) {
+  const { accountId } = prepared;
+  const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, rows);
   if (result.sent.length) {
     await withAccount(services.db, accountId, (db) => recordSent(db, accountId, result.sent.map((r) => ({ id: r.id, messageId: r.messageId, response: r.response.slice(0, 500) }))));
     result.recorded(result.sent.length);
@@ -124,6 +120,29 @@ async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow
     outcomes.failures.push({ id: failed.id, error: failed.error.slice(0, 1000), retryInSeconds: failed.permanent || attempts >= maxAttempts ? null : retryDelay(attempts) });
   }
   if (result.mailbox.length) await storeInMailbox(services.db, result.mailbox, services.config.sending.devMailboxKeep);
+}
+
+/** Send one content's rows of a claimed batch: who may still receive it goes to a sender thread; the rest are skipped. */
+async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow[], outcomes: Outcomes) {
+  if ('refused' in prepared) {
+    for (const row of rows) outcomes.failures.push({ id: row.id, error: prepared.refused, retryInSeconds: null });
+    return;
+  }
+  const { accountId, category } = prepared;
+  const attemptsOf = new Map(rows.map((r) => [r.id, r.attempts]));
+  const withPerson = rows.filter((r) => r.personId !== null);
+  const withoutPerson = rows.filter((r) => r.personId === null);
+  const sends: Promise<void>[] = [];
+  if (withPerson.length) {
+    const people = await withAccount(services.db, accountId, (db) => peopleToSend(db, accountId, category, withPerson));
+    outcomes.skipped.push(...people.skipped.map(Number));
+    if (people.count) sends.push(sendThroughThread(services, prepared, { json: people.json, count: people.count }, attemptsOf, outcomes));
+  }
+  if (withoutPerson.length) {
+    const toSend = await addressesToSend(services.db, accountId, category, withoutPerson, outcomes);
+    if (toSend.length) sends.push(sendThroughThread(services, prepared, toSend, attemptsOf, outcomes));
+  }
+  await Promise.all(sends);
 }
 
 export async function runDeliver(services: Services, payload: { accountId: number; kind: SourceKind; sourceId: number }): Promise<void> {

@@ -8,7 +8,7 @@ import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { recordSent } from './deliveries.queries.ts';
 import { journalDir, journalName, orphanedJournals, readJournal } from './send-journal.ts';
-import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadSent, ToThread } from './sender-protocol.ts';
+import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRows, ThreadSent, ToThread } from './sender-protocol.ts';
 import type { MailboxRow } from './transport.ts';
 
 /**
@@ -145,7 +145,7 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       for (let i = 0; i < threads; i++) if (!closing && !slots[i]) spawn(i);
     },
     /** Render and send `rows` of one content; resolves when every row has an outcome. */
-    send(content: ThreadContent, rows: ThreadRow[]): Promise<BatchResult> {
+    send(content: ThreadContent, rows: ThreadRows): Promise<BatchResult> {
       if (closing) return Promise.reject(new Error('The sender threads are stopping.'));
       let best = -1;
       for (let i = 0; i < threads; i++) {
@@ -154,9 +154,10 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       }
       const slot = slots[best]!;
       const batch = ++batchCount;
-      slot.inHand += rows.length;
+      const count = Array.isArray(rows) ? rows.length : rows.count;
+      slot.inHand += count;
       return new Promise((resolve, reject) => {
-        slot.batches.set(batch, { rows: rows.length, resolve, reject });
+        slot.batches.set(batch, { rows: count, resolve, reject });
         slot.worker.postMessage({ t: 'batch', batch, content, rows } satisfies ToThread);
       });
     },

@@ -41,9 +41,12 @@ export interface ThreadRow {
   person: Record<string, unknown> | null;
 }
 
+/** A batch's rows: a list, or the JSON text of one as PostgreSQL wrote it (the thread parses it) and its length. */
+export type ThreadRows = ThreadRow[] | { json: string; count: number };
+
 export type ToThread =
   /** The content rides with every batch (a few kB); the thread compiles it once per key and content. */
-  | { t: 'batch'; batch: number; content: ThreadContent; rows: ThreadRow[] }
+  | { t: 'batch'; batch: number; content: ThreadContent; rows: ThreadRows }
   | { t: 'recorded'; count: number }
   | { t: 'close' };
 

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { dkimSign, parseSources, renderCompiled, toMime, type CompiledEmail } from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
 import { SendJournal } from './send-journal.ts';
-import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadSent, ToThread } from './sender-protocol.ts';
+import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadRows, ThreadSent, ToThread } from './sender-protocol.ts';
 import { createSendTransport } from './transport.ts';
 
 const init = workerData as ThreadInit;
@@ -92,8 +92,9 @@ function compiledFor(content: ThreadContent): Compiled {
   return entry;
 }
 
-async function runBatch(batch: number, content: ThreadContent, rows: ThreadRow[]) {
+async function runBatch(batch: number, content: ThreadContent, given: ThreadRows) {
   const entry = compiledFor(content);
+  const rows = Array.isArray(given) ? given : (JSON.parse(given.json) as ThreadRow[]);
   const sent: ThreadSent[] = [];
   const failed: ThreadFailed[] = [];
   await Promise.all(rows.map((row) => sendRow(entry, row, sent, failed)));

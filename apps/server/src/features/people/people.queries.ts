@@ -31,6 +31,18 @@ export function toPerson(row: NonNullable<PersonRow>): Person {
   };
 }
 
+/**
+ * `toPerson` as a PostgreSQL expression over the people row `p` (jsonb): the shape templates see when a send
+ * builds a whole batch of people in the database as one JSON text, with the e-mail never null and the tags as
+ * a list (what the sending pipeline renders with). Dates are written as `toISOString` writes them.
+ */
+export const personJsonForTemplates = sql<unknown>`coalesce(p.fields, '{}'::jsonb) || jsonb_build_object(
+  'id', p.id, 'email', coalesce(p.email, ''), 'firstName', p.first_name, 'lastName', p.last_name, 'phone', p.phone,
+  'company', p.company, 'website', p.website, 'userId', p.external_id, 'tags', to_jsonb(p.tags),
+  'createdAt', to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'updatedAt', to_char(p.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'archived', p.archived_at is not null, 'unsubscribed', p.unsubscribed_at is not null, 'unsubscribeReason', p.unsubscribe_reason)`;
+
 export function findPerson(db: Database, accountId: number, id: number) {
   return db.selectFrom('people').select(personColumns).where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
 }

@@ -9,6 +9,7 @@ import { runDeliver } from '../src/features/deliveries/deliveries.jobs.ts';
 import { enqueueDeliveries, sourceProgress } from '../src/features/deliveries/deliveries.service.ts';
 import { journalDir, journalName, orphanedJournals, readJournal, SendJournal } from '../src/features/deliveries/send-journal.ts';
 import { SmtpConnection } from '../src/features/deliveries/smtp-client.ts';
+import { toMime } from '@herald/email';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 
@@ -107,6 +108,19 @@ describe('the SMTP client', () => {
     expect(calls).toBe(1);
     expect(deliveredBeforeDot).toBe(false);
     await smtp.waitFor(to);
+    connection.close();
+  });
+
+  it('sends toMime output byte for byte: UTF-8 in the header block as UTF-8, the quoted-printable bodies as they are', async () => {
+    const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
+    const to = uniqueEmail('bytes');
+    const mime = toMime({ from: '"Zoë" <news@herald.test>', to, subject: 'Grüße', html: '<p>Caffè ☕</p>', text: 'Caffè ☕', messageId: '<bytes@herald.test>', headers: { 'X-Note': 'Größe' } });
+    await connection.send({ from: 'news@herald.test', to }, mime, { wireReady: true });
+    const mail = await smtp.waitFor(to);
+    expect(mail.headers.get('x-note')).toBe('Größe');
+    expect(mail.subject).toBe('Grüße');
+    expect(mail.text?.trim()).toBe('Caffè ☕');
+    expect(smtp.raw.get(mail)!.toString('utf8')).toBe(`${mime}`.replace(/\r\n$/, '') + '\r\n');
     connection.close();
   });
 });

@@ -177,8 +177,11 @@ export class SmtpConnection {
     }
     // The content first; the dot alone once the content has left (a full socket buffer is waited out), so the
     // dot is written in the same moment the caller records the send.
-    // ASCII (what MIME from toMime is) goes out byte for byte, without a UTF-8 encoding pass.
-    if (!this.socket.write(content, /[^\x00-\x7f]/.test(content) ? 'utf8' : 'latin1')) await this.drained();
+    // ASCII goes out byte for byte, without a UTF-8 encoding pass. MIME from toMime (wireReady) has ASCII bodies
+    // (quoted-printable or base64), so only its header block, where an address may be UTF-8, needs a look.
+    const headerEnd = options.wireReady ? content.indexOf('\r\n\r\n') : -1;
+    const ascii = !/[^\x00-\x7f]/.test(headerEnd >= 0 ? content.slice(0, headerEnd) : content);
+    if (!this.socket.write(content, ascii ? 'latin1' : 'utf8')) await this.drained();
     const accepted = this.read();
     options.beforeDot?.();
     this.socket.write('.\r\n');

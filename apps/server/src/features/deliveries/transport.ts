@@ -40,7 +40,7 @@ export function isPermanent(error: unknown): boolean {
 export interface RawMessage {
   envelope: { from: string; to: string };
   raw: string;
-  /** CRLF line ends and no line starting with a dot: sent as it is. */
+  /** CRLF line ends, no line starting with a dot, and ASCII bodies (what toMime writes): sent as it is. */
   wireReady?: boolean;
 }
 

@@ -27,7 +27,7 @@ export interface BenchAccount {
 }
 
 /** Start the real server (API + worker) on 127.0.0.1, on DATABASE_URL or the embedded database. */
-export async function startBench(): Promise<Bench> {
+export async function startBench(role: 'all' | 'api' = 'all'): Promise<Bench> {
   const config = loadConfig({
     ...process.env,
     PORT: process.env.PORT ?? '3950',
@@ -35,7 +35,7 @@ export async function startBench(): Promise<Bench> {
     LOG_LEVEL: 'warn',
     DATA_DIR: process.env.DATA_DIR ?? path.resolve(import.meta.dirname, '../../data'),
   });
-  const server = await startServer(config, 'all', (m) => console.log(m));
+  const server = await startServer(config, role, (m) => console.log(m));
   return { server, config, base: `http://127.0.0.1:${config.port}`, db: server.services.db, stop: () => server.stop() };
 }
 

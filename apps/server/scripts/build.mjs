@@ -1,0 +1,31 @@
+// Build the server for `npm start`: src/main.ts and the sender thread, bundled with esbuild into dist/ as plain
+// ES modules that Node runs without a TypeScript loader. Herald's own packages (@herald/*, TypeScript source) are
+// bundled in; every other package stays in node_modules and is imported from there.
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const ownPackages = /^@herald\//;
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'src/main.ts', 'sender-thread': 'src/features/deliveries/sender-thread.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  // The bundle's chunks import packages by name, as the source does.
+  plugins: [
+    {
+      name: 'node-modules-external',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => (ownPackages.test(args.path) || path.isAbsolute(args.path) ? undefined : { path: args.path, external: true }));
+      },
+    },
+  ],
+});
+console.log('server built into apps/server/dist');

@@ -6,7 +6,7 @@ import { withAccount } from '../../apps/server/src/db/tenancy.ts';
 import { defaultCategory } from '../../apps/server/src/features/categories/categories.service.ts';
 import { enqueueDeliveries, sourceProgress } from '../../apps/server/src/features/deliveries/deliveries.service.ts';
 import { startServer } from '../../apps/server/src/server.ts';
-import { prepareBroadcast, startSink } from './broadcast-100k.ts';
+import { buildServer, prepareBroadcast, startSink } from './broadcast-100k.ts';
 import { round1 } from './lib.ts';
 
 const people = Number(process.env.BROADCAST_PEOPLE ?? 100_000);
@@ -24,9 +24,10 @@ export async function broadcastKill(): Promise<{ figure: number; unit: string }>
   // The API role only: it holds the database (embedded or DATABASE_URL) and runs no jobs.
   const server = await startServer(config, 'api', (m) => console.log(m));
   const databaseUrl = (server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+  const main = buildServer();
   let worker: ChildProcess | null = null;
   const startWorker = () => {
-    worker = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--role=worker'], {
+    worker = spawn(process.execPath, [main, '--role=worker'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SESSION_SECRET: secret, LOG_LEVEL: 'warn', SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16' },
       stdio: ['ignore', 'ignore', 'inherit'],

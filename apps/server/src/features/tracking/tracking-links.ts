@@ -1,0 +1,55 @@
+/**
+ * Tracking URLs for one message, made in the sender threads for every message sent: one HMAC for the message
+ * token, and link signatures (which do not depend on the recipient) kept in a bounded cache, so each link of an
+ * email is signed once per thread rather than once per message. No database, nothing asynchronous.
+ */
+import { encodeMessage, maxLinkLength, signLink, type TrackedRef } from './tracking-token.ts';
+
+export interface TrackedMessage {
+  accountId: number;
+  deliveryId: number;
+  personId: number;
+  emailId: number;
+  sourceKind: 'broadcast' | 'flow' | 'transactional' | 'test';
+  sourceId: number;
+  variant: number;
+}
+
+export interface MessageTracking {
+  openPixelUrl: string;
+  rewriteLink(url: string, index: number): string;
+}
+
+/** Path prefixes of the open pixel and the click redirect. */
+export const openPath = '/t/o/';
+export const clickPath = '/t/c/';
+
+/** Signed link tails (`<signature>?u=<url>`) by account, email and URL; the oldest go past this many. */
+const cacheLimit = 2000;
+const linkTails = new Map<string, string>();
+
+function linkTail(secret: string, accountId: number, emailId: number, url: string): string {
+  const key = `${accountId}.${emailId}.${url}`;
+  let tail = linkTails.get(key);
+  if (tail === undefined) {
+    tail = `${signLink(secret, accountId, emailId, url)}?u=${encodeURIComponent(url)}`;
+    if (linkTails.size >= cacheLimit) linkTails.delete(linkTails.keys().next().value!);
+    linkTails.set(key, tail);
+  }
+  return tail;
+}
+
+/** publicUrl: config.publicUrl (no trailing slash). secret: the server secret string. */
+export function trackingFor(secret: string, publicUrl: string, message: TrackedMessage): MessageTracking {
+  const ref: TrackedRef = message;
+  const token = encodeMessage(secret, ref);
+  const clickBase = `${publicUrl}${clickPath}${token}/`;
+  return {
+    openPixelUrl: `${publicUrl}${openPath}${token}`,
+    rewriteLink(url: string): string {
+      // A link too long to carry stays as written rather than making a URL that clients cut short.
+      if (url.length > maxLinkLength) return url;
+      return clickBase + linkTail(secret, message.accountId, message.emailId, url);
+    },
+  };
+}

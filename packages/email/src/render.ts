@@ -97,6 +97,18 @@ function escapeAttribute(value: string): string {
     .replace(/>/g, '&gt;');
 }
 
+/**
+ * The open pixel: a 1x1 image with empty alt text that takes no room, put just before the last `</body>` (or at
+ * the end of a fragment without one). One search from the end and one slice, no pattern over the whole HTML.
+ */
+function withOpenPixel(html: string, url: string | undefined): string {
+  if (!url) return html;
+  const pixel = `<img src="${escapeAttribute(url)}" alt="" width="1" height="1" border="0" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0;overflow:hidden;">`;
+  let at = html.lastIndexOf('</body');
+  if (at < 0) at = html.lastIndexOf('</BODY');
+  return at < 0 ? html + pixel : html.slice(0, at) + pixel + html.slice(at);
+}
+
 /** Header values are one line: CR and LF would start a header of their own. */
 function oneLine(value: string): string {
   return value.replace(/[\r\n]+\s*/g, ' ').trim();
@@ -151,7 +163,7 @@ export function renderCompiled(
   const text = run(textEngine, 'html', compiled.text, scope, remaining());
   return {
     subject,
-    html: rewriteLinks(html, options),
+    html: withOpenPixel(rewriteLinks(html, options), options.openPixelUrl),
     text: text.replace(/\n{3,}/g, '\n\n').trim(),
     headers: headersFor(options),
   };

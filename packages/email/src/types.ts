@@ -37,6 +37,8 @@ export interface RenderOptions {
   viewInBrowserUrl?: string;
   /** Link rewriting (tracking); absent means links stay as written. */
   rewriteLink?: LinkRewriter;
+  /** Open tracking: a 1x1 image with this source, just before `</body>`; absent means no pixel. */
+  openPixelUrl?: string;
   /** Automatic UTM tagging (the account's linkUTMs): links get utm_source=herald, utm_medium=email and this campaign. */
   utmCampaign?: string;
   limits?: Partial<RenderLimits>;

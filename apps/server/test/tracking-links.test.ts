@@ -28,7 +28,7 @@ describe('tracking tokens', () => {
   it('round-trip any message', () => {
     fc.assert(
       fc.property(message, (m) => {
-        expect(decodeMessage(secret, encodeMessage(secret, m))).toEqual(m);
+        expect(decodeMessage(secret, encodeMessage(secret, m, 1_700_000_000_999))).toEqual({ ...m, sentAt: 1_700_000_000 });
       }),
     );
   });
@@ -36,7 +36,7 @@ describe('tracking tokens', () => {
   it('refuse any changed character, a truncated token, another secret and any string', () => {
     fc.assert(
       fc.property(message, fc.nat(), fc.constantFrom(...'ABCabc012-_.xyz'.split('')), (m, at, char) => {
-        const token = encodeMessage(secret, m);
+        const token = encodeMessage(secret, m, Date.now());
         const index = at % token.length;
         fc.pre(token[index] !== char);
         expect(decodeMessage(secret, token.slice(0, index) + char + token.slice(index + 1))).toBeNull();
@@ -48,6 +48,7 @@ describe('tracking tokens', () => {
         expect(decodeMessage(secret, text)).toBeNull();
       }));
     expect(decodeMessage(secret, 'x'.repeat(10_000))).toBeNull();
+    expect(decodeMessage(secret, '__proto__.1.1.1.1.1.0.1.aaaaaaaaaaaaaaaaaaaaaa')).toBeNull();
   });
 });
 
@@ -55,12 +56,15 @@ describe('trackingFor', () => {
   it('makes an open pixel URL and click URLs whose destination and signature check out for that email only', () => {
     fc.assert(
       fc.property(message, fc.webUrl({ withQueryParameters: true, withFragments: true }), (m, url) => {
+        const before = Math.floor(Date.now() / 1000);
         const tracking = trackingFor(secret, base, m);
         expect(tracking.openPixelUrl.startsWith(`${base}/t/o/`)).toBe(true);
-        expect(decodeMessage(secret, tracking.openPixelUrl.slice(`${base}/t/o/`.length))).toEqual(m);
+        const opened = decodeMessage(secret, tracking.openPixelUrl.slice(`${base}/t/o/`.length));
+        expect(opened).toMatchObject(m);
+        expect(opened!.sentAt).toBeGreaterThanOrEqual(before);
         const click = clickParts(tracking.rewriteLink(url, 0));
         expect(click.destination).toBe(url);
-        expect(decodeMessage(secret, click.token)).toEqual(m);
+        expect(decodeMessage(secret, click.token)).toMatchObject(m);
         expect(verifyLink(secret, m.accountId, m.emailId, url, click.signature)).toBe(true);
         expect(verifyLink(secret, m.accountId + 1, m.emailId, url, click.signature)).toBe(false);
         expect(verifyLink(secret, m.accountId, m.emailId + 1, url, click.signature)).toBe(false);

@@ -42,7 +42,7 @@ function linkTail(secret: string, accountId: number, emailId: number, url: strin
 /** publicUrl: config.publicUrl (no trailing slash). secret: the server secret string. */
 export function trackingFor(secret: string, publicUrl: string, message: TrackedMessage): MessageTracking {
   const ref: TrackedRef = message;
-  const token = encodeMessage(secret, ref);
+  const token = encodeMessage(secret, ref, Date.now());
   const clickBase = `${publicUrl}${clickPath}${token}/`;
   return {
     openPixelUrl: `${publicUrl}${openPath}${token}`,

@@ -1,6 +1,6 @@
 /**
  * The signed parts of tracking URLs. A message token names one delivery (account, delivery, person, email,
- * source, variant) in base 36 with a truncated HMAC-SHA256 over it; a link signature binds a destination URL
+ * source, variant) and the second it was rendered for sending, in base 36 with a truncated HMAC-SHA256 over it; a link signature binds a destination URL
  * to the account and email that contained it, so a click goes only where that email pointed. Both are checked
  * by hand on the hot path: no JSON, no schema library, one HMAC per token.
  */
@@ -19,14 +19,19 @@ export interface TrackedRef {
   variant: number;
 }
 
+/** A decoded message token: the delivery and when its message was made (Unix seconds). */
+export interface DecodedMessage extends TrackedRef {
+  sentAt: number;
+}
+
 const kindChar: Record<TrackedSourceKind, string> = { broadcast: 'b', flow: 'f', transactional: 't', test: 'x' };
 const charKind: Record<string, TrackedSourceKind> = { b: 'broadcast', f: 'flow', t: 'transactional', x: 'test' };
 
 /** Bytes of HMAC kept: 128 bits, 22 base64url characters. */
 const signatureBytes = 16;
 const signatureLength = 22;
-/** A message token is never longer than this (seven base-36 numbers of at most 11 digits, the separators and the signature). */
-export const maxMessageTokenLength = 2 + 6 * 12 + signatureLength;
+/** A message token is never longer than this (the kind, seven base-36 numbers of at most 11 digits, the separators and the signature). */
+export const maxMessageTokenLength = 2 + 7 * 12 + signatureLength;
 /** The longest destination URL a click link carries; longer ones stay as written (not tracked). */
 export const maxLinkLength = 4000;
 
@@ -53,9 +58,12 @@ function sameSignature(given: string, expected: string): boolean {
   return crypto.timingSafeEqual(Buffer.from(given, 'latin1'), Buffer.from(expected, 'latin1'));
 }
 
-/** `b.1.2s.5.3.7.0.<signature>`: kind, then account, delivery, person, email, source and variant in base 36. */
-export function encodeMessage(secret: string, ref: TrackedRef): string {
-  const payload = `${kindChar[ref.sourceKind]}.${ref.accountId.toString(36)}.${ref.deliveryId.toString(36)}.${ref.personId.toString(36)}.${ref.emailId.toString(36)}.${ref.sourceId.toString(36)}.${ref.variant.toString(36)}`;
+/**
+ * `b.1.2s.5.3.7.0.t4k2p1.<signature>`: kind, then account, delivery, person, email, source, variant and the time
+ * of sending (Unix seconds, `nowMs` rounded down) in base 36.
+ */
+export function encodeMessage(secret: string, ref: TrackedRef, nowMs: number): string {
+  const payload = `${kindChar[ref.sourceKind]}.${ref.accountId.toString(36)}.${ref.deliveryId.toString(36)}.${ref.personId.toString(36)}.${ref.emailId.toString(36)}.${ref.sourceId.toString(36)}.${ref.variant.toString(36)}.${Math.floor(nowMs / 1000).toString(36)}`;
   return `${payload}.${sign(secret, `m.${payload}`)}`;
 }
 
@@ -68,22 +76,22 @@ function number36(text: string): number | null {
 }
 
 /** The delivery a message token names, or null when it is malformed or its signature does not match. */
-export function decodeMessage(secret: string, token: string): TrackedRef | null {
+export function decodeMessage(secret: string, token: string): DecodedMessage | null {
   if (token.length > maxMessageTokenLength) return null;
   const parts = token.split('.');
-  if (parts.length !== 8) return null;
-  const kind = charKind[parts[0]!];
+  if (parts.length !== 9) return null;
+  const kind = Object.hasOwn(charKind, parts[0]!) ? charKind[parts[0]!] : undefined;
   if (!kind) return null;
   const numbers: number[] = [];
-  for (let i = 1; i < 7; i++) {
+  for (let i = 1; i < 8; i++) {
     const value = number36(parts[i]!);
     if (value === null) return null;
     numbers.push(value);
   }
-  const payload = token.slice(0, token.length - parts[7]!.length - 1);
-  if (!sameSignature(parts[7]!, sign(secret, `m.${payload}`))) return null;
-  const [accountId, deliveryId, personId, emailId, sourceId, variant] = numbers as [number, number, number, number, number, number];
-  return { accountId, deliveryId, personId, emailId, sourceKind: kind, sourceId, variant };
+  const payload = token.slice(0, token.length - parts[8]!.length - 1);
+  if (!sameSignature(parts[8]!, sign(secret, `m.${payload}`))) return null;
+  const [accountId, deliveryId, personId, emailId, sourceId, variant, sentAt] = numbers as [number, number, number, number, number, number, number];
+  return { accountId, deliveryId, personId, emailId, sourceKind: kind, sourceId, variant, sentAt };
 }
 
 /** The signature of a destination for one account's email: the same for every recipient. */

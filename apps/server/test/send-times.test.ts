@@ -251,6 +251,37 @@ describe('quiet hours', () => {
   });
 });
 
+describe('quiet hours that change', () => {
+  it('release what they held: turned off, the held mail goes at once; a new window holds it until the new opening', async () => {
+    const { client, accountId, emailId } = await setup('UTC');
+    const hour = 3_600_000;
+    // Quiet now until three hours from now (whole minutes, UTC).
+    expect((await put(client, '/v1/settings/quiet-hours', { enabled: true, start: hhmmUtc(Date.now() - hour), end: hhmmUtc(Date.now() + 3 * hour) })).status).toBe(200);
+    const first = await person(client, 'First');
+    const one = await broadcast(client, { emailId });
+    expect((await client.post(`/v1/broadcasts/${one.id}/send`)).status).toBe(200);
+    const held = await until('held at queueing', async () => {
+      const row = (await rowsOf(accountId, one.id))[0];
+      return row && row.notBefore.getTime() > Date.now() + hour && row;
+    });
+    expect(held.status).toBe('pending');
+    // Another window that still covers now: the row waits for the new opening, not the old one.
+    const newEnd = Date.now() + 2 * hour;
+    expect((await put(client, '/v1/settings/quiet-hours', { enabled: true, start: hhmmUtc(Date.now() - 2 * hour), end: hhmmUtc(newEnd) })).status).toBe(200);
+    const moved = (await rowsOf(accountId, one.id))[0]!;
+    expect(moved.notBefore.toISOString()).toBe(`${new Date(newEnd).toISOString().slice(0, 16)}:00.000Z`);
+    expect(receivedBy(first.email)).toBe(0);
+    // Off: the held mail goes now, once, and the broadcast ends sent.
+    expect((await put(client, '/v1/settings/quiet-hours', { enabled: false, start: '21:00', end: '08:00' })).status).toBe(200);
+    await smtp.waitFor(first.email);
+    await until('sent', async () => (await client.get(`/v1/broadcasts/${one.id}`)).body.item.status === 'sent');
+    expect(receivedBy(first.email)).toBe(1);
+    // Saving the same settings again moves nothing.
+    expect((await put(client, '/v1/settings/quiet-hours', { enabled: false, start: '21:00', end: '08:00' })).status).toBe(200);
+    expect((await rowsOf(accountId, one.id))[0]!.status).toBe('sent');
+  }, 60_000);
+});
+
 /** More people than the deliver job's first claims take (loops × 250), so some are still pending when a pause lands. */
 const bigAudience = 3000;
 const audienceOf = (accountId: number, n: number) =>

@@ -132,6 +132,7 @@ export interface Deliveries {
   sentAt: Date | null;
   createdAt: Generated<Date>;
   timeZone: string | null;
+  quietDueAt: Date | null;
 }
 
 export interface DevMailbox {

@@ -10,10 +10,12 @@ export async function enqueueJob<N extends JobName>(
   db: Database,
   name: N,
   payload: JobPayloads[N],
-  options: { jobKey?: string; runAt?: Date; maxAttempts?: number } = {},
+  /** soonest (with a jobKey): never later than the waiting job of that key (herald_enqueue_soonest, migration 0024). */
+  options: { jobKey?: string; runAt?: Date; maxAttempts?: number; soonest?: boolean } = {},
 ): Promise<void> {
   // herald_enqueue (migration 0002) calls graphile_worker.add_job with the owner's rights.
-  await sql`select herald_enqueue(
+  const add = options.soonest && options.jobKey ? sql`herald_enqueue_soonest` : sql`herald_enqueue`;
+  await sql`select ${add}(
     ${name}::text,
     ${JSON.stringify(payload)}::json,
     ${options.jobKey ?? null}::text,

@@ -22,6 +22,7 @@ import * as emailTracking from './0020-email-tracking.ts';
 import * as emailMetrics from './0021-email-metrics.ts';
 import * as siteTracking from './0022-site-tracking.ts';
 import * as dashboard from './0023-dashboard.ts';
+import * as quietHoursRelease from './0024-quiet-hours-release.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021-email-metrics': emailMetrics,
   '0022-site-tracking': siteTracking,
   '0023-dashboard': dashboard,
+  '0024-quiet-hours-release': quietHoursRelease,
 };

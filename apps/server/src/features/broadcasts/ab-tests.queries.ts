@@ -13,7 +13,7 @@ export interface TestShareInput {
   sizes: number[];
   emailIds: number[];
   /** Each person's zone and due time (send-times' deliveryTiming: quiet hours), over `people p`. */
-  timing: { joins: RawBuilder<unknown>; timeZone: RawBuilder<string>; notBefore: RawBuilder<Date> };
+  timing: { joins: RawBuilder<unknown>; timeZone: RawBuilder<string>; notBefore: RawBuilder<Date>; quietDueAt: RawBuilder<Date | null> };
 }
 
 /**
@@ -32,15 +32,15 @@ export async function enqueueTestShare(db: Database, input: TestShareInput): Pro
   });
   const { rows } = await sql<{ variant: number; n: string }>`
     with ranked as (
-      select p.account_id, p.id, p.email, ${input.timing.timeZone} as zone, ${input.timing.notBefore} as due, row_number() over (order by random()) as rank
+      select p.account_id, p.id, p.email, ${input.timing.timeZone} as zone, ${input.timing.notBefore} as due, ${input.timing.quietDueAt} as quiet_due, row_number() over (order by random()) as rank
       from people p ${input.timing.joins}
       where p.account_id = ${accountId} and ${input.audience} and ${deliverableTo(input.category.id, input.category.type)}
     ), assigned as (
-      select r.account_id, r.id, r.email, r.zone, r.due, (case ${sql.join(branches, sql` `)} else 0 end)::smallint as variant
+      select r.account_id, r.id, r.email, r.zone, r.due, r.quiet_due, (case ${sql.join(branches, sql` `)} else 0 end)::smallint as variant
       from ranked r where r.rank <= ${test}
     ), inserted as (
-      insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone, variant)
-      select a.account_id, 'broadcast', ${broadcastId}, a.id, (${sql.val(emailIds)}::bigint[])[a.variant], a.email, a.due, a.zone, a.variant
+      insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone, variant, quiet_due_at)
+      select a.account_id, 'broadcast', ${broadcastId}, a.id, (${sql.val(emailIds)}::bigint[])[a.variant], a.email, a.due, a.zone, a.variant, a.quiet_due
       from assigned a
       on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing
       returning variant
@@ -66,7 +66,8 @@ export async function variantDeliveries(db: Database, accountId: number, broadca
 
 /**
  * People who opened and who clicked each test variant (1-based): `opened` and `clicked` email events naming the
- * broadcast and the variant, each person counted once (the partial index of migration 0017 finds them).
+ * broadcast and the variant, each person counted once (the partial index of migration 0017 finds them). Hits that
+ * tracking flagged as a machine's (privacy proxies, link scanners) do not count.
  */
 export async function variantEngagement(db: Database, accountId: number, broadcastId: number): Promise<Map<number, { opens: number; clicks: number }>> {
   const { rows } = await sql<{ variant: string; opens: string; clicks: string }>`
@@ -75,7 +76,7 @@ export async function variantEngagement(db: Database, accountId: number, broadca
       count(distinct person_id) filter (where name = 'clicked') as clicks
     from events
     where account_id = ${accountId} and type = 'email' and name in ('opened', 'clicked') and data->>'broadcastId' = ${String(broadcastId)}
-      and data->>'variant' ~ '^[1-4]$'
+      and data->>'variant' ~ '^[1-4]$' and (data->>'machine') is distinct from 'true'
     group by data->>'variant'
   `.execute(db);
   return new Map(rows.map((row) => [Number(row.variant), { opens: Number(row.opens), clicks: Number(row.clicks) }]));

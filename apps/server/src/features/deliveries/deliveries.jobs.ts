@@ -186,7 +186,7 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
   await withAccount(services.db, accountId, async (db) => {
     if (refused) await failSource(db, accountId, kind, sourceId, refused.refused);
     const next = Date.now() - started >= jobBudgetMs ? new Date() : await nextWork(db, accountId, kind, sourceId);
-    if (next) await enqueueJob(db, 'deliver', payload, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: next });
+    if (next) await enqueueJob(db, 'deliver', payload, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: next, soonest: true });
     else if (kind === 'broadcast') await finishBroadcast(db, accountId, sourceId);
   });
 }

@@ -83,7 +83,7 @@ export async function recordFailed(db: Database, accountId: number, rows: { id: 
     update deliveries d set
       status = case when v.retry is null then 'failed' else 'pending' end,
       not_before = case when v.retry is null then d.not_before else now() + make_interval(secs => v.retry) end,
-      lease_until = null, last_error = v.error
+      quiet_due_at = null, lease_until = null, last_error = v.error
     from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.error))}::text[]) as error,
                  unnest(${sql.val(rows.map((r) => r.retryInSeconds))}::int[]) as retry) v
     where d.account_id = ${accountId} and d.id = v.id and d.status not in ('sent', 'failed', 'canceled')

@@ -36,8 +36,8 @@ export async function enqueueDeliveries(db: Database, input: EnqueueInput): Prom
   // Broadcast rows carry the recipient's zone, for their local send time and the account's quiet hours (send-times).
   const timing = kind === 'broadcast' ? await broadcastTiming(db, accountId, notBefore, input.recipientSendAt ?? null) : null;
   const inserted = await sql`
-    insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone)
-    select p.account_id, ${kind}, ${sourceId}, p.id, ${emailId}, p.email, ${timing?.notBefore ?? notBefore}, ${timing?.timeZone ?? sql`null`}
+    insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone, quiet_due_at)
+    select p.account_id, ${kind}, ${sourceId}, p.id, ${emailId}, p.email, ${timing?.notBefore ?? notBefore}, ${timing?.timeZone ?? sql`null`}, ${timing?.quietDueAt ?? sql`null`}
     from people p ${timing?.joins ?? sql``}
     where p.account_id = ${accountId} and ${input.audience} and ${deliverableTo(input.category.id, input.category.type)}
     on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import type { SourceKind } from '../deliveries/deliveries.service.ts';
 
 /** A zone name as PostgreSQL knows it (any letter case), else null. */
 const knownZone = (name: RawBuilder<unknown>) => sql`(select z.name from pg_timezone_names z where lower(z.name) = lower(${name}) limit 1)`;
@@ -76,6 +77,8 @@ export function deliveryTiming(settings: SendTimeSettings, notBefore: Date, reci
       cross join lateral (select ${base} as at) due`,
     timeZone: sql<string>`tz.zone`,
     notBefore: sql<Date>`coalesce(herald_quiet_until(due.at, tz.zone, ${quiet}), due.at)`,
+    /** The due time of a row quiet hours move (so a change of them can release it); null for the others. */
+    quietDueAt: sql<Date | null>`case when herald_quiet_until(due.at, tz.zone, ${quiet}) is not null then due.at end`,
   };
 }
 
@@ -104,3 +107,22 @@ export const holdDeliveries = (db: Database, accountId: number, broadcastId: num
 
 /** Resume: held deliveries are pending again, each keeping its not_before. */
 export const releaseDeliveries = (db: Database, accountId: number, broadcastId: number) => moveDeliveries(db, accountId, broadcastId, 'paused', 'pending');
+
+/**
+ * After quiet hours change (off, or another window): every row they hold goes back to its due time, or now when that
+ * has passed, moved again only by the new window. Answers the sources whose rows moved, so their send jobs run.
+ */
+export async function releaseQuietHeld(db: Database, accountId: number, quiet: [string, string] | null): Promise<{ kind: SourceKind; sourceId: number }[]> {
+  const window = quiet ? sql`${sql.val(quiet)}::time[]` : sql`null::time[]`;
+  const { rows } = await sql<{ kind: SourceKind; sourceId: number }>`
+    with moved as (
+      update deliveries d set
+        not_before = coalesce(herald_quiet_until(greatest(d.quiet_due_at, now()), d.time_zone, ${window}), greatest(d.quiet_due_at, now())),
+        quiet_due_at = case when herald_quiet_until(greatest(d.quiet_due_at, now()), d.time_zone, ${window}) is not null then d.quiet_due_at end
+      where d.account_id = ${accountId} and d.status in ('pending', 'paused') and d.quiet_due_at is not null
+      returning d.source_kind, d.source_id
+    )
+    select distinct source_kind as kind, source_id as "sourceId" from moved
+  `.execute(db);
+  return rows.map((r) => ({ kind: r.kind, sourceId: Number(r.sourceId) }));
+}

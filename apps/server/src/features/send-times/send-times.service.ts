@@ -16,7 +16,7 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import { deliveryCountsOf, lockBroadcast, updateBroadcastRow } from '../broadcasts/broadcasts.queries.ts';
 import { toBroadcast } from '../broadcasts/broadcasts.service.ts';
 import { deliverJobKey } from '../deliveries/deliveries.service.ts';
-import { findQuietHours, holdDeliveries, recipientWindow, releaseDeliveries, saveQuietHours, sendTimeSettings } from './send-times.queries.ts';
+import { findQuietHours, holdDeliveries, recipientWindow, releaseDeliveries, releaseQuietHeld, saveQuietHours, sendTimeSettings } from './send-times.queries.ts';
 
 const hhmm = (time: string) => time.slice(0, 5);
 const toQuietHours = (row: { quietHoursEnabled: boolean; quietHoursStart: string; quietHoursEnd: string }): QuietHours => ({
@@ -34,7 +34,15 @@ export async function getQuietHours(db: Database, session: Session) {
 export async function putQuietHours(db: Database, session: Session, body: QuietHoursBody) {
   const member = { isOwner: session.isOwner, scopes: session.scopes };
   if (!hasScopes(member, ['account:write']) && !hasScopes(member, ['emailSettings:write'])) throw forbidden(sendTimeMessages.quietHoursForbidden);
+  const before = toQuietHours(await findQuietHours(db, session.accountId));
   const quietHours = toQuietHours(await saveQuietHours(db, session.accountId, body));
+  const window = (q: QuietHours) => (q.enabled ? `${q.start}-${q.end}` : 'off');
+  // Mail the old window holds goes at its own time again (or now), moved only by the new window.
+  if (window(before) !== window(quietHours)) {
+    const released = await releaseQuietHeld(db, session.accountId, quietHours.enabled ? [quietHours.start, quietHours.end] : null);
+    // Each job finds what is due now and schedules itself for the next row (runDeliver).
+    for (const { kind, sourceId } of released) await enqueueJob(db, 'deliver', { accountId: session.accountId, kind, sourceId }, { jobKey: deliverJobKey(session.accountId, kind, sourceId), soonest: true });
+  }
   return { quietHours, message: quietHours.enabled ? sendTimeMessages.quietHoursSaved : sendTimeMessages.quietHoursOff };
 }
 

@@ -84,6 +84,29 @@ describe('the sending pipeline', () => {
     expect(events[0]!.data).toMatchObject({ broadcastId: 1, emailId: email.id });
   });
 
+  it("tracks a person's message (open pixel, click redirects for the email's links, not Herald's own) but not a test send", async () => {
+    const { accountId, email, people } = await setUp(1);
+    await ctx.services.db.updateTable('emails').set({ html: '<html><body><p>Hi</p><a href="https://example.com/news?a=1&amp;b=2">News</a><a href="{{ unsubscribe_url }}">Unsubscribe</a></body></html>' }).where('id', '=', email.id).execute();
+    await enqueue(accountId, 7, email.id);
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 7 });
+    const html = (await smtp.waitFor(people[0].email)).html as string;
+    expect(html).toMatch(/<img [^>]*src="http:\/\/localhost:3000\/t\/o\/[\w.-]+"/);
+    const link = /href="(http:\/\/localhost:3000\/t\/c\/[^"]+)"/.exec(html)?.[1];
+    expect(decodeURIComponent(link!.replace(/&amp;/g, '&').split('?u=')[1]!)).toBe('https://example.com/news?a=1&b=2');
+    expect(html).toMatch(/href="http:\/\/localhost:3000\/public\/unsubscribe\?token=/);
+    const before = smtp.received.length;
+    await withAccount(ctx.services.db, accountId, async (db) => {
+      const category = (await defaultCategory(db, accountId))!;
+      await enqueueDeliveries(db, { accountId, kind: 'test', sourceId: 8, emailId: email.id, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+    });
+    await runDeliver(ctx.services, { accountId, kind: 'test', sourceId: 8 });
+    const previewOf = () => smtp.received.slice(before).find((m) => JSON.stringify(m.to).includes(people[0].email));
+    for (let i = 0; i < 100 && !previewOf(); i++) await new Promise((r) => setTimeout(r, 100));
+    const preview = previewOf()!;
+    expect(preview.html).toContain('href="https://example.com/news?a=1&amp;b=2"');
+    expect(preview.html).not.toContain('/t/o/');
+  });
+
   it('retries a temporary refusal, fails a permanent one, and re-sends rows whose lease ran out but never rows marked sent', async () => {
     const { accountId, email, people } = await setUp(4);
     softOnce.add(people[0].email);

@@ -59,6 +59,10 @@ async function prepareEmail(services: Services, db: Database, key: ContentKey, a
     accountId,
     kind: key.kind,
     sourceId: key.sourceId,
+    emailId: key.emailId,
+    variant: key.variant,
+    // A test send is a preview: its opens and clicks would count as readers' (issue 18, docs/decisions.md).
+    tracking: key.kind !== 'test',
     sources,
     from: formatAddress(email.fromName, email.fromEmail),
     fromEmail: email.fromEmail,

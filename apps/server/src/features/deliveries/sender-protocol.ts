@@ -21,6 +21,11 @@ export interface ThreadContent {
   accountId: number;
   kind: SourceKind;
   sourceId: number;
+  emailId: number;
+  /** The A/B variant (1-based), 0 outside a test. */
+  variant: number;
+  /** Open pixel and click redirects in each message to a person (not in test sends). */
+  tracking: boolean;
   /** The email compiled once in the main thread (CSS inlined, text part derived), as Liquid text. */
   sources: EmailSources;
   from: string;

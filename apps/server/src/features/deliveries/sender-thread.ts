@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import crypto from 'node:crypto';
 import { dkimSign, parseSources, renderCompiled, toMime, type CompiledEmail } from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
+import { trackingFor } from '../tracking/tracking-links.ts';
 import { SendJournal } from './send-journal.ts';
 import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadRows, ThreadSent, ToThread } from './sender-protocol.ts';
 import { createSendTransport } from './transport.ts';
@@ -50,7 +51,17 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
             return { preferencesUrl: `${base}/public/subscription-preferences?token=${token}`, unsubscribeUrl: `${base}/public/unsubscribe?token=${token}` };
           })();
     const person = { ...(row.person ?? { email: row.to }), ...content.data };
-    const rendered = renderCompiled(compiled, person as never, content.account, { messageId, ...links, ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}) });
+    // Opens and clicks of a person's message come back to the tracking endpoints (features/tracking).
+    const tracking =
+      content.tracking && row.personId !== null
+        ? trackingFor(init.secret, base, { accountId: content.accountId, deliveryId: row.id, personId: row.personId, emailId: content.emailId, sourceKind: content.kind, sourceId: content.sourceId, variant: content.variant })
+        : null;
+    const rendered = renderCompiled(compiled, person as never, content.account, {
+      messageId,
+      ...links,
+      ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}),
+      ...(tracking ? { openPixelUrl: tracking.openPixelUrl, rewriteLink: tracking.rewriteLink } : {}),
+    });
     const mime = toMime({ from: content.from, to: row.to, replyTo: content.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers });
     const raw = content.dkim ? dkimSign(mime, content.dkim) : mime;
     return {

@@ -20,6 +20,7 @@ import type { RouteDef, Session } from './route.ts';
 import { allRoutes } from './routes.ts';
 import { readSession } from './session-cookie.ts';
 import { sessionFromApiKey } from '../features/accounts/account-admin.service.ts';
+import { registerTracking } from '../features/tracking/tracking.endpoints.ts';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -66,6 +67,8 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
     return reply.code(body.statusCode).send(body);
   });
 
+  // The open pixel and click redirect: plain handlers, no session or schema (tracking.endpoints.ts).
+  registerTracking(app, services);
   for (const def of routes) {
     if (def.anyBody || def.rawBody) await app.register(async (scope) => mountWithAnyBody(scope, services, def));
     else mountRoute(app, services, def);

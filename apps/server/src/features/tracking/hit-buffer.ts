@@ -1,0 +1,151 @@
+/**
+ * Tracking hits wait in memory and go to the `events` table in batches: one COPY per flush, at least once a
+ * second and whenever 5,000 are waiting. A request never waits for the database. If the database is away, hits
+ * are kept up to a limit and the newest beyond it are dropped (counted), so a long outage cannot exhaust memory.
+ */
+import { finished } from 'node:stream/promises';
+import type pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import type { DecodedMessage } from './tracking-token.ts';
+import type { UserAgentClass } from './machine-hits.ts';
+
+export interface TrackingHit {
+  ref: DecodedMessage;
+  name: 'opened' | 'clicked';
+  /** The destination of a click. */
+  link: string | null;
+  agent: UserAgentClass;
+  machine: boolean;
+  atMs: number;
+}
+
+export interface HitBufferOptions {
+  flushMs?: number;
+  flushRows?: number;
+  /** Hits kept while the database does not take them; more are dropped. */
+  maxWaiting?: number;
+}
+
+/** The key the `sent` event names its source by (deliveries.queries.ts recordSent); opens and clicks use the same. */
+const sourceKey = { broadcast: 'broadcastId', flow: 'flowId', transactional: 'sourceId', test: 'sourceId' } as const;
+
+/** COPY's text format: backslash starts an escape; JSON text holds no raw tab or newline. */
+const copyText = (value: string) => value.replace(/\\/g, '\\\\');
+
+function copyLine(hit: TrackingHit): string {
+  const { ref } = hit;
+  const data: Record<string, unknown> = { [sourceKey[ref.sourceKind]]: ref.sourceId, emailId: ref.emailId };
+  if (ref.variant > 0) data.variant = ref.variant;
+  if (hit.link !== null) data.link = hit.link;
+  data.userAgent = hit.agent;
+  data.machine = hit.machine;
+  return `${ref.accountId}\t${ref.personId}\temail\t${hit.name}\temail\t${copyText(JSON.stringify(data))}\t${new Date(hit.atMs).toISOString()}\n`;
+}
+
+export class HitBuffer {
+  private waiting: TrackingHit[] = [];
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout;
+  private closed = false;
+  readonly flushRows: number;
+  private readonly maxWaiting: number;
+  /** Hits written, and hits dropped because too many were waiting. */
+  written = 0;
+  dropped = 0;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: HitBufferOptions = {},
+  ) {
+    this.flushRows = options.flushRows ?? 5000;
+    this.maxWaiting = options.maxWaiting ?? 200_000;
+    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
+    this.timer.unref();
+  }
+
+  add(hit: TrackingHit): void {
+    if (this.waiting.length >= this.maxWaiting) {
+      this.dropped++;
+      return;
+    }
+    this.waiting.push(hit);
+    if (this.waiting.length >= this.flushRows && !this.running) void this.flush();
+  }
+
+  get pending(): number {
+    return this.waiting.length;
+  }
+
+  /** Write what is waiting (after the flush under way, if any); resolves when it is in the table or kept for the next try. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+    if (this.waiting.length === 0) return;
+    const rows = this.waiting.splice(0, this.flushRows);
+    this.running = this.write(rows).finally(() => {
+      this.running = undefined;
+    });
+    await this.running;
+    // Hits that came in while writing and filled another batch go at once, not at the next tick.
+    if (this.waiting.length >= this.flushRows && !this.closed) void this.flush();
+  }
+
+  private async write(rows: TrackingHit[]): Promise<void> {
+    try {
+      let count = rows.length;
+      try {
+        await this.copy(rows);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '23503') throw error;
+        // An account deleted since its mail was sent: its hits go, the others are written.
+        const ids = [...new Set(rows.map((row) => row.ref.accountId))];
+        const { rows: found } = await this.pool.query<{ id: string }>('select id from accounts where id = any($1::bigint[])', [ids]);
+        const live = new Set(found.map((row) => Number(row.id)));
+        const kept = rows.filter((row) => live.has(row.ref.accountId));
+        this.dropped += rows.length - kept.length;
+        await this.copy(kept);
+        count = kept.length;
+      }
+      this.written += count;
+    } catch (error) {
+      // The database is away: the batch waits for the next flush, within the limit.
+      const room = Math.max(0, this.maxWaiting - this.waiting.length);
+      this.dropped += Math.max(0, rows.length - room);
+      this.waiting.unshift(...rows.slice(0, room));
+      if (this.closed) throw error;
+    }
+  }
+
+  private async copy(rows: TrackingHit[]): Promise<void> {
+    if (rows.length === 0) return;
+    let text = '';
+    for (const row of rows) text += copyLine(row);
+    const client = await this.pool.connect();
+    try {
+      const copy = client.query(copyStreams.from('copy events (account_id, person_id, type, name, source, data, created_at) from stdin'));
+      copy.end(text);
+      await finished(copy);
+    } catch (error) {
+      // A COPY that failed part way may leave the connection unusable: it is closed, not returned.
+      client.release(true);
+      throw error;
+    }
+    client.release();
+  }
+
+  /** Stop the timer and write everything that waits (the server's stop). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    for (let tries = 0; this.waiting.length > 0 || this.running; tries++) {
+      try {
+        await this.flush();
+      } catch {
+        if (tries >= 2) {
+          this.dropped += this.waiting.length;
+          this.waiting = [];
+        }
+      }
+    }
+  }
+}

@@ -83,12 +83,16 @@ function rewriteLinks(html: string, options: RenderOptions): string {
   let index = 0;
   return html.replace(hrefPattern, (match, prefix: string, quote: string, url: string) => {
     if (own.has(url)) return match;
-    const rewritten = rewrite(url.replace(/&amp;/g, '&'), index++);
+    const rewritten = rewrite(url.includes('&amp;') ? url.replaceAll('&amp;', '&') : url, index++);
     return `${prefix}${quote}${escapeAttribute(rewritten)}${quote}`;
   });
 }
 
+/** Characters an attribute value escapes; most links (tracked ones always) have none, and are returned as they are. */
+const attributeSpecial = /[&"'<>]/;
+
 function escapeAttribute(value: string): string {
+  if (!attributeSpecial.test(value)) return value;
   return value
     .replace(/&/g, '&amp;')
     .replace(/"/g, '&quot;')

@@ -146,6 +146,73 @@ export interface DevMailbox {
   createdAt: Generated<Date>;
 }
 
+export interface EmailMetricFirsts {
+  accountId: number;
+  sourceKind: string;
+  sourceId: number;
+  emailId: number;
+  stepId: string;
+  personId: number;
+  name: string;
+  firstAt: Date;
+  variant: number;
+}
+
+export interface EmailMetricQueue {
+  accountId: number;
+  eventId: number;
+  personId: number | null;
+  name: string;
+  at: Date;
+  sourceKind: string;
+  sourceId: number;
+  emailId: number;
+  stepId: string;
+  variant: number;
+  machine: boolean;
+  link: string | null;
+}
+
+export interface EmailMetricsHourly {
+  accountId: number;
+  hour: Date;
+  sourceKind: string;
+  sourceId: number;
+  emailId: number;
+  stepId: string;
+  variant: number;
+  sent: Generated<number>;
+  opened: Generated<number>;
+  clicked: Generated<number>;
+  uniqueOpens: Generated<number>;
+  uniqueClicks: Generated<number>;
+  unsubscribed: Generated<number>;
+  bounced: Generated<number>;
+  complained: Generated<number>;
+}
+
+export interface EmailMetricsLinks {
+  accountId: number;
+  hour: Date;
+  sourceKind: string;
+  sourceId: number;
+  emailId: number;
+  stepId: string;
+  link: string;
+  clicks: Generated<number>;
+}
+
+export interface EmailMetricsPeople {
+  accountId: number;
+  personId: number;
+  sent: Generated<number>;
+  opened: Generated<number>;
+  clicked: Generated<number>;
+  unsubscribed: Generated<number>;
+  bounced: Generated<number>;
+  complained: Generated<number>;
+}
+
 export interface Emails {
   accountId: number;
   id: Generated<number>;
@@ -456,6 +523,11 @@ export interface DB {
   communicationPreferences: CommunicationPreferences;
   deliveries: Deliveries;
   devMailbox: DevMailbox;
+  emailMetricFirsts: EmailMetricFirsts;
+  emailMetricQueue: EmailMetricQueue;
+  emailMetricsHourly: EmailMetricsHourly;
+  emailMetricsLinks: EmailMetricsLinks;
+  emailMetricsPeople: EmailMetricsPeople;
   emails: Emails;
   eventNames: EventNames;
   events: Events;

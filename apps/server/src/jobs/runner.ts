@@ -6,6 +6,7 @@ import { buildTaskList } from './tasks.ts';
 import { startDirtyPoller } from '../features/segments/segments.jobs.ts';
 import { startDeliveriesSweeper } from '../features/deliveries/deliveries.jobs.ts';
 import { senderPoolFor } from '../features/deliveries/sender-pool.ts';
+import { startMetricsRollup } from '../features/metrics/metrics.jobs.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
@@ -32,12 +33,15 @@ export async function startWorker(
   const stopPoller = startDirtyPoller(services.db, (error) => console.error('[jobs] segment poller:', error));
   // Sends whose worker died are picked up again every ten seconds.
   const stopSweeper = startDeliveriesSweeper(services.db, services.config.dataDir, (error) => console.error('[jobs] deliveries sweeper:', error));
+  // Email events queued for the metrics rollups are added every two seconds.
+  const stopRollup = startMetricsRollup(services.db, (error) => console.error('[jobs] metrics rollup:', error));
   // The sender threads start now, not on the first send.
   void senderPoolFor(services.config, services.secret, services.db).warm().catch((error: unknown) => console.error('[jobs] sender threads:', error));
   const stopRunner = runner.stop.bind(runner);
   runner.stop = async () => {
     await stopPoller();
     await stopSweeper();
+    await stopRollup();
     await stopRunner();
   };
   return runner;

@@ -1,0 +1,91 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/connection.ts';
+
+/** Which sent emails a metrics query covers; empty lists mean no restriction. */
+export interface MetricsFilter {
+  accountId: number;
+  start: number;
+  end: number;
+  broadcastId?: number;
+  flowIds: number[];
+  emailIds: number[];
+  stepIds: string[];
+}
+
+/** Summed counters of rollup rows, as Postgres returns them (bigint sums arrive as strings). */
+export interface CounterRow {
+  sent: string;
+  opened: string;
+  clicked: string;
+  uniqueOpens: string;
+  uniqueClicks: string;
+  unsubscribed: string;
+  bounced: string;
+  complained: string;
+}
+
+const sums = sql`
+  sum(sent)::text as sent, sum(opened)::text as opened, sum(clicked)::text as clicked,
+  sum(unique_opens)::text as "uniqueOpens", sum(unique_clicks)::text as "uniqueClicks",
+  sum(unsubscribed)::text as unsubscribed, sum(bounced)::text as bounced, sum(complained)::text as complained`;
+
+/** The where clause of a filter over a rollup table (hour is the UTC hour a row counts). */
+function where(f: MetricsFilter): RawBuilder<unknown> {
+  const parts = [sql`account_id = ${f.accountId}`, sql`hour >= ${new Date(f.start)}`, sql`hour < ${new Date(f.end)}`];
+  const sources: RawBuilder<unknown>[] = [];
+  if (f.broadcastId !== undefined) sources.push(sql`(source_kind = 'broadcast' and source_id = ${f.broadcastId})`);
+  if (f.flowIds.length) sources.push(sql`(source_kind = 'flow' and source_id = any(${f.flowIds}::bigint[]))`);
+  if (sources.length) parts.push(sql`(${sql.join(sources, sql` or `)})`);
+  if (f.emailIds.length) parts.push(sql`email_id = any(${f.emailIds}::bigint[])`);
+  if (f.stepIds.length) parts.push(sql`step_id = any(${f.stepIds}::text[])`);
+  return sql.join(parts, sql` and `);
+}
+
+/** Counters per UTC hour with any activity in the range. */
+export async function hourlyCounters(db: Database, f: MetricsFilter) {
+  const { rows } = await sql<CounterRow & { hour: Date }>`
+    select hour, ${sums} from email_metrics_hourly where ${where(f)} group by hour order by hour`.execute(db);
+  return rows;
+}
+
+/** Counters per email, with the email's name. */
+export async function emailCounters(db: Database, f: MetricsFilter) {
+  const { rows } = await sql<CounterRow & { emailId: string; name: string | null }>`
+    select m.*, e.name from (select email_id::text as "emailId", ${sums} from email_metrics_hourly where ${where(f)} group by email_id) m
+    left join emails e on e.account_id = ${f.accountId} and e.id = m."emailId"::bigint
+    order by m.sent::bigint desc, m."emailId"::bigint`.execute(db);
+  return rows;
+}
+
+/** Counters per A/B variant. */
+export async function variantCounters(db: Database, f: MetricsFilter) {
+  const { rows } = await sql<CounterRow & { variant: number }>`
+    select variant, ${sums} from email_metrics_hourly where ${where(f)} group by variant order by variant`.execute(db);
+  return rows;
+}
+
+/** Clicks per link, most clicked first. */
+export async function linkClicks(db: Database, f: MetricsFilter, limit = 100) {
+  const { rows } = await sql<{ link: string; clicks: string }>`
+    select link, sum(clicks)::text as clicks from email_metrics_links where ${where(f)}
+    group by link order by sum(clicks) desc, link limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** The account's time zone as Postgres knows it; UTC when unset or unknown. */
+export async function accountTimeZone(db: Database, accountId: number): Promise<string> {
+  const { rows } = await sql<{ timeZone: string | null }>`select timezone as "timeZone" from accounts where id = ${accountId}`.execute(db);
+  return rows[0]?.timeZone || 'UTC';
+}
+
+/** Email activity of one person from the per-person rollup (events named as the email events are). */
+export async function personEmailCounts(db: Database, accountId: number, personId: number): Promise<Record<string, number>> {
+  const row = await db
+    .selectFrom('emailMetricsPeople')
+    .select(['sent', 'opened', 'clicked', 'unsubscribed', 'bounced', 'complained'])
+    .where('accountId', '=', accountId)
+    .where('personId', '=', personId)
+    .executeTakeFirst();
+  if (!row) return {};
+  return Object.fromEntries(Object.entries(row).map(([name, n]) => [name, Number(n)]).filter(([, n]) => n !== 0));
+}

@@ -1,0 +1,261 @@
+import { metricsMessages, scopeIds, type EmailStatsResponse, type ScopeId } from '@herald/contracts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollUpEmailMetrics } from '../src/features/metrics/metrics.jobs.ts';
+import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { startSmtpServer } from './smtp.ts';
+
+let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  ctx = await createTestContext({ SMTP_URL: smtp.url });
+  // Invitations leave through the worker, which also runs the rollup poller.
+  await ctx.startWorker();
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+type Owner = Awaited<ReturnType<typeof registerUser>>;
+const accountOf = (owner: Owner) => owner.account.accountId as number;
+
+interface EventSpec {
+  person: number;
+  name: string;
+  data: Record<string, unknown>;
+  /** Hours before now. */
+  ago?: number;
+}
+
+/** Email events written as the pipeline and tracking write them: one multi-row insert. */
+async function record(accountId: number, events: EventSpec[]): Promise<void> {
+  await ctx.services.db
+    .insertInto('events')
+    .values(
+      events.map((e) => ({
+        accountId,
+        personId: e.person,
+        type: 'email',
+        name: e.name,
+        source: 'email',
+        data: JSON.stringify(e.data),
+        createdAt: new Date(Date.now() - (e.ago ?? 0) * 3_600_000),
+      })),
+    )
+    .execute();
+}
+
+const stats = (client: Client, query: string) => client.get<EmailStatsResponse>(`/v1/emails/stats?${query}`);
+const roll = () => rollUpEmailMetrics(ctx.services.db, { wait: true });
+
+/** A broadcast of email 11 to people 1-4 (variant 1 or 2), yesterday, with opens, clicks and feedback. */
+async function seed(accountId: number, broadcastId = 7) {
+  const b = { broadcastId, emailId: 11 };
+  await record(accountId, [
+    ...[1, 2, 3, 4].map((person) => ({ person, name: 'sent', data: { ...b, messageId: `m${person}`, variant: person <= 2 ? 1 : 2 }, ago: 30 })),
+    { person: 1, name: 'opened', data: { ...b, variant: 1, machine: false }, ago: 29 },
+    { person: 1, name: 'opened', data: { ...b, variant: 1, machine: false }, ago: 28 },
+    { person: 2, name: 'opened', data: { ...b, variant: 1, machine: true }, ago: 29 },
+    { person: 3, name: 'opened', data: { ...b, variant: 2, machine: false }, ago: 27 },
+    { person: 1, name: 'clicked', data: { ...b, variant: 1, machine: false, link: 'https://example.com/a' }, ago: 28 },
+    { person: 1, name: 'clicked', data: { ...b, variant: 1, machine: false, link: 'https://example.com/b' }, ago: 28 },
+    { person: 2, name: 'clicked', data: { ...b, variant: 1, machine: true, link: 'https://example.com/a' }, ago: 29 },
+    { person: 4, name: 'bounced', data: { ...b, messageId: 'm4' }, ago: 30 },
+    { person: 3, name: 'bounced', data: { ...b, messageId: 'm3', soft: true }, ago: 30 },
+    { person: 3, name: 'unsubscribed', data: b, ago: 26 },
+    { person: 2, name: 'complained', data: b, ago: 26 },
+  ]);
+}
+
+describe('GET /v1/emails/stats', () => {
+  let owner: Owner;
+  beforeAll(async () => {
+    owner = await registerUser(ctx.app);
+    await owner.client.patch('/v1/accounts/me', { timezone: 'UTC' });
+    await seed(accountOf(owner));
+    await roll();
+  });
+
+  it('answers the default period (last 30 days, by day) with every figure', async () => {
+    const res = await stats(owner.client, '');
+    expect(res.status).toBe(200);
+    const { stats: s, clicks } = res.body;
+    expect(s.period).toBe('last30Days');
+    expect(s.bucket).toBe('day');
+    expect(s.series).toHaveLength(30);
+    expect(s.totals).toEqual({
+      sent: 4,
+      delivered: 3,
+      opened: 4,
+      clicked: 3,
+      uniqueOpens: 2,
+      uniqueClicks: 1,
+      openRate: 0.6667,
+      clickRate: 0.3333,
+      unsubscribed: 1,
+      bounced: 1,
+      complained: 1,
+    });
+    expect(s.series.reduce((n, bucket) => n + bucket.sent, 0)).toBe(4);
+    expect(clicks).toEqual([
+      { link: 'https://example.com/a', clicks: 2 },
+      { link: 'https://example.com/b', clicks: 1 },
+    ]);
+  });
+
+  it('cuts each preset into its buckets in the time zone asked for', async () => {
+    const expected = { last7Days: 'hour', lastWeek: 'hour', thisWeek: 'hour', last90Days: 'day', lastMonth: 'day', thisQuarter: 'day', lastYear: 'week', thisYear: 'week' } as const;
+    for (const [period, bucket] of Object.entries(expected)) {
+      const res = await stats(owner.client, `period=${period}&timezone=America/New_York`);
+      expect(res.status, period).toBe(200);
+      expect(res.body.stats.bucket, period).toBe(bucket);
+      expect(res.body.stats.timezone).toBe('America/New_York');
+      const series = res.body.stats.series;
+      expect(series[0]!.start).toBe(res.body.stats.startDate);
+      expect(series.at(-1)!.end).toBe(res.body.stats.endDate);
+    }
+    const week = await stats(owner.client, 'period=last7Days');
+    expect(week.body.stats.series).toHaveLength(7 * 24);
+    expect(week.body.stats.totals.sent).toBe(4);
+  });
+
+  it('filters by broadcast, email and step; an unknown broadcast gives empty figures', async () => {
+    expect((await stats(owner.client, 'broadcastId=7')).body.stats.totals.sent).toBe(4);
+    expect((await stats(owner.client, 'emailIds=11,12')).body.stats.totals.uniqueOpens).toBe(2);
+    const other = await stats(owner.client, 'broadcastId=999');
+    expect(other.status).toBe(200);
+    expect(other.body.stats.totals.sent).toBe(0);
+    expect(other.body.clicks).toEqual([]);
+    const flows = await stats(owner.client, 'flowIds[]=3');
+    expect(flows.body.stats.totals.sent).toBe(0);
+    const step = await stats(owner.client, 'stepId[]=s1&stepId[]=s2');
+    expect(step.status).toBe(200);
+    expect(step.body.clicks).toBeUndefined();
+  });
+
+  it('groups by email and by A/B variant when asked', async () => {
+    const res = await stats(owner.client, 'groupByEmail=true&abTest=true');
+    expect(res.body.stats.emails).toEqual([expect.objectContaining({ emailId: 11, sent: 4, uniqueOpens: 2 })]);
+    // Feedback events (bounces, complaints, unsubscribes) name no variant: they count under variant 0.
+    expect(res.body.stats.variants).toEqual([
+      expect.objectContaining({ variant: 0, sent: 0, bounced: 1, unsubscribed: 1, complained: 1 }),
+      expect.objectContaining({ variant: 1, sent: 2, opened: 3, uniqueOpens: 1, uniqueClicks: 1 }),
+      expect.objectContaining({ variant: 2, sent: 2, opened: 1, uniqueOpens: 1 }),
+    ]);
+  });
+
+  it('counts a later open of the same recipient as an open but not a unique open', async () => {
+    const other = await registerUser(ctx.app);
+    const accountId = accountOf(other);
+    await record(accountId, [{ person: 5, name: 'opened', data: { broadcastId: 1, emailId: 2 } }]);
+    await roll();
+    await record(accountId, [{ person: 5, name: 'opened', data: { broadcastId: 1, emailId: 2 } }]);
+    await roll();
+    const totals = (await stats(other.client, 'period=thisYear')).body.stats.totals;
+    expect([totals.opened, totals.uniqueOpens]).toEqual([2, 1]);
+  });
+
+  it('takes dates: an end date names its whole day; a missing start is all time', async () => {
+    const day = new Date(Date.now() - 30 * 3_600_000).toISOString().slice(0, 10);
+    const res = await stats(owner.client, `startDate=${day}&endDate=${day}&timezone=UTC`);
+    expect(res.status).toBe(200);
+    expect(res.body.stats.period).toBeNull();
+    expect(res.body.stats.bucket).toBe('hour');
+    expect(res.body.stats.series).toHaveLength(24);
+    const allTime = await stats(owner.client, `endDate=${new Date().toISOString().slice(0, 10)}&timezone=UTC`);
+    expect(allTime.body.stats.startDate).toBe('2017-01-01T00:00:00.000Z');
+    expect(allTime.body.stats.bucket).toBe('week');
+    expect(allTime.body.stats.totals.sent).toBe(4);
+  });
+
+  it('refuses bad input with a clear 400 and never a 500', async () => {
+    const cases: [string, string][] = [
+      ['period=nextCentury', metricsMessages.unknownPreset],
+      ['startDate=2026-03-02&endDate=2026-03-01', metricsMessages.startAfterEnd],
+      ['startDate=2026-03-01T10:00:00Z&endDate=2026-03-01T09:00:00Z', metricsMessages.startAfterEnd],
+      ['timezone=Mars/Olympus_Mons', metricsMessages.unknownTimeZone],
+      ['startDate=yesterday', metricsMessages.badDate],
+      ['startDate=2026-02-30', metricsMessages.badDate],
+    ];
+    for (const [query, message] of cases) {
+      const res = await stats(owner.client, query);
+      expect(res.status, query).toBe(400);
+      expect(JSON.stringify(res.body), query).toContain(message);
+    }
+    for (const query of ['emailIds=abc', 'broadcastId=-1', 'abTest=maybe', `stepId=${'x'.repeat(200)}`, `flowIds=${'1,'.repeat(600)}`]) {
+      expect((await stats(owner.client, query)).status, query).toBe(400);
+    }
+  });
+
+  it('needs a session and the emailMetrics:read scope', async () => {
+    expect((await new Client(ctx.app).get('/v1/emails/stats')).status).toBe(401);
+    const without = await addMember(owner, scopeIds.filter((id) => id !== 'emailMetrics:read'));
+    expect((await stats(without, '')).status).toBe(403);
+    const withScope = await addMember(owner, ['emailMetrics:read']);
+    expect((await stats(withScope, '')).body.stats.totals.sent).toBe(4);
+  });
+
+  it("shows no other account's figures", async () => {
+    const stranger = await registerUser(ctx.app);
+    const res = await stats(stranger.client, 'broadcastId=7&period=last90Days');
+    expect(res.status).toBe(200);
+    expect(res.body.stats.totals.sent).toBe(0);
+  });
+});
+
+describe('the rollup', () => {
+  it('counts a batch whose transaction commits after later batches were rolled up', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = accountOf(owner);
+    const client = await ctx.database.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`insert into events (account_id, person_id, type, name, source, data) values ($1, 1, 'email', 'sent', 'email', '{"broadcastId": 3, "emailId": 4}')`, [accountId]);
+      // A later insert commits first and is rolled up while the first is still open.
+      await record(accountId, [{ person: 2, name: 'sent', data: { broadcastId: 3, emailId: 4 } }]);
+      await roll();
+      expect((await stats(owner.client, 'period=thisYear')).body.stats.totals.sent).toBe(1);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    await roll();
+    expect((await stats(owner.client, 'period=thisYear')).body.stats.totals.sent).toBe(2);
+  });
+
+  it('adds concurrent batches of the pipeline without losing or doubling any', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = accountOf(owner);
+    const batches = Array.from({ length: 8 }, (_, b) => Array.from({ length: 250 }, (_, i) => ({ person: b * 250 + i + 1, name: 'sent', data: { broadcastId: 9, emailId: 4 } })));
+    await Promise.all([...batches.map((batch) => record(accountId, batch)), roll(), roll()]);
+    await roll();
+    expect((await stats(owner.client, 'broadcastId=9&period=thisYear')).body.stats.totals.sent).toBe(2000);
+    const person = await sql<{ sent: string }>`select sent::text from email_metrics_people where account_id = ${accountId} and person_id = 1`.execute(ctx.services.db);
+    expect(person.rows[0]?.sent).toBe('1');
+  });
+
+  it('runs in the worker: figures include new events within seconds', async () => {
+    const owner = await registerUser(ctx.app);
+    await record(accountOf(owner), [{ person: 1, name: 'sent', data: { broadcastId: 5, emailId: 6 } }]);
+    const deadline = Date.now() + 15_000;
+    let sent = 0;
+    while (sent === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      sent = (await stats(owner.client, 'period=thisYear')).body.stats.totals.sent;
+    }
+    expect(sent).toBe(1);
+  });
+});
+
+/** A team member holding exactly `enabled`, signed in through the mailed invitation. */
+async function addMember(owner: Owner, enabled: ScopeId[]): Promise<Client> {
+  const email = uniqueEmail('member');
+  const invited = await owner.client.post('/v1/team-members', { name: 'Member', email, scopes: scopeIds.map((id) => ({ id, enabled: enabled.includes(id) })) });
+  expect(invited.status).toBe(201);
+  const token = decodeURIComponent(/accept-invite\?token=([^\s"<]+)/.exec((await smtp.waitFor(email)).text ?? '')![1]!);
+  const member = new Client(ctx.app);
+  expect((await member.post('/v1/team-members/invitations/accept', { token, password: 'member password 1' })).status).toBe(200);
+  return member;
+}

@@ -3,11 +3,10 @@
  * of the wait), the `ab-test-decide` job (winner chosen, the rest queued with its content), and canceling the
  * decision. Only this file of A/B tests knows the job queue.
  */
-import { abTestMessages, abTestSplit, Audience, broadcastMessages, sendingMessages, type AbTest, type CategoryType } from '@herald/contracts';
+import { abTestMessages, abTestSplit, broadcastMessages, sendingMessages, type AbTest, type CategoryType } from '@herald/contracts';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
-import { AppError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { countAudience, deliverJobKey, enqueueDeliveries } from '../deliveries/deliveries.service.ts';
@@ -15,7 +14,7 @@ import { senderStanding } from '../senders/sending-rule.ts';
 import { broadcastTiming, holdDeliveries } from '../send-times/send-times.queries.ts';
 import { enqueueTestShare } from './ab-tests.queries.ts';
 import { abTestOf, decideWinner, isRecipientTime, variantEmailIds, variantFigures } from './ab-tests.service.ts';
-import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
+import { sendableAudience } from './broadcast-audience.ts';
 import { activeEmail, failBroadcast, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
 
 /** One decision per broadcast; the migration's remover builds the same key. */
@@ -90,19 +89,10 @@ export async function runAbTestDecide(services: Services, accountId: number, bro
     await updateBroadcastRow(db, accountId, broadcastId, { abTest: JSON.stringify(decided), status: 'ab-test-sending-winner' });
 
     const emailId = test.variants[winner]!.emailId ?? Number(row.emailId);
-    const email = await activeEmail(db, accountId, emailId);
-    if (!email) return failBroadcast(db, accountId, broadcastId, test.variants[winner]!.emailId === null ? broadcastMessages.emailGone : abTestMessages.variantEmailGone(test.variants[winner]!.name));
-    if (!(await senderStanding(db, accountId, email.fromEmail)).allowed) return failBroadcast(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
-    const audience = Audience.safeParse(row.audience);
-    if (!audience.success) return failBroadcast(db, accountId, broadcastId, broadcastMessages.audienceInvalid);
-    let condition;
-    try {
-      condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) return failBroadcast(db, accountId, broadcastId, error.message);
-      throw error;
-    }
-    const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
+    const emailGone = test.variants[winner]!.emailId === null ? broadcastMessages.emailGone : abTestMessages.variantEmailGone(test.variants[winner]!.name);
+    const sendable = await sendableAudience(db, accountId, row.audience, emailId, emailGone);
+    if ('failure' in sendable) return failBroadcast(db, accountId, broadcastId, sendable.failure);
+    const { condition, category } = sendable;
     const rest = await enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category, audience: condition });
     // A test paused meanwhile is still decided; the rest waits, held, until it is resumed.
     if (row.pausedAt) await holdDeliveries(db, accountId, broadcastId);

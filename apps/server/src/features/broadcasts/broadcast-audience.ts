@@ -1,10 +1,11 @@
-import type { Audience, CategoryType } from '@herald/contracts';
+import { Audience, broadcastMessages, sendingMessages, type CategoryType } from '@herald/contracts';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
-import { badRequest } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
 import { defaultCategory } from '../categories/categories.service.ts';
 import { filterOfSegment } from '../segments/segment-people.service.ts';
-import { existingSegmentIds } from './broadcasts.queries.ts';
+import { senderStanding } from '../senders/sending-rule.ts';
+import { activeEmail, existingSegmentIds } from './broadcasts.queries.ts';
 
 const anyOf = (parts: RawBuilder<SqlBool>[]) => (parts.length ? sql<SqlBool>`(${sql.join(parts, sql` or `)})` : sql<SqlBool>`false`);
 const tagsOverlap = (tags: string[]) => sql<SqlBool>`p.tags && ${sql.val(tags)}::text[]`;
@@ -38,4 +39,27 @@ export async function categoryOfEmail(db: Database, accountId: number, categoryI
     : await defaultCategory(db, accountId);
   if (!row) throw badRequest('The email has no communication category. Choose one in the email settings.');
   return { id: Number(row.id), type: row.type as CategoryType };
+}
+
+type ActiveEmail = NonNullable<Awaited<ReturnType<typeof activeEmail>>>;
+
+/**
+ * What a broadcast about to be queued (its start, an A/B test's winner) still needs, checked again at that moment:
+ * its email (`emailGone` when it no longer exists), a verified sender, an audience whose segments exist, and the
+ * email's category. A failure is the reason the broadcast fails with.
+ */
+export async function sendableAudience(db: Database, accountId: number, audience: unknown, emailId: number, emailGone: string): Promise<{ email: ActiveEmail; condition: RawBuilder<SqlBool>; category: { id: number; type: CategoryType } } | { failure: string }> {
+  const email = await activeEmail(db, accountId, emailId);
+  if (!email) return { failure: emailGone };
+  if (!(await senderStanding(db, accountId, email.fromEmail)).allowed) return { failure: sendingMessages.notVerified(email.fromEmail) };
+  const parsed = Audience.safeParse(audience);
+  if (!parsed.success) return { failure: broadcastMessages.audienceInvalid };
+  let condition: RawBuilder<SqlBool>;
+  try {
+    condition = await audienceCondition(db, accountId, parsed.data, broadcastMessages.segmentGone);
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode < 500) return { failure: error.message };
+    throw error;
+  }
+  return { email, condition, category: await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId)) };
 }

@@ -2,20 +2,18 @@
  * The `start-broadcast` job: at the broadcast's time (or at once), queue one delivery per person of its
  * audience through the sending pipeline. Only this file of the feature knows the job queue.
  */
-import { Audience, broadcastMessages, sendingMessages } from '@herald/contracts';
+import { broadcastMessages } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
-import { AppError } from '../../http/errors.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { enqueueDeliveries, sourceProgress } from '../deliveries/deliveries.service.ts';
 import { recipientSendAt, sendWindow } from '../send-times/send-times.service.ts';
-import { senderStanding } from '../senders/sending-rule.ts';
 import { abTestOf } from './ab-tests.service.ts';
 import { startAbTest } from './ab-tests.jobs.ts';
-import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
-import { activeEmail, failBroadcast, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
+import { sendableAudience } from './broadcast-audience.ts';
+import { failBroadcast, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
 
 /** One start job per broadcast: scheduling again replaces the job (graphile-worker's job key). */
 export const startJobKey = (accountId: number, broadcastId: number) => `start-broadcast:${accountId}:${broadcastId}`;
@@ -43,20 +41,10 @@ export async function runStartBroadcast(services: Services, accountId: number, b
     }
     if ((await sourceProgress(db, accountId, 'broadcast', broadcastId)).total > 0) return;
 
-    const email = row.emailId === null ? undefined : await activeEmail(db, accountId, Number(row.emailId));
-    if (!email) return failBroadcast(db, accountId, broadcastId, row.emailId === null ? broadcastMessages.noEmail : broadcastMessages.emailGone);
-    const standing = await senderStanding(db, accountId, email.fromEmail);
-    if (!standing.allowed) return failBroadcast(db, accountId, broadcastId, sendingMessages.notVerified(email.fromEmail));
-    const audience = Audience.safeParse(row.audience);
-    if (!audience.success) return failBroadcast(db, accountId, broadcastId, broadcastMessages.audienceInvalid);
-    let condition;
-    try {
-      condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) return failBroadcast(db, accountId, broadcastId, error.message);
-      throw error;
-    }
-    const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
+    if (row.emailId === null) return failBroadcast(db, accountId, broadcastId, broadcastMessages.noEmail);
+    const sendable = await sendableAudience(db, accountId, row.audience, Number(row.emailId), broadcastMessages.emailGone);
+    if ('failure' in sendable) return failBroadcast(db, accountId, broadcastId, sendable.failure);
+    const { email, condition, category } = sendable;
     const abTest = abTestOf(row.abTest);
     if (abTest) {
       const started = await startAbTest(db, { accountId, broadcastId, test: abTest, emailId: Number(email.id), audience: condition, category, time: row.time });

@@ -1,4 +1,4 @@
-import type { Account } from '@herald/contracts';
+import { gettingStartedOf, type Account } from '@herald/contracts';
 import { Button, RingProgress, Text, Tooltip } from '@mantine/core';
 import { Link } from 'react-router';
 
@@ -8,14 +8,10 @@ export interface GettingStartedStep {
   to: string;
 }
 
-/** The four-step progress rule (account.md §4); null once every step is done. */
+/** The four-step progress rule (account.md §4, shared with the dashboard); null once every step is done. */
 export function gettingStartedStep(account: Pick<Account, 'onboarding' | 'peopleCount'>): GettingStartedStep | null {
-  const { onboarding, peopleCount } = account;
-  if (!onboarding.import && peopleCount <= 1) return { percent: 20, label: 'Import People', to: '/start/import' };
-  if (!onboarding.apps) return { percent: 40, label: 'Connect Apps', to: '/start/apps' };
-  if (!onboarding.flow) return { percent: 60, label: 'Create Flow', to: '/start/flow' };
-  if (!onboarding.help) return { percent: 80, label: 'Get Help', to: '/start/help' };
-  return null;
+  const { percent, next } = gettingStartedOf(account);
+  return next ? { percent, ...next } : null;
 }
 
 export function GettingStartedProgress({ account }: { account: Account }) {

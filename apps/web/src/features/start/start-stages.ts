@@ -9,6 +9,8 @@ export interface StartStage {
   description: string;
   steps: string[];
   link?: { label: string; to: string; isExternalSupport?: boolean };
+  /** A second way in, shown beside the main link. */
+  otherLink?: { label: string; to: string; isDocument?: boolean };
 }
 
 /** Quick-start stages (account.md §2): welcome, import, apps, flow, help. */
@@ -36,7 +38,8 @@ export const startStages: StartStage[] = [
       'Upload it and map its columns to person fields.',
       'Tag the imported people so you can target them later.',
     ],
-    link: { label: 'Open imports', to: '/people/imports/new' },
+    link: { label: 'Import a CSV file', to: '/people/imports/new' },
+    otherLink: { label: 'Add people one by one', to: '/people' },
   },
   {
     id: 'apps',
@@ -49,6 +52,7 @@ export const startStages: StartStage[] = [
       'Check that new people and events arrive.',
     ],
     link: { label: 'Open apps', to: '/apps' },
+    otherLink: { label: 'Set up site tracking', to: '/settings/site-tracking' },
   },
   {
     id: 'flow',
@@ -73,5 +77,6 @@ export const startStages: StartStage[] = [
       'Contact support if something does not work as expected.',
     ],
     link: { label: 'Open the support site', to: '', isExternalSupport: true },
+    otherLink: { label: 'Read the developer docs', to: '/v1/openapi.json', isDocument: true },
   },
 ];

@@ -9,6 +9,7 @@ import { peopleSearch } from './workloads/people-search.ts';
 import { render10k } from './workloads/render-10k.ts';
 import { segmentCount, segmentFreshness, segmentPeople, segmentRefresh } from './workloads/segments.ts';
 import { sessionCheck } from './workloads/session-check.ts';
+import { trackingHits } from './workloads/tracking-hits.ts';
 import { webWeight } from './workloads/web-weight.ts';
 
 /**
@@ -31,6 +32,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'web-weight': webWeight,
   'broadcast-100k': broadcast100k,
   'broadcast-kill': broadcastKill,
+  'tracking-hits': trackingHits,
 };
 
 const name = process.argv[2];

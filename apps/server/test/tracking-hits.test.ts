@@ -139,6 +139,33 @@ describe('open pixel and click redirect', () => {
   });
 });
 
+describe('over HTTP, answered before Fastify routes', () => {
+  it('the pixel, the redirect, HEAD, a forged link and a 10 kB query answer as the routes do, and valid hits are written', async () => {
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { open, click, token } = urls(message(alice));
+    const get = (url: string, method = 'GET') => fetch(`${address}${url}`, { method, redirect: 'manual', headers: { 'user-agent': browser } });
+    const image = await get(open);
+    expect([image.status, image.headers.get('content-type'), image.headers.get('cache-control')]).toEqual([200, 'image/gif', 'no-store, max-age=0']);
+    expect(Buffer.from(await image.arrayBuffer()).subarray(0, 6).toString('latin1')).toBe('GIF89a');
+    const head = await get(open, 'HEAD');
+    expect(head.status).toBe(200);
+    const redirect = await get(click);
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([302, destination]);
+    const forged = await get(click.replace(token, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')));
+    expect([forged.status, forged.headers.get('location')]).toEqual([404, null]);
+    expect(await forged.text()).toContain('This link is not available');
+    const twice = await get(`${click}&u=${encodeURIComponent('https://evil.example/')}`);
+    expect([twice.status, twice.headers.get('location')]).toEqual([404, null]);
+    const big = await get(`${click}&pad=${'x'.repeat(10_240)}`);
+    expect(big.status).toBe(302);
+    expect((await get(`/t/o/${'x'.repeat(10_240)}`)).status).toBe(200);
+    // Other paths still go to Fastify.
+    expect((await get('/v1/no-such-thing')).status).toBe(404);
+    const recorded = await hitsOf(alice.accountId);
+    expect(recorded.map((h) => [h.name, h.data.machine])).toEqual([['opened', false], ['opened', true], ['clicked', false], ['clicked', false]]);
+  });
+});
+
 describe('bad tracking input', () => {
   it('forged signatures: the image or a safe page, nothing written', async () => {
     const { token, open, click } = urls(message(alice));

@@ -20,13 +20,16 @@ import type { RouteDef, Session } from './route.ts';
 import { allRoutes } from './routes.ts';
 import { readSession } from './session-cookie.ts';
 import { sessionFromApiKey } from '../features/accounts/account-admin.service.ts';
-import { registerTracking } from '../features/tracking/tracking.endpoints.ts';
+import { createTrackingEndpoints } from '../features/tracking/tracking.endpoints.ts';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The whole HTTP app: API under /v1, OpenAPI at /v1/openapi.json, the built web app everywhere else. */
 export async function buildApp(services: Services, routes: RouteDef[] = allRoutes): Promise<FastifyInstance> {
+  // Open pixel and click redirect hits are answered before Fastify routes anything (tracking.endpoints.ts).
+  const tracking = createTrackingEndpoints(services);
   const app = Fastify({
+    serverFactory: tracking.serverFactory,
     logger: services.config.logLevel === 'silent' ? false : { level: services.config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: services.config.trustProxy,
@@ -67,8 +70,8 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
     return reply.code(body.statusCode).send(body);
   });
 
-  // The open pixel and click redirect: plain handlers, no session or schema (tracking.endpoints.ts).
-  registerTracking(app, services);
+  // The same endpoints as plain routes (for inject), and the hit buffer flushed when the app closes.
+  tracking.register(app);
   for (const def of routes) {
     if (def.anyBody || def.rawBody) await app.register(async (scope) => mountWithAnyBody(scope, services, def));
     else mountRoute(app, services, def);

@@ -444,6 +444,26 @@ export interface Sessions {
   ip: string | null;
 }
 
+export interface SiteForms {
+  accountId: number;
+  hash: string;
+  formId: string | null;
+  url: string;
+  form: Json;
+  submissions: Generated<number>;
+  firstSeenAt: Generated<Date>;
+  lastSeenAt: Generated<Date>;
+}
+
+export interface SiteVisitors {
+  accountId: number;
+  anonymousId: string;
+  personId: number;
+  pageViews: Generated<number>;
+  firstSeenAt: Generated<Date>;
+  lastSeenAt: Generated<Date>;
+}
+
 export interface SuppressionHistory {
   accountId: number;
   id: Generated<number>;
@@ -547,6 +567,8 @@ export interface DB {
   senderAddresses: SenderAddresses;
   senderDomains: SenderDomains;
   sessions: Sessions;
+  siteForms: SiteForms;
+  siteVisitors: SiteVisitors;
   suppressionHistory: SuppressionHistory;
   suppressions: Suppressions;
   tags: Tags;

@@ -68,15 +68,6 @@ export async function pageEvents(
   return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
 }
 
-/** Distinct forms seen in form-submitted events, with the page they were on. */
-export async function uniqueFormEvents(db: Database, accountId: number) {
-  const { rows } = await sql<{ url: string | null; form: unknown }>`
-    select distinct on (url, data->'form') url, data->'form' as form from events
-    where account_id = ${accountId} and type = 'track' and name = 'form-submitted'
-    order by url, data->'form' limit 1000`.execute(db);
-  return rows;
-}
-
 /** Email activity counts of one person, from email events. */
 export async function emailMetrics(db: Database, accountId: number, personId: number) {
   const { rows } = await sql<{ name: string; n: number }>`

@@ -1,7 +1,7 @@
 import { EventPage, EventPageQuery, IngestBatchBody, IngestMessage, IngestResult, PersonIdParams } from '@herald/contracts';
 import { z } from 'zod';
 import { route } from '../../http/route.ts';
-import { formEvents, ingest, ingestAccount, listEvents, personMetrics } from './events.service.ts';
+import { ingest, ingestAccount, listEvents, personMetrics } from './events.service.ts';
 
 const writeKeyOf = (headers: Record<string, string | string[] | undefined>) => {
   const value = headers['x-write-key'];
@@ -29,7 +29,4 @@ export const eventsRoutes = [
   route({ method: 'GET', url: '/v1/people/metrics/:id', auth: 'session', scopes: ['people:read'], summary: "A person's email activity counts", params: PersonIdParams,
     response: z.object({ metrics: z.record(z.string(), z.number().int()) }),
     handler: ({ db, session, params }) => personMetrics(db, session, params.id) }),
-  route({ method: 'GET', url: '/v1/settings/site-tracking/unique-form-events', auth: 'session', scopes: ['people:read'], summary: 'Forms seen on the tracked site',
-    response: z.object({ forms: z.array(z.object({ url: z.string().nullable(), form: z.unknown(), hash: z.string() })) }),
-    handler: ({ db, session }) => formEvents(db, session) }),
 ];

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { peopleMessages, type IngestMessage } from '@herald/contracts';
 import { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
@@ -9,7 +8,7 @@ import type { Services } from '../../services.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import { addTag, findPerson, updatePerson } from '../people/people.queries.ts';
 import { checkPersonValues } from '../people/person-values.ts';
-import { emailMetrics, insertEvents, pageEvents, resolveByAnonymousId, resolveByEmail, resolveByExternalId, uniqueFormEvents, type EventRow } from './events.queries.ts';
+import { emailMetrics, insertEvents, pageEvents, resolveByAnonymousId, resolveByEmail, resolveByExternalId, type EventRow } from './events.queries.ts';
 
 const emailSchema = z.email();
 
@@ -116,15 +115,4 @@ export async function personMetrics(db: Database, session: Session, personId: nu
   const counts = await emailMetrics(db, session.accountId, personId);
   const metric = (name: string) => counts[name] ?? 0;
   return { metrics: { sent: metric('sent'), opened: metric('opened'), clicked: metric('clicked'), bounced: metric('bounced'), unsubscribed: metric('unsubscribed') } };
-}
-
-export async function formEvents(db: Database, session: Session) {
-  const rows = await uniqueFormEvents(db, session.accountId);
-  return {
-    forms: rows.map((r) => ({
-      url: r.url,
-      form: r.form ?? null,
-      hash: crypto.createHash('sha1').update(`${r.url ?? ''}|${JSON.stringify(r.form ?? null)}`).digest('hex').slice(0, 16),
-    })),
-  };
 }

@@ -67,20 +67,18 @@ export function recentSentBroadcasts(db: Database, accountId: number, limit: num
 }
 
 /**
- * People who opened and who clicked each of these broadcasts (all variants together): `opened` and `clicked` email
- * events naming the broadcast, each person counted once. Only those events are read, through the partial index
- * events_broadcast_engagement_idx (migration 0017), never the account's whole event history.
+ * People who opened and who clicked each of these broadcasts (all variants together), each person once: the unique
+ * opens and clicks of the email-metrics rollups (migration 0021), which count a recipient's first human open or
+ * click and leave machine opens out, as the Metrics page does: one row per hour with activity, found by
+ * email_metrics_hourly_source_idx; no event is read. The rollups run a few seconds behind the events.
  */
 export async function broadcastEngagement(db: Database, accountId: number, ids: number[]): Promise<Map<number, { opens: number; clicks: number }>> {
   if (!ids.length) return new Map();
   const { rows } = await sql<{ broadcast: string; opens: string; clicks: string }>`
-    select data->>'broadcastId' as broadcast,
-      count(distinct person_id) filter (where name = 'opened') as opens,
-      count(distinct person_id) filter (where name = 'clicked') as clicks
-    from events
-    where account_id = ${accountId} and type = 'email' and name in ('opened', 'clicked')
-      and data->>'broadcastId' in (${sql.join(ids.map(String))})
-    group by data->>'broadcastId'
+    select source_id::text as broadcast, sum(unique_opens)::text as opens, sum(unique_clicks)::text as clicks
+    from email_metrics_hourly
+    where account_id = ${accountId} and source_kind = 'broadcast' and source_id = any(${ids}::bigint[])
+    group by source_id
   `.execute(db);
   return new Map(rows.map((row) => [Number(row.broadcast), { opens: Number(row.opens), clicks: Number(row.clicks) }]));
 }

@@ -44,7 +44,7 @@ function WelcomeCard({ name }: { name: string | null }) {
             Welcome to Herald{name ? `, ${name}` : ''}!
           </Title>
           <Text c="dimmed" size="sm">
-            Your account is empty for now. Three steps get your first email out:
+            Nobody is in your account yet. Three steps get your first email out:
           </Text>
         </Stack>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">

@@ -36,7 +36,7 @@ export const startStages: StartStage[] = [
     steps: [
       'Export a CSV file from your current tool or spreadsheet.',
       'Upload it and map its columns to person fields.',
-      'Tag the imported people so you can target them later.',
+      'Tag the imported people so you can target them in broadcasts and flows.',
     ],
     link: { label: 'Import a CSV file', to: '/people/imports/new' },
     otherLink: { label: 'Add people one by one', to: '/people' },

@@ -1,6 +1,163 @@
-import { AreaPage } from '../areas/area-page.tsx';
+import { defaultMetricsPreset, hasScopes, metricsMessages, metricsPresetLabels, metricsPresets, type MetricsPreset } from '@herald/contracts';
+import { Group, MultiSelect, Paper, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconChartLine, IconLock } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/api.ts';
+import { EmptyState } from '../../ui/empty-state.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { PageHeader } from '../../ui/page-header.tsx';
+import { useAccount } from '../account/account.api.ts';
+import { useBroadcasts } from '../broadcasts/broadcasts.api.ts';
+import { useEmails } from '../emails/emails.api.ts';
+import { bucketLabel, MetricsChart } from './metrics-chart.tsx';
+import { EmailFiguresTable, FigureCards, LinkClicksTable } from './metrics-figures.tsx';
+import { useEmailStats, type MetricsFilters } from './metrics.api.ts';
 
-/** Metrics (issue 18). */
+/** The page's filters live in its address, so a reload or a shared link shows the same figures. */
+const param = { period: 'period', emails: 'emails', broadcast: 'broadcast' } as const;
+const isPreset = (value: string | null): value is MetricsPreset => metricsPresets.includes(value as MetricsPreset);
+const ids = (value: string | null) => (value ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+
+/** /metrics: email performance over a preset period, for all mail or by email and broadcast. */
 export function MetricsPage() {
-  return <AreaPage title="Metrics" description="Opens, clicks and unsubscribes across your emails." />;
+  const account = useAccount();
+  const accountData = account.data?.teamMember.accountData;
+  const canRead = accountData ? hasScopes(accountData, ['emailMetrics:read']) : false;
+  const canListEmails = accountData ? hasScopes(accountData, ['emails:read']) : false;
+  const canListBroadcasts = accountData ? hasScopes(accountData, ['broadcasts:read']) : false;
+  const [params, setParams] = useSearchParams();
+  const periodParam = params.get(param.period);
+  const filters: MetricsFilters = {
+    period: isPreset(periodParam) ? periodParam : defaultMetricsPreset,
+    emailIds: ids(params.get(param.emails)),
+    broadcastId: ids(params.get(param.broadcast))[0] ?? null,
+  };
+  const stats = useEmailStats(filters, { enabled: canRead });
+  const emails = useEmails('false', { enabled: canRead && canListEmails });
+  const broadcasts = useBroadcasts('false', { enabled: canRead && canListBroadcasts });
+  const emailOptions = useMemo(() => (emails.data?.emails ?? []).map((email) => ({ value: String(email.id), label: email.name || `Email ${email.id}` })), [emails.data]);
+  const broadcastOptions = useMemo(() => (broadcasts.data?.items ?? []).map((item) => ({ value: String(item.id), label: item.name })), [broadcasts.data]);
+
+  const setParam = (name: string, value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const header = <PageHeader title="Metrics" description="How your emails do: deliveries, opens, clicks and unsubscribes over the period you pick." />;
+  if (!account.data) return <LoadingSpinner />;
+  if (!canRead) {
+    return (
+      <Stack gap="lg" py="md">
+        {header}
+        <EmptyState icon={<IconLock size={28} />} title="You can't see email metrics" description="Seeing metrics needs the “See email metrics” permission. Ask an owner of the account to give it to you." />
+      </Stack>
+    );
+  }
+
+  const filterBar = (
+    <Paper withBorder radius="md" p="md">
+      <Group gap="md" align="flex-end" wrap="wrap">
+        <Select
+          label="Period"
+          data={metricsPresets.map((preset) => ({ value: preset, label: metricsPresetLabels[preset] }))}
+          value={filters.period}
+          onChange={(value) => setParam(param.period, value && value !== defaultMetricsPreset ? value : null)}
+          allowDeselect={false}
+          w={{ base: '100%', xs: 180 }}
+        />
+        {canListBroadcasts && (
+          <Select
+            label="Broadcast"
+            placeholder="All broadcasts and flows"
+            data={broadcastOptions}
+            value={filters.broadcastId === null ? null : String(filters.broadcastId)}
+            onChange={(value) => setParam(param.broadcast, value)}
+            searchable
+            clearable
+            nothingFoundMessage="No broadcast of that name"
+            style={{ flex: 1, minWidth: 200 }}
+          />
+        )}
+        {canListEmails && (
+          <MultiSelect
+            label="Emails"
+            placeholder={filters.emailIds.length ? undefined : 'All emails'}
+            data={emailOptions}
+            value={filters.emailIds.map(String)}
+            onChange={(value) => setParam(param.emails, value.join(',') || null)}
+            searchable
+            clearable
+            nothingFoundMessage="No email of that name"
+            size="md"
+            style={{ flex: 2, minWidth: 220 }}
+          />
+        )}
+      </Group>
+    </Paper>
+  );
+
+  let content;
+  if (stats.isPending) {
+    content = (
+      <Stack gap="md" aria-busy="true" aria-label="Loading metrics">
+        <Skeleton height={96} radius="md" />
+        <Skeleton height={320} radius="md" />
+        <Skeleton height={160} radius="md" />
+      </Stack>
+    );
+  } else if (stats.isError) {
+    content = <LoadError message={errorMessage(stats.error, metricsMessages.loadError)} onRetry={() => void stats.refetch()} />;
+  } else {
+    const { stats: figures, clicks = [] } = stats.data;
+    const t = figures.totals;
+    const quiet = t.sent + t.opened + t.clicked + t.unsubscribed + t.bounced + t.complained === 0;
+    const range = `${bucketLabel(figures.startDate, 'day', figures.timezone, true)} – ${bucketLabel(new Date(new Date(figures.endDate).getTime() - 1).toISOString(), 'day', figures.timezone, true)}`;
+    content = (
+      <Stack gap="md" style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }} aria-busy={stats.isPlaceholderData}>
+        <Text size="sm" c="dimmed">
+          {range} · times in {figures.timezone}
+        </Text>
+        {quiet ? (
+          <EmptyState icon={<IconChartLine size={28} />} title="Nothing to report yet" description={`${metricsMessages.noData} Try a longer period, or send a broadcast.`} />
+        ) : (
+          <>
+            <FigureCards totals={t} />
+            <MetricsChart buckets={figures.series} bucket={figures.bucket} timeZone={figures.timezone} />
+            {figures.emails && figures.emails.length > 0 && (
+              <Stack gap="xs">
+                <Title order={2} fz="lg">
+                  By email
+                </Title>
+                <EmailFiguresTable emails={figures.emails} />
+              </Stack>
+            )}
+            {clicks.length > 0 && (
+              <Stack gap="xs">
+                <Title order={2} fz="lg">
+                  Most clicked links
+                </Title>
+                <LinkClicksTable clicks={clicks} />
+              </Stack>
+            )}
+          </>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg" py="md">
+      {header}
+      {filterBar}
+      {content}
+    </Stack>
+  );
 }

@@ -53,7 +53,7 @@ export function SiteTrackingPage() {
                 </Title>
               </Group>
               <Text size="sm" c="dimmed">
-                Paste it before the closing &lt;/head&gt; tag. The script is served by Herald, weighs about 3 kB, sets only first-party storage on your domain and uses your account's write key (safe to publish: it can only add data).
+                Paste it before the closing &lt;/head&gt; tag. The script is served by Herald, weighs about 4 kB, sets only first-party storage on your domain and uses your account's write key (safe to publish: it can only add data).
               </Text>
               <Group gap="xs" wrap="nowrap" align="flex-start">
                 <Code block style={{ flex: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="site-snippet">

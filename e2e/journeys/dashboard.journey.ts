@@ -77,6 +77,14 @@ describe('dashboard and quick start', () => {
     const account = await page.evaluate(async () => (await fetch('/v1/accounts')).json());
     expect(account.onboarding).toEqual({ import: true });
 
+    // Opening the developer docs from the help stage is the help action: saved without a click on "Mark as done".
+    await page.goto('/start/help');
+    const [docs] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Read the developer docs' }).click()]);
+    await docs.close();
+    await page.getByRole('button', { name: 'Done' }).waitFor();
+    const helped = await page.evaluate(async () => (await fetch('/v1/accounts')).json());
+    expect(helped.onboarding).toEqual({ import: true, help: true });
+
     // Narrow screen: the same page in one column.
     const phone = await newPage(browser, { width: 390, height: 844 });
     await logIn(phone.page, owner.email, owner.password);

@@ -69,7 +69,7 @@ describe('collecting page views and forms', () => {
       { url: `${site}/contact`, data: { form: { id: 'contact', name: null, fields: ['email', 'first'] } }, hash: expect.stringMatching(/^[0-9a-f]{16}$/), key: 'contact', submissions: 1, lastSeenAt: expect.any(String) },
     ]);
 
-    // The anonymous person is gone: the visitor's later page views land on the known person.
+    // The anonymous person is gone: the visitor's next page views land on the known person.
     await collect({ writeKey, anonymousId: visitor, events: [{ type: 'page', url: `${site}/thanks` }] });
     expect((await owner.client.get(`/v1/people/${person.id}/events?limit=10`)).body.events).toHaveLength(3);
     const status = await owner.client.get('/v1/settings/site-tracking');
@@ -88,6 +88,19 @@ describe('collecting page views and forms', () => {
     ] }] });
     expect(res.body.identified).toBe(true);
     expect(await personByEmail(email)).toMatchObject({ email, firstName: 'Grace', lastName: 'Hopper' });
+  });
+
+  it('records a submission whose mapping names a field the account lacks, leaving the person as it was', async () => {
+    const email = uniqueEmail('unmapped');
+    expect((await owner.client.patch('/v1/accounts/me', { formFieldMappings: { odd: { size: 'shoeSize' } } })).status).toBe(200);
+    const res = await collect({ writeKey, anonymousId: anon(), events: [{ type: 'form', url: `${site}/odd`, form: { id: 'odd' }, fields: [
+      { name: 'email', type: 'email', value: email },
+      { name: 'size', type: 'text', value: '9' },
+    ] }] });
+    expect(res.body).toEqual({ accepted: 1, identified: true });
+    const person = await personByEmail(email);
+    const [event] = (await owner.client.get(`/v1/people/${person.id}/events?limit=1`)).body.events;
+    expect(event.data).toMatchObject({ key: 'odd', values: { email, size: '9' }, mapping: peopleMessages.unknownField('shoeSize') });
   });
 
   it('identifies a visitor by the hrld_id of an email click, and ignores a forged or foreign one', async () => {

@@ -129,6 +129,23 @@ describe('GET /v1/dashboard', () => {
     expect(broadcasts!.recent[0]).toMatchObject({ id, name: 'November news', status: 'sent', sent: 4, opens: 2, clicks: 1, openRate: 0.5, clickRate: 0.25 });
     expect(broadcasts!.recent[0]!.startedAt).not.toBeNull();
 
+    // A broadcast still going out counts `sent` live from its delivery rows (two of three sent so far).
+    const going = await ctx.services.db
+      .insertInto('broadcasts')
+      .values({ accountId, name: 'Going out', status: 'sending', startedAt: new Date(), queued: 3 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const emailId = (await ctx.services.db.selectFrom('emails').select('id').where('accountId', '=', accountId).executeTakeFirstOrThrow()).id;
+    await ctx.services.db
+      .insertInto('deliveries')
+      .values(people.slice(0, 3).map((personId, index) => ({ accountId, sourceKind: 'broadcast', sourceId: going.id, personId, emailId, toAddress: `p${index}@example.com`, status: index < 2 ? 'sent' : 'pending', notBefore: new Date(Date.now() + 3_600_000) })))
+      .execute();
+    const both = (await dashboard(owner.client)).broadcasts!.recent;
+    expect(both.map((item) => [item.name, item.sent])).toEqual([
+      ['Going out', 2],
+      ['November news', 4],
+    ]);
+
     const stranger = await registerUser(ctx.app);
     const theirs = await dashboard(stranger.client);
     expect(theirs.broadcasts!.recent).toEqual([]);

@@ -66,19 +66,26 @@ export function recentSentBroadcasts(db: Database, accountId: number, limit: num
     .execute();
 }
 
+export interface BroadcastFigures {
+  sent: number;
+  opens: number;
+  clicks: number;
+}
+
 /**
- * People who opened and who clicked each of these broadcasts (all variants together), each person once: the unique
- * opens and clicks of the email-metrics rollups (migration 0021), which count a recipient's first human open or
- * click and leave machine opens out, as the Metrics page does: one row per hour with activity, found by
- * email_metrics_hourly_source_idx; no event is read. The rollups run a few seconds behind the events.
+ * Messages sent, and people who opened and who clicked, for each of these broadcasts (all variants together), from
+ * the email-metrics rollups (migration 0021): `sent` counts the `sent` event written with each delivery marked sent;
+ * unique opens and clicks count a recipient's first human open or click, leaving machine opens out as the Metrics
+ * page does. One row per hour with activity, found by email_metrics_hourly_source_idx; no event or delivery row is
+ * read. The rollups run a few seconds behind the events.
  */
-export async function broadcastEngagement(db: Database, accountId: number, ids: number[]): Promise<Map<number, { opens: number; clicks: number }>> {
+export async function broadcastRollups(db: Database, accountId: number, ids: number[]): Promise<Map<number, BroadcastFigures>> {
   if (!ids.length) return new Map();
-  const { rows } = await sql<{ broadcast: string; opens: string; clicks: string }>`
-    select source_id::text as broadcast, sum(unique_opens)::text as opens, sum(unique_clicks)::text as clicks
+  const { rows } = await sql<{ broadcast: string; sent: string; opens: string; clicks: string }>`
+    select source_id::text as broadcast, sum(sent)::text as sent, sum(unique_opens)::text as opens, sum(unique_clicks)::text as clicks
     from email_metrics_hourly
     where account_id = ${accountId} and source_kind = 'broadcast' and source_id = any(${ids}::bigint[])
     group by source_id
   `.execute(db);
-  return new Map(rows.map((row) => [Number(row.broadcast), { opens: Number(row.opens), clicks: Number(row.clicks) }]));
+  return new Map(rows.map((row) => [Number(row.broadcast), { sent: Number(row.sent), opens: Number(row.opens), clicks: Number(row.clicks) }]));
 }

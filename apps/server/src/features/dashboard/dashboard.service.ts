@@ -14,7 +14,7 @@ import type { Database } from '../../db/connection.ts';
 import { unauthorized } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { deliveryCountsOf } from '../broadcasts/broadcasts.queries.ts';
-import { broadcastEngagement, dashboardAccount, newPeoplePerDay, peopleTotals, recentSentBroadcasts, todayIn, type PeopleTotals } from './dashboard.queries.ts';
+import { broadcastRollups, dashboardAccount, newPeoplePerDay, peopleTotals, recentSentBroadcasts, todayIn, type PeopleTotals } from './dashboard.queries.ts';
 
 /** 'YYYY-MM-DD' of the day `offset` days after `date` (calendar arithmetic, no time zone involved). */
 function addDays(date: string, offset: number): string {
@@ -45,25 +45,31 @@ async function peopleCard(db: Database, accountId: number, timeZone: string, tot
 
 const rate = (count: number, sent: number) => (sent > 0 ? Math.min(count / sent, 1) : 0);
 
-/** The recent-broadcasts card: sent from the delivery rows (as the broadcasts list counts them), opens and clicks from email events. */
+/**
+ * The recent-broadcasts card. A broadcast still going out (sending, A/B testing, sending the winner) takes `sent`
+ * live from its delivery rows, as the broadcast's status call counts it; a finished one takes it from the rollups,
+ * where it no longer changes, so a list of big sends is not counted row by row on each visit. Opens and clicks come
+ * from the rollups for all.
+ */
 async function broadcastsCard(db: Database, accountId: number): Promise<DashboardBroadcast[]> {
   const rows = await recentSentBroadcasts(db, accountId, dashboardRecentBroadcasts);
   const ids = rows.map((row) => Number(row.id));
-  const [deliveries, engagement] = await Promise.all([deliveryCountsOf(db, accountId, ids), broadcastEngagement(db, accountId, ids)]);
+  const goingOut = rows.filter((row) => row.status !== 'sent').map((row) => Number(row.id));
+  const [live, rollups] = await Promise.all([deliveryCountsOf(db, accountId, goingOut), broadcastRollups(db, accountId, ids)]);
   return rows.map((row) => {
     const id = Number(row.id);
-    const sent = deliveries.get(id)?.sent ?? 0;
-    const { opens, clicks } = engagement.get(id) ?? { opens: 0, clicks: 0 };
+    const figures = rollups.get(id) ?? { sent: 0, opens: 0, clicks: 0 };
+    const sent = row.status === 'sent' ? figures.sent : (live.get(id)?.sent ?? 0);
     return {
       id,
       name: row.name,
       status: row.status as BroadcastStatus,
       startedAt: row.startedAt ? row.startedAt.toISOString() : null,
       sent,
-      opens,
-      clicks,
-      openRate: rate(opens, sent),
-      clickRate: rate(clicks, sent),
+      opens: figures.opens,
+      clicks: figures.clicks,
+      openRate: rate(figures.opens, sent),
+      clickRate: rate(figures.clicks, sent),
     };
   });
 }

@@ -1,3 +1,4 @@
+import { EmailHitData } from '@herald/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { variantEngagement } from '../src/features/broadcasts/ab-tests.queries.ts';
@@ -96,7 +97,9 @@ describe('open pixel and click redirect', () => {
     await hit(urls(message(alice, { sourceKind: 'flow', sourceId: 9 })).open);
     await hit(urls(message(alice, { sourceKind: 'transactional', sourceId: 501 })).open);
     await hit(urls(message(alice, { variant: 2 })).click);
-    expect((await hitsOf(alice.accountId)).map((h) => h.data)).toEqual([
+    const written = await hitsOf(alice.accountId);
+    for (const { data } of written) expect(EmailHitData.strict().parse(data)).toEqual(data);
+    expect(written.map((h) => h.data)).toEqual([
       { flowId: 9, emailId: 501, userAgent: 'desktop', machine: false },
       { sourceId: 501, emailId: 501, userAgent: 'desktop', machine: false },
       { broadcastId: 77, emailId: 501, variant: 2, link: destination, userAgent: 'desktop', machine: false },
@@ -235,6 +238,14 @@ describe('bad tracking input', () => {
     expect(clicks).toBeGreaterThanOrEqual(hitsPerSecond);
     expect(clicks).toBeLessThanOrEqual(hitsPerSecond * seconds);
     await clearHits(alice.accountId);
+  });
+
+  it('hits still in the buffer are written when the app closes (the server stop)', async () => {
+    const other = await createTestContext();
+    const { open } = urls(message(alice));
+    expect((await other.app.inject({ method: 'GET', url: open, headers: { 'user-agent': browser } })).statusCode).toBe(200);
+    await other.close();
+    expect(await hitsOf(alice.accountId)).toHaveLength(1);
   });
 
   it('hits of a deleted account are dropped at the flush without losing the others', async () => {

@@ -5,9 +5,10 @@
  * agents or a headless browser, often with HEAD. Those hits are recorded (a timeline shows them) with
  * `machine: true`, and unique opens and clicks leave them out.
  */
+import type { TrackingUserAgentClass } from '@herald/contracts';
 
 /** The user agent class recorded with a hit. */
-export type UserAgentClass = 'privacy-proxy' | 'image-proxy' | 'scanner' | 'mobile' | 'desktop' | 'unknown';
+export type UserAgentClass = TrackingUserAgentClass;
 
 /** Seconds after sending within which a hit is taken for a machine's: no person opens a message that fast. */
 export const machineWindowSeconds = 2;

@@ -4,9 +4,11 @@ import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
 import { importFloor } from './workloads/import-floor.ts';
+import { metrics10m } from './workloads/metrics-10m.ts';
 import { import1m } from './workloads/import-1m.ts';
 import { peopleSearch } from './workloads/people-search.ts';
 import { render10k } from './workloads/render-10k.ts';
+import { rollupLag } from './workloads/rollup-lag.ts';
 import { segmentCount, segmentFreshness, segmentPeople, segmentRefresh } from './workloads/segments.ts';
 import { sessionCheck } from './workloads/session-check.ts';
 import { trackingHits } from './workloads/tracking-hits.ts';
@@ -33,6 +35,8 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'broadcast-100k': broadcast100k,
   'broadcast-kill': broadcastKill,
   'tracking-hits': trackingHits,
+  'metrics-10m': metrics10m,
+  'rollup-lag': rollupLag,
 };
 
 const name = process.argv[2];

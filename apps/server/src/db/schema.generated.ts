@@ -159,6 +159,7 @@ export interface EmailMetricFirsts {
 }
 
 export interface EmailMetricQueue {
+  seq: Generated<number>;
   accountId: number;
   eventId: number;
   personId: number | null;

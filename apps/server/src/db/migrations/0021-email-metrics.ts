@@ -32,6 +32,7 @@ const queueColumns = 'account_id, event_id, person_id, name, at, source_kind, so
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table email_metric_queue (
+      seq bigint generated always as identity primary key,
       account_id bigint not null,
       event_id bigint not null,
       person_id bigint,

@@ -22,8 +22,9 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
       if (!locked[0]?.ok) return 0;
     }
     const { rows } = await sql<{ n: string }>`
+      -- Oldest first by the queue's own sequence, through its index (deleted rows at the front are skipped there).
       with batch as (
-        delete from email_metric_queue where ctid = any(array(select ctid from email_metric_queue limit ${limit}))
+        delete from email_metric_queue where seq = any(array(select seq from email_metric_queue order by seq limit ${limit}))
         returning *
       ),
       firsts as (

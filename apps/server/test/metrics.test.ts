@@ -205,6 +205,24 @@ describe('GET /v1/emails/stats', () => {
   });
 });
 
+describe('GET /v1/people/metrics/{id}', () => {
+  it("answers a person's email activity from the per-person rollup", async () => {
+    const owner = await registerUser(ctx.app);
+    const person = (await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('reader') })).body.user as { id: number };
+    const b = { broadcastId: 8, emailId: 9 };
+    await record(accountOf(owner), [
+      { person: person.id, name: 'sent', data: b },
+      { person: person.id, name: 'opened', data: b },
+      { person: person.id, name: 'opened', data: b },
+      { person: person.id, name: 'clicked', data: { ...b, link: 'https://example.com' } },
+    ]);
+    await roll();
+    const res = await owner.client.get(`/v1/people/metrics/${person.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.metrics).toEqual({ sent: 1, opened: 2, clicked: 1, bounced: 0, unsubscribed: 0 });
+  });
+});
+
 describe('the rollup', () => {
   it('counts a batch whose transaction commits after later batches were rolled up', async () => {
     const owner = await registerUser(ctx.app);

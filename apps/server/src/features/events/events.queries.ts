@@ -67,11 +67,3 @@ export async function pageEvents(
   if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id})`);
   return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
 }
-
-/** Email activity counts of one person, from email events. */
-export async function emailMetrics(db: Database, accountId: number, personId: number) {
-  const { rows } = await sql<{ name: string; n: number }>`
-    select name, count(*)::int as n from events
-    where account_id = ${accountId} and person_id = ${personId} and type = 'email' group by name`.execute(db);
-  return Object.fromEntries(rows.map((r) => [r.name, r.n]));
-}

@@ -8,7 +8,8 @@ import type { Services } from '../../services.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import { addTag, findPerson, updatePerson } from '../people/people.queries.ts';
 import { checkPersonValues } from '../people/person-values.ts';
-import { emailMetrics, insertEvents, pageEvents, resolveByAnonymousId, resolveByEmail, resolveByExternalId, type EventRow } from './events.queries.ts';
+import { personEmailCounts } from '../metrics/metrics.queries.ts';
+import { insertEvents, pageEvents, resolveByAnonymousId, resolveByEmail, resolveByExternalId, type EventRow } from './events.queries.ts';
 
 const emailSchema = z.email();
 
@@ -112,7 +113,8 @@ export async function listEvents(
 
 export async function personMetrics(db: Database, session: Session, personId: number) {
   if (!(await findPerson(db, session.accountId, personId))) throw notFound(peopleMessages.personNotFound);
-  const counts = await emailMetrics(db, session.accountId, personId);
+  // From the metrics rollup (issue 18), not by counting the person's events.
+  const counts = await personEmailCounts(db, session.accountId, personId);
   const metric = (name: string) => counts[name] ?? 0;
   return { metrics: { sent: metric('sent'), opened: metric('opened'), clicked: metric('clicked'), bounced: metric('bounced'), unsubscribed: metric('unsubscribed') } };
 }

@@ -5,6 +5,7 @@ import { variantEngagement } from '../src/features/broadcasts/ab-tests.queries.t
 import { hitsPerSecond, flushTrackingHits } from '../src/features/tracking/tracking.endpoints.ts';
 import { trackingFor, type TrackedMessage } from '../src/features/tracking/tracking-links.ts';
 import { encodeMessage, signLink } from '../src/features/tracking/tracking-token.ts';
+import { readIdentityToken } from '../src/features/site-tracking/visitor-identity.ts';
 import { createTestContext, publicUrl, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -255,5 +256,18 @@ describe('bad tracking input', () => {
     await sql`delete from accounts where id = ${gone.accountId}`.execute(ctx.services.db);
     expect(await hitsOf(alice.accountId)).toHaveLength(1);
     await clearHits(alice.accountId);
+  });
+
+  it("name the reader (hrld_id) on the account's own site and its subdomains, and nowhere else", async () => {
+    const shop = await setupAccount();
+    expect((await shop.client.patch('/v1/accounts/me', { site: 'https://www.own-shop.example' })).status).toBe(200);
+    const follow = async (link: string) => new URL((await hit(urls(message(shop), 60_000, link).click)).headers.location as string);
+    for (const link of ['https://own-shop.example/spring?sale=1', 'https://blog.own-shop.example/post']) {
+      const target = await follow(link);
+      expect(readIdentityToken(secret, target.searchParams.get('hrld_id')!)).toEqual({ accountId: shop.accountId, personId: shop.personId });
+      target.searchParams.delete('hrld_id');
+      expect(target.href).toBe(new URL(link).href);
+    }
+    for (const link of ['https://other.example/own-shop.example', 'https://own-shop.example.evil.test/']) expect((await follow(link)).searchParams.has('hrld_id')).toBe(false);
   });
 });

@@ -7,6 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
+import { createClickIdentity } from './click-identity.ts';
 import { HitBuffer, type HitBufferOptions } from './hit-buffer.ts';
 import { isMachineHit, userAgentClass } from './machine-hits.ts';
 import { clickPath, openPath } from './tracking-links.ts';
@@ -99,16 +100,20 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
     if (ref) record(ip, agent, isHead, ref, 'opened', null, token);
   };
 
+  const identity = createClickIdentity(services.pool, secret);
+
   /** Where a click goes, recorded; null when the token, the signature or the destination does not check out. */
-  const click = (rest: string, link: unknown, ip: string, agent: string | undefined, isHead: boolean): string | null => {
+  const click = async (rest: string, link: unknown, ip: string, agent: string | undefined, isHead: boolean): Promise<string | null> => {
     if (typeof link !== 'string' || link.length > maxLinkLength) return null;
     const slash = rest.indexOf('/');
     if (slash < 0) return null;
     const ref = decodeMessage(secret, rest.slice(0, slash));
     if (!ref || !verifyLink(secret, ref.accountId, ref.emailId, link, rest.slice(slash + 1))) return null;
     const target = redirectTarget(link);
-    if (target) record(ip, agent, isHead, ref, 'clicked', link, rest);
-    return target;
+    if (!target) return null;
+    record(ip, agent, isHead, ref, 'clicked', link, rest);
+    // A page of the account's own site learns who the reader is (the site script); any other site does not.
+    return identity.target(target, ref.accountId, ref.personId).catch(() => target);
   };
 
   const clientIp = (request: IncomingMessage): string => {
@@ -146,9 +151,10 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
         return true;
       }
       const links = query < 0 ? [] : new URLSearchParams(url.slice(query + 1)).getAll('u');
-      const target = links.length === 1 ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead) : null;
-      if (target) response.writeHead(302, { location: target, 'cache-control': 'no-store, max-age=0', 'referrer-policy': 'no-referrer' }).end();
-      else response.writeHead(404, invalidHeaders).end(isHead ? undefined : invalidLinkPage);
+      void (links.length === 1 ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead) : Promise.resolve(null)).then((target) => {
+        if (target) response.writeHead(302, { location: target, 'cache-control': 'no-store, max-age=0', 'referrer-policy': 'no-referrer' }).end();
+        else response.writeHead(404, invalidHeaders).end(isHead ? undefined : invalidLinkPage);
+      });
       return true;
     },
 
@@ -161,8 +167,8 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
         open((request.params as { '*'?: string })['*'] ?? '', request.ip, request.headers['user-agent'], request.method === 'HEAD');
         return reply.code(200).headers(pixelHeaders).send(pixel);
       };
-      const clickRoute = (request: FastifyRequest, reply: FastifyReply) => {
-        const target = click((request.params as { '*'?: string })['*'] ?? '', (request.query as Record<string, unknown>).u, request.ip, request.headers['user-agent'], request.method === 'HEAD');
+      const clickRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+        const target = await click((request.params as { '*'?: string })['*'] ?? '', (request.query as Record<string, unknown>).u, request.ip, request.headers['user-agent'], request.method === 'HEAD');
         if (!target) return reply.code(404).headers(invalidHeaders).send(invalidLinkPage);
         return reply.code(302).header('location', target).header('cache-control', 'no-store, max-age=0').header('referrer-policy', 'no-referrer').send();
       };

@@ -50,7 +50,7 @@ describe('dashboard and quick start', () => {
 
     // Back on the dashboard: one person, arrived today; the welcome card is gone.
     await waitForDashboard(page);
-    await page.getByRole('img', { name: /^1 new people from/ }).waitFor();
+    await page.getByRole('group', { name: /^New people per day: 1 from/ }).waitFor();
     expect(await cardValue(page, 'People')).toBe('1');
     expect(await cardValue(page, 'New in the last 30 days')).toBe('1');
     expect(await page.getByRole('heading', { name: /Welcome to Herald/ }).count()).toBe(0);

@@ -109,8 +109,9 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       journalFile: file,
     };
     const code = threadEntry();
-    // A thread holds a few messages at a time: small heaps keep a big send's memory flat.
-    const worker = new Worker(code.entry, { workerData: init, eval: code.eval, resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 48 } });
+    // A thread holds a few messages at a time: small heaps keep a big send's memory flat. A young generation of 16 MB lets
+    // the messages in flight die young instead of being promoted (8 MB spent a fifth of the thread in the collector).
+    const worker = new Worker(code.entry, { workerData: init, eval: code.eval, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 64 } });
     const slot: Slot = { worker, file, inHand: 0, batches: new Map(), exited: false };
     worker.on('message', (message: FromThread) => {
       if (message.t !== 'done') return;

@@ -53,6 +53,15 @@ function prepareOrFail(prepare: PrepareMessage): ReturnType<PrepareMessage> | { 
 }
 
 /**
+ * The message alone, for SMTP: the rendered HTML and text of the mailbox summary are let go before the send, so a
+ * thread keeps one copy of each message in flight, not three (less for the garbage collector to copy and promote).
+ */
+function messageOrFail(prepare: PrepareMessage): RawMessage | { failure: SendOutcome } {
+  const prepared = prepareOrFail(prepare);
+  return 'failure' in prepared ? prepared : prepared.message;
+}
+
+/**
  * A pool of lean SMTP connections (smtp-client.ts): SMTP_MAX_CONNECTIONS connections, each sending the next
  * queued message as soon as the last one is accepted, paced by SMTP_RATE_PER_SECOND when set. A connection that
  * fails is replaced for the next message; the message it carried reports the failure (retried by the caller).
@@ -80,12 +89,11 @@ function createSmtpPool(options: TransportOptions) {
       const job = queue.shift();
       if (!job || closed) break;
       await pace();
-      const prepared = prepareOrFail(job.prepare);
-      if ('failure' in prepared) {
-        job.resolve(prepared.failure);
+      const message = messageOrFail(job.prepare);
+      if ('failure' in message) {
+        job.resolve(message.failure);
         continue;
       }
-      const { message } = prepared;
       try {
         // An idle connection the server has closed since is replaced, not used.
         if (current?.closed) current = null;

@@ -268,8 +268,17 @@ function measureQuiet(): number {
   return performance.now() - quiet.lastChange;
 }
 
-/** Runs in every document of the context before its own scripts: notes the time of the last DOM change. */
+/**
+ * Runs in every document of the context before its own scripts: notes the time of the last DOM change, and turns
+ * CSS transitions and animations off, so axe never reads the colours of a menu or dialog half faded in (a
+ * transition runs with no DOM change for the quiet timer to see).
+ */
 function watchDomChanges(): void {
+  const still = document.createElement('style');
+  still.textContent = '*, *::before, *::after { transition-duration: 0s !important; transition-delay: 0s !important; animation-duration: 0s !important; animation-delay: 0s !important; }';
+  const addStill = () => (document.head ?? document.documentElement)?.appendChild(still);
+  if (document.head) addStill();
+  else document.addEventListener('DOMContentLoaded', addStill, { once: true });
   const quiet = { lastChange: performance.now() };
   Object.defineProperty(window, '__heraldQuiet', { value: quiet });
   new MutationObserver(() => {

@@ -21,3 +21,4 @@ export * from './tracking.ts';
 export * from './metrics.ts';
 export * from './site-tracking.ts';
 export * from './dashboard.ts';
+export * from './flows.ts';

@@ -251,6 +251,69 @@ export interface Events {
   createdAt: Generated<Date>;
 }
 
+export interface FlowLinks {
+  accountId: number;
+  id: Generated<number>;
+  flowId: number;
+  source: number;
+  target: number;
+  condition: string | null;
+  createdAt: Generated<Date>;
+}
+
+export interface FlowRuns {
+  accountId: number;
+  id: Generated<number>;
+  flowId: number;
+  personId: number;
+  entry: Generated<number>;
+  stepId: number | null;
+  status: Generated<string>;
+  wakeAt: Date | null;
+  seq: Generated<number>;
+  leaseUntil: Date | null;
+  lastError: string | null;
+  enteredAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+  finishedAt: Date | null;
+}
+
+export interface FlowSteps {
+  accountId: number;
+  id: Generated<number>;
+  flowId: number;
+  type: string;
+  serviceId: Generated<string>;
+  operationKey: string;
+  inputFields: Generated<Json>;
+  outputFields: Json | null;
+  x: Generated<number>;
+  y: Generated<number>;
+  position: number | null;
+  integrationId: string | null;
+  secret: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface Flows {
+  accountId: number;
+  id: Generated<number>;
+  name: Generated<string>;
+  status: Generated<string>;
+  archived: Generated<boolean>;
+  reentry: Generated<string>;
+  reentryDays: number | null;
+  recipe: string | null;
+  warnings: Generated<Json>;
+  version: Generated<number>;
+  activatedAt: Date | null;
+  lastSaved: Date | null;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
 export interface Folders {
   accountId: number;
   id: Generated<number>;
@@ -552,6 +615,10 @@ export interface DB {
   emails: Emails;
   eventNames: EventNames;
   events: Events;
+  flowLinks: FlowLinks;
+  flowRuns: FlowRuns;
+  flowSteps: FlowSteps;
+  flows: Flows;
   folders: Folders;
   importFailures: ImportFailures;
   importMergedBatches: ImportMergedBatches;

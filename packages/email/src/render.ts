@@ -70,22 +70,39 @@ function withUtm(url: string, campaign: string): string {
   }
 }
 
-function rewriteLinks(html: string, options: RenderOptions): string {
+/**
+ * Links of the HTML through the rewriter (UTM tags, then tracking), numbered in order. Gives the HTML and what each
+ * original link became, so the text part can carry the same links without numbering them again.
+ */
+function rewriteLinks(html: string, options: RenderOptions): { html: string; rewritten: Map<string, string> | null } {
   const utm = options.utmCampaign;
   const rewrite = utm === undefined ? options.rewriteLink : (url: string, index: number) => (options.rewriteLink ?? ((same: string) => same))(withUtm(url, utm), index);
-  if (!rewrite) return html;
+  if (!rewrite) return { html, rewritten: null };
   // The unsubscribe, preferences and view-in-browser links are Herald's own and stay as they are.
   const own = new Set(
     [options.unsubscribeUrl, options.preferencesUrl, options.viewInBrowserUrl]
       .filter(Boolean)
       .map((url) => escapeAttribute(url!)),
   );
+  const rewritten = new Map<string, string>();
   let index = 0;
-  return html.replace(hrefPattern, (match, prefix: string, quote: string, url: string) => {
+  const out = html.replace(hrefPattern, (match, prefix: string, quote: string, url: string) => {
     if (own.has(url)) return match;
-    const rewritten = rewrite(url.includes('&amp;') ? url.replaceAll('&amp;', '&') : url, index++);
-    return `${prefix}${quote}${escapeAttribute(rewritten)}${quote}`;
+    const original = url.includes('&amp;') ? url.replaceAll('&amp;', '&') : url;
+    const next = rewrite(original, index++);
+    if (!rewritten.has(original)) rewritten.set(original, next);
+    return `${prefix}${quote}${escapeAttribute(next)}${quote}`;
   });
+  return { html: out, rewritten };
+}
+
+/** An http(s) URL in the text part, up to whitespace or the bracket, quote or angle that closes it. */
+const textUrlPattern = /https?:\/\/[^\s\]\[<>"')]+/g;
+
+/** The text part's copies of the HTML's links become the same rewritten links; any other URL stays as written. */
+function rewriteTextLinks(text: string, rewritten: Map<string, string> | null): string {
+  if (!rewritten || rewritten.size === 0) return text;
+  return text.replace(textUrlPattern, (url) => rewritten.get(url) ?? url);
 }
 
 /** Characters an attribute value escapes; most links (tracked ones always) have none, and are returned as they are. */
@@ -165,10 +182,11 @@ export function renderCompiled(
     );
   }
   const text = run(textEngine, 'html', compiled.text, scope, remaining());
+  const links = rewriteLinks(html, options);
   return {
     subject,
-    html: withOpenPixel(rewriteLinks(html, options), options.openPixelUrl),
-    text: text.replace(/\n{3,}/g, '\n\n').trim(),
+    html: withOpenPixel(links.html, options.openPixelUrl),
+    text: rewriteTextLinks(text, links.rewritten).replace(/\n{3,}/g, '\n\n').trim(),
     headers: headersFor(options),
   };
 }

@@ -105,6 +105,24 @@ describe('render', () => {
     ).toContain('href="https://a.example/?x=1&y=2"');
   });
 
+  it('carries the rewritten links into the text part, leaving its own links and other URLs as written', () => {
+    const { html, text } = render(
+      {
+        subject: 's',
+        html: '<p>Read <a href="https://a.example/?x=1&y=2">the news</a>, then <a href="https://b.example/b">b</a> and <a href="https://a.example/?x=1&y=2">again</a>.</p><p>Plain https://c.example/c stays.</p><a href="{{ unsubscribe_url }}">Unsubscribe</a>',
+      },
+      {},
+      account,
+      { ...options, rewriteLink: (url, index) => `https://t.example/${index}?u=${encodeURIComponent(url)}` },
+    );
+    expect(html).toContain('href="https://t.example/0?u=https%3A%2F%2Fa.example%2F%3Fx%3D1%26y%3D2"');
+    expect(text).toContain('the news <https://t.example/0?u=https%3A%2F%2Fa.example%2F%3Fx%3D1%26y%3D2>');
+    expect(text).toContain('b <https://t.example/1?u=https%3A%2F%2Fb.example%2Fb>');
+    expect(text).not.toContain('<https://a.example/');
+    expect(text).toContain('https://c.example/c');
+    expect(text).toContain('Unsubscribe <https://herald.test/public/subscription-preferences?token=abc&unsubscribe=1>');
+  });
+
   it('tags links with UTM parameters when asked, keeping links that carry their own and its own links', () => {
     const html = '<a href="https://a.example/x?y=1">a</a><a href="https://b.example/?utm_source=news">b</a><a href="{{ unsubscribe_url }}">u</a>';
     const out = render({ subject: 's', html }, {}, account, { ...options, utmCampaign: 'Spring sale' }).html;

@@ -1,0 +1,317 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+
+/**
+ * Requests Herald makes to URLs a user typed (webhook steps). They must never reach the machine's own network
+ * (SSRF, LESSONS.md: Mautic's webhooks): loopback, private, link-local, unique-local, CGNAT, multicast and the
+ * unspecified address are refused, written in any form (the WHATWG URL parser turns `2130706433`, `0x7f.1` and
+ * `0177.0.0.1` into 127.0.0.1; IPv4-mapped, NAT64 and 6to4 IPv6 addresses are judged by the IPv4 address inside).
+ * `checkOutgoingUrl` is the check when a URL is saved; `fetchOutgoing` checks the address the socket actually
+ * connects to (the DNS answer is judged inside the connection's own lookup, so a name that changes its answer
+ * between the check and the call gains nothing) and follows redirects itself, judging each one the same way.
+ */
+
+export const outgoingMessages = {
+  private: 'Webhooks cannot call private, loopback or link-local addresses.',
+  protocol: 'Use an http:// or https:// address.',
+  invalid: 'Enter a full web address, such as https://example.com/hook.',
+  credentials: 'Put credentials in a header, not in the address.',
+  tooManyRedirects: 'The webhook redirected more than 3 times.',
+  badRedirect: 'The webhook redirected to an address that is not a web address.',
+  timeout: 'The webhook did not answer in time.',
+  tooLarge: 'The webhook answered with more data than Herald reads.',
+} as const;
+
+/** Blocked IPv4 ranges as [first address as a number, prefix length]. */
+const blockedV4: readonly (readonly [string, number])[] = [
+  ['0.0.0.0', 8], // "this network", including the unspecified address
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata at 169.254.169.254)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.88.99.0', 24], // 6to4 relay anycast
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved and broadcast
+];
+const blockedV4Ranges = blockedV4.map(([base, bits]) => {
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return { base: ((ipv4ToNumber(base) ?? 0) & mask) >>> 0, mask };
+});
+
+/** Dotted-quad IPv4 (the canonical form) as an unsigned 32-bit number, or null. */
+export function ipv4ToNumber(address: string): number | null {
+  const parts = address.split('.');
+  if (parts.length !== 4) return null;
+  let value = 0;
+  for (const part of parts) {
+    if (!/^\d{1,3}$/.test(part)) return null;
+    const n = Number(part);
+    if (n > 255) return null;
+    value = value * 256 + n;
+  }
+  return value;
+}
+
+/** IPv6 text (with `::` and an optional trailing dotted IPv4, no zone) as eight 16-bit groups, or null. */
+export function parseIpv6(address: string): number[] | null {
+  let text = address;
+  const zone = text.indexOf('%');
+  if (zone >= 0) text = text.slice(0, zone);
+  const tail: number[] = [];
+  const lastColon = text.lastIndexOf(':');
+  if (text.slice(lastColon + 1).includes('.')) {
+    const v4 = ipv4ToNumber(text.slice(lastColon + 1));
+    if (v4 === null) return null;
+    tail.push(v4 >>> 16, v4 & 0xffff);
+    // Keep the groups before the IPv4 part: "::ffff:" → "::ffff", "::" stays "::".
+    text = text.slice(0, lastColon + 1);
+    if (!text.endsWith('::')) text = text.slice(0, -1);
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const parse = (s: string): number[] | null => {
+    if (s === '') return [];
+    const groups = s.split(':');
+    const out: number[] = [];
+    for (const g of groups) {
+      if (!/^[0-9a-f]{1,4}$/i.test(g)) return null;
+      out.push(parseInt(g, 16));
+    }
+    return out;
+  };
+  const head = parse(halves[0] ?? '');
+  if (!head) return null;
+  if (halves.length === 1) {
+    const groups = [...head, ...tail];
+    return groups.length === 8 ? groups : null;
+  }
+  const rest = parse(halves[1] ?? '');
+  if (!rest) return null;
+  const known = head.length + rest.length + tail.length;
+  if (known > 7) return null;
+  return [...head, ...new Array<number>(8 - known).fill(0), ...rest, ...tail];
+}
+
+function isBlockedIpv4Number(value: number): boolean {
+  return blockedV4Ranges.some(({ base, mask }) => ((value & mask) >>> 0) === base);
+}
+
+function isBlockedIpv6(groups: number[]): boolean {
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
+  const embedded = ((g6 << 16) >>> 0) + g7;
+  const firstFiveZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  // ::ffff:a.b.c.d (IPv4-mapped) and ::ffff:0:a.b.c.d (IPv4-translated): judged as the IPv4 address.
+  if (firstFiveZero && g5 === 0xffff) return isBlockedIpv4Number(embedded);
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return isBlockedIpv4Number(embedded);
+  // ::/96: the unspecified and loopback addresses and the deprecated IPv4-compatible form.
+  if (firstFiveZero && g5 === 0) return true;
+  // 64:ff9b::/96 (NAT64): the IPv4 address inside decides; 64:ff9b:1::/48 is local-use NAT64.
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return isBlockedIpv4Number(embedded);
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true;
+  // 2002::/16 (6to4): the IPv4 address in groups 1–2 decides.
+  if (g0 === 0x2002) return isBlockedIpv4Number(((g1 << 16) >>> 0) + g2);
+  if (g0 === 0x2001 && g1 === 0) return true; // Teredo tunnels (the IPv4 inside is obscured)
+  if (g0 === 0x2001 && g1 === 0xdb8) return true; // documentation
+  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return true; // discard-only
+  if ((g0 & 0xfe00) === 0xfc00) return true; // unique-local fc00::/7
+  if ((g0 & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
+  if ((g0 & 0xffc0) === 0xfec0) return true; // deprecated site-local fec0::/10
+  if ((g0 & 0xff00) === 0xff00) return true; // multicast
+  return false;
+}
+
+/** True when an IP address (IPv4 dotted or IPv6 text) must not be called; anything that is not an IP address is refused too. */
+export function isBlockedAddress(address: string): boolean {
+  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  const family = net.isIP(bare.split('%')[0] ?? '');
+  if (family === 4) return isBlockedIpv4Number(ipv4ToNumber(bare) ?? 0);
+  if (family === 6) {
+    const groups = parseIpv6(bare);
+    return groups === null || isBlockedIpv6(groups);
+  }
+  return true;
+}
+
+export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+export type OutgoingOptions = {
+  /** Resolves a host name to all its addresses; the system resolver by default. */
+  lookup?: LookupAll;
+  /** Addresses the operator trusts despite the rules (a self-hosted install calling its own services). */
+  trustedAddresses?: readonly string[];
+};
+
+const isRefused = (address: string, options: OutgoingOptions) => isBlockedAddress(address) && !(options.trustedAddresses ?? []).includes(address);
+
+/** The URL's host without IPv6 brackets, lower-cased. */
+function hostOf(url: URL): string {
+  const host = url.hostname.toLowerCase();
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function parseOutgoing(raw: string): { url: URL } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { problem: outgoingMessages.invalid };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: outgoingMessages.protocol };
+  if (url.username || url.password) return { problem: outgoingMessages.credentials };
+  if (!url.hostname) return { problem: outgoingMessages.invalid };
+  return { url };
+}
+
+const isLocalName = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain';
+
+/**
+ * Whether Herald may call this URL: null when allowed, else the message to show. A host name is refused when any
+ * of its DNS answers is a refused address; a name that does not resolve now is allowed (it is judged again when
+ * called, by `fetchOutgoing`).
+ */
+export async function checkOutgoingUrl(raw: string, options: OutgoingOptions = {}): Promise<string | null> {
+  const parsed = parseOutgoing(raw);
+  if ('problem' in parsed) return parsed.problem;
+  const host = hostOf(parsed.url);
+  if (net.isIP(host)) return isRefused(host, options) ? outgoingMessages.private : null;
+  if (isLocalName(host)) return outgoingMessages.private;
+  let answers: { address: string }[];
+  try {
+    answers = await (options.lookup ?? systemLookup)(host);
+  } catch {
+    return null;
+  }
+  return answers.some((a) => isRefused(a.address, options)) ? outgoingMessages.private : null;
+}
+
+/** Raised by fetchOutgoing when a call is refused or fails; `message` is fit to show to the user. */
+export class OutgoingError extends Error {
+  constructor(message: string, readonly reason: 'refused' | 'network' | 'timeout' | 'too-large' | 'redirects') {
+    super(message);
+    this.name = 'OutgoingError';
+  }
+}
+
+export type OutgoingInit = OutgoingOptions & {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Whole call, redirects included; 10 s by default. */
+  timeoutMs?: number;
+  /** Bytes of the answer read at most; 1 MB by default. */
+  maxResponseBytes?: number;
+};
+
+export type OutgoingResponse = {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The URL that answered, after redirects. */
+  url: string;
+};
+
+const maxRedirects = 3;
+
+/** A lookup for node:http that refuses private answers, so the address checked is the address connected to. */
+function guardedLookup(options: OutgoingOptions): LookupFunction {
+  const lookupAll = options.lookup ?? systemLookup;
+  return (hostname, lookupOptions, callback) => {
+    lookupAll(hostname).then(
+      (answers) => {
+        const refused = answers.find((a) => isRefused(a.address, options));
+        if (refused || isLocalName(hostname.toLowerCase())) {
+          callback(new OutgoingError(outgoingMessages.private, 'refused'), '', 4);
+          return;
+        }
+        const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? answers.filter((a) => a.family === lookupOptions.family) : answers;
+        if (wanted.length === 0) {
+          callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
+          return;
+        }
+        if (lookupOptions.all) callback(null, wanted as never, 4);
+        else callback(null, wanted[0]!.address, wanted[0]!.family);
+      },
+      (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
+    );
+  };
+}
+
+function requestOnce(url: URL, init: OutgoingInit, method: string, body: string | Buffer | undefined, signal: AbortSignal): Promise<OutgoingResponse> {
+  const host = hostOf(url);
+  if (net.isIP(host) ? isRefused(host, init) : isLocalName(host)) return Promise.reject(new OutgoingError(outgoingMessages.private, 'refused'));
+  const client = url.protocol === 'https:' ? https : http;
+  const maxBytes = init.maxResponseBytes ?? 1_000_000;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      url,
+      { method, headers: init.headers, lookup: guardedLookup(init), signal, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            response.destroy();
+            reject(new OutgoingError(outgoingMessages.tooLarge, 'too-large'));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), url: url.href }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', (error: Error) => {
+      if (error instanceof OutgoingError) reject(error);
+      else if (signal.aborted) reject(new OutgoingError(outgoingMessages.timeout, 'timeout'));
+      else reject(new OutgoingError(`The webhook could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message}).`, 'network'));
+    });
+    if (body !== undefined) request.write(body);
+    request.end();
+  });
+}
+
+/**
+ * Calls a user-given URL: refuses a private destination (the literal address, or the DNS answer the socket uses),
+ * follows at most 3 redirects itself (each judged the same way; 303, and 301/302 after a POST, become a GET without
+ * body), and gives up after `timeoutMs`. Throws OutgoingError with a message fit for the user.
+ */
+export async function fetchOutgoing(raw: string, init: OutgoingInit = {}): Promise<OutgoingResponse> {
+  const first = parseOutgoing(raw);
+  if ('problem' in first) throw new OutgoingError(first.problem, 'refused');
+  const signal = AbortSignal.timeout(init.timeoutMs ?? 10_000);
+  let url = first.url;
+  let method = (init.method ?? 'GET').toUpperCase();
+  let body = init.body;
+  for (let redirects = 0; ; redirects += 1) {
+    const response = await requestOnce(url, init, method, body, signal);
+    const location = response.headers.location;
+    if (response.status < 300 || response.status >= 400 || response.status === 304 || typeof location !== 'string') return response;
+    if (redirects >= maxRedirects) throw new OutgoingError(outgoingMessages.tooManyRedirects, 'redirects');
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      throw new OutgoingError(outgoingMessages.badRedirect, 'refused');
+    }
+    const parsed = parseOutgoing(next.href);
+    if ('problem' in parsed) throw new OutgoingError(parsed.problem === outgoingMessages.protocol ? outgoingMessages.badRedirect : parsed.problem, 'refused');
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+    }
+    url = parsed.url;
+  }
+}

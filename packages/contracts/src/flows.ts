@@ -378,4 +378,8 @@ export const flowMessages = {
   createFallback: "We couldn't create your flow.",
   updateFallback: "We couldn't update your flow.",
   shareError: "Couldn't prepare flow for sharing.",
+  // Runs (the flow engine)
+  stepRemoved: 'The step this person was waiting at was removed.',
+  loopWithoutWait: 'This person went round a loop of steps without a wait, so the flow stopped for them. Add a wait step in the loop.',
+  waitTooLong: `A wait can be at most ${Math.round(flowLimits.maxWaitDays / 366)} years.`,
 } as const;

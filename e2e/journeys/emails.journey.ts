@@ -78,6 +78,12 @@ describe('emails', () => {
     await page.getByRole('tab', { name: 'Plain text' }).click();
     await page.getByText('Hi Grace, here is this month').waitFor();
 
+    // Its figures: not sent to anyone yet (tests do not count).
+    await choose(page, 'Performance');
+    await page.getByText('Not sent yet. Opens and clicks show here after the first send.').waitFor();
+    await screenshot(page, 'email-performance');
+    await choose(page, 'Preview');
+
     // The check lists what is missing (no mailing address yet); a test goes out anyway to two inboxes.
     await page.getByRole('button', { name: 'Send test' }).click();
     const warnings = page.getByRole('dialog', { name: 'Check your email' });

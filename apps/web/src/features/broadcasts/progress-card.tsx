@@ -1,7 +1,8 @@
 import { broadcastStatusLabels, type Broadcast, type BroadcastProgress } from '@herald/contracts';
 import { Alert, Card, Group, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconClockHour4, IconInfoCircle, IconPlayerPause } from '@tabler/icons-react';
+import { IconAlertCircle, IconClockHour4, IconPlayerPause } from '@tabler/icons-react';
 import { formatDateTime } from '../../lib/format.ts';
+import { SendFigures } from '../metrics/send-figures.tsx';
 import { PauseButton } from '../send-times/pause-buttons.tsx';
 
 /** Figures of one send: from the live status answer when there is one, else the item's own stats. */
@@ -107,9 +108,7 @@ export function ProgressCard({ broadcast, progress, now, canWrite = false }: { b
   );
 }
 
-const trackingNote = 'Opens, clicks, unsubscribes and bounces are counted once email tracking arrives; until then they read 0.';
-
-/** What happened once the send ended: delivered, failed, excluded; tracking figures at 0 with a note. */
+/** What happened once the send ended: delivered, failed, excluded, then opens, clicks and the rest from the metrics rollups. */
 export function ResultsCard({ broadcast, progress }: { broadcast: Broadcast; progress: BroadcastProgress | undefined }) {
   const { sent, failed, excluded, canceled } = figuresOf(broadcast, progress);
   return (
@@ -136,18 +135,7 @@ export function ResultsCard({ broadcast, progress }: { broadcast: Broadcast; pro
           <Figure label="Excluded" value={excluded.toLocaleString()} hint="In the audience but not sent to: suppressed, unsubscribed, opted out of the category, archived or without an address." />
           {canceled > 0 && <Figure label="Canceled" value={canceled.toLocaleString()} hint="Not sent because the broadcast was canceled." />}
         </SimpleGrid>
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
-          <Figure label="Opens" value="0" />
-          <Figure label="Clicks" value="0" />
-          <Figure label="Unsubscribes" value="0" />
-          <Figure label="Bounces" value="0" />
-        </SimpleGrid>
-        <Group gap="xs" wrap="nowrap" align="flex-start">
-          <IconInfoCircle size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
-          <Text size="xs" c="dimmed">
-            {trackingNote}
-          </Text>
-        </Group>
+        <SendFigures subject={{ broadcastId: broadcast.id }} />
       </Stack>
     </Card>
   );

@@ -1,5 +1,5 @@
 import { emailMessages, hasScopes, type EmailWarning } from '@herald/contracts';
-import { Alert, Anchor, Badge, Button, Group, Loader, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Paper, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconAlertTriangle, IconArrowLeft, IconChecklist, IconDeviceFloppy, IconLock, IconSend } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { useAccount } from '../account/account.api.ts';
+import { SendFigures } from '../metrics/send-figures.tsx';
 import { EmailIdTag } from '../transactional/email-id-tag.tsx';
 import { changesOf, draftOf, renderableOf, validate, type EmailDraftState } from './email-draft.ts';
 import { EmailSettingsPanel } from './email-settings-panel.tsx';
@@ -27,6 +28,9 @@ const RichTextEditor = lazy(() => import('./editors/rich-text-editor.tsx'));
 const DragDropEditor = lazy(() => import('./editors/drag-drop-editor.tsx'));
 
 /** /emails/{id}: write, preview and test one email; view-only without emails:write. */
+/** Writing, seeing the rendered email, or its figures since it was first sent. */
+type Mode = 'edit' | 'preview' | 'performance';
+
 export function EmailPage() {
   const id = Number(useParams().id);
   const account = useAccount();
@@ -36,7 +40,7 @@ export function EmailPage() {
   const update = useUpdateEmail();
   const [draft, setDraft] = useState<EmailDraftState | null>(null);
   const [dirty, setDirty] = useState(false);
-  const [mode, setMode] = useState<'edit' | 'preview'>('edit');
+  const [mode, setMode] = useState<Mode>('edit');
   const [errors, setErrors] = useState<{ subject?: string; fromEmail?: string }>({});
   const [testing, setTesting] = useState(false);
   const [warnings, setWarnings] = useState<{ list: EmailWarning[]; thenTest: boolean } | null>(null);
@@ -138,7 +142,7 @@ export function EmailPage() {
           <EmailIdTag id={id} />
         </Group>
         <Group gap="xs" wrap="wrap">
-          <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as 'edit' | 'preview')} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }]} />
+          <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as Mode)} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }, { value: 'performance', label: 'Performance' }]} />
           {mode === 'edit' && !readOnly && <MergeTagPicker onInsert={(liquid) => insertRef.current?.(liquid)} />}
           {mode === 'edit' && !readOnly && <EditorSwitch editor={draft.editor} onSwitch={(editor) => change({ editor })} disabled={readOnly} />}
           <Button variant="default" leftSection={<IconChecklist size={16} />} onClick={() => void check(false)} loading={checking && !testing}>
@@ -167,7 +171,11 @@ export function EmailPage() {
         </Alert>
       )}
       <EmailSettingsPanel draft={draft} onChange={change} readOnly={readOnly} errors={errors} />
-      {mode === 'preview' ? (
+      {mode === 'performance' ? (
+        <Paper withBorder radius="md" p="lg">
+          <SendFigures subject={{ emailId: id }} />
+        </Paper>
+      ) : mode === 'preview' ? (
         <PreviewPane draft={renderableOf(draft)} />
       ) : (
         <Suspense fallback={<Group justify="center" py="xl"><Loader aria-label="Loading the editor" /></Group>}>

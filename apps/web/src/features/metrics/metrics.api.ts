@@ -1,4 +1,4 @@
-import { EmailStatsResponse, type MetricsPreset } from '@herald/contracts';
+import { EmailStatsResponse, allTimeStart, type MetricsPreset } from '@herald/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
@@ -26,5 +26,22 @@ export function useEmailStats(filters: MetricsFilters, options: { enabled?: bool
     placeholderData: keepPreviousData,
     // The rollups move every few seconds; a minute-old answer is fresh enough for a report.
     staleTime: 60_000,
+  });
+}
+
+/**
+ * All-time figures of one broadcast or one email (the broadcast and email pages), with clicks per link. All time starts
+ * at the spec's all-time start; the figures come from the same rollups as the Metrics page.
+ */
+export function useAllTimeStats(subject: { broadcastId: number } | { emailId: number }, options: { enabled?: boolean } = {}) {
+  const params = new URLSearchParams({ startDate: allTimeStart });
+  if ('broadcastId' in subject) params.set('broadcastId', String(subject.broadcastId));
+  else params.set('emailIds', String(subject.emailId));
+  const query = params.toString();
+  return useQuery({
+    queryKey: ['metrics', 'emails', query] as const,
+    queryFn: () => api.get(`/emails/stats?${query}`, { schema: EmailStatsResponse }),
+    enabled: options.enabled ?? true,
+    staleTime: 30_000,
   });
 }

@@ -133,6 +133,8 @@ export interface Deliveries {
   createdAt: Generated<Date>;
   timeZone: string | null;
   quietDueAt: Date | null;
+  flowRunId: number | null;
+  flowSeq: number | null;
 }
 
 export interface DevMailbox {
@@ -261,6 +263,15 @@ export interface FlowLinks {
   createdAt: Generated<Date>;
 }
 
+export interface FlowRunSteps {
+  accountId: number;
+  runId: number;
+  seq: number;
+  flowId: number;
+  stepId: number;
+  executedAt: Generated<Date>;
+}
+
 export interface FlowRuns {
   accountId: number;
   id: Generated<number>;
@@ -291,9 +302,36 @@ export interface FlowSteps {
   y: Generated<number>;
   position: number | null;
   integrationId: string | null;
-  secret: string | null;
+  secret: Generated<string | null>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+}
+
+export interface FlowTriggerFires {
+  accountId: number;
+  stepId: number;
+  personId: number;
+  fireOn: Date;
+}
+
+export interface FlowWebhookCalls {
+  accountId: number;
+  id: Generated<number>;
+  idempotencyKey: string;
+  flowId: number;
+  stepId: number;
+  runId: number;
+  personId: number | null;
+  url: string;
+  payload: Json;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  nextAt: Generated<Date>;
+  leaseUntil: Date | null;
+  responseStatus: number | null;
+  lastError: string | null;
+  createdAt: Generated<Date>;
+  finishedAt: Date | null;
 }
 
 export interface Flows {
@@ -616,8 +654,11 @@ export interface DB {
   eventNames: EventNames;
   events: Events;
   flowLinks: FlowLinks;
+  flowRunSteps: FlowRunSteps;
   flowRuns: FlowRuns;
   flowSteps: FlowSteps;
+  flowTriggerFires: FlowTriggerFires;
+  flowWebhookCalls: FlowWebhookCalls;
   flows: Flows;
   folders: Folders;
   importFailures: ImportFailures;

@@ -10,5 +10,8 @@ export interface JobPayloads {
   'start-broadcast': { accountId: number; broadcastId: number };
   'ab-test-decide': { accountId: number; broadcastId: number };
   deliver: { accountId: number; kind: 'broadcast' | 'flow' | 'transactional' | 'test'; sourceId: number };
+  'advance-flow': { accountId: number; flowId: number };
+  'flow-webhook': { accountId: number };
+  'flow-scheduled-triggers': Record<string, unknown>;
 }
 export type JobName = keyof JobPayloads;

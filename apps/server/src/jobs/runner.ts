@@ -7,6 +7,7 @@ import { startDirtyPoller } from '../features/segments/segments.jobs.ts';
 import { startDeliveriesSweeper } from '../features/deliveries/deliveries.jobs.ts';
 import { senderPoolFor } from '../features/deliveries/sender-pool.ts';
 import { startMetricsRollup } from '../features/metrics/metrics.jobs.ts';
+import { startFlowSweeper } from '../features/flows/flows.jobs.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
@@ -26,7 +27,8 @@ export async function startWorker(
     pollInterval: 1000,
     taskList: buildTaskList(services),
     // Segments whose answer moves with time ("in the last 30 days") are rebuilt every 10 minutes.
-    crontab: '*/10 * * * * refresh-time-relative-segments ?max=1',
+    // Flows' time and date triggers are looked at every minute.
+    crontab: '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1',
     logger: quietLogger,
   });
   // Changes marked by the segment triggers are picked up every two seconds.
@@ -35,6 +37,8 @@ export async function startWorker(
   const stopSweeper = startDeliveriesSweeper(services.db, services.config.dataDir, (error) => console.error('[jobs] deliveries sweeper:', error));
   // Email events queued for the metrics rollups are added every two seconds.
   const stopRollup = startMetricsRollup(services.db, (error) => console.error('[jobs] metrics rollup:', error));
+  // Flows whose due runs no worker has taken (their worker died) are restarted every five seconds.
+  const stopFlowSweeper = startFlowSweeper(services.db, (error) => console.error('[jobs] flow sweeper:', error));
   // The sender threads start now, not on the first send.
   void senderPoolFor(services.config, services.secret, services.db).warm().catch((error: unknown) => console.error('[jobs] sender threads:', error));
   const stopRunner = runner.stop.bind(runner);
@@ -42,6 +46,7 @@ export async function startWorker(
     await stopPoller();
     await stopSweeper();
     await stopRollup();
+    await stopFlowSweeper();
     await stopRunner();
   };
   return runner;

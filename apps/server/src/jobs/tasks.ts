@@ -8,6 +8,7 @@ import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
+import { runAdvanceFlow, runFlowScheduledTriggers, runFlowWebhooks } from '../features/flows/flows.jobs.ts';
 import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/segments.jobs.ts';
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
@@ -25,6 +26,9 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'start-broadcast': (payload, s) => runStartBroadcast(s, payload.accountId, payload.broadcastId),
     'ab-test-decide': (payload, s) => runAbTestDecide(s, payload.accountId, payload.broadcastId),
     deliver: (payload, s) => runDeliver(s, payload),
+    'advance-flow': (payload, s) => runAdvanceFlow(s, payload),
+    'flow-webhook': (payload, s) => runFlowWebhooks(s, payload),
+    'flow-scheduled-triggers': (_payload, s) => runFlowScheduledTriggers(s),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

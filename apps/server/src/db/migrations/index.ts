@@ -24,6 +24,7 @@ import * as siteTracking from './0022-site-tracking.ts';
 import * as dashboard from './0023-dashboard.ts';
 import * as quietHoursRelease from './0024-quiet-hours-release.ts';
 import * as flows from './0025-flows.ts';
+import * as flowRuns from './0026-flow-runs.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023-dashboard': dashboard,
   '0024-quiet-hours-release': quietHoursRelease,
   '0025-flows': flows,
+  '0026-flow-runs': flowRuns,
 };

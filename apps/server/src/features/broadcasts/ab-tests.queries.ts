@@ -42,7 +42,7 @@ export async function enqueueTestShare(db: Database, input: TestShareInput): Pro
       insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone, variant, quiet_due_at)
       select a.account_id, 'broadcast', ${broadcastId}, a.id, (${sql.val(emailIds)}::bigint[])[a.variant], a.email, a.due, a.zone, a.variant, a.quiet_due
       from assigned a
-      on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing
+      on conflict (account_id, source_kind, source_id, person_id) where person_id is not null and flow_run_id is null do nothing
       returning variant
     )
     select variant, count(*) as n from inserted group by variant

@@ -69,8 +69,11 @@ export async function recordSent(db: Database, accountId: number, rows: SentRow[
     )
     insert into events (account_id, person_id, type, name, source, data)
     select ${accountId}, person_id, 'email', 'sent', 'email',
-      jsonb_build_object(case source_kind when 'broadcast' then 'broadcastId' when 'flow' then 'flowId' else 'sourceId' end, source_id,
-        'emailId', email_id, 'messageId', message_id)
+      -- A flow's delivery names its flow and its send step (the source), as the metrics rollups read them.
+      case when source_kind = 'flow'
+        then jsonb_build_object('flowId', (select s.flow_id from flow_steps s where s.account_id = ${accountId} and s.id = source_id), 'stepId', source_id::text)
+        else jsonb_build_object(case source_kind when 'broadcast' then 'broadcastId' else 'sourceId' end, source_id) end
+        || jsonb_build_object('emailId', email_id, 'messageId', message_id)
         || case when variant > 0 then jsonb_build_object('variant', variant) else '{}'::jsonb end
     from done where person_id is not null
   `.execute(db);

@@ -40,7 +40,7 @@ export async function enqueueDeliveries(db: Database, input: EnqueueInput): Prom
     select p.account_id, ${kind}, ${sourceId}, p.id, ${emailId}, p.email, ${timing?.notBefore ?? notBefore}, ${timing?.timeZone ?? sql`null`}, ${timing?.quietDueAt ?? sql`null`}
     from people p ${timing?.joins ?? sql``}
     where p.account_id = ${accountId} and ${input.audience} and ${deliverableTo(input.category.id, input.category.type)}
-    on conflict (account_id, source_kind, source_id, person_id) where person_id is not null do nothing
+    on conflict (account_id, source_kind, source_id, person_id) where person_id is not null and flow_run_id is null do nothing
   `.execute(db);
   const queued = Number(inserted.numAffectedRows ?? 0);
   await enqueueJob(db, 'deliver', { accountId, kind, sourceId }, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: notBefore });

@@ -1,0 +1,82 @@
+/**
+ * The jobs of running flows. `advance-flow` (one job key per flow) executes the flow's due runs in batches and
+ * schedules itself at the next wake time, so waits are wake times, not sleeping jobs: ten thousand runs waking at
+ * the same minute are one job and a few batches. A sweeper restarts flows whose runs are overdue (their worker
+ * died holding the job); `flow-webhook` posts the outbox of send-webhook steps; `flow-scheduled-triggers` runs the
+ * time and date triggers every minute.
+ */
+import { withAccount } from '../../db/tenancy.ts';
+import { enqueueJob } from '../../jobs/enqueue.ts';
+import { startPoller } from '../../jobs/poller.ts';
+import type { Database } from '../../db/connection.ts';
+import type { Services } from '../../services.ts';
+import { processBatch } from './flow-runs.service.ts';
+import { nextWake, overdueFlows } from './flow-runs.queries.ts';
+import { runScheduledTriggers } from './flow-triggers.service.ts';
+import { sendWebhookCalls } from './flow-webhooks.service.ts';
+
+/** Runs per batch (one transaction). */
+const batchSize = 1000;
+/** Batches in hand at once: one being advanced in Node while another is written by PostgreSQL. */
+const loops = 2;
+/** A job hands over to a fresh one after this long, so one big flow cannot hold a worker forever. */
+const jobBudgetMs = 30_000;
+
+export const advanceFlowJobKey = (accountId: number, flowId: number) => `advance-flow:${accountId}:${flowId}`;
+
+/** Schedule the flow's job no later than `at` (now when absent). */
+export function scheduleFlow(db: Database, accountId: number, flowId: number, at?: Date): Promise<void> {
+  return enqueueJob(db, 'advance-flow', { accountId, flowId }, { jobKey: advanceFlowJobKey(accountId, flowId), soonest: true, maxAttempts: 25, ...(at ? { runAt: at } : {}) });
+}
+
+export async function runAdvanceFlow(services: Services, payload: { accountId: number; flowId: number }): Promise<void> {
+  const { accountId, flowId } = payload;
+  const started = Date.now();
+  let claimed = 0;
+  const loop = async () => {
+    while (Date.now() - started < jobBudgetMs) {
+      const batch = await withAccount(services.db, accountId, (db) => processBatch(services, db, accountId, flowId, batchSize));
+      claimed += batch.claimed;
+      if (batch.claimed === 0) return;
+    }
+  };
+  await Promise.all(Array.from({ length: loops }, loop));
+  await withAccount(services.db, accountId, async (db) => {
+    const next = await nextWake(db, accountId, flowId);
+    if (!next) return;
+    const now = Date.now();
+    // Runs due now that this job could not take are held by another worker: look again in a second.
+    const at = next.getTime() > now ? next : new Date(now + (claimed > 0 && Date.now() - started >= jobBudgetMs ? 0 : 1000));
+    await scheduleFlow(db, accountId, flowId, at);
+  });
+}
+
+/** How often the sweeper looks, and how long a due run may wait before it counts as forgotten. */
+const sweepMs = 5_000;
+const graceSeconds = 10;
+
+/** Restart flows whose due runs nobody has taken for a while (a worker killed while holding the flow's job). */
+export function startFlowSweeper(db: Database, onError: (error: unknown) => void): () => Promise<void> {
+  return startPoller(
+    async () => {
+      for (const { accountId, flowId } of await overdueFlows(db, graceSeconds)) {
+        await withAccount(db, accountId, (scoped) => scheduleFlow(scoped, accountId, flowId));
+      }
+    },
+    sweepMs,
+    onError,
+  );
+}
+
+export async function runFlowWebhooks(services: Services, payload: { accountId: number }): Promise<void> {
+  const next = await sendWebhookCalls(services, payload.accountId);
+  if (next) {
+    await withAccount(services.db, payload.accountId, (db) =>
+      enqueueJob(db, 'flow-webhook', payload, { jobKey: `flow-webhook:${payload.accountId}`, runAt: next, soonest: true }),
+    );
+  }
+}
+
+export async function runFlowScheduledTriggers(services: Services): Promise<void> {
+  await runScheduledTriggers(services);
+}

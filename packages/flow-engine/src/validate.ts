@@ -29,35 +29,59 @@ export function stepBranches(step: EngineStep): string[] | null {
   return null;
 }
 
-/** Whether `to` can be reached from `from` along links through steps that do not pause (both ends included). */
-function reachesWithoutPause(flow: FlowDefinition, links: readonly EngineLink[], from: number, to: number, configured: boolean): boolean {
-  const pauses = (id: number) => {
-    const step = flow.steps.get(id);
-    return step ? isPausingStep(step, configured) : true;
-  };
-  if (pauses(from) || pauses(to)) return false;
-  const seen = new Set<number>([from]);
-  const queue = [from];
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    if (id === to) return true;
-    for (const link of links) {
-      if (link.source !== id || seen.has(link.target) || pauses(link.target)) continue;
-      seen.add(link.target);
-      queue.push(link.target);
+/** Links out of each step that does not pause, to steps that do not pause: the graph a loop without a wait lives in. */
+function unpausedGraph(flow: FlowDefinition, links: readonly EngineLink[], configured: boolean): Map<number, number[]> {
+  const pauses = new Map([...flow.steps.values()].map((step) => [step.id, isPausingStep(step, configured)]));
+  const graph = new Map<number, number[]>();
+  for (const step of flow.steps.values()) if (!pauses.get(step.id)) graph.set(step.id, []);
+  for (const link of links) if (graph.has(link.source) && graph.has(link.target)) graph.get(link.source)!.push(link.target);
+  return graph;
+}
+
+/** True when adding `link` would close a loop that no wait breaks (the API refuses such a link). */
+export function wouldCreateCycleWithoutWait(flow: FlowDefinition, link: Pick<EngineLink, 'source' | 'target'>): boolean {
+  const graph = unpausedGraph(flow, flow.links, false);
+  if (!graph.has(link.source) || !graph.has(link.target)) return false;
+  // The new link closes a loop when its source can already be reached from its target.
+  const seen = new Set<number>([link.target]);
+  const stack = [link.target];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (id === link.source) return true;
+    for (const target of graph.get(id)!) {
+      if (!seen.has(target)) {
+        seen.add(target);
+        stack.push(target);
+      }
     }
   }
   return false;
 }
 
-/** True when adding `link` would close a loop that no wait breaks (the API refuses such a link). */
-export function wouldCreateCycleWithoutWait(flow: FlowDefinition, link: Pick<EngineLink, 'source' | 'target'>): boolean {
-  return reachesWithoutPause(flow, flow.links, link.target, link.source, false);
-}
-
-/** Whether some loop of the flow has no wait of at least a minute on it. */
-function hasCycleWithoutWait(flow: FlowDefinition): boolean {
-  return flow.links.some((link) => reachesWithoutPause(flow, flow.links, link.target, link.source, true));
+/** Whether some loop of the flow has no wait of at least a minute on it (a depth-first search for a back edge). */
+function hasCycleWithoutWait(flow: FlowDefinition, links: readonly EngineLink[]): boolean {
+  const graph = unpausedGraph(flow, links, true);
+  const state = new Map<number, 'open' | 'closed'>();
+  for (const root of graph.keys()) {
+    if (state.has(root)) continue;
+    state.set(root, 'open');
+    const stack: Array<{ id: number; next: number }> = [{ id: root, next: 0 }];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const target = graph.get(frame.id)![frame.next];
+      frame.next += 1;
+      if (target === undefined) {
+        state.set(frame.id, 'closed');
+        stack.pop();
+      } else if (state.get(target) === 'open') {
+        return true;
+      } else if (!state.has(target)) {
+        state.set(target, 'open');
+        stack.push({ id: target, next: 0 });
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -85,6 +109,6 @@ export function validateFlow(flow: FlowDefinition): string[] {
       if (!links.some((l) => l.source === step.id && l.condition === branch)) problems.push(flowMessages.danglingBranch(label, branch));
     }
   }
-  if (hasCycleWithoutWait({ ...flow, links })) problems.push(flowMessages.cycleWithoutWait);
+  if (hasCycleWithoutWait(flow, links)) problems.push(flowMessages.cycleWithoutWait);
   return problems;
 }

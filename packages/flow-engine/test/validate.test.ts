@@ -1,5 +1,7 @@
 import { flowMessages, isOperationKey, operationKeys, stepTypeOf } from '@herald/contracts';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { flows } from './arbitraries.ts';
 import { catalogue, configProblem, stepLabel, toFlowDefinition, validateFlow, wouldCreateCycleWithoutWait } from '../src/index.ts';
 import { flow } from './build.ts';
 
@@ -56,6 +58,21 @@ describe('wouldCreateCycleWithoutWait', () => {
     expect(wouldCreateCycleWithoutWait(base, { source: 4, target: 2 })).toBe(false);
     expect(wouldCreateCycleWithoutWait(base, { source: 1, target: 3 })).toBe(false);
     expect(wouldCreateCycleWithoutWait({ ...base, links: [...base.links.slice(0, 2), { source: 3, target: 5, condition: null }] }, { source: 5, target: 2 })).toBe(false);
+  });
+});
+
+describe('loops: properties', () => {
+  it('random flows loop only through waits, and a new link is refused exactly when activation would refuse the flow', () => {
+    fc.assert(
+      fc.property(flows, fc.nat(), fc.nat(), (definition, i, j) => {
+        expect(validateFlow(definition)).not.toContain(flowMessages.cycleWithoutWait);
+        const ids = [...definition.steps.keys()];
+        const link = { source: ids[i % ids.length]!, target: ids[j % ids.length]!, condition: 'new' };
+        const withLink = { ...definition, links: [...definition.links, link] };
+        expect(wouldCreateCycleWithoutWait(definition, link)).toBe(validateFlow(withLink).includes(flowMessages.cycleWithoutWait));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

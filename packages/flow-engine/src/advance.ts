@@ -1,8 +1,8 @@
-import { flowMessages, stepTypeOf } from '@herald/contracts';
+import { flowMessages, stepTypeOf, type OperationKey } from '@herald/contracts';
 import { parseStepConfig } from './config.ts';
 import { handlerOf } from './registry.ts';
-import type { EffectBody, StepOutcome } from './step-handler.ts';
-import type { AdvanceInput, AdvanceResult, Effect, EngineStep, FlowDefinition, FlowRun } from './types.ts';
+import type { EffectBody } from './step-handler.ts';
+import type { AdvanceInput, AdvanceResult, Effect, EngineLink, FlowDefinition, FlowRun } from './types.ts';
 import { safeTimeZone } from './zoned-time.ts';
 
 /**
@@ -12,11 +12,22 @@ import { safeTimeZone } from './zoned-time.ts';
  */
 export const maxStepsPerCall = 256;
 
-const isOver = (run: FlowRun) => run.status === 'done' || run.status === 'exited' || run.status === 'failed';
+/** Links by source step, per links array (a flow is loaded once for a batch of runs). */
+const linkIndexes = new WeakMap<readonly EngineLink[], Map<number, EngineLink[]>>();
 
 /** The link a run follows out of a step: the first whose condition is `branch` (null: the plain link). */
 export function nextStepId(flow: FlowDefinition, stepId: number, branch: string | null): number | null {
-  return flow.links.find((l) => l.source === stepId && l.condition === branch)?.target ?? null;
+  let index = linkIndexes.get(flow.links);
+  if (!index) {
+    index = new Map();
+    for (const link of flow.links) {
+      const list = index.get(link.source);
+      if (list) list.push(link);
+      else index.set(link.source, [link]);
+    }
+    linkIndexes.set(flow.links, index);
+  }
+  return index.get(stepId)?.find((l) => l.condition === branch)?.target ?? null;
 }
 
 /**
@@ -24,52 +35,55 @@ export function nextStepId(flow: FlowDefinition, stepId: number, branch: string 
  * Pure: the same flow, run, input and now always give the same result.
  */
 export function advance(flow: FlowDefinition, run: FlowRun, input: AdvanceInput, now: Date): AdvanceResult {
-  const unchanged: AdvanceResult = { run, effects: [], needs: null };
-  if (isOver(run)) return unchanged;
-  if (run.status === 'waiting' && run.wakeAt !== null && Date.parse(run.wakeAt) > now.getTime()) return unchanged;
+  if (run.status === 'done' || run.status === 'exited' || run.status === 'failed') return { run, effects: [], needs: null };
+  if (run.status === 'waiting' && run.wakeAt !== null && Date.parse(run.wakeAt) > now.getTime()) return { run, effects: [], needs: null };
 
   const timeZone = safeTimeZone(input.timeZone);
   const effects: Effect[] = [];
-  let current: FlowRun = { ...run, status: 'active', wakeAt: null };
-  const finish = (patch: Partial<FlowRun>, needs: AdvanceResult['needs'] = null): AdvanceResult => {
-    const next = { ...current, ...patch };
-    // Nothing moved (a run stopped again at the same filter): hand back the run as it came.
-    if (effects.length === 0 && needs && run.status === 'active' && next.stepId === run.stepId) return { run, effects, needs };
-    return { run: next, effects, needs };
-  };
+  let stepId = run.stepId;
+  let seq = run.seq;
+  const result = (patch: Pick<FlowRun, 'status'> & Partial<FlowRun>, needs: AdvanceResult['needs'] = null): AdvanceResult => ({
+    run: { ...run, stepId, seq, wakeAt: null, ...patch },
+    effects,
+    needs,
+  });
 
   for (let executed = 0; ; executed += 1) {
-    if (current.stepId === null) return finish({ status: 'done' });
-    const step = flow.steps.get(current.stepId);
-    if (!step) return finish({ status: 'exited', stepId: null, lastError: flowMessages.stepRemoved });
-    if (executed >= maxStepsPerCall) return finish({ status: 'failed', lastError: flowMessages.loopWithoutWait });
+    if (stepId === null) return result({ status: 'done' });
+    const step = flow.steps.get(stepId);
+    if (!step) return result({ status: 'exited', stepId: null, lastError: flowMessages.stepRemoved });
+    if (executed >= maxStepsPerCall) return result({ status: 'failed', lastError: flowMessages.loopWithoutWait });
 
     const handler = handlerOf(step.operationKey);
     let config = step.config;
     if (!handler.isEntryOnly) {
       const parsed = parseStepConfig(step.operationKey, step.config);
-      if (!parsed.ok) return finish({ status: 'failed', lastError: parsed.message });
+      if (!parsed.ok) return result({ status: 'failed', lastError: parsed.message });
       config = parsed.config;
     }
-    const fact = stepTypeOf(step.operationKey) === 'filter' ? input.facts?.[step.id] : undefined;
-    if (stepTypeOf(step.operationKey) === 'filter' && fact === undefined) return finish({}, { stepId: step.id });
-
-    const outcome: StepOutcome = handler.execute(config as never, { run: current, step, now, timeZone, fact });
-    const seq = current.seq + 1;
-    record(effects, run.id, seq, step, outcome.effects);
-    current = { ...current, seq };
-
-    if (outcome.kind === 'end') return finish({ status: 'done', stepId: null });
-    const target = nextStepId(flow, step.id, outcome.kind === 'next' ? outcome.branch : null);
-    if (outcome.kind === 'wait' && target !== null && outcome.wakeAt.getTime() > now.getTime()) {
-      return finish({ status: 'waiting', stepId: target, wakeAt: outcome.wakeAt.toISOString() });
+    let fact: boolean | undefined;
+    if (stepTypeOf(step.operationKey) === 'filter') {
+      fact = input.facts?.[step.id];
+      if (fact === undefined) {
+        // Stopped again where it stood, with nothing done: hand back the run as it came.
+        if (executed === 0 && run.status === 'active') return { run, effects, needs: { stepId: step.id } };
+        return result({ status: 'active' }, { stepId: step.id });
+      }
     }
-    current = { ...current, stepId: target };
+
+    const outcome = handler.execute(config as never, { run: { ...run, stepId, seq }, step, now, timeZone, fact });
+    seq += 1;
+    record(effects, `${run.id}:${seq}`, step.id, step.operationKey, outcome.effects);
+
+    if (outcome.kind === 'end') return result({ status: 'done', stepId: null });
+    stepId = nextStepId(flow, step.id, outcome.kind === 'next' ? outcome.branch : null);
+    if (outcome.kind === 'wait' && stepId !== null && outcome.wakeAt.getTime() > now.getTime()) {
+      return result({ status: 'waiting', wakeAt: outcome.wakeAt.toISOString() });
+    }
   }
 }
 
-function record(effects: Effect[], runId: number, seq: number, step: EngineStep, bodies: EffectBody[]): void {
-  const key = `${runId}:${seq}`;
-  effects.push({ key, stepId: step.id, kind: 'executed', operationKey: step.operationKey });
-  for (const body of bodies) effects.push({ ...body, key, stepId: step.id } as Effect);
+function record(effects: Effect[], key: string, stepId: number, operationKey: OperationKey, bodies: EffectBody[]): void {
+  effects.push({ key, stepId, kind: 'executed', operationKey });
+  for (const body of bodies) effects.push(Object.assign({ key, stepId }, body) as Effect);
 }

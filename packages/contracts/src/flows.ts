@@ -413,3 +413,63 @@ export const flowRunMessages = {
 // The settings tree is recursive: named components in the OpenAPI document instead of generated ids.
 z.globalRegistry.add(InputFields, { id: 'FlowStepInputFields' });
 z.globalRegistry.add(InputFieldSchema, { id: 'FlowStepInputField' });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Flow, step and link calls (the flows API).
+
+/** PATCH /v1/integrations/{id}: the flow, and 'Flow activated.' / 'Flow deactivated.' when the status was set. */
+export const FlowUpdateResponse = z.object({ integration: Flow, message: z.string().nullable() });
+export const FlowEmails = z.object({
+  emails: z.array(z.object({ id: z.number().int(), name: z.string(), subject: z.string(), fromEmail: z.string(), fromName: z.string() })),
+});
+export const FlowSegments = z.object({ segments: z.array(z.object({ id: z.number().int(), name: z.string() })) });
+/** GET /v1/integrations/{id}/attached: what the flow's steps use (work-areas.md §7: lists email, field, segment). */
+export const FlowAttached = z.object({
+  email: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  field: z.array(z.object({ name: z.string(), title: z.string() })),
+  segment: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+/** DELETE /v1/steps/{id}: a step of an active flow needs ?confirmActiveEdit=true. */
+export const DeleteStepQuery = z.object({ confirmActiveEdit: z.stringbool().optional() });
+export const StepDeleted = z.object({ id: z.number().int(), flowId: z.number().int(), removedLinks: z.array(z.number().int()) });
+export const LinkDeleted = z.object({ link: Link });
+
+/** Messages of the flows API beyond the spec's. */
+export const flowApiMessages = {
+  idMismatch: 'The flow id in the body does not match the address.',
+  stepIdMismatch: 'The step id in the body does not match the address.',
+  reentryDays: 'Choose after how many days a person may enter the flow again.',
+  archivedNotActive: 'Restore this flow from the archive before activating it.',
+  unknownService: (serviceId: string) => `Unknown service "${serviceId}".`,
+  conditionRequired: 'Choose the branch this link leaves from.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Running flows: the webhook trigger's signed inbound call (POST /v1/hooks/flows/{stepId}).
+
+/**
+ * Who the call is about: an email (a person is created when the account has none with it) or a person id. Signed
+ * with the step's secret: the header `X-Herald-Signature: sha256=<hex HMAC-SHA256 of the body>`, or `?token=` as
+ * shown with the step's URL.
+ */
+export const WebhookTriggerBody = z
+  .object({ email: z.email().max(320).optional(), personId: z.number().int().positive().optional() })
+  .loose()
+  .refine((b) => b.email !== undefined || b.personId !== undefined, { message: 'Send an email or a personId in the JSON body.' });
+export const WebhookTriggerParams = z.object({ stepId: z.coerce.number().int().positive() });
+export const WebhookTriggerQuery = z.object({ token: z.string().max(200).optional() });
+export const WebhookTriggerAnswer = z.object({
+  personId: z.number().int(),
+  /** False when the flow is off, or the person may not enter again (the flow's re-entry rule). */
+  entered: z.boolean(),
+});
+export const flowRunMessages = {
+  badSignature: 'The signature of this webhook call does not verify.',
+  notWebhookTrigger: 'This step is not a webhook trigger.',
+  personNotFound: 'No person with this id.',
+  badBody: 'Send a JSON body with an email or a personId.',
+} as const;
+
+// The settings tree is recursive: named components in the OpenAPI document instead of generated ids.
+z.globalRegistry.add(InputFields, { id: 'FlowStepInputFields' });
+z.globalRegistry.add(InputFieldSchema, { id: 'FlowStepInputField' });

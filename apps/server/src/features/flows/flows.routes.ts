@@ -1,4 +1,84 @@
-import type { RouteDef } from '../../http/route.ts';
+import {
+  CreateFlowBody,
+  CreateLinkBody,
+  CreateStepBody,
+  DeleteStepQuery,
+  FlowAttached,
+  FlowEmails,
+  FlowList,
+  FlowListQuery,
+  FlowNames,
+  FlowPeopleCounts,
+  FlowResponse,
+  FlowSegments,
+  FlowUpdateResponse,
+  IdParams,
+  LinkDeleted,
+  LinkPairParams,
+  LinkResponse,
+  ReadOnlyAuthQuery,
+  ServicesResponse,
+  StepDeleted,
+  StepPeople,
+  StepPeopleQuery,
+  StepQuery,
+  StepResponse,
+  UpdateFlowBody,
+  UpdateStepBody,
+} from '@herald/contracts';
+import { route } from '../../http/route.ts';
+import { createFlow, flowAttached, flowEmails, flowPeopleCounts, flowSegments, getFlow, getFlowNames, getFlows, updateFlow } from './flows.service.ts';
+import { createLink, deleteLink, deleteLinkBetween } from './links.service.ts';
+import { getServices } from './services.service.ts';
+import { createStep, deleteStep, getStep, stepPeople, updateStep } from './steps.service.ts';
+
+const read = ['flows:read'] as const;
+const write = ['flows:write'] as const;
 
 /** Flows, steps, links and the step catalogue (work-areas.md §3, §4, §7); scopes flows:read / flows:write. */
-export const flowsRoutes: RouteDef[] = [];
+export const flowsRoutes = [
+  route({ method: 'GET', url: '/v1/integrations', auth: 'session', scopes: [...read], summary: 'Flows with their steps and links, newest change first (archived ones with ?archived=true)', query: FlowListQuery, response: FlowList,
+    handler: ({ db, services, session, query }) => getFlows(db, services, session, query.archived) }),
+  route({ method: 'GET', url: '/v1/integrations/names', auth: 'session', scopes: [...read], summary: 'Id and name of every flow not archived', response: FlowNames,
+    handler: ({ db, session }) => getFlowNames(db, session) }),
+  route({ method: 'POST', url: '/v1/integrations', auth: 'session', scopes: [...write], summary: "Create a flow, switched off (name defaults to 'Unnamed Flow')", body: CreateFlowBody, response: FlowResponse, status: 201,
+    example: { name: 'Welcome series' },
+    handler: ({ db, services, session, body }) => createFlow(db, services, session, body) }),
+  route({ method: 'GET', url: '/v1/integrations/:id', auth: 'session', scopes: [...read], summary: 'One flow with its steps, links and warnings', params: IdParams, query: ReadOnlyAuthQuery, response: FlowResponse,
+    handler: ({ db, services, session, params }) => getFlow(db, services, session, params.id) }),
+  route({ method: 'PATCH', url: '/v1/integrations/:id', auth: 'session', scopes: [...write], summary: 'Rename, switch on or off (checks first), archive, or set the re-entry rule', params: IdParams, body: UpdateFlowBody, response: FlowUpdateResponse,
+    example: { name: 'Welcome series' },
+    handler: ({ db, services, session, params, body }) => updateFlow(db, services, session, params.id, body) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/people-counts', auth: 'session', scopes: [...read], summary: 'People at each step now, in the flow now, ever entered and done', params: IdParams, response: FlowPeopleCounts,
+    handler: ({ db, session, params }) => flowPeopleCounts(db, session, params.id) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/emails', auth: 'session', scopes: [...read], summary: "The emails the flow's steps use", params: IdParams, query: ReadOnlyAuthQuery, response: FlowEmails,
+    handler: ({ db, session, params }) => flowEmails(db, session, params.id) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/segments', auth: 'session', scopes: [...read], summary: "The segments the flow's steps use", params: IdParams, query: ReadOnlyAuthQuery, response: FlowSegments,
+    handler: ({ db, session, params }) => flowSegments(db, session, params.id) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/attached', auth: 'session', scopes: [...read], summary: "Emails, custom fields and segments the flow's steps use", params: IdParams, query: ReadOnlyAuthQuery, response: FlowAttached,
+    handler: ({ db, session, params }) => flowAttached(db, session, params.id) }),
+
+  route({ method: 'POST', url: '/v1/steps/', auth: 'session', scopes: [...write], summary: "Add a step to a flow ('Unknown step' for an operation not in the catalogue)", body: CreateStepBody, response: StepResponse, status: 201,
+    example: { flowId: 1, tempId: 'tmp-1', operationKey: '/add-tag', inputFields: { properties: { tag: { value: 'customer' } } } },
+    handler: ({ db, services, session, body }) => createStep(db, services, session, body) }),
+  route({ method: 'GET', url: '/v1/steps/:id', auth: 'session', scopes: [...read], summary: 'One step with its problem and people count', params: IdParams, query: StepQuery, response: StepResponse,
+    handler: ({ db, services, session, params, query }) => getStep(db, services, session, params.id, query.refresh) }),
+  route({ method: 'PATCH', url: '/v1/steps/:id', auth: 'session', scopes: [...write], summary: 'Change a step (settings of an active flow need confirmActiveEdit)', params: IdParams, body: UpdateStepBody, response: StepResponse,
+    example: { coordinates: { x: 20, y: 40 } },
+    handler: ({ db, services, session, params, body }) => updateStep(db, services, session, params.id, body) }),
+  route({ method: 'DELETE', url: '/v1/steps/:id', auth: 'session', scopes: [...write], summary: 'Delete a step and its links (of an active flow with ?confirmActiveEdit=true)', params: IdParams, query: DeleteStepQuery, response: StepDeleted,
+    handler: ({ db, session, params, query }) => deleteStep(db, session, params.id, query.confirmActiveEdit) }),
+  route({ method: 'GET', url: '/v1/steps/:id/people', auth: 'session', scopes: [...read], summary: 'The people now at a step', params: IdParams, query: StepPeopleQuery, response: StepPeople,
+    handler: ({ db, session, params, query }) => stepPeople(db, session, params.id, query.limit) }),
+
+  route({ method: 'POST', url: '/v1/links/', auth: 'session', scopes: [...write], summary: 'Link two steps of a flow (a branch of a filter or A/B test names its condition)', body: CreateLinkBody, response: LinkResponse, status: 201,
+    example: { source: 1, target: 2 },
+    handler: ({ db, session, body }) => createLink(db, session, body) }),
+  route({ method: 'DELETE', url: '/v1/links/:source/:target', auth: 'session', scopes: [...write], summary: 'Remove the link between two steps', params: LinkPairParams, response: LinkDeleted,
+    handler: ({ db, session, params }) => deleteLinkBetween(db, session, params.source, params.target) }),
+  route({ method: 'DELETE', url: '/v1/links/:id', auth: 'session', scopes: [...write], summary: 'Remove a link', params: IdParams, response: LinkDeleted,
+    handler: ({ db, session, params }) => deleteLink(db, session, params.id) }),
+
+  route({ method: 'GET', url: '/v1/services', auth: 'session', scopes: [...read], summary: 'The native service and its step catalogue with each operation\'s settings schema', response: ServicesResponse,
+    handler: () => Promise.resolve(getServices()) }),
+];

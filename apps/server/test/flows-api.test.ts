@@ -126,6 +126,20 @@ describe('flows', () => {
     expect((await version()).version).toBe(v1.version + 1);
     expect((await version()).lastSaved!.getTime()).toBeGreaterThanOrEqual(v1.lastSaved!.getTime());
   });
+  it('lists flows as items of the flows folders, and archives (and switches off) the flows of a deleted folder', async () => {
+    const { id: emailId } = await email(owner);
+    const { flow } = await sendFlow(owner, emailId);
+    expect((await activate(owner.client, flow.id)).status).toBe(200);
+    const tree = async () => (await owner.client.get('/v1/folders?folderType=flows')).body.folders as { id: number; root: boolean; childrenIds: { type: string; id: number }[] }[];
+    const root = (await tree()).find((f) => f.root)!;
+    expect(root.childrenIds).toContainEqual({ type: 'item', id: flow.id });
+    const folder = (await owner.client.post('/v1/folders', { folderType: 'flows', name: 'Onboarding' })).body.folder;
+    expect((await owner.client.patch(`/v1/folders/${folder.id}`, { childrenIds: [{ type: 'item', id: flow.id }] })).status).toBe(200);
+    expect((await tree()).find((f) => f.root)!.childrenIds).not.toContainEqual({ type: 'item', id: flow.id });
+    expect((await owner.client.request('DELETE', `/v1/folders/${folder.id}`)).status).toBeLessThan(300);
+    const archived = (await owner.client.get(`/v1/integrations/${flow.id}`)).body.integration;
+    expect(archived).toMatchObject({ archived: true, status: 'deactivated-user' });
+  });
 });
 
 describe('steps', () => {
@@ -390,7 +404,8 @@ describe('activation', () => {
 
   it('refuses an unconfigured step, a dangling branch, no trigger, and a trigger leading nowhere', async () => {
     const flow = await newFlow(owner.client);
-    expect((await activate(owner.client, flow.id)).body.message).toBe(flowMessages.noTrigger);
+    const empty = await activate(owner.client, flow.id);
+    expect(empty.body).toMatchObject({ message: flowMessages.noTrigger, extra: { warnings: [flowMessages.noTrigger] } });
     const trigger = await addStep(owner.client, flow.id, '/added-tag', { tag: 'a' });
     expect((await activate(owner.client, flow.id)).body.message).toBe(flowMessages.triggerHasNoNext);
     const send = await addStep(owner.client, flow.id, '/send');

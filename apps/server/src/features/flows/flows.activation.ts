@@ -11,7 +11,8 @@ import type { LinkRow } from './links.queries.ts';
 import type { StepRow } from './steps.queries.ts';
 import { loadResourceLookup, stepReferences } from './steps.shape.ts';
 
-const refuse = (message: string, errorCode?: string) => new AppError('UnprocessableError', message, errorCode ? { errorCode } : {});
+/** A 422 naming the problem; `extra.warnings` lists every problem found (the web lists them under the switch). */
+const refuse = (message: string, errorCode: string, warnings: string[] = [message]) => new AppError('UnprocessableError', message, { errorCode, extra: { warnings } });
 
 /**
  * What stops a flow from being switched on, as a 422 (null when it can run), checked in this order: a time
@@ -28,7 +29,7 @@ export async function activationProblem(db: Database, accountId: number, flow: F
     if (at <= now.getTime()) return refuse(flowMessages.timeInPast, 'timeInPast');
   }
   const problems = validateFlow(definitionOf(flow, steps, links));
-  if (problems.length > 0) return refuse(problems[0]!, 'flowInvalid');
+  if (problems.length > 0) return refuse(problems[0]!, 'flowInvalid', problems);
 
   const lookup = await loadResourceLookup(db, accountId, steps);
   for (const { row, config } of configs) {

@@ -114,3 +114,19 @@ export async function existingFields(db: Database, accountId: number, names: str
   if (names.length === 0) return [];
   return db.selectFrom('personFields').select(['name', 'title', 'type']).where('accountId', '=', accountId).where('name', 'in', names).orderBy('name').execute();
 }
+
+/** Archive flows (a folder of flows deleted); an active one is switched off as archiving one by one does. */
+export async function archiveFlows(db: Database, accountId: number, ids: number[]) {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('flows')
+    .set({
+      archived: true,
+      status: sql<string>`case when status = 'active' then 'deactivated-user' else status end`,
+      lastSaved: sql<Date>`now()`,
+      updatedAt: sql<Date>`now()`,
+    })
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+}

@@ -3,6 +3,7 @@ import type { FolderType } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { listActiveBroadcastIds } from '../broadcasts/broadcasts.queries.ts';
 import { listActiveEmailIds } from '../emails/emails.queries.ts';
+import { listActiveFlowIds } from '../flows/flows.queries.ts';
 
 export interface ChildRef {
   type: 'folder' | 'item';
@@ -52,5 +53,6 @@ export async function existingItems(db: Database, accountId: number, folderType:
   if (folderType === 'personFields') return (await db.selectFrom('personFields').select('name').where('accountId', '=', accountId).orderBy('createdAt').execute()).map((r) => r.name);
   if (folderType === 'emails') return listActiveEmailIds(db, accountId);
   if (folderType === 'broadcasts') return listActiveBroadcastIds(db, accountId);
+  if (folderType === 'flows') return listActiveFlowIds(db, accountId);
   return [];
 }

@@ -7,6 +7,7 @@ import type { Session } from '../../http/route.ts';
 import { removeTagFromPeople } from '../tags/tags.queries.ts';
 import { archiveEmails } from '../emails/emails.queries.ts';
 import { archiveBroadcasts } from '../broadcasts/broadcasts.queries.ts';
+import { archiveFlows } from '../flows/flows.queries.ts';
 import { sql } from 'kysely';
 import {
   deleteFolders,
@@ -124,7 +125,7 @@ export async function updateFolder(db: Database, session: Session, id: number, b
 
 /**
  * DELETE /v1/folders/{id}: the folder, its subfolders, and its items by type — person fields and
- * tags deleted; segments deleted; emails and broadcasts archived (flows too, when that area exists).
+ * tags deleted; segments deleted; emails, broadcasts and flows archived (an active flow is switched off).
  */
 export async function deleteFolder(db: Database, session: Session, id: number) {
   const row = await folderOrThrow(db, session, id);
@@ -156,6 +157,9 @@ export async function deleteFolder(db: Database, session: Session, id: number) {
   }
   if (row.folderType === 'broadcasts' && items.length) {
     await archiveBroadcasts(db, session.accountId, items.map(Number).filter((id) => Number.isSafeInteger(id)));
+  }
+  if (row.folderType === 'flows' && items.length) {
+    await archiveFlows(db, session.accountId, items.map(Number).filter((id) => Number.isSafeInteger(id)));
   }
   const parent = row.parentId ? byId.get(row.parentId) : undefined;
   if (parent) await setChildren(db, session.accountId, parent.id, childrenOf(parent).filter((c) => !sameRef(c, { type: 'folder', id })));

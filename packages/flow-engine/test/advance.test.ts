@@ -9,10 +9,10 @@ const t0 = at('2026-03-02T10:00:00Z'); // a Monday
 /** A step of a scenario: call advance at `now` with `facts`, and expect the effects (kind:stepId) and the run. */
 type Call = { now: Date; facts?: Record<number, boolean>; effects: string[]; run: Partial<FlowRun>; needs?: number };
 
-function play(definition: FlowDefinition, start: FlowRun, calls: Call[]): void {
+function play(definition: FlowDefinition, start: FlowRun, calls: Call[], timeZone = 'UTC'): void {
   let run = start;
   for (const [i, call] of calls.entries()) {
-    const result = advance(definition, run, { ...utc, facts: call.facts }, call.now);
+    const result = advance(definition, run, { timeZone, facts: call.facts }, call.now);
     expect(result.effects.map((e) => `${e.kind}:${e.stepId}`), `call ${i}`).toEqual(call.effects);
     expect(result.run, `call ${i}`).toMatchObject(call.run);
     expect(result.needs?.stepId ?? null, `call ${i}`).toBe(call.needs ?? null);
@@ -24,7 +24,7 @@ const tag = (name: string) => ({ tag: name });
 const send = (id: number) => ({ email: { id } });
 const wait = (amount: number, unit = 'days') => ({ wait: { mode: 'duration', amount, unit } });
 
-const scenarios: Array<{ name: string; flow: FlowDefinition; start?: FlowRun; calls: Call[] }> = [
+const scenarios: Array<{ name: string; flow: FlowDefinition; start?: FlowRun; timeZone?: string; calls: Call[] }> = [
   {
     name: 'trigger → send → tag runs straight through and ends',
     flow: flow([[1, '/added-tag', tag('trial')], [2, '/send', send(5)], [3, '/add-tag', tag('welcomed')]], [[1, 2], [2, 3]]),
@@ -68,6 +68,29 @@ const scenarios: Array<{ name: string; flow: FlowDefinition; start?: FlowRun; ca
     name: 'a filter answered no takes the no branch; a branch without a link ends the run',
     flow: flow([[1, '/entered-segment', { segment: { id: 3 } }], [2, '/in-segment', { segment: { id: 4 } }], [3, '/add-tag', tag('yes')]], [[1, 2], [2, 3, 'yes']]),
     calls: [{ now: t0, facts: { 2: false }, effects: ['executed:1', 'executed:2'], run: { status: 'done', stepId: null, seq: 2 } }],
+  },
+  {
+    name: 'a run woken from a wait stops at a filter, then goes on with its answer',
+    flow: flow([[1, '/event', { name: 'x' }], [2, '/delay', { amount: 1, unit: 'hours' }], [3, '/has-tag', tag('vip')], [4, '/send', send(5)], [5, '/send', send(6)]], [[1, 2], [2, 3], [3, 4, 'yes'], [3, 5, 'no']]),
+    calls: [
+      { now: t0, effects: ['executed:1', 'executed:2'], run: { status: 'waiting', stepId: 3, wakeAt: '2026-03-02T11:00:00.000Z' } },
+      { now: at('2026-03-02T11:00:00Z'), effects: [], run: { status: 'active', stepId: 3, seq: 2, wakeAt: null }, needs: 3 },
+      { now: at('2026-03-02T11:00:01Z'), facts: { 3: false }, effects: ['executed:3', 'executed:5', 'send:5'], run: { status: 'done', seq: 4 } },
+    ],
+  },
+  {
+    name: 'an A/B variant without a link ends the run',
+    flow: flow([[1, '/event', { name: 'x' }], [2, '/ab-test', { variants: [{ name: 'A', weight: 1 }, { name: 'B', weight: 1 }] }]], [[1, 2]]),
+    calls: [{ now: t0, effects: ['executed:1', 'executed:2'], run: { status: 'done', stepId: null, seq: 2 } }],
+  },
+  {
+    name: 'a weekday wait in the person’s zone: Monday 10:00 UTC is 11:00 in Berlin, so “Tuesday 9–17” waits for Tuesday 08:00 UTC',
+    timeZone: 'Europe/Berlin',
+    flow: flow([[1, '/event', { name: 'x' }], [2, '/delay-v2', { wait: { mode: 'weekday', days: [2], from: '09:00', to: '17:00' } }], [3, '/send', send(5)]], [[1, 2], [2, 3]]),
+    calls: [
+      { now: t0, effects: ['executed:1', 'executed:2'], run: { status: 'waiting', stepId: 3, wakeAt: '2026-03-03T08:00:00.000Z' } },
+      { now: at('2026-03-03T08:00:00Z'), effects: ['executed:3', 'send:3'], run: { status: 'done', seq: 3 } },
+    ],
   },
   {
     name: 'end flow ends the run even with a link after it',
@@ -116,7 +139,7 @@ const scenarios: Array<{ name: string; flow: FlowDefinition; start?: FlowRun; ca
 ];
 
 describe('advance scenarios', () => {
-  for (const scenario of scenarios) it(scenario.name, () => play(scenario.flow, scenario.start ?? runAt(1), scenario.calls));
+  for (const scenario of scenarios) it(scenario.name, () => play(scenario.flow, scenario.start ?? runAt(1), scenario.calls, scenario.timeZone));
 });
 
 describe('advance rules', () => {

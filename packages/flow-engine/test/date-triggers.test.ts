@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dateFieldFireTime, fieldCalendarDate, nextAnnualFire, nextDateFieldFire } from '../src/index.ts';
+import { dateFieldFireTime, fieldCalendarDate, localTimeAt, nextAnnualFire, nextDateFieldFire } from '../src/index.ts';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -46,4 +47,31 @@ describe('annual triggers', () => {
   });
 
   it('null without a date', () => expect(nextAnnualFire(null, '09:00', 'UTC', now)).toBeNull());
+});
+
+describe('annual triggers: property', () => {
+  it('fires within a year at or after now, on the anniversary at the time on the person’s clock', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1940-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true }),
+        fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe'),
+        fc.integer({ min: 0, max: 23 }),
+        (birthday, nowMs, zone, hour) => {
+          const field = birthday.toISOString().slice(0, 10);
+          const time = `${String(hour).padStart(2, '0')}:00`;
+          const fire = nextAnnualFire(field, time, zone, new Date(nowMs))!;
+          expect(fire.getTime()).toBeGreaterThanOrEqual(nowMs);
+          expect(fire.getTime() - nowMs).toBeLessThanOrEqual(366 * 86_400_000);
+          const local = localTimeAt(fire, zone);
+          const [, month, day] = field.split('-').map(Number);
+          const isLeapDayMoved = month === 2 && day === 29 && local.day === 28;
+          expect([local.month, isLeapDayMoved ? 29 : local.day]).toEqual([month, day]);
+          // The clock reads the time, or later when the time fell into a DST gap.
+          expect(local.hour * 60 + local.minute).toBeGreaterThanOrEqual(hour * 60);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { stepTypeOf, type OperationKey, type StepType } from '@herald/contracts';
+import type { OperationKey } from '@herald/contracts';
 import type { StepHandler } from './step-handler.ts';
 import { abTestHandler } from './steps/ab-test.ts';
 import { archivePersonHandler } from './steps/archive-person.ts';
@@ -38,6 +38,3 @@ export function handlerOf(key: OperationKey): StepHandler {
 
 /** Wait steps (/delay, /delay-v2). */
 export const isWaitOperation = (key: OperationKey): key is '/delay' | '/delay-v2' => key === '/delay' || key === '/delay-v2';
-
-export type { StepType };
-export { stepTypeOf };

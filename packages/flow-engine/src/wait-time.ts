@@ -1,5 +1,5 @@
 import type { WaitConfig } from '@herald/contracts';
-import { addDays, clockMinutes, localTimeAt, safeTimeZone, zonedToInstant, type LocalDate } from './zoned-time.ts';
+import { addDays, clockMinutes, localTimeAt, safeTimeZone, weekdayOf, zonedToInstant, type LocalDate } from './zoned-time.ts';
 
 const minuteMs = 60_000;
 
@@ -54,7 +54,7 @@ export function nextWindowStart(days: readonly number[], from: string, to: strin
   // Yesterday's window may still be open (over midnight); a listed day comes within a week.
   for (let offset = -1; offset <= 8; offset += 1) {
     const day = addDays(today, offset);
-    if (!days.includes(new Date(Date.UTC(day.year, day.month - 1, day.day)).getUTCDay())) continue;
+    if (!days.includes(weekdayOf(day))) continue;
     const opens = zonedToInstant(day, Math.floor(start / 60), start % 60, zone).getTime();
     const closesDay = end > start ? day : addDays(day, 1);
     const closes = zonedToInstant(closesDay, Math.floor(end / 60), end % 60, zone).getTime();

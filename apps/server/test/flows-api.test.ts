@@ -525,6 +525,35 @@ describe('attached resources and the catalogue', () => {
 });
 
 describe('access', () => {
+  it('opens a flow read-only with its share token, without the webhook trigger URL, and only that flow', async () => {
+    const owner = await registerUser(ctx.app);
+    const { id: emailId } = await email(owner);
+    const flow = await newFlow(owner.client, 'Shared');
+    const hook = await addStep(owner.client, flow.id, '/webhook-trigger');
+    const send = await addStep(owner.client, flow.id, '/send', { email: { id: emailId } });
+    await link(owner.client, hook.id, send.id);
+    const other = await newFlow(owner.client, 'Private');
+    const token = (await owner.client.get(`/v1/integrations/${flow.id}/share-token`)).body.shareToken as string;
+    expect(token).toBeTruthy();
+    const anonymous = new Client(ctx.app);
+    const q = `read-only-auth=${encodeURIComponent(token)}`;
+    const seen = await anonymous.get(`/v1/integrations/${flow.id}?${q}`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.integration.name).toBe('Shared');
+    expect(seen.body.integration.steps[String(hook.id)].outputFields).toBeNull();
+    expect((await anonymous.get(`/v1/integrations/${flow.id}/emails?${q}`)).body.emails.map((e: { id: number }) => e.id)).toEqual([emailId]);
+    expect((await anonymous.get(`/v1/integrations/${flow.id}/attached?${q}`)).status).toBe(200);
+    expect((await anonymous.get(`/v1/integrations/${other.id}?${q}`)).status).toBe(403);
+    expect((await anonymous.get(`/v1/integrations/${flow.id}?read-only-auth=${encodeURIComponent(token.slice(0, -2))}`)).status).toBe(403);
+    expect((await anonymous.get(`/v1/integrations/${flow.id}`)).status).toBe(401);
+    // The token reads; it changes nothing.
+    expect((await anonymous.patch(`/v1/integrations/${flow.id}?${q}`, { name: 'x' })).status).toBe(401);
+    // A stranger's session with the token still reads only the shared flow.
+    const stranger = await registerUser(ctx.app);
+    expect((await stranger.client.get(`/v1/integrations/${flow.id}?${q}`)).body.integration.id).toBe(flow.id);
+    expect((await stranger.client.get(`/v1/integrations/${flow.id}`)).status).toBe(404);
+  });
+
   it("answers 404 for another account's flow, step and link", async () => {
     const owner = await registerUser(ctx.app);
     const stranger = await registerUser(ctx.app);

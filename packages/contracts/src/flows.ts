@@ -442,7 +442,9 @@ export const flowApiMessages = {
   archivedNotActive: 'Restore this flow from the archive before activating it.',
   unknownService: (serviceId: string) => `Unknown service "${serviceId}".`,
   conditionRequired: 'Choose the branch this link leaves from.',
+  shareInvalid: 'This share link is not valid or has expired.',
 } as const;
+export const FlowShareToken = z.object({ shareToken: z.string() });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Running flows: the webhook trigger's signed inbound call (POST /v1/hooks/flows/{stepId}).

@@ -11,6 +11,7 @@ import {
   FlowPeopleCounts,
   FlowResponse,
   FlowSegments,
+  FlowShareToken,
   FlowUpdateResponse,
   IdParams,
   LinkDeleted,
@@ -28,6 +29,7 @@ import {
 } from '@herald/contracts';
 import { route } from '../../http/route.ts';
 import { createFlow, flowAttached, flowEmails, flowPeopleCounts, flowSegments, getFlow, getFlowNames, getFlows, updateFlow } from './flows.service.ts';
+import { getShareToken, readFlow } from './flows.share.ts';
 import { createLink, deleteLink, deleteLinkBetween } from './links.service.ts';
 import { getServices } from './services.service.ts';
 import { createStep, deleteStep, getStep, stepPeople, updateStep } from './steps.service.ts';
@@ -44,19 +46,21 @@ export const flowsRoutes = [
   route({ method: 'POST', url: '/v1/integrations', auth: 'session', scopes: [...write], summary: "Create a flow, switched off (name defaults to 'Unnamed Flow')", body: CreateFlowBody, response: FlowResponse, status: 201,
     example: { name: 'Welcome series' },
     handler: ({ db, services, session, body }) => createFlow(db, services, session, body) }),
-  route({ method: 'GET', url: '/v1/integrations/:id', auth: 'session', scopes: [...read], summary: 'One flow with its steps, links and warnings', params: IdParams, query: ReadOnlyAuthQuery, response: FlowResponse,
-    handler: ({ db, services, session, params }) => getFlow(db, services, session, params.id) }),
+  route({ method: 'GET', url: '/v1/integrations/:id', auth: 'public', summary: 'One flow with its steps, links and warnings (flows:read, or read-only-auth: a share token)', params: IdParams, query: ReadOnlyAuthQuery, response: FlowResponse,
+    handler: ({ services, session, params, query }) => readFlow({ services, session, token: query['read-only-auth'] }, params.id, (reader) => getFlow(reader, services, params.id)) }),
   route({ method: 'PATCH', url: '/v1/integrations/:id', auth: 'session', scopes: [...write], summary: 'Rename, switch on or off (checks first), archive, or set the re-entry rule', params: IdParams, body: UpdateFlowBody, response: FlowUpdateResponse,
     example: { name: 'Welcome series' },
     handler: ({ db, services, session, params, body }) => updateFlow(db, services, session, params.id, body) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/share-token', auth: 'session', scopes: [...read], summary: 'A token that opens the flow read-only for 30 days (read-only-auth)', params: IdParams, response: FlowShareToken,
+    handler: ({ db, services, session, params }) => getShareToken(db, services, session, params.id) }),
   route({ method: 'GET', url: '/v1/integrations/:id/people-counts', auth: 'session', scopes: [...read], summary: 'People at each step now, in the flow now, ever entered and done', params: IdParams, response: FlowPeopleCounts,
     handler: ({ db, session, params }) => flowPeopleCounts(db, session, params.id) }),
-  route({ method: 'GET', url: '/v1/integrations/:id/emails', auth: 'session', scopes: [...read], summary: "The emails the flow's steps use", params: IdParams, query: ReadOnlyAuthQuery, response: FlowEmails,
-    handler: ({ db, session, params }) => flowEmails(db, session, params.id) }),
-  route({ method: 'GET', url: '/v1/integrations/:id/segments', auth: 'session', scopes: [...read], summary: "The segments the flow's steps use", params: IdParams, query: ReadOnlyAuthQuery, response: FlowSegments,
-    handler: ({ db, session, params }) => flowSegments(db, session, params.id) }),
-  route({ method: 'GET', url: '/v1/integrations/:id/attached', auth: 'session', scopes: [...read], summary: "Emails, custom fields and segments the flow's steps use", params: IdParams, query: ReadOnlyAuthQuery, response: FlowAttached,
-    handler: ({ db, session, params }) => flowAttached(db, session, params.id) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/emails', auth: 'public', summary: "The emails the flow's steps use (flows:read, or read-only-auth)", params: IdParams, query: ReadOnlyAuthQuery, response: FlowEmails,
+    handler: ({ services, session, params, query }) => readFlow({ services, session, token: query['read-only-auth'] }, params.id, (reader) => flowEmails(reader, params.id)) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/segments', auth: 'public', summary: "The segments the flow's steps use (flows:read, or read-only-auth)", params: IdParams, query: ReadOnlyAuthQuery, response: FlowSegments,
+    handler: ({ services, session, params, query }) => readFlow({ services, session, token: query['read-only-auth'] }, params.id, (reader) => flowSegments(reader, params.id)) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/attached', auth: 'public', summary: "Emails, custom fields and segments the flow's steps use (flows:read, or read-only-auth)", params: IdParams, query: ReadOnlyAuthQuery, response: FlowAttached,
+    handler: ({ services, session, params, query }) => readFlow({ services, session, token: query['read-only-auth'] }, params.id, (reader) => flowAttached(reader, params.id)) }),
 
   route({ method: 'POST', url: '/v1/steps/', auth: 'session', scopes: [...write], summary: "Add a step to a flow ('Unknown step' for an operation not in the catalogue)", body: CreateStepBody, response: StepResponse, status: 201,
     example: { flowId: 1, tempId: 'tmp-1', operationKey: '/add-tag', inputFields: { properties: { tag: { value: 'customer' } } } },

@@ -30,6 +30,7 @@ import {
 } from './flows.queries.ts';
 import { listLinks } from './links.queries.ts';
 import { listSteps } from './steps.queries.ts';
+import type { FlowReader } from './flows.share.ts';
 import { shapeFlows } from './flows.shape.ts';
 import { stepReferences } from './steps.shape.ts';
 
@@ -54,8 +55,10 @@ export async function getFlowNames(db: Database, session: Session) {
   return { integrations: rows.map((r) => ({ id: Number(r.id), name: r.name })) };
 }
 
-export async function getFlow(db: Database, services: Services, session: Session, id: number) {
-  return { integration: await shapeOne(db, services, session.accountId, await flowOrThrow(db, session.accountId, id)) };
+/** GET /v1/integrations/{id}: one flow; read through a share token, a webhook trigger's inbound URL is left out. */
+export async function getFlow(reader: FlowReader, services: Services, id: number) {
+  const row = await flowOrThrow(reader.db, reader.accountId, id);
+  return { integration: (await shapeFlows(reader.db, services, reader.accountId, [row], { readOnly: reader.readOnly }))[0]! };
 }
 
 /** POST /v1/integrations: a new flow, switched off; an empty name is 'Unnamed Flow'. */
@@ -131,26 +134,26 @@ async function referencesOf(db: Database, accountId: number, id: number) {
 }
 
 /** GET /v1/integrations/{id}/emails: the emails the flow's steps use (archived or deleted ones left out). */
-export async function flowEmails(db: Database, session: Session, id: number) {
-  const refs = await referencesOf(db, session.accountId, id);
-  const rows = await existingEmails(db, session.accountId, refs.emails);
+export async function flowEmails({ db, accountId }: FlowReader, id: number) {
+  const refs = await referencesOf(db, accountId, id);
+  const rows = await existingEmails(db, accountId, refs.emails);
   return { emails: rows.map((r) => ({ id: Number(r.id), name: r.name, subject: r.subject, fromEmail: r.fromEmail, fromName: r.fromName })) };
 }
 
 /** GET /v1/integrations/{id}/segments: the segments the flow's steps use. */
-export async function flowSegments(db: Database, session: Session, id: number) {
-  const refs = await referencesOf(db, session.accountId, id);
-  const rows = await existingSegments(db, session.accountId, refs.segments);
+export async function flowSegments({ db, accountId }: FlowReader, id: number) {
+  const refs = await referencesOf(db, accountId, id);
+  const rows = await existingSegments(db, accountId, refs.segments);
   return { segments: rows.map((r) => ({ id: Number(r.id), name: r.name })) };
 }
 
 /** GET /v1/integrations/{id}/attached: emails, custom fields and segments the flow's steps use. */
-export async function flowAttached(db: Database, session: Session, id: number) {
-  const refs = await referencesOf(db, session.accountId, id);
+export async function flowAttached({ db, accountId }: FlowReader, id: number) {
+  const refs = await referencesOf(db, accountId, id);
   const [emails, fields, segments] = await Promise.all([
-    existingEmails(db, session.accountId, refs.emails),
-    existingFields(db, session.accountId, refs.fields),
-    existingSegments(db, session.accountId, refs.segments),
+    existingEmails(db, accountId, refs.emails),
+    existingFields(db, accountId, refs.fields),
+    existingSegments(db, accountId, refs.segments),
   ]);
   return {
     email: emails.map((e) => ({ id: Number(e.id), name: e.name })),

@@ -22,10 +22,10 @@ export function definitionOf(flow: Pick<FlowRow, 'id' | 'version'>, steps: reado
 const storedWarnings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((w): w is string => typeof w === 'string') : []);
 
 /** Flows as the API shows them: steps keyed by id, links, and the problems that block activation. */
-export async function shapeFlows(db: Database, services: Services, accountId: number, rows: readonly FlowRow[]): Promise<Flow[]> {
+export async function shapeFlows(db: Database, services: Services, accountId: number, rows: readonly FlowRow[], options: { readOnly?: boolean } = {}): Promise<Flow[]> {
   const ids = rows.map((r) => Number(r.id));
   const [steps, links, peopleAt] = await Promise.all([listSteps(db, accountId, ids), listLinks(db, accountId, ids), peopleAtSteps(db, accountId, ids)]);
-  const context: StepShapeContext = { lookup: await loadResourceLookup(db, accountId, steps), peopleAt, publicUrl: services.config.publicUrl };
+  const context: StepShapeContext = { lookup: await loadResourceLookup(db, accountId, steps), peopleAt, publicUrl: services.config.publicUrl, showInboundUrl: !options.readOnly };
   return rows.map((row) => {
     const id = Number(row.id);
     const ownSteps = steps.filter((s) => Number(s.flowId) === id);

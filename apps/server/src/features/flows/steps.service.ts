@@ -54,7 +54,7 @@ async function shapeStep(db: Database, services: Services, accountId: number, ro
     loadResourceLookup(db, accountId, [row]),
     withPeople ? peopleAtSteps(db, accountId, [Number(row.flowId)]) : Promise.resolve(new Map<number, number>()),
   ]);
-  return toStep(row, { lookup, peopleAt, publicUrl: services.config.publicUrl });
+  return toStep(row, { lookup, peopleAt, publicUrl: services.config.publicUrl, showInboundUrl: true });
 }
 
 /**

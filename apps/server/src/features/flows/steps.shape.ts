@@ -80,7 +80,8 @@ export function linkConditionsOf(operationKey: string, config: Record<string, un
   return stepBranches({ id: 0, operationKey, config });
 }
 
-export type StepShapeContext = { lookup: ResourceLookup; peopleAt: ReadonlyMap<number, number>; publicUrl: string };
+/** showInboundUrl: false for a flow read through a share token (the webhook trigger's URL lets anyone enter people). */
+export type StepShapeContext = { lookup: ResourceLookup; peopleAt: ReadonlyMap<number, number>; publicUrl: string; showInboundUrl: boolean };
 
 /** The Step the API answers with. */
 export function toStep(row: StepRow, context: StepShapeContext): Step {
@@ -90,7 +91,7 @@ export function toStep(row: StepRow, context: StepShapeContext): Step {
   const known = isOperationKey(row.operationKey);
   const problem = stepProblem(row.operationKey, config, context.lookup);
   const outputFields =
-    row.operationKey === '/webhook-trigger' && row.secret
+    row.operationKey === '/webhook-trigger' && row.secret && context.showInboundUrl
       ? { ...((row.outputFields ?? {}) as Record<string, unknown>), url: webhookTriggerUrl(context.publicUrl, id, row.secret) }
       : ((row.outputFields ?? null) as Record<string, unknown> | null);
   return {

@@ -90,7 +90,7 @@ describe('advance properties', () => {
           last = call();
         }
       }),
-      { numRuns: 250 },
+      { numRuns: 200 },
     );
   });
 

@@ -109,7 +109,7 @@ describe('time-zone properties', () => {
           for (let probe = ms; probe < wake.getTime(); probe += 29 * 60_000) expect(inWindow(probe)).toBe(false);
         },
       ),
-      { numRuns: 120 },
+      { numRuns: 80 },
     );
   });
 });

@@ -19,6 +19,17 @@ export function definitionOf(flow: Pick<FlowRow, 'id' | 'version'>, steps: reado
   });
 }
 
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
 const storedWarnings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((w): w is string => typeof w === 'string') : []);
 
 /** Flows as the API shows them: steps keyed by id, links, and the problems that block activation. */
@@ -26,10 +37,12 @@ export async function shapeFlows(db: Database, services: Services, accountId: nu
   const ids = rows.map((r) => Number(r.id));
   const [steps, links, peopleAt] = await Promise.all([listSteps(db, accountId, ids), listLinks(db, accountId, ids), peopleAtSteps(db, accountId, ids)]);
   const context: StepShapeContext = { lookup: await loadResourceLookup(db, accountId, steps), peopleAt, publicUrl: services.config.publicUrl, showInboundUrl: !options.readOnly };
+  const stepsOf = groupBy(steps, (s) => Number(s.flowId));
+  const linksOf = groupBy(links, (l) => Number(l.flowId));
   return rows.map((row) => {
     const id = Number(row.id);
-    const ownSteps = steps.filter((s) => Number(s.flowId) === id);
-    const ownLinks = links.filter((l) => Number(l.flowId) === id);
+    const ownSteps = stepsOf.get(id) ?? [];
+    const ownLinks = linksOf.get(id) ?? [];
     const shaped = ownSteps.map((s) => toStep(s, context));
     const warnings = [...storedWarnings(row.warnings), ...validateFlow(definitionOf(row, ownSteps, ownLinks))];
     for (const step of shaped) if (step.problem && !step.mustConfig) warnings.push(step.problem);

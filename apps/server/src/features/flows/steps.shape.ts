@@ -61,11 +61,14 @@ export async function loadResourceLookup(db: Database, accountId: number, rows: 
   return { segments: new Set([archivedSegmentId, ...segments.map((s) => Number(s.id))]), emails: new Set(emails.map((e) => Number(e.id))) };
 }
 
+/** Why a step's settings do not fit its operation ('Unknown step' for an operation outside the catalogue), or null. */
+export function setupProblem(operationKey: string, config: Record<string, unknown>): string | null {
+  return isOperationKey(operationKey) ? configProblem(operationKey, config) : flowMessages.unknownStep;
+}
+
 /** Why a step cannot run as configured (its set-up, or a segment or email gone), or null. */
-export function stepProblem(operationKey: string, config: Record<string, unknown>, lookup: ResourceLookup): string | null {
-  if (!isOperationKey(operationKey)) return flowMessages.unknownStep;
-  const problem = configProblem(operationKey, config);
-  if (problem) return problem;
+export function stepProblem(operationKey: string, config: Record<string, unknown>, lookup: ResourceLookup, setUpProblem = setupProblem(operationKey, config)): string | null {
+  if (setUpProblem) return setUpProblem;
   const refs = stepReferences(operationKey, config);
   const segment = refs.segments.find((id) => !lookup.segments.has(id));
   if (segment !== undefined) return flowMessages.segmentGone(segment);
@@ -89,7 +92,8 @@ export function toStep(row: StepRow, context: StepShapeContext): Step {
   const inputFields = (row.inputFields ?? {}) as InputFields;
   const config = decodeInputFields(inputFields);
   const known = isOperationKey(row.operationKey);
-  const problem = stepProblem(row.operationKey, config, context.lookup);
+  const setUp = setupProblem(row.operationKey, config);
+  const problem = stepProblem(row.operationKey, config, context.lookup, setUp);
   const outputFields =
     row.operationKey === '/webhook-trigger' && row.secret && context.showInboundUrl
       ? { ...((row.outputFields ?? {}) as Record<string, unknown>), url: webhookTriggerUrl(context.publicUrl, id, row.secret) }
@@ -105,7 +109,7 @@ export function toStep(row: StepRow, context: StepShapeContext): Step {
     coordinates: { x: row.x, y: row.y },
     position: row.position,
     linkConditions: linkConditionsOf(row.operationKey, config),
-    mustConfig: known ? configProblem(row.operationKey as never, config) !== null : true,
+    mustConfig: setUp !== null,
     problem,
     peopleCount: context.peopleAt.get(id) ?? 0,
     integrationId: row.integrationId,

@@ -98,6 +98,35 @@ describe('flows', () => {
     expect((await owner.client.patch(`/v1/integrations/${flow.id}`, { id: flow.id + 1, name: 'x' })).status).toBe(400);
   });
 
+  it('copies a flow with its steps, links and re-entry rule, switched off, with its own webhook secret', async () => {
+    const { id: emailId } = await email(owner);
+    const { flow, trigger, send } = await sendFlow(owner, emailId);
+    await owner.client.patch(`/v1/integrations/${flow.id}`, { reentry: 'after-days', reentryDays: 7 });
+    const hookFlow = await newFlow(owner.client, 'Hooked');
+    const hook = await addStep(owner.client, hookFlow.id, '/webhook-trigger');
+    expect((await activate(owner.client, flow.id)).status).toBe(200);
+    const res = await owner.client.post(`/v1/integrations?source=${flow.id}`, {});
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe(flowMessages.copied);
+    const copy = res.body.integration as Flow;
+    expect(copy).toMatchObject({ name: 'Copy of Welcome', status: 'deactivated-user', reentry: 'after-days', reentryDays: 7, warnings: [] });
+    expect(copy.id).not.toBe(flow.id);
+    const steps = Object.values(copy.steps);
+    expect(steps.map((s) => s.operationKey).sort()).toEqual(['/added-tag', '/send']);
+    expect(steps.every((s) => s.id !== trigger.id && s.id !== send.id && s.flowId === copy.id)).toBe(true);
+    const [newTrigger, newSend] = [steps.find((s) => s.type === 'trigger')!, steps.find((s) => s.type === 'action')!];
+    expect(newSend.inputFields).toEqual(send.inputFields);
+    expect(copy.links).toEqual([expect.objectContaining({ source: newTrigger.id, target: newSend.id, condition: null })]);
+    expect((await activate(owner.client, copy.id)).status).toBe(200);
+
+    const named = await owner.client.post(`/v1/integrations?source=${hookFlow.id}`, { name: 'Second hook' });
+    expect(named.body.integration.name).toBe('Second hook');
+    const copiedHook = Object.values(named.body.integration.steps as Record<string, Step>)[0]!;
+    expect(copiedHook.outputFields?.url).not.toBe(hook.outputFields?.url);
+    const stranger = await registerUser(ctx.app);
+    expect((await stranger.client.post(`/v1/integrations?source=${flow.id}`, {})).status).toBe(404);
+  });
+
   it('archives a flow (listed with ?archived=true) and keeps it out of the names', async () => {
     const flow = await newFlow(owner.client, 'Old');
     expect((await owner.client.patch(`/v1/integrations/${flow.id}`, { archived: true })).body.integration.archived).toBe(true);

@@ -445,6 +445,8 @@ export const flowApiMessages = {
   shareInvalid: 'This share link is not valid or has expired.',
 } as const;
 export const FlowShareToken = z.object({ shareToken: z.string() });
+/** POST /v1/integrations?source={id}: copy that flow of the account instead of creating an empty one. */
+export const CreateFlowQuery = z.object({ source: z.coerce.number().int().positive().max(2 ** 53).optional() });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Running flows: the webhook trigger's signed inbound call (POST /v1/hooks/flows/{stepId}).

@@ -1,5 +1,6 @@
 import {
   CreateFlowBody,
+  CreateFlowQuery,
   CreateLinkBody,
   CreateStepBody,
   DeleteStepQuery,
@@ -29,6 +30,7 @@ import {
 } from '@herald/contracts';
 import { route } from '../../http/route.ts';
 import { createFlow, flowAttached, flowEmails, flowPeopleCounts, flowSegments, getFlow, getFlowNames, getFlows, updateFlow } from './flows.service.ts';
+import { copyFlow } from './flows.copy.ts';
 import { getShareToken, readFlow } from './flows.share.ts';
 import { createLink, deleteLink, deleteLinkBetween } from './links.service.ts';
 import { getServices } from './services.service.ts';
@@ -43,9 +45,9 @@ export const flowsRoutes = [
     handler: ({ db, services, session, query }) => getFlows(db, services, session, query.archived) }),
   route({ method: 'GET', url: '/v1/integrations/names', auth: 'session', scopes: [...read], summary: 'Id and name of every flow not archived', response: FlowNames,
     handler: ({ db, session }) => getFlowNames(db, session) }),
-  route({ method: 'POST', url: '/v1/integrations', auth: 'session', scopes: [...write], summary: "Create a flow, switched off (name defaults to 'Unnamed Flow')", body: CreateFlowBody, response: FlowResponse, status: 201,
+  route({ method: 'POST', url: '/v1/integrations', auth: 'session', scopes: [...write], summary: "Create a flow, switched off ('Unnamed Flow'), or with ?source={id} a copy of one ('Copy of {name}')", query: CreateFlowQuery, body: CreateFlowBody, response: FlowUpdateResponse, status: 201,
     example: { name: 'Welcome series' },
-    handler: ({ db, services, session, body }) => createFlow(db, services, session, body) }),
+    handler: ({ db, services, session, query, body }) => (query.source ? copyFlow(db, services, session, query.source, body.name) : createFlow(db, services, session, body)) }),
   route({ method: 'GET', url: '/v1/integrations/:id', auth: 'public', summary: 'One flow with its steps, links and warnings (flows:read, or read-only-auth: a share token)', params: IdParams, query: ReadOnlyAuthQuery, response: FlowResponse,
     handler: ({ services, session, params, query }) => readFlow({ services, session, token: query['read-only-auth'] }, params.id, (reader) => getFlow(reader, services, params.id)) }),
   route({ method: 'PATCH', url: '/v1/integrations/:id', auth: 'session', scopes: [...write], summary: 'Rename, switch on or off (checks first), archive, or set the re-entry rule', params: IdParams, body: UpdateFlowBody, response: FlowUpdateResponse,

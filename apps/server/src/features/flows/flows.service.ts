@@ -64,7 +64,7 @@ export async function getFlow(reader: FlowReader, services: Services, id: number
 /** POST /v1/integrations: a new flow, switched off; an empty name is 'Unnamed Flow'. */
 export async function createFlow(db: Database, services: Services, session: Session, body: z.infer<typeof CreateFlowBody>) {
   const row = await insertFlow(db, { accountId: session.accountId, name: body.name || flowMessages.defaultName, createdBy: session.teamMemberId });
-  return { integration: await shapeOne(db, services, session.accountId, row) };
+  return { integration: await shapeOne(db, services, session.accountId, row), message: null };
 }
 
 /**

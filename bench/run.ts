@@ -3,6 +3,7 @@ import { broadcastKill } from './workloads/broadcast-kill.ts';
 import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
+import { flow100k } from './workloads/flow-100k.ts';
 import { importFloor } from './workloads/import-floor.ts';
 import { metrics10m } from './workloads/metrics-10m.ts';
 import { import1m } from './workloads/import-1m.ts';
@@ -37,6 +38,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'tracking-hits': trackingHits,
   'metrics-10m': metrics10m,
   'rollup-lag': rollupLag,
+  'flow-100k': flow100k,
 };
 
 const name = process.argv[2];

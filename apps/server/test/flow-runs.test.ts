@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { processBatch } from '../src/features/flows/flow-runs.service.ts';
 import { runAdvanceFlow } from '../src/features/flows/flows.jobs.ts';
+import { runScheduledTriggers } from '../src/features/flows/flow-triggers.service.ts';
 import { webhookBodySignature, webhookTriggerToken } from '../src/features/flows/flow-webhooks.service.ts';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -266,6 +267,44 @@ describe('flow runs: triggers, steps and effects', () => {
     const noPerson = await anonymous.request('POST', `/v1/hooks/flows/${ids.hook}?token=${webhookTriggerToken(secret, ids.hook!)}`, { rawBody: JSON.stringify({ name: 'x' }), origin: null });
     expect(noPerson.status).toBe(400);
     expect(await runsOf(accountId, flowId)).toHaveLength(1);
+  });
+});
+
+describe('flow runs: scheduled triggers', () => {
+  it('a time trigger enters its segment once its moment has come, each person once', async () => {
+    const { client, accountId } = await setup();
+    const segment = await client.post('/v1/segments/', { name: 'Beta', conditions: [{ type: 'tag', operator: 'has', tag: 'beta' }] });
+    const segmentId = segment.body.segment.id as number;
+    const inBeta = [await person(client, 'Beta1', ['beta']), await person(client, 'Beta2', ['beta'])];
+    const outside = await person(client, 'Outside');
+    const { flowId } = await makeFlow(accountId, [{ name: 'time', op: '/time', config: { at: new Date(Date.now() + 3_600_000).toISOString(), segment: { id: segmentId } } }, { name: 'tag', op: '/add-tag', config: { tag: 'launched' } }], [['time', 'tag']]);
+    await runScheduledTriggers(ctx.services);
+    expect(await runsOf(accountId, flowId)).toHaveLength(0);
+    // The hour passes.
+    await sql`update flow_steps set input_fields = jsonb_set(input_fields, '{properties,at,value}', to_jsonb(${new Date(Date.now() - 1000).toISOString()}::text))
+      where account_id = ${accountId} and flow_id = ${flowId} and operation_key = '/time'`.execute(ctx.services.db);
+    await runScheduledTriggers(ctx.services);
+    await runScheduledTriggers(ctx.services);
+    const runs = await until('time runs done', () => runsOf(accountId, flowId), (r) => r.length === 2 && r.every((run) => run.status === 'done'));
+    expect(runs.map((r) => r.personId).sort()).toEqual(inBeta.map((p) => p.id).sort());
+    expect(await tagsOf(accountId, outside.id)).not.toContain('launched');
+  });
+
+  it('a date-field trigger enters people whose date (shifted) is today at its time in their zone, once', async () => {
+    const { client, accountId } = await setup();
+    const due = await person(client, 'Due');
+    const later = await person(client, 'Later');
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await sql`update people set fields = fields || jsonb_build_object('renewal', ${today}::text, 'timezone', 'UTC') where account_id = ${accountId} and id = ${due.id}`.execute(ctx.services.db);
+    await sql`update people set fields = fields || jsonb_build_object('renewal', ${tomorrow}::text, 'timezone', 'UTC') where account_id = ${accountId} and id = ${later.id}`.execute(ctx.services.db);
+    const { flowId } = await makeFlow(accountId, [{ name: 'date', op: '/dateFieldTrigger', config: { field: 'renewal', offsetDays: 0, time: '00:00' } }, { name: 'tag', op: '/add-tag', config: { tag: 'renewing' } }], [['date', 'tag']]);
+    // Switched on yesterday, so today's midnight counts.
+    await sql`update flows set activated_at = now() - interval '1 day' where account_id = ${accountId} and id = ${flowId}`.execute(ctx.services.db);
+    await runScheduledTriggers(ctx.services);
+    await runScheduledTriggers(ctx.services);
+    const runs = await until('date run done', () => runsOf(accountId, flowId), (r) => r.length === 1 && r[0]!.status === 'done');
+    expect(runs[0]!.personId).toBe(due.id);
   });
 });
 

@@ -65,17 +65,22 @@ const fieldDate = (field: string) => sql`(case
  * anniversary this year, at `time` in their zone) fell within the last day and after the flow was switched on.
  */
 export function fireDates(db: Database, t: ScheduledTrigger, field: string, time: string, offsetDays: number | null): Promise<number> {
+  // The anniversary in the year of the local date a day ago and today; 29 February falls on 28 February in other years.
+  const firstOfMonth = sql`make_date(extract(year from y.local_day)::int, extract(month from f.fd)::int, 1)`;
   const day =
     offsetDays !== null
-      ? sql`(${fieldDate(field)} + ${offsetDays}::int)`
-      : // The anniversary in the year of the local date a day ago and today (a 29 February falls on 1 March).
-        sql`(date_trunc('year', y.local_day) + (${fieldDate(field)} - date_trunc('year', ${fieldDate(field)})))::date`;
-  const years = offsetDays !== null ? sql`(select (now() at time zone z.zone)::date as local_day) y` : sql`(select (now() at time zone z.zone)::date as local_day union select ((now() - interval '1 day') at time zone z.zone)::date) y`;
+      ? sql`(f.fd + ${offsetDays}::int)`
+      : sql`(${firstOfMonth} + (least(extract(day from f.fd)::int, extract(day from (${firstOfMonth} + interval '1 month - 1 day'))::int) - 1))`;
+  const years =
+    offsetDays !== null
+      ? sql`(select (now() at time zone z.zone)::date as local_day) y`
+      : sql`(select (now() at time zone z.zone)::date as local_day union select ((now() - interval '1 day') at time zone z.zone)::date) y`;
   return fire(db, t, sql`
     select distinct d.person_id, d.fire_on from (
       select p.id as person_id, ${day} as fire_on, z.zone
       from people p
       cross join lateral (select ${personZone(t.accountId)} as zone) z
+      cross join lateral (select ${fieldDate(field)} as fd) f
       cross join lateral ${years}
       where p.account_id = ${t.accountId} and p.archived_at is null and p.fields ? ${field}::text
     ) d

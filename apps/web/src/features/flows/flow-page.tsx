@@ -104,6 +104,11 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
   const [activationProblems, setActivationProblems] = useState<string[]>([]);
   const [requestedStatus, setRequestedStatus] = useState<boolean | null>(null);
 
+  // A refusal's list stays until the next change; the server's own warnings follow the flow after each save.
+  useEffect(() => {
+    if (editor.pending > 0) setActivationProblems([]);
+  }, [editor.pending]);
+
   // A selected new step keeps its selection when the server gives it its id.
   useEffect(() => {
     if (editor.renamed) setSelectedKey((key) => (key === editor.renamed?.from ? editor.renamed.to : key));
@@ -152,11 +157,15 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
 
   const addStep = async (entry: CatalogueEntry) => {
     setIsCatalogueOpen(false);
+    const place = placeForNewStep();
     const key = await editor.addStep(
       { type: entry.type, serviceId: entry.serviceId, operationKey: entry.operationKey, mustConfig: entry.mustConfig.configStep, inputFields: defaultSettings(entry.operationKey) },
-      placeForNewStep(),
+      place,
     );
-    if (key) setSelectedKey(key);
+    if (!key) return;
+    setSelectedKey(key);
+    // The new step comes into view, a little above the middle so the step it follows shows too.
+    void reactFlow.setCenter(place.x + stepNodeWidth / 2, place.y, { zoom: reactFlow.getZoom(), duration: 300 });
   };
 
   const toggle = async (on: boolean) => {

@@ -78,7 +78,7 @@ export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
                   </Anchor>
                   {flow.warnings.length > 0 && (
                     <Tooltip label={flow.warnings.join(' ')} multiline w={260} withArrow>
-                      <Badge color="yellow" variant="light" size="sm" leftSection={<IconAlertTriangle size={12} />} tabIndex={0}>
+                      <Badge color="yellow" variant="light" c="dark.8" size="sm" leftSection={<IconAlertTriangle size={12} color="var(--mantine-color-orange-8)" />} tabIndex={0}>
                         {flow.warnings.length === 1 ? '1 warning' : `${flow.warnings.length} warnings`}
                       </Badge>
                     </Tooltip>

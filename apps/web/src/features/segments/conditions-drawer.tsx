@@ -10,6 +10,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import type { ConditionChoices } from './condition-input.tsx';
 import { conditionNames, describeNode } from './condition-text.ts';
 import { GroupEditor } from './group-editor.tsx';
+import { useSegmentFlowsCheck } from '../flows/segment-flows-check.tsx';
 import { useConditionsCount, useSaveSegment } from './segments.api.ts';
 
 interface ConditionsDrawerProps {
@@ -105,7 +106,10 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
     // Asked once per blocked navigation: the blocker's state and functions change only then.
   }, [blockedState, proceed, reset]);
 
-  const submit = () =>
+  const checkFlows = useSegmentFlowsCheck();
+  const submit = async () => {
+    // Active flows that start on this segment are named first (work-areas.md §2, §4).
+    if ((await checkFlows(segment, 'save')) === 'cancelled') return;
     save.mutate(
       { id: segment.id, name: segment.name, color: segment.color, conditions: tree },
       {
@@ -116,6 +120,7 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
         onError: (error) => notifyError(error, segmentMessages.saveError),
       },
     );
+  };
 
   const title = readOnly ? `Conditions of ${segment.name}` : `Edit conditions of ${segment.name}`;
   // The header (title and live count) and the footer (save) stay in view while long trees scroll.
@@ -154,7 +159,7 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
                 <Button variant="default" onClick={close}>
                   Cancel
                 </Button>
-                <Button onClick={submit} loading={save.isPending} disabled={!isDirty}>
+                <Button onClick={() => void submit()} loading={save.isPending} disabled={!isDirty}>
                   Save segment
                 </Button>
               </Group>

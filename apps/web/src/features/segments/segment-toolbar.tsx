@@ -5,6 +5,7 @@ import { IconDots, IconFilter, IconHelpCircle, IconPencil, IconSortAscending, Ic
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useSegmentFlowsCheck } from '../flows/segment-flows-check.tsx';
 import { SegmentSettingsModal } from './new-segment-modal.tsx';
 import { useDeleteSegment } from './segments.api.ts';
 
@@ -35,21 +36,28 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
   const navigate = useNavigate();
   const isEditable = canWrite && !segment.autoSegment;
   const [isRenaming, setIsRenaming] = useState(false);
-  const confirmDelete = () =>
+  const checkFlows = useSegmentFlowsCheck();
+  const deleteSegment = () =>
+    remove.mutate(segment.id, {
+      onSuccess: (res) => {
+        notifySuccess(res?.message || segmentMessages.deleted);
+        void navigate('/people');
+      },
+      onError: (error) => notifyError(error, segmentMessages.deleteError),
+    });
+  // When active flows start on the segment, their list is the question; otherwise the usual one.
+  const confirmDelete = async () => {
+    const answer = await checkFlows(segment, 'delete');
+    if (answer === 'confirmed') return deleteSegment();
+    if (answer === 'cancelled') return;
     modals.openConfirmModal({
       title: `Delete segment “${segment.name}”?`,
       children: <Text size="sm">The segment and its conditions are deleted. The people in it stay in your account.</Text>,
       labels: { confirm: 'Delete segment', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
-      onConfirm: () =>
-        remove.mutate(segment.id, {
-          onSuccess: (res) => {
-            notifySuccess(res?.message || segmentMessages.deleted);
-            void navigate('/people');
-          },
-          onError: (error) => notifyError(error, segmentMessages.deleteError),
-        }),
+      onConfirm: deleteSegment,
     });
+  };
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
       <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
@@ -107,7 +115,7 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
                   Rename segment
                 </Menu.Item>
                 <Menu.Divider />
-                <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirmDelete}>
+                <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => void confirmDelete()}>
                   Delete segment
                 </Menu.Item>
               </>

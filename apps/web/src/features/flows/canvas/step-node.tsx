@@ -43,6 +43,7 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
   const count = step.id !== null ? (canvas.counts[String(step.id)] ?? step.peopleCount) : 0;
   const color = stepTypeColors[step.type];
   const warning = step.problem ?? (step.mustConfig ? 'Set up this step before the flow can run.' : null);
+  const warningLabel = step.mustConfig ? 'Set up' : 'Problem';
   const conditions = step.linkConditions ?? [];
   const emailId = step.operationKey === '/send' ? sendStepEmailId(step.inputFields) : null;
 
@@ -76,8 +77,8 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
           </Stack>
           {warning && (
             <Tooltip label={warning} multiline w={220} withArrow>
-              <Badge color="yellow" variant="light" size="sm" leftSection={<IconAlertTriangle size={12} />} tabIndex={0} aria-label={warning}>
-                {step.problem ? 'Problem' : 'Set up'}
+              <Badge color="yellow" variant="light" c="dark.8" size="sm" leftSection={<IconAlertTriangle size={12} color="var(--mantine-color-orange-8)" />} tabIndex={0} aria-label={`${warningLabel}: ${warning}`}>
+                {warningLabel}
               </Badge>
             </Tooltip>
           )}

@@ -1,7 +1,7 @@
 import { sendStepEmailId, type CatalogueEntry, type InputFields } from '@herald/contracts';
-import { ActionIcon, Anchor, Button, Divider, Drawer, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Button, Divider, Drawer, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconCopy, IconTrash, IconUsers, IconX } from '@tabler/icons-react';
+import { IconCopy, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SendFigures } from '../canvas/step-node.tsx';
 import { StepIcon, stepLabel, stepTypeColors, stepTypeLabels, summariseStep, type StepNames } from '../step-display.tsx';
@@ -46,91 +46,84 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, isNarrow
     });
 
   return (
-    <Drawer
-      opened={step !== null}
-      onClose={onClose}
-      position="right"
-      size={size}
-      withOverlay={isNarrow}
-      lockScroll={isNarrow}
-      trapFocus={isNarrow}
-      closeOnClickOutside={false}
-      withCloseButton={false}
-      padding={0}
-      aria-labelledby="step-drawer-title"
-    >
-      {step && (
-        <Stack gap={0}>
-          <Group justify="space-between" align="flex-start" wrap="nowrap" p="md" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', position: 'sticky', top: 0, background: 'var(--mantine-color-body)', zIndex: 2 }}>
-            <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
-              <ThemeIcon variant="light" color={stepTypeColors[step.type]} size={40} radius="md">
-                <StepIcon operationKey={step.operationKey} size={22} />
-              </ThemeIcon>
-              <Stack gap={2} style={{ minWidth: 0 }}>
-                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                  {stepTypeLabels[step.type]}
-                </Text>
-                <Title order={2} fz="lg" id="step-drawer-title" style={{ wordBreak: 'break-word' }}>
-                  {label}
-                </Title>
-                <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }} data-testid="step-drawer-subtitle">
-                  {subtitle}
-                </Text>
-              </Stack>
-            </Group>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Close step" onClick={onClose}>
-              <IconX size={20} />
-            </ActionIcon>
-          </Group>
-          <Stack gap="md" p="md">
-            {entry?.description && entry.description !== subtitle && (
-              <Text size="sm" c="dimmed">
-                {entry.description}
-              </Text>
-            )}
-            <StepForm
-              key={`${step.key}:${JSON.stringify(step.inputFields)}`}
-              operationKey={step.operationKey}
-              inputFields={step.inputFields}
-              outputFields={step.outputFields}
-              problem={step.problem}
-              isReadOnly={isReadOnly || step.id === null}
-              isSaving={isSaving}
-              onSave={(inputFields) => {
-                setIsSaving(true);
-                void onSave(step, inputFields).finally(() => setIsSaving(false));
-              }}
-            />
-            {step.id === null && (
-              <Text size="sm" c="dimmed" role="status">
-                Creating the step…
-              </Text>
-            )}
-            <Divider />
-            <Group justify="space-between" wrap="wrap" gap="xs">
-              <Button variant="default" leftSection={<IconUsers size={16} />} onClick={() => onOpenPeople(step)} disabled={step.id === null}>
-                {count.toLocaleString()} {count === 1 ? 'person' : 'people'} here
-              </Button>
-              {step.operationKey === '/send' && sendStepEmailId(step.inputFields) !== null && step.id !== null && <SendFigures stepId={step.id} />}
-            </Group>
-            {entry?.helpDocs && (
-              <Anchor href={entry.helpDocs} target="_blank" rel="noreferrer" size="sm">
-                How this step works
-              </Anchor>
-            )}
-            {!isReadOnly && (
-              <Group gap="xs">
-                <Button variant="light" leftSection={<IconCopy size={16} />} onClick={() => onDuplicate(step)} disabled={step.id === null}>
-                  Duplicate
-                </Button>
-                <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDelete(step)} disabled={step.id === null}>
-                  Delete
-                </Button>
+    <Drawer.Root opened={step !== null} onClose={onClose} position="right" size={size} lockScroll={isNarrow} trapFocus={isNarrow} closeOnClickOutside={false}>
+      {isNarrow && <Drawer.Overlay />}
+      <Drawer.Content>
+        {step && (
+          <>
+            <Drawer.Header style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', alignItems: 'flex-start' }}>
+              <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
+                <ThemeIcon variant="light" color={stepTypeColors[step.type]} size={40} radius="md">
+                  <StepIcon operationKey={step.operationKey} size={22} />
+                </ThemeIcon>
+                <Stack gap={2} style={{ minWidth: 0 }}>
+                  <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                    {stepTypeLabels[step.type]}
+                  </Text>
+                  <Drawer.Title>
+                    <Title order={2} fz="lg" component="span" style={{ wordBreak: 'break-word', display: 'block' }}>
+                      {label}
+                    </Title>
+                  </Drawer.Title>
+                  <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }} data-testid="step-drawer-subtitle">
+                    {subtitle}
+                  </Text>
+                </Stack>
               </Group>
-            )}
-          </Stack>
-        </Stack>
-      )}
-    </Drawer>
+              <Drawer.CloseButton aria-label="Close step" size="lg" />
+            </Drawer.Header>
+            <Drawer.Body pt="md">
+              <Stack gap="md">
+                {entry?.description && entry.description !== subtitle && (
+                  <Text size="sm" c="dimmed">
+                    {entry.description}
+                  </Text>
+                )}
+                <StepForm
+                  key={`${step.key}:${JSON.stringify(step.inputFields)}`}
+                  operationKey={step.operationKey}
+                  inputFields={step.inputFields}
+                  outputFields={step.outputFields}
+                  problem={step.problem}
+                  isReadOnly={isReadOnly || step.id === null}
+                  isSaving={isSaving}
+                  onSave={(inputFields) => {
+                    setIsSaving(true);
+                    void onSave(step, inputFields).finally(() => setIsSaving(false));
+                  }}
+                />
+                {step.id === null && (
+                  <Text size="sm" c="dimmed" role="status">
+                    Creating the step…
+                  </Text>
+                )}
+                <Divider />
+                <Group justify="space-between" wrap="wrap" gap="xs">
+                  <Button variant="default" leftSection={<IconUsers size={16} />} onClick={() => onOpenPeople(step)} disabled={step.id === null}>
+                    {count.toLocaleString()} {count === 1 ? 'person' : 'people'} here
+                  </Button>
+                  {step.operationKey === '/send' && sendStepEmailId(step.inputFields) !== null && step.id !== null && <SendFigures stepId={step.id} />}
+                </Group>
+                {entry?.helpDocs && (
+                  <Anchor href={entry.helpDocs} target="_blank" rel="noreferrer" size="sm">
+                    How this step works
+                  </Anchor>
+                )}
+                {!isReadOnly && (
+                  <Group gap="xs">
+                    <Button variant="light" leftSection={<IconCopy size={16} />} onClick={() => onDuplicate(step)} disabled={step.id === null}>
+                      Duplicate
+                    </Button>
+                    <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDelete(step)} disabled={step.id === null}>
+                      Delete
+                    </Button>
+                  </Group>
+                )}
+              </Stack>
+            </Drawer.Body>
+          </>
+        )}
+      </Drawer.Content>
+    </Drawer.Root>
   );
 }

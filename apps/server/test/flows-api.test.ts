@@ -366,6 +366,14 @@ describe('links', () => {
     const filter = await addStep(owner.client, flow.id, '/has-tag', { tag: 'again' });
     await link(owner.client, wait.id, filter.id);
     await link(owner.client, filter.id, c.id, 'yes');
+    // The wait that breaks the loop cannot become one that does not.
+    const shortened = await owner.client.patch(`/v1/steps/${wait.id}`, { inputFields: fields({ wait: { mode: 'duration', amount: 0, unit: 'minutes' } }) });
+    expect(shortened.status).toBe(422);
+    expect(shortened.body.message).toBe(flowMessages.cycleWithoutWait);
+    // Settings half typed are kept (the step shows it is not set up) rather than refused as a loop.
+    expect((await owner.client.patch(`/v1/steps/${wait.id}`, { inputFields: fields({ wait: { mode: 'duration', unit: 'hours' } }) })).body.step.mustConfig).toBe(true);
+    const longer = await owner.client.patch(`/v1/steps/${wait.id}`, { inputFields: fields({ wait: { mode: 'duration', amount: 2, unit: 'hours' } }) });
+    expect(longer.status).toBe(200);
   });
 
   it('removes a link by id and by its two steps', async () => {

@@ -10,6 +10,7 @@ import {
   type InputFields,
   type UpdateStepBody,
 } from '@herald/contracts';
+import { validateFlow } from '@herald/flow-engine';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -18,9 +19,10 @@ import { checkOutgoingUrl } from '../../lib/outgoing-url.ts';
 import type { Services } from '../../services.ts';
 import { bumpFlowVersion, peopleAtSteps, type FlowRow } from './flows.queries.ts';
 import { flowOrThrow } from './flows.service.ts';
+import { definitionOf } from './flows.shape.ts';
 import { deleteLinksOutsideBranches, listLinks } from './links.queries.ts';
-import { countFlowSteps, deleteStepRow, findStep, insertStep, peopleAtStep, updateStepRow, type StepRow } from './steps.queries.ts';
-import { linkConditionsOf, loadResourceLookup, toStep } from './steps.shape.ts';
+import { countFlowSteps, deleteStepRow, findStep, insertStep, listSteps, peopleAtStep, updateStepRow, type StepRow } from './steps.queries.ts';
+import { linkConditionsOf, loadResourceLookup, setupProblem, toStep } from './steps.shape.ts';
 import { newWebhookSecret } from './steps.webhook.ts';
 
 const unprocessable = (message: string, errorCode?: string) => new AppError('UnprocessableError', message, errorCode ? { errorCode } : {});
@@ -40,6 +42,19 @@ async function checkInputFields(operationKey: string, inputFields: InputFields) 
 /** A change that alters what an active flow does needs the user's confirmation (the web shows a modal and retries). */
 function assertConfirmed(flow: FlowRow, confirmed: boolean | undefined) {
   if (flow.status === 'active' && confirmed !== true) throw conflict(flowMessages.confirmActiveEdit, 'confirmActiveEdit');
+}
+
+/**
+ * A wait set to less than a minute must not leave a loop that nothing stops (422, as drawing such a link is). A wait
+ * whose settings are incomplete is let through: it is shown as not set up, and activation refuses it anyway.
+ */
+async function assertLoopsKeepAWait(db: Database, accountId: number, flow: FlowRow, stepId: number, operationKey: '/delay' | '/delay-v2', inputFields: InputFields) {
+  if (setupProblem(operationKey, decodeInputFields(inputFields)) !== null) return;
+  const flowId = Number(flow.id);
+  const [steps, links] = await Promise.all([listSteps(db, accountId, [flowId]), listLinks(db, accountId, [flowId])]);
+  const changed = steps.map((s) => (Number(s.id) === stepId ? { ...s, inputFields: inputFields as never } : s));
+  const loops = (rows: typeof steps) => validateFlow(definitionOf(flow, rows, links)).includes(flowMessages.cycleWithoutWait);
+  if (loops(changed) && !loops(steps)) throw unprocessable(flowMessages.cycleWithoutWait, 'cycleWithoutWait');
 }
 
 async function stepOrThrow(db: Database, accountId: number, id: number): Promise<StepRow> {
@@ -100,6 +115,7 @@ export async function updateStep(db: Database, services: Services, session: Sess
   if (settingsChanged) {
     assertConfirmed(flow, body.confirmActiveEdit);
     await checkInputFields(current.operationKey, body.inputFields!);
+    if (current.operationKey === '/delay' || current.operationKey === '/delay-v2') await assertLoopsKeepAWait(db, accountId, flow, id, current.operationKey, body.inputFields!);
   }
   const row = await updateStepRow(db, accountId, id, {
     ...(settingsChanged ? { inputFields: body.inputFields } : {}),

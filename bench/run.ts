@@ -4,6 +4,8 @@ import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
 import { flow100k } from './workloads/flow-100k.ts';
+import { flowKill } from './workloads/flow-kill.ts';
+import { flowTimerLag } from './workloads/flow-timer-lag.ts';
 import { importFloor } from './workloads/import-floor.ts';
 import { metrics10m } from './workloads/metrics-10m.ts';
 import { import1m } from './workloads/import-1m.ts';
@@ -39,6 +41,8 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'metrics-10m': metrics10m,
   'rollup-lag': rollupLag,
   'flow-100k': flow100k,
+  'flow-kill': flowKill,
+  'flow-timer-lag': flowTimerLag,
 };
 
 const name = process.argv[2];

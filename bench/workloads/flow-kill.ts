@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { startServer } from '../../apps/server/src/server.ts';
+import { buildServer, startSink } from './broadcast-100k.ts';
+import { enterSegment, flowPeople, prepareFlow100k, prepareFlowAccount, runProgress, verifyFlowRun } from './flow-100k.ts';
+import { round1 } from './lib.ts';
+
+const kills = 5;
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * `flow-kill`: the flow-100k run with its worker in a process of its own, killed with SIGKILL five times at random
+ * moments (while runs are advanced, then while their emails go out; each once the restarted worker has made
+ * progress) and started again. Figure: wrong outcomes — emails received twice, people who got none, and steps the
+ * database recorded twice for a run.
+ */
+export async function flowKill(): Promise<{ figure: number; unit: string }> {
+  const sink = await startSink();
+  const secret = 'bench-flow-kill-secret-bench-flow-kill-secret-01';
+  const config = loadConfig({ ...process.env, PORT: process.env.PORT ?? '3968', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_URL: sink.url, SESSION_SECRET: secret, DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data') });
+  // The API role only: it holds the database (embedded or DATABASE_URL) and runs no jobs.
+  const server = await startServer(config, 'api', (m) => console.log(m));
+  const db = server.services.db;
+  const databaseUrl = (server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+  const main = buildServer();
+  let worker: ChildProcess | null = null;
+  const startWorker = () => {
+    worker = spawn(process.execPath, [main, '--role=worker'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SESSION_SECRET: secret, LOG_LEVEL: 'warn', SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  };
+  try {
+    const { accountId, emailId } = await prepareFlowAccount(db, flowPeople);
+    const { segmentId, flowId } = await prepareFlow100k(db, accountId, emailId);
+    startWorker();
+    const started = performance.now();
+    await enterSegment(server.services, accountId, segmentId);
+    const progressOf = async () => (await runProgress(db, accountId, flowId)).done + (await sink.stats()).received;
+    let before = 0;
+    for (let i = 1; i <= kills; i++) {
+      await new Promise((r) => setTimeout(r, 500 + Math.random() * 2500));
+      for (;;) {
+        if ((await progressOf()) > before + Math.max(200, flowPeople / 100)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const runs = await runProgress(db, accountId, flowId);
+      const { received } = await sink.stats();
+      before = runs.done + received;
+      worker!.kill('SIGKILL');
+      console.log(`  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${runs.done} runs done, ${received} emails received); restarting`);
+      await new Promise((r) => setTimeout(r, 200));
+      startWorker();
+    }
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 2000));
+      const runs = await runProgress(db, accountId, flowId);
+      const { rows } = await sql<{ left: number }>`
+        select count(*)::int as left from deliveries where account_id = ${accountId} and source_kind = 'flow' and status in ('pending', 'sending')`.execute(db);
+      const stats = await sink.stats();
+      console.log(`  ${runs.done} runs done, ${runs.live} in progress; ${stats.received} emails received, ${rows[0]!.left} deliveries left (${round1((performance.now() - started) / 1000)} s)`);
+      if (runs.live === 0 && rows[0]!.left === 0) break;
+      if (performance.now() - started > 900_000) throw new Error('not done in 15 minutes');
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const stats = await sink.stats();
+    const check = await verifyFlowRun(db, accountId, flowId, 5);
+    const missing = flowPeople - stats.distinct;
+    console.log(`  sink: ${stats.received} received for ${stats.distinct} people: ${stats.duplicates} duplicates, ${missing} missing`);
+    console.log(`  database: ${check.runs} runs, ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`);
+    return { figure: stats.duplicates + missing + check.twice, unit: 'wrong' };
+  } finally {
+    (worker as ChildProcess | null)?.kill('SIGKILL');
+    await server.stop();
+    sink.stop();
+  }
+}

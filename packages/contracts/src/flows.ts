@@ -385,36 +385,6 @@ export const flowMessages = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Running flows: the webhook trigger's signed inbound call (POST /v1/hooks/flows/{stepId}).
-
-/**
- * Who the call is about: an email (a person is created when the account has none with it) or a person id. Signed
- * with the step's secret: the header `X-Herald-Signature: sha256=<hex HMAC-SHA256 of the body>`, or `?token=` as
- * shown with the step's URL.
- */
-export const WebhookTriggerBody = z
-  .object({ email: z.email().max(320).optional(), personId: z.number().int().positive().optional() })
-  .loose()
-  .refine((b) => b.email !== undefined || b.personId !== undefined, { message: 'Send an email or a personId in the JSON body.' });
-export const WebhookTriggerParams = z.object({ stepId: z.coerce.number().int().positive() });
-export const WebhookTriggerQuery = z.object({ token: z.string().max(200).optional() });
-export const WebhookTriggerAnswer = z.object({
-  personId: z.number().int(),
-  /** False when the flow is off, or the person may not enter again (the flow's re-entry rule). */
-  entered: z.boolean(),
-});
-export const flowRunMessages = {
-  badSignature: 'The signature of this webhook call does not verify.',
-  notWebhookTrigger: 'This step is not a webhook trigger.',
-  personNotFound: 'No person with this id.',
-  badBody: 'Send a JSON body with an email or a personId.',
-} as const;
-
-// The settings tree is recursive: named components in the OpenAPI document instead of generated ids.
-z.globalRegistry.add(InputFields, { id: 'FlowStepInputFields' });
-z.globalRegistry.add(InputFieldSchema, { id: 'FlowStepInputField' });
-
-// ---------------------------------------------------------------------------------------------------------------
 // Flow, step and link calls (the flows API).
 
 /** PATCH /v1/integrations/{id}: the flow, and 'Flow activated.' / 'Flow deactivated.' when the status was set. */

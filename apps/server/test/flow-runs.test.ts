@@ -5,6 +5,7 @@ import { withAccount } from '../src/db/tenancy.ts';
 import { processBatch } from '../src/features/flows/flow-runs.service.ts';
 import { runAdvanceFlow } from '../src/features/flows/flows.jobs.ts';
 import { runScheduledTriggers } from '../src/features/flows/flow-triggers.service.ts';
+import { runFlowWebhooks } from '../src/features/flows/flows.jobs.ts';
 import { webhookBodySignature, webhookTriggerToken } from '../src/features/flows/flow-webhooks.service.ts';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -267,6 +268,47 @@ describe('flow runs: triggers, steps and effects', () => {
     const noPerson = await anonymous.request('POST', `/v1/hooks/flows/${ids.hook}?token=${webhookTriggerToken(secret, ids.hook!)}`, { rawBody: JSON.stringify({ name: 'x' }), origin: null });
     expect(noPerson.status).toBe(400);
     expect(await runsOf(accountId, flowId)).toHaveLength(1);
+  });
+});
+
+describe('flow runs: notifications and webhooks', () => {
+  it('notifies team members (never other addresses) with the person filled in', async () => {
+    const { owner, client, accountId } = await setup();
+    const stranger = uniqueEmail('stranger');
+    const { flowId } = await makeFlow(
+      accountId,
+      [{ name: 'trigger', op: '/added-tag', config: { tag: 'hot-lead' } }, { name: 'notify', op: '/email-notification', config: { to: [owner.email, stranger], subject: 'Hot lead: {{ person.firstName }}', body: 'Call {{ person.firstName }} today.' } }],
+      [['trigger', 'notify']],
+    );
+    const grace = await person(client, 'Grace');
+    await tagPerson(client, grace.id, 'hot-lead');
+    const mail = await smtp.waitFor(owner.email);
+    expect(mail.subject).toBe('Hot lead: Grace');
+    expect(mail.text).toContain('Call Grace today.');
+    expect(mail.text).toContain(grace.email);
+    await until('run done', () => runsOf(accountId, flowId), (r) => r[0]?.status === 'done');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(stranger))).toBe(false);
+  });
+
+  it('stores each webhook call once under its run and step key, and records a refused private address as failed', async () => {
+    const { client, accountId } = await setup();
+    const { flowId } = await makeFlow(
+      accountId,
+      [{ name: 'trigger', op: '/added-tag', config: { tag: 'sync' } }, { name: 'hook', op: '/send-webhook', config: { url: 'http://127.0.0.1:9/hook' } }],
+      [['trigger', 'hook']],
+    );
+    const ada = await person(client, 'Ada');
+    await tagPerson(client, ada.id, 'sync');
+    const [run] = await until('run done', () => runsOf(accountId, flowId), (r) => r[0]?.status === 'done');
+    await runFlowWebhooks(ctx.services, { accountId });
+    const calls = await until(
+      'call recorded',
+      () => ctx.services.db.selectFrom('flowWebhookCalls').selectAll().where('accountId', '=', accountId).execute(),
+      (rows) => rows.length === 1 && rows[0]!.status === 'failed',
+    );
+    expect(calls[0]).toMatchObject({ idempotencyKey: `${run!.id}:2`, url: 'http://127.0.0.1:9/hook', personId: ada.id, lastError: flowMessages.webhookPrivate });
+    expect(calls[0]!.payload).toMatchObject({ flowId, runId: run!.id, person: { id: ada.id, email: ada.email } });
   });
 });
 

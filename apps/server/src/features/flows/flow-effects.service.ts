@@ -3,7 +3,6 @@ import type { Database } from '../../db/connection.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { queueMail } from '../../mail/mailer.ts';
 import type { Services } from '../../services.ts';
-import { deliverJobKey } from '../deliveries/deliveries.service.ts';
 import {
   addTagTo,
   archivePeople,
@@ -49,7 +48,19 @@ function fillPersonTags(text: string, person: Record<string, unknown> | undefine
   });
 }
 
-export async function applyEffects(services: Services, db: Database, accountId: number, flowId: number, batch: RunEffects[], emails: Map<number, { id: number; category: { id: number; type: 'marketing' | 'transactional' } }>): Promise<void> {
+/**
+ * Apply a batch's effects; returns the send steps that queued deliveries, whose `deliver` job the caller wakes after
+ * commit (ensureDeliverJob), so a hundred batches start one send per step rather than a hundred.
+ */
+export async function applyEffects(
+  services: Services,
+  db: Database,
+  accountId: number,
+  flowId: number,
+  batch: RunEffects[],
+  emails: Map<number, { id: number; category: { id: number; type: 'marketing' | 'transactional' } }>,
+): Promise<Set<number>> {
+  const sendSteps = new Set<number>();
   const addTags = new Map<string, number[]>();
   const removeTags = new Map<string, number[]>();
   const fields = new Map<string, { field: string; value: string | number | boolean | null; people: number[] }>();
@@ -111,8 +122,7 @@ export async function applyEffects(services: Services, db: Database, accountId: 
   for (const [stepId, { emailId, sends: rows }] of sends) {
     const email = emails.get(emailId);
     if (!email) continue;
-    await queueFlowDeliveries(db, accountId, stepId, email, rows);
-    await enqueueJob(db, 'deliver', { accountId, kind: 'flow', sourceId: stepId }, { jobKey: deliverJobKey(accountId, 'flow', stepId), soonest: true });
+    if ((await queueFlowDeliveries(db, accountId, stepId, email, rows)) > 0) sendSteps.add(stepId);
   }
   if (archive.length) await archivePeople(db, accountId, archive);
 
@@ -158,4 +168,5 @@ export async function applyEffects(services: Services, db: Database, accountId: 
       await enqueueJob(db, 'flow-webhook', { accountId }, { jobKey: `flow-webhook:${accountId}`, soonest: true });
     }
   }
+  return sendSteps;
 }

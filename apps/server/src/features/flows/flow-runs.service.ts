@@ -48,15 +48,17 @@ function failAt(state: RunState, stepId: number, seq: number, message: string) {
 export interface BatchResult {
   /** Runs claimed; 0 when none was due (or the flow is not active). */
   claimed: number;
+  /** Send steps that queued deliveries: their `deliver` job is woken after commit. */
+  sendSteps: Set<number>;
 }
 
 export async function processBatch(services: Services, db: Database, accountId: number, flowId: number, limit: number): Promise<BatchResult> {
   await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(db);
   const head = await flowHead(db, accountId, flowId);
   // A flow switched off keeps its people where they are; they go on when it is switched on again.
-  if (!head || head.status !== 'active' || head.archived) return { claimed: 0 };
+  if (!head || head.status !== 'active' || head.archived) return { claimed: 0, sendSteps: new Set() };
   const claimed = await claimDueRuns(db, accountId, flowId, limit);
-  if (!claimed.length) return { claimed: 0 };
+  if (!claimed.length) return { claimed: 0, sendSteps: new Set() };
   const flow = await definitionOf(db, accountId, flowId, head.version);
   const { rows: clock } = await sql<{ now: Date }>`select now() as now`.execute(db);
   // The database's clock decided the runs were due; the engine must not find them early.
@@ -117,7 +119,7 @@ export async function processBatch(services: Services, db: Database, accountId: 
   const executed: ExecutedStep[] = [];
   for (const state of states) for (const e of state.effects) if (e.kind === 'executed') executed.push({ runId: state.run.id, seq: seqOf(e.key), stepId: e.stepId });
   await recordExecuted(db, accountId, flowId, executed);
-  await applyEffects(
+  const sendSteps = await applyEffects(
     services,
     db,
     accountId,
@@ -126,5 +128,5 @@ export async function processBatch(services: Services, db: Database, accountId: 
     emails,
   );
   await saveRuns(db, accountId, states.map((s) => s.run));
-  return { claimed: claimed.length };
+  return { claimed: claimed.length, sendSteps };
 }

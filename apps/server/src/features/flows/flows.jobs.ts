@@ -5,11 +5,13 @@
  * died holding the job); `flow-webhook` posts the outbox of send-webhook steps; `flow-scheduled-triggers` runs the
  * time and date triggers every minute.
  */
+import { sql } from 'kysely';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { startPoller } from '../../jobs/poller.ts';
 import type { Database } from '../../db/connection.ts';
 import type { Services } from '../../services.ts';
+import { deliverJobKey } from '../deliveries/deliveries.service.ts';
 import { processBatch } from './flow-runs.service.ts';
 import { nextWake, overdueFlows } from './flow-runs.queries.ts';
 import { runScheduledTriggers } from './flow-triggers.service.ts';
@@ -29,18 +31,40 @@ export function scheduleFlow(db: Database, accountId: number, flowId: number, at
   return enqueueJob(db, 'advance-flow', { accountId, flowId }, { jobKey: advanceFlowJobKey(accountId, flowId), soonest: true, maxAttempts: 25, ...(at ? { runAt: at } : {}) });
 }
 
+/**
+ * Wake a send step's `deliver` job after a batch queued its deliveries, unless one is already waiting or running (a
+ * running job claims rows queued while it runs, and reschedules itself for rows left when it ends). Waking it after
+ * every batch would start a job beside the running one each time, and a hundred claimers would fight over the rows.
+ * `always` (at the end of the flow's job) wakes it in any case, so rows queued in the instant a send job ended wait
+ * for nobody.
+ */
+async function wakeDeliverJob(services: Services, accountId: number, stepId: number, always: boolean): Promise<void> {
+  const key = deliverJobKey(accountId, 'flow', stepId);
+  if (!always) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key = ${key}`.execute(services.db);
+    if (rows[0]!.n > 0) return;
+  }
+  await withAccount(services.db, accountId, (db) => enqueueJob(db, 'deliver', { accountId, kind: 'flow', sourceId: stepId }, { jobKey: key, soonest: true }));
+}
+
 export async function runAdvanceFlow(services: Services, payload: { accountId: number; flowId: number }): Promise<void> {
   const { accountId, flowId } = payload;
   const started = Date.now();
   let claimed = 0;
+  const sendSteps = new Set<number>();
   const loop = async () => {
     while (Date.now() - started < jobBudgetMs) {
       const batch = await withAccount(services.db, accountId, (db) => processBatch(services, db, accountId, flowId, batchSize));
       claimed += batch.claimed;
+      for (const stepId of batch.sendSteps) {
+        sendSteps.add(stepId);
+        await wakeDeliverJob(services, accountId, stepId, false);
+      }
       if (batch.claimed === 0) return;
     }
   };
   await Promise.all(Array.from({ length: loops }, loop));
+  for (const stepId of sendSteps) await wakeDeliverJob(services, accountId, stepId, true);
   await withAccount(services.db, accountId, async (db) => {
     const next = await nextWake(db, accountId, flowId);
     if (!next) return;

@@ -356,6 +356,10 @@ describe('links', () => {
     const a = await addStep(owner.client, flow.id, '/add-tag', { tag: 'a' });
     const b = await addStep(owner.client, flow.id, '/remove-tag', { tag: 'a' });
     await link(owner.client, a.id, b.id);
+    const second = await addStep(owner.client, flow.id, '/add-tag', { tag: 'second' });
+    const taken = await owner.client.post('/v1/links/', { source: a.id, target: second.id });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe(flowApiMessages.nextTaken);
     const loop = await owner.client.post('/v1/links/', { source: b.id, target: a.id });
     expect(loop.status).toBe(422);
     expect(loop.body.message).toBe(flowMessages.cycleWithoutWait);

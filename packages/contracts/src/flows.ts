@@ -413,6 +413,7 @@ export const flowApiMessages = {
   unknownService: (serviceId: string) => `Unknown service "${serviceId}".`,
   conditionRequired: 'Choose the branch this link leaves from.',
   shareInvalid: 'This share link is not valid or has expired.',
+  nextTaken: 'This step already leads to a next step. Remove that link first.',
 } as const;
 export const FlowShareToken = z.object({ shareToken: z.string() });
 /** POST /v1/integrations?source={id}: copy that flow of the account instead of creating an empty one. */

@@ -35,7 +35,7 @@ export async function createLink(db: Database, session: Session, body: z.infer<t
 
   const [steps, links] = await Promise.all([listSteps(db, accountId, [Number(flow.id)]), listLinks(db, accountId, [Number(flow.id)])]);
   if (links.some((l) => Number(l.source) === body.source && Number(l.target) === body.target)) throw conflict(flowMessages.linkExists, 'linkExists');
-  if (links.some((l) => Number(l.source) === body.source && l.condition === condition)) throw conflict(flowMessages.branchTaken(condition ?? 'next'), 'branchTaken');
+  if (links.some((l) => Number(l.source) === body.source && l.condition === condition)) throw conflict(condition === null ? flowApiMessages.nextTaken : flowMessages.branchTaken(condition), 'branchTaken');
   if (wouldCreateCycleWithoutWait(definitionOf(flow, steps, links), { source: body.source, target: body.target })) {
     throw unprocessable(flowMessages.cycleWithoutWait, 'cycleWithoutWait');
   }

@@ -123,6 +123,12 @@ describe('GET /v1/emails/stats', () => {
 
   it('filters by broadcast, email and step; an unknown broadcast gives empty figures', async () => {
     expect((await stats(owner.client, 'broadcastId=7')).body.stats.totals.sent).toBe(4);
+    // The account-wide rollups (read when nothing is filtered) agree with the detailed ones: all mail here is broadcast 7.
+    const everything = await stats(owner.client, 'period=last30Days');
+    const broadcast = await stats(owner.client, 'period=last30Days&broadcastId=7');
+    expect(everything.body.stats.totals).toEqual(broadcast.body.stats.totals);
+    expect(everything.body.stats.series).toEqual(broadcast.body.stats.series);
+    expect(everything.body.clicks).toEqual(broadcast.body.clicks);
     expect((await stats(owner.client, 'emailIds=11,12')).body.stats.totals.uniqueOpens).toBe(2);
     const other = await stats(owner.client, 'broadcastId=999');
     expect(other.status).toBe(200);

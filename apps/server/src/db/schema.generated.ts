@@ -176,6 +176,33 @@ export interface EmailMetricQueue {
   link: string | null;
 }
 
+export interface EmailMetricsAccountHourly {
+  accountId: number;
+  hour: Date;
+  sent: Generated<number>;
+  opened: Generated<number>;
+  clicked: Generated<number>;
+  uniqueOpens: Generated<number>;
+  uniqueClicks: Generated<number>;
+  unsubscribed: Generated<number>;
+  bounced: Generated<number>;
+  complained: Generated<number>;
+}
+
+export interface EmailMetricsAccountLinks {
+  accountId: number;
+  hour: Date;
+  link: string;
+  clicks: Generated<number>;
+}
+
+export interface EmailMetricsAccountLinksDaily {
+  accountId: number;
+  day: Date;
+  link: string;
+  clicks: Generated<number>;
+}
+
 export interface EmailMetricsHourly {
   accountId: number;
   hour: Date;
@@ -647,6 +674,9 @@ export interface DB {
   devMailbox: DevMailbox;
   emailMetricFirsts: EmailMetricFirsts;
   emailMetricQueue: EmailMetricQueue;
+  emailMetricsAccountHourly: EmailMetricsAccountHourly;
+  emailMetricsAccountLinks: EmailMetricsAccountLinks;
+  emailMetricsAccountLinksDaily: EmailMetricsAccountLinksDaily;
   emailMetricsHourly: EmailMetricsHourly;
   emailMetricsLinks: EmailMetricsLinks;
   emailMetricsPeople: EmailMetricsPeople;

@@ -25,6 +25,7 @@ import * as dashboard from './0023-dashboard.ts';
 import * as quietHoursRelease from './0024-quiet-hours-release.ts';
 import * as flows from './0025-flows.ts';
 import * as flowRuns from './0026-flow-runs.ts';
+import * as accountMetrics from './0027-account-metrics.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024-quiet-hours-release': quietHoursRelease,
   '0025-flows': flows,
   '0026-flow-runs': flowRuns,
+  '0027-account-metrics': accountMetrics,
 };

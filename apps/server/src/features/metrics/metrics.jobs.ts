@@ -11,7 +11,7 @@ const rollupLockKey = 1_818_001;
 /**
  * Move one batch of queued email events into the rollups, in one statement: the batch is deleted from the queue,
  * first human opens and clicks are recorded (each recipient once per sent email), and the counts are added to the
- * hourly, per-link and per-person rollups. Returns how many events it took; 0 when another process holds the lock
+ * hourly, per-link and per-person rollups, and to the account-wide hourly and per-link ones. Returns how many events it took; 0 when another process holds the lock
  * (unless `wait`, which waits for it).
  */
 export async function rollUpBatch(db: Database, limit = batchSize, wait = false): Promise<number> {
@@ -58,6 +58,29 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
           sent = h.sent + excluded.sent, opened = h.opened + excluded.opened, clicked = h.clicked + excluded.clicked,
           unique_opens = h.unique_opens + excluded.unique_opens, unique_clicks = h.unique_clicks + excluded.unique_clicks,
           unsubscribed = h.unsubscribed + excluded.unsubscribed, bounced = h.bounced + excluded.bounced, complained = h.complained + excluded.complained
+      ),
+      account_hourly as (
+        insert into email_metrics_account_hourly as a (account_id, hour, sent, opened, clicked, unique_opens, unique_clicks,
+          unsubscribed, bounced, complained)
+        select account_id, hour, sum(sent), sum(opened), sum(clicked), sum(unique_opens), sum(unique_clicks),
+          sum(unsubscribed), sum(bounced), sum(complained)
+        from counts group by 1, 2
+        on conflict (account_id, hour) do update set
+          sent = a.sent + excluded.sent, opened = a.opened + excluded.opened, clicked = a.clicked + excluded.clicked,
+          unique_opens = a.unique_opens + excluded.unique_opens, unique_clicks = a.unique_clicks + excluded.unique_clicks,
+          unsubscribed = a.unsubscribed + excluded.unsubscribed, bounced = a.bounced + excluded.bounced, complained = a.complained + excluded.complained
+      ),
+      account_links as (
+        insert into email_metrics_account_links as l (account_id, hour, link, clicks)
+        select account_id, date_trunc('hour', at, 'UTC'), link, count(*)
+        from batch where name = 'clicked' and link is not null group by 1, 2, 3
+        on conflict (account_id, hour, link) do update set clicks = l.clicks + excluded.clicks
+      ),
+      account_links_daily as (
+        insert into email_metrics_account_links_daily as l (account_id, day, link, clicks)
+        select account_id, (at at time zone 'UTC')::date, link, count(*)
+        from batch where name = 'clicked' and link is not null group by 1, 2, 3
+        on conflict (account_id, day, link) do update set clicks = l.clicks + excluded.clicks
       ),
       links as (
         insert into email_metrics_links as l (account_id, hour, source_kind, source_id, email_id, step_id, link, clicks)

@@ -29,6 +29,9 @@ const sums = sql`
   sum(unique_opens)::text as "uniqueOpens", sum(unique_clicks)::text as "uniqueClicks",
   sum(unsubscribed)::text as unsubscribed, sum(bounced)::text as bounced, sum(complained)::text as complained`;
 
+/** Whether a filter names sources, emails or steps; without, the account-wide rollups answer. */
+const isFiltered = (f: MetricsFilter) => f.broadcastId !== undefined || f.flowIds.length > 0 || f.emailIds.length > 0 || f.stepIds.length > 0;
+
 /** The where clause of a filter over a rollup table (hour is the UTC hour a row counts). */
 function where(f: MetricsFilter): RawBuilder<unknown> {
   const parts = [sql`account_id = ${f.accountId}`, sql`hour >= ${new Date(f.start)}`, sql`hour < ${new Date(f.end)}`];
@@ -41,10 +44,13 @@ function where(f: MetricsFilter): RawBuilder<unknown> {
   return sql.join(parts, sql` and `);
 }
 
-/** Counters per UTC hour with any activity in the range. */
+/** Counters per UTC hour with any activity in the range: one row per hour from the account-wide rollup when unfiltered. */
 export async function hourlyCounters(db: Database, f: MetricsFilter) {
-  const { rows } = await sql<CounterRow & { hour: Date }>`
-    select hour, ${sums} from email_metrics_hourly where ${where(f)} group by hour order by hour`.execute(db);
+  const { rows } = isFiltered(f)
+    ? await sql<CounterRow & { hour: Date }>`
+        select hour, ${sums} from email_metrics_hourly where ${where(f)} group by hour order by hour`.execute(db)
+    : await sql<CounterRow & { hour: Date }>`
+        select hour, ${sums} from email_metrics_account_hourly where ${where(f)} group by hour order by hour`.execute(db);
   return rows;
 }
 
@@ -64,11 +70,34 @@ export async function variantCounters(db: Database, f: MetricsFilter) {
   return rows;
 }
 
+const day = 86_400_000;
+
+/**
+ * The account's clicks per link in a period: whole UTC days from the daily table, the hours before the first and
+ * after the last whole day from the hourly one.
+ */
+function accountLinkRows(f: MetricsFilter): RawBuilder<unknown> {
+  const firstDay = Math.ceil(f.start / day) * day;
+  const endDay = Math.floor(f.end / day) * day;
+  if (firstDay >= endDay) return sql`select link, clicks from email_metrics_account_links where ${where(f)}`;
+  const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return sql`
+    select link, clicks from email_metrics_account_links_daily
+    where account_id = ${f.accountId} and day >= ${iso(firstDay)}::date and day < ${iso(endDay)}::date
+    union all
+    select link, clicks from email_metrics_account_links
+    where account_id = ${f.accountId} and ((hour >= ${new Date(f.start)} and hour < ${new Date(firstDay)}) or (hour >= ${new Date(endDay)} and hour < ${new Date(f.end)}))`;
+}
+
 /** Clicks per link, most clicked first. */
 export async function linkClicks(db: Database, f: MetricsFilter, limit = 100) {
-  const { rows } = await sql<{ link: string; clicks: string }>`
-    select link, sum(clicks)::text as clicks from email_metrics_links where ${where(f)}
-    group by link order by sum(clicks) desc, link limit ${limit}`.execute(db);
+  const { rows } = isFiltered(f)
+    ? await sql<{ link: string; clicks: string }>`
+        select link, sum(clicks)::text as clicks from email_metrics_links where ${where(f)}
+        group by link order by sum(clicks) desc, link limit ${limit}`.execute(db)
+    : await sql<{ link: string; clicks: string }>`
+        select link, sum(clicks)::text as clicks from (${accountLinkRows(f)}) rows
+        group by link order by sum(clicks) desc, link limit ${limit}`.execute(db);
   return rows;
 }
 

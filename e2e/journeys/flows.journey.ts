@@ -134,19 +134,20 @@ describe('flows', () => {
     // A person gets the tag: they enter the flow and wait at the wait step.
     expect((await api('POST', '/v1/tags/', { tag: 'trial', id: person.body.user.id }, user.cookie)).status).toBeLessThan(300);
     await page.reload();
+    // A waiting person counts at the step they go to next (the server's run points at it, with its wake time).
     await expect
       .poll(async () => {
         await page.getByRole('button', { name: 'Fit View' }).click();
-        return node(page, 'Wait').getByTestId('step-count').textContent();
-      }, { timeout: 40_000, intervals: [2_000] })
+        return node(page, 'Send email').getByTestId('step-count').textContent();
+      }, { timeout: 40_000, interval: 2_000 })
       .toBe('1');
     await page.getByTestId('flow-people').getByText('1 in the flow now · 1 entered').waitFor({ timeout: 20_000 });
     await checkAccessibility(page);
     await screenshot(page, 'flow-active');
 
-    // The people at the wait step, each a link to their profile.
-    await node(page, 'Wait').getByRole('button', { name: /1 person at Wait/ }).click();
-    const people = page.getByRole('dialog', { name: 'People at “Wait”' });
+    // The people at the step, each a link to their profile, with when they go on.
+    await node(page, 'Send email').getByRole('button', { name: /1 person at Send email/ }).click();
+    const people = page.getByRole('dialog', { name: 'People at “Send email”' });
     await people.getByRole('link', { name: 'Tess' }).waitFor();
     await checkAccessibility(page);
     await people.getByRole('button').first().click();
@@ -182,6 +183,29 @@ describe('flows', () => {
     await row.getByRole('switch', { name: 'Trial welcome active' }).click();
     await page.getByText(flowMessages.deactivated).waitFor();
 
+    // A segment that an active flow starts on: deleting it names the flow first, and Cancel keeps it.
+    const segment = await api('POST', '/v1/segments/', { name: 'Trial users', conditions: [{ type: 'tag', operator: 'has', tag: 'trial' }] }, user.cookie);
+    expect(segment.status).toBeLessThan(300);
+    const segmentId = segment.body.segment.id as number;
+    const other = (await api('POST', '/v1/integrations', { name: 'Trial nurture' }, user.cookie)).body.integration.id as number;
+    const step = async (operationKey: string, inputFields: unknown) =>
+      (await api('POST', '/v1/steps/', { flowId: other, operationKey, inputFields }, user.cookie)).body.step.id as number;
+    const entered = await step('/entered-segment', { properties: { segment: { properties: { id: { value: segmentId } } } } });
+    const tagged = await step('/add-tag', { properties: { tag: { value: 'nurtured' } } });
+    expect((await api('POST', '/v1/links/', { source: entered, target: tagged }, user.cookie)).status).toBe(201);
+    expect((await api('PATCH', `/v1/integrations/${other}`, { status: 'active' }, user.cookie)).status).toBe(200);
+    await page.goto(`/segments/${segmentId}`);
+    await page.getByRole('heading', { name: 'Trial users', level: 2 }).waitFor();
+    await page.getByRole('button', { name: 'Segment actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete segment' }).click();
+    const question = page.getByRole('dialog', { name: 'Delete “Trial users” while flows use it?' });
+    await question.getByTestId('segment-flows').getByText('Trial nurture').waitFor();
+    await checkAccessibility(page);
+    await screenshot(page, 'segment-used-by-flows');
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect((await api('GET', `/v1/segments/${segmentId}/preview`, undefined, user.cookie)).status).toBe(200);
+
     // On a phone the step drawer covers the canvas.
     const phone = await newPage(browser, { width: 390, height: 844 });
     await logIn(phone.page, user.email, user.password);
@@ -191,5 +215,5 @@ describe('flows', () => {
     await checkAccessibility(phone.page);
     await screenshot(phone.page, 'flow-phone-drawer');
     await phone.context.close();
-  });
+  }, 240_000);
 });

@@ -20,6 +20,7 @@ import { stepNodeWidth } from './canvas/step-node.tsx';
 import { StepDrawer } from './drawer/step-drawer.tsx';
 import { defaultSettings } from './drawer/step-form.tsx';
 import { FlowHeader } from './flow-header.tsx';
+import { FlowMenu, ReentrySetting } from './flow-settings.tsx';
 import { useFlow, useFlowPeopleCounts, useServices, useToggleFlow, useUpdateFlow } from './flows.api.ts';
 import { StepCatalogue } from './step-catalogue.tsx';
 import { stepLabel, type StepNames } from './step-display.tsx';
@@ -218,6 +219,8 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
               {counts.data ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered` : counts.isError ? 'People counts are unavailable.' : 'Counting people…'}
             </Text>
             <Switch label="Steps preview" checked={isPreviewOn} onChange={(event) => setIsPreviewOn(event.currentTarget.checked)} />
+            <ReentrySetting flow={data} isReadOnly={!canWrite} />
+            {canWrite && <FlowMenu flow={data} />}
           </Group>
         </Group>
         <Paper withBorder radius="md" h={isNarrow ? 'calc(100vh - 300px)' : 'calc(100vh - 250px)'} mih={420} pos="relative" style={{ overflow: 'hidden' }}>

@@ -10,6 +10,7 @@ import {
   type EdgeChange,
   type NodeChange,
 } from '@xyflow/react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import type { EditorLink, EditorStep } from '../use-flow-editor.ts';
 import { LinkEdge, type LinkEdgeType } from './link-edge.tsx';
@@ -36,6 +37,8 @@ interface FlowCanvasProps {
  */
 export function FlowCanvas({ steps, links, selectedKey, isReadOnly, onSelect, onMove, onConnect, onDeleteLinks }: FlowCanvasProps) {
   const [nodes, setNodes] = useState<StepNodeType[]>([]);
+  // On a phone the overview would cover the steps themselves.
+  const isNarrow = Boolean(useMediaQuery('(max-width: 767px)'));
   const [selectedLinks, setSelectedLinks] = useState<Set<string>>(new Set());
 
   useEffect(() => {
@@ -122,7 +125,7 @@ export function FlowCanvas({ steps, links, selectedKey, isReadOnly, onSelect, on
     >
       <Background gap={20} color="var(--mantine-color-gray-4)" />
       <Controls showInteractive={false} />
-      <MiniMap<StepNodeType> pannable zoomable ariaLabel="Flow overview" nodeColor={(node) => `var(--mantine-color-${node.data.step.type === 'trigger' ? 'grape' : node.data.step.type === 'filter' ? 'orange' : 'indigo'}-4)`} />
+      {!isNarrow && <MiniMap<StepNodeType> pannable zoomable ariaLabel="Flow overview" nodeColor={(node) => `var(--mantine-color-${node.data.step.type === 'trigger' ? 'grape' : node.data.step.type === 'filter' ? 'orange' : 'indigo'}-4)`} />}
     </ReactFlow>
   );
 }

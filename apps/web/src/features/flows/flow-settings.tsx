@@ -1,0 +1,111 @@
+import { flowLimits, flowMessages, type Flow } from '@herald/contracts';
+import { ActionIcon, Button, Group, Menu, NumberInput, Popover, Radio, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconArchive, IconDots, IconRepeat } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { useUpdateFlow } from './flows.api.ts';
+
+/** Who may enter again: once per flow, or again N days after their last entry. */
+export function ReentrySetting({ flow, isReadOnly }: { flow: Flow; isReadOnly: boolean }) {
+  const update = useUpdateFlow();
+  const [opened, setOpened] = useState(false);
+  const [mode, setMode] = useState(flow.reentry);
+  const [days, setDays] = useState<number>(flow.reentryDays ?? 30);
+  useEffect(() => {
+    setMode(flow.reentry);
+    setDays(flow.reentryDays ?? 30);
+  }, [flow.reentry, flow.reentryDays, opened]);
+
+  const summary = flow.reentry === 'once' ? 'People enter once' : `Again after ${flow.reentryDays} ${flow.reentryDays === 1 ? 'day' : 'days'}`;
+  const save = () =>
+    update.mutate(
+      { id: flow.id, changes: mode === 'once' ? { reentry: 'once' } : { reentry: 'after-days', reentryDays: days } },
+      {
+        onSuccess: () => {
+          setOpened(false);
+          notifySuccess('Re-entry rule saved.');
+        },
+        onError: (error) => notifyError(error, flowMessages.updateFallback),
+      },
+    );
+
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" withArrow shadow="md" trapFocus>
+      <Popover.Target>
+        <Button variant="default" size="xs" leftSection={<IconRepeat size={14} />} onClick={() => setOpened((o) => !o)} aria-label={`Re-entry: ${summary}`}>
+          {summary}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown w={300}>
+        <Stack gap="sm">
+          <Radio.Group label="Can a person go through this flow again?" value={mode} onChange={(value) => setMode(value === 'after-days' ? 'after-days' : 'once')}>
+            <Stack gap={6} mt={6}>
+              <Radio value="once" label="No, once only" disabled={isReadOnly} />
+              <Radio value="after-days" label="Yes, after some days" disabled={isReadOnly} />
+            </Stack>
+          </Radio.Group>
+          {mode === 'after-days' && (
+            <NumberInput
+              label="Days since their last entry"
+              min={1}
+              max={flowLimits.maxReentryDays}
+              value={days}
+              readOnly={isReadOnly}
+              onChange={(n) => setDays(Math.min(flowLimits.maxReentryDays, Math.max(1, Math.trunc(Number(n) || 1))))}
+            />
+          )}
+          <Text size="xs" c="dimmed">
+            Someone still in the flow never enters it a second time at once.
+          </Text>
+          {!isReadOnly && (
+            <Group justify="flex-end">
+              <Button size="xs" onClick={save} loading={update.isPending}>
+                Save
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** The editor's '…' menu: archive the flow (it leaves the list and is switched off). */
+export function FlowMenu({ flow }: { flow: Flow }) {
+  const update = useUpdateFlow();
+  const navigate = useNavigate();
+  const confirmArchive = () =>
+    modals.openConfirmModal({
+      title: `Archive “${flow.name}”?`,
+      children: <Text size="sm">{flow.status === 'active' ? 'The flow is switched off and leaves the list; people waiting in it stop where they are.' : 'It leaves the list.'}</Text>,
+      labels: { confirm: 'Archive', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        update.mutate(
+          { id: flow.id, changes: { archived: true } },
+          {
+            onSuccess: () => {
+              notifySuccess(`“${flow.name}” archived.`);
+              void navigate('/flows');
+            },
+            onError: (error) => notifyError(error, flowMessages.updateFallback),
+          },
+        ),
+    });
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="default" size="input-xs" aria-label="More flow actions">
+          <IconDots size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={confirmArchive}>
+          Archive flow
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

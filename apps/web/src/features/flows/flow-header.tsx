@@ -37,7 +37,7 @@ export function FlowHeader({ name, status, isReadOnly, isStatusChanging, pending
 
   return (
     <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-      <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+      <Stack gap={4} style={{ minWidth: 0, flex: '1 1 260px' }}>
         <Anchor component={Link} to="/flows" size="sm" c="dimmed">
           <Group gap={4} component="span">
             <IconArrowLeft size={14} aria-hidden />

@@ -111,7 +111,7 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, isNarrow
                 )}
                 {!isReadOnly && (
                   <Group gap="xs">
-                    <Button variant="light" leftSection={<IconCopy size={16} />} onClick={() => onDuplicate(step)} disabled={step.id === null}>
+                    <Button variant="light" leftSection={<IconCopy size={16} />} onClick={() => onDuplicate(step)} disabled={step.id === null || step.type === 'trigger'} title={step.type === 'trigger' ? 'A flow has one trigger.' : undefined}>
                       Duplicate
                     </Button>
                     <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDelete(step)} disabled={step.id === null}>

@@ -32,12 +32,15 @@ export async function prepareFlowAccount(db: Database, people: number, name = `b
         from generate_series(1, ${people}) as i`.execute(trx);
       console.log(`  created ${people} people in ${round1((performance.now() - started) / 1000)} s`);
     }
-    await sql`delete from flows where account_id = ${accountId}`.execute(trx);
-    await sql`delete from flow_run_steps where account_id = ${accountId}`.execute(trx);
+    // Every bench-flow account's earlier flows, runs and mail go (of any size: their addresses are the same, and a
+    // run killed half way would otherwise go on sending into this run's sink).
+    const earlier = sql`(select id from accounts where name like 'bench-flow-%')`;
+    await sql`delete from flows where account_id in ${earlier}`.execute(trx);
+    await sql`delete from flow_run_steps where account_id in ${earlier}`.execute(trx);
     await sql`delete from segments where account_id = ${accountId} and auto_type is null`.execute(trx);
-    const stale = await sql`delete from deliveries where account_id = ${accountId}`.execute(trx);
+    const stale = await sql`delete from deliveries where account_id in ${earlier}`.execute(trx);
     if (Number(stale.numAffectedRows ?? 0)) console.log(`  removed ${Number(stale.numAffectedRows)} deliveries of earlier runs`);
-    await sql`delete from events where account_id = ${accountId}`.execute(trx);
+    await sql`delete from events where account_id in ${earlier}`.execute(trx);
     await sql`update people set tags = '{reader}' where account_id = ${accountId} and tags <> '{reader}'`.execute(trx);
     // Pending membership marks (people just created or reset) would otherwise be followed during the timed part.
     await sql`delete from segment_dirty_accounts where account_id = ${accountId}`.execute(trx);

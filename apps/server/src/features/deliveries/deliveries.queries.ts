@@ -24,8 +24,11 @@ export interface ClaimedRow {
  */
 export async function claimBatch(db: Database, accountId: number, kind: SourceKind, sourceId: number, limit: number): Promise<ClaimedRow[]> {
   const { rows } = await sql<ClaimedRow>`
+    -- The pick is an array (an init plan, run once, then primary-key lookups): as IN (subquery) the planner, misled by
+    -- stale statistics (rows queued a batch at a time, as flows do), chose a nested loop over every row of the account
+    -- that ran the locking subquery again for each of them.
     update deliveries d set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}), attempts = d.attempts + 1
-    where d.account_id = ${accountId} and d.id in (
+    where d.account_id = ${accountId} and d.id = any(array(
       select id from deliveries
       where account_id = ${accountId} and source_kind = ${kind} and source_id = ${sourceId} and not_before <= now()
         and (status = 'pending' or (status = 'sending' and lease_until < now()))
@@ -38,7 +41,7 @@ export async function claimBatch(db: Database, accountId: number, kind: SourceKi
       order by not_before
       limit ${limit}
       for update skip locked
-    )
+    ))
     returning d.id, d.person_id as "personId", d.to_address as "toAddress", d.email_id as "emailId", d.variant, d.attempts
   `.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id), personId: r.personId === null ? null : Number(r.personId), emailId: Number(r.emailId) }));

@@ -1,4 +1,4 @@
-import { stepTypes, type CatalogueEntry, type StepType } from '@herald/contracts';
+import type { CatalogueEntry, StepType } from '@herald/contracts';
 import { Alert, Group, Modal, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -16,7 +16,10 @@ interface StepCatalogueProps {
   onPick: (entry: CatalogueEntry) => void;
 }
 
-/** The new-step popup: the step catalogue, searchable, grouped by type (triggers, actions, filters). */
+/**
+ * The new-step popup: the step catalogue, searchable, grouped by type (triggers, actions, filters). Once the flow
+ * has its trigger, the triggers come last and cannot be picked.
+ */
 export function StepCatalogue({ opened, entries, error, hasTrigger, onClose, onPick }: StepCatalogueProps) {
   const [search, setSearch] = useState('');
   const query = search.trim().toLowerCase();
@@ -33,7 +36,7 @@ export function StepCatalogue({ opened, entries, error, hasTrigger, onClose, onP
         )}
         {!error && entries === undefined && <Text c="dimmed">Loading the steps…</Text>}
         {entries !== undefined && visible.length === 0 && <Text c="dimmed">No step matches “{search.trim()}”.</Text>}
-        {stepTypes.map((type) => {
+        {(hasTrigger ? (['action', 'filter', 'trigger'] as const) : (['trigger', 'action', 'filter'] as const)).map((type) => {
           const group = visible.filter((e) => e.type === type);
           if (group.length === 0) return null;
           const isLocked = type === 'trigger' && hasTrigger;

@@ -5,6 +5,7 @@ import {
   encodeInputFields,
   flowLimits,
   flowMessages,
+  hasScopes,
   isOperationKey,
   operationConfigs,
   urlMatches,
@@ -18,6 +19,7 @@ import { IconAlertTriangle, IconCalendarEvent, IconDeviceFloppy } from '@tabler/
 import { useState, type ReactNode } from 'react';
 import { useAccount } from '../../account/account.api.ts';
 import { usePersonFields } from '../../people/people.api.ts';
+import { useTeamMembers } from '../../team/team.api.ts';
 import { ConditionInput } from '../../segments/condition-input.tsx';
 import { newCondition } from '../../segments/condition-text.ts';
 import { useConditionChoices } from '../../segments/use-condition-choices.ts';
@@ -97,13 +99,16 @@ function ChangeFieldInput({ draft, set, isReadOnly }: { draft: Draft; set: (key:
 
 function NotificationInput({ draft, set, isReadOnly }: { draft: Draft; set: (key: string, value: unknown) => void; isReadOnly: boolean }) {
   const account = useAccount();
+  const accountData = account.data?.teamMember.accountData;
+  const team = useTeamMembers({ enabled: accountData ? hasScopes(accountData, ['team:read']) : false });
   const own = account.data?.teamMember.email;
+  const addresses = [...new Set([...(own ? [own] : []), ...(team.data?.teamMembers ?? []).filter((m) => !m.invitationPending).map((m) => m.email)])];
   return (
     <Stack gap="sm">
       <TagsInput
         label="Send to"
-        description="Team addresses; press Enter after each."
-        data={own ? [own] : []}
+        description="Addresses of your team members; press Enter after each."
+        data={addresses}
         value={Array.isArray(draft.to) ? (draft.to as string[]) : []}
         onChange={(to) => set('to', to)}
         readOnly={isReadOnly}

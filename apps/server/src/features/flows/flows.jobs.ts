@@ -32,7 +32,7 @@ export function scheduleFlow(db: Database, accountId: number, flowId: number, at
 }
 
 /**
- * Wake a send step's `deliver` job after a batch queued its deliveries, unless one is already waiting or running (a
+ * Wake a send step's `deliver` job after a batch queued its deliveries, unless one is already waiting or sending (a
  * running job claims rows queued while it runs, and reschedules itself for rows left when it ends). Waking it after
  * every batch would start a job beside the running one each time, and a hundred claimers would fight over the rows.
  * `always` (at the end of the flow's job) wakes it in any case, so rows queued in the instant a send job ended wait
@@ -41,8 +41,13 @@ export function scheduleFlow(db: Database, accountId: number, flowId: number, at
 async function wakeDeliverJob(services: Services, accountId: number, stepId: number, always: boolean): Promise<void> {
   const key = deliverJobKey(accountId, 'flow', stepId);
   if (!always) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where key = ${key}`.execute(services.db);
-    if (rows[0]!.n > 0) return;
+    // A job waits to run, or one is sending now (rows under a live lease): nothing to do. A job locked by a worker
+    // that died sends nothing, so it does not count.
+    const { rows } = await sql<{ busy: boolean }>`
+      select exists (select 1 from graphile_worker._private_jobs where key = ${key} and locked_at is null)
+        or exists (select 1 from deliveries where account_id = ${accountId} and source_kind = 'flow' and source_id = ${stepId}
+                   and status = 'sending' and lease_until > now()) as busy`.execute(services.db);
+    if (rows[0]!.busy) return;
   }
   await withAccount(services.db, accountId, (db) => enqueueJob(db, 'deliver', { accountId, kind: 'flow', sourceId: stepId }, { jobKey: key, soonest: true }));
 }

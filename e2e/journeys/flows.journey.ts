@@ -210,6 +210,8 @@ describe('flows', () => {
     const phone = await newPage(browser, { width: 390, height: 844 });
     await logIn(phone.page, user.email, user.password);
     await phone.page.goto(`/flows/${flowId}`);
+    await node(phone.page, 'Send email').waitFor();
+    await screenshot(phone.page, 'flow-phone');
     await node(phone.page, 'Send email').click();
     await phone.page.getByRole('heading', { name: 'Send email', level: 2 }).waitFor();
     await checkAccessibility(phone.page);

@@ -1,7 +1,7 @@
 import type { PersonField, Segment } from '@herald/contracts';
 import { Anchor, Autocomplete, Group, Select, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { useEmail, useEmails } from '../../emails/emails.api.ts';
+import { useEmail, useEmails, usePreview } from '../../emails/emails.api.ts';
 import { PreviewFrame } from '../../emails/preview-frame.tsx';
 import { usePersonFields } from '../../people/people.api.ts';
 import { useEventNames, useSegments } from '../../segments/segments.api.ts';
@@ -103,6 +103,9 @@ export function EmailPicker({ value, onChange, isReadOnly, label = 'Email', desc
   const data = (emails.data?.emails ?? []).map((e) => ({ value: String(e.id), label: e.name }));
   if (value !== null && !data.some((d) => d.value === String(value))) data.push({ value: String(value), label: `Email ${value}` });
   const summary = emails.data?.emails.find((e) => e.id === value);
+  // The preview is rendered as a sample person would get it (merge tags filled), the raw HTML until then.
+  const email = chosen.data?.email;
+  const rendered = usePreview(email ? { id: email.id, name: email.name, subject: email.subject || ' ', html: email.html, fromName: email.fromName, fromEmail: email.fromEmail } : null, null);
   return (
     <Stack gap="xs">
       <Select
@@ -135,7 +138,7 @@ export function EmailPicker({ value, onChange, isReadOnly, label = 'Email', desc
           This account has no emails yet. Create one, then come back to choose it.
         </Text>
       )}
-      {withPreview && value !== null && chosen.data && <PreviewFrame html={chosen.data.email.html} width="100%" height={280} title={`Preview of ${chosen.data.email.name}`} />}
+      {withPreview && value !== null && email && <PreviewFrame html={rendered.data?.html ?? email.html} width="100%" height={280} title={`Preview of ${email.name}`} />}
     </Stack>
   );
 }

@@ -171,6 +171,23 @@ describe('flows', () => {
     expect(waitStep?.inputFields.properties.wait.properties.amount.value).toBe(2);
     await closeDrawer(page);
 
+    // Moving a step is saved a moment after the drag; leaving before that asks first.
+    const box = (await node(page, 'Send email').boundingBox())!;
+    await page.mouse.move(box.x + 40, box.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 140, box.y + 40, { steps: 8 });
+    await page.mouse.up();
+    await page.getByRole('link', { name: 'Flows' }).first().click();
+    const leave = page.getByRole('dialog', { name: 'Leave while saving?' });
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    await page.getByTestId('save-state').getByText('All changes saved').waitFor();
+    await expect
+      .poll(async () => {
+        const steps = (await api('GET', `/v1/integrations/${flowId}`, undefined, user.cookie)).body.integration.steps as Record<string, { operationKey: string; coordinates: { x: number } }>;
+        return Object.values(steps).find((s) => s.operationKey === '/send')!.coordinates.x;
+      })
+      .toBeGreaterThan(saved.body.integration.steps[Object.keys(saved.body.integration.steps).find((k) => saved.body.integration.steps[k].operationKey === '/send')!].coordinates.x + 50);
+
     // The list: the flow is on, with its people.
     await page.goto('/flows');
     const row = page.locator('tr', { hasText: 'Trial welcome' });

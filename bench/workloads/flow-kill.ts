@@ -12,8 +12,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * `flow-kill`: the flow-100k run with its worker in a process of its own, killed with SIGKILL five times at random
- * moments (while runs are advanced, then while their emails go out; each once the restarted worker has made
- * progress) and started again. Figure: wrong outcomes — emails received twice, people who got none, and steps the
+ * moments (alternately while runs are advanced and while their emails go out; each once the restarted worker has
+ * made progress) and started again. Figure: wrong outcomes — emails received twice, people who got none, and steps the
  * database recorded twice for a run.
  */
 export async function flowKill(): Promise<{ figure: number; unit: string }> {
@@ -39,17 +39,23 @@ export async function flowKill(): Promise<{ figure: number; unit: string }> {
     startWorker();
     const started = performance.now();
     await enterSegment(server.services, accountId, segmentId);
-    const progressOf = async () => (await runProgress(db, accountId, flowId)).done + (await sink.stats()).received;
-    let before = 0;
+    // Odd kills land while runs are advanced (once the restarted worker has finished a batch), even ones while mail
+    // goes out (once it has sent again); when every run is done, all land while sending.
+    let runsBefore = 0;
+    let mailBefore = 0;
     for (let i = 1; i <= kills; i++) {
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 2500));
       for (;;) {
-        if ((await progressOf()) > before + Math.max(200, flowPeople / 100)) break;
-        await new Promise((r) => setTimeout(r, 200));
+        const progress = await runProgress(db, accountId, flowId);
+        const { received } = await sink.stats();
+        const whileSending = i % 2 === 0 || progress.live === 0;
+        if (whileSending ? received > mailBefore + Math.max(100, flowPeople / 100) : progress.done > runsBefore) break;
+        await new Promise((r) => setTimeout(r, 100));
       }
       const runs = await runProgress(db, accountId, flowId);
       const { received } = await sink.stats();
-      before = runs.done + received;
+      runsBefore = runs.done;
+      mailBefore = received;
       worker!.kill('SIGKILL');
       console.log(`  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${runs.done} runs done, ${received} emails received); restarting`);
       await new Promise((r) => setTimeout(r, 200));

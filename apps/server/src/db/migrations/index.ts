@@ -26,6 +26,7 @@ import * as quietHoursRelease from './0024-quiet-hours-release.ts';
 import * as flows from './0025-flows.ts';
 import * as flowRuns from './0026-flow-runs.ts';
 import * as accountMetrics from './0027-account-metrics.ts';
+import * as flowEntryPlan from './0028-flow-entry-plan.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0025-flows': flows,
   '0026-flow-runs': flowRuns,
   '0027-account-metrics': accountMetrics,
+  '0028-flow-entry-plan': flowEntryPlan,
 };

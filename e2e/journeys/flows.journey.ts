@@ -196,8 +196,21 @@ describe('flows', () => {
     await checkAccessibility(page);
     await screenshot(page, 'flows-list');
 
+    // Copied from the list: the dialog counts what the flow uses, and the copy opens switched off.
+    await row.getByRole('button', { name: 'Actions for Trial welcome' }).click();
+    await page.getByRole('menuitem', { name: 'Copy' }).click();
+    const copyDialog = page.getByRole('dialog', { name: 'Copy “Trial welcome”' });
+    await copyDialog.getByTestId('copy-flow-counts').getByText('Emails: 1').waitFor();
+    await checkAccessibility(page);
+    await copyDialog.getByRole('button', { name: 'Copy Flow' }).click();
+    await page.waitForURL((url) => /\/flows\/\d+$/.test(url.pathname) && url.pathname !== `/flows/${flowId}`);
+    await page.getByRole('heading', { name: 'Copy of Trial welcome', level: 1 }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Active' }).isChecked()).toBe(false);
+    await node(page, 'Send email').waitFor();
+    await page.goto('/flows');
+
     // Switched off from the list.
-    await row.getByRole('switch', { name: 'Trial welcome active' }).click();
+    await row.getByRole('switch', { name: 'Trial welcome active', exact: true }).click();
     await page.getByText(flowMessages.deactivated).waitFor();
 
     // A segment that an active flow starts on: deleting it names the flow first, and Cancel keeps it.

@@ -1,10 +1,11 @@
 import { flowLimits, flowMessages, type Flow } from '@herald/contracts';
 import { ActionIcon, Button, Group, Menu, NumberInput, Popover, Radio, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconArchive, IconDots, IconRepeat } from '@tabler/icons-react';
+import { IconArchive, IconCopy, IconDots, IconRepeat } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { CopyFlowDialog } from './copy-flow-dialog.tsx';
 import { useUpdateFlow } from './flows.api.ts';
 
 /** Who may enter again: once per flow, or again N days after their last entry. */
@@ -72,9 +73,10 @@ export function ReentrySetting({ flow, isReadOnly }: { flow: Flow; isReadOnly: b
   );
 }
 
-/** The editor's '…' menu: archive the flow (it leaves the list and is switched off). */
+/** The editor's '…' menu: copy the flow, or archive it (it leaves the list and is switched off). */
 export function FlowMenu({ flow }: { flow: Flow }) {
   const update = useUpdateFlow();
+  const [isCopying, setIsCopying] = useState(false);
   const navigate = useNavigate();
   const confirmArchive = () =>
     modals.openConfirmModal({
@@ -95,17 +97,23 @@ export function FlowMenu({ flow }: { flow: Flow }) {
         ),
     });
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="default" size="input-xs" aria-label="More flow actions">
-          <IconDots size={16} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={confirmArchive}>
-          Archive flow
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="default" size="input-xs" aria-label="More flow actions">
+            <IconDots size={16} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => setIsCopying(true)}>
+            Copy flow
+          </Menu.Item>
+          <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={confirmArchive}>
+            Archive flow
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <CopyFlowDialog flow={isCopying ? flow : null} onClose={() => setIsCopying(false)} />
+    </>
   );
 }

@@ -1,11 +1,13 @@
 import { flowMessages, type Flow } from '@herald/contracts';
 import { ActionIcon, Anchor, Badge, Group, Menu, Switch, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconArchive, IconDots, IconPencil } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArchive, IconCopy, IconDots, IconPencil } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatRelative } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { TableCard } from '../../ui/table-card.tsx';
+import { CopyFlowDialog } from './copy-flow-dialog.tsx';
 import { statusText } from './flow-header.tsx';
 import { isFlowOn, useFlowPeopleCounts, useToggleFlow, useUpdateFlow } from './flows.api.ts';
 
@@ -35,6 +37,7 @@ function PeopleCounts({ flowId }: { flowId: number }) {
 export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
   const toggleFlow = useToggleFlow();
   const update = useUpdateFlow();
+  const [copying, setCopying] = useState<Flow | null>(null);
   const confirmArchive = (flow: Flow) =>
     modals.openConfirmModal({
       title: `Archive “${flow.name}”?`,
@@ -49,6 +52,7 @@ export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
     });
 
   return (
+    <>
     <TableCard minWidth={isNarrow ? 320 : 720} aria-label="Flows">
       <Table.Thead>
         <Table.Tr>
@@ -126,6 +130,11 @@ export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
                       {canWrite ? 'Edit' : 'Open'}
                     </Menu.Item>
                     {canWrite && (
+                      <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => setCopying(flow)}>
+                        Copy
+                      </Menu.Item>
+                    )}
+                    {canWrite && (
                       <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={() => confirmArchive(flow)}>
                         Archive
                       </Menu.Item>
@@ -138,5 +147,7 @@ export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
         })}
       </Table.Tbody>
     </TableCard>
+    <CopyFlowDialog flow={copying} onClose={() => setCopying(null)} />
+    </>
   );
 }

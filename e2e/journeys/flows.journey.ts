@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
 import { verifiedMarketer } from '../support/marketer.ts';
-import { api, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -207,6 +207,26 @@ describe('flows', () => {
     await page.getByRole('heading', { name: 'Copy of Trial welcome', level: 1 }).waitFor();
     expect(await page.getByRole('switch', { name: 'Active' }).isChecked()).toBe(false);
     await node(page, 'Send email').waitFor();
+
+    // Shared read-only: someone of another account opens the link and sees the flow, without people or edits.
+    await page.goto(`/flows/${flowId}`);
+    await page.getByRole('button', { name: 'More flow actions' }).click();
+    await page.getByRole('menuitem', { name: 'Share flow' }).click();
+    const shareLink = page.getByRole('dialog', { name: 'Share this flow' }).getByRole('textbox', { name: 'Read-only link' });
+    await expect.poll(() => shareLink.inputValue()).toContain('flow-read-auth=');
+    await checkAccessibility(page);
+    const shareUrl = new URL(await shareLink.inputValue());
+    await page.keyboard.press('Escape');
+    const viewer = await createUser();
+    const outsider = await newPage(browser);
+    await logIn(outsider.page, viewer.email, viewer.password);
+    await outsider.page.goto(`${shareUrl.pathname}${shareUrl.search}`);
+    await outsider.page.getByRole('heading', { name: 'Trial welcome', level: 1 }).waitFor();
+    await outsider.page.getByText(flowMessages.readOnly).waitFor();
+    await node(outsider.page, 'Send email').waitFor();
+    expect(await outsider.page.getByRole('button', { name: 'Add step' }).count()).toBe(0);
+    await checkAccessibility(outsider.page);
+    await outsider.context.close();
     await page.goto('/flows');
 
     // Switched off from the list.

@@ -4,7 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconLock, IconPlus } from '@tabler/icons-react';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useEffect, useMemo, useState } from 'react';
-import { useBlocker, useParams } from 'react-router';
+import { useBlocker, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
@@ -86,11 +86,14 @@ function LeaveGuard({ pending }: { pending: number }) {
 function FlowEditorPage({ flowId }: { flowId: number }) {
   const account = useAccount();
   const accountData = account.data?.teamMember.accountData;
-  const canRead = accountData ? hasScopes(accountData, ['flows:read']) : false;
-  const canWrite = accountData ? hasScopes(accountData, ['flows:write']) : false;
-  const flow = useFlow(canRead ? flowId : 0);
+  // A share link's token opens the flow read-only, without people counts or step figures (work-areas.md §4).
+  const [searchParams] = useSearchParams();
+  const shareToken = searchParams.get('flow-read-auth');
+  const canRead = shareToken !== null || (accountData ? hasScopes(accountData, ['flows:read']) : false);
+  const canWrite = shareToken === null && (accountData ? hasScopes(accountData, ['flows:write']) : false);
+  const flow = useFlow(canRead ? flowId : 0, shareToken);
   const services = useServices({ enabled: canRead });
-  const counts = useFlowPeopleCounts(flowId, { enabled: canRead });
+  const counts = useFlowPeopleCounts(flowId, { enabled: canRead && shareToken === null });
   const editor = useFlowEditor(flowId, flow.data?.integration);
   const names = useStepNames();
   const rename = useUpdateFlow();
@@ -128,10 +131,11 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
       counts: counts.data?.steps ?? {},
       isPreviewOn,
       isReadOnly: !canWrite,
+      showFigures: shareToken === null,
       openPeople: (step) => setPeopleOf(step),
       deleteLink: (key) => void editor.deleteLink(key),
     }),
-    [catalogue, names, counts.data, isPreviewOn, canWrite, editor],
+    [catalogue, names, counts.data, isPreviewOn, canWrite, shareToken, editor],
   );
 
   if (!account.data) return <LoadingSpinner />;
@@ -203,7 +207,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
         )}
         {!canWrite && (
           <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-            You can see this flow. Changing it needs the “Edit flows” permission.
+            {shareToken !== null ? flowMessages.readOnly : 'You can see this flow. Changing it needs the “Edit flows” permission.'}
           </Alert>
         )}
         <Group justify="space-between" gap="sm" wrap="wrap">
@@ -219,7 +223,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
               {counts.data ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered` : counts.isError ? 'People counts are unavailable.' : 'Counting people…'}
             </Text>
             <Switch label="Steps preview" checked={isPreviewOn} onChange={(event) => setIsPreviewOn(event.currentTarget.checked)} />
-            <ReentrySetting flow={data} isReadOnly={!canWrite} />
+            {shareToken === null && <ReentrySetting flow={data} isReadOnly={!canWrite} />}
             {canWrite && <FlowMenu flow={data} />}
           </Group>
         </Group>
@@ -257,6 +261,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
         names={names}
         count={selected ? countOf(selected) : 0}
         isReadOnly={!canWrite}
+        showFigures={shareToken === null}
         isNarrow={isNarrow}
         onClose={() => setSelectedKey(null)}
         onSave={(step, inputFields: InputFields) => editor.saveStepSettings(step.key, inputFields)}

@@ -1,12 +1,13 @@
 import { flowLimits, flowMessages, type Flow } from '@herald/contracts';
-import { ActionIcon, Button, Group, Menu, NumberInput, Popover, Radio, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Menu, Modal, NumberInput, Popover, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconArchive, IconCopy, IconDots, IconRepeat } from '@tabler/icons-react';
+import { IconArchive, IconCopy, IconDots, IconRepeat, IconShare } from '@tabler/icons-react';
+import { CopyButton } from '../../ui/copy-button.tsx';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CopyFlowDialog } from './copy-flow-dialog.tsx';
-import { useUpdateFlow } from './flows.api.ts';
+import { useShareToken, useUpdateFlow } from './flows.api.ts';
 
 /** Who may enter again: once per flow, or again N days after their last entry. */
 export function ReentrySetting({ flow, isReadOnly }: { flow: Flow; isReadOnly: boolean }) {
@@ -77,6 +78,7 @@ export function ReentrySetting({ flow, isReadOnly }: { flow: Flow; isReadOnly: b
 export function FlowMenu({ flow }: { flow: Flow }) {
   const update = useUpdateFlow();
   const [isCopying, setIsCopying] = useState(false);
+  const [isSharing, setIsSharing] = useState(false);
   const navigate = useNavigate();
   const confirmArchive = () =>
     modals.openConfirmModal({
@@ -108,12 +110,39 @@ export function FlowMenu({ flow }: { flow: Flow }) {
           <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => setIsCopying(true)}>
             Copy flow
           </Menu.Item>
+          <Menu.Item leftSection={<IconShare size={16} />} onClick={() => setIsSharing(true)}>
+            Share flow
+          </Menu.Item>
           <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={confirmArchive}>
             Archive flow
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
       <CopyFlowDialog flow={isCopying ? flow : null} onClose={() => setIsCopying(false)} />
+      <ShareFlowDialog flowId={isSharing ? flow.id : null} onClose={() => setIsSharing(false)} />
     </>
+  );
+}
+
+/** The share flow dialog: a read-only link to the flow (flow-read-auth), valid for 30 days, to copy. */
+function ShareFlowDialog({ flowId, onClose }: { flowId: number | null; onClose: () => void }) {
+  const token = useShareToken(flowId);
+  const link = token.data && flowId !== null ? `${window.location.origin}/flows/${flowId}?${new URLSearchParams({ 'flow-read-auth': token.data.shareToken }).toString()}` : null;
+  return (
+    <Modal opened={flowId !== null} onClose={onClose} title="Share this flow">
+      <Stack gap="sm">
+        <Text size="sm">Anyone signed in to Herald with this link sees the flow read-only for 30 days: its steps and settings, not its people.</Text>
+        {token.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {flowMessages.shareError}
+          </Alert>
+        ) : (
+          <Group gap="xs" wrap="nowrap">
+            <TextInput aria-label="Read-only link" value={link ?? 'Preparing the link…'} readOnly style={{ flex: 1 }} onFocus={(event) => event.currentTarget.select()} />
+            {link && <CopyButton value={link} label="Copy link" />}
+          </Group>
+        )}
+      </Stack>
+    </Modal>
   );
 }

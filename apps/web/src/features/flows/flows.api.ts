@@ -4,6 +4,7 @@ import {
   FlowList,
   FlowPeopleCounts,
   FlowResponse,
+  FlowShareToken,
   ServicesResponse,
   StepPeople,
   type Flow,
@@ -30,11 +31,11 @@ export function useFlows(options: { enabled?: boolean } = {}) {
   });
 }
 
-/** GET /v1/integrations/{id}: only that flow (work-areas.md §2). */
-export function useFlow(id: number) {
+/** GET /v1/integrations/{id}: only that flow (work-areas.md §2); with a share token, read-only (read-only-auth). */
+export function useFlow(id: number, shareToken: string | null = null) {
   return useQuery({
-    queryKey: flowKey(id),
-    queryFn: () => api.get(`/integrations/${id}`, { schema: FlowResponse }),
+    queryKey: shareToken ? [...flowKey(id), shareToken] : flowKey(id),
+    queryFn: () => api.get(`/integrations/${id}${shareToken ? `?${new URLSearchParams({ 'read-only-auth': shareToken }).toString()}` : ''}`, { schema: FlowResponse }),
     enabled: Number.isInteger(id) && id > 0,
     // The editor keeps its own copy while edits are saved; it takes the server's again when nothing is pending.
     refetchOnWindowFocus: false,
@@ -154,4 +155,14 @@ export function useToggleFlow() {
     }
   };
   return { toggle, isPending: update.isPending, changingId: update.isPending ? update.variables.id : null };
+}
+
+/** GET /v1/integrations/{id}/share-token: a token that opens the flow read-only (the share link's flow-read-auth). */
+export function useShareToken(id: number | null) {
+  return useQuery({
+    queryKey: ['flows', 'share-token', id],
+    queryFn: () => api.get(`/integrations/${id}/share-token`, { schema: FlowShareToken }),
+    enabled: id !== null,
+    retry: false,
+  });
 }

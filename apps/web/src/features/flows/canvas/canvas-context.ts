@@ -12,6 +12,8 @@ export interface CanvasContextValue {
   /** Steps preview: each node's settings summarised under its label (on by default). */
   isPreviewOn: boolean;
   isReadOnly: boolean;
+  /** Send steps' email figures (skipped in the read-only shared view). */
+  showFigures: boolean;
   openPeople: (step: EditorStep) => void;
   deleteLink: (key: string) => void;
 }

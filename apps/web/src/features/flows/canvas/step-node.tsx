@@ -95,7 +95,7 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
               event.stopPropagation();
               canvas.openPeople(step);
             }}
-            disabled={step.id === null}
+            disabled={step.id === null || !canvas.showFigures}
             aria-label={`${count.toLocaleString()} ${count === 1 ? 'person' : 'people'} at ${label}`}
             style={{ borderRadius: 4, padding: '1px 4px', margin: '-1px -4px' }}
           >
@@ -106,7 +106,7 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
               </Text>
             </Group>
           </UnstyledButton>
-          {emailId !== null && step.id !== null && !canvas.isReadOnly && <SendFigures stepId={step.id} />}
+          {emailId !== null && step.id !== null && canvas.showFigures && <SendFigures stepId={step.id} />}
         </Group>
       </Stack>
       {conditions.length > 0 ? (

@@ -16,6 +16,8 @@ interface StepDrawerProps {
   names: StepNames;
   count: number;
   isReadOnly: boolean;
+  /** Send step figures; off in the read-only shared view. */
+  showFigures: boolean;
   isNarrow: boolean;
   onClose: () => void;
   onSave: (step: EditorStep, inputFields: InputFields) => Promise<boolean>;
@@ -29,7 +31,7 @@ interface StepDrawerProps {
  * close button; the configuration form of its operation; its people and, for a send step, its email's figures;
  * duplicate and delete. Below 768 px it covers the canvas.
  */
-export function StepDrawer({ step, catalogue, names, count, isReadOnly, isNarrow, onClose, onSave, onDuplicate, onDelete, onOpenPeople }: StepDrawerProps) {
+export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigures, isNarrow, onClose, onSave, onDuplicate, onDelete, onOpenPeople }: StepDrawerProps) {
   const [isSaving, setIsSaving] = useState(false);
   const entry = step ? catalogue.get(step.operationKey) : undefined;
   const label = step ? stepLabel(step.operationKey, catalogue) : '';
@@ -99,10 +101,10 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, isNarrow
                 )}
                 <Divider />
                 <Group justify="space-between" wrap="wrap" gap="xs">
-                  <Button variant="default" leftSection={<IconUsers size={16} />} onClick={() => onOpenPeople(step)} disabled={step.id === null}>
+                  <Button variant="default" leftSection={<IconUsers size={16} />} onClick={() => onOpenPeople(step)} disabled={step.id === null || !showFigures}>
                     {count.toLocaleString()} {count === 1 ? 'person' : 'people'} here
                   </Button>
-                  {step.operationKey === '/send' && sendStepEmailId(step.inputFields) !== null && step.id !== null && <SendFigures stepId={step.id} />}
+                  {step.operationKey === '/send' && sendStepEmailId(step.inputFields) !== null && step.id !== null && showFigures && <SendFigures stepId={step.id} />}
                 </Group>
                 {entry?.helpDocs && (
                   <Anchor href={entry.helpDocs} target="_blank" rel="noreferrer" size="sm">

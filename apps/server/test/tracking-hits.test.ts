@@ -95,13 +95,16 @@ describe('open pixel and click redirect', () => {
   });
 
   it('name a flow, a transactional email and an A/B variant the way sent events do', async () => {
+    await hit(urls(message(alice, { sourceKind: 'flow', sourceId: 9, flowId: 3 })).open);
     await hit(urls(message(alice, { sourceKind: 'flow', sourceId: 9 })).open);
     await hit(urls(message(alice, { sourceKind: 'transactional', sourceId: 501 })).open);
     await hit(urls(message(alice, { variant: 2 })).click);
     const written = await hitsOf(alice.accountId);
     for (const { data } of written) expect(EmailHitData.strict().parse(data)).toEqual(data);
     expect(written.map((h) => h.data)).toEqual([
-      { flowId: 9, emailId: 501, userAgent: 'desktop', machine: false },
+      { flowId: 3, stepId: '9', emailId: 501, userAgent: 'desktop', machine: false },
+      // A token made before flows carried their flow names the step alone.
+      { stepId: '9', emailId: 501, userAgent: 'desktop', machine: false },
       { sourceId: 501, emailId: 501, userAgent: 'desktop', machine: false },
       { broadcastId: 77, emailId: 501, variant: 2, link: destination, userAgent: 'desktop', machine: false },
     ]);

@@ -15,7 +15,10 @@ const message = fc.record({
   sourceKind: fc.constantFrom('broadcast', 'flow', 'transactional', 'test'),
   sourceId: id,
   variant: fc.integer({ min: 0, max: 100 }),
-}) as fc.Arbitrary<TrackedMessage>;
+}).chain((m) =>
+  // A flow's mail carries its flow id (older tokens did not); other sources never do.
+  m.sourceKind === 'flow' ? fc.option(id, { nil: undefined }).map((flowId) => (flowId === undefined ? m : { ...m, flowId })) : fc.constant(m),
+) as fc.Arbitrary<TrackedMessage>;
 
 /** The parts of a click URL made by rewriteLink. */
 function clickParts(url: string) {
@@ -49,6 +52,12 @@ describe('tracking tokens', () => {
       }));
     expect(decodeMessage(secret, 'x'.repeat(10_000))).toBeNull();
     expect(decodeMessage(secret, '__proto__.1.1.1.1.1.0.1.aaaaaaaaaaaaaaaaaaaaaa')).toBeNull();
+    // Only a flow's token has an eighth number.
+    const broadcast = encodeMessage(secret, { accountId: 1, deliveryId: 2, personId: 3, emailId: 4, sourceKind: 'broadcast', sourceId: 5, variant: 0, flowId: 6 }, Date.now());
+    expect(broadcast.split('.')).toHaveLength(9);
+    const flow = encodeMessage(secret, { accountId: 1, deliveryId: 2, personId: 3, emailId: 4, sourceKind: 'flow', sourceId: 5, variant: 0, flowId: 6 }, Date.now());
+    expect(flow.split('.')).toHaveLength(10);
+    expect(decodeMessage(secret, `b${flow.slice(1)}`)).toBeNull();
   });
 });
 

@@ -14,6 +14,8 @@ export type TrackingUserAgentClass = (typeof trackingUserAgentClasses)[number];
 export const EmailHitData = z.object({
   broadcastId: z.number().int().optional(),
   flowId: z.number().int().optional(),
+  /** A flow's send step, as text (as the sent event and the metrics rollups name it). */
+  stepId: z.string().optional(),
   sourceId: z.number().int().optional(),
   emailId: z.number().int(),
   variant: z.number().int().positive().optional(),

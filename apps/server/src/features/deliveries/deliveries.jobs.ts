@@ -54,11 +54,13 @@ async function prepareEmail(services: Services, db: Database, key: ContentKey, a
     : await defaultCategory(db, accountId);
   const category = chosen ? { id: Number(chosen.id), type: chosen.type as CategoryType } : { id: 0, type: 'marketing' as const };
   const dkim = standing.domainId !== null ? await dkimKeyOf(services, db, accountId, standing.domainId) : null;
+  const flowStep = key.kind === 'flow' ? await db.selectFrom('flowSteps').select('flowId').where('accountId', '=', accountId).where('id', '=', key.sourceId).executeTakeFirst() : undefined;
   return {
     key: `${accountId}:${key.kind}:${key.sourceId}:${contentKeyOf(key)}`,
     accountId,
     kind: key.kind,
     sourceId: key.sourceId,
+    flowId: flowStep ? Number(flowStep.flowId) : null,
     emailId: key.emailId,
     variant: key.variant,
     // A test send is a preview: its opens and clicks would count as readers' (issue 18, docs/decisions.md).

@@ -21,6 +21,8 @@ export interface ThreadContent {
   accountId: number;
   kind: SourceKind;
   sourceId: number;
+  /** A flow's mail: the flow of the send step (sourceId); null for other sources. */
+  flowId: number | null;
   emailId: number;
   /** The A/B variant (1-based), 0 outside a test. */
   variant: number;

@@ -54,7 +54,7 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
     // Opens and clicks of a person's message come back to the tracking endpoints (features/tracking).
     const tracking =
       content.tracking && row.personId !== null
-        ? trackingFor(init.secret, base, { accountId: content.accountId, deliveryId: row.id, personId: row.personId, emailId: content.emailId, sourceKind: content.kind, sourceId: content.sourceId, variant: content.variant })
+        ? trackingFor(init.secret, base, { accountId: content.accountId, deliveryId: row.id, personId: row.personId, emailId: content.emailId, sourceKind: content.kind, sourceId: content.sourceId, variant: content.variant, ...(content.flowId !== null ? { flowId: content.flowId } : {}) })
         : null;
     const rendered = renderCompiled(compiled, person as never, content.account, {
       messageId,

@@ -34,7 +34,11 @@ const copyText = (value: string) => value.replace(/\\/g, '\\\\');
 
 function copyLine(hit: TrackingHit): string {
   const { ref } = hit;
-  const data: Record<string, unknown> = { [sourceKey[ref.sourceKind]]: ref.sourceId, emailId: ref.emailId };
+  // A flow's mail comes from a send step: the event names the flow and the step, as the sent event does.
+  const data: Record<string, unknown> =
+    ref.sourceKind === 'flow'
+      ? { ...(ref.flowId !== undefined ? { flowId: ref.flowId } : {}), stepId: String(ref.sourceId), emailId: ref.emailId }
+      : { [sourceKey[ref.sourceKind]]: ref.sourceId, emailId: ref.emailId };
   if (ref.variant > 0) data.variant = ref.variant;
   if (hit.link !== null) data.link = hit.link;
   data.userAgent = hit.agent;

@@ -13,6 +13,8 @@ export interface TrackedMessage {
   sourceKind: 'broadcast' | 'flow' | 'transactional' | 'test';
   sourceId: number;
   variant: number;
+  /** The flow of a flow's send step (sourceId is the step). */
+  flowId?: number;
 }
 
 export interface MessageTracking {

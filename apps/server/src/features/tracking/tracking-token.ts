@@ -17,6 +17,8 @@ export interface TrackedRef {
   sourceKind: TrackedSourceKind;
   sourceId: number;
   variant: number;
+  /** A flow's mail: the flow of the send step that is its source (sourceId). Absent in tokens made before flows. */
+  flowId?: number;
 }
 
 /** A decoded message token: the delivery and when its message was made (Unix seconds). */
@@ -30,8 +32,8 @@ const charKind: Record<string, TrackedSourceKind> = { b: 'broadcast', f: 'flow',
 /** Bytes of HMAC kept: 128 bits, 22 base64url characters. */
 const signatureBytes = 16;
 const signatureLength = 22;
-/** A message token is never longer than this (the kind, seven base-36 numbers of at most 11 digits, the separators and the signature). */
-export const maxMessageTokenLength = 2 + 7 * 12 + signatureLength;
+/** A message token is never longer than this (the kind, up to eight base-36 numbers of at most 11 digits, the separators and the signature). */
+export const maxMessageTokenLength = 2 + 8 * 12 + signatureLength;
 /** The longest destination URL a click link carries; longer ones stay as written (not tracked). */
 export const maxLinkLength = 4000;
 
@@ -62,10 +64,11 @@ function sameSignature(given: string, expected: string): boolean {
 
 /**
  * `b.1.2s.5.3.7.0.t4k2p1.<signature>`: kind, then account, delivery, person, email, source, variant and the time
- * of sending (Unix seconds, `nowMs` rounded down) in base 36.
+ * of sending (Unix seconds, `nowMs` rounded down) in base 36; a flow's mail adds its flow id after the time.
  */
 export function encodeMessage(secret: string, ref: TrackedRef, nowMs: number): string {
-  const payload = `${kindChar[ref.sourceKind]}.${ref.accountId.toString(36)}.${ref.deliveryId.toString(36)}.${ref.personId.toString(36)}.${ref.emailId.toString(36)}.${ref.sourceId.toString(36)}.${ref.variant.toString(36)}.${Math.floor(nowMs / 1000).toString(36)}`;
+  const flow = ref.sourceKind === 'flow' && ref.flowId !== undefined ? `.${ref.flowId.toString(36)}` : '';
+  const payload = `${kindChar[ref.sourceKind]}.${ref.accountId.toString(36)}.${ref.deliveryId.toString(36)}.${ref.personId.toString(36)}.${ref.emailId.toString(36)}.${ref.sourceId.toString(36)}.${ref.variant.toString(36)}.${Math.floor(nowMs / 1000).toString(36)}${flow}`;
   return `${payload}.${sign(secret, `m.${payload}`)}`;
 }
 
@@ -81,19 +84,21 @@ function number36(text: string): number | null {
 export function decodeMessage(secret: string, token: string): DecodedMessage | null {
   if (token.length > maxMessageTokenLength) return null;
   const parts = token.split('.');
-  if (parts.length !== 9) return null;
+  // Eight numbers for a flow's mail (its flow id last), seven for the rest and for tokens made before flows.
+  if (parts.length !== 9 && parts.length !== 10) return null;
   const kind = Object.hasOwn(charKind, parts[0]!) ? charKind[parts[0]!] : undefined;
-  if (!kind) return null;
+  if (!kind || (parts.length === 10 && kind !== 'flow')) return null;
+  const last = parts.length - 1;
   const numbers: number[] = [];
-  for (let i = 1; i < 8; i++) {
+  for (let i = 1; i < last; i++) {
     const value = number36(parts[i]!);
     if (value === null) return null;
     numbers.push(value);
   }
-  const payload = token.slice(0, token.length - parts[8]!.length - 1);
-  if (!sameSignature(parts[8]!, sign(secret, `m.${payload}`))) return null;
-  const [accountId, deliveryId, personId, emailId, sourceId, variant, sentAt] = numbers as [number, number, number, number, number, number, number];
-  return { accountId, deliveryId, personId, emailId, sourceKind: kind, sourceId, variant, sentAt };
+  const payload = token.slice(0, token.length - parts[last]!.length - 1);
+  if (!sameSignature(parts[last]!, sign(secret, `m.${payload}`))) return null;
+  const [accountId, deliveryId, personId, emailId, sourceId, variant, sentAt, flowId] = numbers as [number, number, number, number, number, number, number, number | undefined];
+  return { accountId, deliveryId, personId, emailId, sourceKind: kind, sourceId, variant, sentAt, ...(flowId !== undefined ? { flowId } : {}) };
 }
 
 /** The signature of a destination for one account's email: the same for every recipient. */

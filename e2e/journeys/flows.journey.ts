@@ -134,20 +134,21 @@ describe('flows', () => {
     // A person gets the tag: they enter the flow and wait at the wait step.
     expect((await api('POST', '/v1/tags/', { tag: 'trial', id: person.body.user.id }, user.cookie)).status).toBeLessThan(300);
     await page.reload();
-    // A waiting person counts at the step they go to next (the server's run points at it, with its wake time).
+    // A waiting person counts at the wait they are in.
     await expect
       .poll(async () => {
         await page.getByRole('button', { name: 'Fit View' }).click();
-        return node(page, 'Send email').getByTestId('step-count').textContent();
+        return node(page, 'Wait').getByTestId('step-count').textContent();
       }, { timeout: 40_000, interval: 2_000 })
       .toBe('1');
+    expect(await node(page, 'Send email').getByTestId('step-count').textContent()).toBe('0');
     await page.getByTestId('flow-people').getByText('1 in the flow now · 1 entered').waitFor({ timeout: 20_000 });
     await checkAccessibility(page);
     await screenshot(page, 'flow-active');
 
     // The people at the step, each a link to their profile, with when they go on.
-    await node(page, 'Send email').getByRole('button', { name: /1 person at Send email/ }).click();
-    const people = page.getByRole('dialog', { name: 'People at “Send email”' });
+    await node(page, 'Wait').getByRole('button', { name: /1 person at Wait/ }).click();
+    const people = page.getByRole('dialog', { name: 'People at “Wait”' });
     await people.getByRole('link', { name: 'Tess' }).waitFor();
     await checkAccessibility(page);
     await people.getByRole('button').first().click();

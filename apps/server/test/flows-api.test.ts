@@ -307,6 +307,22 @@ describe('steps', () => {
     expect((await owner.client.get(`/v1/steps/${wait.id}/people?limit=1000`)).status).toBe(400);
     expect((await owner.client.get(`/v1/steps/${wait.id}`)).body.step.peopleCount).toBe(2);
     expect((await owner.client.get(`/v1/steps/${trigger.id}/people`)).body.people).toEqual([]);
+
+    // As the engine leaves a waiting run: pointing past the wait, its last executed step (seq) the wait itself.
+    const end = await addStep(owner.client, own.id, '/end-flow', {});
+    const dee = await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('dee'), firstName: 'Dee' });
+    const run = await ctx.services.db
+      .insertInto('flowRuns')
+      .values({ accountId, flowId: own.id, personId: dee.body.user.id as number, stepId: end.id, status: 'waiting', wakeAt, seq: 2 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.services.db.insertInto('flowRunSteps').values([
+      { accountId, runId: Number(run.id), seq: 1, flowId: own.id, stepId: trigger.id },
+      { accountId, runId: Number(run.id), seq: 2, flowId: own.id, stepId: wait.id },
+    ]).execute();
+    expect((await owner.client.get(`/v1/integrations/${own.id}/people-counts`)).body.steps).toEqual({ [String(wait.id)]: 3 });
+    expect((await owner.client.get(`/v1/steps/${wait.id}/people`)).body.people.map((p: { firstName: string }) => p.firstName)).toEqual(['Ann', 'Bob', 'Dee']);
+    expect((await owner.client.get(`/v1/steps/${end.id}/people`)).body.people).toEqual([]);
   });
 });
 

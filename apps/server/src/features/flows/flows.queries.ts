@@ -65,18 +65,18 @@ export async function bumpFlowVersion(db: Database, accountId: number, id: numbe
     .execute();
 }
 
-/** People now at each step (running or waiting there), for the given flows. */
+/**
+ * People now at each step, for the given flows: a run due to execute a step is at that step; a waiting run is at the
+ * wait it is waiting in (its last executed step, from flow_run_steps), though its row already points past it.
+ */
 export async function peopleAtSteps(db: Database, accountId: number, flowIds: number[]): Promise<Map<number, number>> {
   if (flowIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('flowRuns')
-    .select(['stepId', (eb) => eb.fn.countAll<string>().as('n')])
-    .where('accountId', '=', accountId)
-    .where('flowId', 'in', flowIds)
-    .where('status', 'in', ['active', 'waiting'])
-    .where('stepId', 'is not', null)
-    .groupBy('stepId')
-    .execute();
+  const { rows } = await sql<{ stepId: string; n: string }>`
+    select coalesce(s.step_id, r.step_id) as "stepId", count(*) as n
+    from flow_runs r
+    left join flow_run_steps s on r.status = 'waiting' and s.account_id = r.account_id and s.run_id = r.id and s.seq = r.seq
+    where r.account_id = ${accountId} and r.flow_id = any(${flowIds}::bigint[]) and r.status in ('active', 'waiting') and r.step_id is not null
+    group by 1`.execute(db);
   return new Map(rows.map((r) => [Number(r.stepId), Number(r.n)]));
 }
 

@@ -57,17 +57,17 @@ export async function deleteStepRow(db: Database, accountId: number, id: number)
   await db.deleteFrom('flowSteps').where('accountId', '=', accountId).where('id', '=', id).execute();
 }
 
-/** The people now at a step, longest waiting first. */
-export function peopleAtStep(db: Database, accountId: number, stepId: number, limit: number) {
-  return db
-    .selectFrom('flowRuns as r')
-    .innerJoin('people as p', (j) => j.onRef('p.accountId', '=', 'r.accountId').onRef('p.id', '=', 'r.personId'))
-    .select(['p.id', 'p.email', 'p.firstName', 'p.lastName', 'r.updatedAt', 'r.wakeAt'])
-    .where('r.accountId', '=', accountId)
-    .where('r.stepId', '=', stepId)
-    .where('r.status', 'in', ['active', 'waiting'])
-    .orderBy('r.updatedAt')
-    .orderBy('r.id')
-    .limit(limit)
-    .execute();
+/** The people now at a step (a waiting person at the wait they wait in, as peopleAtSteps counts), longest there first. */
+export async function peopleAtStep(db: Database, accountId: number, stepId: number, limit: number) {
+  const { rows } = await sql<{ id: string; email: string | null; firstName: string | null; lastName: string | null; updatedAt: Date; wakeAt: Date | null }>`
+    select p.id, p.email, p.first_name as "firstName", p.last_name as "lastName", r.updated_at as "updatedAt", r.wake_at as "wakeAt"
+    from flow_runs r
+    left join flow_run_steps s on r.status = 'waiting' and s.account_id = r.account_id and s.run_id = r.id and s.seq = r.seq
+    join people p on p.account_id = r.account_id and p.id = r.person_id
+    where r.account_id = ${accountId}
+      and r.flow_id = (select flow_id from flow_steps where account_id = ${accountId} and id = ${stepId})
+      and r.status in ('active', 'waiting') and coalesce(s.step_id, r.step_id) = ${stepId}
+    order by r.updated_at, r.id
+    limit ${limit}`.execute(db);
+  return rows;
 }

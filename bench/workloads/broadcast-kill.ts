@@ -1,38 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { loadConfig } from '../../apps/server/src/config.ts';
 import { withAccount } from '../../apps/server/src/db/tenancy.ts';
 import { defaultCategory } from '../../apps/server/src/features/categories/categories.service.ts';
 import { enqueueDeliveries, sourceProgress } from '../../apps/server/src/features/deliveries/deliveries.service.ts';
-import { startServer } from '../../apps/server/src/server.ts';
-import { buildServer, prepareBroadcast, startSink } from './broadcast-100k.ts';
+import { prepareBroadcast } from './broadcast-100k.ts';
+import { startKillHarness } from './kill-harness.ts';
 import { round1 } from './lib.ts';
 
 const people = Number(process.env.BROADCAST_PEOPLE ?? 100_000);
 const kills = 5;
-const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * `broadcast-kill`: the broadcast-100k send with its worker in a process of its own, killed with SIGKILL five
  * times at random moments while it is sending (each once the restarted worker has sent again) and started again. Figure: wrong messages, duplicates plus people missed.
  */
 export async function broadcastKill(): Promise<{ figure: number; unit: string }> {
-  const sink = await startSink();
-  const secret = 'bench-kill-secret-bench-kill-secret-0123456789';
-  const config = loadConfig({ ...process.env, PORT: '3951', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_URL: sink.url, SESSION_SECRET: secret, DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data') });
-  // The API role only: it holds the database (embedded or DATABASE_URL) and runs no jobs.
-  const server = await startServer(config, 'api', (m) => console.log(m));
-  const databaseUrl = (server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-  const main = buildServer();
-  let worker: ChildProcess | null = null;
-  const startWorker = () => {
-    worker = spawn(process.execPath, [main, '--role=worker'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SESSION_SECRET: secret, LOG_LEVEL: 'warn', SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  };
+  const harness = await startKillHarness('3951', 'bench-kill-secret-bench-kill-secret-0123456789');
+  const { sink, server } = harness;
   try {
     const { accountId, emailId, broadcastId } = await prepareBroadcast(server.services.db);
     const started = performance.now();
@@ -40,7 +23,7 @@ export async function broadcastKill(): Promise<{ figure: number; unit: string }>
       const category = (await defaultCategory(db, accountId))!;
       return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
     });
-    startWorker();
+    harness.startWorker();
     let before = 0;
     for (let i = 1; i <= kills; i++) {
       // Each kill lands mid-send: after a random pause once the restarted worker has sent again.
@@ -51,10 +34,8 @@ export async function broadcastKill(): Promise<{ figure: number; unit: string }>
       }
       const { received } = await sink.stats();
       before = received;
-      worker!.kill('SIGKILL');
       console.log(`  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${received} received); restarting`);
-      await new Promise((r) => setTimeout(r, 200));
-      startWorker();
+      await harness.restartWorker();
     }
     for (;;) {
       await new Promise((r) => setTimeout(r, 2000));
@@ -70,8 +51,6 @@ export async function broadcastKill(): Promise<{ figure: number; unit: string }>
     console.log(`  ${stats.received} received for ${stats.distinct} people: ${stats.duplicates} duplicates, ${missing} missing`);
     return { figure: stats.duplicates + missing, unit: 'wrong' };
   } finally {
-    (worker as ChildProcess | null)?.kill('SIGKILL');
-    await server.stop();
-    sink.stop();
+    await harness.stop();
   }
 }

@@ -1,14 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { startServer } from '../../apps/server/src/server.ts';
-import { buildServer, startSink } from './broadcast-100k.ts';
 import { enterSegment, flowPeople, prepareFlow100k, prepareFlowAccount, runProgress, verifyFlowRun } from './flow-100k.ts';
+import { startKillHarness } from './kill-harness.ts';
 import { round1 } from './lib.ts';
 
 const kills = 5;
-const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * `flow-kill`: the flow-100k run with its worker in a process of its own, killed with SIGKILL five times at random
@@ -17,26 +12,13 @@ const root = path.resolve(import.meta.dirname, '../..');
  * database recorded twice for a run.
  */
 export async function flowKill(): Promise<{ figure: number; unit: string }> {
-  const sink = await startSink();
-  const secret = 'bench-flow-kill-secret-bench-flow-kill-secret-01';
-  const config = loadConfig({ ...process.env, PORT: process.env.PORT ?? '3968', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_URL: sink.url, SESSION_SECRET: secret, DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data') });
-  // The API role only: it holds the database (embedded or DATABASE_URL) and runs no jobs.
-  const server = await startServer(config, 'api', (m) => console.log(m));
+  const harness = await startKillHarness(process.env.PORT ?? '3968', 'bench-flow-kill-secret-bench-flow-kill-secret-01');
+  const { sink, server } = harness;
   const db = server.services.db;
-  const databaseUrl = (server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-  const main = buildServer();
-  let worker: ChildProcess | null = null;
-  const startWorker = () => {
-    worker = spawn(process.execPath, [main, '--role=worker'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SESSION_SECRET: secret, LOG_LEVEL: 'warn', SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  };
   try {
     const { accountId, emailId } = await prepareFlowAccount(db, flowPeople);
     const { segmentId, flowId } = await prepareFlow100k(db, accountId, emailId);
-    startWorker();
+    harness.startWorker();
     const started = performance.now();
     await enterSegment(server.services, accountId, segmentId);
     // Odd kills land while runs are advanced (once the restarted worker has finished a batch), even ones while mail
@@ -56,10 +38,8 @@ export async function flowKill(): Promise<{ figure: number; unit: string }> {
       const { received } = await sink.stats();
       runsBefore = runs.done;
       mailBefore = received;
-      worker!.kill('SIGKILL');
       console.log(`  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${runs.done} runs done, ${received} emails received); restarting`);
-      await new Promise((r) => setTimeout(r, 200));
-      startWorker();
+      await harness.restartWorker();
     }
     for (;;) {
       await new Promise((r) => setTimeout(r, 2000));
@@ -79,8 +59,6 @@ export async function flowKill(): Promise<{ figure: number; unit: string }> {
     console.log(`  database: ${check.runs} runs, ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`);
     return { figure: stats.duplicates + missing + check.twice, unit: 'wrong' };
   } finally {
-    (worker as ChildProcess | null)?.kill('SIGKILL');
-    await server.stop();
-    sink.stop();
+    await harness.stop();
   }
 }

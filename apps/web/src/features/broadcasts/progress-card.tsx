@@ -1,7 +1,8 @@
 import { broadcastStatusLabels, type Broadcast, type BroadcastProgress } from '@herald/contracts';
-import { Alert, Card, Group, Progress, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconClockHour4, IconPlayerPause } from '@tabler/icons-react';
 import { formatDateTime } from '../../lib/format.ts';
+import { Figure } from '../../ui/figure.tsx';
 import { SendFigures } from '../metrics/send-figures.tsx';
 import { PauseButton } from '../send-times/pause-buttons.tsx';
 
@@ -29,26 +30,6 @@ function duration(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-function Figure({ label, value, hint }: { label: string; value: string; hint?: string }) {
-  const body = (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700}>
-        {value}
-      </Text>
-    </Stack>
-  );
-  return hint ? (
-    <Tooltip label={hint} multiline w={240}>
-      <div tabIndex={0}>{body}</div>
-    </Tooltip>
-  ) : (
-    body
-  );
 }
 
 /** Who is still waiting for their time (recipients' zones, quiet hours, retries), in one sentence. */

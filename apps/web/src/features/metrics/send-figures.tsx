@@ -1,27 +1,13 @@
 import { hasScopes, metricsMessages } from '@herald/contracts';
-import { Alert, Anchor, Group, Loader, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconChartBar, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useAccount } from '../account/account.api.ts';
 import { errorMessage } from '../../lib/api.ts';
+import { Figure } from '../../ui/figure.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { LinkClicksTable, percent } from './metrics-figures.tsx';
 import { useAllTimeStats } from './metrics.api.ts';
-
-function Figure({ label, value, hint }: { label: string; value: string; hint: string }) {
-  return (
-    <Tooltip label={hint} multiline w={240}>
-      <Stack gap={0} tabIndex={0}>
-        <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-          {label}
-        </Text>
-        <Text size="xl" fw={700}>
-          {value}
-        </Text>
-      </Stack>
-    </Tooltip>
-  );
-}
 
 type Subject = { broadcastId: number } | { emailId: number };
 

@@ -44,13 +44,16 @@ function where(f: MetricsFilter): RawBuilder<unknown> {
   return sql.join(parts, sql` and `);
 }
 
-/** Counters per UTC hour with any activity in the range: one row per hour from the account-wide rollup when unfiltered. */
-export async function hourlyCounters(db: Database, f: MetricsFilter) {
-  const { rows } = isFiltered(f)
-    ? await sql<CounterRow & { hour: Date }>`
-        select hour, ${sums} from email_metrics_hourly where ${where(f)} group by hour order by hour`.execute(db)
-    : await sql<CounterRow & { hour: Date }>`
-        select hour, ${sums} from email_metrics_account_hourly where ${where(f)} group by hour order by hour`.execute(db);
+/**
+ * Counters per bucket of the period (buckets given by their starts, in order), summed in the database: an hour counts
+ * in the bucket it starts in. Unfiltered, from the account-wide rollup (one row per hour). Only buckets with
+ * activity come back, `bucket` being the index into `starts`.
+ */
+export async function bucketCounters(db: Database, f: MetricsFilter, starts: number[]) {
+  const table = isFiltered(f) ? sql`email_metrics_hourly` : sql`email_metrics_account_hourly`;
+  const { rows } = await sql<CounterRow & { bucket: number }>`
+    select width_bucket(hour, ${sql.val(starts.map((ms) => new Date(ms)))}::timestamptz[]) - 1 as bucket, ${sums}
+    from ${table} where ${where(f)} group by 1 order by 1`.execute(db);
   return rows;
 }
 

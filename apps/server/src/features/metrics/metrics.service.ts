@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { bucketsOf, customPeriod, presetPeriod, type Period } from './metric-periods.ts';
-import { accountTimeZone, emailCounters, hourlyCounters, linkClicks, variantCounters, type CounterRow, type MetricsFilter } from './metrics.queries.ts';
+import { accountTimeZone, bucketCounters, emailCounters, linkClicks, variantCounters, type CounterRow, type MetricsFilter } from './metrics.queries.ts';
 
 const zero = (): Omit<EmailFigures, 'delivered' | 'openRate' | 'clickRate'> => ({
   sent: 0,
@@ -73,13 +73,9 @@ export async function emailStats(db: Database, session: Session, query: EmailSta
   const buckets = bucketsOf(period, timeZone);
   const counters = buckets.map(() => zero());
   const totals = zero();
-  let b = 0;
-  for (const row of await hourlyCounters(db, filter)) {
-    const at = row.hour.getTime();
-    // Rows come by hour; each belongs to the bucket its hour starts in.
-    while (b < buckets.length - 1 && at >= buckets[b]!.end) b++;
+  for (const row of await bucketCounters(db, filter, buckets.map((bucket) => bucket.start))) {
     const c = countersOf(row);
-    add(counters[b]!, c);
+    add(counters[row.bucket]!, c);
     add(totals, c);
   }
   const series = buckets.map((bucket, i) => ({ start: new Date(bucket.start).toISOString(), end: new Date(bucket.end).toISOString(), ...figuresOf(counters[i]!) }));

@@ -45,7 +45,10 @@ describe('A/B tests', () => {
     await page.getByText(/Try two to four subjects or emails/).waitFor();
 
     // Switched on: two empty variants are the same, so it is not saved yet and the send is blocked.
-    await page.getByRole('switch', { name: 'A/B test' }).check({ force: true });
+    // A DOM click on the switch itself: a pointer click at its spot can land elsewhere while the page still settles.
+    const abSwitch = page.getByRole('switch', { name: 'A/B test' });
+    await abSwitch.evaluate((input: HTMLInputElement) => input.click());
+    await expect.poll(() => abSwitch.isChecked()).toBe(true);
     await page.getByRole('alert').filter({ hasText: 'Not saved yet' }).getByText(abTestMessages.sameAsAnother('B')).waitFor();
     await page.locator('[data-check="abTest"][data-state="fail"]').waitFor();
     await expect.poll(async () => page.getByRole('button', { name: 'Send now' }).last().isDisabled()).toBe(true);

@@ -15,9 +15,12 @@ describe('password reset through the built-in mailbox', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(/\/request-reset-password/);
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('Email').fill(user.email);
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
-    await page.getByText('If an account uses that email, a link to reset the password is on its way.').waitFor();
+    // The answer is the same whether or not the email has an account; an error would show as an alert instead.
+    await page.getByText('If an account uses that email, a link to reset the password is on its way.').waitFor({ timeout: 30_000 });
 
     await page.goto('/dev/mailbox');
     const row = page.getByText(user.email).first();

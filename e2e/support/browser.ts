@@ -27,8 +27,27 @@ export async function newPage(browser: Browser, viewport = { width: 1280, height
   const context = await browser.newContext({ baseURL: baseUrl(), viewport, timezoneId: 'Europe/Berlin', extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() } });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  openPages.add(page);
+  page.on('close', () => openPages.delete(page));
   await watchAccessibility(context, page);
   return { context, page };
+}
+
+const openPages = new Set<Page>();
+
+/** What each open page shows (address, alerts, the start of its text), printed when a journey fails. */
+export async function describeOpenPages(): Promise<string> {
+  const parts: string[] = [];
+  for (const page of openPages) {
+    const text = await page
+      .evaluate(() => {
+        const alerts = [...document.querySelectorAll('[role="alert"], [role="status"]')].map((node) => (node as HTMLElement).innerText.trim()).filter(Boolean);
+        return `alerts: ${JSON.stringify(alerts)}\ntext: ${document.body.innerText.replace(/\s+/g, ' ').slice(0, 600)}`;
+      })
+      .catch((error: unknown) => `(page not readable: ${String(error)})`);
+    parts.push(`page ${page.url()}\n${text}`);
+  }
+  return parts.join('\n');
 }
 
 /** Keep a screenshot of the page for people to look at (e2e/artifacts, not committed). */

@@ -41,7 +41,7 @@ export async function describeOpenPages(): Promise<string> {
   for (const page of openPages) {
     const text = await page
       .evaluate(() => {
-        const alerts = [...document.querySelectorAll('[role="alert"], [role="status"]')].map((node) => (node as HTMLElement).innerText.trim()).filter(Boolean);
+        const alerts = Array.from(document.querySelectorAll('[role="alert"], [role="status"]')).map((node) => (node as HTMLElement).innerText.trim()).filter(Boolean);
         return `alerts: ${JSON.stringify(alerts)}\ntext: ${document.body.innerText.replace(/\s+/g, ' ').slice(0, 600)}`;
       })
       .catch((error: unknown) => `(page not readable: ${String(error)})`);

@@ -46,6 +46,21 @@ const EnvSchema = z.object({
   POSTMARK_WEBHOOK_AUTH: z.string().regex(/^[^:]+:.+$/, 'POSTMARK_WEBHOOK_AUTH must be user:password').optional(),
   SENDGRID_WEBHOOK_PUBLIC_KEY: z.string().min(1).optional(),
   MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(1).optional(),
+  BILLING_MODE: z.enum(['off', 'plans']).default('off'),
+  CHARGEBEE_SITE: z.string().regex(/^[a-z0-9-]+$/i, 'CHARGEBEE_SITE is the site name, such as acme or acme-test').optional(),
+  CHARGEBEE_API_KEY: z.string().min(1).optional(),
+  CHARGEBEE_WEBHOOK_AUTH: z.string().regex(/^[^:]+:.+$/, 'CHARGEBEE_WEBHOOK_AUTH must be user:password').optional(),
+  CHARGEBEE_API_URL: z.url().optional(),
+  PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+  PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+  PAYPAL_API_URL: z.url().default('https://api-m.paypal.com'),
+  AI_BASE_URL: z.url().optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
+  AI_MONTHLY_TOKENS: z.coerce.number().int().min(0).max(1_000_000_000).default(200_000),
+  AI_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -88,6 +103,17 @@ export interface Config {
     sendgridPublicKey: string | undefined;
     mailgunSigningKey: string | undefined;
   };
+  /**
+   * Plans and billing (issue 21). `off` (the default, for self-hosting): no billing UI, no trial expiry, every account
+   * unlimited. `plans`: the trial, the plan catalogue and limits; each provider is on when its settings are all set.
+   */
+  billing: {
+    mode: 'off' | 'plans';
+    chargebee: { site: string; apiKey: string; webhookAuth: string | undefined; apiUrl: string } | undefined;
+    paypal: { clientId: string; clientSecret: string; webhookId: string | undefined; apiUrl: string } | undefined;
+  };
+  /** The AI writer's OpenAI-compatible provider; undefined when AI_BASE_URL or AI_API_KEY is unset (the writer is off). */
+  ai: { baseUrl: string; apiKey: string; model: string; timeoutMs: number; monthlyTokens: number; requestsPerHour: number } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -168,6 +194,33 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sendgridPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY || undefined,
       mailgunSigningKey: e.MAILGUN_WEBHOOK_SIGNING_KEY || undefined,
     },
+    billing: {
+      mode: e.BILLING_MODE,
+      chargebee:
+        e.CHARGEBEE_SITE && e.CHARGEBEE_API_KEY
+          ? {
+              site: e.CHARGEBEE_SITE,
+              apiKey: e.CHARGEBEE_API_KEY,
+              webhookAuth: e.CHARGEBEE_WEBHOOK_AUTH,
+              apiUrl: (e.CHARGEBEE_API_URL ?? `https://${e.CHARGEBEE_SITE}.chargebee.com/api/v2`).replace(/\/+$/, ''),
+            }
+          : undefined,
+      paypal:
+        e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
+          ? { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, webhookId: e.PAYPAL_WEBHOOK_ID, apiUrl: e.PAYPAL_API_URL.replace(/\/+$/, '') }
+          : undefined,
+    },
+    ai:
+      e.AI_BASE_URL && e.AI_API_KEY
+        ? {
+            baseUrl: e.AI_BASE_URL.replace(/\/+$/, ''),
+            apiKey: e.AI_API_KEY,
+            model: e.AI_MODEL,
+            timeoutMs: e.AI_TIMEOUT_MS,
+            monthlyTokens: e.AI_MONTHLY_TOKENS,
+            requestsPerHour: e.AI_REQUESTS_PER_HOUR,
+          }
+        : undefined,
   };
 }
 

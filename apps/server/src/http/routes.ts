@@ -27,8 +27,12 @@ import { metricsRoutes } from '../features/metrics/metrics.routes.ts';
 import { siteTrackingRoutes } from '../features/site-tracking/site-tracking.routes.ts';
 import { dashboardRoutes } from '../features/dashboard/dashboard.routes.ts';
 import { flowsRoutes } from '../features/flows/flows.routes.ts';
+import { billingRoutes } from '../features/billing/billing.routes.ts';
+import { billingProvidersRoutes } from '../features/billing/billing-providers.routes.ts';
+import { aiWriterRoutes } from '../features/ai-writer/ai-writer.routes.ts';
+import { marketplaceRoutes } from '../features/marketplace/marketplace.routes.ts';
 import { flowWebhooksRoutes } from '../features/flows/flow-webhooks.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendTimesRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes, ...transactionalRoutes, ...trackingRoutes, ...metricsRoutes, ...siteTrackingRoutes, ...dashboardRoutes, ...flowsRoutes, ...flowWebhooksRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendTimesRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes, ...transactionalRoutes, ...trackingRoutes, ...metricsRoutes, ...siteTrackingRoutes, ...dashboardRoutes, ...flowsRoutes, ...flowWebhooksRoutes, ...billingRoutes, ...billingProvidersRoutes, ...aiWriterRoutes, ...marketplaceRoutes];

@@ -1,6 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AreaPage } from '../features/areas/area-page.tsx';
-import { PublicAreaPage } from '../features/public-pages/public-area-page.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
@@ -24,11 +23,7 @@ const publicRoutes: RouteObject[] = [
   { path: 'reset-password', ...title('Choose a New Password'), lazy: () => import('../features/auth/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage })) },
   { path: 'register', ...title('Register'), lazy: () => import('../features/registration/register-page.tsx').then((m) => ({ Component: m.RegisterPage })) },
   { path: 'register/:stepId', ...title('Register'), lazy: () => import('../features/registration/register-page.tsx').then((m) => ({ Component: m.RegisterPage })) },
-  {
-    path: 'public/register/appsumo',
-    ...title('Register'),
-    element: <PublicAreaPage title="Marketplace registration" />,
-  },
+  { path: 'public/register/appsumo', ...title('Register'), lazy: () => import('../features/marketplace/marketplace-register-page.tsx').then((m) => ({ Component: m.MarketplaceRegisterPage })) },
   { path: 'public/subscription-preferences', ...title('Subscription Preferences'), lazy: () => import('../features/preferences/preference-centre-page.tsx').then((m) => ({ Component: m.PreferenceCentrePage })) },
   { path: 'public/unsubscribe', ...title('Unsubscribe'), lazy: () => import('../features/preferences/unsubscribe-page.tsx').then((m) => ({ Component: m.UnsubscribePage })) },
   { path: 'public/verify-sender', ...title('Verify Sender Address'), lazy: () => import('../features/senders/verify-sender-page.tsx').then((m) => ({ Component: m.VerifySenderPage })) },
@@ -79,16 +74,8 @@ const areaRoutes: RouteObject[] = [
   { path: 'metrics', ...title('Metrics'), lazy: () => import('../features/metrics/metrics-page.tsx').then((m) => ({ Component: m.MetricsPage })) },
   area('apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
   area('settings/apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
-  area(
-    'billing',
-    'Plan and Billing',
-    'Choose a plan and manage payment. Plans are priced by the number of people.',
-  ),
-  area(
-    'settings/billing',
-    'Plan and Billing',
-    'Choose a plan and manage payment. Plans are priced by the number of people.',
-  ),
+  { path: 'billing', ...title('Plan and Billing'), lazy: () => import('../features/billing/billing-page.tsx').then((m) => ({ Component: m.BillingPage })) },
+  { path: 'settings/billing', ...title('Plan and Billing'), lazy: () => import('../features/billing/billing-page.tsx').then((m) => ({ Component: m.BillingPage })) },
   { path: 'settings/site-tracking', ...title('Site Tracking'), lazy: () => import('../features/site-tracking/site-tracking-page.tsx').then((m) => ({ Component: m.SiteTrackingPage })) },
   { path: 'settings/site-tracking/forms', ...title('Form Tracking'), lazy: () => import('../features/site-tracking/forms-page.tsx').then((m) => ({ Component: m.FormsPage })) },
   { path: 'settings/site-tracking/forms/edit', ...title('Edit Form'), lazy: () => import('../features/site-tracking/form-edit-page.tsx').then((m) => ({ Component: m.FormEditPage })) },

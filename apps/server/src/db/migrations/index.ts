@@ -27,6 +27,10 @@ import * as flows from './0025-flows.ts';
 import * as flowRuns from './0026-flow-runs.ts';
 import * as accountMetrics from './0027-account-metrics.ts';
 import * as flowEntryPlan from './0028-flow-entry-plan.ts';
+import * as billing from './0029-billing.ts';
+import * as billingProviders from './0030-billing-providers.ts';
+import * as aiWriter from './0031-ai-writer.ts';
+import * as marketplaceCodes from './0032-marketplace-codes.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +62,8 @@ export const migrations: Record<string, Migration> = {
   '0026-flow-runs': flowRuns,
   '0027-account-metrics': accountMetrics,
   '0028-flow-entry-plan': flowEntryPlan,
+  '0029-billing': billing,
+  '0030-billing-providers': billingProviders,
+  '0031-ai-writer': aiWriter,
+  '0032-marketplace-codes': marketplaceCodes,
 };

@@ -1,0 +1,2 @@
+/** Issue 21: see the file's owner in docs/decisions.md. */
+export {};

@@ -26,3 +26,4 @@ export * from './plans.ts';
 export * from './billing.ts';
 export * from './ai-writer.ts';
 export * from './marketplace.ts';
+export * from './billing-providers.ts';

@@ -1,0 +1,16 @@
+import { CliError, commands } from './commands.ts';
+
+/** Entry point of `npm run cli -- <command> <args…>` (operator commands that have no screen). */
+const [name, ...args] = process.argv.slice(2);
+const command = commands.find((candidate) => candidate.name === name);
+if (!command) {
+  console.log(['Usage: npm run cli -- <command> [arguments]', '', 'Commands:', ...commands.map((c) => `  ${c.usage}`)].join('\n'));
+  process.exit(name === undefined || name === 'help' ? 0 : 2);
+}
+try {
+  await command.run(args);
+  process.exit(0);
+} catch (error) {
+  console.error(error instanceof CliError ? error.message : error);
+  process.exit(error instanceof CliError ? 2 : 1);
+}

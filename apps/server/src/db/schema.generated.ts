@@ -55,6 +55,27 @@ export interface Accounts {
   quietHoursEnabled: Generated<boolean>;
   quietHoursStart: Generated<string>;
   quietHoursEnd: Generated<string>;
+  planName: string | null;
+  planPeopleUpperLimit: number | null;
+  planPeriod: string | null;
+  planPrice: string | null;
+  planProvider: string | null;
+  planSetAt: Date | null;
+}
+
+export interface AiSuggestions {
+  accountId: number;
+  id: Generated<number>;
+  useCase: string;
+  content: string;
+  createdAt: Generated<Date>;
+}
+
+export interface AiTokenUse {
+  accountId: number;
+  month: Date;
+  tokens: Generated<number>;
+  requests: Generated<number>;
 }
 
 export interface Broadcasts {
@@ -450,6 +471,16 @@ export interface MailDeliveries {
   dkimDomainId: number | null;
 }
 
+export interface MarketplaceCodes {
+  codeHash: string;
+  codeHint: string;
+  planName: string;
+  peopleUpperLimit: number;
+  createdAt: Generated<Date>;
+  redeemedAt: Date | null;
+  redeemedByAccountId: number | null;
+}
+
 export interface PasswordResets {
   id: string;
   userId: number;
@@ -666,6 +697,8 @@ export interface Users {
 export interface DB {
   accountIssues: AccountIssues;
   accounts: Accounts;
+  aiSuggestions: AiSuggestions;
+  aiTokenUse: AiTokenUse;
   broadcasts: Broadcasts;
   bulkActions: BulkActions;
   communicationCategories: CommunicationCategories;
@@ -695,6 +728,7 @@ export interface DB {
   importMergedBatches: ImportMergedBatches;
   imports: Imports;
   mailDeliveries: MailDeliveries;
+  marketplaceCodes: MarketplaceCodes;
   passwordResets: PasswordResets;
   people: People;
   personFields: PersonFields;

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -46,6 +47,10 @@ const EnvSchema = z.object({
   POSTMARK_WEBHOOK_AUTH: z.string().regex(/^[^:]+:.+$/, 'POSTMARK_WEBHOOK_AUTH must be user:password').optional(),
   SENDGRID_WEBHOOK_PUBLIC_KEY: z.string().min(1).optional(),
   MAILGUN_WEBHOOK_SIGNING_KEY: z.string().min(1).optional(),
+  OUTGOING_TRUSTED_ADDRESSES: z
+    .string()
+    .refine((value) => value.split(',').every((part) => part.trim() === '' || net.isIP(part.trim()) !== 0), 'OUTGOING_TRUSTED_ADDRESSES must be IP addresses separated by commas')
+    .optional(),
   BILLING_MODE: z.enum(['off', 'plans']).default('off'),
   CHARGEBEE_SITE: z.string().regex(/^[a-z0-9-]+$/i, 'CHARGEBEE_SITE is the site name, such as acme or acme-test').optional(),
   CHARGEBEE_API_KEY: z.string().min(1).optional(),
@@ -103,6 +108,8 @@ export interface Config {
     sendgridPublicKey: string | undefined;
     mailgunSigningKey: string | undefined;
   };
+  /** Calls Herald makes to addresses users type (webhook steps): the private addresses the operator allows anyway. */
+  outgoing: { trustedAddresses: string[] };
   /**
    * Plans and billing (issue 21). `off` (the default, for self-hosting): no billing UI, no trial expiry, every account
    * unlimited. `plans`: the trial, the plan catalogue and limits; each provider is on when its settings are all set.
@@ -194,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sendgridPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY || undefined,
       mailgunSigningKey: e.MAILGUN_WEBHOOK_SIGNING_KEY || undefined,
     },
+    outgoing: { trustedAddresses: (e.OUTGOING_TRUSTED_ADDRESSES ?? '').split(',').map((part) => part.trim()).filter(Boolean) },
     billing: {
       mode: e.BILLING_MODE,
       chargebee:

@@ -27,3 +27,4 @@ export * from './billing.ts';
 export * from './ai-writer.ts';
 export * from './marketplace.ts';
 export * from './billing-providers.ts';
+export * from './flow-webhook-test.ts';

@@ -136,6 +136,7 @@ async function callOnce(services: Services, accountId: number, row: OutboxRow): 
       body: JSON.stringify(row.payload),
       timeoutMs: callTimeoutMs,
       maxResponseBytes: 64 * 1024,
+      trustedAddresses: services.config.outgoing.trustedAddresses,
     });
     status = response.status;
     if (status >= 300) {

@@ -20,7 +20,7 @@ const refuse = (message: string, errorCode: string, warnings: string[] = [messag
  * segments and emails the steps use still exist; every send step's sender may send (verified address, verified
  * domain, or a test account: the rule broadcasts use); webhook steps call public addresses.
  */
-export async function activationProblem(db: Database, accountId: number, flow: FlowRow, steps: readonly StepRow[], links: readonly LinkRow[], now = new Date()): Promise<AppError | null> {
+export async function activationProblem(db: Database, accountId: number, flow: FlowRow, steps: readonly StepRow[], links: readonly LinkRow[], now = new Date(), trustedAddresses: readonly string[] = []): Promise<AppError | null> {
   const configs = steps.map((s) => ({ row: s, config: decodeInputFields(s.inputFields as InputFields) }));
   for (const { row, config } of configs) {
     if (row.operationKey !== '/time') continue;
@@ -49,7 +49,7 @@ export async function activationProblem(db: Database, accountId: number, flow: F
 
   for (const { row, config } of configs) {
     if (row.operationKey !== '/send-webhook' || typeof config.url !== 'string') continue;
-    const problem = await checkOutgoingUrl(config.url);
+    const problem = await checkOutgoingUrl(config.url, { trustedAddresses });
     if (problem) return refuse(problem, 'webhookRefused');
   }
   return null;

@@ -27,6 +27,8 @@ import {
   StepResponse,
   UpdateFlowBody,
   UpdateStepBody,
+  WebhookTestAnswer,
+  WebhookTestBody,
 } from '@herald/contracts';
 import { route } from '../../http/route.ts';
 import { createFlow, flowAttached, flowEmails, flowPeopleCounts, flowSegments, getFlow, getFlowNames, getFlows, updateFlow } from './flows.service.ts';
@@ -35,6 +37,7 @@ import { getShareToken, readFlow } from './flows.share.ts';
 import { createLink, deleteLink, deleteLinkBetween } from './links.service.ts';
 import { getServices } from './services.service.ts';
 import { createStep, deleteStep, getStep, stepPeople, updateStep } from './steps.service.ts';
+import { testWebhookStep } from './webhook-tester.ts';
 
 const read = ['flows:read'] as const;
 const write = ['flows:write'] as const;
@@ -76,6 +79,8 @@ export const flowsRoutes = [
     handler: ({ db, session, params, query }) => deleteStep(db, session, params.id, query.confirmActiveEdit) }),
   route({ method: 'GET', url: '/v1/steps/:id/people', auth: 'session', scopes: [...read], summary: 'The people now at a step', params: IdParams, query: StepPeopleQuery, response: StepPeople,
     handler: ({ db, session, params, query }) => stepPeople(db, session, params.id, query.limit) }),
+  route({ method: 'POST', url: '/v1/steps/:id/test-webhook', auth: 'session', scopes: [...write], summary: "Send one test request from a “Send webhook” step (the URL in the body, else the saved one) and answer what the receiver said", params: IdParams, body: WebhookTestBody, response: WebhookTestAnswer,
+    handler: ({ db, services, session, params, body }) => testWebhookStep(db, services, session, params.id, body) }),
 
   route({ method: 'POST', url: '/v1/links/', auth: 'session', scopes: [...write], summary: 'Link two steps of a flow (a branch of a filter or A/B test names its condition)', body: CreateLinkBody, response: LinkResponse, status: 201,
     example: { source: 1, target: 2 },

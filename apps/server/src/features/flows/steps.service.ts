@@ -28,12 +28,12 @@ import { newWebhookSecret } from './steps.webhook.ts';
 const unprocessable = (message: string, errorCode?: string) => new AppError('UnprocessableError', message, errorCode ? { errorCode } : {});
 
 /** A step's settings within the size limit, and a webhook step's address allowed (422 otherwise). */
-async function checkInputFields(operationKey: string, inputFields: InputFields) {
+async function checkInputFields(services: Services, operationKey: string, inputFields: InputFields) {
   if (JSON.stringify(inputFields).length > flowLimits.maxInputFieldsChars) throw unprocessable(flowMessages.inputTooLarge, 'inputTooLarge');
   if (operationKey === '/send-webhook') {
     const { url } = decodeInputFields(inputFields);
     if (typeof url === 'string' && url.trim() !== '') {
-      const problem = await checkOutgoingUrl(url.trim());
+      const problem = await checkOutgoingUrl(url.trim(), { trustedAddresses: services.config.outgoing.trustedAddresses });
       if (problem) throw unprocessable(problem, 'webhookRefused');
     }
   }
@@ -81,7 +81,7 @@ export async function createStep(db: Database, services: Services, session: Sess
   const flow = await flowOrThrow(db, accountId, body.flowId, true);
   if (body.serviceId !== nativeServiceId || !isOperationKey(body.operationKey)) throw unprocessable(flowMessages.unknownStep, 'unknownStep');
   const inputFields = body.inputFields ?? {};
-  await checkInputFields(body.operationKey, inputFields);
+  await checkInputFields(services, body.operationKey, inputFields);
   const type = stepTypeOf(body.operationKey);
   const counts = await countFlowSteps(db, accountId, Number(flow.id));
   if (counts.steps >= flowLimits.maxSteps) throw unprocessable(flowMessages.tooManySteps, 'tooManySteps');
@@ -114,7 +114,7 @@ export async function updateStep(db: Database, services: Services, session: Sess
   const settingsChanged = body.inputFields !== undefined && JSON.stringify(body.inputFields) !== JSON.stringify(current.inputFields);
   if (settingsChanged) {
     assertConfirmed(flow, body.confirmActiveEdit);
-    await checkInputFields(current.operationKey, body.inputFields!);
+    await checkInputFields(services, current.operationKey, body.inputFields!);
     if (current.operationKey === '/delay' || current.operationKey === '/delay-v2') await assertLoopsKeepAWait(db, accountId, flow, id, current.operationKey, body.inputFields!);
   }
   const row = await updateStepRow(db, accountId, id, {

@@ -78,6 +78,34 @@ export interface AiTokenUse {
   requests: Generated<number>;
 }
 
+export interface BillingSubscriptions {
+  accountId: number;
+  provider: string;
+  subscriptionId: string;
+  customerId: string | null;
+  planName: string;
+  peopleUpperLimit: number;
+  providerPlanId: string | null;
+  status: Generated<string>;
+  providerStatus: string | null;
+  currentTermEnd: Date | null;
+  lastPaymentId: string | null;
+  lastPaymentAt: Date | null;
+  lastPaymentAmount: string | null;
+  lastPaymentCurrency: string | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface BillingWebhookEvents {
+  provider: string;
+  eventId: string;
+  eventType: string;
+  accountId: number | null;
+  outcome: string;
+  receivedAt: Generated<Date>;
+}
+
 export interface Broadcasts {
   accountId: number;
   id: Generated<number>;
@@ -699,6 +727,8 @@ export interface DB {
   accounts: Accounts;
   aiSuggestions: AiSuggestions;
   aiTokenUse: AiTokenUse;
+  billingSubscriptions: BillingSubscriptions;
+  billingWebhookEvents: BillingWebhookEvents;
   broadcasts: Broadcasts;
   bulkActions: BulkActions;
   communicationCategories: CommunicationCategories;

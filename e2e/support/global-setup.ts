@@ -63,6 +63,8 @@ export default async function setup(project: TestProject) {
       SESSION_SECRET: e2eSessionSecret,
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '1000',
+      // Journeys run their webhook receivers on loopback (flow-webhook-tester.journey.ts).
+      OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

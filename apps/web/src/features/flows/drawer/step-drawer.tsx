@@ -84,6 +84,7 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigu
                 <StepForm
                   key={`${step.key}:${JSON.stringify(step.inputFields)}`}
                   operationKey={step.operationKey}
+                  stepId={step.id}
                   inputFields={step.inputFields}
                   outputFields={step.outputFields}
                   problem={step.problem}

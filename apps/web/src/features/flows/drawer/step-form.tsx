@@ -27,6 +27,7 @@ import { useSegments } from '../../segments/segments.api.ts';
 import { AbVariantsInput, defaultVariants } from './ab-variants-input.tsx';
 import { EmailPicker, EventPicker, FieldPicker, SegmentPicker, TagPicker } from './pickers.tsx';
 import { WaitEditor, defaultWait, toIso, toWallClock } from './wait-editor.tsx';
+import { WebhookTester } from './webhook-tester.tsx';
 
 type Draft = Record<string, unknown>;
 
@@ -132,7 +133,7 @@ function NotificationInput({ draft, set, isReadOnly }: { draft: Draft; set: (key
 }
 
 /** The settings of one operation, as form fields over the decoded inputFields. */
-function SettingsFields({ operationKey, draft, set, isReadOnly, outputFields }: { operationKey: string; draft: Draft; set: (key: string, value: unknown) => void; isReadOnly: boolean; outputFields: Record<string, unknown> | null }) {
+function SettingsFields({ operationKey, stepId, draft, set, isReadOnly, outputFields }: { operationKey: string; stepId: number | null; draft: Draft; set: (key: string, value: unknown) => void; isReadOnly: boolean; outputFields: Record<string, unknown> | null }) {
   const segmentRef = (label: string, description?: string) => (
     <SegmentPicker label={label} description={description} value={refId(draft.segment)} onChange={(id) => set('segment', id === null ? undefined : { id })} isReadOnly={isReadOnly} />
   );
@@ -232,15 +233,18 @@ function SettingsFields({ operationKey, draft, set, isReadOnly, outputFields }: 
       return <NotificationInput draft={draft} set={set} isReadOnly={isReadOnly} />;
     case '/send-webhook':
       return (
-        <TextInput
-          label="URL"
-          description="Herald POSTs the person as JSON. Private, loopback and link-local addresses are refused."
-          placeholder="https://example.com/hooks/herald"
-          maxLength={2000}
-          value={str(draft.url) ?? ''}
-          readOnly={isReadOnly}
-          onChange={(event) => set('url', event.currentTarget.value)}
-        />
+        <Stack gap="sm">
+          <TextInput
+            label="URL"
+            description="Herald POSTs the person as JSON. Private, loopback and link-local addresses are refused."
+            placeholder="https://example.com/hooks/herald"
+            maxLength={2000}
+            value={str(draft.url) ?? ''}
+            readOnly={isReadOnly}
+            onChange={(event) => set('url', event.currentTarget.value)}
+          />
+          {!isReadOnly && stepId !== null && <WebhookTester stepId={stepId} url={str(draft.url) ?? ''} />}
+        </Stack>
       );
     case '/lead-score':
       return <NumberInput label="Change the score by" description="Negative to lower it." min={-1000} max={1000} value={num(draft.change, 10)} readOnly={isReadOnly} onChange={(n) => set('change', Math.trunc(Number(n) || 0))} />;
@@ -262,6 +266,8 @@ const hasNoSettings = (operationKey: string) => ['/archive-person', '/end-flow',
 
 interface StepFormProps {
   operationKey: string;
+  /** The saved step's id; null while it is being created. */
+  stepId: number | null;
   inputFields: InputFields;
   outputFields: Record<string, unknown> | null;
   isReadOnly: boolean;
@@ -276,7 +282,7 @@ interface StepFormProps {
  * The configuration form of one step: fields for its operation over the decoded settings, checked against the
  * operation's schema before saving (the same schema the server checks), so a mistake is named beside the form.
  */
-export function StepForm({ operationKey, inputFields, outputFields, isReadOnly, isSaving, onSave, problem, footer }: StepFormProps) {
+export function StepForm({ operationKey, stepId, inputFields, outputFields, isReadOnly, isSaving, onSave, problem, footer }: StepFormProps) {
   const [draft, setDraft] = useState<Draft>(() => {
     const decoded = decodeInputFields(inputFields);
     if (operationKey === '/ab-test' && !Array.isArray(decoded.variants)) decoded.variants = defaultVariants();
@@ -318,7 +324,7 @@ export function StepForm({ operationKey, inputFields, outputFields, isReadOnly, 
       }}
     >
       <Stack gap="md">
-        <SettingsFields operationKey={operationKey} draft={draft} set={set} isReadOnly={isReadOnly} outputFields={outputFields} />
+        <SettingsFields operationKey={operationKey} stepId={stepId} draft={draft} set={set} isReadOnly={isReadOnly} outputFields={outputFields} />
         {problem && (
           <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />}>
             {problem}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { messages } from './messages.ts';
 import { scopeIds } from './scopes.ts';
 import { estimatedContactsOptions, isValidSite, passwordMaxLength, passwordMinLength } from './registration.ts';
+import { AccountPayment } from './plans.ts';
 
 /** Largest string any account text field accepts; longer input is a 400, never a write. */
 const shortText = (max = 200) => z.string().trim().max(max, `Must be at most ${max} characters.`);
@@ -109,7 +110,8 @@ export const Account = z.object({
   formFieldMappings: z.record(z.string(), z.record(z.string(), z.string())),
   onboarding: z.partialRecord(OnboardingAction, z.literal(true)),
   flags: AccountFlags,
-  payment: z.object({ plan: z.null() }).nullable(),
+  /** The plan and how it is paid; null when billing is off on the server (BILLING_MODE=off). */
+  payment: AccountPayment.nullable(),
   createdAt: z.string(),
   trialEndsAt: z.string(),
   teamMemberId: z.number().int(),

@@ -13,5 +13,6 @@ export interface JobPayloads {
   'advance-flow': { accountId: number; flowId: number };
   'flow-webhook': { accountId: number };
   'flow-scheduled-triggers': Record<string, unknown>;
+  'billing-sweep': Record<string, unknown>;
 }
 export type JobName = keyof JobPayloads;

@@ -28,7 +28,8 @@ export async function startWorker(
     taskList: buildTaskList(services),
     // Segments whose answer moves with time ("in the last 30 days") are rebuilt every 10 minutes.
     // Flows' time and date triggers are looked at every minute.
-    crontab: '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1',
+    // Trials that ended and people limits are looked at every five minutes (features/billing/billing.jobs.ts).
+    crontab: '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1',
     logger: quietLogger,
   });
   // Changes marked by the segment triggers are picked up every two seconds.

@@ -5,6 +5,7 @@ import type { JobName, JobPayloads } from './job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
 import { runAbTestDecide } from '../features/broadcasts/ab-tests.jobs.ts';
 import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';
+import { runBillingSweep } from '../features/billing/billing.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
@@ -29,6 +30,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'advance-flow': (payload, s) => runAdvanceFlow(s, payload),
     'flow-webhook': (payload, s) => runFlowWebhooks(s, payload),
     'flow-scheduled-triggers': (_payload, s) => runFlowScheduledTriggers(s),
+    'billing-sweep': async (_payload, s) => void (await runBillingSweep(s)),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

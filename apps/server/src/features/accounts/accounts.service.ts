@@ -8,6 +8,7 @@ import {
   hasScopes,
 } from '@herald/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
@@ -16,6 +17,7 @@ import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Services } from '../../services.ts';
 import { findUserByEmail, findUserById, setPasswordHash } from '../auth/auth.queries.ts';
+import { accountPayment, effectiveStatus } from '../billing/billing.service.ts';
 import {
   countPeople,
   fillMemberName,
@@ -39,21 +41,20 @@ const defaultFlags: AccountFlags = {
 /**
  * The account as GET /v1/accounts returns it, seen by the session's team member. `userDb` reads
  * the user's other accounts for the switcher, which an account-scoped transaction cannot see.
+ * `billingMode` (config.billing.mode) decides whether a trial ends and whether `payment` is shown.
  */
 export async function loadAccount(
   db: Database,
   session: Pick<Session, 'accountId' | 'teamMemberId' | 'userId'>,
-  userDb: Database = db,
+  userDb: Database,
+  billingMode: Config['billing']['mode'],
 ): Promise<Account> {
   const account = await findAccount(db, session.accountId);
   const member = await findTeamMember(db, session.accountId, session.teamMemberId);
   const accounts = await listAccountsOfUser(userDb, session.userId);
   if (!account || !member) throw unauthorized();
-  // A trial ends on its own date; the status is derived so it is right without a schedule.
-  const status =
-    account.status === 'trial' && account.trialEndsAt.getTime() <= Date.now()
-      ? 'trialExpired'
-      : (account.status as Account['status']);
+  // BILLING_MODE=plans: a trial ends on its own date, derived here so it is right before the trial job runs; off: never.
+  const status = effectiveStatus(billingMode, account.status, account.trialEndsAt);
   return {
     accountId: account.id,
     mainAccountId: account.mainAccountId ?? account.id,
@@ -84,7 +85,7 @@ export async function loadAccount(
     formFieldMappings: account.formFieldMappings as Account['formFieldMappings'],
     onboarding: account.onboarding as Account['onboarding'],
     flags: { ...defaultFlags, ...(account.flags as Partial<AccountFlags>) },
-    payment: null,
+    payment: accountPayment(billingMode, account),
     createdAt: account.createdAt.toISOString(),
     trialEndsAt: account.trialEndsAt.toISOString(),
     teamMemberId: member.id,
@@ -128,7 +129,7 @@ export async function registerAccount(
       throw error;
     });
   await startSession(services, request, reply, created.userId, created.accountId);
-  return loadAccount(services.db, created);
+  return loadAccount(services.db, created, services.db, services.config.billing.mode);
 }
 
 const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'logo'] as const;
@@ -177,7 +178,7 @@ export async function updateMyAccount(services: Services, db: Database, session:
   if (Object.keys(newActions).length) await mergeAccountJson(db, session.accountId, 'onboarding', newActions);
   if (body.flags && Object.keys(body.flags).length) await mergeAccountJson(db, session.accountId, 'flags', body.flags);
   if (changes.name) await fillMemberName(db, services.db, session.accountId, session.userId, changes.name);
-  return loadAccount(db, session, services.db);
+  return loadAccount(db, session, services.db, services.config.billing.mode);
 }
 
 /** POST /v1/accounts/initial-password: the wizard's last step; later changes go through a reset. */
@@ -191,5 +192,5 @@ export async function setInitialPassword(services: Services, db: Database, sessi
     await setPasswordHash(trx, session.userId, passwordHash);
     await markPasswordSetOnOwnedAccounts(trx, session.userId);
   });
-  return loadAccount(db, session, services.db);
+  return loadAccount(db, session, services.db, services.config.billing.mode);
 }

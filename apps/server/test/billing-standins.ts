@@ -186,7 +186,7 @@ export async function startPaypalStandIn(options: { webhookId?: string } = {}): 
       const body = json();
       // The event as Herald forwarded it, byte for byte: everything after "webhook_event": up to the closing brace.
       const at = request.body.indexOf('"webhook_event":');
-      const event = at < 0 ? '' : request.body.slice(at + '"webhook_event":'.length, request.body.lastIndexOf('}')).trim();
+      const event = at < 0 ? '' : request.body.slice(at + '"webhook_event":'.length, request.body.lastIndexOf('}'));
       const text = paypalSignedText(String(body.transmission_id), String(body.transmission_time), String(body.webhook_id), event);
       const valid =
         body.webhook_id === webhookId &&

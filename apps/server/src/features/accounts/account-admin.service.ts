@@ -61,7 +61,7 @@ export async function switchAccount(services: Services, session: Session, accoun
   const membership = await findAcceptedMembership(services.db, accountId, session.userId);
   if (!membership) throw notFound(teamMessages.notMemberOfAccount);
   await moveSession(services.db, session.id, accountId);
-  return loadAccount(services.db, { userId: session.userId, accountId, teamMemberId: membership.id }, services.db, services.config.billing.mode);
+  return loadAccount(services.db, { userId: session.userId, accountId, teamMemberId: membership.id }, services.db, services.config);
 }
 
 /** DELETE /v1/accounts/{id}: at once when small, else marked and removed by the delete-account job. */

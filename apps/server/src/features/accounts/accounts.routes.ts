@@ -30,7 +30,7 @@ export const accountsRoutes = [
   route({ method: 'POST', url: '/v1/accounts/', auth: 'public', example: { email: 'new-user@example.com', source: 'web', timezone: 'Europe/Berlin' }, summary: 'Register: create an account, its owner and a session', body: CreateAccountBody, response: Account, status: 201,
     handler: ({ services, body, request, reply }) => registerAccount(services, body, request, reply) }),
   route({ method: 'GET', url: '/v1/accounts', auth: 'session', summary: 'The current account', response: Account,
-    handler: ({ services, db, session }) => loadAccount(db, session, services.db, services.config.billing.mode) }),
+    handler: ({ services, db, session }) => loadAccount(db, session, services.db, services.config) }),
   route({ method: 'PATCH', url: '/v1/accounts/me', auth: 'session', example: { name: 'Probe' }, summary: 'Update the current account', body: UpdateAccountBody, response: Account,
     handler: ({ services, db, session, body }) => updateMyAccount(services, db, session, body) }),
   route({ method: 'POST', url: '/v1/accounts/initial-password', auth: 'session', example: { password: 'a long password' }, summary: "Set the registering user's first password", body: InitialPasswordBody, response: Account,

@@ -17,6 +17,7 @@ import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Services } from '../../services.ts';
 import { findUserByEmail, findUserById, setPasswordHash } from '../auth/auth.queries.ts';
+import { canAccessAIWriter } from '../ai-writer/ai-writer.access.ts';
 import { accountPayment, effectiveStatus } from '../billing/billing.service.ts';
 import {
   countPeople,
@@ -41,14 +42,15 @@ const defaultFlags: AccountFlags = {
 /**
  * The account as GET /v1/accounts returns it, seen by the session's team member. `userDb` reads
  * the user's other accounts for the switcher, which an account-scoped transaction cannot see.
- * `billingMode` (config.billing.mode) decides whether a trial ends and whether `payment` is shown.
+ * `config.billing.mode` decides whether a trial ends and whether `payment` is shown; `config.ai` whether the AI writer is on.
  */
 export async function loadAccount(
   db: Database,
   session: Pick<Session, 'accountId' | 'teamMemberId' | 'userId'>,
   userDb: Database,
-  billingMode: Config['billing']['mode'],
+  config: Pick<Config, 'billing' | 'ai'>,
 ): Promise<Account> {
+  const billingMode = config.billing.mode;
   const account = await findAccount(db, session.accountId);
   const member = await findTeamMember(db, session.accountId, session.teamMemberId);
   const accounts = await listAccountsOfUser(userDb, session.userId);
@@ -84,7 +86,7 @@ export async function loadAccount(
     peopleTableFields: account.peopleTableFields as Account['peopleTableFields'],
     formFieldMappings: account.formFieldMappings as Account['formFieldMappings'],
     onboarding: account.onboarding as Account['onboarding'],
-    flags: { ...defaultFlags, ...(account.flags as Partial<AccountFlags>) },
+    flags: { ...defaultFlags, ...(account.flags as Partial<AccountFlags>), canAccessAIWriter: canAccessAIWriter(config, account) },
     payment: accountPayment(billingMode, account),
     createdAt: account.createdAt.toISOString(),
     trialEndsAt: account.trialEndsAt.toISOString(),
@@ -129,7 +131,7 @@ export async function registerAccount(
       throw error;
     });
   await startSession(services, request, reply, created.userId, created.accountId);
-  return loadAccount(services.db, created, services.db, services.config.billing.mode);
+  return loadAccount(services.db, created, services.db, services.config);
 }
 
 const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'logo'] as const;
@@ -178,7 +180,7 @@ export async function updateMyAccount(services: Services, db: Database, session:
   if (Object.keys(newActions).length) await mergeAccountJson(db, session.accountId, 'onboarding', newActions);
   if (body.flags && Object.keys(body.flags).length) await mergeAccountJson(db, session.accountId, 'flags', body.flags);
   if (changes.name) await fillMemberName(db, services.db, session.accountId, session.userId, changes.name);
-  return loadAccount(db, session, services.db, services.config.billing.mode);
+  return loadAccount(db, session, services.db, services.config);
 }
 
 /** POST /v1/accounts/initial-password: the wizard's last step; later changes go through a reset. */
@@ -192,5 +194,5 @@ export async function setInitialPassword(services: Services, db: Database, sessi
     await setPasswordHash(trx, session.userId, passwordHash);
     await markPasswordSetOnOwnedAccounts(trx, session.userId);
   });
-  return loadAccount(db, session, services.db, services.config.billing.mode);
+  return loadAccount(db, session, services.db, services.config);
 }

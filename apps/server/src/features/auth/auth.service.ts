@@ -25,7 +25,7 @@ async function signIn(services: Services, request: FastifyRequest, reply: Fastif
   const membership = await findDefaultMembership(services.db, userId);
   if (!membership) throw new AppError('ForbiddenError', 'This login belongs to no account any more.');
   await startSession(services, request, reply, userId, membership.accountId);
-  return loadAccount(services.db, { userId, accountId: membership.accountId, teamMemberId: membership.id }, services.db, services.config.billing.mode);
+  return loadAccount(services.db, { userId, accountId: membership.accountId, teamMemberId: membership.id }, services.db, services.config);
 }
 
 /** POST /v1/accounts/login/ */

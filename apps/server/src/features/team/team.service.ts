@@ -173,5 +173,5 @@ export async function acceptInvitation(
   const accepted = await acceptMembership(services.db, account.id, member.id);
   if (!accepted) throw badRequest(teamMessages.invitationInvalid);
   await startSession(services, request, reply, user.id, account.id);
-  return loadAccount(services.db, { userId: user.id, accountId: account.id, teamMemberId: member.id }, services.db, services.config.billing.mode);
+  return loadAccount(services.db, { userId: user.id, accountId: account.id, teamMemberId: member.id }, services.db, services.config);
 }

@@ -1,3 +1,4 @@
+import { marketplaceCodesCommand } from './marketplace-codes.ts';
 import { planCommand } from './plan.ts';
 
 /** An operator command: `npm run cli -- <name> <args…>`. Prints what it did; throws a CliError to exit 2 with a message. */
@@ -11,4 +12,4 @@ export interface CliCommand {
 export class CliError extends Error {}
 
 /** Every operator command; each lives in a file of its own next to this one. */
-export const commands: CliCommand[] = [planCommand];
+export const commands: CliCommand[] = [marketplaceCodesCommand, planCommand];

@@ -103,12 +103,16 @@ export async function loadAccount(
   };
 }
 
+/** Work another feature adds to a registration's transaction (a marketplace code): a throw undoes the registration. */
+export type WithinRegistration = (trx: Database, created: { userId: number; accountId: number; teamMemberId: number }) => Promise<void>;
+
 /** POST /v1/accounts/: a new user, their account and a session. */
 export async function registerAccount(
   services: Services,
   body: CreateAccountBody,
   request: FastifyRequest,
   reply: FastifyReply,
+  withinRegistration?: WithinRegistration,
 ): Promise<Account> {
   await enforceRateLimit(services.db, `register:${request.ip}`, 30, 3600);
   let email = body.email ?? '';
@@ -122,9 +126,11 @@ export async function registerAccount(
   if (await findUserByEmail(services.db, email)) throw conflict(messages.emailAlreadyRegistered, 'email-taken');
   const created = await services.db
     .transaction()
-    .execute((trx) =>
-      insertUserWithAccount(trx, { email, name, googleSub, source: body.source ?? null, timezone: body.timezone ?? 'UTC' }),
-    )
+    .execute(async (trx) => {
+      const inserted = await insertUserWithAccount(trx, { email, name, googleSub, source: body.source ?? null, timezone: body.timezone ?? 'UTC' });
+      await withinRegistration?.(trx, inserted);
+      return inserted;
+    })
     .catch((error: { code?: string }) => {
       // Two sign-ups with one email at the same moment: the unique index decides.
       if (error.code === '23505') throw conflict(messages.emailAlreadyRegistered, 'email-taken');

@@ -1,0 +1,156 @@
+import { MarketplaceCode, hasScopes, marketplaceMessages, messages, type Account, type Plan } from '@herald/contracts';
+import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconCircleCheck, IconLock, IconTicket } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../lib/api.ts';
+import { LoadError } from '../../ui/load-error.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { registrationStepOf, useLogout } from '../account/account.api.ts';
+import { FormError } from '../registration/form-error.tsx';
+import { StepHeading } from '../registration/registration-layout.tsx';
+import { useRedeemCode, useRedemptions } from './marketplace.api.ts';
+
+const people = (count: number) => count.toLocaleString('en-US');
+
+/** Signed in: the code goes onto the current account (billing:write), with the codes already used listed. */
+export function MarketplaceAccountForm({ account }: { account: Account }) {
+  const member = account.teamMember.accountData;
+  const canRedeem = hasScopes(member, ['billing:write']);
+  const canList = hasScopes(member, ['billing:read']);
+  const redeem = useRedeemCode();
+  const logout = useLogout();
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [redeemed, setRedeemed] = useState<Plan | null>(null);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = MarketplaceCode.safeParse(code);
+    setCodeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? marketplaceMessages.missingCode));
+    if (!parsed.success) return;
+    setFormError(null);
+    setRedeemed(null);
+    redeem.mutate(
+      { code: parsed.data },
+      {
+        onSuccess: (answer) => {
+          setRedeemed(answer.plan);
+          setCode('');
+        },
+        onError: (error) => setFormError(errorMessage(error, messages.unknownError)),
+      },
+    );
+  };
+
+  const accountName = account.name ?? account.email;
+  const next = registrationStepOf(account);
+  return (
+    <>
+      <StepHeading
+        title="Redeem a marketplace code"
+        description={
+          <>
+            You are signed in to <b>{accountName}</b>. The plan of the code goes onto this account.
+          </>
+        }
+      />
+      <Stack gap="lg">
+        {redeemed && (
+          <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} role="status" title="Code redeemed.">
+            <Stack gap="xs">
+              <Text size="sm">
+                {accountName} now has the {redeemed.humanName} plan for up to {people(redeemed.peopleUpperLimit)} people.
+              </Text>
+              <Group gap="sm">
+                <Button component={Link} to={next ? `/register/${next}` : '/dashboard'} size="xs">
+                  {next ? 'Finish your registration' : 'Go to the dashboard'}
+                </Button>
+                <Button component={Link} to="/billing" size="xs" variant="light">
+                  See Plan and Billing
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {canRedeem ? (
+          <form onSubmit={onSubmit} noValidate>
+            <Stack gap="md">
+              <FormError>{formError}</FormError>
+              <TextInput
+                label="Marketplace code"
+                description="Letters, digits and dashes, as on your purchase. Case does not matter."
+                placeholder="e.g. DEAL-7F3K-92QX"
+                leftSection={<IconTicket size={18} aria-hidden />}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+                error={codeError}
+                autoFocus
+              />
+              <Button type="submit" size="md" fullWidth loading={redeem.isPending}>
+                Redeem onto this account
+              </Button>
+            </Stack>
+          </form>
+        ) : (
+          <Alert color="yellow" variant="light" icon={<IconLock size={18} />} title="Ask the account owner">
+            {marketplaceMessages.needsBillingWrite}
+          </Alert>
+        )}
+        {canList && <RedemptionsCard />}
+        <Text size="sm" c="dimmed" ta="center">
+          Want a separate account for this code?{' '}
+          <Anchor component="button" type="button" fw={500} onClick={() => logout.mutate()}>
+            Log out
+          </Anchor>{' '}
+          and register with it.
+        </Text>
+      </Stack>
+    </>
+  );
+}
+
+function RedemptionsCard() {
+  const redemptions = useRedemptions();
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="sm">
+        <Text fw={600}>Codes on this account</Text>
+        {redemptions.isPending ? (
+          <LoadingSpinner label="Loading the codes on this account" />
+        ) : redemptions.isError ? (
+          <LoadError message={errorMessage(redemptions.error, "We couldn't load the codes on this account.")} onRetry={() => void redemptions.refetch()} />
+        ) : redemptions.data.redemptions.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No code has been redeemed on this account yet.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={320}>
+            <Table verticalSpacing="xs" fz="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Code</Table.Th>
+                  <Table.Th>People</Table.Th>
+                  <Table.Th>Redeemed</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {redemptions.data.redemptions.map((row) => (
+                  <Table.Tr key={`${row.codeHint}-${row.redeemedAt}`}>
+                    <Table.Td ff="monospace">{row.codeHint}</Table.Td>
+                    <Table.Td>up to {people(row.peopleUpperLimit)}</Table.Td>
+                    <Table.Td>{new Date(row.redeemedAt).toLocaleDateString()}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -34,7 +34,7 @@ export async function redeemCode(
     if (registrationFields.some((field) => body[field] !== undefined)) throw badRequest(marketplaceMessages.signedInNoRegistration);
     if (!hasScopes(session, ['billing:write'])) throw forbidden(marketplaceMessages.needsBillingWrite);
     const plan = await services.db.transaction().execute((trx) => redeemOnto(trx, codeHash, session.accountId, false));
-    return { account: await loadAccount(services.db, session, services.db, services.config.billing.mode), plan, accountCreated: false };
+    return { account: await loadAccount(services.db, session, services.db, services.config), plan, accountCreated: false };
   }
   if (body.email === undefined && body.idToken === undefined) throw badRequest(messages.missingRegistrationEmail);
   let plan: Plan | undefined;

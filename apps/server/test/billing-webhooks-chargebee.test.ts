@@ -89,6 +89,8 @@ describe('Chargebee webhook', () => {
     expect((await send(unknown)).body).toEqual({ received: true, duplicate: false, outcome: 'ignored: unknown subscription' });
     const other = fixture('chargebee-customer-changed.json', { eventId: eventId(), customerId: 'herald-1', email: 'x@example.com' });
     expect((await send(other)).body.outcome).toBe('ignored: not an event Herald acts on');
+    const odd = JSON.stringify({ id: eventId(), event_type: 'subscription_created', content: { subscription: { id: 42 }, customer: 'c' } });
+    expect((await send(odd)).body).toMatchObject({ received: true, outcome: 'ignored: not an event Herald acts on' });
   });
 
   it('an unknown plan (item price outside the naming rule or the catalogue) is 200, logged, and changes nothing', async () => {

@@ -109,6 +109,9 @@ describe('PayPal webhook', () => {
     expect((await send(unknown)).body.outcome).toBe('ignored: unknown subscription');
     const other = JSON.stringify({ id: eventId(), event_type: 'CUSTOMER.DISPUTE.CREATED', resource_type: 'dispute', resource: { id: 'PP-D-1' } });
     expect((await send(other)).body.outcome).toBe('ignored: not an event Herald acts on');
+    const bare = JSON.stringify({ id: eventId(), event_type: 'BILLING.SUBSCRIPTION.ACTIVATED', resource: {} });
+    expect((await send(bare)).body.outcome).toBe('ignored: not an event Herald acts on');
+    for (const body of ['{}', JSON.stringify({ id: eventId(), event_type: 'PAYMENT.SALE.COMPLETED' })]) expect((await send(body)).status).toBe(400);
   });
 
   it('BILLING.SUBSCRIPTION.UPDATED to another PayPal plan moves the plan; to a plan outside the naming rule it is refused', async () => {

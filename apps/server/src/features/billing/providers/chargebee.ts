@@ -62,11 +62,12 @@ const ChargebeeEvent = z.looseObject({
   object: z.literal('event').optional(),
   event_type: z.string().min(1).max(100),
   occurred_at: z.number().optional(),
+  // A part Herald does not read in the expected shape is left out, so the event is still kept (as ignored).
   content: z.looseObject({
-    subscription: Subscription.optional(),
-    customer: z.looseObject({ id: z.string() }).optional(),
-    invoice: Invoice.optional(),
-    transaction: Transaction.optional(),
+    subscription: Subscription.optional().catch(undefined),
+    customer: z.looseObject({ id: z.string() }).optional().catch(undefined),
+    invoice: Invoice.optional().catch(undefined),
+    transaction: Transaction.optional().catch(undefined),
   }),
 });
 type ChargebeeEvent = z.infer<typeof ChargebeeEvent>;

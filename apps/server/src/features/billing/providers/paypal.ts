@@ -29,13 +29,13 @@ export interface PaypalConfig {
  */
 export const paypalPlanName = (plan: HeraldPlanRef) => `${plan.name}-${plan.peopleUpperLimit}`;
 
-const Resource = z.looseObject({ id: z.string().min(1) });
 const PaypalEvent = z.looseObject({
   id: z.string().min(1).max(200),
   event_type: z.string().min(1).max(100),
   resource_type: z.string().optional(),
   create_time: z.string().optional(),
-  resource: Resource,
+  // Each event type has its own resource; the ones Herald acts on are read below, the others are kept as ignored.
+  resource: z.looseObject({}),
 });
 type PaypalEvent = z.infer<typeof PaypalEvent>;
 

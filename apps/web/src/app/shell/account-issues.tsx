@@ -1,8 +1,9 @@
 import { teamMessages } from '@herald/contracts';
-import { ActionIcon, List, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, List, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import { useAccountIssues } from '../../features/account/account.api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
@@ -22,6 +23,9 @@ export function AccountIssuesWarning() {
 
   const list = issues.data?.issues ?? [];
   if (list.length === 0) return null;
+  // A people-limit issue (plans and billing) pauses nothing; its own text says so and links to the plans.
+  const isSendingPaused = list.some((issue) => issue.kind !== 'people-limit');
+  const isOverPeopleLimit = list.some((issue) => issue.kind === 'people-limit');
 
   return (
     <>
@@ -32,13 +36,17 @@ export function AccountIssuesWarning() {
       </Tooltip>
       <Modal opened={isOpen} onClose={modal.close} title="Pending Account Issues" centered>
         <Stack gap="sm">
-          <Text size="sm">
-            Email sending from your account is paused because we noticed some unusual activity.
-          </Text>
-          <Text size="sm">
-            If you are on a trial, our support team will be in touch with you shortly. Otherwise, our team is reviewing
-            your account manually and your email should go out shortly.
-          </Text>
+          {isSendingPaused && (
+            <>
+              <Text size="sm">
+                Email sending from your account is paused because we noticed some unusual activity.
+              </Text>
+              <Text size="sm">
+                If you are on a trial, our support team will be in touch with you shortly. Otherwise, our team is
+                reviewing your account manually and your email should go out shortly.
+              </Text>
+            </>
+          )}
           <List size="sm" spacing="xs" aria-label="Issues">
             {list.map((issue) => (
               <List.Item key={issue.id}>
@@ -51,6 +59,11 @@ export function AccountIssuesWarning() {
               </List.Item>
             ))}
           </List>
+          {isOverPeopleLimit && (
+            <Anchor component={Link} to="/billing?upgrade=1" size="sm" onClick={modal.close}>
+              See larger plans
+            </Anchor>
+          )}
         </Stack>
       </Modal>
     </>

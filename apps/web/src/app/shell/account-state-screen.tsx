@@ -2,8 +2,8 @@ import type { AccountStatus } from '@herald/contracts';
 import { Anchor, Button, Center, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertOctagon, IconClockExclamation, IconCreditCardOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
+import { ChoosePlanButton } from '../../features/billing/choose-plan-button.tsx';
 import { useLogout } from '../../features/account/account.api.ts';
 import { useConfig } from '../config.api.ts';
 
@@ -50,9 +50,7 @@ export function AccountStateScreen({ status }: { status: Extract<AccountStatus, 
     return (
       <StateCard icon={<IconClockExclamation size={32} />} color="orange" title="Oh no! Your trial has expired">
         <Text c="dimmed">Choose a plan to keep your flows running and your people in one place.</Text>
-        <Button component={Link} to="/billing" size="md">
-          Choose a plan
-        </Button>
+        <ChoosePlanButton />
         {(supportUrl || supportEmail) && (
           <Group gap="lg" justify="center">
             {supportUrl && (
@@ -74,9 +72,7 @@ export function AccountStateScreen({ status }: { status: Extract<AccountStatus, 
     return (
       <StateCard icon={<IconCreditCardOff size={32} />} color="gray" title="Oh, your account is canceled">
         <Text c="dimmed">Choose a plan to reactivate your account.</Text>
-        <Button component={Link} to="/billing" size="md">
-          Choose a plan
-        </Button>
+        <ChoosePlanButton />
       </StateCard>
     );
   }

@@ -3,7 +3,8 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconSettings, IconStarFilled } from '@tabler/icons-react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
-import { hasPaidPlan, useAccount } from '../../features/account/account.api.ts';
+import { isUpgradeStarShown, useAccount } from '../../features/account/account.api.ts';
+import { UsageBanner } from '../../features/billing/usage-banner.tsx';
 import { AccountIssuesWarning } from './account-issues.tsx';
 import { GettingStartedProgress } from './getting-started-progress.tsx';
 import { HelpMenu } from './help-menu.tsx';
@@ -77,7 +78,7 @@ function TopBar() {
   const account = useAccount();
   const isNarrow = useMediaQuery(narrowScreenQuery, false, { getInitialValueInEffect: false });
   if (!account.data) return null;
-  const isUpgradeShown = !hasPaidPlan(account.data);
+  const isUpgradeShown = isUpgradeStarShown(account.data);
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
@@ -113,6 +114,7 @@ function TopBar() {
 /** The signed-in layout: top bar (hidden on quick-start screens) and the page. */
 export function AppShellLayout() {
   const location = useLocation();
+  const account = useAccount();
   const isTopBarHidden = location.pathname === '/start' || location.pathname.startsWith('/start/');
 
   if (isTopBarHidden) {
@@ -129,6 +131,7 @@ export function AppShellLayout() {
       </AppShell.Header>
       <AppShell.Main bg="gray.0">
         <Box maw={1200} mx="auto">
+          {account.data && <UsageBanner account={account.data} />}
           <Outlet />
         </Box>
       </AppShell.Main>

@@ -111,8 +111,13 @@ export function registrationStepOf(account: Account): RegistrationStep | null {
 
 /** The upgrade star shows when there is no paid plan (plan missing or priced 0). */
 export function hasPaidPlan(account: Account): boolean {
-  const plan = (account.payment as { plan?: { price?: number } | null } | null)?.plan;
+  const plan = account.payment?.plan;
   return Boolean(plan && typeof plan.price === 'number' && plan.price > 0);
+}
+
+/** account.md §4: the star shows only when the plan price is missing or 0, and never when billing is off (payment null). */
+export function isUpgradeStarShown(account: Account): boolean {
+  return account.payment !== null && !hasPaidPlan(account);
 }
 
 export const accountIssuesKey = ['account-issues'] as const;

@@ -1,0 +1,286 @@
+import {
+  formatDollars,
+  hasScopes,
+  type BillingAnswer,
+  type CheckoutProvider,
+  type PlanChoicesAnswer,
+} from '@herald/contracts';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Code,
+  Group,
+  Modal,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { IconCreditCard, IconInfoCircle, IconLock } from '@tabler/icons-react';
+import { useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { LoadError } from '../../ui/load-error.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { useAccount } from '../account/account.api.ts';
+import { useBilling, useCheckout, usePlanChoices } from './billing.api.ts';
+
+export const upgradeDialogTitle = 'Upgrade your plan';
+const providerNames: Record<CheckoutProvider, string> = { chargebee: 'Card', paypal: 'PayPal' };
+
+/** "growth-monthly-v1:5000" ↔ the plan's name and upper limit (one Select value per option). */
+const valueOf = (plan: { name: string; peopleUpperLimit: number }) => `${plan.name}:${plan.peopleUpperLimit}`;
+
+function configuredProviders(billing: BillingAnswer): CheckoutProvider[] {
+  return (['chargebee', 'paypal'] as const).filter((p) => billing.providers[p]);
+}
+
+/** No payment provider on this server: say how a plan is given instead, and confirm nothing. */
+function HowToPay({
+  billing,
+  accountId,
+  choice,
+}: {
+  billing: BillingAnswer;
+  accountId: number;
+  choice: string | null;
+}) {
+  const [name, limit] = (choice ?? '<plan>:<people>').split(':');
+  const subject = encodeURIComponent('Plan change');
+  const body = encodeURIComponent(`Please move account ${accountId} to ${name} up to ${limit} people.`);
+  return (
+    <Alert
+      variant="light"
+      color="blue"
+      icon={<IconInfoCircle size={18} />}
+      title="Online payment is not set up on this server"
+    >
+      <Stack gap="xs">
+        <Text size="sm">
+          {billing.supportEmail ? (
+            <>
+              To move to this plan, email{' '}
+              <Anchor href={`mailto:${billing.supportEmail}?subject=${subject}&body=${body}`}>
+                {billing.supportEmail}
+              </Anchor>{' '}
+              with the plan you chose. We set it up for you once it is paid.
+            </>
+          ) : (
+            'To move to this plan, ask the people who run this server to assign it to your account.'
+          )}
+        </Text>
+        <Text size="sm" c="dimmed">
+          The server&apos;s operator assigns it with:
+        </Text>
+        <Code block>{`npm run cli -- plan ${accountId} ${name} ${limit}`}</Code>
+      </Stack>
+    </Alert>
+  );
+}
+
+/** Which group the chosen option is in and what is billed, since labels repeat across groups. */
+function billedText(groups: PlanChoicesAnswer['groups'], value: string | null): string | null {
+  for (const group of groups) {
+    const plan = group.plans.find((p) => valueOf(p) === value);
+    if (plan && plan.price !== null)
+      return `${group.label}: ${formatDollars(plan.price)} billed ${plan.period === 'year' ? 'every year' : 'every month'}.`;
+  }
+  return null;
+}
+
+function PlanPicker({
+  groups,
+  value,
+  onChange,
+}: {
+  groups: PlanChoicesAnswer['groups'];
+  value: string | null;
+  onChange: (v: string | null) => void;
+}) {
+  const data = groups.map((group) => ({
+    group: group.label,
+    items: group.plans.map((plan) => ({ value: valueOf(plan), label: plan.label })),
+  }));
+  const billed = billedText(groups, value);
+  return (
+    <Stack gap={6}>
+      <Select
+        label="Plan"
+        description="Priced by the number of people in your account."
+        data={data}
+        value={value}
+        onChange={onChange}
+        allowDeselect={false}
+        maxDropdownHeight={320}
+        comboboxProps={{ withinPortal: true }}
+      />
+      {billed && (
+        <Text size="sm" c="dimmed">
+          {billed}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+interface FormProps {
+  billing: BillingAnswer;
+  groups: PlanChoicesAnswer['groups'];
+  accountId: number;
+  confirmLabel: string;
+  onCancel: () => void;
+}
+
+/** The picker, the way to pay, Cancel and confirm; confirm sends the browser to the provider's page. */
+function PlanForm({ billing, groups, accountId, confirmLabel, onCancel }: FormProps) {
+  const checkout = useCheckout();
+  const [picked, setPicked] = useState<string | null>(null);
+  const [pickedProvider, setPickedProvider] = useState<CheckoutProvider | null>(null);
+  const first = groups[0]?.plans[0];
+  const choice = picked ?? (first ? valueOf(first) : null);
+  const providers = configuredProviders(billing);
+  const provider =
+    pickedProvider && providers.includes(pickedProvider) ? pickedProvider : (providers[0] ?? null);
+  const [name, limit] = (choice ?? ':').split(':');
+  const canConfirm = billing.canChangePlan && provider !== null && choice !== null;
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!canConfirm || !provider) return;
+        checkout.mutate(
+          { plan: name ?? '', peopleUpperLimit: Number(limit), provider },
+          { onSuccess: (answer) => window.location.assign(answer.url) },
+        );
+      }}
+    >
+      <Stack gap="md">
+        <PlanPicker groups={groups} value={choice} onChange={setPicked} />
+        {providers.length > 1 && (
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="pay-by-label">
+              Pay by
+            </Text>
+            <SegmentedControl
+              aria-labelledby="pay-by-label"
+              value={provider ?? undefined}
+              onChange={(v) => setPickedProvider(v as CheckoutProvider)}
+              data={providers.map((p) => ({ value: p, label: providerNames[p] }))}
+            />
+          </Stack>
+        )}
+        {providers.length === 1 && provider && (
+          <Text size="sm" c="dimmed">
+            You pay by {provider === 'chargebee' ? 'card' : 'PayPal'} on the next page.
+          </Text>
+        )}
+        {providers.length === 0 && <HowToPay billing={billing} accountId={accountId} choice={choice} />}
+        {!billing.canChangePlan && (
+          <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+            Changing the plan needs the “Change plan and billing” permission. Ask an owner of the account.
+          </Alert>
+        )}
+        {checkout.isError && (
+          <Alert variant="light" color="red" role="alert" title="We couldn't start the payment">
+            {errorMessage(checkout.error, 'Please try again.')}
+          </Alert>
+        )}
+      </Stack>
+      <Group justify="flex-end" mt="lg" gap="sm">
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+        {providers.length > 0 && (
+          <Button
+            type="submit"
+            leftSection={<IconCreditCard size={16} />}
+            disabled={!canConfirm}
+            loading={checkout.isPending}
+          >
+            {confirmLabel}
+          </Button>
+        )}
+      </Group>
+    </form>
+  );
+}
+
+function CancelOnly({ onCancel }: { onCancel: () => void }) {
+  return (
+    <Group justify="flex-end" mt="lg">
+      <Button variant="default" onClick={onCancel}>
+        Cancel
+      </Button>
+    </Group>
+  );
+}
+
+interface Props {
+  opened: boolean;
+  onClose: () => void;
+  /** Label of the confirm button (account.md §2: 'Upgrade to this plan' unless said otherwise). */
+  confirmLabel?: string;
+}
+
+/** The 'Upgrade plan' dialog (account.md §2): plans grouped Monthly Growth, Monthly Premium and the annual two. */
+export function UpgradePlanDialog({ opened, onClose, confirmLabel = 'Upgrade to this plan' }: Props) {
+  const account = useAccount();
+  const accountData = account.data?.teamMember.accountData;
+  const canRead = accountData ? hasScopes(accountData, ['billing:read']) : false;
+  const billing = useBilling({ enabled: opened && canRead });
+  const choices = usePlanChoices({ enabled: opened && canRead });
+
+  let content;
+  if (!canRead) {
+    content = (
+      <>
+        <Alert variant="light" color="gray" icon={<IconLock size={18} />} title="You can't see the plans">
+          Choosing a plan needs the “See plan and billing” and “Change plan and billing” permissions. Ask an
+          owner of the account to change the plan or to give you these permissions.
+        </Alert>
+        <CancelOnly onCancel={onClose} />
+      </>
+    );
+  } else if (billing.isPending || choices.isPending) content = <LoadingSpinner label="Loading plans" />;
+  else if (billing.isError || choices.isError) {
+    content = (
+      <>
+        <LoadError
+          message={errorMessage(billing.error ?? choices.error, "We couldn't load the plans.")}
+          onRetry={() => {
+            void billing.refetch();
+            void choices.refetch();
+          }}
+        />
+        <CancelOnly onCancel={onClose} />
+      </>
+    );
+  } else if (choices.data.groups.length === 0) {
+    content = (
+      <>
+        <Text size="sm">
+          Your account is on the largest plan there is. For more people, contact us and we will find a plan
+          that fits.
+        </Text>
+        <CancelOnly onCancel={onClose} />
+      </>
+    );
+  } else {
+    content = (
+      <PlanForm
+        billing={billing.data}
+        groups={choices.data.groups}
+        accountId={account.data?.accountId ?? 0}
+        confirmLabel={confirmLabel}
+        onCancel={onClose}
+      />
+    );
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={upgradeDialogTitle} size="lg" centered>
+      {content}
+    </Modal>
+  );
+}

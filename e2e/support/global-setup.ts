@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDnsServer } from '../../apps/server/test/dns-server.ts';
+import { startOpenAiStandin } from '../../apps/server/test/openai-standin.ts';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from '../../apps/server/test/test-database.ts';
 
 declare module 'vitest' {
@@ -44,6 +45,8 @@ export default async function setup(project: TestProject) {
   const dnsZoneFile = path.join(dnsDir, 'zone.json');
   fs.writeFileSync(dnsZoneFile, '{}');
   const dns = await startDnsServer({}, { zoneFile: dnsZoneFile });
+  // The AI writer talks to a local OpenAI-compatible stand-in (ai-writer.journey.ts).
+  const aiModel = await startOpenAiStandin();
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const output: string[] = [];
@@ -60,13 +63,13 @@ export default async function setup(project: TestProject) {
       SMTP_URL: '',
       TRUST_PROXY: 'true',
       SUPPORT_EMAIL: 'support@herald.test',
-      // Plans, trial and limits are on, with no payment provider (billing.journey.ts; navigation's expired trial).
-      BILLING_MODE: 'plans',
       SESSION_SECRET: e2eSessionSecret,
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '1000',
       // Journeys run their webhook receivers on loopback (flow-webhook-tester.journey.ts).
       OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1',
+      AI_BASE_URL: aiModel.baseUrl,
+      AI_API_KEY: 'e2e-ai-key',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -92,6 +95,7 @@ export default async function setup(project: TestProject) {
     await dropDatabase(admin.url, name);
     await admin.stop();
     await dns.close();
+    await aiModel.close();
     fs.rmSync(dnsDir, { recursive: true, force: true });
   };
 }

@@ -5,18 +5,19 @@ import type { Database } from '../../db/connection.ts';
 /** The most suggestions GET /v1/ai-writer lists. */
 export const listedSuggestions = 100;
 
+/** Newest answer first; within one answer, the model's own order (its first subject line first). */
 export function listSuggestions(db: Database, accountId: number) {
   return db
     .selectFrom('aiSuggestions')
     .select(['id', 'useCase', 'content', 'createdAt'])
     .where('accountId', '=', accountId)
     .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('id', 'asc')
     .limit(listedSuggestions)
     .execute();
 }
 
-/** Store one answer's suggestions in one statement; they share the time, so their ids keep the answer's order. */
+/** Store one answer's suggestions in one statement: they share their time, and their ids keep the model's order. */
 export function insertSuggestions(db: Database, accountId: number, useCase: AiUseCase, contents: string[]) {
   return db
     .insertInto('aiSuggestions')

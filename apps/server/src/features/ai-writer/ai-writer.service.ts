@@ -59,8 +59,7 @@ export async function generateAiSuggestions(
   if (contents.length === 0) throw new AppError('ServiceError', aiWriterMessages.couldNotRetrieve, { errorCode: 'ai-provider' });
   await addTokenUse(db, session.accountId, now, completion.tokens);
   const rows = await insertSuggestions(db, session.accountId, body.useCase, contents);
-  // One answer's rows share their time; the newest-first order of the list is then by id.
-  return { suggestions: rows.map(toSuggestion).sort((a, b) => b.id - a.id) };
+  return { suggestions: rows.map(toSuggestion).sort((a, b) => a.id - b.id) };
 }
 
 async function enforceHourlyLimit(services: Services, ai: AiProviderConfig, accountId: number): Promise<void> {

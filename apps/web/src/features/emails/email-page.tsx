@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { useAccount } from '../account/account.api.ts';
+import { AiWriterButton } from '../ai-writer/ai-writer-button.tsx';
 import { SendFigures } from '../metrics/send-figures.tsx';
 import { EmailIdTag } from '../transactional/email-id-tag.tsx';
 import { changesOf, draftOf, renderableOf, validate, type EmailDraftState } from './email-draft.ts';
@@ -144,6 +145,15 @@ export function EmailPage() {
         <Group gap="xs" wrap="wrap">
           <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as Mode)} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }, { value: 'performance', label: 'Performance' }]} />
           {mode === 'edit' && !readOnly && <MergeTagPicker onInsert={(liquid) => insertRef.current?.(liquid)} />}
+          {mode === 'edit' && !readOnly && (
+            <AiWriterButton
+              canAccess={account.data.flags.canAccessAIWriter}
+              companyName={account.data.accountName ?? account.data.name ?? ''}
+              editorType={draft.editor.type}
+              onInsertSubject={(subject) => change({ subject })}
+              onInsertBody={(html) => (insertRef.current ? (insertRef.current(html), true) : false)}
+            />
+          )}
           {mode === 'edit' && !readOnly && <EditorSwitch editor={draft.editor} onSwitch={(editor) => change({ editor })} disabled={readOnly} />}
           <Button variant="default" leftSection={<IconChecklist size={16} />} onClick={() => void check(false)} loading={checking && !testing}>
             Check

@@ -63,6 +63,8 @@ export default async function setup(project: TestProject) {
       SMTP_URL: '',
       TRUST_PROXY: 'true',
       SUPPORT_EMAIL: 'support@herald.test',
+      // Plans, trial and limits are on, with no payment provider (billing.journey.ts; navigation's expired trial).
+      BILLING_MODE: 'plans',
       SESSION_SECRET: e2eSessionSecret,
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '1000',

@@ -250,6 +250,28 @@ describe('POST /v1/marketplace/redeem for a signed-in member', () => {
   });
 });
 
+describe('with BILLING_MODE=plans', () => {
+  it("the code's plan is the account's plan, marked as a marketplace one, and the picker offers the marketplace list", async () => {
+    const plansCtx = await createTestContext({ BILLING_MODE: 'plans' });
+    try {
+      const code = await newCode(5000);
+      const client = new Client(plansCtx.app);
+      const res = await client.post('/v1/marketplace/redeem', { code, email: uniqueEmail('plans') });
+      expect(res.status).toBe(200);
+      expect(res.body.account.payment).toMatchObject({ plan: { name: 'marketplace-growth-monthly-v1', peopleUpperLimit: 5000, price: 49.5 }, appsumo: true });
+      const billing = await client.get('/v1/billing');
+      expect(billing.body).toMatchObject({ mode: 'plans', status: 'active', planProvider: 'marketplace', peopleUpperLimit: 5000 });
+      const choices = await client.get('/v1/billing/plans');
+      expect(choices.status).toBe(200);
+      const monthlyGrowth = choices.body.groups.find((group: { label: string }) => group.label === 'Monthly Growth');
+      expect(monthlyGrowth.plans.length).toBeGreaterThan(0);
+      expect(new Set(monthlyGrowth.plans.map((plan: { name: string }) => plan.name))).toEqual(new Set(['marketplace-growth-monthly-v1']));
+    } finally {
+      await plansCtx.close();
+    }
+  });
+});
+
 describe('npm run cli -- marketplace-codes', () => {
   const serverDir = path.resolve(import.meta.dirname, '..');
   const cli = (...args: string[]) =>

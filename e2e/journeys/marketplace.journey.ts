@@ -125,8 +125,12 @@ describe('marketplace registration', () => {
     const row = await sql('select plan_people_upper_limit, plan_provider from accounts where id = $1', [owner.accountId]);
     expect(row.rows[0]).toEqual({ plan_people_upper_limit: 10000, plan_provider: 'marketplace' });
 
-    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
-    await page.waitForURL(/\/dashboard/);
+    expect(await page.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/dashboard');
+
+    // Someone who wanted a separate account logs out here and gets the visitor form.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Redeem your marketplace deal' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/public/register/appsumo');
   });
 
   it('the visitor form reads well on a phone', async () => {

@@ -6,10 +6,10 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { LoadError } from '../../ui/load-error.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { registrationStepOf, useLogout } from '../account/account.api.ts';
+import { registrationStepOf } from '../account/account.api.ts';
 import { FormError } from '../registration/form-error.tsx';
 import { StepHeading } from '../registration/registration-layout.tsx';
-import { useRedeemCode, useRedemptions } from './marketplace.api.ts';
+import { useLogOutHere, useRedeemCode, useRedemptions } from './marketplace.api.ts';
 
 const people = (count: number) => count.toLocaleString('en-US');
 
@@ -19,7 +19,7 @@ export function MarketplaceAccountForm({ account }: { account: Account }) {
   const canRedeem = hasScopes(member, ['billing:write']);
   const canList = hasScopes(member, ['billing:read']);
   const redeem = useRedeemCode();
-  const logout = useLogout();
+  const logout = useLogOutHere();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -102,12 +102,20 @@ export function MarketplaceAccountForm({ account }: { account: Account }) {
           </Alert>
         )}
         {canList && <RedemptionsCard />}
+        {next && !redeemed && (
+          <Text size="sm" ta="center">
+            Your registration is not finished yet.{' '}
+            <Anchor component={Link} to={`/register/${next}`} fw={500}>
+              Continue where you left off
+            </Anchor>
+          </Text>
+        )}
         <Text size="sm" c="dimmed" ta="center">
           Want a separate account for this code?{' '}
-          <Anchor component="button" type="button" fw={500} onClick={() => logout.mutate()}>
+          <Anchor component="button" type="button" fw={500} onClick={() => logout.mutate()} disabled={logout.isPending}>
             Log out
           </Anchor>{' '}
-          and register with it.
+          and register with it here.
         </Text>
       </Stack>
     </>

@@ -1,7 +1,7 @@
 import { RedeemAnswer, RedemptionList, type RedeemBody } from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
-import { accountKey, markSignedIn } from '../account/account.api.ts';
+import { accountKey, markSignedIn, markSignedOut } from '../account/account.api.ts';
 
 export const redemptionsKey = ['marketplace-redemptions'] as const;
 
@@ -30,5 +30,14 @@ export function useRedemptions(options: { enabled?: boolean } = {}) {
     queryKey: redemptionsKey,
     queryFn: () => api.get('/marketplace/redemptions', { schema: RedemptionList }),
     enabled: options.enabled ?? true,
+  });
+}
+
+/** POST /v1/accounts/logout, staying on this page: the visitor form then registers a separate account with the code. */
+export function useLogOutHere() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<void>('/accounts/logout'),
+    onSettled: () => markSignedOut(queryClient, { hasLoggedOut: true }),
   });
 }

@@ -1,12 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createUser, launchBrowser, logIn, newPage, screenshot } from '../support/browser.ts';
+import { e2eSessionSecret } from '../support/global-setup.ts';
 
 let browser: Browser;
+let serverWithoutAi: ChildProcess | undefined;
+const dataDirWithoutAi = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-no-ai-'));
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterAll(() => browser.close());
+afterAll(async () => {
+  await browser.close();
+  if (serverWithoutAi && serverWithoutAi.exitCode === null) {
+    serverWithoutAi.kill('SIGTERM');
+    await new Promise((resolve) => serverWithoutAi!.once('exit', resolve));
+  }
+  fs.rmSync(dataDirWithoutAi, { recursive: true, force: true });
+});
+
+/** A second Herald (API role) on the journeys' database, with no AI provider configured: the writer is off there. */
+async function startServerWithoutAi(): Promise<string> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const url = `http://localhost:${port}`;
+  const { AI_BASE_URL: _url, AI_API_KEY: _key, ...env } = process.env;
+  serverWithoutAi = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--role=api'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { ...env, NODE_ENV: 'development', DATABASE_URL: inject('databaseUrl'), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, SESSION_SECRET: e2eSessionSecret, DATA_DIR: dataDirWithoutAi, LOG_LEVEL: 'warn', SMTP_URL: '', TRUST_PROXY: 'true', BILLING_MODE: 'plans' },
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (serverWithoutAi.exitCode !== null) throw new Error('the server without AI stopped while starting');
+    if (await fetch(`${url}/v1/heartbeat`).then((r) => r.ok, () => false)) return url;
+    if (Date.now() > deadline) throw new Error('the server without AI did not start within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
 
 /** Pick an option of a segmented control (its radio is visually hidden under the label). */
 async function choose(page: Page, name: string) {
@@ -96,5 +135,31 @@ describe('AI writer', () => {
     await phoneDialog.getByRole('list', { name: 'Write Email suggestions' }).getByText('We have news at Acme Bikes').waitFor();
     await phone.waitForTimeout(300);
     await screenshot(phone, 'ai-writer-phone');
+  });
+
+  it('on a server with no AI provider, the button explains how to turn the writer on and nothing generates', async () => {
+    const url = await startServerWithoutAi();
+    const user = await createUser();
+    const { cookie } = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
+    const created = await api('POST', '/v1/emails', { name: 'No AI', subject: 'Hello', fromEmail: user.email, html: blankRichText, editor: { type: 'richtext', state: null, html: blankRichText } }, cookie);
+    const id = created.body.email.id as number;
+
+    const { page } = await newPage(browser);
+    await page.goto(`${url}/login`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((address) => !address.pathname.startsWith('/login'));
+    await page.goto(`${url}/emails/${id}`);
+    await page.locator('.tiptap').first().waitFor();
+    await page.getByRole('button', { name: 'AI writer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'The AI writer is off' });
+    await dialog.getByText('The AI writer is not enabled on this server.').waitFor();
+    await dialog.getByText('AI_BASE_URL', { exact: true }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Generate' }).count()).toBe(0);
+    await page.waitForTimeout(300);
+    await screenshot(page, 'ai-writer-off');
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 });

@@ -81,7 +81,7 @@ export async function startChargebeeStandIn(site = 'herald-test'): Promise<Charg
     if (basicOf(request.headers.authorization) !== `${apiKey}:`) {
       return { status: 401, body: { message: 'Sorry, authentication failed. Invalid api key', type: 'invalid_request', api_error_code: 'api_authentication_failed', error_code: 'api_authentication_invalid_key', http_status_code: 401 } };
     }
-    if (request.method === 'POST' && url.pathname === '/api/v2/hosted_pages/checkout_new_for_items') {
+    if (request.method === 'POST' && (url.pathname === '/api/v2/hosted_pages/checkout_new_for_items' || url.pathname === '/api/v2/hosted_pages/checkout_existing_for_items')) {
       const fields = form(request);
       const itemPrice = fields['subscription_items[item_price_id][0]'] ?? '';
       if (!itemPrices.has(itemPrice)) {
@@ -91,7 +91,7 @@ export async function startChargebeeStandIn(site = 'herald-test'): Promise<Charg
       const now = Math.floor(Date.now() / 1000);
       return {
         status: 200,
-        body: { hosted_page: { id, type: 'checkout_new', url: `https://${site}.chargebee.com/pages/v3/${id}/`, state: 'created', embed: false, created_at: now, expires_at: now + 3600, updated_at: now, resource_version: now * 1000, object: 'hosted_page' } },
+        body: { hosted_page: { id, type: url.pathname.endsWith('existing_for_items') ? 'checkout_existing' : 'checkout_new', url: `https://${site}.chargebee.com/pages/v3/${id}/`, state: 'created', embed: false, created_at: now, expires_at: now + 3600, updated_at: now, resource_version: now * 1000, object: 'hosted_page' } },
       };
     }
     if (request.method === 'GET' && url.pathname === '/api/v2/invoices') {
@@ -181,6 +181,16 @@ export async function startPaypalStandIn(options: { webhookId?: string } = {}): 
       };
       if (requestId) created.set(requestId, answer);
       return { status: 201, body: answer };
+    }
+    const reviseMatch = /^\/v1\/billing\/subscriptions\/([^/]+)\/revise$/.exec(url.pathname);
+    if (request.method === 'POST' && reviseMatch) {
+      const body = json();
+      if (!plans.some((p) => p.id === body.plan_id && p.status === 'ACTIVE')) return { status: 422, body: { name: 'UNPROCESSABLE_ENTITY', details: [{ issue: 'PLAN_STATUS_INVALID' }] } };
+      const token = `BA-${crypto.randomBytes(8).toString('hex').toUpperCase()}`;
+      return {
+        status: 200,
+        body: { plan_id: body.plan_id, effective_time: new Date().toISOString(), links: [{ href: `https://www.sandbox.paypal.com/webapps/billing/subscriptions/update?ba_token=${token}`, rel: 'approve', method: 'GET' }] },
+      };
     }
     if (request.method === 'POST' && url.pathname === '/v1/notifications/verify-webhook-signature') {
       const body = json();

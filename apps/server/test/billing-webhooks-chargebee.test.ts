@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { allPlans } from '@herald/contracts';
+import { allPlans, billingProviderMessages } from '@herald/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
@@ -135,8 +135,8 @@ describe('Chargebee webhook', () => {
   it('ending an old subscription does not end the plan a newer one gave', async () => {
     const { client, values: first } = await checkedOut();
     await send(fixture('chargebee-subscription-created.json', { ...first, eventId: eventId() }));
-    await client.post('/v1/billing/checkout', { plan: 'premium-monthly-v3', peopleUpperLimit: 2000, provider: 'chargebee' });
-    const second = { ...first, subscriptionId: chargebee.form(chargebee.requests.at(-1)!)['subscription[id]']!, itemPriceId: 'premium-monthly-v3-2000' };
+    // A second subscription for the same customer, made in Chargebee's own screens.
+    const second = { ...first, subscriptionId: 'made-by-support-2', itemPriceId: 'premium-monthly-v3-2000' };
     await send(fixture('chargebee-subscription-created.json', { ...second, eventId: eventId() }));
     const res = await send(fixture('chargebee-subscription-cancelled.json', { ...first, eventId: eventId() }));
     expect(res.body.outcome).toBe('canceled: the account keeps its current plan');
@@ -148,6 +148,30 @@ describe('Chargebee webhook', () => {
     const res = await send(fixture('chargebee-subscription-created.json', { ...values, subscriptionId: 'made-by-support-1', itemPriceId: 'growth-annual-v1-10000', eventId: eventId() }));
     expect(res.body.outcome).toBe('active: growth-annual-v1 up to 10000');
     expect((await billingOf(client)).plan).toMatchObject({ name: 'growth-annual-v1', peopleUpperLimit: 10000 });
+  });
+});
+
+describe('changing a paid plan (Chargebee)', () => {
+  it("a paying account's new checkout changes its subscription in place; the same plan or the other provider is refused", async () => {
+    const { client, account, values } = await checkedOut();
+    await send(fixture('chargebee-subscription-created.json', { ...values, eventId: eventId() }));
+    const same = await client.post('/v1/billing/checkout', { plan: 'growth-monthly-v1', peopleUpperLimit: 2000, provider: 'chargebee' });
+    expect([same.status, same.body.message]).toEqual([400, billingProviderMessages.alreadyOnPlan]);
+    const other = await client.post('/v1/billing/checkout', { plan: 'paypal-monthly-v1', peopleUpperLimit: 5000, provider: 'paypal' });
+    expect([other.status, other.body.message]).toEqual([409, billingProviderMessages.paysByCard]);
+
+    const res = await client.post('/v1/billing/checkout', { plan: 'premium-monthly-v3', peopleUpperLimit: 5000, provider: 'chargebee' });
+    expect(res.status).toBe(200);
+    expect(res.body.url).toMatch(/^https:\/\/herald-test\.chargebee\.com\/pages\/v3\//);
+    const sent = chargebee.requests.at(-1)!;
+    expect(sent.path).toBe('/api/v2/hosted_pages/checkout_existing_for_items');
+    expect(chargebee.form(sent)).toMatchObject({ 'subscription[id]': values.subscriptionId, 'subscription_items[item_price_id][0]': 'premium-monthly-v3-5000', replace_items_list: 'true' });
+    const rows = await ctx.services.db.selectFrom('billingSubscriptions').select('subscriptionId').where('accountId', '=', account.accountId).execute();
+    expect(rows).toEqual([{ subscriptionId: values.subscriptionId }]);
+    // The plan moves when Chargebee says the subscription changed.
+    expect((await billingOf(client)).plan).toMatchObject({ name: 'growth-monthly-v1' });
+    await send(fixture('chargebee-subscription-changed.json', { ...values, itemPriceId: 'premium-monthly-v3-5000', eventId: eventId() }));
+    expect((await billingOf(client)).plan).toMatchObject({ name: 'premium-monthly-v3', peopleUpperLimit: 5000 });
   });
 });
 

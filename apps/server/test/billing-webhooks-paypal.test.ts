@@ -141,6 +141,23 @@ describe('PayPal webhook', () => {
   });
 });
 
+describe('changing a paid plan (PayPal)', () => {
+  it("a paying account's new checkout revises its PayPal subscription; paying by card instead is refused", async () => {
+    const { client, account, values } = await checkedOut();
+    await send(fixture('paypal-subscription-activated.json', { ...values, eventId: eventId() }));
+    const card = await client.post('/v1/billing/checkout', { plan: 'growth-monthly-v1', peopleUpperLimit: 5000, provider: 'chargebee' });
+    expect([card.status, card.body.message]).toEqual([409, billingProviderMessages.paysByPaypal]);
+    const res = await client.post('/v1/billing/checkout', { plan: 'paypal-annual-v1', peopleUpperLimit: 5000, provider: 'paypal' });
+    expect(res.status).toBe(200);
+    expect(res.body.url).toMatch(/^https:\/\/www\.sandbox\.paypal\.com\/webapps\/billing\/subscriptions\/update\?ba_token=BA-/);
+    const revise = paypal.requests.at(-1)!;
+    expect(revise.path).toBe(`/v1/billing/subscriptions/${values.subscriptionId}/revise`);
+    expect(JSON.parse(revise.body)).toMatchObject({ plan_id: planIdOf('paypal-annual-v1-5000') });
+    const rows = await ctx.services.db.selectFrom('billingSubscriptions').select('subscriptionId').where('accountId', '=', account.accountId).execute();
+    expect(rows).toHaveLength(1);
+  });
+});
+
 describe('GET /v1/billing/invoices (PayPal)', () => {
   it("lists the subscription's PayPal transactions, newest first", async () => {
     const { client, values } = await checkedOut();

@@ -48,4 +48,7 @@ export const billingProviderMessages = {
   paypalOff: 'PayPal is not set up on this server (PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET).',
   providerUnavailable: 'The payment provider could not be reached. Please try again in a few minutes.',
   noPaypalPlan: 'This plan cannot be paid through PayPal yet: no PayPal plan is set up for it.',
+  alreadyOnPlan: 'This account already pays for this plan.',
+  paysByCard: 'This account pays by card: change the plan with card payment, or cancel that subscription first.',
+  paysByPaypal: 'This account pays through PayPal: change the plan with PayPal, or cancel that subscription first.',
 } as const;

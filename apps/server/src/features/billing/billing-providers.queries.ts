@@ -112,6 +112,18 @@ export async function startedSubscriptions(db: Database, accountId: number) {
     .execute();
 }
 
+/** The subscription the account pays with now (the latest to become active), if any. */
+export async function payingSubscription(db: Database, accountId: number) {
+  return db
+    .selectFrom('billingSubscriptions')
+    .select(['provider', 'subscriptionId', 'planName', 'peopleUpperLimit'])
+    .where('accountId', '=', accountId)
+    .where('status', '=', 'active')
+    .orderBy('updatedAt', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** The email and name a checkout prefills on the provider's page. */
 export async function findCheckoutAccount(db: Database, accountId: number) {
   return db.selectFrom('accounts').select(['email', 'name', 'accountName']).where('id', '=', accountId).executeTakeFirst();

@@ -3,9 +3,9 @@ import { billingProviderMessages, lookupPlan, unknownPlanMessage, type CheckoutA
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
+import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { countAccountPeople } from './billing.queries.ts';
-import { findCheckoutAccount, insertPendingSubscription, startedSubscriptions } from './billing-providers.queries.ts';
+import { findCheckoutAccount, insertPendingSubscription, payingSubscription, startedSubscriptions } from './billing-providers.queries.ts';
 import { planBelowPeopleCount } from './plan-assignment.ts';
 import { chargebeeItemPriceId, createChargebee } from './providers/chargebee.ts';
 import { createPaypal, paypalPlanName } from './providers/paypal.ts';
@@ -54,19 +54,29 @@ export async function startCheckout(config: Config, db: Database, accountId: num
   const peopleCount = await countAccountPeople(db, accountId);
   if (peopleCount > plan.peopleUpperLimit) throw new AppError('BadRequestError', planBelowPeopleCount(peopleCount, plan), { errorCode: 'plan-below-people-count' });
 
-  const reference = `hrld-${accountId}-${crypto.randomBytes(8).toString('hex')}`;
+  // A paying subscription is changed in place: a second one would charge the account twice.
+  const paying = await payingSubscription(db, accountId);
+  if (paying && paying.provider !== body.provider) throw conflict(paying.provider === 'chargebee' ? billingProviderMessages.paysByCard : billingProviderMessages.paysByPaypal, 'pays-elsewhere');
+  if (paying && paying.planName === plan.name && paying.peopleUpperLimit === plan.peopleUpperLimit) throw badRequest(billingProviderMessages.alreadyOnPlan);
+
   const back = `${config.publicUrl.replace(/\/+$/, '')}/billing`;
+  const request = {
+    accountId,
+    email: account.email.trim(),
+    accountName: account.accountName ?? account.name,
+    plan,
+    reference: `hrld-${accountId}-${crypto.randomBytes(8).toString('hex')}`,
+    returnUrl: `${back}?checkout=done`,
+    cancelUrl: `${back}?checkout=canceled`,
+  };
   let started;
   try {
-    started = await provider.startCheckout({
-      accountId,
-      email: account.email.trim(),
-      accountName: account.accountName ?? account.name,
-      plan,
-      reference,
-      returnUrl: `${back}?checkout=done`,
-      cancelUrl: `${back}?checkout=canceled`,
-    });
+    if (paying) {
+      const { url } = await provider.startPlanChange({ ...request, subscriptionId: paying.subscriptionId });
+      log.info({ accountId, provider: body.provider, plan: plan.name, peopleUpperLimit: plan.peopleUpperLimit, subscriptionId: paying.subscriptionId }, 'plan change started');
+      return { url };
+    }
+    started = await provider.startCheckout(request);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.provider === 'paypal' && error.status === 404) throw badRequest(`${billingProviderMessages.noPaypalPlan} (${paypalPlanName(plan)})`);

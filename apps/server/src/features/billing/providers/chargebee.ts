@@ -10,6 +10,7 @@ import {
   type BillingProvider,
   type CheckoutRequest,
   type InvoiceOwner,
+  type PlanChangeRequest,
   type ProviderEvent,
   type ProviderEventChange,
   type SubscriptionState,
@@ -160,6 +161,25 @@ export function createChargebee(config: ChargebeeConfig): BillingProvider {
       const url = answer.hosted_page?.url;
       if (!url) throw new ProviderError('chargebee', 200, 'Chargebee answered without a hosted page url.');
       return { url, subscriptionId: request.reference, customerId, providerPlanId: fields['subscription_items[item_price_id][0]']! };
+    },
+
+    async startPlanChange(request: PlanChangeRequest) {
+      // checkout_existing_for_items: the same subscription gets the new item price in place of its items.
+      const fields = {
+        'subscription[id]': request.subscriptionId,
+        'subscription_items[item_price_id][0]': chargebeeItemPriceId(request.plan),
+        'subscription_items[quantity][0]': '1',
+        replace_items_list: 'true',
+        redirect_url: request.returnUrl,
+        cancel_url: request.cancelUrl,
+      };
+      const answer = await callProvider<{ hosted_page?: { url?: string } }>('chargebee', `${config.apiUrl}/hosted_pages/checkout_existing_for_items`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form(fields),
+      });
+      if (!answer.hosted_page?.url) throw new ProviderError('chargebee', 200, 'Chargebee answered without a hosted page url.');
+      return { url: answer.hosted_page.url };
     },
 
     planOfProviderPlan(itemPriceId) {

@@ -11,6 +11,7 @@ import {
   type CheckoutRequest,
   type HeraldPlanRef,
   type InvoiceOwner,
+  type PlanChangeRequest,
   type ProviderEvent,
   type ProviderEventChange,
   type SubscriptionState,
@@ -195,6 +196,22 @@ export function createPaypal(config: PaypalConfig): BillingProvider {
       const approve = answer.links?.find((link) => link.rel === 'approve')?.href;
       if (!answer.id || !approve) throw new ProviderError('paypal', 200, 'PayPal answered without a subscription id or approval link.');
       return { url: approve, subscriptionId: answer.id, customerId: null, providerPlanId: planId };
+    },
+
+    async startPlanChange(request: PlanChangeRequest) {
+      const planId = (await planIndex()).byName.get(paypalPlanName(request.plan));
+      if (!planId) throw new ProviderError('paypal', 404, `No active PayPal plan is named ${paypalPlanName(request.plan)}.`);
+      // Revising the subscription's plan: PayPal asks the subscriber to approve the new price, then sends UPDATED.
+      const answer = await api<{ links?: { href: string; rel: string }[] }>(`/v1/billing/subscriptions/${encodeURIComponent(request.subscriptionId)}/revise`, {
+        method: 'POST',
+        body: JSON.stringify({
+          plan_id: planId,
+          application_context: { brand_name: 'Herald', shipping_preference: 'NO_SHIPPING', return_url: request.returnUrl, cancel_url: request.cancelUrl },
+        }),
+      });
+      const approve = answer.links?.find((link) => link.rel === 'approve')?.href;
+      if (!approve) throw new ProviderError('paypal', 200, 'PayPal answered the plan change without an approval link.');
+      return { url: approve };
     },
 
     async planOfProviderPlan(planId) {

@@ -9,6 +9,8 @@ export interface BillingProvider {
   readonly name: CheckoutProvider;
   /** Create the provider's checkout for `request.plan`; the browser is sent to the answer's url. */
   startCheckout(request: CheckoutRequest): Promise<CheckoutStart>;
+  /** The provider's page that moves the account's paying subscription to `request.plan` (no second subscription). */
+  startPlanChange(request: PlanChangeRequest): Promise<{ url: string }>;
   /** The Herald plan a provider's plan id stands for (by the naming rule in docs/decisions.md), or null. */
   planOfProviderPlan(providerPlanId: string): Promise<HeraldPlanRef | null>;
   /** Whether the call really comes from the provider (basic auth, or the provider's signature check). */
@@ -30,6 +32,11 @@ export interface CheckoutRequest {
   /** Where the provider sends the browser back after paying, and after giving up. */
   returnUrl: string;
   cancelUrl: string;
+}
+
+export interface PlanChangeRequest extends CheckoutRequest {
+  /** The provider's id of the subscription the account pays with now. */
+  subscriptionId: string;
 }
 
 export interface CheckoutStart {

@@ -78,6 +78,14 @@ describe('BILLING_MODE=plans', () => {
     expect(groups[0].plans[0].label).toBe('10,001 - 15,000 People: $249 per month');
   });
 
+  it('after a cancellation every plan that holds the people is offered again, the old band included', async () => {
+    const { client, account } = await registerUser(plans.app);
+    await assignPlan(plans.services.db, account.accountId, { planName: 'growth-monthly-v1', peopleUpperLimit: 5000, provider: 'paypal', status: 'canceled' });
+    expect((await client.get('/v1/accounts')).body.status).toBe('canceled');
+    const [monthly] = (await client.get('/v1/billing/plans')).body.groups;
+    expect(monthly.plans[0]).toMatchObject({ name: 'growth-monthly-v1', peopleUpperLimit: 2000 });
+  });
+
   it('a marketplace account is offered the marketplace list at half price, with the discount note', async () => {
     const { client, account } = await registerUser(plans.app);
     await assignPlan(plans.services.db, account.accountId, { planName: 'marketplace-growth-monthly-v1', peopleUpperLimit: 2000, provider: 'marketplace' });

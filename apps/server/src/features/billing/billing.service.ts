@@ -83,14 +83,17 @@ export async function getBilling(services: Services, db: Database, session: Sess
 }
 
 /**
- * GET /v1/billing/plans: the upgrade dialog's groups. Only plans above the current upper limit (account.md §5) and,
- * so that no choice is refused later, above the people count; a marketplace account sees the marketplace list.
+ * GET /v1/billing/plans: the upgrade dialog's groups. Only plans above the current upper limit (account.md §5; none
+ * when the plan was canceled) and, so that no choice is refused later, not below the people count; a marketplace
+ * account sees the marketplace list.
  */
 export async function getPlanChoices(services: Services, db: Database, session: Session): Promise<PlanChoicesAnswer> {
   if (services.config.billing.mode === 'off') throw notFound(billingOffMessage);
   const row = await billingRow(db, session.accountId);
   const peopleCount = await countAccountPeople(db, session.accountId);
-  const groups = planChoices(row.planPeopleUpperLimit, { marketplace: row.planProvider === 'marketplace' })
+  // A canceled plan is no longer in force: coming back, any plan that holds the people may be chosen.
+  const current = row.status === 'canceled' ? null : row.planPeopleUpperLimit;
+  const groups = planChoices(current, { marketplace: row.planProvider === 'marketplace' })
     .map((group) => ({
       label: group.label,
       plans: group.plans

@@ -304,6 +304,9 @@ describe('npm run cli -- marketplace-codes', () => {
     const none = await ctx.services.db.selectFrom('marketplaceCodes').select('codeHash').where('codeHash', '=', codeHashOf(badBand)).execute();
     expect(none).toEqual([]);
     expect((await cli('add', 'many', one)).code).toBe(2);
+    const short = await cli('add', '5000', 'AB-12');
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('A code needs at least 8 characters, so that it cannot be guessed.');
   });
 
   it('import: a CSV of code,peopleUpperLimit (header optional); one bad row imports nothing; a redeemed code stays redeemed', async () => {

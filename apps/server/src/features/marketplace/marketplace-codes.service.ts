@@ -27,10 +27,15 @@ export function marketplacePlanOf(peopleUpperLimit: number): Plan | string {
   );
 }
 
-/** A sentence saying what is wrong with a code as typed, or null when it is acceptable. */
+/** Shortest code the operator may load: shorter ones could be guessed despite the attempt limit. */
+export const shortestCode = 8;
+
+/** A sentence saying what is wrong with a code the operator loads, or null when it is acceptable. */
 export function codeProblemOf(code: string): string | null {
   const parsed = MarketplaceCode.safeParse(code);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Invalid code.');
+  if (!parsed.success) return parsed.error.issues[0]?.message ?? 'Invalid code.';
+  if (parsed.data.length < shortestCode) return `A code needs at least ${shortestCode} characters, so that it cannot be guessed.`;
+  return null;
 }
 
 export interface CodeEntry {

@@ -96,6 +96,14 @@ describe('AI writer', () => {
     await subjects.getByText('Acme Bikes: Spring sale: 30% off every bike until Sunday').waitFor();
     expect(await subjects.getByRole('listitem').count()).toBe(5);
     await screenshot(page, 'ai-writer-subject-lines');
+
+    // A model that fails: the server's message is shown and nothing is added to the list.
+    await dialog.getByRole('textbox', { name: 'What is the email about?' }).fill('Spring sale [standin:error500]');
+    await generate.click();
+    await dialog.getByRole('alert').getByText("We couldn't retrieve suggestions.").waitFor();
+    expect(await subjects.getByRole('listitem').count()).toBe(5);
+    await screenshot(page, 'ai-writer-error');
+
     await subjects
       .getByRole('listitem', { name: 'Acme Bikes: Spring sale: 30% off every bike until Sunday' })
       .getByRole('button', { name: 'Use as subject' })

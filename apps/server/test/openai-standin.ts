@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * real response shape (id, object, created, model, choices, usage), writing from the brief it was sent.
  * Modes: ok; slow (answers only after `slowMs`); garbage (200 with text that is not JSON); error500 (an
  * OpenAI-shaped server error); refuse (a clean 401 with the provider's message); empty (a reply with no text).
+ * A prompt containing `[standin:<mode>]` is answered in that mode, so a journey in another process can choose it.
  */
 export type StandinMode = 'ok' | 'slow' | 'garbage' | 'error500' | 'refuse' | 'empty';
 
@@ -62,8 +63,12 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   return standin;
 }
 
+const modes: StandinMode[] = ['ok', 'slow', 'garbage', 'error500', 'refuse', 'empty'];
+
 function answer(standin: OpenAiStandin, body: StandinRequest['body'], response: http.ServerResponse): void {
-  switch (standin.mode) {
+  const asked = /\[standin:([a-z0-9]+)\]/.exec((body.messages ?? []).map((m) => m.content).join('\n'))?.[1] as StandinMode | undefined;
+  const mode = asked && modes.includes(asked) ? asked : standin.mode;
+  switch (mode) {
     case 'garbage':
       response.writeHead(200, { 'content-type': 'application/json' }).end('<html>upstream proxy says hello</html>');
       return;

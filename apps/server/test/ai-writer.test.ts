@@ -101,6 +101,20 @@ describe('drafting with the AI writer', () => {
     const { client } = await registerUser(ctx.app);
     expect((await client.get('/v1/accounts')).body.flags.canAccessAIWriter).toBe(true);
   });
+
+  it('talks to a model that refuses max_tokens (OpenAI reasoning models) with max_completion_tokens instead', async () => {
+    const { client } = await registerUser(ctx.app);
+    standin.mode = 'reasoning';
+    const before = standin.requests.length;
+    const res = await client.post('/v1/ai-writer', { useCase: 'emailOutline', parameters: brief });
+    expect(res.status).toBe(201);
+    expect(res.body.suggestions[0].content).toContain('- Explain: Our spring sale starts Monday with 30% off');
+    const [first, second] = standin.requests.slice(before);
+    expect(first!.body).toMatchObject({ max_tokens: 600, temperature: 0.8 });
+    expect(second!.body).toMatchObject({ max_completion_tokens: 2400 });
+    expect(second!.body.max_tokens).toBeUndefined();
+    expect(standin.requests.length - before).toBe(2);
+  });
 });
 
 describe('refusing bad input', () => {

@@ -5,14 +5,15 @@ import type { AddressInfo, Socket } from 'node:net';
  * A local OpenAI-compatible chat-completions server for tests and journeys: POST /chat/completions answers in the
  * real response shape (id, object, created, model, choices, usage), writing from the brief it was sent.
  * Modes: ok; slow (answers only after `slowMs`); garbage (200 with text that is not JSON); error500 (an
- * OpenAI-shaped server error); refuse (a clean 401 with the provider's message); empty (a reply with no text).
+ * OpenAI-shaped server error); refuse (a clean 401 with the provider's message); empty (a reply with no text);
+ * reasoning (refuses max_tokens and temperature as OpenAI's reasoning models do, and takes max_completion_tokens).
  * A prompt containing `[standin:<mode>]` is answered in that mode, so a journey in another process can choose it.
  */
-export type StandinMode = 'ok' | 'slow' | 'garbage' | 'error500' | 'refuse' | 'empty';
+export type StandinMode = 'ok' | 'slow' | 'garbage' | 'error500' | 'refuse' | 'empty' | 'reasoning';
 
 export interface StandinRequest {
   authorization: string | undefined;
-  body: { model?: string; messages?: { role: string; content: string }[]; max_tokens?: number };
+  body: { model?: string; messages?: { role: string; content: string }[]; max_tokens?: number; max_completion_tokens?: number; temperature?: number };
 }
 
 export interface OpenAiStandin {
@@ -63,7 +64,7 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   return standin;
 }
 
-const modes: StandinMode[] = ['ok', 'slow', 'garbage', 'error500', 'refuse', 'empty'];
+const modes: StandinMode[] = ['ok', 'slow', 'garbage', 'error500', 'refuse', 'empty', 'reasoning'];
 
 function answer(standin: OpenAiStandin, body: StandinRequest['body'], response: http.ServerResponse): void {
   const asked = /\[standin:([a-z0-9]+)\]/.exec((body.messages ?? []).map((m) => m.content).join('\n'))?.[1] as StandinMode | undefined;
@@ -81,6 +82,17 @@ function answer(standin: OpenAiStandin, body: StandinRequest['body'], response: 
     case 'slow': {
       const timer = setTimeout(() => sendJson(response, 200, completion(body, write(body))), standin.slowMs);
       response.on('close', () => clearTimeout(timer));
+      return;
+    }
+    case 'reasoning': {
+      const unsupported = body.max_tokens !== undefined ? 'max_tokens' : body.temperature !== undefined ? 'temperature' : undefined;
+      if (unsupported) {
+        sendJson(response, 400, {
+          error: { message: `Unsupported parameter: '${unsupported}' is not supported with this model.`, type: 'invalid_request_error', param: unsupported, code: 'unsupported_parameter' },
+        });
+      } else {
+        sendJson(response, 200, completion(body, write(body)));
+      }
       return;
     }
     case 'empty':

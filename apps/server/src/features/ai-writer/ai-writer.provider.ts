@@ -54,20 +54,21 @@ function providerError(message: string = aiWriterMessages.couldNotRetrieve): App
 
 /** Ask the configured OpenAI-compatible model for one chat completion. */
 export async function complete(config: AiProviderConfig, prompt: AiPrompt): Promise<AiCompletion> {
+  const signal = AbortSignal.timeout(effectiveTimeoutMs(config));
+  const messages = [
+    { role: 'system' as const, content: prompt.system },
+    { role: 'user' as const, content: prompt.user },
+  ];
   let answer: unknown;
   try {
-    answer = await clientFor(config).chat.completions.create(
-      {
-        model: config.model,
-        messages: [
-          { role: 'system', content: prompt.system },
-          { role: 'user', content: prompt.user },
-        ],
-        max_tokens: prompt.maxTokens,
-        temperature: 0.8,
-      },
-      { signal: AbortSignal.timeout(effectiveTimeoutMs(config)) },
-    );
+    answer = await clientFor(config)
+      .chat.completions.create({ model: config.model, messages, max_tokens: prompt.maxTokens, temperature: 0.8 }, { signal })
+      .catch((error: unknown) => {
+        // OpenAI's reasoning models refuse max_tokens and temperature (400 naming the parameter); they take
+        // max_completion_tokens, which also covers their hidden reasoning, hence the larger allowance.
+        if (!refusesParameter(error)) throw error;
+        return clientFor(config).chat.completions.create({ model: config.model, messages, max_completion_tokens: prompt.maxTokens * 4 }, { signal });
+      });
   } catch (error) {
     throw translateError(error);
   }
@@ -88,6 +89,10 @@ function countTokens(usage: z.infer<typeof CompletionShape>['usage'], prompt: Ai
     return Math.ceil((usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0));
   }
   return Math.ceil((prompt.system.length + prompt.user.length + content.length) / 4);
+}
+
+function refusesParameter(error: unknown): boolean {
+  return error instanceof APIError && error.status === 400 && (error.param === 'max_tokens' || error.param === 'temperature');
 }
 
 function translateError(error: unknown): AppError {

@@ -9,7 +9,7 @@ export interface AiPrompt {
 
 const shared =
   'You are a copywriter for a marketing team. You write in the language of the brief. ' +
-  'Answer with the requested text only: no preamble, no explanations, no Markdown headings, no placeholders in brackets.';
+  'Answer with the requested text only: no preamble, no explanations, no Markdown headings, nothing in square brackets for the reader to fill in.';
 
 const instructions: Record<AiUseCase, { task: string; maxTokens: number }> = {
   subjectLine: {

@@ -1,6 +1,6 @@
 import type { AiSuggestion } from '@herald/contracts';
 import { Button, Group, Paper, Text } from '@mantine/core';
-import { IconArrowBarToDown } from '@tabler/icons-react';
+import { IconCornerDownLeft } from '@tabler/icons-react';
 import { CopyButton } from '../../ui/copy-button.tsx';
 import { formatRelative } from '../../lib/format.ts';
 
@@ -40,7 +40,7 @@ export function AiSuggestionItem({
             <Button
               size="xs"
               variant="light"
-              leftSection={<IconArrowBarToDown size={14} />}
+              leftSection={<IconCornerDownLeft size={14} />}
               onClick={onInsert}
             >
               {isSubject ? 'Use as subject' : 'Insert'}

@@ -97,6 +97,9 @@ describe('plan and billing', () => {
     await page.goto('/settings/billing');
     await page.getByText(/Free trial with every feature on/).waitFor();
     await screenshot(page, 'billing-narrow');
+    await page.getByRole('button', { name: 'Choose a plan' }).click();
+    await page.getByRole('dialog', { name: 'Upgrade your plan' }).getByText('Online payment is not set up on this server').waitFor();
+    await screenshot(page, 'billing-narrow-dialog');
   });
 
   it("an expired trial shows 'Oh no! Your trial has expired' and 'Choose a plan' opens the dialog", async () => {

@@ -60,7 +60,10 @@ function HowToPay({
           {billing.supportEmail ? (
             <>
               To move to this plan, email{' '}
-              <Anchor href={`mailto:${billing.supportEmail}?subject=${subject}&body=${body}`}>
+              <Anchor
+                href={`mailto:${billing.supportEmail}?subject=${subject}&body=${body}`}
+                style={{ overflowWrap: 'anywhere' }}
+              >
                 {billing.supportEmail}
               </Anchor>{' '}
               with the plan you chose. We set it up for you once it is paid.
@@ -72,7 +75,10 @@ function HowToPay({
         <Text size="sm" c="dimmed">
           The server&apos;s operator assigns it with:
         </Text>
-        <Code block>{`npm run cli -- plan ${accountId} ${name} ${limit}`}</Code>
+        <Code
+          block
+          style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+        >{`npm run cli -- plan ${accountId} ${name} ${limit}`}</Code>
       </Stack>
     </Alert>
   );

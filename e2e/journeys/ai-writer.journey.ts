@@ -138,6 +138,8 @@ describe('AI writer', () => {
     const phone = (await newPage(browser, { width: 390, height: 844 })).page;
     await logIn(phone, user.email, user.password);
     await phone.goto(`/emails/${id}`);
+    await phone.locator('.tiptap').first().waitFor();
+    await screenshot(phone, 'ai-writer-phone-editor');
     await phone.getByRole('button', { name: 'AI writer' }).click();
     const phoneDialog = phone.getByRole('dialog', { name: 'AI writer' });
     await phoneDialog.getByRole('list', { name: 'Write Email suggestions' }).getByText('We have news at Acme Bikes').waitFor();

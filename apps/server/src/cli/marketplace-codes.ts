@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import { parse } from 'csv-parse/sync';
 import { loadConfig } from '../config.ts';
 import { connectDatabase } from '../db/database.ts';
 import type { Database } from '../db/connection.ts';
 import { addCodes, CodeEntryError, describeCodes, marketplaceBands, type AddCodesResult, type CodeEntry } from '../features/marketplace/marketplace-codes.service.ts';
 import { CliError, type CliCommand } from './commands.ts';
+import { CsvReader } from '../features/imports/csv-reader.ts';
 
 const usage = 'marketplace-codes add <peopleUpperLimit> <code…> | import <file.csv> | list';
 const limitPattern = /^\d{1,9}$/;
@@ -50,12 +50,16 @@ async function importFile(db: Database, args: string[]): Promise<void> {
   const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new CliError(`Cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   });
-  let rows: string[][];
-  try {
-    rows = parse(text, { skip_empty_lines: true, trim: true, relax_column_count: true, bom: true });
-  } catch (error) {
-    throw new CliError(`${file} is not a readable CSV: ${(error as Error).message}`);
-  }
+  // The importer's CSV reader: quoted cells, CRLF or LF, empty lines skipped; a broken record names its problem.
+  let rows: string[][] = [];
+  const broken: string[] = [];
+  const reader = new CsvReader(44, 1000, (record) => {
+    if (record.error) broken.push(record.error);
+    else rows.push(record.cells.map((cell) => cell.trim()));
+  });
+  reader.write(text.replace(/^\uFEFF/, ''));
+  reader.end();
+  if (broken.length) throw new CliError(`${file} is not a readable CSV: ${broken[0]}`);
   if (rows.length && !limitPattern.test(rows[0]?.[1] ?? '')) rows = rows.slice(1);
   const problems: string[] = [];
   const entries: CodeEntry[] = [];

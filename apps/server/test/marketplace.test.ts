@@ -171,7 +171,7 @@ describe('POST /v1/marketplace/redeem for a signed-in member', () => {
     const small = await newCode(2000);
     const res = await owner.client.post('/v1/marketplace/redeem', { code: small });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ accountCreated: false, plan: { peopleUpperLimit: 2000, price: 24.5 } });
+    expect(res.body).toMatchObject({ accountCreated: false, plan: { peopleUpperLimit: 2000, price: 25.5 } });
     expect(res.body.account).toMatchObject({ accountId, status: 'active', name: owner.account.name });
     expect(await accountRow(accountId)).toMatchObject({ planName: 'marketplace-growth-monthly-v1', planPeopleUpperLimit: 2000, planProvider: 'marketplace' });
 

@@ -80,13 +80,19 @@ export const grandfatheredPlans = [
   ...series('premium-annual', 'Premium annual (legacy)', 'premium', 'year', premiumRows.map(([u]) => [u, null])),
 ];
 
-/** Marketplace growth monthly: each band at half the growth monthly price of the same band (up to 499.5). */
+/** The spec's ends of the marketplace list (account.md §9: "about half price (25.5 up to 499.5)"). */
+export const marketplacePriceRange = { lowest: 25.5, highest: 499.5 } as const;
+
+/**
+ * Marketplace growth monthly: the spec's 25.5 for the first band, then half the growth monthly price of each band up
+ * to 150000 people (499.5, the spec's upper end).
+ */
 export const marketplacePlans = series(
   'marketplace-growth-monthly-v1',
   'Growth (marketplace)',
   'growth',
   'month',
-  growthRows.filter(([u]) => u <= 150000).map(([u, m]) => [u, m / 2]),
+  growthRows.filter(([u]) => u <= 150000).map(([u, m], index) => [u, index === 0 ? marketplacePriceRange.lowest : m / 2]),
 );
 
 /**

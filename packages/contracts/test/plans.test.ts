@@ -84,8 +84,9 @@ describe('the catalogue against the spec table', () => {
     expect(of('paypal-annual-v1')).toEqual([[2000, 468], [5000, 948], [10000, 1716], [15000, 2388], [20000, 2868]]);
   });
 
-  it('marketplace growth monthly is half the growth monthly price of each band, 24.5 up to 499.5', () => {
-    for (const plan of marketplacePlans) {
+  it("marketplace growth monthly runs from the spec's 25.5 up to 499.5, half the growth monthly price after the first band", () => {
+    expect(marketplacePlans[0]).toMatchObject({ peopleUpperLimit: 2000, price: 25.5 });
+    for (const plan of marketplacePlans.slice(1)) {
       expect(plan.name).toBe('marketplace-growth-monthly-v1');
       expect(plan.price).toBe(findPlan('growth-monthly-v1', plan.peopleUpperLimit).price! / 2);
     }
@@ -104,7 +105,7 @@ describe('option labels (account.md §2)', () => {
     ['premium-monthly-v3', 150000, '100,001 - 150,000 People: $1,199 per month'],
     ['growth-annual-v1', 10000, '5,001 - 10,000 People: $149 per month (billed yearly) - 2 Months Free!'],
     ['premium-annual-v3', 2000, '0 - 2,000 People: $49 per month (billed yearly) - 2 Months Free!'],
-    ['marketplace-growth-monthly-v1', 2000, '0 - 2,000 People: $24.50 per month (marketplace discount: half price)'],
+    ['marketplace-growth-monthly-v1', 2000, '0 - 2,000 People: $25.50 per month (marketplace discount: half price)'],
     ['paypal-annual-v1', 2000, '0 - 2,000 People: $39 per month (billed yearly) - 20% off'],
     ['paypal-lifetime-v1', 5000, '2,001 - 5,000 People: $79 once'],
   ] as const)('%s %d reads %s', (name, limit, label) => {

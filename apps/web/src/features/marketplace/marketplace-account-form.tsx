@@ -1,6 +1,6 @@
 import { MarketplaceCode, hasScopes, marketplaceMessages, messages, type Account, type Plan } from '@herald/contracts';
-import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconCircleCheck, IconLock, IconTicket } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { IconCircleCheck, IconLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
@@ -10,6 +10,7 @@ import { registrationStepOf } from '../account/account.api.ts';
 import { FormError } from '../registration/form-error.tsx';
 import { StepHeading } from '../registration/registration-layout.tsx';
 import { useLogOutHere, useRedeemCode, useRedemptions } from './marketplace.api.ts';
+import { CodeInput } from './code-input.tsx';
 
 const people = (count: number) => count.toLocaleString('en-US');
 
@@ -78,19 +79,7 @@ export function MarketplaceAccountForm({ account }: { account: Account }) {
           <form onSubmit={onSubmit} noValidate>
             <Stack gap="md">
               <FormError>{formError}</FormError>
-              <TextInput
-                label="Marketplace code"
-                description="Letters, digits and dashes, as on your purchase. Case does not matter."
-                placeholder="e.g. DEAL-7F3K-92QX"
-                leftSection={<IconTicket size={18} aria-hidden />}
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                value={code}
-                onChange={(event) => setCode(event.currentTarget.value)}
-                error={codeError}
-                autoFocus
-              />
+              <CodeInput value={code} onChange={setCode} error={codeError} />
               <Button type="submit" size="md" fullWidth loading={redeem.isPending}>
                 Redeem onto this account
               </Button>

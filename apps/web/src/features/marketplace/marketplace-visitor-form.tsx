@@ -1,6 +1,5 @@
 import { EmailAddress, MarketplaceCode, marketplaceMessages, messages, type RedeemAnswer } from '@herald/contracts';
 import { Anchor, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
-import { IconTicket } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useConfig } from '../../app/config.api.ts';
@@ -10,6 +9,7 @@ import { GoogleButton } from '../auth/google-button.tsx';
 import { FormError } from '../registration/form-error.tsx';
 import { StepHeading } from '../registration/registration-layout.tsx';
 import { useRedeemCode } from './marketplace.api.ts';
+import { CodeInput } from './code-input.tsx';
 
 export const marketplacePagePath = '/public/register/appsumo';
 
@@ -79,19 +79,7 @@ export function MarketplaceVisitorForm({ onRegistered }: { onRegistered: (answer
               </Group>
             )}
           </FormError>
-          <TextInput
-            label="Marketplace code"
-            description="Letters, digits and dashes, as on your purchase. Case does not matter."
-            placeholder="e.g. DEAL-7F3K-92QX"
-            leftSection={<IconTicket size={18} aria-hidden />}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            value={code}
-            onChange={(event) => setCode(event.currentTarget.value)}
-            error={codeError}
-            autoFocus
-          />
+          <CodeInput value={code} onChange={setCode} error={codeError} />
           <TextInput
             label="Email"
             placeholder="you@company.com"

@@ -43,7 +43,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (provider, event_id)
     );
   `.execute(db);
-  await protectTenantTables(db, ['billing_subscriptions']);
+  // The events table is written before its account is known (by the owner role, which row-level security does not
+  // bind); under an account it holds only that account's events, like every tenant table.
+  await protectTenantTables(db, ['billing_subscriptions', 'billing_webhook_events']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

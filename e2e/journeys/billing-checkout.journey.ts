@@ -147,10 +147,17 @@ describe('paying for a plan', () => {
     const hook = await fetch(`${base}/v1/hooks/billing/chargebee`, { method: 'POST', headers: { 'content-type': 'application/json', ...chargebeeAuthHeader() }, body: fixture('chargebee-subscription-created.json', values) });
     expect(hook.status).toBe(200);
     await page.goto('/billing?checkout=done');
+    await page.getByRole('status').filter({ hasText: 'Thank you: your payment is on its way' }).waitFor();
     await page.getByRole('heading', { name: 'Growth', exact: true }).waitFor();
     await page.getByText('Active', { exact: true }).first().waitFor();
     await page.getByRole('table', { name: 'Invoices' }).getByText('$49.00').waitFor();
     await screenshot(page, 'billing-checkout-paid');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByText('Thank you: your payment is on its way').waitFor({ state: 'detached' });
+    expect(new URL(page.url()).search).toBe('');
+    // Back from a canceled checkout: nothing charged, the plan unchanged.
+    await page.goto('/billing?checkout=canceled');
+    await page.getByRole('status').filter({ hasText: 'Checkout canceled' }).getByText('Nothing was charged and your plan is unchanged.').waitFor();
     await context.close();
   });
 

@@ -1,6 +1,7 @@
 import { hasScopes } from '@herald/contracts';
-import { SimpleGrid, Stack } from '@mantine/core';
-import { IconInfinity, IconLock } from '@tabler/icons-react';
+import { Alert, SimpleGrid, Stack } from '@mantine/core';
+import { IconCircleCheck, IconInfinity, IconLock, IconX } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
@@ -15,6 +16,34 @@ import { UpgradePlanDialog } from './upgrade-plan-dialog.tsx';
 
 /** ?upgrade=1 opens the upgrade dialog (from the top bar's star, a banner or a link). */
 export const upgradeParam = 'upgrade';
+
+/**
+ * Back from the provider's page (?checkout=done or ?checkout=canceled): what happened, and that the plan changes
+ * when the provider confirms the payment (its webhook), not on the return itself.
+ */
+function CheckoutReturn() {
+  const [params, setParams] = useSearchParams();
+  const outcome = params.get('checkout');
+  if (outcome !== 'done' && outcome !== 'canceled') return null;
+  const dismiss = () =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('checkout');
+        return next;
+      },
+      { replace: true },
+    );
+  return outcome === 'done' ? (
+    <Alert color="teal" variant="light" role="status" icon={<IconCircleCheck size={18} />} title="Thank you: your payment is on its way" withCloseButton closeButtonLabel="Dismiss" onClose={dismiss}>
+      Your new plan shows here as soon as the payment provider confirms it, usually within a minute.
+    </Alert>
+  ) : (
+    <Alert color="gray" variant="light" role="status" icon={<IconX size={18} />} title="Checkout canceled" withCloseButton closeButtonLabel="Dismiss" onClose={dismiss}>
+      Nothing was charged and your plan is unchanged.
+    </Alert>
+  );
+}
 
 /** /billing and /settings/billing: plan, trial, people against the limit, invoices, and the upgrade dialog. */
 export function BillingPage() {
@@ -60,6 +89,7 @@ export function BillingPage() {
   else
     content = (
       <Stack gap="md">
+        <CheckoutReturn />
         <UsageAlert billing={billing.data} onUpgrade={openDialog} />
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
           <CurrentPlanCard billing={billing.data} onUpgrade={openDialog} />

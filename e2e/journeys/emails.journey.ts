@@ -137,6 +137,10 @@ describe('emails', () => {
     const rich = await createFromModal(page, { subject: 'A note', start: 'Rich text' });
     const editor = page.locator('.ProseMirror').first();
     await editor.waitFor();
+    // Opening the editor changes nothing: the email is not marked unsaved until the user writes.
+    await page.getByRole('button', { name: 'AI writer' }).waitFor();
+    expect(await page.getByText('Unsaved', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     await editor.click();
     await page.keyboard.press('Control+Home');
     await page.keyboard.type('Spring is here. ');

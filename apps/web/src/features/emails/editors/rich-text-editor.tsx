@@ -34,7 +34,8 @@ export default function RichTextEmailEditor({ value, onChange, readOnly, onInser
   });
 
   useEffect(() => {
-    editor.setEditable(!readOnly);
+    // Without emitting an update: TipTap's default does, and the email would read as changed the moment it opens.
+    editor.setEditable(!readOnly, false);
   }, [editor, readOnly]);
 
   useEffect(() => {

@@ -96,7 +96,10 @@ async function peopleToSend(db: Database, accountId: number, category: ThreadCon
         case when p.id is not null then ${personJsonForTemplates} end as person
       from unnest(${sql.val(rows.map((r) => r.id))}::bigint[], ${sql.val(rows.map((r) => r.personId))}::bigint[], ${sql.val(rows.map((r) => r.toAddress))}::text[])
         with ordinality as r(id, person_id, to_address, ord)
-      left join people p on p.account_id = ${accountId} and p.id = r.person_id
+      -- One primary-key lookup per row (offset 0 keeps the subquery a lookup): as a plain join, a planner whose
+      -- statistics lag behind a freshly filled account hashed the whole account's people for every batch, which made
+      -- a send's database work grow with the square of the account's size.
+      left join lateral (select * from people p where p.account_id = ${accountId} and p.id = r.person_id offset 0) p on true
     ) b
   `.execute(db);
   return result!;

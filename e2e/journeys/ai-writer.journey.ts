@@ -1,50 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createUser, launchBrowser, logIn, newPage, screenshot } from '../support/browser.ts';
-import { e2eSessionSecret } from '../support/global-setup.ts';
+import { startExtraServer, type ExtraServer } from '../support/extra-server.ts';
 
 let browser: Browser;
-let serverWithoutAi: ChildProcess | undefined;
-const dataDirWithoutAi = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-e2e-no-ai-'));
+let serverWithoutAi: ExtraServer | undefined;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser.close();
-  if (serverWithoutAi && serverWithoutAi.exitCode === null) {
-    serverWithoutAi.kill('SIGTERM');
-    await new Promise((resolve) => serverWithoutAi!.once('exit', resolve));
-  }
-  fs.rmSync(dataDirWithoutAi, { recursive: true, force: true });
+  await serverWithoutAi?.stop();
 });
 
 /** A second Herald (API role) on the journeys' database, with no AI provider configured: the writer is off there. */
 async function startServerWithoutAi(): Promise<string> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
-  const url = `http://localhost:${port}`;
-  const { AI_BASE_URL: _url, AI_API_KEY: _key, ...env } = process.env;
-  serverWithoutAi = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--role=api'], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...env, NODE_ENV: 'development', DATABASE_URL: inject('databaseUrl'), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, SESSION_SECRET: e2eSessionSecret, DATA_DIR: dataDirWithoutAi, LOG_LEVEL: 'warn', SMTP_URL: '', TRUST_PROXY: 'true', BILLING_MODE: 'plans' },
-    stdio: 'ignore',
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (serverWithoutAi.exitCode !== null) throw new Error('the server without AI stopped while starting');
-    if (await fetch(`${url}/v1/heartbeat`).then((r) => r.ok, () => false)) return url;
-    if (Date.now() > deadline) throw new Error('the server without AI did not start within 60 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  serverWithoutAi = await startExtraServer({ name: 'no-ai', databaseUrl: inject('databaseUrl'), role: 'api', env: { BILLING_MODE: 'plans', AI_BASE_URL: undefined, AI_API_KEY: undefined } });
+  return serverWithoutAi.base;
 }
 
 /** Pick an option of a segmented control (its radio is visually hidden under the label). */

@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import net from 'node:net';
-import path from 'node:path';
 import { allPlans } from '@herald/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,32 +15,21 @@ import {
 import { adminDatabaseUrl, createDatabase, dropDatabase } from '../../apps/server/test/test-database.ts';
 import { watchAccessibility } from '../support/accessibility.ts';
 import { launchBrowser, logIn, screenshot, uniqueEmail, visitorAddress } from '../support/browser.ts';
-import { e2eSessionSecret } from '../support/global-setup.ts';
+import { startExtraServer, type ExtraServer } from '../support/extra-server.ts';
 
 /**
  * Paying for a plan (issue 21): the shared e2e server has no payment provider, so this journey starts a server of
  * its own whose Chargebee and PayPal are local stand-ins, and follows the browser to the provider's page.
  */
 
-const root = path.resolve(import.meta.dirname, '../..');
 let browser: Browser;
 let chargebee: ChargebeeStandIn;
 let paypal: PaypalStandIn;
-let server: ChildProcess;
+let server: ExtraServer | undefined;
 let base: string;
 let admin: Awaited<ReturnType<typeof adminDatabaseUrl>>;
 const databaseName = `herald_e2e_checkout_${process.pid}`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
   chargebee = await startChargebeeStandIn();
@@ -53,31 +39,13 @@ beforeAll(async () => {
   paypal.plans.push({ id: 'P-3GR0WTH2000MONTHLY', name: 'growth-monthly-v1-2000', status: 'ACTIVE' });
   admin = await adminDatabaseUrl();
   const databaseUrl = await createDatabase(admin.url, databaseName);
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  const output: string[] = [];
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', SMTP_URL: '', TRUST_PROXY: 'true', SESSION_SECRET: e2eSessionSecret, ...providerEnv(chargebee, paypal) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
-  server.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the checkout server stopped while starting:\n${output.join('')}`);
-    if (await fetch(`${base}/v1/heartbeat`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`the checkout server did not start within 60 s:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  server = await startExtraServer({ name: 'checkout', databaseUrl, env: providerEnv(chargebee, paypal) });
+  base = server.base;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-  }
+  await server?.stop();
   await dropDatabase(admin.url, databaseName);
   await admin.stop();
   await Promise.all([chargebee?.close(), paypal?.close()]);

@@ -1,59 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { watchAccessibility } from '../support/accessibility.ts';
 import { launchBrowser, screenshot, sql, uniqueEmail, visitorAddress } from '../support/browser.ts';
-import { e2eSessionSecret } from '../support/global-setup.ts';
+import { startExtraServer, type ExtraServer } from '../support/extra-server.ts';
 
 /**
  * BILLING_MODE=off, the self-hosting default: an API process of its own on the journeys' database (the shared server
  * runs with plans on), so the same kind of account is seen with billing off.
  */
 
-const root = path.resolve(import.meta.dirname, '../..');
 let browser: Browser;
-let server: ChildProcess;
+let server: ExtraServer | undefined;
 let base: string;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  const output: string[] = [];
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--role=api'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: inject('databaseUrl'), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', SMTP_URL: '', TRUST_PROXY: 'true', SESSION_SECRET: e2eSessionSecret, BILLING_MODE: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
-  server.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the billing-off server stopped while starting:\n${output.join('')}`);
-    if (await fetch(`${base}/v1/heartbeat`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`the billing-off server did not start within 60 s:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  server = await startExtraServer({ name: 'billing-off', databaseUrl: inject('databaseUrl'), role: 'api', env: { BILLING_MODE: 'off' } });
+  base = server.base;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-  }
+  await server?.stop();
 });
 
 async function call(method: string, url: string, body?: unknown, cookie?: string) {

@@ -19,13 +19,19 @@ const weekdayOf = (instant: number, tz: string) => {
 };
 
 describe('metrics periods', () => {
+  it('gives a period "this …" at the very instant it starts one millisecond, not an empty one (a case fast-check found)', () => {
+    const period = presetPeriod('thisYear', Date.UTC(2018, 0, 1), 'UTC');
+    expect([period.start, period.end]).toEqual([Date.UTC(2018, 0, 1), Date.UTC(2018, 0, 1) + 1]);
+    expect(bucketsOf(period, 'UTC')).toHaveLength(1);
+  });
+
   it('cut every preset into buckets that cover it exactly, on local boundaries', () => {
     fc.assert(
       fc.property(instants, fc.constantFrom(...zones), fc.constantFrom(...metricsPresets), (now, tz, preset: MetricsPreset) => {
         const period = presetPeriod(preset, now, tz);
         expect(period.start).toBeLessThan(period.end);
         expect(startsADay(period.start, tz)).toBe(true);
-        if (preset.startsWith('this')) expect(period.end).toBe(now);
+        if (preset.startsWith('this')) expect(period.end).toBe(Math.max(now, period.start + 1));
         else {
           expect(period.end).toBeLessThanOrEqual(now);
           expect(startsADay(period.end, tz)).toBe(true);

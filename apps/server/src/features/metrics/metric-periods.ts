@@ -84,6 +84,8 @@ export function presetPeriod(preset: MetricsPreset, now: number, timeZone: strin
     const date = new Date(Date.UTC(year, month - 1, 1));
     return at({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: 1 });
   };
+  // A period "this …" runs from its start to now; at the very instant it starts it is one millisecond long, never empty.
+  const sinceStart = (start: number, bucket: Period['bucket']): Period => ({ start, end: Math.max(now, start + 1), bucket });
   switch (preset) {
     case 'last7Days':
       return { start: at(addDays(day, -7)), end: at(day), bucket: 'hour' };
@@ -94,19 +96,19 @@ export function presetPeriod(preset: MetricsPreset, now: number, timeZone: strin
     case 'lastWeek':
       return { start: at(addDays(monday, -7)), end: at(monday), bucket: 'hour' };
     case 'thisWeek':
-      return { start: at(monday), end: now, bucket: 'hour' };
+      return sinceStart(at(monday), 'hour');
     case 'lastMonth':
       return { start: monthStart(day.year, day.month - 1), end: monthStart(day.year, day.month), bucket: 'day' };
     case 'thisMonth':
-      return { start: monthStart(day.year, day.month), end: now, bucket: 'day' };
+      return sinceStart(monthStart(day.year, day.month), 'day');
     case 'lastQuarter':
       return { start: monthStart(day.year, quarterMonth - 3), end: monthStart(day.year, quarterMonth), bucket: 'day' };
     case 'thisQuarter':
-      return { start: monthStart(day.year, quarterMonth), end: now, bucket: 'day' };
+      return sinceStart(monthStart(day.year, quarterMonth), 'day');
     case 'lastYear':
       return { start: monthStart(day.year - 1, 1), end: monthStart(day.year, 1), bucket: 'week' };
     case 'thisYear':
-      return { start: monthStart(day.year, 1), end: now, bucket: 'week' };
+      return sinceStart(monthStart(day.year, 1), 'week');
   }
 }
 

@@ -416,8 +416,15 @@ export const flowApiMessages = {
   nextTaken: 'This step already leads to a next step. Remove that link first.',
 } as const;
 export const FlowShareToken = z.object({ shareToken: z.string() });
-/** POST /v1/integrations?source={id}: copy that flow of the account instead of creating an empty one. */
-export const CreateFlowQuery = z.object({ source: z.coerce.number().int().positive().max(2 ** 53).optional() });
+/**
+ * POST /v1/integrations?source={id}: copy that flow instead of creating an empty one; into `target-account` (one of
+ * the user's accounts, by default the session's), reading the source with a share token (`read-only-auth`) if given.
+ */
+export const CreateFlowQuery = z.object({
+  source: z.coerce.number().int().positive().max(2 ** 53).optional(),
+  'target-account': z.coerce.number().int().positive().max(2 ** 53).optional(),
+  'read-only-auth': z.string().max(2000).optional(),
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // Running flows: the webhook trigger's signed inbound call (POST /v1/hooks/flows/{stepId}).

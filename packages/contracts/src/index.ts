@@ -28,3 +28,4 @@ export * from './ai-writer.ts';
 export * from './marketplace.ts';
 export * from './billing-providers.ts';
 export * from './flow-webhook-test.ts';
+export * from './flow-copy.ts';

@@ -5,6 +5,9 @@ import {
   CreateStepBody,
   DeleteStepQuery,
   FlowAttached,
+  FlowCopyPreview,
+  FlowCopyPreviewQuery,
+  FlowCreateResponse,
   FlowEmails,
   FlowList,
   FlowListQuery,
@@ -32,7 +35,7 @@ import {
 } from '@herald/contracts';
 import { route } from '../../http/route.ts';
 import { createFlow, flowAttached, flowEmails, flowPeopleCounts, flowSegments, getFlow, getFlowNames, getFlows, updateFlow } from './flows.service.ts';
-import { copyFlow } from './flows.copy.ts';
+import { copyFlow, copyPreview } from './flows.copy.ts';
 import { getShareToken, readFlow } from './flows.share.ts';
 import { createLink, deleteLink, deleteLinkBetween } from './links.service.ts';
 import { getServices } from './services.service.ts';
@@ -48,9 +51,9 @@ export const flowsRoutes = [
     handler: ({ db, services, session, query }) => getFlows(db, services, session, query.archived) }),
   route({ method: 'GET', url: '/v1/integrations/names', auth: 'session', scopes: [...read], summary: 'Id and name of every flow not archived', response: FlowNames,
     handler: ({ db, session }) => getFlowNames(db, session) }),
-  route({ method: 'POST', url: '/v1/integrations', auth: 'session', scopes: [...write], summary: "Create a flow, switched off ('Unnamed Flow'), or with ?source={id} a copy of one ('Copy of {name}')", query: CreateFlowQuery, body: CreateFlowBody, response: FlowUpdateResponse, status: 201,
+  route({ method: 'POST', url: '/v1/integrations', auth: 'session', scopes: [...write], summary: "Create a flow, switched off ('Unnamed Flow'), or with ?source={id} a copy of one ('Copy of {name}'), into ?target-account={id} with its emails, segments and fields, from a share token with ?read-only-auth", query: CreateFlowQuery, body: CreateFlowBody, response: FlowCreateResponse, status: 201,
     example: { name: 'Welcome series' },
-    handler: ({ db, services, session, query, body }) => (query.source ? copyFlow(db, services, session, query.source, body.name) : createFlow(db, services, session, body)) }),
+    handler: ({ db, services, session, query, body }) => (query.source ? copyFlow(db, services, session, query, body.name) : createFlow(db, services, session, body)) }),
   route({ method: 'GET', url: '/v1/integrations/:id', auth: 'public', summary: 'One flow with its steps, links and warnings (flows:read, or read-only-auth: a share token)', params: IdParams, query: ReadOnlyAuthQuery, response: FlowResponse,
     handler: ({ services, session, params, query }) => readFlow({ services, session, token: query['read-only-auth'] }, params.id, (reader) => getFlow(reader, services, params.id)) }),
   route({ method: 'PATCH', url: '/v1/integrations/:id', auth: 'session', scopes: [...write], summary: 'Rename, switch on or off (checks first), archive, or set the re-entry rule', params: IdParams, body: UpdateFlowBody, response: FlowUpdateResponse,
@@ -58,6 +61,8 @@ export const flowsRoutes = [
     handler: ({ db, services, session, params, body }) => updateFlow(db, services, session, params.id, body) }),
   route({ method: 'GET', url: '/v1/integrations/:id/share-token', auth: 'session', scopes: [...read], summary: 'A token that opens the flow read-only for 30 days (read-only-auth)', params: IdParams, response: FlowShareToken,
     handler: ({ db, services, session, params }) => getShareToken(db, services, session, params.id) }),
+  route({ method: 'GET', url: '/v1/integrations/:id/copy-preview', auth: 'session', summary: 'How many emails, segments and custom fields a copy into ?target-account would create there (flows:read or read-only-auth; flows:write in the target)', params: IdParams, query: FlowCopyPreviewQuery, response: FlowCopyPreview,
+    handler: ({ db, services, session, params, query }) => copyPreview(db, services, session, params.id, query) }),
   route({ method: 'GET', url: '/v1/integrations/:id/people-counts', auth: 'session', scopes: [...read], summary: 'People at each step now, in the flow now, ever entered and done', params: IdParams, response: FlowPeopleCounts,
     handler: ({ db, session, params }) => flowPeopleCounts(db, session, params.id) }),
   route({ method: 'GET', url: '/v1/integrations/:id/emails', auth: 'public', summary: "The emails the flow's steps use (flows:read, or read-only-auth)", params: IdParams, query: ReadOnlyAuthQuery, response: FlowEmails,

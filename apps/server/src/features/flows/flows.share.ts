@@ -21,6 +21,13 @@ export async function getShareToken(db: Database, services: Services, session: S
   return { shareToken: signToken({ kind: shareKind, a: session.accountId, f: id }, services.secret, shareDays * 86_400) };
 }
 
+/** The account whose flow `id` the share token opens; a token of another flow, changed or expired is a 403. */
+export function shareTokenAccount(services: Services, token: string, id: number): number {
+  const payload = verifyToken(token, services.secret);
+  if (!payload || payload.kind !== shareKind || payload.f !== id || typeof payload.a !== 'number') throw forbidden(flowApiMessages.shareInvalid);
+  return payload.a;
+}
+
 export type FlowReader = { db: Database; accountId: number; readOnly: boolean };
 
 /**
@@ -34,9 +41,7 @@ export async function readFlow<T>(
 ): Promise<T> {
   const { services, session, token } = context;
   if (token !== undefined) {
-    const payload = verifyToken(token, services.secret);
-    if (!payload || payload.kind !== shareKind || payload.f !== id || typeof payload.a !== 'number') throw forbidden(flowApiMessages.shareInvalid);
-    const accountId = payload.a;
+    const accountId = shareTokenAccount(services, token, id);
     return withAccount(services.db, accountId, (db) => work({ db, accountId, readOnly: true }));
   }
   if (!session) throw unauthorized();

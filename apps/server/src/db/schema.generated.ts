@@ -535,8 +535,13 @@ export interface People {
   archivedAt: Date | null;
   unsubscribedAt: Date | null;
   unsubscribeReason: string | null;
-  search: string | null;
   emailKey: string | null;
+}
+
+export interface PeopleSearch {
+  accountId: number;
+  personId: number;
+  search: string;
 }
 
 export interface PersonFields {
@@ -761,6 +766,7 @@ export interface DB {
   marketplaceCodes: MarketplaceCodes;
   passwordResets: PasswordResets;
   people: People;
+  peopleSearch: PeopleSearch;
   personFields: PersonFields;
   rateLimits: RateLimits;
   segmentDirtyAccounts: SegmentDirtyAccounts;

@@ -4,6 +4,8 @@ export interface JobPayloads {
   'delete-account': { accountId: number };
   'bulk-action': { accountId: number; bulkActionId: number };
   'import-people': { accountId: number; importId: number };
+  /** Search entries for the people an import wrote since `since` (an ISO time). */
+  'people-search-fill': { accountId: number; since: string };
   'refresh-segments': { accountId: number };
   'refresh-segment': { accountId: number; segmentId: number };
   'refresh-time-relative-segments': Record<string, unknown>;

@@ -8,6 +8,7 @@ import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';
 import { runBillingSweep } from '../features/billing/billing.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
+import { runPeopleSearchFill } from '../features/people/people-search.jobs.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
 import { runAdvanceFlow, runFlowScheduledTriggers, runFlowWebhooks } from '../features/flows/flows.jobs.ts';
 import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/segments.jobs.ts';
@@ -21,6 +22,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'delete-account': (payload, s) => runAccountDeletion(s.db, payload.accountId),
     'bulk-action': (payload, s) => runBulkAction(s, payload.accountId, payload.bulkActionId),
     'import-people': (payload, s) => runImport(s, payload.accountId, payload.importId),
+    'people-search-fill': (payload, s) => runPeopleSearchFill(s, payload.accountId, payload.since),
     'refresh-segments': (payload, s) => runDirtyRefresh(s, payload.accountId),
     'refresh-segment': (payload, s) => runSegmentRefresh(s, payload.accountId, payload.segmentId),
     'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),

@@ -31,6 +31,7 @@ import * as billing from './0029-billing.ts';
 import * as billingProviders from './0030-billing-providers.ts';
 import * as aiWriter from './0031-ai-writer.ts';
 import * as marketplaceCodes from './0032-marketplace-codes.ts';
+import * as peopleSearch from './0037-people-search.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0030-billing-providers': billingProviders,
   '0031-ai-writer': aiWriter,
   '0032-marketplace-codes': marketplaceCodes,
+  '0037-people-search': peopleSearch,
 };

@@ -1,0 +1,38 @@
+import type pg from 'pg';
+import type { Services } from '../../services.ts';
+import { withAccountClient } from '../imports/import-parse.ts';
+
+/**
+ * The people-search-fill job: search entries for the people an import wrote, in one statement, right after the
+ * import is done (its merge leaves them out: `herald.search_deferred`, migration 0037). People written since the
+ * import was requested get their entry (re)computed; an entry that is already right is not written again, so a
+ * retried job, or people another write already indexed, cost a comparison only.
+ */
+export async function runPeopleSearchFill(services: Services, accountId: number, since: string): Promise<void> {
+  await fillPeopleSearch(services.pool, accountId, since);
+}
+
+export async function fillPeopleSearch(pool: pg.Pool, accountId: number, since: string): Promise<number> {
+  const filled = await withAccountClient(pool, accountId, async (client) => {
+    // New entries go to the GIN pending list in the transaction and are folded in one sorted pass below.
+    await client.query("select set_config('gin_pending_list_limit', '131072', true), set_config('work_mem', '131072', true), set_config('statement_timeout', '600000', true), set_config('jit', 'off', true)");
+    const { rowCount } = await client.query(
+      `insert into people_search (account_id, person_id, search)
+       select p.account_id, p.id, herald_person_search(p.email, p.first_name, p.last_name)
+       from people p where p.account_id = $1 and p.updated_at >= $2
+       on conflict (account_id, person_id) do update set search = excluded.search
+       where people_search.search is distinct from excluded.search`,
+      [accountId, since],
+    );
+    return rowCount ?? 0;
+  });
+  const client = await pool.connect();
+  try {
+    await client.query("set maintenance_work_mem = '256MB'; set statement_timeout = 600000");
+    await client.query("select gin_clean_pending_list('people_search_trgm_idx'::regclass)");
+  } finally {
+    await client.query('reset maintenance_work_mem; reset statement_timeout').catch(() => undefined);
+    client.release();
+  }
+  return filled;
+}

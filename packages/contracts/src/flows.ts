@@ -424,6 +424,8 @@ export const CreateFlowQuery = z.object({
   source: z.coerce.number().int().positive().max(2 ** 53).optional(),
   'target-account': z.coerce.number().int().positive().max(2 ** 53).optional(),
   'read-only-auth': z.string().max(2000).optional(),
+  /** Start from a recipe (GET /v1/recipes) instead: the flow with its steps and its emails as drafts. */
+  recipe: z.string().trim().min(1).max(60).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -28,4 +28,6 @@ export * from './ai-writer.ts';
 export * from './marketplace.ts';
 export * from './billing-providers.ts';
 export * from './flow-webhook-test.ts';
+export * from './flow-recipes.ts';
+export * from './flow-versions.ts';
 export * from './flow-copy.ts';

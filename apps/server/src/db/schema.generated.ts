@@ -390,6 +390,15 @@ export interface FlowTriggerFires {
   fireOn: Date;
 }
 
+export interface FlowVersions {
+  accountId: number;
+  flowId: number;
+  number: number;
+  snapshot: Json;
+  createdBy: number | null;
+  createdAt: Generated<Date>;
+}
+
 export interface FlowWebhookCalls {
   accountId: number;
   id: Generated<number>;
@@ -756,6 +765,7 @@ export interface DB {
   flowRuns: FlowRuns;
   flowSteps: FlowSteps;
   flowTriggerFires: FlowTriggerFires;
+  flowVersions: FlowVersions;
   flowWebhookCalls: FlowWebhookCalls;
   flows: Flows;
   folders: Folders;

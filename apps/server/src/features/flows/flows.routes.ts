@@ -36,6 +36,9 @@ import {
 import { route } from '../../http/route.ts';
 import { createFlow, flowAttached, flowEmails, flowPeopleCounts, flowSegments, getFlow, getFlowNames, getFlows, updateFlow } from './flows.service.ts';
 import { copyFlow, copyPreview } from './flows.copy.ts';
+import { createFlowFromRecipe } from './flow-recipes.service.ts';
+import { flowRecipesRoutes } from './flow-recipes.routes.ts';
+import { flowVersionsRoutes } from './flow-versions.routes.ts';
 import { getShareToken, readFlow } from './flows.share.ts';
 import { createLink, deleteLink, deleteLinkBetween } from './links.service.ts';
 import { getServices } from './services.service.ts';
@@ -53,7 +56,7 @@ export const flowsRoutes = [
     handler: ({ db, session }) => getFlowNames(db, session) }),
   route({ method: 'POST', url: '/v1/integrations', auth: 'session', scopes: [...write], summary: "Create a flow, switched off ('Unnamed Flow'), or with ?source={id} a copy of one ('Copy of {name}'), into ?target-account={id} with its emails, segments and fields, from a share token with ?read-only-auth", query: CreateFlowQuery, body: CreateFlowBody, response: FlowCreateResponse, status: 201,
     example: { name: 'Welcome series' },
-    handler: ({ db, services, session, query, body }) => (query.source ? copyFlow(db, services, session, query, body.name) : createFlow(db, services, session, body)) }),
+    handler: ({ db, services, session, query, body }) => (query.recipe !== undefined ? createFlowFromRecipe(db, services, session, query.recipe, body.name) : query.source ? copyFlow(db, services, session, query, body.name) : createFlow(db, services, session, body)) }),
   route({ method: 'GET', url: '/v1/integrations/:id', auth: 'public', summary: 'One flow with its steps, links and warnings (flows:read, or read-only-auth: a share token)', params: IdParams, query: ReadOnlyAuthQuery, response: FlowResponse,
     handler: ({ services, session, params, query }) => readFlow({ services, session, token: query['read-only-auth'] }, params.id, (reader) => getFlow(reader, services, params.id)) }),
   route({ method: 'PATCH', url: '/v1/integrations/:id', auth: 'session', scopes: [...write], summary: 'Rename, switch on or off (checks first), archive, or set the re-entry rule', params: IdParams, body: UpdateFlowBody, response: FlowUpdateResponse,
@@ -97,4 +100,6 @@ export const flowsRoutes = [
 
   route({ method: 'GET', url: '/v1/services', auth: 'session', scopes: [...read], summary: 'The native service and its step catalogue with each operation\'s settings schema', response: ServicesResponse,
     handler: () => Promise.resolve(getServices()) }),
+  ...flowRecipesRoutes,
+  ...flowVersionsRoutes,
 ];

@@ -13,6 +13,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { activationProblem } from './flows.activation.ts';
+import { recordFlowVersion } from './flow-versions.service.ts';
 import {
   existingEmails,
   existingFields,
@@ -93,6 +94,7 @@ export async function updateFlow(db: Database, services: Services, session: Sess
         const [steps, links] = await Promise.all([listSteps(db, accountId, [id]), listLinks(db, accountId, [id])]);
         const problem = await activationProblem(db, accountId, current, steps, links, new Date(), services.config.outgoing.trustedAddresses);
         if (problem) throw problem;
+        await recordFlowVersion(db, session, { ...current, ...changes }, steps, links);
         changes.activatedAt = new Date();
       }
       changes.status = 'active';

@@ -31,3 +31,5 @@ export * from './flow-webhook-test.ts';
 export * from './flow-recipes.ts';
 export * from './flow-versions.ts';
 export * from './flow-copy.ts';
+export * from './flow-simulate.ts';
+export * from './flow-goals.ts';

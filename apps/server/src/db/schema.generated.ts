@@ -329,6 +329,14 @@ export interface Events {
   createdAt: Generated<Date>;
 }
 
+export interface FlowConversions {
+  accountId: number;
+  runId: number;
+  flowId: number;
+  personId: number;
+  convertedAt: Generated<Date>;
+}
+
 export interface FlowLinks {
   accountId: number;
   id: Generated<number>;
@@ -435,6 +443,7 @@ export interface Flows {
   createdBy: number | null;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+  goal: Json | null;
 }
 
 export interface Folders {
@@ -760,6 +769,7 @@ export interface DB {
   emails: Emails;
   eventNames: EventNames;
   events: Events;
+  flowConversions: FlowConversions;
   flowLinks: FlowLinks;
   flowRunSteps: FlowRunSteps;
   flowRuns: FlowRuns;

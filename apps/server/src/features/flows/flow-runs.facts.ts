@@ -13,7 +13,7 @@ import { conditionsProblem, loadCompileContext } from '../segments/segment-conte
 export type FilterAnswers = { answers: Map<number, boolean> } | { problem: string };
 
 /** The condition over `people p` a filter step stands for, or why it cannot be answered (a segment deleted). */
-async function filterCondition(db: Database, accountId: number, step: EngineStep, context: () => Promise<CompileContext>): Promise<{ filter: RawBuilder<SqlBool> } | { problem: string }> {
+export async function filterCondition(db: Database, accountId: number, step: EngineStep, context: () => Promise<CompileContext>): Promise<{ filter: RawBuilder<SqlBool> } | { problem: string }> {
   const config = step.config;
   switch (step.operationKey) {
     case '/has-tag':

@@ -7,6 +7,7 @@ import { applyEffects, seqOf } from './flow-effects.service.ts';
 import { emailForSend } from './flow-effects.queries.ts';
 import { answerFilters } from './flow-runs.facts.ts';
 import { addFlowWarning, claimDueRuns, flowHead, loadFlowDefinition, recordExecuted, saveRuns, type ExecutedStep } from './flow-runs.queries.ts';
+import { convertReached, goalFilter } from './goals.queries.ts';
 
 /**
  * One batch of a flow's due runs, in one transaction: claim (row locks are the lease), advance each run with the
@@ -57,8 +58,13 @@ export async function processBatch(services: Services, db: Database, accountId: 
   const head = await flowHead(db, accountId, flowId);
   // A flow switched off keeps its people where they are; they go on when it is switched on again.
   if (!head || head.status !== 'active' || head.archived) return { claimed: 0, sendSteps: new Set() };
-  const claimed = await claimDueRuns(db, accountId, flowId, limit);
-  if (!claimed.length) return { claimed: 0, sendSteps: new Set() };
+  const due = await claimDueRuns(db, accountId, flowId, limit);
+  if (!due.length) return { claimed: 0, sendSteps: new Set() };
+  // A run whose person has reached the flow's goal ends instead of advancing (checked again after the batch's effects).
+  const goal = await goalFilter(db, accountId, flowId);
+  const converted = goal ? new Set(await convertReached(db, accountId, flowId, goal, due.map((c) => c.run.id))) : new Set<number>();
+  const claimed = converted.size ? due.filter((c) => !converted.has(c.run.id)) : due;
+  if (!claimed.length) return { claimed: due.length, sendSteps: new Set() };
   const flow = await definitionOf(db, accountId, flowId, head.version);
   const { rows: clock } = await sql<{ now: Date }>`select now() as now`.execute(db);
   // The database's clock decided the runs were due; the engine must not find them early.
@@ -128,5 +134,6 @@ export async function processBatch(services: Services, db: Database, accountId: 
     emails,
   );
   await saveRuns(db, accountId, states.map((s) => s.run));
-  return { claimed: claimed.length, sendSteps };
+  if (goal) await convertReached(db, accountId, flowId, goal, states.map((s) => s.run.id));
+  return { claimed: due.length, sendSteps };
 }

@@ -16,6 +16,7 @@ import { processBatch } from './flow-runs.service.ts';
 import { nextWake, overdueFlows } from './flow-runs.queries.ts';
 import { runScheduledTriggers } from './flow-triggers.service.ts';
 import { sendWebhookCalls } from './flow-webhooks.service.ts';
+import { convertFlowGoal } from './goals.queries.ts';
 
 /** Runs per batch (one transaction). */
 const batchSize = 1000;
@@ -77,6 +78,7 @@ export async function runAdvanceFlow(services: Services, payload: { accountId: n
   const started = Date.now();
   let claimed = 0;
   const sendSteps = new Set<number>();
+  await withAccount(services.db, accountId, (db) => convertFlowGoal(db, accountId, flowId));
   const loop = async () => {
     while (Date.now() - started < jobBudgetMs) {
       await refreshStatistics(services.db);

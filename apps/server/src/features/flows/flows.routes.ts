@@ -34,6 +34,8 @@ import {
   WebhookTestBody,
 } from '@herald/contracts';
 import { route } from '../../http/route.ts';
+import { flowGoalsRoutes } from './goals.routes.ts';
+import { flowSimulateRoutes } from './simulate.routes.ts';
 import { createFlow, flowAttached, flowEmails, flowPeopleCounts, flowSegments, getFlow, getFlowNames, getFlows, updateFlow } from './flows.service.ts';
 import { copyFlow, copyPreview } from './flows.copy.ts';
 import { createFlowFromRecipe } from './flow-recipes.service.ts';
@@ -50,6 +52,8 @@ const write = ['flows:write'] as const;
 
 /** Flows, steps, links and the step catalogue (work-areas.md §3, §4, §7); scopes flows:read / flows:write. */
 export const flowsRoutes = [
+  ...flowSimulateRoutes,
+  ...flowGoalsRoutes,
   route({ method: 'GET', url: '/v1/integrations', auth: 'session', scopes: [...read], summary: 'Flows with their steps and links, newest change first (archived ones with ?archived=true)', query: FlowListQuery, response: FlowList,
     handler: ({ db, services, session, query }) => getFlows(db, services, session, query.archived) }),
   route({ method: 'GET', url: '/v1/integrations/names', auth: 'session', scopes: [...read], summary: 'Id and name of every flow not archived', response: FlowNames,

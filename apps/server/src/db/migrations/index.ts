@@ -31,8 +31,8 @@ import * as billing from './0029-billing.ts';
 import * as billingProviders from './0030-billing-providers.ts';
 import * as aiWriter from './0031-ai-writer.ts';
 import * as marketplaceCodes from './0032-marketplace-codes.ts';
-import * as flowGoals from './0034-flow-goals.ts';
 import * as flowVersions from './0033-flow-versions.ts';
+import * as flowGoals from './0034-flow-goals.ts';
 import * as peopleSearch from './0037-people-search.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -69,7 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0030-billing-providers': billingProviders,
   '0031-ai-writer': aiWriter,
   '0032-marketplace-codes': marketplaceCodes,
-  '0034-flow-goals': flowGoals,
   '0033-flow-versions': flowVersions,
+  '0034-flow-goals': flowGoals,
   '0037-people-search': peopleSearch,
 };

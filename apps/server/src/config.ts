@@ -51,6 +51,10 @@ const EnvSchema = z.object({
     .string()
     .refine((value) => value.split(',').every((part) => part.trim() === '' || net.isIP(part.trim()) !== 0), 'OUTGOING_TRUSTED_ADDRESSES must be IP addresses separated by commas')
     .optional(),
+  SLACK_WEBHOOK_HOSTS: z
+    .string()
+    .regex(/^[a-z0-9.:,\s-]*$/i, 'SLACK_WEBHOOK_HOSTS must be host names separated by commas, such as hooks.slack.com')
+    .optional(),
   BILLING_MODE: z.enum(['off', 'plans']).default('off'),
   CHARGEBEE_SITE: z.string().regex(/^[a-z0-9-]+$/i, 'CHARGEBEE_SITE is the site name, such as acme or acme-test').optional(),
   CHARGEBEE_API_KEY: z.string().min(1).optional(),
@@ -109,7 +113,7 @@ export interface Config {
     mailgunSigningKey: string | undefined;
   };
   /** Calls Herald makes to addresses users type (webhook steps): the private addresses the operator allows anyway. */
-  outgoing: { trustedAddresses: string[] };
+  outgoing: { trustedAddresses: string[]; /** Hosts whose /services/… URLs are accepted as Slack incoming webhooks. */ slackWebhookHosts: string[] };
   /**
    * Plans and billing (issue 21). `off` (the default, for self-hosting): no billing UI, no trial expiry, every account
    * unlimited. `plans`: the trial, the plan catalogue and limits; each provider is on when its settings are all set.
@@ -201,7 +205,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sendgridPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY || undefined,
       mailgunSigningKey: e.MAILGUN_WEBHOOK_SIGNING_KEY || undefined,
     },
-    outgoing: { trustedAddresses: (e.OUTGOING_TRUSTED_ADDRESSES ?? '').split(',').map((part) => part.trim()).filter(Boolean) },
+    outgoing: {
+      trustedAddresses: (e.OUTGOING_TRUSTED_ADDRESSES ?? '').split(',').map((part) => part.trim()).filter(Boolean),
+      slackWebhookHosts: (e.SLACK_WEBHOOK_HOSTS ?? 'hooks.slack.com').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean),
+    },
     billing: {
       mode: e.BILLING_MODE,
       chargebee:

@@ -65,6 +65,7 @@ export const actionOperations = [
   '/lead-score',
   '/archive-person',
   '/end-flow',
+  '/slack-notification',
 ] as const;
 export const filterOperations = ['/check-email-activity', '/check-field', '/in-segment', '/visited-page', '/has-tag'] as const;
 export const operationKeys = [...triggerOperations, ...actionOperations, ...filterOperations] as const;
@@ -137,6 +138,8 @@ export const operationConfigs = {
   '/lead-score': z.strictObject({ change: z.number().int().min(-1000).max(1000) }),
   '/archive-person': z.strictObject({}),
   '/end-flow': z.strictObject({}),
+  /** A message to the account's connected Slack channel; `{{ person.x }}` is filled with the person's values. */
+  '/slack-notification': z.strictObject({ text: z.string().trim().min(1).max(3000) }),
   // Filters (each a yes/no branch)
   '/check-email-activity': z.strictObject({ condition: EmailActivityCondition }),
   '/check-field': z.strictObject({ condition: FieldCondition }),
@@ -326,7 +329,19 @@ export const CatalogueEntry = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
 });
 export type CatalogueEntry = z.infer<typeof CatalogueEntry>;
-export const Service = z.object({ id: z.string(), name: z.string(), humanName: z.string(), schema: z.record(z.string(), z.unknown()) });
+export const Service = z.object({
+  id: z.string(),
+  name: z.string(),
+  humanName: z.string(),
+  schema: z.record(z.string(), z.unknown()),
+  /** Issue 20: native steps, credentials saved with POST /v1/auth/{id}, or used through webhook steps. */
+  kind: z.enum(['native', 'credentials', 'via-webhooks']),
+  category: z.string(),
+  description: z.string(),
+  /** What it takes to use the service with Herald today, in plain words. */
+  howToConnect: z.array(z.string()),
+  operations: z.array(z.string()),
+});
 export const ServicesResponse = z.object({ services: z.array(Service), steps: z.array(CatalogueEntry) });
 
 /** Messages of the flows area (work-areas.md §4, §5, §8). */

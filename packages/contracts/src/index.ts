@@ -33,3 +33,4 @@ export * from './flow-versions.ts';
 export * from './flow-copy.ts';
 export * from './flow-simulate.ts';
 export * from './flow-goals.ts';
+export * from './integrations.ts';

@@ -9,6 +9,7 @@ import { filterHandlers } from './steps/filters.ts';
 import { leadScoreHandler } from './steps/lead-score.ts';
 import { notificationHandler } from './steps/notification.ts';
 import { sendHandler } from './steps/send.ts';
+import { slackHandler } from './steps/slack.ts';
 import { addTagHandler, removeTagHandler } from './steps/tags.ts';
 import { triggerHandlers } from './steps/trigger.ts';
 import { webhookHandler } from './steps/webhook.ts';
@@ -28,6 +29,7 @@ export const stepHandlers: { [K in OperationKey]: StepHandler<K> } = {
   '/lead-score': leadScoreHandler,
   '/archive-person': archivePersonHandler,
   '/end-flow': endFlowHandler,
+  '/slack-notification': slackHandler,
   ...filterHandlers,
 };
 

@@ -57,7 +57,8 @@ export type Effect =
   | (Keyed & { kind: 'leadScore'; change: number })
   | (Keyed & { kind: 'archivePerson' })
   | (Keyed & { kind: 'notify'; to: string[]; subject: string; body: string })
-  | (Keyed & { kind: 'webhook'; url: string });
+  | (Keyed & { kind: 'webhook'; url: string })
+  | (Keyed & { kind: 'slack'; text: string });
 
 export type AdvanceResult = {
   run: FlowRun;

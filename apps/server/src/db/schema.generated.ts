@@ -16,6 +16,16 @@ export interface AccountIssues {
   resolvedAt: Date | null;
 }
 
+export interface AccountServices {
+  accountId: number;
+  serviceId: string;
+  credentials: Json;
+  status: Generated<string>;
+  authReason: string | null;
+  connectedAt: Generated<Date>;
+  failedAt: Date | null;
+}
+
 export interface Accounts {
   id: Generated<number>;
   mainAccountId: number | null;
@@ -444,6 +454,7 @@ export interface Flows {
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
   goal: Json | null;
+  authReason: string | null;
 }
 
 export interface Folders {
@@ -675,6 +686,24 @@ export interface SiteVisitors {
   lastSeenAt: Generated<Date>;
 }
 
+export interface SlackMessages {
+  accountId: number;
+  id: Generated<number>;
+  idempotencyKey: string;
+  source: string;
+  flowId: number | null;
+  stepId: number | null;
+  text: string;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  nextAt: Generated<Date>;
+  leaseUntil: Date | null;
+  responseStatus: number | null;
+  lastError: string | null;
+  createdAt: Generated<Date>;
+  finishedAt: Date | null;
+}
+
 export interface SuppressionHistory {
   accountId: number;
   id: Generated<number>;
@@ -745,8 +774,54 @@ export interface Users {
   updatedAt: Generated<Date>;
 }
 
+export interface WebhookDeliveries {
+  accountId: number;
+  id: Generated<number>;
+  endpointId: number;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  nextAt: Generated<Date>;
+  leaseUntil: Date | null;
+  responseStatus: number | null;
+  lastError: string | null;
+  eventCount: number;
+  eventTypes: string[];
+  test: Generated<boolean>;
+  createdAt: Generated<Date>;
+  lastAttemptAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface WebhookEndpoints {
+  accountId: number;
+  id: Generated<number>;
+  url: string;
+  description: string | null;
+  events: string[];
+  secret: Generated<string>;
+  enabled: Generated<boolean>;
+  failuresInRow: Generated<number>;
+  failingSince: Date | null;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface WebhookEvents {
+  accountId: number;
+  id: Generated<number>;
+  endpointId: number;
+  eventId: Generated<string>;
+  type: string;
+  data: Json;
+  deliveryId: number | null;
+  createdAt: Generated<Date>;
+}
+
 export interface DB {
   accountIssues: AccountIssues;
+  accountServices: AccountServices;
   accounts: Accounts;
   aiSuggestions: AiSuggestions;
   aiTokenUse: AiTokenUse;
@@ -798,10 +873,14 @@ export interface DB {
   sessions: Sessions;
   siteForms: SiteForms;
   siteVisitors: SiteVisitors;
+  slackMessages: SlackMessages;
   suppressionHistory: SuppressionHistory;
   suppressions: Suppressions;
   tags: Tags;
   teamMembers: TeamMembers;
   transactionalSends: TransactionalSends;
   users: Users;
+  webhookDeliveries: WebhookDeliveries;
+  webhookEndpoints: WebhookEndpoints;
+  webhookEvents: WebhookEvents;
 }

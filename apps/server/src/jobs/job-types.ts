@@ -14,6 +14,10 @@ export interface JobPayloads {
   deliver: { accountId: number; kind: 'broadcast' | 'flow' | 'transactional' | 'test'; sourceId: number };
   'advance-flow': { accountId: number; flowId: number };
   'flow-webhook': { accountId: number };
+  /** Posts the account's outgoing-webhook deliveries (issue 20). */
+  'outgoing-webhooks': { accountId: number };
+  /** Posts the account's Slack messages (flow steps, alerts). */
+  'slack-send': { accountId: number };
   'flow-scheduled-triggers': Record<string, unknown>;
   'billing-sweep': Record<string, unknown>;
 }

@@ -11,6 +11,7 @@ import { runImport } from '../features/imports/imports.service.ts';
 import { runPeopleSearchFill } from '../features/people/people-search.jobs.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
 import { runAdvanceFlow, runFlowScheduledTriggers, runFlowWebhooks } from '../features/flows/flows.jobs.ts';
+import { runOutgoingWebhooks, runSlackSend } from '../features/integrations/integrations.jobs.ts';
 import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/segments.jobs.ts';
 
 type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
@@ -31,6 +32,8 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     deliver: (payload, s) => runDeliver(s, payload),
     'advance-flow': (payload, s) => runAdvanceFlow(s, payload),
     'flow-webhook': (payload, s) => runFlowWebhooks(s, payload),
+    'outgoing-webhooks': (payload, s) => runOutgoingWebhooks(s, payload.accountId),
+    'slack-send': (payload, s) => runSlackSend(s, payload.accountId),
     'flow-scheduled-triggers': (_payload, s) => runFlowScheduledTriggers(s),
     'billing-sweep': async (_payload, s) => void (await runBillingSweep(s)),
   };

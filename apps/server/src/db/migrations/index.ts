@@ -33,6 +33,7 @@ import * as aiWriter from './0031-ai-writer.ts';
 import * as marketplaceCodes from './0032-marketplace-codes.ts';
 import * as flowVersions from './0033-flow-versions.ts';
 import * as flowGoals from './0034-flow-goals.ts';
+import * as outgoingWebhooks from './0035-outgoing-webhooks.ts';
 import * as peopleSearch from './0037-people-search.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -71,5 +72,6 @@ export const migrations: Record<string, Migration> = {
   '0032-marketplace-codes': marketplaceCodes,
   '0033-flow-versions': flowVersions,
   '0034-flow-goals': flowGoals,
+  '0035-outgoing-webhooks': outgoingWebhooks,
   '0037-people-search': peopleSearch,
 };

@@ -2,6 +2,7 @@ import type { Effect } from '@herald/flow-engine';
 import type { Database } from '../../db/connection.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { queueMail } from '../../mail/mailer.ts';
+import { queueSlackMessage } from '../integrations/slack-outbox.ts';
 import type { Services } from '../../services.ts';
 import {
   addTagTo,
@@ -69,6 +70,7 @@ export async function applyEffects(
   const sends = new Map<number, { emailId: number; sends: FlowSend[] }>();
   const notifications: { key: string; personId: number; to: string[]; subject: string; body: string }[] = [];
   const webhooks: { key: string; stepId: number; runId: number; personId: number; url: string }[] = [];
+  const slackMessages: { key: string; stepId: number; personId: number; text: string }[] = [];
 
   for (const { runId, personId, effects } of batch) {
     for (const effect of effects) {
@@ -105,6 +107,9 @@ export async function applyEffects(
           break;
         case 'webhook':
           webhooks.push({ key: effect.key, stepId: effect.stepId, runId, personId, url: effect.url });
+          break;
+        case 'slack':
+          slackMessages.push({ key: effect.key, stepId: effect.stepId, personId, text: effect.text });
           break;
         default: {
           const unknown: never = effect;
@@ -167,6 +172,12 @@ export async function applyEffects(
       await storeWebhookCalls(db, accountId, calls);
       await enqueueJob(db, 'flow-webhook', { accountId }, { jobKey: `flow-webhook:${accountId}`, soonest: true });
     }
+  }
+  if (slackMessages.length) {
+    // Slack steps (issue 20): an outbox row per (run, seq), posted by the slack-send job after commit.
+    const people = await peopleData(db, accountId, [...new Set(slackMessages.map((m) => m.personId))]);
+    const rows = slackMessages.map((m) => ({ key: `flow:${m.key}`, source: 'flow' as const, flowId, stepId: m.stepId, text: fillPersonTags(m.text, people.get(m.personId) as Record<string, unknown> | undefined) }));
+    await queueSlackMessage(db, accountId, ...rows);
   }
   return sendSteps;
 }

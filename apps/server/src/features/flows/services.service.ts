@@ -1,6 +1,7 @@
 import { nativeServiceId, operationConfigs, type CatalogueEntry } from '@herald/contracts';
 import { catalogue } from '@herald/flow-engine';
 import { z } from 'zod';
+import { integrationServices } from '../integrations/catalogue.ts';
 
 /** Operations kept for flows made before their successor, not offered for new steps. */
 const hiddenOperations = new Set<string>(['/delay']);
@@ -25,9 +26,23 @@ const steps: CatalogueEntry[] = catalogue.map((item) => {
   };
 });
 
-const services = [{ id: nativeServiceId, name: nativeServiceId, humanName: 'Herald', schema: {} }];
+const services = [
+  {
+    id: nativeServiceId,
+    name: nativeServiceId,
+    humanName: 'Herald',
+    schema: {},
+    kind: 'native' as const,
+    category: 'Herald',
+    description: 'Herald’s own triggers, actions and filters.',
+    howToConnect: ['Always on: every step in the flow editor’s catalogue.'],
+    operations: [],
+  },
+  // Slack and the third-party catalogue (features/integrations/catalogue.ts).
+  ...integrationServices.map(({ id, name, humanName, schema, kind, category, description, howToConnect, operations }) => ({ id, name, humanName, schema, kind, category, description, howToConnect, operations })),
+];
 
-/** GET /v1/services: the native service and its steps. */
+/** GET /v1/services: the native service and its steps, Slack, and the third-party apps with how to use each. */
 export function getServices() {
   return { services, steps };
 }

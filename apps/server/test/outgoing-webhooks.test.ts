@@ -1,0 +1,262 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { webhookLimits, webhookMessages } from '@herald/contracts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatureHeader, verifySignature } from '../src/features/integrations/webhook-delivery.ts';
+import { outgoingMessages } from '../src/lib/outgoing-url.ts';
+import { addMember } from './email-helpers.ts';
+import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { startSmtpServer } from './smtp.ts';
+
+/** A receiver on loopback (trusted by this server): what it got; a path decides what it answers. */
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: { deliveryId: string; test: boolean; events: { id: string; type: string; createdAt: string; data: Record<string, any> }[] };
+}
+const received: Received[] = [];
+let failNext = 0;
+const receiver = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  req.on('end', () => {
+    received.push({ path: req.url ?? '', headers: req.headers, body, json: JSON.parse(body || '{}') });
+    if (req.url === '/broken' || (req.url === '/flaky' && failNext > 0)) {
+      failNext = Math.max(0, failNext - 1);
+      res.writeHead(503).end('down');
+    } else res.writeHead(204).end();
+  });
+});
+
+let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let base: string;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  smtp = await startSmtpServer();
+  ctx = await createTestContext({ SMTP_URL: smtp.url, OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1' });
+  await ctx.startWorker();
+});
+afterAll(async () => {
+  await ctx.close();
+  await smtp.close();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+async function until<T>(what: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await what();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const eventsAt = (path: string) => received.filter((r) => r.path === path).flatMap((r) => r.json.events ?? []);
+
+async function endpoint(owner: Awaited<ReturnType<typeof registerUser>>, path: string, events: string[]) {
+  const res = await owner.client.post('/v1/webhook-endpoints', { url: `${base}${path}`, events, description: 'CRM sync' });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { endpoint: { id: number }; secret: string };
+}
+
+describe('outgoing webhook endpoints', () => {
+  it('creates, lists, changes, reveals the secret of and deletes endpoints', async () => {
+    const owner = await registerUser(ctx.app);
+    const created = await endpoint(owner, '/crud', ['person.created', 'tag.added']);
+    expect(created.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    expect(created.endpoint).toMatchObject({ url: `${base}/crud`, events: ['person.created', 'tag.added'], enabled: true, description: 'CRM sync', failuresInRow: 0 });
+    const list = await owner.client.get('/v1/webhook-endpoints');
+    expect(list.body.endpoints.map((e: { id: number }) => e.id)).toEqual([created.endpoint.id]);
+    expect(JSON.stringify(list.body)).not.toContain(created.secret);
+    const secret = await owner.client.get(`/v1/webhook-endpoints/${created.endpoint.id}/secret`);
+    expect(secret.body).toEqual({ secret: created.secret });
+    const changed = await owner.client.patch(`/v1/webhook-endpoints/${created.endpoint.id}`, { events: ['person.updated'], enabled: false, description: null });
+    expect(changed.status).toBe(200);
+    expect(changed.body.endpoint).toMatchObject({ events: ['person.updated'], enabled: false, description: null });
+    const removed = await owner.client.request('DELETE', `/v1/webhook-endpoints/${created.endpoint.id}`);
+    expect(removed.status).toBe(200);
+    expect((await owner.client.get('/v1/webhook-endpoints')).body.endpoints).toEqual([]);
+  });
+
+  it('refuses bad input with a clear 4xx', async () => {
+    const owner = await registerUser(ctx.app);
+    const noEvents = await owner.client.post('/v1/webhook-endpoints', { url: `${base}/x`, events: [] });
+    expect(noEvents.status).toBe(400);
+    expect(noEvents.body.message).toContain('Choose at least one event.');
+    const unknownEvent = await owner.client.post('/v1/webhook-endpoints', { url: `${base}/x`, events: ['person.exploded'] });
+    expect(unknownEvent.status).toBe(400);
+    const privateUrl = await owner.client.post('/v1/webhook-endpoints', { url: 'http://10.1.2.3/hook', events: ['person.created'] });
+    expect(privateUrl.status).toBe(400);
+    expect(privateUrl.body.message).toBe(outgoingMessages.private);
+    const metadata = await owner.client.post('/v1/webhook-endpoints', { url: 'http://169.254.169.254/latest', events: ['person.created'] });
+    expect(metadata.status).toBe(400);
+    const notUrl = await owner.client.post('/v1/webhook-endpoints', { url: 'not a url', events: ['person.created'] });
+    expect(notUrl.status).toBe(400);
+    const missing = await owner.client.patch('/v1/webhook-endpoints/999999', { enabled: false });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe(webhookMessages.notFound);
+  });
+
+  it("keeps other accounts' endpoints out of reach", async () => {
+    const owner = await registerUser(ctx.app);
+    const other = await registerUser(ctx.app);
+    const { endpoint: mine } = await endpoint(owner, '/mine', ['person.created']);
+    expect((await other.client.get(`/v1/webhook-endpoints/${mine.id}/secret`)).status).toBe(404);
+    expect((await other.client.get(`/v1/webhook-endpoints/${mine.id}/deliveries`)).status).toBe(404);
+    expect((await other.client.post(`/v1/webhook-endpoints/${mine.id}/test`)).status).toBe(404);
+    expect((await other.client.request('DELETE', `/v1/webhook-endpoints/${mine.id}`)).status).toBe(404);
+    expect((await other.client.get('/v1/webhook-endpoints')).body.endpoints).toEqual([]);
+  });
+
+  it('needs apps:write', async () => {
+    const owner = await registerUser(ctx.app);
+    const member = await addMember(ctx, smtp, owner, ['people:read', 'flows:read', 'emails:read']);
+    expect((await member.get('/v1/webhook-endpoints')).status).toBe(403);
+    expect((await member.post('/v1/webhook-endpoints', { url: `${base}/x`, events: ['person.created'] })).status).toBe(403);
+  });
+});
+
+describe('delivering events', () => {
+  it('posts person and tag changes signed, with ids, from the API', async () => {
+    const owner = await registerUser(ctx.app);
+    const { secret } = await endpoint(owner, '/people', ['person.created', 'person.updated', 'person.unsubscribed', 'tag.added', 'tag.removed']);
+    const email = uniqueEmail('hooked');
+    const person = await owner.client.post('/v1/people/', { email, firstName: 'Grace', tags: ['lead'] });
+    expect(person.status, JSON.stringify(person.body)).toBe(201);
+    const id = person.body.user.id as number;
+    const created = await until(() => eventsAt('/people').find((e) => e.type === 'person.created' && e.data.id === id));
+    expect(created.data).toMatchObject({ email, firstName: 'Grace', tags: ['lead'] });
+    await until(() => eventsAt('/people').find((e) => e.type === 'tag.added' && e.data.person.id === id && e.data.tag === 'lead'));
+
+    await owner.client.patch(`/v1/people/${id}`, { lastName: 'Hopper' });
+    await until(() => eventsAt('/people').find((e) => e.type === 'person.updated' && e.data.lastName === 'Hopper'));
+    await owner.client.request('DELETE', '/v1/tags/', { body: { tag: 'lead', id } });
+    await until(() => eventsAt('/people').find((e) => e.type === 'tag.removed' && e.data.person.id === id));
+    // The preference centre records an unsubscribe as an email event (preferences.service.ts).
+    await sql`insert into events (account_id, person_id, type, name, source, data) values (${owner.account.accountId}, ${id}, 'email', 'unsubscribed', 'email', '{"via": "link"}')`.execute(ctx.services.db);
+    await until(() => eventsAt('/people').find((e) => e.type === 'person.unsubscribed' && e.data.person.id === id));
+
+    const call = received.find((r) => r.path === '/people')!;
+    expect(call.headers['content-type']).toBe('application/json');
+    expect(call.headers['herald-delivery-id']).toBe(call.json.deliveryId);
+    expect(call.headers['idempotency-key']).toBe(call.json.deliveryId);
+    expect(verifySignature(secret, call.body, String(call.headers['herald-signature']), Math.floor(Date.now() / 1000))).toBe(true);
+    expect(verifySignature(secret, `${call.body} `, String(call.headers['herald-signature']), Math.floor(Date.now() / 1000))).toBe(false);
+    const ids = eventsAt('/people').map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const log = await owner.client.get(`/v1/webhook-endpoints/${(await owner.client.get('/v1/webhook-endpoints')).body.endpoints[0].id}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(log.body.deliveries.length).toBeGreaterThan(0);
+    expect(log.body.deliveries[0]).toMatchObject({ status: 'sent', attempts: 1, responseStatus: 204, lastError: null, test: false });
+  });
+
+  it('sends only the events an endpoint chose, and nothing for a change rolled back or an endpoint switched off', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    await endpoint(owner, '/only-email', ['email.opened']);
+    const off = await endpoint(owner, '/off', ['person.created']);
+    await owner.client.patch(`/v1/webhook-endpoints/${off.endpoint.id}`, { enabled: false });
+    const person = await owner.client.post('/v1/people/', { email: uniqueEmail('quiet') });
+    const id = person.body.user.id as number;
+    // Tracking writes email activity straight into events (COPY batches do the same): the trigger sees it.
+    await sql`insert into events (account_id, person_id, type, name, data, source) values
+      (${accountId}, ${id}, 'email', 'opened', '{"emailId": 7}', 'tracking'), (${accountId}, ${id}, 'email', 'clicked', '{"emailId": 7}', 'tracking')`.execute(ctx.services.db);
+    await ctx.services.db.transaction().execute(async (trx) => {
+      await sql`insert into events (account_id, person_id, type, name, data) values (${accountId}, ${id}, 'email', 'opened', '{"emailId": 8}')`.execute(trx);
+      throw new Error('undo');
+    }).catch(() => undefined);
+    const opened = await until(() => eventsAt('/only-email').find((e) => e.type === 'email.opened'));
+    expect(opened.data).toMatchObject({ person: { id }, data: { emailId: 7 }, source: 'tracking' });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(eventsAt('/only-email').map((e) => e.type)).toEqual(['email.opened']);
+    expect(eventsAt('/off')).toEqual([]);
+  });
+
+  it('captures segment, form and flow events', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    await endpoint(owner, '/mixed', ['segment.entered', 'segment.left', 'form.submitted', 'email.bounced', 'flow.entered', 'flow.completed']);
+    const person = await owner.client.post('/v1/people/', { email: uniqueEmail('mixed') });
+    const id = person.body.user.id as number;
+    await sql`insert into events (account_id, person_id, type, name, data, source) values
+      (${accountId}, ${id}, 'segment', 'entered', '{"segmentId": 3}', 'segment'), (${accountId}, ${id}, 'segment', 'left', '{"segmentId": 3}', 'segment'),
+      (${accountId}, ${id}, 'form', 'newsletter', '{"form": "newsletter"}', 'api'), (${accountId}, ${id}, 'email', 'bounced', '{}', 'bounce')`.execute(ctx.services.db);
+    const flow = await sql<{ id: string }>`insert into flows (account_id, name) values (${accountId}, 'Hooked flow') returning id`.execute(ctx.services.db);
+    const flowId = flow.rows[0]!.id;
+    const run = await sql<{ id: string }>`insert into flow_runs (account_id, flow_id, person_id, status) values (${accountId}, ${flowId}, ${id}, 'waiting') returning id`.execute(ctx.services.db);
+    await sql`update flow_runs set status = 'done' where account_id = ${accountId} and id = ${run.rows[0]!.id}`.execute(ctx.services.db);
+    await until(() => eventsAt('/mixed').length >= 6);
+    expect(eventsAt('/mixed').map((e) => e.type).sort()).toEqual(['email.bounced', 'flow.completed', 'flow.entered', 'form.submitted', 'segment.entered', 'segment.left']);
+    expect(eventsAt('/mixed').find((e) => e.type === 'flow.completed')!.data).toMatchObject({ flowId: Number(flowId), person: { id } });
+  });
+
+  it('batches many events into requests of at most 100', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    await endpoint(owner, '/bulk', ['person.created']);
+    await sql`insert into people (account_id, email) select ${accountId}, 'bulk-' || g || '-' || ${accountId} || '@example.com' from generate_series(1, 250) g`.execute(ctx.services.db);
+    await until(() => eventsAt('/bulk').length >= 250, 30_000);
+    const calls = received.filter((r) => r.path === '/bulk');
+    expect(calls.every((c) => c.json.events.length <= webhookLimits.batchSize)).toBe(true);
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(eventsAt('/bulk').map((e) => e.id)).size).toBe(250);
+  });
+
+  it('retries a failed delivery with the same delivery and event ids', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    const { endpoint: ep } = await endpoint(owner, '/flaky', ['person.created']);
+    failNext = 1;
+    await owner.client.post('/v1/people/', { email: uniqueEmail('retry') });
+    const first = await until(() => received.find((r) => r.path === '/flaky'));
+    const pending = await until(async () => (await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'pending' && d.attempts === 1));
+    expect(pending).toMatchObject({ responseStatus: 503, lastError: 'The endpoint answered 503.' });
+    // Bring the retry forward instead of waiting 30 s.
+    await sql`update webhook_deliveries set next_at = now() where account_id = ${accountId} and id = ${pending.id}`.execute(ctx.services.db);
+    await sql`select herald_webhooks_wake(array[${accountId}]::bigint[])`.execute(ctx.services.db);
+    const second = await until(() => received.filter((r) => r.path === '/flaky')[1]);
+    expect(second.json.deliveryId).toBe(first.json.deliveryId);
+    expect(second.json.events.map((e) => e.id)).toEqual(first.json.events.map((e) => e.id));
+    const log = await until(async () => (await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'sent'));
+    expect(log).toMatchObject({ attempts: 2, responseStatus: 204, lastError: null });
+  });
+
+  it('sends a test event and shows it in the log; switches an endpoint off after a day of failures with an account alert', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    const { endpoint: ep } = await endpoint(owner, '/broken', ['person.created']);
+    const test = await owner.client.post(`/v1/webhook-endpoints/${ep.id}/test`);
+    expect(test.status).toBe(200);
+    expect(test.body.delivery).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 503, test: true, eventTypes: ['test'] });
+    expect(received.find((r) => r.path === '/broken')!.json).toMatchObject({ test: true, events: [{ type: 'test' }] });
+    // A failing streak nearly a day old: the next failure switches the endpoint off.
+    await sql`update webhook_endpoints set failures_in_row = ${webhookLimits.disableAfterFailures - 1}, failing_since = now() - interval '25 hours'
+      where account_id = ${accountId} and id = ${ep.id}`.execute(ctx.services.db);
+    await owner.client.post('/v1/people/', { email: uniqueEmail('last-straw') });
+    const off = await until(async () => (await owner.client.get('/v1/webhook-endpoints')).body.endpoints.find((e: any) => e.id === ep.id && !e.enabled));
+    expect(off.disabledReason).toBe(webhookMessages.disabledAfterFailures);
+    const issues = await owner.client.get('/v1/accounts/issues');
+    expect(issues.body.issues.map((i: { message: string }) => i.message)).toContain(webhookMessages.alert(`${base}/broken`));
+    // Switched on again: the alert is resolved and the count starts over.
+    const on = await owner.client.patch(`/v1/webhook-endpoints/${ep.id}`, { enabled: true });
+    expect(on.body.endpoint).toMatchObject({ enabled: true, failuresInRow: 0, failingSince: null, disabledReason: null });
+    expect((await owner.client.get('/v1/accounts/issues')).body.issues).toEqual([]);
+  });
+});
+
+describe('signatures', () => {
+  it('verifies only the exact body, secret and a recent time', () => {
+    const header = signatureHeader('whsec_a', '{"a":1}', 1_700_000_000);
+    expect(header).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/);
+    expect(verifySignature('whsec_a', '{"a":1}', header, 1_700_000_100)).toBe(true);
+    expect(verifySignature('whsec_b', '{"a":1}', header, 1_700_000_100)).toBe(false);
+    expect(verifySignature('whsec_a', '{"a":2}', header, 1_700_000_100)).toBe(false);
+    expect(verifySignature('whsec_a', '{"a":1}', header, 1_700_001_000)).toBe(false);
+  });
+});

@@ -119,6 +119,9 @@ describe('recipes', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe(recipeMessages.notFound);
     expect((await owner.client.post(`/v1/integrations?recipe=${'x'.repeat(61)}`, {})).status).toBe(400);
+    const both = await owner.client.post('/v1/integrations?recipe=birthday&source=5', {});
+    expect(both.status).toBe(400);
+    expect(both.body.message).toBe(recipeMessages.sourceAndRecipe);
     const reader = await addMember(testContext(), smtpSink(), owner, ['emails:read', 'flows:read']);
     expect((await reader.post('/v1/integrations?recipe=birthday', {})).status).toBe(403);
     expect((await owner.client.get('/v1/integrations')).body.integrations).toEqual([]);

@@ -1,6 +1,6 @@
 import { encodeInputFields, nativeServiceId, recipeMessages, stepTypeOf } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { insertEmail } from '../emails/emails.queries.ts';
@@ -37,8 +37,9 @@ export function fillPlaceholders(value: unknown, fill: Fill): unknown {
  * canvas places, its emails as drafts of the account (sent from the account's default sender, else the user's
  * address) and the custom fields it reads. The route's transaction makes it all or nothing.
  */
-export async function createFlowFromRecipe(db: Database, services: Services, session: Session, recipeId: string, name: string | undefined) {
-  const recipe = findRecipe(recipeId);
+export async function createFlowFromRecipe(db: Database, services: Services, session: Session, query: { recipe: string; source?: number | undefined }, name: string | undefined) {
+  if (query.source !== undefined) throw badRequest(recipeMessages.sourceAndRecipe);
+  const recipe = findRecipe(query.recipe);
   if (!recipe) throw notFound(recipeMessages.notFound);
   const { accountId } = session;
   const [member, sender, segments] = await Promise.all([findMember(db, accountId, session.teamMemberId), defaultSender(db, accountId), automaticSegmentIds(db, accountId)]);

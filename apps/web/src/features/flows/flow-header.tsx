@@ -4,6 +4,7 @@ import { IconArrowLeft, IconCheck, IconPencil } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { isFlowOn } from './flows.api.ts';
+import { VersionsButton } from './versions/versions-button.tsx';
 
 interface FlowHeaderProps {
   name: string;
@@ -101,6 +102,7 @@ export function FlowHeader({ name, status, isReadOnly, isStatusChanging, pending
             </>
           )}
         </Group>
+        <VersionsButton />
         <Switch
           size="md"
           label="Active"

@@ -1,7 +1,7 @@
 import { flowMessages, hasScopes } from '@herald/contracts';
 import { Alert, Box, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconLock, IconPlus, IconSearch, IconSitemap } from '@tabler/icons-react';
+import { IconBook2, IconLock, IconPlus, IconSearch, IconSitemap } from '@tabler/icons-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
@@ -12,7 +12,7 @@ import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
-import { CreateFlowModal } from './create-flow-modal.tsx';
+import { CreateFlowModal, recipesPopupValue } from './create-flow-modal.tsx';
 import { useFlows } from './flows.api.ts';
 import { FlowsTable } from './flows-table.tsx';
 
@@ -62,7 +62,16 @@ export function FlowsPage() {
         icon={<IconSitemap size={28} />}
         title="No flows yet"
         description="Welcome new people, follow up on a trial, or wish a happy birthday: a flow starts on a trigger and runs for every person who meets it."
-        action={newButton('Create your first flow')}
+        action={
+          canWrite ? (
+            <Group gap="sm" justify="center">
+              {newButton('Create your first flow')}
+              <Button variant="light" leftSection={<IconBook2 size={16} />} onClick={() => createPopup.open(recipesPopupValue)}>
+                Start from a recipe
+              </Button>
+            </Group>
+          ) : undefined
+        }
       />
     );
   else if (list.length === 0) content = <EmptyState icon={<IconSearch size={28} />} title="No flow matches" description={`Nothing named “${search.trim()}”.`} />;

@@ -70,6 +70,8 @@ export default async function setup(project: TestProject) {
       DNS_TIMEOUT_MS: '1000',
       // Journeys run their webhook receivers on loopback (flow-webhook-tester.journey.ts).
       OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1',
+      // apps.journey.ts connects Slack to a stand-in on loopback.
+      SLACK_WEBHOOK_HOSTS: 'hooks.slack.com,127.0.0.1',
       AI_BASE_URL: aiModel.baseUrl,
       AI_API_KEY: 'e2e-ai-key',
     },

@@ -1,16 +1,10 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { AreaPage } from '../features/areas/area-page.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
 import { AppShellLayout } from './shell/app-shell.tsx';
 
 const title = (name: string): { handle: RouteHandle } => ({ handle: { title: name } });
-
-/** An area not in this version: its own title and a plain description. */
-function area(path: string, name: string, description: string): RouteObject {
-  return { path, ...title(name), element: <AreaPage title={name} description={description} /> };
-}
 
 /**
  * Every route of account.md §2. Each page is loaded on first visit (`lazy`), so a work area's code and
@@ -72,8 +66,8 @@ const areaRoutes: RouteObject[] = [
   { path: 'broadcasts', ...title('Broadcasts'), lazy: () => import('../features/broadcasts/broadcasts-page.tsx').then((m) => ({ Component: m.BroadcastsPage })) },
   { path: 'broadcasts/:id', ...title('Broadcast'), lazy: () => import('../features/broadcasts/broadcast-page.tsx').then((m) => ({ Component: m.BroadcastPage })) },
   { path: 'metrics', ...title('Metrics'), lazy: () => import('../features/metrics/metrics-page.tsx').then((m) => ({ Component: m.MetricsPage })) },
-  area('apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
-  area('settings/apps', 'Apps', 'Connect the tools that send Herald your data and events.'),
+  { path: 'apps', ...title('Apps'), lazy: () => import('../features/integrations/apps-page.tsx').then((m) => ({ Component: m.AppsPage })) },
+  { path: 'settings/apps', ...title('Apps'), lazy: () => import('../features/integrations/apps-page.tsx').then((m) => ({ Component: m.AppsPage })) },
   { path: 'billing', ...title('Plan and Billing'), lazy: () => import('../features/billing/billing-page.tsx').then((m) => ({ Component: m.BillingPage })) },
   { path: 'settings/billing', ...title('Plan and Billing'), lazy: () => import('../features/billing/billing-page.tsx').then((m) => ({ Component: m.BillingPage })) },
   { path: 'settings/site-tracking', ...title('Site Tracking'), lazy: () => import('../features/site-tracking/site-tracking-page.tsx').then((m) => ({ Component: m.SiteTrackingPage })) },

@@ -4,6 +4,7 @@ import {
   IconArrowsSplit,
   IconBell,
   IconBolt,
+  IconBrandSlack,
   IconCalendarEvent,
   IconCalendarRepeat,
   IconCircleMinus,
@@ -53,6 +54,7 @@ const icons: Record<string, Icon> = {
   '/lead-score': IconStar,
   '/archive-person': IconArchive,
   '/end-flow': IconPlayerStop,
+  '/slack-notification': IconBrandSlack,
   '/check-email-activity': IconFilter,
   '/check-field': IconFilter,
   '/in-segment': IconFilter,
@@ -159,6 +161,8 @@ export function summariseStep(operationKey: string, inputFields: InputFields, na
       return 'Archive the person';
     case '/end-flow':
       return 'The person leaves the flow';
+    case '/slack-notification':
+      return text(c.text) ? `Slack: ${text(c.text)}` : null;
     case '/check-email-activity':
     case '/check-field':
     case '/visited-page':

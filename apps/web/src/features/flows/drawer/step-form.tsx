@@ -28,6 +28,7 @@ import { AbVariantsInput, defaultVariants } from './ab-variants-input.tsx';
 import { EmailPicker, EventPicker, FieldPicker, SegmentPicker, TagPicker } from './pickers.tsx';
 import { WaitEditor, defaultWait, toIso, toWallClock } from './wait-editor.tsx';
 import { WebhookTester } from './webhook-tester.tsx';
+import { SlackStepForm } from './slack-step-form.tsx';
 
 type Draft = Record<string, unknown>;
 
@@ -246,6 +247,8 @@ function SettingsFields({ operationKey, stepId, draft, set, isReadOnly, outputFi
           {!isReadOnly && stepId !== null && <WebhookTester stepId={stepId} url={str(draft.url) ?? ''} />}
         </Stack>
       );
+    case '/slack-notification':
+      return <SlackStepForm text={str(draft.text) ?? ''} onChange={(text) => set('text', text)} isReadOnly={isReadOnly} />;
     case '/lead-score':
       return <NumberInput label="Change the score by" description="Negative to lower it." min={-1000} max={1000} value={num(draft.change, 10)} readOnly={isReadOnly} onChange={(n) => set('change', Math.trunc(Number(n) || 0))} />;
     case '/archive-person':

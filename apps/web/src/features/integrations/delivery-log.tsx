@@ -1,0 +1,95 @@
+import { webhookMessages, type WebhookDelivery, type WebhookEndpoint } from '@herald/contracts';
+import { Badge, Modal, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { errorMessage } from '../../lib/api.ts';
+import { LoadError } from '../../ui/load-error.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { useDeliveries } from './integrations.api.ts';
+
+const statusColors: Record<WebhookDelivery['status'], string> = { pending: 'yellow', sending: 'blue', sent: 'teal', failed: 'red' };
+const statusLabels: Record<WebhookDelivery['status'], string> = { pending: 'Retrying', sending: 'Sending', sent: 'Delivered', failed: 'Failed' };
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm">{when(delivery.lastAttemptAt ?? delivery.createdAt)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">
+          {delivery.test ? 'Test event' : `${delivery.eventCount} ${delivery.eventCount === 1 ? 'event' : 'events'}`}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {delivery.eventTypes.join(', ')}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Badge color={statusColors[delivery.status]} variant="light">
+          {delivery.status === 'pending' && delivery.attempts === 0 ? 'Waiting' : statusLabels[delivery.status]}
+        </Badge>
+        {delivery.status === 'pending' && delivery.nextAt && delivery.attempts > 0 && (
+          <Text size="xs" c="dimmed">
+            next at {when(delivery.nextAt)}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{delivery.attempts}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{delivery.responseStatus ?? '—'}</Text>
+        {delivery.lastError && (
+          <Text size="xs" c="red" style={{ wordBreak: 'break-word' }}>
+            {delivery.lastError}
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The endpoint's last 50 deliveries, refreshed every 5 s while open. */
+export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
+  const deliveries = useDeliveries(endpoint.id);
+  let content;
+  if (deliveries.isPending) content = <LoadingSpinner label="Loading deliveries" />;
+  else if (deliveries.isError) content = <LoadError message={errorMessage(deliveries.error, webhookMessages.logError)} onRetry={() => void deliveries.refetch()} />;
+  else if (!deliveries.data.deliveries.length)
+    content = (
+      <Text size="sm" c="dimmed">
+        Nothing sent yet. Deliveries appear here when one of the endpoint’s events happens, or when you send a test event.
+      </Text>
+    );
+  else
+    content = (
+      <ScrollArea type="auto">
+        <Table striped miw={560} aria-label="Deliveries">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>Events</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Attempts</Table.Th>
+              <Table.Th>Answer</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {deliveries.data.deliveries.map((delivery) => (
+              <DeliveryRow key={delivery.id} delivery={delivery} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+    );
+  return (
+    <Modal opened onClose={onClose} title="Delivery log" size="xl">
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          {endpoint.url}
+        </Text>
+        {content}
+      </Stack>
+    </Modal>
+  );
+}

@@ -89,6 +89,7 @@ describe('POST /v1/auth/slack', () => {
     const list = await owner.client.get('/v1/services/connections');
     expect(list.body.connections).toHaveLength(1);
     expect(JSON.stringify(list.body)).not.toContain('/ok');
+    expect((await owner.client.get('/v1/accounts')).body.activeServices).toEqual(['slack']);
   });
 
   it('refuses empty and non-Slack credentials with the spec’s placeholders', async () => {
@@ -162,6 +163,7 @@ describe('Slack messages', () => {
     expect(stopped.warnings).toContain(serviceMessages.flowStopped('wrong_credentials'));
     const connections = await owner.client.get('/v1/services/connections');
     expect(connections.body.connections[0]).toMatchObject({ status: 'failed', authReason: 'wrong_credentials' });
+    expect((await owner.client.get('/v1/accounts')).body.activeServices).toEqual([]);
     const issues = await owner.client.get('/v1/accounts/issues');
     expect(issues.body.issues.map((i: { message: string }) => i.message)).toContain(serviceMessages.flowStoppedAlert(flow.name, 'wrong_credentials'));
     const list = await owner.client.get('/v1/integrations');

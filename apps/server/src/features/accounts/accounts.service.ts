@@ -19,6 +19,7 @@ import type { Services } from '../../services.ts';
 import { findUserByEmail, findUserById, setPasswordHash } from '../auth/auth.queries.ts';
 import { canAccessAIWriter } from '../ai-writer/ai-writer.access.ts';
 import { accountPayment, effectiveStatus } from '../billing/billing.service.ts';
+import { activeServiceIds } from '../integrations/slack.service.ts';
 import {
   countPeople,
   fillMemberName,
@@ -82,7 +83,7 @@ export async function loadAccount(
     linkUTMs: account.linkUtms,
     defaultFromName: account.defaultFromName,
     defaultFromEmail: account.defaultFromEmail,
-    activeServices: [],
+    activeServices: await activeServiceIds(db, account.id),
     peopleTableFields: account.peopleTableFields as Account['peopleTableFields'],
     formFieldMappings: account.formFieldMappings as Account['formFieldMappings'],
     onboarding: account.onboarding as Account['onboarding'],

@@ -4,6 +4,8 @@ import { IconArrowLeft, IconCheck, IconPencil } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { isFlowOn } from './flows.api.ts';
+import { GoalButton } from './goals/goal-button.tsx';
+import { SimulateButton } from './simulator/simulate-button.tsx';
 import { VersionsButton } from './versions/versions-button.tsx';
 
 interface FlowHeaderProps {
@@ -102,6 +104,8 @@ export function FlowHeader({ name, status, isReadOnly, isStatusChanging, pending
             </>
           )}
         </Group>
+        <SimulateButton />
+        <GoalButton />
         <VersionsButton />
         <Switch
           size="md"

@@ -3,6 +3,7 @@ import { Badge, Group, Paper, Stack, Text, ThemeIcon, Tooltip, UnstyledButton } 
 import { IconAlertTriangle, IconUsers } from '@tabler/icons-react';
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { useStepMetrics } from '../flows.api.ts';
+import { StepConversion } from '../goals/step-conversion.tsx';
 import { StepIcon, stepLabel, stepTypeColors, stepTypeLabels, summariseStep } from '../step-display.tsx';
 import type { EditorStep } from '../use-flow-editor.ts';
 import { useCanvas } from './canvas-context.ts';
@@ -106,6 +107,7 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
               </Text>
             </Group>
           </UnstyledButton>
+          {step.id !== null && canvas.showFigures && <StepConversion stepId={step.id} />}
           {emailId !== null && step.id !== null && canvas.showFigures && <SendFigures stepId={step.id} />}
         </Group>
       </Stack>

@@ -87,5 +87,17 @@ describe('flow versions', () => {
     const saved = await api('GET', `/v1/integrations/${flow.id}/versions`, undefined, cookie);
     expect(saved.body.matchesCurrent).toBe(1);
     expect(Object.keys((await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration.steps).map(Number).sort()).toEqual([trigger.id, wait.id, send.id].sort());
+
+    // On a phone the drawer covers the screen and the comparison scrolls sideways.
+    const phone = (await newPage(browser, { width: 375, height: 740 })).page;
+    await logIn(phone, user.email, user.password);
+    await phone.goto(`/flows/${flow.id}`);
+    await phone.getByRole('button', { name: 'Versions' }).click();
+    const narrow = phone.getByRole('dialog', { name: 'Versions' });
+    await narrow.getByRole('checkbox', { name: 'Compare version 1' }).check();
+    await narrow.getByRole('checkbox', { name: 'Compare version 2' }).check();
+    await narrow.getByTestId('version-diff').waitFor();
+    await checkAccessibility(phone);
+    await screenshot(phone, 'flow-versions-narrow');
   });
 });

@@ -1,5 +1,5 @@
 import type { FlowSnapshot, FlowSnapshotLink, FlowSnapshotStep, SettingChange, VersionDiff } from '@herald/contracts';
-import { Badge, Stack, Table, Text } from '@mantine/core';
+import { Badge, Box, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { summariseStep, type StepNames } from '../step-display.tsx';
 
@@ -56,11 +56,12 @@ export function VersionDiffView({ diff, newer, olderLabel, newerLabel, names, la
 
   if (rows.length === 0) return <Text size="sm" c="dimmed">These two versions do the same thing: no step, link or setting differs.</Text>;
   return (
-    <Table.ScrollContainer minWidth={520}>
-      <Table verticalSpacing="xs" withTableBorder withColumnBorders data-testid="version-diff">
+    // A region that scrolls sideways on narrow screens, reachable with the keyboard.
+    <Box role="region" aria-label={`Differences between ${olderLabel} and ${newerLabel}`} tabIndex={0} style={{ overflowX: 'auto' }}>
+      <Table miw={520} verticalSpacing="xs" withTableBorder withColumnBorders data-testid="version-diff">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w="24%">Change</Table.Th>
+            <Table.Th w={150}>Change</Table.Th>
             <Table.Th>{olderLabel}</Table.Th>
             <Table.Th>{newerLabel}</Table.Th>
           </Table.Tr>
@@ -75,7 +76,7 @@ export function VersionDiffView({ diff, newer, olderLabel, newerLabel, names, la
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encodeInputFields } from '@herald/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
@@ -15,7 +16,9 @@ const receiver = http.createServer((req, res) => {
   req.on('end', () => {
     if (req.url?.startsWith('/services/')) {
       slackMessages.push((JSON.parse(body) as { text: string }).text);
-      res.writeHead(200).end('ok');
+      // A webhook removed in Slack answers 404 no_service.
+      if (req.url.endsWith('/removed')) res.writeHead(404).end('no_service');
+      else res.writeHead(200).end('ok');
     } else {
       hookCalls.push({ headers: req.headers, json: JSON.parse(body) as (typeof hookCalls)[number]['json'] });
       res.writeHead(200).end('thanks');
@@ -101,6 +104,52 @@ describe('apps', () => {
     await page.keyboard.press('Space');
     await page.getByText('Endpoint switched off.').waitFor();
     await screenshot(page, 'apps');
+  });
+
+  it("a marketer sets up a flow's Slack step; when Slack drops the webhook, the flow stops and says why", async () => {
+    const user = await createUser();
+    const { cookie } = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
+    const flow = (await api('POST', '/v1/integrations', { name: 'VIP alerts' }, cookie)).body.integration as { id: number };
+    const trigger = (await api('POST', '/v1/steps/', { flowId: flow.id, operationKey: '/added-tag', inputFields: encodeInputFields({ tag: 'vip' }) }, cookie)).body.step as { id: number };
+    const slackStep = (await api('POST', '/v1/steps/', { flowId: flow.id, operationKey: '/slack-notification', coordinates: { x: 0, y: 200 } }, cookie)).body.step as { id: number };
+    expect((await api('POST', '/v1/links/', { source: trigger.id, target: slackStep.id }, cookie)).status).toBe(201);
+
+    const { page } = await newPage(browser);
+    await logIn(page, user.email, user.password);
+    await page.goto(`/flows/${flow.id}`);
+    await page.locator('.react-flow__node').filter({ hasText: 'Send Slack message' }).click();
+    await page.getByRole('heading', { name: 'Send Slack message', level: 2 }).waitFor();
+    await page.getByText('Slack is not connected yet').waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).fill('New VIP: {{ person.email }}');
+    await page.getByRole('button', { name: 'Save step' }).click();
+    await page.getByTestId('save-state').getByText('All changes saved').waitFor();
+    await checkAccessibility(page);
+    await screenshot(page, 'apps-slack-step');
+
+    // Slack is connected to a webhook that Slack has since removed; the first message stops the flow.
+    expect((await api('POST', '/v1/auth/slack', { url: `${base}/services/T01/B02/removed` }, cookie)).status).toBe(200);
+    expect((await api('PATCH', `/v1/integrations/${flow.id}`, { status: 'active' }, cookie)).status).toBe(200);
+    const person = (await api('POST', '/v1/people/', { email: 'vip@example.com' }, cookie)).body.user as { id: number };
+    await api('POST', '/v1/tags/', { tag: 'vip', id: person.id }, cookie);
+    await expect
+      .poll(async () => ((await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration as { status: string }).status, { timeout: 15_000 })
+      .toBe('deactivated-expired-auth');
+
+    await page.goto('/flows');
+    await page.getByText('Stopped: a connection expired').waitFor();
+    await page.goto(`/flows/${flow.id}`);
+    await page.getByText(/Slack no longer accepts the connection this flow posts to \(wrong_credentials\)/).waitFor();
+    await page.goto('/apps');
+    await page.getByText('Connection failed').waitFor();
+    await page.getByText("Slack stopped accepting Herald's messages").waitFor();
+    await screenshot(page, 'apps-slack-failed');
+    // Reconnected to a working webhook: the flow's warning goes; the flow waits to be switched on again.
+    await page.getByRole('textbox', { name: 'Incoming-webhook URL' }).fill(`${base}/services/T01/B02/fresh`);
+    await page.getByRole('button', { name: 'Reconnect' }).click();
+    await page.getByText('Slack connected.').waitFor();
+    await page.getByRole('button', { name: 'Send test message' }).waitFor();
+    const after = (await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration as { status: string; warnings: string[] };
+    expect(after.warnings.some((w) => w.includes('wrong_credentials'))).toBe(false);
   });
 
   it('reads well on a phone', async () => {

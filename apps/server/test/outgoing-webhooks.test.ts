@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookLimits, webhookMessages } from '@herald/contracts';
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader, verifySignature } from '../src/features/integrations/webhook-delivery.ts';
@@ -258,5 +259,17 @@ describe('signatures', () => {
     expect(verifySignature('whsec_b', '{"a":1}', header, 1_700_000_100)).toBe(false);
     expect(verifySignature('whsec_a', '{"a":2}', header, 1_700_000_100)).toBe(false);
     expect(verifySignature('whsec_a', '{"a":1}', header, 1_700_001_000)).toBe(false);
+  });
+
+  it('accepts its own signature of any body and refuses any other body or any mangled header (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.string(), fc.string(), fc.integer({ min: 1, max: 4_000_000_000 }), (secret, body, other, t) => {
+        const header = signatureHeader(secret, body, t);
+        expect(verifySignature(secret, body, header, t)).toBe(true);
+        if (other !== body) expect(verifySignature(secret, other, header, t)).toBe(false);
+        expect(verifySignature(secret, body, header.replace(/v1=./, 'v1=x'), t)).toBe(false);
+        expect(verifySignature(secret, body, other, t)).toBe(other === header);
+      }),
+    );
   });
 });

@@ -34,7 +34,8 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
   const [problem, setProblem] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const connection = connections.data?.connections.find((c) => c.serviceId === 'slack');
-  const showForm = canWrite && (!connection || editing);
+  const failed = connection?.status === 'failed';
+  const showForm = canWrite && (!connection || failed || editing);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -114,14 +115,18 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
             </Stack>
           </form>
         )}
-        {connection && !showForm && canWrite && (
+        {connection && !editing && canWrite && (
           <Group gap="xs">
-            <Button variant="light" onClick={sendTest} loading={test.isPending}>
-              Send test message
-            </Button>
-            <Button variant="default" onClick={() => setEditing(true)}>
-              Change webhook
-            </Button>
+            {!failed && (
+              <>
+                <Button variant="light" onClick={sendTest} loading={test.isPending}>
+                  Send test message
+                </Button>
+                <Button variant="default" onClick={() => setEditing(true)}>
+                  Change webhook
+                </Button>
+              </>
+            )}
             <Button variant="subtle" color="red" onClick={confirmDisconnect} loading={disconnect.isPending}>
               Disconnect
             </Button>

@@ -199,6 +199,19 @@ describe('refusals', () => {
     expect(await rowsOf('flows', visitor.account.accountId)).toEqual([]);
   });
 
+  it('opens the step catalogue to a share token holder, and to no one else without a session', async () => {
+    const owner = await registerUser(ctx.app);
+    const { flow } = await richFlow(owner);
+    const token = encodeURIComponent((await owner.client.get(`/v1/integrations/${flow.id}/share-token`)).body.shareToken as string);
+    const anonymous = new Client(ctx.app);
+    const catalogue = await anonymous.get(`/v1/services?read-only-auth=${token}`);
+    expect(catalogue.status).toBe(200);
+    expect(catalogue.body.steps.length).toBeGreaterThan(10);
+    expect((await anonymous.get(`/v1/services?read-only-auth=${token.slice(0, -4)}`)).status).toBe(403);
+    expect((await anonymous.get('/v1/services')).status).toBe(401);
+    expect((await owner.client.get('/v1/services')).status).toBe(200);
+  });
+
   it('never lets a share token write to the source account', async () => {
     const owner = await registerUser(ctx.app);
     const { flow } = await richFlow(owner);

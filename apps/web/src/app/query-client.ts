@@ -19,7 +19,9 @@ export function createQueryClient(): QueryClient {
           notifications.show({ id: 'connection-issues', color: 'red', message: messages.connectionIssues, autoClose: false });
           return;
         }
-        if (isUnauthorized(error) && query.queryKey[0] !== 'config') markSignedOut(queryClient);
+        // Already signed out (a visitor on a shared flow's read-only page): nothing to clear, the page stays.
+        const isSignedOut = queryClient.getQueryData<{ isLoggedIn: boolean }>(sessionKey)?.isLoggedIn === false;
+        if (isUnauthorized(error) && query.queryKey[0] !== 'config' && !isSignedOut) markSignedOut(queryClient);
       },
     }),
     mutationCache: new MutationCache({

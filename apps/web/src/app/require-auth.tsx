@@ -1,10 +1,15 @@
 import { messages } from '@herald/contracts';
 import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { errorMessage } from '../lib/api.ts';
 import { FullScreenLoader } from '../ui/full-screen-loader.tsx';
 import { registrationStepOf, useAccount, useSession } from '../features/account/account.api.ts';
 import { AccountStateScreen } from './shell/account-state-screen.tsx';
+import { sharedFlowOf } from '../features/flows/share/shared-flow-link.ts';
+
+/** A share link opened without a session shows the read-only flow (loaded with the flows code, on first use). */
+const SharedFlowVisitor = lazy(() => import('../features/flows/share/shared-flow-visitor.tsx'));
 
 /** "/login?redirect=/people/5%3Fx%3D1": the origin kept, slashes left readable. */
 export function loginPathFor(origin: string): string {
@@ -41,6 +46,13 @@ export function RequireAuth() {
   if (session.isPending) return <FullScreenLoader label="Checking your session" />;
   if (session.isError) return <LoadFailure message={messages.connectionIssues} onRetry={() => void session.refetch()} />;
   if (!isLoggedIn) {
+    const sharedFlow = sharedFlowOf(location);
+    if (sharedFlow)
+      return (
+        <Suspense fallback={<FullScreenLoader label="Loading the flow" />}>
+          <SharedFlowVisitor link={sharedFlow} />
+        </Suspense>
+      );
     const hasLoggedOut = session.data?.isLoggedIn === false && session.data.hasLoggedOut === true;
     return <Navigate to={hasLoggedOut ? '/login' : loginPathFor(location.pathname + location.search)} replace />;
   }

@@ -41,7 +41,7 @@ import { copyFlow, copyPreview } from './flows.copy.ts';
 import { createFlowFromRecipe } from './flow-recipes.service.ts';
 import { flowRecipesRoutes } from './flow-recipes.routes.ts';
 import { flowVersionsRoutes } from './flow-versions.routes.ts';
-import { getShareToken, readFlow } from './flows.share.ts';
+import { assertCatalogueReader, getShareToken, readFlow } from './flows.share.ts';
 import { createLink, deleteLink, deleteLinkBetween } from './links.service.ts';
 import { getServices } from './services.service.ts';
 import { createStep, deleteStep, getStep, stepPeople, updateStep } from './steps.service.ts';
@@ -102,8 +102,11 @@ export const flowsRoutes = [
   route({ method: 'DELETE', url: '/v1/links/:id', auth: 'session', scopes: [...write], summary: 'Remove a link', params: IdParams, response: LinkDeleted,
     handler: ({ db, session, params }) => deleteLink(db, session, params.id) }),
 
-  route({ method: 'GET', url: '/v1/services', auth: 'session', scopes: [...read], summary: 'The native service and its step catalogue with each operation\'s settings schema', response: ServicesResponse,
-    handler: () => Promise.resolve(getServices()) }),
+  route({ method: 'GET', url: '/v1/services', auth: 'public', summary: 'The native service and its step catalogue with each operation\'s settings schema (flows:read, or read-only-auth: a share token)', query: ReadOnlyAuthQuery, response: ServicesResponse,
+    handler: ({ services, session, query }) => {
+      assertCatalogueReader(services, session, query['read-only-auth']);
+      return Promise.resolve(getServices());
+    } }),
   ...flowRecipesRoutes,
   ...flowVersionsRoutes,
 ];

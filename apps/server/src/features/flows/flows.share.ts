@@ -48,3 +48,17 @@ export async function readFlow<T>(
   if (!hasScopes(session, ['flows:read'])) throw forbidden('You need the flows:read permission to do this.');
   return withAccount(services.db, session.accountId, (db) => work({ db, accountId: session.accountId, readOnly: false }));
 }
+
+/**
+ * Who may read the step catalogue (GET /v1/services): a signed-in member with flows:read, or the holder of any
+ * valid share token, whose read-only canvas needs the catalogue to draw the steps (it holds no account's data).
+ */
+export function assertCatalogueReader(services: Services, session: Session | undefined, token: string | undefined): void {
+  if (token !== undefined) {
+    const payload = verifyToken(token, services.secret);
+    if (!payload || payload.kind !== shareKind) throw forbidden(flowApiMessages.shareInvalid);
+    return;
+  }
+  if (!session) throw unauthorized();
+  if (!hasScopes(session, ['flows:read'])) throw forbidden('You need the flows:read permission to do this.');
+}

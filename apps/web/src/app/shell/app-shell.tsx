@@ -5,6 +5,8 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { isUpgradeStarShown, useAccount } from '../../features/account/account.api.ts';
 import { UsageBanner } from '../../features/billing/usage-banner.tsx';
+import { SharedFlowBar } from '../../features/flows/share/shared-flow-bar.tsx';
+import { useSharedFlowLink } from '../../features/flows/share/shared-flow-link.ts';
 import { AccountIssuesWarning } from './account-issues.tsx';
 import { GettingStartedProgress } from './getting-started-progress.tsx';
 import { HelpMenu } from './help-menu.tsx';
@@ -77,6 +79,9 @@ function NarrowNav() {
 function TopBar() {
   const account = useAccount();
   const isNarrow = useMediaQuery(narrowScreenQuery, false, { getInitialValueInEffect: false });
+  // A shared flow open read-only: the bar offers only to copy it (account.md §2).
+  const sharedFlow = useSharedFlowLink();
+  if (sharedFlow) return <SharedFlowBar link={sharedFlow} isLoggedIn />;
   if (!account.data) return null;
   const isUpgradeShown = isUpgradeStarShown(account.data);
 

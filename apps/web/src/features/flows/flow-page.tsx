@@ -26,6 +26,7 @@ import { StepCatalogue } from './step-catalogue.tsx';
 import { stepLabel, type StepNames } from './step-display.tsx';
 import { StepPeopleModal } from './step-people-modal.tsx';
 import { useFlowEditor, type EditorStep } from './use-flow-editor.ts';
+import { useSharedStepNames } from './share/shared-step-names.ts';
 
 /** /flows/{id}: one flow on a canvas (only that flow is fetched). */
 export function FlowPage() {
@@ -38,10 +39,10 @@ export function FlowPage() {
   );
 }
 
-function useStepNames(): StepNames {
-  const segments = useSegments();
-  const emails = useEmails('false');
-  const fields = usePersonFields();
+function useStepNames(enabled: boolean): StepNames {
+  const segments = useSegments({ enabled });
+  const emails = useEmails('false', { enabled });
+  const fields = usePersonFields({ enabled });
   return useMemo(() => {
     const segmentNames = new Map((segments.data?.segments ?? []).map((s) => [s.id, s.name]));
     const emailNames = new Map((emails.data?.emails ?? []).map((e) => [e.id, e.name]));
@@ -92,10 +93,12 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
   const canRead = shareToken !== null || (accountData ? hasScopes(accountData, ['flows:read']) : false);
   const canWrite = shareToken === null && (accountData ? hasScopes(accountData, ['flows:write']) : false);
   const flow = useFlow(canRead ? flowId : 0, shareToken);
-  const services = useServices({ enabled: canRead });
+  const services = useServices({ enabled: canRead, shareToken });
   const counts = useFlowPeopleCounts(flowId, { enabled: canRead && shareToken === null });
   const editor = useFlowEditor(flowId, flow.data?.integration);
-  const names = useStepNames();
+  // A shared flow's steps name its own account's emails, segments and fields, read with the token.
+  const ownNames = useStepNames(shareToken === null);
+  const names = useSharedStepNames(flowId, shareToken) ?? ownNames;
   const rename = useUpdateFlow();
   const toggleFlow = useToggleFlow();
   const reactFlow = useReactFlow();
@@ -138,7 +141,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
     [catalogue, names, counts.data, isPreviewOn, canWrite, shareToken, editor],
   );
 
-  if (!account.data) return <LoadingSpinner />;
+  if (!account.data && shareToken === null) return <LoadingSpinner />;
   if (!canRead) {
     return <EmptyState icon={<IconLock size={28} />} title="You can't see flows" description="Seeing flows needs the “See flows” permission. Ask an owner of the account to give it to you." />;
   }
@@ -219,9 +222,11 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
             <span />
           )}
           <Group gap="lg" wrap="wrap">
-            <Text size="sm" c="dimmed" data-testid="flow-people">
-              {counts.data ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered` : counts.isError ? 'People counts are unavailable.' : 'Counting people…'}
-            </Text>
+            {shareToken === null && (
+              <Text size="sm" c="dimmed" data-testid="flow-people">
+                {counts.data ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered` : counts.isError ? 'People counts are unavailable.' : 'Counting people…'}
+              </Text>
+            )}
             <Switch label="Steps preview" checked={isPreviewOn} onChange={(event) => setIsPreviewOn(event.currentTarget.checked)} />
             {shareToken === null && <ReentrySetting flow={data} isReadOnly={!canWrite} />}
             {canWrite && <FlowMenu flow={data} />}

@@ -26,7 +26,12 @@ export const countsRefreshMs = 15_000;
 export function useFlows(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: flowListKey,
-    queryFn: () => api.get('/integrations', { schema: FlowList }),
+    // A 403 is treated as forbidden: the list comes back empty (work-areas.md §4).
+    queryFn: () =>
+      api.get('/integrations', { schema: FlowList }).catch((error: unknown) => {
+        if (isApiError(error) && error.statusCode === 403) return { integrations: [] };
+        throw error;
+      }),
     enabled: options.enabled ?? true,
   });
 }
@@ -54,10 +59,11 @@ export function useFlowPeopleCounts(id: number, options: { enabled?: boolean } =
 }
 
 /** GET /v1/services: the step catalogue (labels, types, whether a step needs setting up) and each operation's schema. */
-export function useServices(options: { enabled?: boolean } = {}) {
+export function useServices(options: { enabled?: boolean; shareToken?: string | null } = {}) {
+  const token = options.shareToken ?? null;
   return useQuery({
-    queryKey: ['flows', 'services'],
-    queryFn: () => api.get('/services', { schema: ServicesResponse }),
+    queryKey: token ? ['flows', 'services', token] : ['flows', 'services'],
+    queryFn: () => api.get(`/services${token ? `?${new URLSearchParams({ 'read-only-auth': token }).toString()}` : ''}`, { schema: ServicesResponse }),
     enabled: options.enabled ?? true,
     staleTime: Infinity,
   });

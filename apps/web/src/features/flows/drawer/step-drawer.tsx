@@ -7,6 +7,7 @@ import { SendFigures } from '../canvas/step-node.tsx';
 import { StepIcon, stepLabel, stepTypeColors, stepTypeLabels, summariseStep, type StepNames } from '../step-display.tsx';
 import type { EditorStep } from '../use-flow-editor.ts';
 import { StepForm } from './step-form.tsx';
+import { SharedStepSettings } from '../share/shared-step-settings.tsx';
 
 const drawerSizes = { sm: 380, md: 440, lg: 540, xl: 680 } as const;
 
@@ -81,20 +82,24 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigu
                     {entry.description}
                   </Text>
                 )}
-                <StepForm
-                  key={`${step.key}:${JSON.stringify(step.inputFields)}`}
-                  operationKey={step.operationKey}
-                  stepId={step.id}
-                  inputFields={step.inputFields}
-                  outputFields={step.outputFields}
-                  problem={step.problem}
-                  isReadOnly={isReadOnly || step.id === null}
-                  isSaving={isSaving}
-                  onSave={(inputFields) => {
-                    setIsSaving(true);
-                    void onSave(step, inputFields).finally(() => setIsSaving(false));
-                  }}
-                />
+                {!showFigures ? (
+                  <SharedStepSettings inputFields={step.inputFields} names={names} />
+                ) : (
+                  <StepForm
+                    key={`${step.key}:${JSON.stringify(step.inputFields)}`}
+                    operationKey={step.operationKey}
+                    stepId={step.id}
+                    inputFields={step.inputFields}
+                    outputFields={step.outputFields}
+                    problem={step.problem}
+                    isReadOnly={isReadOnly || step.id === null}
+                    isSaving={isSaving}
+                    onSave={(inputFields) => {
+                      setIsSaving(true);
+                      void onSave(step, inputFields).finally(() => setIsSaving(false));
+                    }}
+                  />
+                )}
                 {step.id === null && (
                   <Text size="sm" c="dimmed" role="status">
                     Creating the step…

@@ -8,7 +8,8 @@ import { protectTenantTables } from './tenant-policy.ts';
  *   count that switches it off. `webhook_events` is the outbox: one row per (endpoint, event), written by
  *   statement-level triggers on `people`, `events` and `flow_runs` in the transaction of the change, so the API,
  *   bulk actions, imports, tracking's COPY batches and the flow engine all feed it and a rolled-back change sends
- *   nothing. Each trigger first looks whether any endpoint is switched on at all (one lookup in a partial index).
+ *   nothing. Each trigger first looks whether any endpoint is switched on at all (one lookup in a partial index),
+ *   then builds events only for the rows of accounts that have one.
  * - `webhook_deliveries`: one request of up to 100 events of one endpoint; the `outgoing-webhooks` job groups waiting
  *   events into deliveries and posts them, so a retry sends the same events under the same delivery id.
  * - `account_services`: a connected service's credentials (Slack's incoming-webhook URL), and whether they failed.
@@ -149,9 +150,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ${guard}
       ${capture(sql`
         select n.account_id, 'person.created'::text as type, ${person('n')} as data from new_rows n
+        where n.account_id in (select account_id from webhook_endpoints where enabled)
         union all
         select n.account_id, 'tag.added', jsonb_build_object('tag', t.tag, 'person', jsonb_build_object('id', n.id, 'email', n.email))
-        from new_rows n cross join lateral unnest(n.tags) t(tag)`)}
+        from new_rows n cross join lateral unnest(n.tags) t(tag) where n.account_id in (select account_id from webhook_endpoints where enabled)`)}
       return null;
     end $fn$;
     create trigger people_inserted_webhooks after insert on people
@@ -170,6 +172,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
             (row(n.email, n.first_name, n.last_name, n.phone, n.company, n.website, n.external_id, n.fields, n.tags, n.archived_at, n.unsubscribed_at)
               is distinct from row(o.email, o.first_name, o.last_name, o.phone, o.company, o.website, o.external_id, o.fields, o.tags, o.archived_at, o.unsubscribed_at)) as changed
           from new_rows n join old_rows o on o.account_id = n.account_id and o.id = n.id
+          where n.account_id in (select account_id from webhook_endpoints where enabled)
         )
         select p.account_id, 'person.updated'::text as type, ${person('p')} as data from pairs p where p.changed
         union all
@@ -223,7 +226,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ${capture(sql`
         select r.account_id, 'flow.entered'::text as type,
           jsonb_build_object('flowId', r.flow_id, 'runId', r.id, 'entry', r.entry, 'person', jsonb_build_object('id', r.person_id)) as data
-        from new_rows r`)}
+        from new_rows r where r.account_id in (select account_id from webhook_endpoints where enabled)`)}
       return null;
     end $fn$;
     create trigger flow_runs_inserted_webhooks after insert on flow_runs
@@ -239,7 +242,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         select n.account_id, 'flow.completed'::text as type,
           jsonb_build_object('flowId', n.flow_id, 'runId', n.id, 'entry', n.entry, 'person', jsonb_build_object('id', n.person_id)) as data
         from new_rows n join old_rows o on o.account_id = n.account_id and o.id = n.id
-        where n.status = 'done' and o.status <> 'done'`)}
+        where n.status = 'done' and o.status <> 'done' and n.account_id in (select account_id from webhook_endpoints where enabled)`)}
       return null;
     end $fn$;
     create trigger flow_runs_updated_webhooks after update on flow_runs

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { recipes } from '../src/features/flows/recipes/index.ts';
 import { addMember } from './email-helpers.ts';
 import { accountOf, activate, smtpSink, useFlowsContext } from './flows-fixtures.ts';
-import { Client, registerUser } from './helpers.ts';
+import { Client, registerUser, uniqueEmail } from './helpers.ts';
 
 const testContext = useFlowsContext();
 
@@ -111,6 +111,25 @@ describe('recipes', () => {
     const on = await activate(owner.client, flow.id);
     expect(on.status, JSON.stringify(on.body)).toBe(200);
     expect(on.body.message).toBe(flowMessages.activated);
+  });
+
+  it('runs a recipe flow: a person tagged trial gets its first email, with their name, and waits for the next', async () => {
+    const owner = await registerUser(testContext().app);
+    const accountId = accountOf(owner);
+    await testContext().services.db.insertInto('senderAddresses').values({ accountId, email: owner.email, status: 'verified' }).execute();
+    const flow = (await fromRecipe(owner.client, 'trial-nurture')).integration;
+    expect((await activate(owner.client, flow.id)).status).toBe(200);
+    const address = uniqueEmail('trialist');
+    const person = await owner.client.post('/v1/people/?source=manual', { email: address, firstName: 'Tess' });
+    expect(person.status, JSON.stringify(person.body)).toBe(201);
+    expect((await owner.client.post('/v1/tags/', { tag: 'trial', id: person.body.user.id })).status).toBeLessThan(300);
+    const mail = await smtpSink().waitFor(address);
+    expect(mail.subject).toContain('Your trial of');
+    expect(mail.html).toContain('Your trial is on, Tess');
+    const wait = stepsOf(flow).find((s) => s.operationKey === '/delay-v2')!;
+    await expect
+      .poll(async () => (await owner.client.get(`/v1/integrations/${flow.id}/people-counts`)).body.steps[String(wait.id)], { timeout: 20_000 })
+      .toBe(1);
   });
 
   it('refuses an unknown recipe, a malformed one, and a member who may not change flows, creating nothing', async () => {

@@ -27,6 +27,9 @@ export const simulateMessages = {
   eventBeforeStart: 'Events happen at or after the start of the test run.',
   stepLimit: `The test run stopped after ${simulateLimits.maxSteps} steps.`,
   fieldValue: 'A field value is text, a number, true or false.',
+  startOutOfRange: 'Start the test run between the years 2000 and 2100.',
+  personBusy: 'This person is being changed right now. Try the test run again in a moment.',
+  emailTaken: 'A person with this email exists: test with their email instead, or leave the email out.',
 } as const;
 
 const isoTime = z.iso.datetime({ offset: true, message: 'Enter a date and time such as 2026-03-01T09:00:00Z.' });

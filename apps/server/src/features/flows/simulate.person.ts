@@ -49,7 +49,7 @@ export async function simulatedPerson(db: Database, accountId: number, spec: z.i
   // A made-up address unless one is given; an address of a real person would collide with them.
   const email = set.email ?? `test-run-${crypto.randomUUID()}@example.invalid`;
   const taken = await sql<{ id: string }>`select id from people where account_id = ${accountId} and lower(email) = lower(${email}) limit 1`.execute(db);
-  if (taken.rows.length) throw badRequest('A person with this email exists: test with their email instead, or leave the email out.');
+  if (taken.rows.length) throw badRequest(simulateMessages.emailTaken);
   set.email = email;
   const names = Object.keys(set);
   const { rows } = await sql<{ id: string }>`

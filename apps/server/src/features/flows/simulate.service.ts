@@ -3,7 +3,7 @@ import { isValidTimeZone, simulateRun, type Effect } from '@herald/flow-engine';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
+import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { compileOrThrow, previewLinks, renderContext, renderFor } from '../emails/email-rendering.ts';
@@ -22,6 +22,7 @@ const dayMs = 86_400_000;
 /** The simulated clock's window: from `start` (now) to `until` (90 days later), at most 366 days. */
 function clockOf(body: Body): { start: Date; until: Date } {
   const start = body.start ? new Date(body.start) : new Date();
+  if (start.getTime() < Date.UTC(2000, 0, 1) || start.getTime() > Date.UTC(2100, 0, 1)) throw badRequest(simulateMessages.startOutOfRange);
   const until = body.until ? new Date(body.until) : new Date(start.getTime() + simulateLimits.defaultDays * dayMs);
   if (until.getTime() <= start.getTime()) throw badRequest(simulateMessages.untilBeforeStart);
   if (until.getTime() - start.getTime() > simulateLimits.maxDays * dayMs) throw badRequest(simulateMessages.horizonTooLong);
@@ -50,6 +51,10 @@ export async function simulateFlow(db: Database, services: Services, session: Se
   await sql`savepoint herald_simulation`.execute(db);
   try {
     return await simulateInside(db, services, session, { flow, triggerId: trigger.id, start, until, accountZone, body });
+  } catch (error) {
+    // A real person's row held by a writer for longer than the lock timeout.
+    if ((error as { code?: string }).code === '55P03') throw conflict(simulateMessages.personBusy);
+    throw error;
   } finally {
     await sql`rollback to savepoint herald_simulation`.execute(db);
     await sql`release savepoint herald_simulation`.execute(db);

@@ -51,8 +51,8 @@ export function PersonForm({ value, onChange }: { value: DraftPerson; onChange: 
         </Text>
         {value.fields.map((field, index) => (
           <Group key={index} gap="xs" wrap="nowrap" align="flex-end">
-            <Autocomplete aria-label={`Field ${index + 1} name`} placeholder="Field" data={names} value={field.name} onChange={(name) => setField(index, { name })} style={{ flex: 1 }} />
-            <TextInput aria-label={`Field ${index + 1} value`} placeholder="Value" value={field.value} onChange={(e) => setField(index, { value: e.currentTarget.value })} style={{ flex: 1 }} />
+            <Autocomplete size="sm" aria-label={`Field ${index + 1} name`} placeholder="Field" data={names} value={field.name} onChange={(name) => setField(index, { name })} style={{ flex: 1 }} />
+            <TextInput size="sm" aria-label={`Field ${index + 1} value`} placeholder="Value" value={field.value} onChange={(e) => setField(index, { value: e.currentTarget.value })} style={{ flex: 1 }} />
             <ActionIcon variant="subtle" color="gray" aria-label={`Remove field ${index + 1}`} onClick={() => onChange({ ...value, fields: value.fields.filter((_, i) => i !== index) })}>
               <IconTrash size={16} />
             </ActionIcon>

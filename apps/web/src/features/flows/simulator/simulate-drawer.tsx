@@ -1,11 +1,14 @@
 import type { SimulateBody } from '@herald/contracts';
 import { Alert, Button, Drawer, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconPlayerPlay } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api.ts';
 import { conditionNames } from '../../segments/condition-text.ts';
 import { useSegments } from '../../segments/segments.api.ts';
+import { useEmails } from '../../emails/emails.api.ts';
 import { usePersonFields } from '../../people/people.api.ts';
+import { useFlow } from '../flows.api.ts';
+import { summariseStep } from '../step-display.tsx';
 import { emptyPerson, PersonForm, typedValue, useFieldTypes, type DraftPerson } from './person-form.tsx';
 import { useSimulate } from './simulate.api.ts';
 import { SimulateTimeline } from './simulate-timeline.tsx';
@@ -60,7 +63,24 @@ export function SimulateDrawer({ flowId, opened, onClose }: { flowId: number; op
   const types = useFieldTypes();
   const segments = useSegments({ enabled: opened });
   const fields = usePersonFields({ enabled: opened });
+  const emails = useEmails('false', { enabled: opened });
+  const flow = useFlow(flowId);
   const names = conditionNames({ segments: (segments.data?.segments ?? []).map((s) => ({ id: s.id, name: s.name })), fields: fields.data?.items ?? [] });
+  const stepSummary = useMemo(() => {
+    const emailNames = new Map((emails.data?.emails ?? []).map((e) => [e.id, e.name]));
+    const segmentNames = new Map((segments.data?.segments ?? []).map((s) => [s.id, s.name]));
+    const fieldNames = new Map((fields.data?.items ?? []).map((f) => [f.name, f.title || f.name]));
+    const stepNames = {
+      email: (id: number) => emailNames.get(id) ?? `Email ${id}`,
+      segment: (id: number) => segmentNames.get(id) ?? `Segment ${id}`,
+      field: (name: string) => fieldNames.get(name) ?? name,
+    };
+    const steps = flow.data?.integration.steps ?? {};
+    return (stepId: number) => {
+      const step = steps[String(stepId)];
+      return step ? summariseStep(step.operationKey, step.inputFields, stepNames) : null;
+    };
+  }, [emails.data, segments.data, fields.data, flow.data]);
 
   const run = (event: FormEvent) => {
     event.preventDefault();
@@ -108,7 +128,7 @@ export function SimulateDrawer({ flowId, opened, onClose }: { flowId: number; op
             </Group>
           </Stack>
         </form>
-        {simulate.data && !simulate.isPending && <SimulateTimeline result={simulate.data} names={names} stepName={(_id, fallback) => fallback} />}
+        {simulate.data && !simulate.isPending && <SimulateTimeline result={simulate.data} names={names} stepSummary={stepSummary} />}
       </Stack>
     </Drawer>
   );

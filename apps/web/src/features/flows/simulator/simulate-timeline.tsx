@@ -55,7 +55,7 @@ function EmailPreview({ email }: { email: SimulateResult['emails'][number] }) {
 }
 
 /** The test run's result: how it ended, then each step with its time on the person's clock, outcome and why. */
-export function SimulateTimeline({ result, names, stepName }: { result: SimulateResult; names: ConditionNames; stepName: (stepId: number, fallback: string) => string }) {
+export function SimulateTimeline({ result, names, stepSummary }: { result: SimulateResult; names: ConditionNames; stepSummary: (stepId: number) => string | null }) {
   const ending = endings[result.ended];
   const emailsByStep = new Map<string, SimulateResult['emails'][number]>();
   for (const email of result.emails) emailsByStep.set(`${email.stepId}:${email.at}`, email);
@@ -85,7 +85,7 @@ export function SimulateTimeline({ result, names, stepName }: { result: Simulate
                 title={
                   <Group gap="xs" wrap="wrap">
                     <Text size="sm" fw={600}>
-                      {stepName(step.stepId, step.name)}
+                      {step.name}
                     </Text>
                     <Badge size="sm" variant="light" color={step.outcome === 'no' ? 'red' : step.outcome === 'yes' ? 'teal' : 'gray'} tt="none">
                       {step.outcome}
@@ -94,6 +94,11 @@ export function SimulateTimeline({ result, names, stepName }: { result: Simulate
                 }
               >
                 <Stack gap={4}>
+                  {stepSummary(step.stepId) && (
+                    <Text size="xs" c="dark.4" style={{ wordBreak: 'break-word' }}>
+                      {stepSummary(step.stepId)}
+                    </Text>
+                  )}
                   <Text size="xs" c="dimmed">
                     {step.localAt}
                   </Text>

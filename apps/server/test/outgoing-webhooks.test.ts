@@ -4,7 +4,7 @@ import { webhookLimits, webhookMessages } from '@herald/contracts';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeader, verifySignature } from '../src/features/integrations/webhook-delivery.ts';
+import { pruneLog, signatureHeader, verifySignature } from '../src/features/integrations/webhook-delivery.ts';
 import { outgoingMessages } from '../src/lib/outgoing-url.ts';
 import { addMember } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -226,6 +226,12 @@ describe('delivering events', () => {
     expect(second.json.events.map((e) => e.id)).toEqual(first.json.events.map((e) => e.id));
     const log = await until(async () => (await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'sent'));
     expect(log).toMatchObject({ attempts: 2, responseStatus: 204, lastError: null });
+    // Finished deliveries leave the log after 30 days, with their events.
+    await sql`update webhook_deliveries set finished_at = now() - interval '31 days' where account_id = ${accountId} and id = ${log.id}`.execute(ctx.services.db);
+    await pruneLog(ctx.services.db, accountId);
+    expect((await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.id === log.id)).toBeUndefined();
+    const left = await sql<{ n: number }>`select count(*)::int as n from webhook_events where account_id = ${accountId} and delivery_id = ${log.id}`.execute(ctx.services.db);
+    expect(left.rows[0]!.n).toBe(0);
   });
 
   it('sends a test event and shows it in the log; switches an endpoint off after a day of failures with an account alert', async () => {

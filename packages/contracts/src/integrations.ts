@@ -55,6 +55,8 @@ export const webhookLimits = {
   disableAfterFailures: 10,
   /** …over at least this many hours without one success. */
   disableAfterHours: 24,
+  /** Finished deliveries stay in the log this many days. */
+  logDays: 30,
 } as const;
 
 const EndpointUrl = z.string().trim().min(1, 'Enter the URL Herald should call.').max(2000);

@@ -92,6 +92,7 @@ export async function sendDueDeliveries(services: Services, accountId: number): 
     if (!due.length) break;
     await Promise.all(due.map((delivery) => withAccount(services.db, accountId, (db) => deliverOnce(services, db, accountId, delivery))));
   }
+  await withAccount(services.db, accountId, (db) => pruneLog(db, accountId));
   const { rows } = await withAccount(services.db, accountId, (db) =>
     sql<{ at: Date | null }>`
       select least(min(d.next_at) filter (where d.status = 'pending'), min(d.lease_until) filter (where d.status = 'sending')) as at
@@ -168,4 +169,15 @@ async function recordOutcome(db: Database, accountId: number, delivery: DueDeliv
     returning url, enabled`.execute(db);
   const row = rows[0] as { url: string; enabled: boolean } | undefined;
   if (row && !row.enabled) await raiseAlert(db, accountId, `webhook-endpoint:${delivery.endpointId}`, webhookMessages.alert(row.url));
+}
+
+/** Deliveries finished more than logDays ago leave the log with their events, a thousand at a time. */
+export async function pruneLog(db: Database, accountId: number): Promise<void> {
+  await sql`
+    with old as (
+      select id from webhook_deliveries where account_id = ${accountId} and status in ('sent', 'failed')
+        and finished_at < now() - make_interval(days => ${webhookLimits.logDays}) order by id limit 1000
+    ),
+    gone as (delete from webhook_events e using old where e.account_id = ${accountId} and e.delivery_id = old.id)
+    delete from webhook_deliveries d using old where d.account_id = ${accountId} and d.id = old.id`.execute(db);
 }

@@ -96,6 +96,8 @@ describe('flow simulator', () => {
     await phone.getByRole('button', { name: 'Test run' }).click();
     await phone.getByRole('dialog', { name: 'Test run' }).getByRole('button', { name: 'Run' }).click();
     await phone.getByTestId('simulation-result').getByText(/Waits until/).waitFor();
+    await phone.getByTestId('simulation-result').scrollIntoViewIfNeeded();
+    await checkAccessibility(phone);
     await screenshot(phone, 'flow-simulator-phone');
   });
 });

@@ -212,6 +212,19 @@ describe('refusals', () => {
     expect((await owner.client.get('/v1/services')).status).toBe(200);
   });
 
+  it('shows a share link no people at the steps', async () => {
+    const owner = await registerUser(ctx.app);
+    const { flow } = await richFlow(owner);
+    const token = encodeURIComponent((await owner.client.get(`/v1/integrations/${flow.id}/share-token`)).body.shareToken as string);
+    const person = await created(owner.client.post('/v1/people/?source=manual', { email: 'waiting@example.com' }));
+    const stepId = Number(Object.keys((await owner.client.get(`/v1/integrations/${flow.id}`)).body.integration.steps)[0]);
+    await ctx.services.db.insertInto('flowRuns').values({ accountId: owner.account.accountId, flowId: flow.id, personId: person.user.id, stepId, status: 'active' }).execute();
+    expect((await owner.client.get(`/v1/integrations/${flow.id}`)).body.integration.steps[String(stepId)].peopleCount).toBe(1);
+    const shared = await new Client(ctx.app).get(`/v1/integrations/${flow.id}?read-only-auth=${token}`);
+    expect(Object.values(shared.body.integration.steps as Record<string, Step>).map((s) => s.peopleCount)).toEqual([0, 0, 0, 0]);
+    expect((await new Client(ctx.app).get(`/v1/integrations/${flow.id}/people-counts?read-only-auth=${token}`)).status).toBe(401);
+  });
+
   it('never lets a share token write to the source account', async () => {
     const owner = await registerUser(ctx.app);
     const { flow } = await richFlow(owner);

@@ -113,8 +113,14 @@ describe('sharing and copying flows across accounts', () => {
 
     await banner.getByRole('button', { name: flowCopyMessages.copyToYourAccount }).click();
     const register = page.getByRole('dialog', { name: flowCopyMessages.copyToYourAccount });
-    expect(await register.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toContain('after-register=');
     await checkAccessibility(page);
+    // Sign up starts the registration wizard, which comes back to this link when done.
+    await register.getByRole('link', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Start your free trial' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('after-register')).toBe(link);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
+    await page.getByRole('banner').getByRole('button', { name: flowCopyMessages.copyToYourAccount }).click();
     await register.getByRole('link', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByLabel('Email').fill(visitor.email);

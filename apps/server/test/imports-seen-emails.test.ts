@@ -30,6 +30,30 @@ describe('seen emails', () => {
     expect(seen.repeated).toBe(true);
   });
 
+  it("tells whether a batch repeats an email of its own or one of an earlier batch's", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom('a@x.io', 'b@x.io', 'c@x.io', 'd@x.io', 'e@x.io'), { maxLength: 4 }), { minLength: 1, maxLength: 6 }), (batches) => {
+        const seen = new SeenEmails(4);
+        const before = new Set<string>();
+        batches.forEach((emails, batch) => {
+          seen.startBatch(batch);
+          const mine = new Set<string>();
+          let inBatch = false;
+          let earlier = false;
+          for (const email of emails) {
+            seen.add(email);
+            if (before.has(email)) earlier = true;
+            else if (mine.has(email)) inBatch = true;
+            mine.add(email);
+          }
+          expect({ inBatch: seen.repeatedInBatch, earlier: seen.repeatedFromEarlier }).toEqual({ inBatch, earlier });
+          for (const email of mine) before.add(email);
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('tells apart emails that differ only in length or order', () => {
     expect(addAll(['ab@x.io', 'ba@x.io', 'ab@x.iox', 'a@bx.io', ''])).toBe(false);
   });

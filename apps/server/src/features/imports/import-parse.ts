@@ -8,12 +8,12 @@ import { listCustomFields } from '../fields/fields.queries.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { sniffCsv } from './csv-sniff.ts';
 import { CsvReader, type CsvRecord } from './csv-reader.ts';
+import { importBatching } from './import-merge-sql.ts';
+import type { StagedBatch } from './import-merge.ts';
 import { planColumns, stagingLine, stagingLineColumns, type ColumnPlan } from './import-plan.ts';
 import { SeenEmails } from './seen-emails.ts';
 import { stagingTable } from './staging-table.ts';
 
-/** Rows committed together with the parse mark; a restart re-reads at most this many. */
-const chunkRows = 100_000;
 /** Longest cell kept whole; a longer one (a broken quote, a 1 MB value) fails its row, memory stays bounded. */
 const maxCellChars = 1_048_576;
 
@@ -136,15 +136,16 @@ async function abandonChunk(chunk: OpenChunk | undefined): Promise<void> {
  * Parse the file into the import's staging table (made before). The file streams through a decoder and the CSV reader
  * into one COPY per chunk of rows, so PostgreSQL loads while the next rows are read (two chunks at a
  * time, on two connections); each chunk commits, in file order, with the count of rows parsed, so a
- * restarted job skips what is already staged and nothing is lost or doubled. It answers the number
- * of data rows and whether the staged rows may repeat an email (always so after a restart, whose
- * parse did not see the rows staged before it).
+ * restarted job skips what is already staged and nothing is lost or doubled. Each committed chunk goes to
+ * `onStaged` with whether it may repeat an email of its own or of an earlier chunk (always so after a restart,
+ * whose parse did not see the rows staged before it), so it can merge while later chunks are read. It answers
+ * the number of data rows.
  */
 export async function parseImportFile(
   services: Services,
   imp: { accountId: number; id: number; fileKey: string; fieldMapping: ColumnMapping[]; parsedRows: number },
-  onProgress: (parsed: number) => void,
-): Promise<{ totalRows: number; mayRepeatEmails: boolean }> {
+  onStaged: (batch: StagedBatch) => void,
+): Promise<{ totalRows: number }> {
   const head = await readHead(services, imp.fileKey);
   if (head.length === 0) throw new ImportFailure(importMessages.noPeople);
   const shape = sniffCsv(head);
@@ -163,7 +164,14 @@ export async function parseImportFile(
   const reader = new CsvReader(shape.delimiter.charCodeAt(0), maxCellChars, (record) => records.push(record));
   const decoder = new TextDecoder(shape.encoding === 'utf8' ? 'utf-8' : 'latin1');
   const seen = new SeenEmails();
+  const chunkRows = importBatching.rows;
+  const resumed = imp.parsedRows > 0;
   let first = true;
+  /** The chunk's place in the file and what the parse saw of its emails, as the merge needs it. */
+  const staged = (upTo: number): StagedBatch => {
+    const batch = Math.floor((upTo - 1) / chunkRows);
+    return { batch, from: batch * chunkRows, to: upTo, repeatsInBatch: resumed || seen.repeatedInBatch, repeatsEarlier: resumed || seen.repeatedFromEarlier };
+  };
 
   const take = async () => {
     const batch = records;
@@ -176,6 +184,7 @@ export async function parseImportFile(
       }
       rowNo += 1;
       if (rowNo <= imp.parsedRows) continue;
+      if (chunkCount === 0) seen.startBatch(Math.floor((rowNo - 1) / chunkRows));
       chunk ??= await openChunk(services.pool, imp);
       const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans, chunk.tags, seen);
       if (typeof line === 'string') {
@@ -191,13 +200,14 @@ export async function parseImportFile(
         chunk = undefined;
         chunkCount = 0;
         const parsedUpTo = rowNo;
+        const done = staged(parsedUpTo);
         // PostgreSQL finishes this chunk's COPY while the next chunk is read into a second connection;
         // commits stay in file order (at most two chunks in flight), so `parsed_rows` only moves forward.
         const previous = committing;
         committing = previous.then(
           async () => {
             await commitChunk(full, imp, parsedUpTo);
-            onProgress(parsedUpTo);
+            onStaged(done);
           },
           async (error: unknown) => {
             // The chunk before failed: this one is never committed, and its connection goes back now.
@@ -228,8 +238,9 @@ export async function parseImportFile(
     if (chunk) {
       const last = chunk;
       chunk = undefined;
+      const done = staged(rowNo);
       await commitChunk(last, imp, rowNo);
-      onProgress(rowNo);
+      onStaged(done);
     }
   } catch (error) {
     await abandonChunk(chunk);
@@ -241,5 +252,5 @@ export async function parseImportFile(
   }
   if (!plans) throw new ImportFailure(importMessages.noPeople);
   if (rowNo === 0) throw new ImportFailure(importMessages.noPeople);
-  return { totalRows: Math.max(rowNo, imp.parsedRows), mayRepeatEmails: imp.parsedRows > 0 || seen.repeated };
+  return { totalRows: Math.max(rowNo, imp.parsedRows) };
 }

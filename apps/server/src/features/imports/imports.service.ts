@@ -19,7 +19,8 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { csvRow } from '../bulk/csv.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
-import { mergeImport, removeDuplicateRows } from './import-merge.ts';
+import { afterFailedMerge, finishImport, ImportMerger, mergedBatches, stagedBatches } from './import-merge.ts';
+import { holdSegmentRefreshes } from '../segments/membership.queries.ts';
 import { ImportFailure, parseImportFile, withAccountClient } from './import-parse.ts';
 import { mappedFieldName, stagingColumns } from './import-plan.ts';
 import { dropStagingTable, emptyStagingTable, ensureStagingTable, stagingTable, sweepStagingTables } from './staging-table.ts';
@@ -32,7 +33,8 @@ function findImport(db: Database, accountId: number, id: number) {
 
 function toImport(row: ImportRow): Import {
   const total = row.totalRows ?? Math.max(row.numPeople, row.parsedRows, 1);
-  const progress = row.status === 'done' ? 1 : row.totalRows === null ? 0.5 * Math.min(1, row.parsedRows / total) : 0.5 + 0.5 * Math.min(1, row.mergedRows / total);
+  // Half for reading the file, half for merging it; both move at once (chunks merge while later ones are read).
+  const progress = row.status === 'done' ? 1 : Math.min(0.99, 0.5 * Math.min(1, row.parsedRows / total) + 0.5 * Math.min(1, row.mergedRows / total));
   return {
     id: row.id,
     name: row.name,
@@ -115,50 +117,69 @@ async function setImport(services: Services, accountId: number, id: number, chan
   await withAccount(services.db, accountId, (db) => db.updateTable('imports').set(changes).where('accountId', '=', accountId).where('id', '=', id).execute());
 }
 
-/** Whether staged rows are missing: every parsed row is staged, failed or a removed duplicate until the import is done. */
+/** Whether staged rows are missing: every parsed row is staged or failed until the import is done. */
 async function stagingLost(services: Services, accountId: number, id: number, expected: number): Promise<boolean> {
   const staged = await withAccountClient(services.pool, accountId, async (client) => (await client.query<{ n: number }>(`select count(*)::int as n from ${stagingTable(id)}`)).rows[0]!.n);
   return staged !== expected;
 }
 
-/** The import-people job: create mapped new fields, parse into staging, merge; resumable at each step. */
+/**
+ * The import-people job: create mapped new fields, then parse into staging while staged chunks merge into people
+ * (`ImportMerger`); resumable at each chunk and batch.
+ */
 export async function runImport(services: Services, accountId: number, id: number): Promise<void> {
   await sweepStagingTables(services.pool);
   const imp = await withAccount(services.db, accountId, (db) => findImport(db, accountId, id));
   if (!imp || imp.status === 'done' || imp.status === 'failed') return;
   const mapping = imp.fieldMapping as unknown as ColumnMapping[];
+  const merging = { accountId, id, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags };
   try {
     const staged = await ensureStagingTable(services.pool, id);
-    if (imp.parsedRows > 0 && (!staged || (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed - imp.duplicates)))) {
-      // The staging table is unlogged: a PostgreSQL crash empties it. Parse again; merged batches stay merged.
+    if (imp.parsedRows > 0 && (!staged || (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed)))) {
+      // The staging table is unlogged: a PostgreSQL crash empties it. Parse again; merged batches stay merged
+      // (with their counts), the others merge from the new parse.
       await emptyStagingTable(services.pool, id);
       await withAccount(services.db, accountId, async (db) => {
         await db.deleteFrom('importFailures').where('accountId', '=', accountId).where('importId', '=', id).execute();
-        await db.updateTable('imports').set({ parsedRows: 0, failed: 0, duplicates: 0 }).where('accountId', '=', accountId).where('id', '=', id).execute();
+        await db.updateTable('imports').set({ parsedRows: 0, failed: 0, totalRows: null }).where('accountId', '=', accountId).where('id', '=', id).execute();
       });
       imp.parsedRows = 0;
       imp.totalRows = null;
     }
-    if (imp.totalRows === null) {
-      await withAccount(services.db, accountId, async (db) => {
-        for (const m of mapping.filter((entry) => entry.newField)) {
-          await db
-            .insertInto('personFields')
-            .values({ accountId, name: cleanFieldName(m.field ?? m.newField!.title), title: m.newField!.title, type: m.newField!.type })
-            .onConflict((c) => c.columns(['accountId', 'name']).doNothing())
-            .execute();
+    const release = await holdSegmentRefreshes(services.pool, accountId);
+    try {
+      const merger = new ImportMerger(services.pool, merging, await mergedBatches(services.pool, merging));
+      try {
+        if (imp.totalRows === null) {
+          await withAccount(services.db, accountId, async (db) => {
+            for (const m of mapping.filter((entry) => entry.newField)) {
+              await db
+                .insertInto('personFields')
+                .values({ accountId, name: cleanFieldName(m.field ?? m.newField!.title), title: m.newField!.title, type: m.newField!.type })
+                .onConflict((c) => c.columns(['accountId', 'name']).doNothing())
+                .execute();
+            }
+          });
+          await setImport(services, accountId, id, { status: 'parsing' });
+          // Chunks staged before a restart merge while the rest of the file is read.
+          for (const batch of stagedBatches(imp.parsedRows)) merger.offer(batch);
+          const parsed = await parseImportFile(services, { accountId, id, fileKey: imp.fileKey, fieldMapping: mapping, parsedRows: imp.parsedRows }, (batch) => merger.offer(batch));
+          await setImport(services, accountId, id, { totalRows: parsed.totalRows, status: 'importing' });
+        } else {
+          for (const batch of stagedBatches(imp.totalRows)) merger.offer(batch);
         }
-      });
-      await setImport(services, accountId, id, { status: 'parsing' });
-      const parsed = await parseImportFile(services, { accountId, id, fileKey: imp.fileKey, fieldMapping: mapping, parsedRows: imp.parsedRows }, () => undefined);
-      await withAccountClient(services.pool, accountId, async (client) => {
-        // A file whose emails all differ (the parse saw no email twice) has nothing to remove.
-        if (parsed.mayRepeatEmails) await removeDuplicateRows(client, { accountId, id });
-        await client.query("update imports set total_rows = $3, status = 'importing' where account_id = $1 and id = $2", [accountId, id, parsed.totalRows]);
-      });
-      imp.totalRows = parsed.totalRows;
+        await merger.finish();
+      } catch (error) {
+        await merger.stop();
+        throw error;
+      }
+      await finishImport(services.pool, merging);
+    } catch (error) {
+      if (!(error instanceof ImportFailure)) await afterFailedMerge(services.pool, merging);
+      throw error;
+    } finally {
+      await release();
     }
-    await mergeImport(services.pool, { accountId, id, totalRows: imp.totalRows, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags }, () => undefined);
   } catch (error) {
     if (error instanceof ImportFailure) {
       await setImport(services, accountId, id, { status: 'failed', error: error.message, finishedAt: new Date() });

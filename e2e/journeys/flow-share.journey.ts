@@ -79,6 +79,24 @@ describe('sharing and copying flows across accounts', () => {
     await page.getByText('Onboarding welcome').first().waitFor();
     await page.goto('/segments');
     await page.getByText('Trial users').first().waitFor();
+
+    // A share link of the agency's flow, opened while in the sub-account: the current account is offered first.
+    const token = (await api('GET', `/v1/integrations/${flowId}/share-token`, undefined, cookie)).body.shareToken as string;
+    await page.goto(`/flows/${flowId}?${new URLSearchParams({ 'flow-read-auth': token }).toString()}`);
+    await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
+    await page.getByRole('banner').getByRole('button', { name: flowCopyMessages.copyToYourAccount }).click();
+    const shared = page.getByRole('dialog', { name: 'Copy “Onboarding”' });
+    await expect.poll(() => shared.getByRole('textbox', { name: flowCopyMessages.prompt }).inputValue()).toBe('Client Co (this account)');
+    await shared.getByTestId('copy-flow-counts').getByText('Emails: 1').waitFor();
+    await shared.getByRole('textbox', { name: flowCopyMessages.prompt }).click();
+    await page.getByRole('option', { name: 'Journey Tester' }).waitFor();
+    await checkAccessibility(page);
+    await page.getByRole('option', { name: 'Client Co (this account)' }).click();
+    await shared.getByRole('button', { name: 'Copy Flow' }).click();
+    await page.waitForURL((url) => /^\/flows\/\d+$/.test(url.pathname) && url.pathname !== `/flows/${flowId}`);
+    await page.getByRole('heading', { name: 'Copy of Onboarding', level: 1 }).waitFor();
+    await page.goto('/emails');
+    await page.getByText('Onboarding welcome (copy)').first().waitFor();
   });
 
   it('a visitor opens a share link logged out, sees the flow read-only, logs in from the copy button and copies it into their own account', async () => {

@@ -21,11 +21,14 @@ const receiver = http.createServer((req, res) => {
       else res.writeHead(200).end('ok');
     } else {
       hookCalls.push({ headers: req.headers, json: JSON.parse(body) as (typeof hookCalls)[number]['json'] });
-      res.writeHead(200).end('thanks');
+      if (hooksDown) res.writeHead(503).end('down for maintenance');
+      else res.writeHead(200).end('thanks');
     }
   });
 });
 let base: string;
+/** While true, the marketer's receiver answers 503. */
+let hooksDown = false;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -41,6 +44,7 @@ describe('apps', () => {
   it('a marketer connects Slack, adds a webhook endpoint, and sees an event delivered in its log', async () => {
     slackMessages.length = 0;
     hookCalls.length = 0;
+    hooksDown = false;
     const user = await createUser();
     const { page } = await newPage(browser);
     await logIn(page, user.email, user.password);
@@ -96,6 +100,19 @@ describe('apps', () => {
     await expect.poll(() => log.getByText('Delivered').count(), { timeout: 15_000 }).toBe(2);
     await checkAccessibility(page);
     await screenshot(page, 'apps-delivery-log');
+    await page.keyboard.press('Escape');
+    await log.waitFor({ state: 'hidden' });
+
+    // The receiver is down: the test event fails with its answer; once it is back, the delivery is sent again from the log.
+    hooksDown = true;
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('The endpoint answered 503.').first().waitFor();
+    hooksDown = false;
+    await card.getByRole('button', { name: 'Delivery log' }).click();
+    await log.getByText('Retrying').waitFor();
+    await log.getByRole('button', { name: /^Send delivery \d+ again$/ }).click();
+    await page.getByText('The delivery goes out again now.').waitFor();
+    await expect.poll(() => log.getByText('Delivered').count(), { timeout: 15_000 }).toBe(3);
     await page.keyboard.press('Escape');
     await log.waitFor({ state: 'hidden' });
 

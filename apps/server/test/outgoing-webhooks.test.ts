@@ -250,6 +250,18 @@ describe('delivering events', () => {
     expect(off.disabledReason).toBe(webhookMessages.disabledAfterFailures);
     const issues = await owner.client.get('/v1/accounts/issues');
     expect(issues.body.issues.map((i: { message: string }) => i.message)).toContain(webhookMessages.alert(`${base}/broken`));
+    // A failed delivery is sent again on request, with the same events; a delivered one cannot be.
+    const failed = await sql<{ id: string }>`update webhook_deliveries set status = 'failed', attempts = ${webhookLimits.maxAttempts}, finished_at = now()
+      where account_id = ${accountId} and endpoint_id = ${ep.id} and test returning id`.execute(ctx.services.db);
+    const failedId = Number(failed.rows[0]!.id);
+    const again = await owner.client.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${failedId}/retry`);
+    expect(again.status).toBe(200);
+    expect(again.body.delivery).toMatchObject({ id: failedId, status: 'pending', attempts: 0 });
+    expect((await owner.client.post(`/v1/webhook-endpoints/${ep.id}/deliveries/999999/retry`)).status).toBe(404);
+    await sql`update webhook_deliveries set status = 'sent' where account_id = ${accountId} and id = ${failedId}`.execute(ctx.services.db);
+    const sent = await owner.client.post(`/v1/webhook-endpoints/${ep.id}/deliveries/${failedId}/retry`);
+    expect(sent.status).toBe(409);
+    expect(sent.body.message).toBe(webhookMessages.notRetryable);
     // Switched on again: the alert is resolved and the count starts over.
     const on = await owner.client.patch(`/v1/webhook-endpoints/${ep.id}`, { enabled: true });
     expect(on.body.endpoint).toMatchObject({ enabled: true, failuresInRow: 0, failingSince: null, disabledReason: null });

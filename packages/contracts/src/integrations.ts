@@ -119,9 +119,13 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
 export const WebhookDeliveryQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 export const WebhookDeliveryResponse = z.object({ delivery: WebhookDelivery });
+export const WebhookDeliveryParams = z.object({ id: z.coerce.number().int().positive().max(2 ** 53), deliveryId: z.coerce.number().int().positive().max(2 ** 53) });
 
 export const webhookMessages = {
   notFound: 'Webhook endpoint not found.',
+  deliveryNotFound: 'Delivery not found.',
+  notRetryable: 'Only a failed delivery, or one waiting for its next attempt, can be sent again.',
+  retried: 'The delivery goes out again now.',
   tooMany: `An account can have at most ${webhookLimits.maxEndpoints} webhook endpoints.`,
   disabledAfterFailures: `Switched off by Herald: every call failed for ${webhookLimits.disableAfterHours} hours.`,
   alert: (url: string) => `Herald switched off the webhook endpoint ${url}: every call failed for ${webhookLimits.disableAfterHours} hours. Fix the receiver, then switch it on again under Apps.`,
@@ -131,6 +135,7 @@ export const webhookMessages = {
   logError: "We couldn't retrieve the delivery log.",
   testError: "We couldn't send the test event.",
   secretError: "We couldn't show the signing secret.",
+  retryError: "We couldn't send the delivery again.",
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------

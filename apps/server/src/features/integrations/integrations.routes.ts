@@ -12,6 +12,7 @@ import {
   SlackCredentials,
   UpdateWebhookEndpointBody,
   WebhookDeliveryList,
+  WebhookDeliveryParams,
   WebhookDeliveryQuery,
   WebhookDeliveryResponse,
   WebhookEndpointCreated,
@@ -22,7 +23,7 @@ import {
 import { route } from '../../http/route.ts';
 import { runServiceOperation, saveCredentials, serviceSchema } from './services-api.service.ts';
 import { disconnectSlack, listConnections } from './slack.service.ts';
-import { createEndpoint, deleteEndpoint, endpointSecret, listDeliveries, listEndpoints, testEndpoint, updateEndpoint } from './webhook-endpoints.service.ts';
+import { createEndpoint, deleteEndpoint, endpointSecret, listDeliveries, listEndpoints, retryDelivery, testEndpoint, updateEndpoint } from './webhook-endpoints.service.ts';
 
 /** Connected apps need apps:write (account.md §3 has no apps:read); which services are connected needs a session only. */
 const apps = ['apps:write'] as const;
@@ -45,6 +46,8 @@ export const integrationsRoutes = [
     handler: ({ db, session, params, query }) => listDeliveries(db, session, params.id, query.limit) }),
   route({ method: 'POST', url: '/v1/webhook-endpoints/:id/test', auth: 'session', scopes: [...apps], summary: 'Send a test event to the endpoint now and answer the delivery (retried later when it failed)', params: IdParams, response: WebhookDeliveryResponse,
     handler: ({ db, services, session, params }) => testEndpoint(db, services, session, params.id) }),
+  route({ method: 'POST', url: '/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry', auth: 'session', scopes: [...apps], summary: 'Send a failed delivery again now (same events, same delivery id)', params: WebhookDeliveryParams, response: WebhookDeliveryResponse,
+    handler: ({ db, session, params }) => retryDelivery(db, session, params.id, params.deliveryId) }),
 
   route({ method: 'GET', url: '/v1/services/connections', auth: 'session', summary: 'The connected services (Slack) and whether each still works', response: ServiceConnections,
     handler: ({ db, session }) => listConnections(db, session) }),

@@ -184,6 +184,26 @@ export async function testEndpoint(db: Database, services: Services, session: Se
   return { delivery: shapeDelivery(after[0]!) };
 }
 
+/**
+ * Send a failed delivery (or one waiting for its next attempt) again now, with the same events and delivery id; a
+ * failed one gets the full number of attempts again. The endpoint must be switched on for the job to send it.
+ */
+export async function retryDelivery(db: Database, session: Session, id: number, deliveryId: number): Promise<{ delivery: WebhookDelivery }> {
+  await findEndpoint(db, session.accountId, id);
+  const { rows } = await sql<DeliveryRow>`
+    update webhook_deliveries set status = 'pending', next_at = now(), finished_at = null,
+      attempts = case when status = 'failed' then 0 else attempts end
+    where account_id = ${session.accountId} and endpoint_id = ${id} and id = ${deliveryId} and status in ('failed', 'pending')
+    returning ${deliveryColumns}`.execute(db);
+  if (!rows[0]) {
+    const { rows: found } = await sql`select 1 from webhook_deliveries where account_id = ${session.accountId} and endpoint_id = ${id} and id = ${deliveryId}`.execute(db);
+    if (!found.length) throw notFound(webhookMessages.deliveryNotFound);
+    throw conflict(webhookMessages.notRetryable, 'not-retryable');
+  }
+  await wakeDeliveries(db, session.accountId);
+  return { delivery: shapeDelivery(rows[0]) };
+}
+
 export function wakeDeliveries(db: Database, accountId: number) {
   return enqueueJob(db, 'outgoing-webhooks', { accountId }, { jobKey: `outgoing-webhooks:${accountId}`, soonest: true });
 }

@@ -1,16 +1,20 @@
 import { webhookMessages, type WebhookDelivery, type WebhookEndpoint } from '@herald/contracts';
-import { Badge, Modal, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Modal, ScrollArea, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { errorMessage } from '../../lib/api.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { LoadError } from '../../ui/load-error.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { useDeliveries } from './integrations.api.ts';
+import { useDeliveries, useRetryDelivery } from './integrations.api.ts';
 
 const statusColors: Record<WebhookDelivery['status'], string> = { pending: 'yellow', sending: 'blue', sent: 'teal', failed: 'red' };
 const statusLabels: Record<WebhookDelivery['status'], string> = { pending: 'Retrying', sending: 'Sending', sent: 'Delivered', failed: 'Failed' };
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
-function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
+function DeliveryRow({ delivery, endpointId }: { delivery: WebhookDelivery; endpointId: number }) {
+  const retry = useRetryDelivery(endpointId);
+  const sendAgain = () =>
+    retry.mutate(delivery.id, { onSuccess: () => notifySuccess(webhookMessages.retried), onError: (error) => notifyError(error, webhookMessages.retryError) });
   return (
     <Table.Tr>
       <Table.Td>
@@ -45,6 +49,13 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
           </Text>
         )}
       </Table.Td>
+      <Table.Td>
+        {(delivery.status === 'failed' || (delivery.status === 'pending' && delivery.attempts > 0)) && (
+          <Button size="compact-xs" variant="light" onClick={sendAgain} loading={retry.isPending} aria-label={`Send delivery ${delivery.id} again`}>
+            Send again
+          </Button>
+        )}
+      </Table.Td>
     </Table.Tr>
   );
 }
@@ -64,7 +75,7 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
   else
     content = (
       <ScrollArea type="auto">
-        <Table striped miw={560} aria-label="Deliveries">
+        <Table striped miw={640} aria-label="Deliveries">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Time</Table.Th>
@@ -72,11 +83,14 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
               <Table.Th>Status</Table.Th>
               <Table.Th>Attempts</Table.Th>
               <Table.Th>Answer</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {deliveries.data.deliveries.map((delivery) => (
-              <DeliveryRow key={delivery.id} delivery={delivery} />
+              <DeliveryRow key={delivery.id} delivery={delivery} endpointId={endpoint.id} />
             ))}
           </Table.Tbody>
         </Table>

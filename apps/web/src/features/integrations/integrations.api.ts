@@ -107,6 +107,14 @@ export function useTestEndpoint() {
   });
 }
 
+export function useRetryDelivery(endpointId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (deliveryId: number) => api.post(`/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry`, {}, { schema: WebhookDeliveryResponse }),
+    onSettled: () => void client.invalidateQueries({ queryKey: deliveriesKey(endpointId) }),
+  });
+}
+
 export const fetchSecret = (id: number) => api.get(`/webhook-endpoints/${id}/secret`, { schema: WebhookSecret });
 
 /** The delivery log, asked again every 5 s while it is open (deliveries go out in the background). */

@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { LoadError } from '../../ui/load-error.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { notifyProblem } from './notify-problem.ts';
 import { useConnectSlack, useConnections, useDisconnectSlack, useTestSlack } from './integrations.api.ts';
 
 const reasonText: Record<string, string> = {
@@ -65,7 +66,7 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
 
   const sendTest = () =>
     test.mutate(undefined, {
-      onSuccess: (answer) => (answer.ok ? notifySuccess(answer.message) : notifyError(new Error(answer.message), serviceMessages.slackRefused(answer.status))),
+      onSuccess: (answer) => (answer.ok ? notifySuccess(answer.message) : notifyProblem("Slack didn't take the test message", answer.message)),
       onError: (error) => notifyError(error, serviceMessages.saveConfigFallback),
     });
 

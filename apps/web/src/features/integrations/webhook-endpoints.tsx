@@ -8,6 +8,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CopyButton } from '../../ui/copy-button.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { notifyProblem } from './notify-problem.ts';
 import { DeliveryLog } from './delivery-log.tsx';
 import { EndpointModal } from './endpoint-modal.tsx';
 import { fetchSecret, useDeleteEndpoint, useEndpoints, useTestEndpoint, useUpdateEndpoint } from './integrations.api.ts';
@@ -44,7 +45,7 @@ function EndpointCard({ endpoint, onEdit, onLog }: { endpoint: WebhookEndpoint; 
       onSuccess: ({ delivery }) =>
         delivery.status === 'sent'
           ? notifySuccess(`Test event delivered (${delivery.responseStatus}).`)
-          : notifyError(new Error(delivery.lastError ?? 'The endpoint did not answer.'), webhookMessages.testError),
+          : notifyProblem(webhookMessages.testError, delivery.lastError ?? 'The endpoint did not answer.'),
       onError: (error) => notifyError(error, webhookMessages.testError),
     });
   const confirmDelete = () =>

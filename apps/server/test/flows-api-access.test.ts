@@ -31,7 +31,8 @@ describe('attached resources and the catalogue', () => {
     const owner = await registerUser(testContext().app);
     const res = await owner.client.get('/v1/services');
     expect(res.status).toBe(200);
-    expect(res.body.services).toEqual([{ id: 'herald', name: 'herald', humanName: 'Herald', schema: {} }]);
+    // Herald's own steps first; Slack and the third-party apps follow (services-api.test.ts).
+    expect(res.body.services[0]).toMatchObject({ id: 'herald', name: 'herald', humanName: 'Herald', schema: {}, kind: 'native' });
     expect(res.body.steps.map((s: { operationKey: string }) => s.operationKey).sort()).toEqual([...operationKeys].sort());
     const send = res.body.steps.find((s: { operationKey: string }) => s.operationKey === '/send');
     expect(send).toMatchObject({ type: 'action', serviceId: 'herald', isHidden: false, mustConfig: { configStep: true } });

@@ -182,8 +182,11 @@ describe('Slack messages', () => {
     await tagNewPerson(revokedOwner, 'rev');
     await until(async () => (await revokedOwner.client.get(`/v1/integrations/${revoked.id}`)).body.integration.warnings.includes(serviceMessages.flowStopped('expired')));
 
+    // Slack disconnected after the flow was switched on.
     const never = await registerUser(ctx.app);
+    await connect(never, 'ok');
     const flow = await slackFlow(never, 'none', 'Hi');
+    expect((await never.client.request('DELETE', '/v1/auth/slack')).status).toBe(200);
     await tagNewPerson(never, 'none');
     const stopped = await until(async () => {
       const res = await never.client.get(`/v1/integrations/${flow.id}`);
@@ -202,6 +205,26 @@ describe('Slack messages', () => {
       where account_id = ${accountId}`.execute(ctx.services.db);
     await owner.client.post('/v1/people/', { email: uniqueEmail('alert') });
     await until(() => posted.find((p) => p.text === `:warning: ${webhookMessages.alert(`${base}/receiver/gone`)}`));
+  });
+});
+
+describe('switching on a flow with a Slack step', () => {
+  it('needs a working Slack connection', async () => {
+    const owner = await registerUser(ctx.app);
+    const flow = await newFlow(owner.client, 'Needs Slack');
+    const trigger = await addStep(owner.client, flow.id, '/added-tag', { tag: 'x' });
+    const step = await addStep(owner.client, flow.id, '/slack-notification', { text: 'Hi' });
+    await link(owner.client, trigger.id, step.id);
+    const refused = await owner.client.patch(`/v1/integrations/${flow.id}`, { status: 'active' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ message: serviceMessages.slackNeededToActivate, errorCode: 'no_credentials' });
+    await connect(owner, 'gone');
+    await owner.client.post('/v1/services/slack/test', {});
+    const failed = await owner.client.patch(`/v1/integrations/${flow.id}`, { status: 'active' });
+    expect(failed.status).toBe(422);
+    expect(failed.body).toMatchObject({ message: serviceMessages.slackFailedToActivate, errorCode: 'wrong_credentials' });
+    await connect(owner, 'ok');
+    expect((await owner.client.patch(`/v1/integrations/${flow.id}`, { status: 'active' })).status).toBe(200);
   });
 });
 

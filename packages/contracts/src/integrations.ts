@@ -196,6 +196,8 @@ export const serviceMessages = {
   slackConnected: 'Slack connected.',
   slackDisconnected: 'Slack disconnected.',
   slackNotConnected: 'Connect Slack first.',
+  slackNeededToActivate: 'This flow has a “Send Slack message” step. Connect Slack under Apps before switching it on.',
+  slackFailedToActivate: 'Slack stopped accepting Herald’s messages. Reconnect Slack under Apps before switching this flow on.',
   slackTestText: 'Herald is connected to this channel. This is a test message.',
   slackTestSent: 'Test message sent to Slack.',
   slackRefused: (status: number | null) => (status === null ? 'Slack could not be reached.' : `Slack answered ${status}.`),

@@ -1,8 +1,9 @@
-import { decodeInputFields, flowMessages, sendStepEmailId, type InputFields } from '@herald/contracts';
+import { decodeInputFields, flowMessages, sendStepEmailId, serviceMessages, type InputFields } from '@herald/contracts';
 import { validateFlow } from '@herald/flow-engine';
 import type { Database } from '../../db/connection.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkOutgoingUrl } from '../../lib/outgoing-url.ts';
+import { slackConnection } from '../integrations/slack-outbox.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { existingEmails } from './flows.queries.ts';
 import { definitionOf } from './flows.shape.ts';
@@ -51,6 +52,13 @@ export async function activationProblem(db: Database, accountId: number, flow: F
     if (row.operationKey !== '/send-webhook' || typeof config.url !== 'string') continue;
     const problem = await checkOutgoingUrl(config.url, { trustedAddresses });
     if (problem) return refuse(problem, 'webhookRefused');
+  }
+
+  // A Slack step needs a working Slack connection (issue 20).
+  if (steps.some((s) => s.operationKey === '/slack-notification')) {
+    const slack = await slackConnection(db, accountId);
+    if (!slack) return refuse(serviceMessages.slackNeededToActivate, 'no_credentials');
+    if (slack.status === 'failed') return refuse(serviceMessages.slackFailedToActivate, slack.authReason ?? 'wrong_credentials');
   }
   return null;
 }

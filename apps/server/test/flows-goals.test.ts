@@ -2,6 +2,7 @@ import { flowGoalMessages } from '@herald/contracts';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
+import { convertReached, goalFilter } from '../src/features/flows/goals.queries.ts';
 import { addMember } from './email-helpers.ts';
 import { accountOf, activate, addStep, link, newFlow, smtpSink, useFlowsContext, type Owner } from './flows-fixtures.ts';
 import { registerUser, uniqueEmail, type Client } from './helpers.ts';
@@ -130,6 +131,33 @@ describe('flow goals', () => {
       sql`insert into events (account_id, person_id, type, name) values (${accountOf(owner)}, ${ada}, 'track', 'purchase')`.execute(db),
     );
     await until('converted by an event', () => runOf(owner, events.flow.id, ada), (r) => r?.converted === true);
+  });
+
+  it('counts the trigger for a run that reaches the goal before its first step runs', async () => {
+    const owner = await registerUser(testContext().app);
+    const { flow, trigger, wait } = await goalFlow(owner);
+    expect((await put(owner.client, flow.id, customerGoal)).status).toBe(200);
+    const ada = await personWith(owner.client, ['customer']);
+    const accountId = accountOf(owner);
+    // The flow is off, so no worker takes the run: it stays where it entered, nothing executed.
+    await testContext().services.db.insertInto('flowRuns').values({ accountId, flowId: flow.id, personId: ada, stepId: trigger.id, status: 'active', wakeAt: new Date() }).execute();
+    const converted = await withAccount(testContext().services.db, accountId, async (db) => {
+      const filter = await goalFilter(db, accountId, flow.id);
+      return convertReached(db, accountId, flow.id, filter!);
+    });
+    expect(converted).toHaveLength(1);
+    expect(await runOf(owner, flow.id, ada)).toMatchObject({ status: 'done', stepId: null, converted: true });
+    const figures = (await owner.client.get(`/v1/integrations/${flow.id}/conversions`)).body;
+    expect(figures).toMatchObject({ conversions: 1, entries: 1, rate: 1 });
+    const byStep = Object.fromEntries((figures.steps as { stepId: number; passed: number; converted: number }[]).map((s) => [s.stepId, [s.passed, s.converted]]));
+    expect(byStep[trigger.id]).toEqual([1, 1]);
+    expect(byStep[wait.id]).toEqual([0, 0]);
+    // Converting again changes nothing.
+    await withAccount(testContext().services.db, accountId, async (db) => {
+      const filter = await goalFilter(db, accountId, flow.id);
+      expect(await convertReached(db, accountId, flow.id, filter!, [converted[0]!])).toEqual([]);
+    });
+    expect((await owner.client.get(`/v1/integrations/${flow.id}/conversions`)).body.conversions).toBe(1);
   });
 
   it('leaves flows without a goal alone', async () => {

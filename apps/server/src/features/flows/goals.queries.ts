@@ -48,7 +48,7 @@ export async function convertReached(db: Database, accountId: number, flowId: nu
     : sql`r.status in ('active', 'waiting')`;
   const { rows } = await sql<{ id: string }>`
     with hit as (
-      select r.id, r.person_id from flow_runs r
+      select r.id, r.person_id, r.seq, r.step_id from flow_runs r
       join people p on p.account_id = r.account_id and p.id = r.person_id
       where r.account_id = ${accountId} and r.flow_id = ${flowId} and ${scope} and coalesce(${filter}, false)
       order by r.id
@@ -58,8 +58,15 @@ export async function convertReached(db: Database, accountId: number, flowId: nu
       insert into flow_conversions (account_id, run_id, flow_id, person_id)
       select ${accountId}, hit.id, ${flowId}, hit.person_id from hit
       on conflict do nothing
+    ),
+    -- A run converted before its first batch has executed nothing yet: it entered at its trigger, which counts.
+    entered as (
+      insert into flow_run_steps (account_id, run_id, seq, flow_id, step_id)
+      select ${accountId}, hit.id, 1, ${flowId}, hit.step_id from hit where hit.seq = 0 and hit.step_id is not null
+      on conflict do nothing
     )
     update flow_runs r set status = 'done', step_id = null, wake_at = null, last_error = null,
+      seq = case when r.seq = 0 and r.step_id is not null then 1 else r.seq end,
       finished_at = coalesce(r.finished_at, now()), updated_at = now()
     from hit where r.account_id = ${accountId} and r.id = hit.id
     returning r.id`.execute(db);

@@ -13,11 +13,11 @@ export function SlackStepForm({ text, onChange, isReadOnly }: { text: string; on
       {connections.isSuccess && (!slack || slack.status === 'failed') && (
         <Alert color={slack ? 'red' : 'yellow'} variant="light" icon={<IconBrandSlack size={18} />}>
           <Text size="sm">
-            {slack ? 'Slack stopped accepting Herald’s messages. ' : 'Slack is not connected yet, so this flow would stop at this step. '}
+            {slack ? 'Slack stopped accepting Herald’s messages. ' : 'Slack is not connected yet. '}
             <Anchor component={Link} to="/apps" size="sm">
               {slack ? 'Reconnect Slack' : 'Connect Slack'}
             </Anchor>{' '}
-            under Apps.
+            under Apps before switching this flow on.
           </Text>
         </Alert>
       )}

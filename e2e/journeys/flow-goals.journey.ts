@@ -72,6 +72,19 @@ describe('flow goals', () => {
     await checkAccessibility(page);
     await screenshot(page, 'flow-goal-canvas');
 
+    // The Metrics page, filtered to the flow, shows the same conversions step by step.
+    await page.goto('/metrics');
+    await page.getByRole('textbox', { name: 'Flow' }).click();
+    await page.getByRole('option', { name: 'Trial to customer' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('flow')).toBe(String(flow.id));
+    const table = page.getByRole('table', { name: 'Goal conversions by step of Trial to customer' });
+    await page.getByText('1 of 1 people who entered reached the goal (100.0%)').waitFor();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(3);
+    expect(await table.getByRole('row', { name: /Tag added/ }).innerText()).toMatch(/1\s+1\s+100\.0%/);
+    await checkAccessibility(page);
+    await screenshot(page, 'metrics-flow-conversions');
+    await page.goto(`/flows/${flow.id}`);
+
     // A goal the segment checks refuse is said in the drawer; removing the goal is one click.
     await page.getByRole('button', { name: 'Goal: 1 conversion (100%)' }).click();
     await drawer.getByRole('button', { name: 'Remove goal' }).click();

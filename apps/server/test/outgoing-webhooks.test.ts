@@ -68,7 +68,10 @@ async function endpoint(owner: Awaited<ReturnType<typeof registerUser>>, path: s
 describe('outgoing webhook endpoints', () => {
   it('creates, lists, changes, reveals the secret of and deletes endpoints', async () => {
     const owner = await registerUser(ctx.app);
+    expect((await owner.client.get('/v1/accounts')).body.onboarding.apps).toBeUndefined();
     const created = await endpoint(owner, '/crud', ['person.created', 'tag.added']);
+    // Sending events somewhere completes the getting-started step 'Connect Apps'.
+    expect((await owner.client.get('/v1/accounts')).body.onboarding).toMatchObject({ apps: true });
     expect(created.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(created.endpoint).toMatchObject({ url: `${base}/crud`, events: ['person.created', 'tag.added'], enabled: true, description: 'CRM sync', failuresInRow: 0 });
     const list = await owner.client.get('/v1/webhook-endpoints');

@@ -90,6 +90,8 @@ describe('POST /v1/auth/slack', () => {
     expect(list.body.connections).toHaveLength(1);
     expect(JSON.stringify(list.body)).not.toContain('/ok');
     expect((await owner.client.get('/v1/accounts')).body.activeServices).toEqual(['slack']);
+    // Connecting an app completes the getting-started step 'Connect Apps'.
+    expect((await owner.client.get('/v1/accounts')).body.onboarding).toMatchObject({ apps: true });
   });
 
   it('refuses empty and non-Slack credentials with the spec’s placeholders', async () => {

@@ -81,6 +81,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       pattern text := '%' || replace(replace(replace(lower(term), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%';
       recent bigint[];
       exact bigint;
+      candidates bigint[];
+      found bigint[];
+      cap int := 2 * (lim + off) + 100;
     begin
       if acc is null then
         return;
@@ -113,7 +116,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         return query select unnest(recent[off + 1 : off + lim]);
         return;
       end if;
-      -- Rarer terms: the trigram index finds the few matches directly.
+      -- Rarer terms: the trigram index finds the matches; the newest of them are checked against people for
+      -- archived ones (checking every match cost more than finding them).
+      select array_agg(k.person_id order by k.person_id desc) into candidates from (
+        select s.person_id from people_search s where s.account_id = acc and s.search like pattern
+        -- '+ 0': sorted, not walked backwards through the primary key, which the planner prefers under a limit and
+        -- which reads every newer entry first (half a million of them after a big import of other names).
+        order by s.person_id + 0 desc limit cap
+      ) k;
+      select array_agg(u.id order by u.id desc) into found from unnest(candidates) u (id)
+        where exists (select 1 from people p where p.account_id = acc and p.id = u.id and p.archived_at is null);
+      if coalesce(array_length(found, 1), 0) >= lim + off or coalesce(array_length(candidates, 1), 0) < cap then
+        return query select unnest(found[off + 1 : off + lim]);
+        return;
+      end if;
+      -- Many archived people among the newest matches: check them all.
       return query select s.person_id from people_search s
         join people p on p.account_id = acc and p.id = s.person_id and p.archived_at is null
         where s.account_id = acc and s.search like pattern

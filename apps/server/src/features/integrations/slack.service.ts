@@ -6,6 +6,7 @@ import type { Session } from '../../http/route.ts';
 import { checkOutgoingUrl } from '../../lib/outgoing-url.ts';
 import type { Services } from '../../services.ts';
 import { failSlack, judgeSlackAnswer, postToSlack, slackConnection } from './slack-outbox.ts';
+import { mergeAccountJson } from '../accounts/accounts.queries.ts';
 
 /**
  * Slack as a connected service (issue 20): credentials are an incoming-webhook URL on one of the operator's Slack
@@ -92,6 +93,8 @@ export async function connectSlack(db: Database, services: Services, session: Se
   await sql`update flows set warnings = warnings - ${warnings}::text[], auth_reason = null
     where account_id = ${session.accountId} and auth_reason is not null`.execute(db);
   await sql`update account_issues set resolved_at = now() where account_id = ${session.accountId} and kind = 'slack-connection' and resolved_at is null`.execute(db);
+  // Connecting an app completes the getting-started step 'Connect Apps' (account.md §4).
+  await mergeAccountJson(db, session.accountId, 'onboarding', { apps: true });
   return { connection: shapeConnection(rows[0]!), message: serviceMessages.slackConnected };
 }
 

@@ -9,6 +9,7 @@ import { checkOutgoingUrl } from '../../lib/outgoing-url.ts';
 import type { Services } from '../../services.ts';
 import { resolveAlert } from './alerts.ts';
 import { deliverOnce, type DueDelivery } from './webhook-delivery.ts';
+import { mergeAccountJson } from '../accounts/accounts.queries.ts';
 
 /** Outgoing webhook endpoints of the account (issue 20): list, create, change, delete, reveal the secret, test, log. */
 
@@ -72,6 +73,8 @@ export async function createEndpoint(db: Database, services: Services, session: 
     values (${session.accountId}, ${body.url}, ${body.description || null}, ${[...new Set(body.events)]}::text[], ${body.enabled ?? true})
     returning ${endpointColumns}, secret`.execute(db);
   const row = rows[0]!;
+  // Sending Herald's events somewhere completes the getting-started step 'Connect Apps' (account.md §4).
+  await mergeAccountJson(db, session.accountId, 'onboarding', { apps: true });
   return { endpoint: shape(row), secret: row.secret };
 }
 

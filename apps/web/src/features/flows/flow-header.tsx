@@ -1,5 +1,5 @@
 import { flowLimits, type FlowStatus } from '@herald/contracts';
-import { ActionIcon, Anchor, Group, Loader, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Group, Loader, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconPencil } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -12,6 +12,8 @@ interface FlowHeaderProps {
   name: string;
   status: FlowStatus;
   isReadOnly: boolean;
+  /** Opened through a share link: nothing is saved and the flow cannot be switched, so neither is shown. */
+  isShared?: boolean;
   isStatusChanging: boolean;
   pendingSaves: number;
   onRename: (name: string) => void;
@@ -27,7 +29,7 @@ export const statusText: Record<FlowStatus, string> = {
 };
 
 /** The flow's name (click to rename; Enter or leaving the field saves), its on/off switch and whether saves are pending. */
-export function FlowHeader({ name, status, isReadOnly, isStatusChanging, pendingSaves, onRename, onToggle }: FlowHeaderProps) {
+export function FlowHeader({ name, status, isReadOnly, isShared = false, isStatusChanging, pendingSaves, onRename, onToggle }: FlowHeaderProps) {
   const [isRenaming, setIsRenaming] = useState(false);
   const [draft, setDraft] = useState(name);
   useEffect(() => setDraft(name), [name]);
@@ -86,37 +88,43 @@ export function FlowHeader({ name, status, isReadOnly, isStatusChanging, pending
           </Group>
         )}
       </Stack>
-      <Group gap="md" wrap="wrap">
-        <Group gap={6} aria-live="polite" data-testid="save-state">
-          {pendingSaves > 0 ? (
-            <>
-              <Loader size={14} aria-hidden />
-              <Text size="sm" c="dimmed">
-                Saving…
-              </Text>
-            </>
-          ) : (
-            <>
-              <IconCheck size={14} color="var(--mantine-color-teal-7)" aria-hidden />
-              <Text size="sm" c="dimmed">
-                All changes saved
-              </Text>
-            </>
-          )}
+      {isShared ? (
+        <Badge variant="light" color="gray" size="lg" data-testid="shared-badge">
+          Shared flow · read-only
+        </Badge>
+      ) : (
+        <Group gap="md" wrap="wrap">
+          <Group gap={6} aria-live="polite" data-testid="save-state">
+            {pendingSaves > 0 ? (
+              <>
+                <Loader size={14} aria-hidden />
+                <Text size="sm" c="dimmed">
+                  Saving…
+                </Text>
+              </>
+            ) : (
+              <>
+                <IconCheck size={14} color="var(--mantine-color-teal-7)" aria-hidden />
+                <Text size="sm" c="dimmed">
+                  All changes saved
+                </Text>
+              </>
+            )}
+          </Group>
+          <SimulateButton />
+          <GoalButton />
+          <VersionsButton />
+          <Switch
+            size="md"
+            label="Active"
+            description={status === 'active' || status === 'deactivated-user' ? undefined : statusText[status]}
+            checked={isFlowOn(status)}
+            disabled={isReadOnly || isStatusChanging}
+            onChange={(event) => onToggle(event.currentTarget.checked)}
+            color="teal"
+          />
         </Group>
-        <SimulateButton />
-        <GoalButton />
-        <VersionsButton />
-        <Switch
-          size="md"
-          label="Active"
-          description={status === 'active' || status === 'deactivated-user' ? undefined : statusText[status]}
-          checked={isFlowOn(status)}
-          disabled={isReadOnly || isStatusChanging}
-          onChange={(event) => onToggle(event.currentTarget.checked)}
-          color="teal"
-        />
-      </Group>
+      )}
     </Group>
   );
 }

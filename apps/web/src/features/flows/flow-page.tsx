@@ -194,6 +194,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
           name={data.name}
           status={requestedStatus === null ? data.status : requestedStatus ? 'active' : 'deactivated-user'}
           isReadOnly={!canWrite}
+          isShared={shareToken !== null}
           isStatusChanging={requestedStatus !== null}
           pendingSaves={editor.pending}
           onRename={(name) => rename.mutate({ id: flowId, changes: { name } }, { onError: (error) => notifyError(error, flowMessages.updateFallback) })}

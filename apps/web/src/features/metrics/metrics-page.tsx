@@ -11,34 +11,41 @@ import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useBroadcasts } from '../broadcasts/broadcasts.api.ts';
 import { useEmails } from '../emails/emails.api.ts';
+import { useFlows } from '../flows/flows.api.ts';
+import { FlowConversionsSection } from './flow-conversions.tsx';
 import { bucketLabel, MetricsChart } from './metrics-chart.tsx';
 import { EmailFiguresTable, FigureCards, LinkClicksTable } from './metrics-figures.tsx';
 import { useEmailStats, type MetricsFilters } from './metrics.api.ts';
 
 /** The page's filters live in its address, so a reload or a shared link shows the same figures. */
-const param = { period: 'period', emails: 'emails', broadcast: 'broadcast' } as const;
+const param = { period: 'period', emails: 'emails', broadcast: 'broadcast', flow: 'flow' } as const;
 const isPreset = (value: string | null): value is MetricsPreset => metricsPresets.includes(value as MetricsPreset);
 const ids = (value: string | null) => (value ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
 
-/** /metrics: email performance over a preset period, for all mail or by email and broadcast. */
+/** /metrics: email performance over a preset period, for all mail or by email, broadcast and flow (with its goal conversions). */
 export function MetricsPage() {
   const account = useAccount();
   const accountData = account.data?.teamMember.accountData;
   const canRead = accountData ? hasScopes(accountData, ['emailMetrics:read']) : false;
   const canListEmails = accountData ? hasScopes(accountData, ['emails:read']) : false;
   const canListBroadcasts = accountData ? hasScopes(accountData, ['broadcasts:read']) : false;
+  const canListFlows = accountData ? hasScopes(accountData, ['flows:read']) : false;
   const [params, setParams] = useSearchParams();
   const periodParam = params.get(param.period);
   const filters: MetricsFilters = {
     period: isPreset(periodParam) ? periodParam : defaultMetricsPreset,
     emailIds: ids(params.get(param.emails)),
     broadcastId: ids(params.get(param.broadcast))[0] ?? null,
+    flowId: ids(params.get(param.flow))[0] ?? null,
   };
   const stats = useEmailStats(filters, { enabled: canRead });
   const emails = useEmails('false', { enabled: canRead && canListEmails });
   const broadcasts = useBroadcasts('false', { enabled: canRead && canListBroadcasts });
+  const flows = useFlows({ enabled: canRead && canListFlows });
   const emailOptions = useMemo(() => (emails.data?.emails ?? []).map((email) => ({ value: String(email.id), label: email.name || `Email ${email.id}` })), [emails.data]);
   const broadcastOptions = useMemo(() => (broadcasts.data?.items ?? []).map((item) => ({ value: String(item.id), label: item.name })), [broadcasts.data]);
+  const flowOptions = useMemo(() => (flows.data?.integrations ?? []).filter((flow) => !flow.archived).map((flow) => ({ value: String(flow.id), label: flow.name })), [flows.data]);
+  const chosenFlow = filters.flowId === null ? undefined : flows.data?.integrations.find((flow) => flow.id === filters.flowId);
 
   const setParam = (name: string, value: string | null) =>
     setParams(
@@ -83,6 +90,19 @@ export function MetricsPage() {
             searchable
             clearable
             nothingFoundMessage="No broadcast of that name"
+            style={{ flex: 1, minWidth: 200 }}
+          />
+        )}
+        {canListFlows && (
+          <Select
+            label="Flow"
+            placeholder="All flows"
+            data={flowOptions}
+            value={filters.flowId === null ? null : String(filters.flowId)}
+            onChange={(value) => setParam(param.flow, value)}
+            searchable
+            clearable
+            nothingFoundMessage="No flow of that name"
             style={{ flex: 1, minWidth: 200 }}
           />
         )}
@@ -157,6 +177,7 @@ export function MetricsPage() {
     <Stack gap="lg" py="md">
       {header}
       {filterBar}
+      {chosenFlow && <FlowConversionsSection flow={chosenFlow} />}
       {content}
     </Stack>
   );

@@ -6,6 +6,8 @@ export interface MetricsFilters {
   period: MetricsPreset;
   emailIds: number[];
   broadcastId: number | null;
+  /** One flow's mail (flowIds); the page also shows its goal conversions. */
+  flowId?: number | null;
 }
 
 /** The query string of GET /v1/emails/stats for these filters; figures per email come with them. */
@@ -13,6 +15,7 @@ export function statsQuery(filters: MetricsFilters): string {
   const params = new URLSearchParams({ period: filters.period, groupByEmail: 'true' });
   if (filters.emailIds.length) params.set('emailIds', filters.emailIds.join(','));
   if (filters.broadcastId !== null) params.set('broadcastId', String(filters.broadcastId));
+  if (filters.flowId != null) params.set('flowIds', String(filters.flowId));
   return params.toString();
 }
 

@@ -1,16 +1,14 @@
 import { Button } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useSessionFlowId } from '../use-session-flow-id.ts';
 import { VersionsDrawer } from './versions-drawer.tsx';
 
 /** The flow page's "Versions" button (not on a flow opened through a share link: versions need a session). */
 export function VersionsButton() {
-  const { id } = useParams();
-  const [searchParams] = useSearchParams();
+  const flowId = useSessionFlowId();
   const [isOpen, setIsOpen] = useState(false);
-  const flowId = Number(id);
-  if (!Number.isInteger(flowId) || flowId <= 0 || searchParams.get('flow-read-auth') !== null) return null;
+  if (flowId === null) return null;
   return (
     <>
       <Button variant="default" size="xs" leftSection={<IconHistory size={16} aria-hidden />} onClick={() => setIsOpen(true)}>

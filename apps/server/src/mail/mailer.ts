@@ -75,58 +75,62 @@ export function createMailer(db: Database, config: Config, dkimKeys?: DkimKeys):
 
   return {
     async deliver(idempotencyKey) {
-      const delivery = await db
-        .selectFrom('mailDeliveries')
-        .selectAll()
-        .where('idempotencyKey', '=', idempotencyKey)
-        .executeTakeFirst();
-      if (!delivery || delivery.status === 'sent') return;
-      await db
-        .updateTable('mailDeliveries')
-        .set({ attempts: sql`attempts + 1` })
-        .where('idempotencyKey', '=', idempotencyKey)
-        .execute();
-      const message = {
-        from: delivery.fromAddress,
-        to: delivery.toAddress,
-        subject: delivery.subject,
-        text: delivery.textBody,
-        ...(delivery.htmlBody ? { html: delivery.htmlBody } : {}),
-        ...(delivery.replyTo ? { replyTo: delivery.replyTo } : {}),
-        headers: delivery.headers as Record<string, string>,
-        messageId: delivery.messageId,
-      };
-      const dkim = delivery.dkimDomainId && delivery.accountId && dkimKeys ? await dkimKeys(Number(delivery.accountId), Number(delivery.dkimDomainId)) : null;
-      if (dkim) Object.assign(message, { dkim });
-      try {
-        const info = await transport.sendMail(message);
-        if (!config.smtpUrl) {
-          const raw = (info as { message?: Buffer }).message?.toString('utf8') ?? '';
-          await db
-            .insertInto('devMailbox')
-            .values({
-              toAddress: delivery.toAddress,
-              fromAddress: delivery.fromAddress,
-              subject: delivery.subject,
-              textBody: delivery.textBody,
-              htmlBody: delivery.htmlBody,
-              raw,
-            })
-            .execute();
-        }
-      } catch (error) {
-        await db
+      // The delivery's row stays locked while its message is sent: a second deliverer of the same key (a retried job
+      // beside one still sending) waits, then finds it sent. A process that dies mid-send releases the lock and the
+      // retry sends again (the same Message-ID, so the receiver can tell).
+      let failure: unknown = null;
+      await db.transaction().execute(async (trx) => {
+        const delivery = await trx.selectFrom('mailDeliveries').selectAll().where('idempotencyKey', '=', idempotencyKey).forUpdate().executeTakeFirst();
+        if (!delivery || delivery.status === 'sent') return;
+        await trx
           .updateTable('mailDeliveries')
-          .set({ lastError: String(error).slice(0, 2000) })
+          .set({ attempts: sql`attempts + 1` })
           .where('idempotencyKey', '=', idempotencyKey)
           .execute();
-        throw error;
-      }
-      await db
-        .updateTable('mailDeliveries')
-        .set({ status: 'sent', sentAt: sql`now()`, lastError: null })
-        .where('idempotencyKey', '=', idempotencyKey)
-        .execute();
+        const message = {
+          from: delivery.fromAddress,
+          to: delivery.toAddress,
+          subject: delivery.subject,
+          text: delivery.textBody,
+          ...(delivery.htmlBody ? { html: delivery.htmlBody } : {}),
+          ...(delivery.replyTo ? { replyTo: delivery.replyTo } : {}),
+          headers: delivery.headers as Record<string, string>,
+          messageId: delivery.messageId,
+        };
+        const dkim = delivery.dkimDomainId && delivery.accountId && dkimKeys ? await dkimKeys(Number(delivery.accountId), Number(delivery.dkimDomainId)) : null;
+        if (dkim) Object.assign(message, { dkim });
+        try {
+          const info = await transport.sendMail(message);
+          if (!config.smtpUrl) {
+            const raw = (info as { message?: Buffer }).message?.toString('utf8') ?? '';
+            await trx
+              .insertInto('devMailbox')
+              .values({
+                toAddress: delivery.toAddress,
+                fromAddress: delivery.fromAddress,
+                subject: delivery.subject,
+                textBody: delivery.textBody,
+                htmlBody: delivery.htmlBody,
+                raw,
+              })
+              .execute();
+          }
+        } catch (error) {
+          failure = error;
+          await trx
+            .updateTable('mailDeliveries')
+            .set({ lastError: String(error).slice(0, 2000) })
+            .where('idempotencyKey', '=', idempotencyKey)
+            .execute();
+          return;
+        }
+        await trx
+          .updateTable('mailDeliveries')
+          .set({ status: 'sent', sentAt: sql`now()`, lastError: null })
+          .where('idempotencyKey', '=', idempotencyKey)
+          .execute();
+      });
+      if (failure) throw failure;
     },
     close: () => transport.close(),
   };

@@ -57,13 +57,15 @@ export interface FlowHead {
   status: string;
   archived: boolean;
   version: number;
+  /** Whether the flow has a goal (its runs are checked against it). */
+  hasGoal: boolean;
   timeZone: string | null;
 }
 
 /** The flow's status and version, and its account's time zone. */
 export async function flowHead(db: Database, accountId: number, flowId: number): Promise<FlowHead | undefined> {
   const { rows } = await sql<FlowHead>`
-    select f.status, f.archived, f.version, a.timezone as "timeZone"
+    select f.status, f.archived, f.version, f.goal is not null as "hasGoal", a.timezone as "timeZone"
     from flows f join accounts a on a.id = f.account_id
     where f.account_id = ${accountId} and f.id = ${flowId}`.execute(db);
   return rows[0];

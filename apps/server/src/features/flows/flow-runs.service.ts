@@ -61,7 +61,7 @@ export async function processBatch(services: Services, db: Database, accountId: 
   const due = await claimDueRuns(db, accountId, flowId, limit);
   if (!due.length) return { claimed: 0, sendSteps: new Set() };
   // A run whose person has reached the flow's goal ends instead of advancing (checked again after the batch's effects).
-  const goal = await goalFilter(db, accountId, flowId);
+  const goal = head.hasGoal ? await goalFilter(db, accountId, flowId) : null;
   const converted = goal ? new Set(await convertReached(db, accountId, flowId, goal, due.map((c) => c.run.id))) : new Set<number>();
   const claimed = converted.size ? due.filter((c) => !converted.has(c.run.id)) : due;
   if (!claimed.length) return { claimed: due.length, sendSteps: new Set() };

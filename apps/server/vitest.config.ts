@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // The security and fault suites have their own commands (npm run test:security / test:faults).
+    exclude: ['test/security/**', 'test/faults/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

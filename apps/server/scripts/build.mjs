@@ -5,12 +5,16 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
+// `--outdir <dir>` builds elsewhere (the production-start test); the dir must sit under the repo, where Node
+// finds node_modules for the bundle's package imports.
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir = outdirFlag > 0 ? path.resolve(process.argv[outdirFlag + 1]) : path.join(root, 'dist');
 const ownPackages = /^@herald\//;
 
 await build({
   absWorkingDir: root,
   entryPoints: { main: 'src/main.ts', 'sender-thread': 'src/features/deliveries/sender-thread.ts' },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -28,4 +32,4 @@ await build({
     },
   ],
 });
-console.log('server built into apps/server/dist');
+console.log(`server built into ${path.relative(process.cwd(), outdir) || '.'}`);

@@ -4,6 +4,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3Config } from './lib/storage.ts';
 
+/** A DNS server address: an IP, an IPv4 with a port (127.0.0.1:5353) or a bracketed IPv6 with a port ([::1]:53). */
+const isDnsServer = (value: string) => {
+  if (net.isIP(value)) return true;
+  const withPort = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  return Boolean(withPort && net.isIP(withPort[1] ?? withPort[2] ?? '') && Number(withPort[3]) <= 65535);
+};
+
 /**
  * The only reader of process.env. Every setting is validated once at start; the README's
  * configuration table lists the same names.
@@ -27,6 +34,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   WEB_DIST_DIR: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().min(1).optional(),
@@ -50,6 +58,10 @@ const EnvSchema = z.object({
   OUTGOING_TRUSTED_ADDRESSES: z
     .string()
     .refine((value) => value.split(',').every((part) => part.trim() === '' || net.isIP(part.trim()) !== 0), 'OUTGOING_TRUSTED_ADDRESSES must be IP addresses separated by commas')
+    .optional(),
+  OUTGOING_DNS_SERVERS: z
+    .string()
+    .refine((value) => value.split(',').every((part) => part.trim() === '' || isDnsServer(part.trim())), 'OUTGOING_DNS_SERVERS must be DNS server addresses (ip or ip:port) separated by commas')
     .optional(),
   SLACK_WEBHOOK_HOSTS: z
     .string()
@@ -92,6 +104,8 @@ export interface Config {
   trustProxy: boolean;
   workerConcurrency: number;
   logLevel: string;
+  /** How long a SIGTERM waits for requests, jobs and leased batches to finish before the process exits anyway. */
+  shutdownTimeoutMs: number;
   webDistDir: string;
   /** Mail goes to the built-in mailbox (readable at /dev/mailbox) instead of SMTP. */
   useDevMailbox: boolean;
@@ -113,7 +127,7 @@ export interface Config {
     mailgunSigningKey: string | undefined;
   };
   /** Calls Herald makes to addresses users type (webhook steps): the private addresses the operator allows anyway. */
-  outgoing: { trustedAddresses: string[]; /** Hosts whose /services/… URLs are accepted as Slack incoming webhooks. */ slackWebhookHosts: string[] };
+  outgoing: { trustedAddresses: string[]; /** Where outgoing calls resolve names (the system resolver when empty). */ dnsServers: string[]; /** Hosts whose /services/… URLs are accepted as Slack incoming webhooks. */ slackWebhookHosts: string[] };
   /**
    * Plans and billing (issue 21). `off` (the default, for self-hosting): no billing UI, no trial expiry, every account
    * unlimited. `plans`: the trial, the plan catalogue and limits; each provider is on when its settings are all set.
@@ -129,6 +143,17 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/**
+ * What a production start refuses to do without. Outside production Herald fills these in (the built-in mailbox,
+ * a secret generated into the data dir, http://localhost); in production each would be wrong in a way nobody sees
+ * at once: mail not leaving, links signed with a secret other processes do not share, links to localhost.
+ */
+const productionRequirements: { name: 'SMTP_URL' | 'SESSION_SECRET' | 'PUBLIC_URL'; why: string }[] = [
+  { name: 'SMTP_URL', why: 'your mail server, for example smtps://user:password@smtp.example.com:465 (outside production, mail goes to the built-in mailbox)' },
+  { name: 'SESSION_SECRET', why: 'a secret of 32+ characters shared by every Herald process, for example the output of `openssl rand -base64 48`' },
+  { name: 'PUBLIC_URL', why: 'the address people reach Herald at, for example https://herald.example.com (used in every emailed link)' },
+];
+
 /** Parse an environment (process.env by default) into a Config, or throw a ConfigError saying what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -137,11 +162,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && !e.SMTP_URL) {
-    throw new ConfigError(
-      'SMTP_URL is required when NODE_ENV=production: set it to your mail server, ' +
-        'for example smtps://user:password@smtp.example.com:465. Outside production, mail goes to the built-in mailbox.',
-    );
+  if (e.NODE_ENV === 'production') {
+    const missing = productionRequirements.filter((required) => !e[required.name]).map((required) => `  ${required.name}: ${required.why}`);
+    if (missing.length) throw new ConfigError(`NODE_ENV=production needs these settings:\n${missing.join('\n')}`);
   }
   const repoRoot = env.INIT_CWD ?? process.cwd();
   let s3: S3Config | undefined;
@@ -181,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY === 'true',
     workerConcurrency: e.WORKER_CONCURRENCY,
     logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(repoRoot, e.WEB_DIST_DIR)
       : path.resolve(import.meta.dirname, '../../web/dist'),
@@ -207,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     outgoing: {
       trustedAddresses: (e.OUTGOING_TRUSTED_ADDRESSES ?? '').split(',').map((part) => part.trim()).filter(Boolean),
+      dnsServers: (e.OUTGOING_DNS_SERVERS ?? '').split(',').map((part) => part.trim()).filter(Boolean),
       slackWebhookHosts: (e.SLACK_WEBHOOK_HOSTS ?? 'hooks.slack.com').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean),
     },
     billing: {

@@ -17,10 +17,23 @@ describe('configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://mail.example.com/' }).publicUrl).toBe('https://mail.example.com');
   });
 
-  it('refuses to start in production without SMTP_URL, with a clear message', () => {
+  it('refuses to start in production without its mail server, secret and public address, naming each', () => {
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mx:25', SESSION_SECRET: 's'.repeat(40), PUBLIC_URL: 'https://herald.example.com' };
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL is required/);
-    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mx:25' }).useDevMailbox).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL: .*\n {2}SESSION_SECRET: .*\n {2}PUBLIC_URL: /);
+    for (const name of ['SMTP_URL', 'SESSION_SECRET', 'PUBLIC_URL'] as const) {
+      const message = (() => {
+        try {
+          loadConfig({ ...production, [name]: undefined });
+          return '';
+        } catch (error) {
+          return (error as Error).message;
+        }
+      })();
+      expect(message.split('\n').slice(1)).toEqual([expect.stringMatching(new RegExp(`^  ${name}: `))]);
+    }
+    expect(loadConfig(production).useDevMailbox).toBe(false);
+    expect(loadConfig(production).shutdownTimeoutMs).toBe(30_000);
   });
 
   it('names the bad variable', () => {

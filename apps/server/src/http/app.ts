@@ -53,6 +53,16 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
     transformObject: jsonSchemaTransformObject,
   });
 
+  // While the server closes, requests in hand are answered with `Connection: close`, so their keep-alive
+  // connections end with the answer instead of holding the close open until they time out.
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (isClosing) reply.header('connection', 'close');
+  });
+
   app.addHook('onRequest', async (request) => {
     if (!unsafeMethods.has(request.method) || !request.url.startsWith('/v1/')) return;
     const config = request.routeOptions.config as { csrf?: boolean } | undefined;

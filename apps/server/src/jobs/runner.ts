@@ -24,6 +24,8 @@ export async function startWorker(
     pgPool: pool,
     concurrency,
     noHandleSignals: true,
+    // A shutdown tells the running jobs at once (their abort signal): the long ones stop claiming and hand back.
+    gracefulShutdownAbortTimeout: 0,
     pollInterval: 1000,
     taskList: buildTaskList(services),
     // Segments whose answer moves with time ("in the last 30 days") are rebuilt every 10 minutes.
@@ -43,13 +45,16 @@ export async function startWorker(
   // The sender threads start now, not on the first send.
   void senderPoolFor(services.config, services.secret, services.db).warm().catch((error: unknown) => console.error('[jobs] sender threads:', error));
   const stopRunner = runner.stop.bind(runner);
-  runner.stop = async () => {
-    await stopPoller();
-    await stopSweeper();
-    await stopRollup();
-    await stopFlowSweeper();
-    await stopRunner();
-  };
+  // Stopping twice (a SIGTERM during a shutdown already under way) waits for the same stop.
+  let stopping: Promise<void> | undefined;
+  runner.stop = () =>
+    (stopping ??= (async () => {
+      await stopPoller();
+      await stopSweeper();
+      await stopRollup();
+      await stopFlowSweeper();
+      await stopRunner();
+    })());
   return runner;
 }
 

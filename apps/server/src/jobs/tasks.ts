@@ -14,7 +14,8 @@ import { runAdvanceFlow, runFlowScheduledTriggers, runFlowWebhooks } from '../fe
 import { runOutgoingWebhooks, runSlackSend } from '../features/integrations/integrations.jobs.ts';
 import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/segments.jobs.ts';
 
-type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }) => Promise<void>;
+/** `stopping` is aborted when the process begins to shut down: a job that loops stops taking new work and hands the rest back. */
+type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }, stopping: AbortSignal) => Promise<void>;
 
 /** One handler per job type: a job type without a handler does not compile. */
 export function buildTaskList(services: Services & { mailer: Mailer }): Record<JobName, Task> {
@@ -29,8 +30,8 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),
     'start-broadcast': (payload, s) => runStartBroadcast(s, payload.accountId, payload.broadcastId),
     'ab-test-decide': (payload, s) => runAbTestDecide(s, payload.accountId, payload.broadcastId),
-    deliver: (payload, s) => runDeliver(s, payload),
-    'advance-flow': (payload, s) => runAdvanceFlow(s, payload),
+    deliver: (payload, s, stopping) => runDeliver(s, payload, stopping),
+    'advance-flow': (payload, s, stopping) => runAdvanceFlow(s, payload, stopping),
     'flow-webhook': (payload, s) => runFlowWebhooks(s, payload),
     'outgoing-webhooks': (payload, s) => runOutgoingWebhooks(s, payload.accountId),
     'slack-send': (payload, s) => runSlackSend(s, payload.accountId),
@@ -40,7 +41,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {
     const handler = handlers[name] as Handler<JobName>;
-    list[name] = async (payload) => handler(payload as JobPayloads[JobName], services);
+    list[name] = async (payload, helpers) => handler(payload as JobPayloads[JobName], services, helpers.abortSignal);
   }
   return list;
 }

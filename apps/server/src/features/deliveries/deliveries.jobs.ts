@@ -154,7 +154,7 @@ async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow
   await Promise.all(sends);
 }
 
-export async function runDeliver(services: Services, payload: { accountId: number; kind: SourceKind; sourceId: number }): Promise<void> {
+export async function runDeliver(services: Services, payload: { accountId: number; kind: SourceKind; sourceId: number }, stopping?: AbortSignal): Promise<void> {
   const { accountId, kind, sourceId } = payload;
   const started = Date.now();
   const account = await services.db.selectFrom('accounts').select(['name', 'mailingAddress', 'site', 'linkUtms', 'blocked']).where('id', '=', accountId).executeTakeFirst();
@@ -166,8 +166,10 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
   await replayOrphanedJournals(services.db, services.config.dataDir);
   const shown = { name: account.name, mailingAddress: account.mailingAddress, site: account.site };
   const contents = new Map<string, Prepared>();
+  // Out of time or shutting down: the batches in hand are sent and recorded, the rest goes to a fresh job.
+  const isHandingOver = () => Date.now() - started >= jobBudgetMs || stopping?.aborted === true;
   const loop = async () => {
-    while (Date.now() - started < jobBudgetMs) {
+    while (!isHandingOver()) {
       const rows = await withAccount(services.db, accountId, (db) => claimBatch(db, accountId, kind, sourceId, batchSize));
       if (!rows.length) return;
       const byContent = new Map<string, ClaimedRow[]>();
@@ -194,7 +196,7 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
   const refused = [...contents.values()].find((p): p is { refused: string } => 'refused' in p);
   await withAccount(services.db, accountId, async (db) => {
     if (refused) await failSource(db, accountId, kind, sourceId, refused.refused);
-    const next = Date.now() - started >= jobBudgetMs ? new Date() : await nextWork(db, accountId, kind, sourceId);
+    const next = isHandingOver() ? new Date() : await nextWork(db, accountId, kind, sourceId);
     if (next) await enqueueJob(db, 'deliver', payload, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: next, soonest: true });
     else if (kind === 'broadcast') await finishBroadcast(db, accountId, sourceId);
   });

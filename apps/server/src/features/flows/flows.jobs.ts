@@ -73,14 +73,16 @@ async function refreshStatistics(db: Database): Promise<void> {
   for (const { relname } of rows) await sql`analyze ${sql.table(relname)}`.execute(db);
 }
 
-export async function runAdvanceFlow(services: Services, payload: { accountId: number; flowId: number }): Promise<void> {
+export async function runAdvanceFlow(services: Services, payload: { accountId: number; flowId: number }, stopping?: AbortSignal): Promise<void> {
   const { accountId, flowId } = payload;
   const started = Date.now();
   let claimed = 0;
   const sendSteps = new Set<number>();
   await withAccount(services.db, accountId, (db) => convertFlowGoal(db, accountId, flowId));
+  // Out of time or shutting down: the batches in hand finish, the rest waits for a fresh job.
+  const isHandingOver = () => Date.now() - started >= jobBudgetMs || stopping?.aborted === true;
   const loop = async () => {
-    while (Date.now() - started < jobBudgetMs) {
+    while (!isHandingOver()) {
       await refreshStatistics(services.db);
       const batch = await withAccount(services.db, accountId, (db) => processBatch(services, db, accountId, flowId, batchSize));
       claimed += batch.claimed;
@@ -98,7 +100,7 @@ export async function runAdvanceFlow(services: Services, payload: { accountId: n
     if (!next) return;
     const now = Date.now();
     // Runs due now that this job could not take are held by another worker: look again in a second.
-    const at = next.getTime() > now ? next : new Date(now + (claimed > 0 && Date.now() - started >= jobBudgetMs ? 0 : 1000));
+    const at = next.getTime() > now ? next : new Date(now + ((claimed > 0 && Date.now() - started >= jobBudgetMs) || stopping?.aborted ? 0 : 1000));
     await scheduleFlow(db, accountId, flowId, at);
   });
 }

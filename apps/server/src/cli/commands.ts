@@ -1,3 +1,4 @@
+import { backupCommand, restoreCommand } from './backup.ts';
 import { marketplaceCodesCommand } from './marketplace-codes.ts';
 import { planCommand } from './plan.ts';
 
@@ -12,4 +13,4 @@ export interface CliCommand {
 export class CliError extends Error {}
 
 /** Every operator command; each lives in a file of its own next to this one. */
-export const commands: CliCommand[] = [marketplaceCodesCommand, planCommand];
+export const commands: CliCommand[] = [backupCommand, restoreCommand, marketplaceCodesCommand, planCommand];

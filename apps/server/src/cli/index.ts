@@ -1,3 +1,4 @@
+import { ConfigError } from '../config.ts';
 import { CliError, commands } from './commands.ts';
 
 /** Entry point of `npm run cli -- <command> <args…>` (operator commands that have no screen). */
@@ -11,6 +12,7 @@ try {
   await command.run(args);
   process.exit(0);
 } catch (error) {
-  console.error(error instanceof CliError ? error.message : error);
-  process.exit(error instanceof CliError ? 2 : 1);
+  const isExplained = error instanceof CliError || error instanceof ConfigError;
+  console.error(isExplained ? error.message : error);
+  process.exit(isExplained ? 2 : 1);
 }

@@ -15,6 +15,7 @@ import { rollupLag } from './workloads/rollup-lag.ts';
 import { segmentCount, segmentFreshness, segmentPeople, segmentRefresh } from './workloads/segments.ts';
 import { sessionCheck } from './workloads/session-check.ts';
 import { trackingHits } from './workloads/tracking-hits.ts';
+import { trackingSoak } from './workloads/tracking-soak.ts';
 import { webWeight } from './workloads/web-weight.ts';
 
 /**
@@ -38,6 +39,7 @@ const workloads: Record<string, () => Promise<{ figure: number; unit: string }>>
   'broadcast-100k': broadcast100k,
   'broadcast-kill': broadcastKill,
   'tracking-hits': trackingHits,
+  'tracking-soak': trackingSoak,
   'metrics-10m': metrics10m,
   'rollup-lag': rollupLag,
   'flow-100k': flow100k,

@@ -16,7 +16,7 @@ const messages = Number(process.env.TRACKING_MESSAGES ?? 100_000);
 const links = ['https://shop.example/spring-sale?utm_source=herald&utm_medium=email', 'https://shop.example/new-arrivals', 'https://blog.example/how-we-ship'];
 const browser = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 
-interface LoadResult {
+export interface LoadResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number; average: number };
   statusCodeStats: Record<string, { count: number }>;
@@ -36,18 +36,20 @@ const { base, paths } = JSON.parse(fs.readFileSync(process.env.AC_FILE, 'utf8'))
 let next = 0;
 const result = await autocannon({
   url: base, connections: Number(process.env.AC_CONNECTIONS), duration: Number(process.env.AC_SECONDS),
+  ...(process.env.AC_RATE ? { overallRate: Number(process.env.AC_RATE) } : {}),
   headers: { 'user-agent': process.env.AC_AGENT },
   requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
 });
 process.stdout.write(JSON.stringify({ requests: result.requests, latency: result.latency, statusCodeStats: result.statusCodeStats, errors: result.errors, timeouts: result.timeouts }));
 `;
 
-async function load(base: string, paths: string[], duration: number): Promise<LoadResult> {
+/** `rate`: requests a second over all connections (autocannon's overallRate); unset, as fast as the server answers. */
+export async function load(base: string, paths: string[], duration: number, rate?: number): Promise<LoadResult> {
   const file = path.join(os.tmpdir(), `tracking-hits-${process.pid}-${crypto.randomBytes(4).toString('hex')}.json`);
   fs.writeFileSync(file, JSON.stringify({ base, paths }));
   try {
     const child = spawn(process.execPath, ['--input-type=module', '-e', loadScript], {
-      env: { ...process.env, AC_MODULE: createRequire(import.meta.url).resolve('autocannon'), AC_FILE: file, AC_CONNECTIONS: String(connections), AC_SECONDS: String(duration), AC_AGENT: browser },
+      env: { ...process.env, AC_MODULE: createRequire(import.meta.url).resolve('autocannon'), AC_FILE: file, AC_CONNECTIONS: String(connections), AC_SECONDS: String(duration), AC_AGENT: browser, AC_RATE: rate ? String(rate) : '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -60,7 +62,21 @@ async function load(base: string, paths: string[], duration: number): Promise<Lo
   }
 }
 
-const count = (result: LoadResult, status: string) => result.statusCodeStats[status]?.count ?? 0;
+export const count = (result: LoadResult, status: string) => result.statusCodeStats[status]?.count ?? 0;
+
+/** The open-pixel and click-redirect paths of `messages` messages of a bench account, sent an hour ago (no hit is a machine's by time). */
+export function trackingPaths(secret: string, accountId: number, messages: number): { opens: string[]; clicks: string[] } {
+  const sentAt = Date.now() - 3_600_000;
+  const opens: string[] = [];
+  const clicks: string[] = [];
+  const signatures = links.map((link) => `${signLink(secret, accountId, 900, link)}?u=${encodeURIComponent(link)}`);
+  for (let i = 0; i < messages; i++) {
+    const token = encodeMessage(secret, { accountId, deliveryId: 1_000_000 + i, personId: 5_000_000 + i, emailId: 900, sourceKind: 'broadcast', sourceId: 300, variant: 0 }, sentAt);
+    opens.push(`/t/o/${token}`);
+    clicks.push(`/t/c/${token}/${signatures[i % signatures.length]}`);
+  }
+  return { opens, clicks };
+}
 
 /**
  * `tracking-hits`: the open pixel and the click redirect under autocannon, 100 connections for 20 s each, over the
@@ -77,15 +93,7 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
     const { rows } = await sql<{ id: string }>`insert into accounts (name, email, write_key, trial_ends_at, test_account)
       values ('tracking-hits bench', 'tracking-bench@example.com', ${`wk_${crypto.randomBytes(12).toString('hex')}`}, now() + interval '30 days', true) returning id`.execute(db);
     accountId = Number(rows[0]!.id);
-    const sentAt = Date.now() - 3_600_000;
-    const opens: string[] = [];
-    const clicks: string[] = [];
-    const signatures = links.map((link) => `${signLink(secret, accountId, 900, link)}?u=${encodeURIComponent(link)}`);
-    for (let i = 0; i < messages; i++) {
-      const token = encodeMessage(secret, { accountId, deliveryId: 1_000_000 + i, personId: 5_000_000 + i, emailId: 900, sourceKind: 'broadcast', sourceId: 300, variant: 0 }, sentAt);
-      opens.push(`/t/o/${token}`);
-      clicks.push(`/t/c/${token}/${signatures[i % signatures.length]}`);
-    }
+    const { opens, clicks } = trackingPaths(secret, accountId, messages);
     console.log(`  account ${accountId}: ${messages} messages' URLs; ${connections} connections, ${seconds} s each`);
 
     console.log('  warm-up: 3 s on the pixel');

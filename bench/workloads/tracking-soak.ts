@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import { buildServer, processFigures } from './broadcast-100k.ts';
+import { round1, startBench, unbounded } from './lib.ts';
+import { count, load, trackingPaths } from './tracking-hits.ts';
+
+const seconds = Number(process.env.SOAK_SECONDS ?? 600);
+const rate = Number(process.env.SOAK_RATE ?? 10_000);
+const messages = Number(process.env.TRACKING_MESSAGES ?? 100_000);
+const secret = 'bench-soak-secret-bench-soak-secret-0123456789';
+const sampleMs = 5_000;
+
+/**
+ * `tracking-soak`: the open pixel and the click redirect, taken in turn, at a steady `SOAK_RATE` requests a second
+ * (10,000) for `SOAK_SECONDS` (600), against Herald as `npm start` runs it (the built server in a process of its
+ * own). The resident memory of that process is sampled every 5 s; the figure is how far the last minute's average
+ * is from the first minute's, in percent (flat: within 10). Every answered hit must then be in the events table.
+ */
+export async function trackingSoak(): Promise<{ figure: number; unit: string }> {
+  const main = buildServer();
+  const bench = await startBench('api');
+  const { db } = bench;
+  const databaseUrl = (bench.server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+  const port = 3953;
+  const herald = spawn(process.execPath, [main], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let accountId = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      herald.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Herald is running') && resolve());
+      herald.once('exit', (code) => reject(new Error(`the Herald process stopped (exit code ${code})`)));
+    });
+    herald.stdout!.resume();
+    const { rows } = await sql<{ id: string }>`insert into accounts (name, email, write_key, trial_ends_at, test_account)
+      values ('tracking-soak bench', 'tracking-soak@example.com', ${`wk_${crypto.randomBytes(12).toString('hex')}`}, now() + interval '30 days', true) returning id`.execute(db);
+    accountId = Number(rows[0]!.id);
+    const { opens, clicks } = trackingPaths(secret, accountId, messages);
+    // Opens and clicks in turn: the pixel answers 200, the redirect 302.
+    const paths = opens.flatMap((open, i) => [open, clicks[i]!]);
+    console.log(`  account ${accountId}: ${messages} messages; ${rate} req/s for ${seconds} s against pid ${herald.pid}`);
+
+    const samples: { at: number; rss: number }[] = [];
+    const started = Date.now();
+    const sampler = setInterval(() => {
+      const { rss } = processFigures(herald.pid!);
+      samples.push({ at: Date.now() - started, rss });
+      if (samples.length % 12 === 0) console.log(`  ${Math.round((Date.now() - started) / 1000)} s: rss ${Math.round(rss / 1e6)} MB`);
+    }, sampleMs);
+    const result = await load(`http://127.0.0.1:${port}`, paths, seconds, rate).finally(() => clearInterval(sampler));
+    const answered = count(result, '200') + count(result, '302');
+    const others = Object.entries(result.statusCodeStats).filter(([code]) => code !== '200' && code !== '302');
+    console.log(`  load: ${round1(result.requests.average)} req/s on average (asked ${rate}), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${answered} answered${others.length ? `, others ${others.map(([code, { count: n }]) => `${code}: ${n}`).join(', ')}` : ''}, ${result.errors} errors, ${result.timeouts} timeouts`);
+
+    // Every answered hit is written within the flush window (a second); wait until the count stops moving.
+    let stored = -1;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const { rows: written } = await sql<{ n: string }>`select count(*) as n from events where account_id = ${accountId} and name in ('opened', 'clicked')`.execute(db);
+      if (Number(written[0]!.n) === stored) break;
+      stored = Number(written[0]!.n);
+    }
+    // autocannon stops with a request in flight on each connection: the server answered (and wrote) those uncounted.
+    console.log(`  persisted: ${stored} of ${answered} answered hits`);
+    if (stored < answered || stored > answered + 100) throw new Error(`answered ${answered} hits but ${stored} were written`);
+
+    const minuteAverage = (from: number, to: number) => {
+      const inside = samples.filter((s) => s.at > from && s.at <= to);
+      return inside.reduce((sum, s) => sum + s.rss, 0) / Math.max(1, inside.length);
+    };
+    const last = samples.at(-1)?.at ?? 0;
+    const first = minuteAverage(0, 60_000);
+    const final = minuteAverage(last - 60_000, last);
+    const change = ((final - first) / first) * 100;
+    console.log(`  rss: first minute ${Math.round(first / 1e6)} MB, last minute ${Math.round(final / 1e6)} MB, peak ${Math.round(processFigures(herald.pid!).peak / 1e6)} MB`);
+    console.log(`  every answered hit was written; memory ${Math.abs(change) <= 10 ? 'flat' : 'NOT flat'} (${round1(change)} %)`);
+    return { figure: round1(change), unit: '% memory change' };
+  } finally {
+    if (herald.exitCode === null) {
+      const exited = new Promise((resolve) => herald.once('exit', resolve));
+      herald.kill('SIGTERM');
+      await exited;
+    }
+    if (accountId) await unbounded(db, async (trx) => sql`delete from accounts where id = ${accountId}`.execute(trx));
+    await bench.stop();
+  }
+}

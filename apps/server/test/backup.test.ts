@@ -6,6 +6,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { openDatabase } from '../src/db/connection.ts';
+import { findPgTool } from '../src/db/pg-tools.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { prepareJobQueue } from '../src/jobs/runner.ts';
 import { newEmail } from './email-helpers.ts';
@@ -46,7 +47,21 @@ async function contents(url: string): Promise<Record<string, string>> {
   }
 }
 
+/** PostgreSQL's client tools are not part of `npm install`: without them this file says so and skips, except in CI (.ci/run installs them). */
+const hasClientTools = (() => {
+  try {
+    findPgTool('pg_dump');
+    findPgTool('pg_restore');
+    return true;
+  } catch (error) {
+    if (process.env.CI) throw error;
+    console.warn(`backup.test.ts skipped: ${(error as Error).message}`);
+    return false;
+  }
+})();
+
 beforeAll(async () => {
+  if (!hasClientTools) return;
   for (const name of names) urls[name] = await createDatabase(inject('adminDatabaseUrl'), name);
   const handle = openDatabase(urls[sourceName]!, 1);
   await migrateToLatest(handle.db as never);
@@ -62,11 +77,12 @@ beforeAll(async () => {
   await ctx.close();
 });
 afterAll(async () => {
+  if (!hasClientTools) return;
   for (const name of names) await dropDatabase(inject('adminDatabaseUrl'), name);
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-describe('backup and restore', () => {
+describe.runIf(hasClientTools)('backup and restore', () => {
   it('restores a backup into a fresh database with every row of every table', async () => {
     const backedUp = cli(['backup', '--file', 'source.dump'], { DATABASE_URL: urls[sourceName]! });
     expect(backedUp.output).toMatch(/^Backup written to .*source\.dump/m);

@@ -34,6 +34,7 @@ export const flowMessages = {
   segmentGone: (id: number) => `Segment ${id} no longer exists. Choose another one.`,
   emailGone: (id: number) => `Email ${id} no longer exists. Choose another one.`,
   webhookPrivate: 'Webhooks cannot call private, loopback or link-local addresses.',
+  webhookRefusedAlert: (flow: string, url: string, reason: string) => `The flow "${flow}" did not call its webhook ${url}: ${reason} Change the step's URL.`,
   confirmActiveEdit: 'This flow is active. Confirm to change it while people are in it.',
   readOnly: 'This flow is shared read-only.',
   // Web toasts and fallbacks (work-areas.md §8)

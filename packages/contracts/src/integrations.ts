@@ -207,5 +207,6 @@ export const serviceMessages = {
       : reason === 'expired'
         ? 'Slack revoked the connection this flow posts to (expired). Reconnect Slack under Apps, then switch the flow on again.'
         : 'Slack no longer accepts the connection this flow posts to (wrong_credentials). Reconnect Slack under Apps, then switch the flow on again.',
+  slackRefusedAlert: (reason: string) => `Herald did not post to Slack: ${reason} Check the Slack webhook under Apps.`,
   flowStoppedAlert: (name: string, reason: AuthReason) => `Herald switched off the flow "${name}": its Slack connection failed (${reason}).`,
 } as const;

@@ -146,9 +146,46 @@ export type LookupAll = (hostname: string) => Promise<{ address: string; family:
 
 const systemLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
+/**
+ * A lookup through given DNS servers (c-ares, `ip` or `ip:port`): the A and AAAA answers together, each name asked
+ * afresh (no cache, so what is judged is what the server answers now). A name with neither fails as ENOTFOUND.
+ */
+function serverLookup(servers: readonly string[]): LookupAll {
+  const resolver = new dns.promises.Resolver({ timeout: 3000, tries: 2 });
+  resolver.setServers([...servers]);
+  return async (hostname) => {
+    const ask = async (family: 4 | 6) => {
+      try {
+        const found = family === 4 ? await resolver.resolve4(hostname) : await resolver.resolve6(hostname);
+        return found.map((address) => ({ address, family }));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTFOUND' || code === 'ENODATA') return [];
+        throw error;
+      }
+    };
+    const all = [...(await ask(4)), ...(await ask(6))];
+    if (all.length === 0) throw Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' });
+    return all;
+  };
+}
+
+const serverLookups = new Map<string, LookupAll>();
+function lookupOf(options: OutgoingOptions): LookupAll {
+  if (options.lookup) return options.lookup;
+  const servers = options.dnsServers ?? [];
+  if (servers.length === 0) return systemLookup;
+  const key = servers.join(',');
+  let lookup = serverLookups.get(key);
+  if (!lookup) serverLookups.set(key, (lookup = serverLookup(servers)));
+  return lookup;
+}
+
 export type OutgoingOptions = {
   /** Resolves a host name to all its addresses; the system resolver by default. */
   lookup?: LookupAll;
+  /** DNS servers (`ip` or `ip:port`) to resolve names through instead of the system resolver (OUTGOING_DNS_SERVERS). */
+  dnsServers?: readonly string[];
   /** Addresses the operator trusts despite the rules (a self-hosted install calling its own services). */
   trustedAddresses?: readonly string[];
 };
@@ -189,7 +226,7 @@ export async function checkOutgoingUrl(raw: string, options: OutgoingOptions = {
   if (isLocalName(host)) return outgoingMessages.private;
   let answers: { address: string }[];
   try {
-    answers = await (options.lookup ?? systemLookup)(host);
+    answers = await lookupOf(options)(host);
   } catch {
     return null;
   }
@@ -226,7 +263,7 @@ const maxRedirects = 3;
 
 /** A lookup for node:http that refuses private answers, so the address checked is the address connected to. */
 function guardedLookup(options: OutgoingOptions): LookupFunction {
-  const lookupAll = options.lookup ?? systemLookup;
+  const lookupAll = lookupOf(options);
   return (hostname, lookupOptions, callback) => {
     lookupAll(hostname).then(
       (answers) => {

@@ -6,6 +6,7 @@ import { withAccount } from '../../db/tenancy.ts';
 import { badRequest, notFound, unauthorized } from '../../http/errors.ts';
 import { fetchOutgoing, OutgoingError } from '../../lib/outgoing-url.ts';
 import type { Services } from '../../services.ts';
+import { raiseAlert } from '../integrations/alerts.ts';
 import { enterPeople } from './flow-runs.queries.ts';
 
 /**
@@ -92,6 +93,8 @@ const leaseSeconds = 60;
 
 interface OutboxRow {
   id: string;
+  flowId: string;
+  stepId: string;
   idempotencyKey: string;
   url: string;
   payload: unknown;
@@ -112,7 +115,7 @@ export async function sendWebhookCalls(services: Services, accountId: number): P
           select id from flow_webhook_calls where account_id = ${accountId} and next_at <= now()
             and (status = 'pending' or (status = 'sending' and lease_until < now()))
           order by next_at limit 20 for update skip locked)
-        returning c.id, c.idempotency_key as "idempotencyKey", c.url, c.payload, c.attempts`.execute(db);
+        returning c.id, c.flow_id as "flowId", c.step_id as "stepId", c.idempotency_key as "idempotencyKey", c.url, c.payload, c.attempts`.execute(db);
       return claimed;
     });
     if (!rows.length) break;
@@ -129,6 +132,7 @@ async function callOnce(services: Services, accountId: number, row: OutboxRow): 
   let status: number | null = null;
   let error: string | null = null;
   let permanent = false;
+  let refused = false;
   try {
     const response = await fetchOutgoing(row.url, {
       method: 'POST',
@@ -136,7 +140,7 @@ async function callOnce(services: Services, accountId: number, row: OutboxRow): 
       body: JSON.stringify(row.payload),
       timeoutMs: callTimeoutMs,
       maxResponseBytes: 64 * 1024,
-      trustedAddresses: services.config.outgoing.trustedAddresses,
+      ...services.config.outgoing,
     });
     status = response.status;
     if (status >= 300) {
@@ -146,15 +150,21 @@ async function callOnce(services: Services, accountId: number, row: OutboxRow): 
     }
   } catch (failure) {
     error = failure instanceof Error ? failure.message : String(failure);
-    permanent = failure instanceof OutgoingError && failure.reason === 'refused';
+    refused = failure instanceof OutgoingError && failure.reason === 'refused';
+    permanent = refused;
   }
   const done = error === null;
   const failed = !done && (permanent || row.attempts >= maxAttempts);
-  await withAccount(services.db, accountId, (db) =>
-    sql`update flow_webhook_calls set
+  await withAccount(services.db, accountId, async (db) => {
+    // A refused address is shown: an account alert naming the flow and the URL (the call itself is not retried).
+    if (refused) {
+      const { rows: flows } = await sql<{ name: string }>`select name from flows where account_id = ${accountId} and id = ${row.flowId}`.execute(db);
+      await raiseAlert(db, accountId, `flow-webhook:${row.stepId}`, flowMessages.webhookRefusedAlert(flows[0]?.name ?? `#${row.flowId}`, row.url, error ?? ''));
+    }
+    await sql`update flow_webhook_calls set
         status = ${done ? 'sent' : failed ? 'failed' : 'pending'}, response_status = ${status}, last_error = ${error?.slice(0, 1000) ?? null},
         lease_until = null, finished_at = ${done || failed ? sql`now()` : null},
         next_at = ${done || failed ? sql`next_at` : sql`now() + make_interval(secs => ${retryDelaySeconds(row.attempts)})`}
-      where account_id = ${accountId} and id = ${row.id}`.execute(db),
-  );
+      where account_id = ${accountId} and id = ${row.id}`.execute(db);
+  });
 }

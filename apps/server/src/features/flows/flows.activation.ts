@@ -2,7 +2,7 @@ import { decodeInputFields, flowMessages, sendStepEmailId, serviceMessages, type
 import { validateFlow } from '@herald/flow-engine';
 import type { Database } from '../../db/connection.ts';
 import { AppError } from '../../http/errors.ts';
-import { checkOutgoingUrl } from '../../lib/outgoing-url.ts';
+import { checkOutgoingUrl, type OutgoingOptions } from '../../lib/outgoing-url.ts';
 import { slackConnection } from '../integrations/slack-outbox.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { existingEmails } from './flows.queries.ts';
@@ -21,7 +21,7 @@ const refuse = (message: string, errorCode: string, warnings: string[] = [messag
  * segments and emails the steps use still exist; every send step's sender may send (verified address, verified
  * domain, or a test account: the rule broadcasts use); webhook steps call public addresses.
  */
-export async function activationProblem(db: Database, accountId: number, flow: FlowRow, steps: readonly StepRow[], links: readonly LinkRow[], now = new Date(), trustedAddresses: readonly string[] = []): Promise<AppError | null> {
+export async function activationProblem(db: Database, accountId: number, flow: FlowRow, steps: readonly StepRow[], links: readonly LinkRow[], now = new Date(), outgoing: OutgoingOptions = {}): Promise<AppError | null> {
   const configs = steps.map((s) => ({ row: s, config: decodeInputFields(s.inputFields as InputFields) }));
   for (const { row, config } of configs) {
     if (row.operationKey !== '/time') continue;
@@ -50,7 +50,7 @@ export async function activationProblem(db: Database, accountId: number, flow: F
 
   for (const { row, config } of configs) {
     if (row.operationKey !== '/send-webhook' || typeof config.url !== 'string') continue;
-    const problem = await checkOutgoingUrl(config.url, { trustedAddresses });
+    const problem = await checkOutgoingUrl(config.url, outgoing);
     if (problem) return refuse(problem, 'webhookRefused');
   }
 

@@ -92,7 +92,7 @@ export async function updateFlow(db: Database, services: Services, session: Sess
       if (archived) throw new AppError('UnprocessableError', flowApiMessages.archivedNotActive);
       if (current.status !== 'active') {
         const [steps, links] = await Promise.all([listSteps(db, accountId, [id]), listLinks(db, accountId, [id])]);
-        const problem = await activationProblem(db, accountId, current, steps, links, new Date(), services.config.outgoing.trustedAddresses);
+        const problem = await activationProblem(db, accountId, current, steps, links, new Date(), services.config.outgoing);
         if (problem) throw problem;
         await recordFlowVersion(db, session, { ...current, ...changes }, steps, links);
         changes.activatedAt = new Date();

@@ -16,6 +16,7 @@ import type { Database } from '../../db/connection.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { checkOutgoingUrl } from '../../lib/outgoing-url.ts';
+import { resolveAlert } from '../integrations/alerts.ts';
 import type { Services } from '../../services.ts';
 import { bumpFlowVersion, peopleAtSteps, type FlowRow } from './flows.queries.ts';
 import { flowOrThrow } from './flows.service.ts';
@@ -33,7 +34,7 @@ async function checkInputFields(services: Services, operationKey: string, inputF
   if (operationKey === '/send-webhook') {
     const { url } = decodeInputFields(inputFields);
     if (typeof url === 'string' && url.trim() !== '') {
-      const problem = await checkOutgoingUrl(url.trim(), { trustedAddresses: services.config.outgoing.trustedAddresses });
+      const problem = await checkOutgoingUrl(url.trim(), services.config.outgoing);
       if (problem) throw unprocessable(problem, 'webhookRefused');
     }
   }
@@ -122,6 +123,8 @@ export async function updateStep(db: Database, services: Services, session: Sess
     ...(body.coordinates ? { x: body.coordinates.x, y: body.coordinates.y } : {}),
     ...(body.position !== undefined ? { position: body.position } : {}),
   });
+  // A webhook step given a new address closes the alert its refused address raised.
+  if (settingsChanged && current.operationKey === '/send-webhook') await resolveAlert(db, accountId, `flow-webhook:${id}`);
   if (settingsChanged && current.operationKey === '/ab-test') {
     const branches = linkConditionsOf(current.operationKey, decodeInputFields(body.inputFields));
     // An A/B test being edited into shape (no valid variants yet) keeps its links until it has variants again.

@@ -22,7 +22,7 @@ export async function testWebhookStep(db: Database, services: Services, session:
   const saved = decodeInputFields(step.inputFields as InputFields).url;
   const url = (body.url ?? (typeof saved === 'string' ? saved : '')).trim();
   if (!url) throw badRequest(webhookTestMessages.noUrl);
-  const options = { trustedAddresses: services.config.outgoing.trustedAddresses };
+  const options = services.config.outgoing;
   const problem = await checkOutgoingUrl(url, options);
   if (problem) throw badRequest(problem);
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
-import { fetchOutgoing } from '../../lib/outgoing-url.ts';
+import { fetchOutgoing, OutgoingError } from '../../lib/outgoing-url.ts';
 import type { Services } from '../../services.ts';
 
 /**
@@ -67,7 +67,7 @@ export function judgeSlackAnswer(status: number | null, body: string): { outcome
 }
 
 /** Post one message to a Slack incoming webhook; answers the status (null: no answer) and the body. */
-export async function postToSlack(services: Services, url: string, text: string): Promise<{ status: number | null; body: string; error: string | null }> {
+export async function postToSlack(services: Services, url: string, text: string): Promise<{ status: number | null; body: string; error: string | null; refused?: true }> {
   try {
     const response = await fetchOutgoing(url, {
       method: 'POST',
@@ -75,10 +75,12 @@ export async function postToSlack(services: Services, url: string, text: string)
       body: JSON.stringify({ text }),
       timeoutMs: callTimeoutMs,
       maxResponseBytes: 16 * 1024,
-      trustedAddresses: services.config.outgoing.trustedAddresses,
+      ...services.config.outgoing,
     });
     return { status: response.status, body: response.body, error: response.status >= 300 ? `Slack answered ${response.status}: ${response.body.slice(0, 200)}` : null };
   } catch (failure) {
+    // A refused address (private after DNS or a redirect) will not change by asking again: the caller fails the message.
+    if (failure instanceof OutgoingError && failure.reason === 'refused') return { status: null, body: '', error: failure.message, refused: true };
     return { status: null, body: '', error: failure instanceof Error ? failure.message : String(failure) };
   }
 }
@@ -134,7 +136,11 @@ export async function sendSlackMessages(services: Services, accountId: number): 
       const judged = judgeSlackAnswer(answer.status, answer.body);
       const stop = await withAccount(services.db, accountId, async (db) => {
         if (judged.outcome === 'sent') await finish(db, accountId, [message.id], 'sent', answer.status, null);
-        else if (judged.outcome === 'retry' && message.attempts < maxAttempts) await retry(db, accountId, message, answer.status, answer.error);
+        else if (answer.refused) {
+          await finish(db, accountId, [message.id], 'failed', null, answer.error);
+          await sql`insert into account_issues (account_id, kind, message) select ${accountId}, 'slack-refused', ${serviceMessages.slackRefusedAlert(answer.error ?? '')}
+            where not exists (select 1 from account_issues where account_id = ${accountId} and kind = 'slack-refused' and resolved_at is null)`.execute(db);
+        } else if (judged.outcome === 'retry' && message.attempts < maxAttempts) await retry(db, accountId, message, answer.status, answer.error);
         else await finish(db, accountId, [message.id], 'failed', answer.status, answer.error);
         if (judged.outcome !== 'auth') return false;
         await stopFlows(db, accountId, judged.reason!);

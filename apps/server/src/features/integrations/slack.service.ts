@@ -81,7 +81,7 @@ export async function connectSlack(db: Database, services: Services, session: Se
   const problem = slackUrlProblem(url, services.config.outgoing.slackWebhookHosts, services.config.outgoing.trustedAddresses);
   if (problem) throw credentialError(problem);
   const clean = url!.trim();
-  const refused = await checkOutgoingUrl(clean, { trustedAddresses: services.config.outgoing.trustedAddresses });
+  const refused = await checkOutgoingUrl(clean, services.config.outgoing);
   if (refused) throw credentialError('invalid');
   const { rows } = await sql<ConnectionRow>`
     insert into account_services (account_id, service_id, credentials)
@@ -92,7 +92,7 @@ export async function connectSlack(db: Database, services: Services, session: Se
   const warnings = (['no_credentials', 'expired', 'wrong_credentials'] as const).map(serviceMessages.flowStopped);
   await sql`update flows set warnings = warnings - ${warnings}::text[], auth_reason = null
     where account_id = ${session.accountId} and auth_reason is not null`.execute(db);
-  await sql`update account_issues set resolved_at = now() where account_id = ${session.accountId} and kind = 'slack-connection' and resolved_at is null`.execute(db);
+  await sql`update account_issues set resolved_at = now() where account_id = ${session.accountId} and kind in ('slack-connection', 'slack-refused') and resolved_at is null`.execute(db);
   // Connecting an app completes the getting-started step 'Connect Apps' (account.md §4).
   await mergeAccountJson(db, session.accountId, 'onboarding', { apps: true });
   return { connection: shapeConnection(rows[0]!), message: serviceMessages.slackConnected };
@@ -114,6 +114,7 @@ export async function testSlack(db: Database, services: Services, session: Sessi
   const connection = await slackConnection(db, session.accountId);
   if (!connection) throw new AppError('UnprocessableError', serviceMessages.slackNotConnected, { errorCode: 'no_credentials' });
   const answer = await postToSlack(services, connection.url, text?.trim() || serviceMessages.slackTestText);
+  if (answer.refused) throw new AppError('BadRequestError', answer.error ?? serviceMessages.slackInvalid);
   const judged = judgeSlackAnswer(answer.status, answer.body);
   if (judged.outcome === 'sent') {
     if (connection.status === 'failed') {

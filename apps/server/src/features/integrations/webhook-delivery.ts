@@ -130,7 +130,7 @@ export async function deliverOnce(services: Services, db: Database, accountId: n
       body,
       timeoutMs: callTimeoutMs,
       maxResponseBytes: 64 * 1024,
-      trustedAddresses: services.config.outgoing.trustedAddresses,
+      ...services.config.outgoing,
     });
     status = response.status;
     if (status < 200 || status >= 300) error = `The endpoint answered ${status}.`;

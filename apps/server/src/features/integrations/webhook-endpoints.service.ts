@@ -55,7 +55,7 @@ async function findEndpoint(db: Database, accountId: number, id: number): Promis
 }
 
 async function checkUrl(services: Services, url: string): Promise<void> {
-  const problem = await checkOutgoingUrl(url, { trustedAddresses: services.config.outgoing.trustedAddresses });
+  const problem = await checkOutgoingUrl(url, services.config.outgoing);
   if (problem) throw badRequest(problem);
 }
 

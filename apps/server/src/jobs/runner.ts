@@ -8,6 +8,7 @@ import { startDeliveriesSweeper } from '../features/deliveries/deliveries.jobs.t
 import { senderPoolFor } from '../features/deliveries/sender-pool.ts';
 import { startMetricsRollup } from '../features/metrics/metrics.jobs.ts';
 import { startFlowSweeper } from '../features/flows/flows.jobs.ts';
+import { startImportsSweeper } from '../features/imports/imports.jobs.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
@@ -42,6 +43,8 @@ export async function startWorker(
   const stopRollup = startMetricsRollup(services.db, (error) => console.error('[jobs] metrics rollup:', error));
   // Flows whose due runs no worker has taken (their worker died) are restarted every five seconds.
   const stopFlowSweeper = startFlowSweeper(services.db, (error) => console.error('[jobs] flow sweeper:', error));
+  // Imports whose worker died (their job locked for hours) get a fresh job every five seconds.
+  const stopImportsSweeper = startImportsSweeper(services.db, pool, (error) => console.error('[jobs] imports sweeper:', error));
   // The sender threads start now, not on the first send.
   void senderPoolFor(services.config, services.secret, services.db).warm().catch((error: unknown) => console.error('[jobs] sender threads:', error));
   const stopRunner = runner.stop.bind(runner);
@@ -53,6 +56,7 @@ export async function startWorker(
       await stopSweeper();
       await stopRollup();
       await stopFlowSweeper();
+      await stopImportsSweeper();
       await stopRunner();
     })());
   return runner;

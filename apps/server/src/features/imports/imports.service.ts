@@ -22,6 +22,7 @@ import { listCustomFields } from '../fields/fields.queries.ts';
 import { afterFailedMerge, finishImport, ImportMerger, mergedBatches, stagedBatches } from './import-merge.ts';
 import { holdSegmentRefreshes } from '../segments/membership.queries.ts';
 import { ImportFailure, parseImportFile, withAccountClient } from './import-parse.ts';
+import { importJobKey, lockImportRun } from './imports.jobs.ts';
 import { mappedFieldName, stagingColumns } from './import-plan.ts';
 import { dropStagingTable, emptyStagingTable, ensureStagingTable, stagingTable, sweepStagingTables } from './staging-table.ts';
 
@@ -91,7 +92,7 @@ export async function createImport(services: Services, db: Database, session: Se
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await enqueueJob(db, 'import-people', { accountId: session.accountId, importId: row.id }, { jobKey: `import:${session.accountId}:${row.id}`, maxAttempts: 5 });
+  await enqueueJob(db, 'import-people', { accountId: session.accountId, importId: row.id }, { jobKey: importJobKey(session.accountId, row.id), maxAttempts: 5 });
   return { id: row.id };
 }
 
@@ -125,9 +126,20 @@ async function stagingLost(services: Services, accountId: number, id: number, ex
 
 /**
  * The import-people job: create mapped new fields, then parse into staging while staged chunks merge into people
- * (`ImportMerger`); resumable at each chunk and batch.
+ * (`ImportMerger`); resumable at each chunk and batch. One job at a time runs an import (its run lock, held until
+ * the end); a job that finds it held leaves the import to the live one.
  */
 export async function runImport(services: Services, accountId: number, id: number): Promise<void> {
+  const unlock = await lockImportRun(services.pool, id);
+  if (!unlock) return;
+  try {
+    await runLockedImport(services, accountId, id);
+  } finally {
+    await unlock();
+  }
+}
+
+async function runLockedImport(services: Services, accountId: number, id: number): Promise<void> {
   await sweepStagingTables(services.pool);
   const imp = await withAccount(services.db, accountId, (db) => findImport(db, accountId, id));
   if (!imp || imp.status === 'done' || imp.status === 'failed') return;

@@ -12,6 +12,8 @@ export const transactionalLimits = {
   /** Their total size as JSON, in characters. */
   maxDataLength: 65_536,
   maxDataKeyLength: 100,
+  /** How deep its objects and arrays may nest. */
+  maxDataDepth: 32,
   maxIdempotencyKeyLength: 200,
   /** How long an Idempotency-Key is remembered at least (it is kept with its send, so in practice for good). */
   idempotencyKeyHours: 24,
@@ -31,6 +33,7 @@ export const transactionalMessages = {
   dataKeyInvalid: `Merge data keys must start with a letter and hold only letters, digits, "_" and "-" (at most ${transactionalLimits.maxDataKeyLength} characters).`,
   dataTooManyKeys: `Merge data may hold at most ${transactionalLimits.maxDataKeys} keys.`,
   dataTooLarge: `Merge data must be at most ${transactionalLimits.maxDataLength.toLocaleString('en-US')} characters as JSON.`,
+  dataTooDeep: `Merge data may nest objects and lists at most ${transactionalLimits.maxDataDepth} levels deep.`,
   idempotencyKeyInvalid: `The Idempotency-Key header must be 1 to ${transactionalLimits.maxIdempotencyKeyLength} characters.`,
   idempotencyKeyReused: 'This Idempotency-Key was already used for a different request. Use a new key for a new email.',
   categoryNotTransactional: (name: string) => `"${name}" is a marketing category. Transactional emails need a transactional category.`,
@@ -52,9 +55,24 @@ export const IdempotencyKey = z
 const Address = EmailAddress.transform((value) => value.toLowerCase());
 const dataKey = new RegExp(`^[A-Za-z][A-Za-z0-9_-]{0,${transactionalLimits.maxDataKeyLength - 1}}$`);
 
+/** How deep objects and arrays nest in a JSON value, counted without recursion (a hostile value may nest thousands deep). */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > transactionalLimits.maxDataDepth) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /** Merge values laid over the recipient's fields when rendering: `{{ person.orderId }}`. */
 export const TransactionalData = z
   .record(z.string(), z.unknown())
+  .refine((data) => nestingDepth(data) <= transactionalLimits.maxDataDepth, { message: transactionalMessages.dataTooDeep, abort: true })
   .refine((data) => Object.keys(data).every((key) => dataKey.test(key)), transactionalMessages.dataKeyInvalid)
   .refine((data) => Object.keys(data).length <= transactionalLimits.maxDataKeys, transactionalMessages.dataTooManyKeys)
   .refine((data) => JSON.stringify(data).length <= transactionalLimits.maxDataLength, transactionalMessages.dataTooLarge);

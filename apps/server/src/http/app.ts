@@ -189,6 +189,10 @@ function toErrorBody(error: FastifyError) {
       extra: { issues: error.validation.map((v) => ({ path: v.instancePath, message: v.message ?? '' })) },
     }).toBody();
   }
+  // PostgreSQL cannot store a NUL character in text or jsonb: whichever field or parameter carried one, it is the request's fault.
+  if (error.code === '22021' || error.code === '22P05') {
+    return new AppError('BadRequestError', 'Text cannot contain the NUL character (\\u0000).').toBody();
+  }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('BadRequestError', messages.invalidJson).toBody();

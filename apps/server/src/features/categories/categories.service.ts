@@ -100,17 +100,16 @@ export async function updateCategory(db: Database, session: Session, id: number,
   if (body.isDefault && !current.isDefault) {
     await db.updateTable('communicationCategories').set({ isDefault: false }).where('accountId', '=', accountId).where('isDefault', '=', true).execute();
   }
-  const row = await db
-    .updateTable('communicationCategories')
-    .set({
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.description !== undefined ? { description: body.description } : {}),
-      ...(body.isArchived !== undefined ? { isArchived: body.isArchived } : {}),
-      ...(body.isDefault ? { isDefault: true } : {}),
-    })
-    .where('accountId', '=', accountId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const changes = {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.isArchived !== undefined ? { isArchived: body.isArchived } : {}),
+    ...(body.isDefault ? { isDefault: true } : {}),
+  };
+  // A body that changes nothing (`{}`) answers the category as it is: an UPDATE needs something to set.
+  const row =
+    Object.keys(changes).length === 0
+      ? current
+      : await db.updateTable('communicationCategories').set(changes).where('accountId', '=', accountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   return { category: toCategory(row), message: sendingMessages.categoryUpdated };
 }

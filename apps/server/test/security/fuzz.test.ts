@@ -1,0 +1,109 @@
+import crypto from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteDef } from '../../src/http/route.ts';
+import { allRoutes } from '../../src/http/routes.ts';
+import { writeFigure } from '../figures.ts';
+import { createTestContext, publicUrl, type TestContext } from '../helpers.ts';
+import { startSmtpServer } from '../smtp.ts';
+import { changedTables, digestAccounts } from './isolation-digest.ts';
+import { seedAccount, startReceiver, type SeededAccount } from './isolation-seed.ts';
+import { requestArbitrary, urlOf, type FuzzRequest } from './fuzz-request.ts';
+
+/**
+ * Schema-driven fuzzing of every route of the route table, in process (inject), as the signed-in owner of an
+ * account that holds one of everything: requests shaped by each route's schema, and mutated ones. No answer may be
+ * a 5xx, and a 4xx must leave the account's rows as they were (isolation-digest.ts says what bookkeeping is left
+ * out). FUZZ_SEED repeats a run (the seed is printed), FUZZ_RUNS sets the requests per route, FUZZ_ROUTES picks routes.
+ */
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 22_2022;
+const runsPerRoute = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 30;
+/** FUZZ_ROUTES: only the routes whose "METHOD /path" matches this regular expression (to repeat one failure). */
+const routeFilter = process.env.FUZZ_ROUTES ? new RegExp(process.env.FUZZ_ROUTES) : undefined;
+
+let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let seeded: SeededAccount;
+let cookie: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  receiver = await startReceiver();
+  ctx = await createTestContext({ SMTP_URL: smtp.url, MAIL_FROM: 'Herald <no-reply@herald.test>', OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1', SLACK_WEBHOOK_HOSTS: 'hooks.slack.com,127.0.0.1' });
+  seeded = await seedAccount(ctx, receiver.base, 'F');
+  cookie = seeded.owner.client.cookie!;
+});
+afterAll(async () => {
+  await ctx?.close();
+  await smtp?.close();
+  await receiver?.close();
+});
+
+/** The route's own seed: the run's seed and its method and path, so adding a route changes no other route's requests. */
+const routeSeed = (route: RouteDef) => (seed ^ crypto.createHash('sha256').update(`${route.method} ${route.url}`).digest().readInt32LE(0)) | 0;
+
+async function send(route: RouteDef, request: FuzzRequest) {
+  const headers: Record<string, string> = { cookie, origin: publicUrl };
+  if (request.body !== undefined && request.contentType) headers['content-type'] = request.contentType;
+  const res = await ctx.app.inject({ method: route.method, url: urlOf(route, request), headers, remoteAddress: '127.0.0.9', ...(request.body !== undefined ? { payload: request.body } : {}) });
+  return { status: res.statusCode, text: res.body };
+}
+
+/** The owner signed in again, in the seeded account, after a route that signs out or switches accounts. */
+async function ensureSession(): Promise<void> {
+  const me = await ctx.app.inject({ method: 'GET', url: '/v1/accounts', headers: { cookie } });
+  if (me.statusCode === 401) {
+    const login = await ctx.app.inject({ method: 'POST', url: '/v1/accounts/login/', headers: { origin: publicUrl, 'content-type': 'application/json' }, payload: JSON.stringify({ email: seeded.owner.email, password: seeded.owner.password }) });
+    const set = ([] as string[]).concat((login.headers['set-cookie'] as string | string[] | undefined) ?? []).find((c) => c.startsWith('herald_session='));
+    if (login.statusCode !== 200 || !set) throw new Error(`the fuzzed owner cannot sign in again: ${login.statusCode} ${login.body.slice(0, 200)}`);
+    cookie = set.split(';')[0]!;
+  } else if ((JSON.parse(me.body) as { id?: number }).id !== seeded.accountId) {
+    const back = await ctx.app.inject({ method: 'POST', url: `/v1/accounts/${seeded.accountId}/switch`, headers: { cookie, origin: publicUrl } });
+    if (back.statusCode >= 300) throw new Error(`the fuzzed owner cannot switch back: ${back.statusCode}`);
+  }
+}
+
+describe('fuzzing every route', () => {
+  it('answers no request with a 5xx, and changes nothing on a 4xx', async () => {
+    const started = Date.now();
+    const accounts = [seeded.accountId, seeded.ids.subaccount!];
+    const known = {
+      numbers: [...new Set([...Object.values(seeded.ids), seeded.names.versionNumber])],
+      strings: [seeded.names.field, seeded.names.tag, seeded.names.senderEmail, seeded.names.suppressionEmail, seeded.personEmail, seeded.writeKey, seeded.names.shareToken, 'slack'],
+    };
+    // Sign-out last, so that the other routes run signed in without signing in again each time.
+    const routes = allRoutes.filter((r) => !routeFilter || routeFilter.test(`${r.method} ${r.url}`)).sort((x, y) => Number(x.url.endsWith('/logout')) - Number(y.url.endsWith('/logout')));
+    const failures: string[] = [];
+    const statuses: Record<string, number> = {};
+    let requests = 0;
+    console.log(`fuzz: seed ${seed} (FUZZ_SEED), ${runsPerRoute} requests per route (FUZZ_RUNS)`);
+    for (const route of routes) {
+      await ensureSession();
+      let before = await digestAccounts(ctx.services.db, accounts);
+      const property = fc.asyncProperty(requestArbitrary(route, known), async (request) => {
+        const res = await send(route, request);
+        requests += 1;
+        const family = `${Math.floor(res.status / 100)}xx`;
+        statuses[family] = (statuses[family] ?? 0) + 1;
+        if (res.status >= 500) throw new Error(`answered ${res.status} ${res.text.slice(0, 200)}`);
+        const after = await digestAccounts(ctx.services.db, accounts);
+        const changed = changedTables(before, after);
+        before = after;
+        if (res.status >= 400 && changed.length > 0) throw new Error(`answered ${res.status} and changed ${changed.join(', ')}: ${res.text.slice(0, 200)}`);
+      });
+      const out = await fc.check(property, { seed: routeSeed(route), numRuns: runsPerRoute, endOnFailure: true });
+      if (out.failed) {
+        const request = out.counterexample?.[0] as FuzzRequest | undefined;
+        failures.push(
+          `${route.method} ${route.url} ${out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance)}\n` +
+            `  request (${request?.kind}): ${request ? `${urlOf(route, request)} ${request.contentType ?? ''} ${request.body?.slice(0, 300) ?? ''}` : '?'}\n  seed ${routeSeed(route)} path ${out.counterexamplePath}`,
+        );
+      }
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`fuzz: ${requests} requests over ${routes.length} routes in ${seconds} s, answers ${JSON.stringify(statuses)}`);
+    expect(failures).toEqual([]);
+    writeFigure('security', 40, 'fuzz', `fuzz: ${requests} requests over ${routes.length} routes, 0 5xx, 0 changes on 4xx`);
+  }, Math.max(300_000, runsPerRoute * allRoutes.length * 200));
+});

@@ -19,6 +19,7 @@ import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { RouteDef, Session } from './route.ts';
 import { allRoutes } from './routes.ts';
 import { readSession } from './session-cookie.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { sessionFromApiKey } from '../features/accounts/account-admin.service.ts';
 import { createTrackingEndpoints } from '../features/tracking/tracking.endpoints.ts';
 
@@ -62,6 +63,7 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
   app.addHook('onSend', async (_request, reply) => {
     if (isClosing) reply.header('connection', 'close');
   });
+  registerSecurityHeaders(app, services.config);
 
   app.addHook('onRequest', async (request) => {
     if (!unsafeMethods.has(request.method) || !request.url.startsWith('/v1/')) return;
@@ -224,6 +226,8 @@ async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void>
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    // The bare address is the app too (the static files answer a directory with 403).
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile)));
   }
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/v1/') || request.url.startsWith('/files/') || request.url === '/v1' || request.method !== 'GET') {

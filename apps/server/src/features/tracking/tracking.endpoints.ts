@@ -6,6 +6,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { trackingHeaders, trackingPageContentSecurityPolicy } from '../../http/security-headers.ts';
 import type { Services } from '../../services.ts';
 import { createClickIdentity } from './click-identity.ts';
 import { HitBuffer, type HitBufferOptions } from './hit-buffer.ts';
@@ -74,7 +75,7 @@ export interface TrackingEndpoints {
 }
 
 const pixelHeaders = { 'content-type': 'image/gif', 'content-length': String(pixel.length), 'cache-control': 'no-store, max-age=0' };
-const invalidHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
+const invalidHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': trackingPageContentSecurityPolicy };
 
 /**
  * The open pixel, GET or HEAD /t/o/{token}, and the click redirect, /t/c/{token}/{signature}?u={url}. The
@@ -85,6 +86,8 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
   const secret = services.secret;
   const trustProxy = services.config.trustProxy;
   const throttle = new Throttle();
+  // nosniff, no-referrer, cross-origin and HSTS over https (security-headers.ts), as Fastify's answers get them.
+  const securityHeaders = trackingHeaders(services.config);
   let buffer: HitBuffer | undefined;
 
   const record = (ip: string, agentHeader: string | undefined, isHead: boolean, ref: DecodedMessage, name: 'opened' | 'clicked', link: string | null, key: string) => {
@@ -147,13 +150,13 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
       const rest = url.slice((isOpen ? openPath : clickPath).length, query < 0 ? url.length : query);
       if (isOpen) {
         open(rest, clientIp(request), request.headers['user-agent'], isHead);
-        response.writeHead(200, pixelHeaders).end(isHead ? undefined : pixel);
+        response.writeHead(200, { ...pixelHeaders, ...securityHeaders(request) }).end(isHead ? undefined : pixel);
         return true;
       }
       const links = query < 0 ? [] : new URLSearchParams(url.slice(query + 1)).getAll('u');
       void (links.length === 1 ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead) : Promise.resolve(null)).then((target) => {
-        if (target) response.writeHead(302, { location: target, 'cache-control': 'no-store, max-age=0', 'referrer-policy': 'no-referrer' }).end();
-        else response.writeHead(404, invalidHeaders).end(isHead ? undefined : invalidLinkPage);
+        if (target) response.writeHead(302, { location: target, 'cache-control': 'no-store, max-age=0', ...securityHeaders(request) }).end();
+        else response.writeHead(404, { ...invalidHeaders, ...securityHeaders(request) }).end(isHead ? undefined : invalidLinkPage);
       });
       return true;
     },

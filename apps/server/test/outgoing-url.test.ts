@@ -105,6 +105,12 @@ describe('checkOutgoingUrl: literal addresses', () => {
     expect(await checkOutgoingUrl('example.com/hook')).toBe(outgoingMessages.invalid);
     expect(await checkOutgoingUrl('http://localhost:3000/')).toBe(outgoingMessages.private);
     expect(await checkOutgoingUrl('http://api.localhost/')).toBe(outgoingMessages.private);
+    // The root's trailing dot changes nothing, whatever a resolver answers for the name.
+    const answersPublic: LookupAll = async () => [{ address: '93.184.215.14', family: 4 }];
+    for (const url of ['http://localhost./', 'http://LOCALHOST.localdomain./', 'http://api.localhost./']) {
+      expect(await checkOutgoingUrl(url, { lookup: answersPublic }), url).toBe(outgoingMessages.private);
+      await expect(fetchOutgoing(url, { lookup: answersPublic }), url).rejects.toThrow(outgoingMessages.private);
+    }
   });
 });
 

@@ -211,7 +211,11 @@ function parseOutgoing(raw: string): { url: URL } | { problem: string } {
   return { url };
 }
 
-const isLocalName = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain';
+/** Names that mean this machine whatever a resolver says, with or without the root's trailing dot (`localhost.`). */
+const isLocalName = (name: string) => {
+  const host = name.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain';
+};
 
 /**
  * Whether Herald may call this URL: null when allowed, else the message to show. A host name is refused when any
@@ -268,7 +272,7 @@ function guardedLookup(options: OutgoingOptions): LookupFunction {
     lookupAll(hostname).then(
       (answers) => {
         const refused = answers.find((a) => isRefused(a.address, options));
-        if (refused || isLocalName(hostname.toLowerCase())) {
+        if (refused || isLocalName(hostname)) {
           callback(new OutgoingError(outgoingMessages.private, 'refused'), '', 4);
           return;
         }

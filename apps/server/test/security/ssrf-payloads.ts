@@ -8,7 +8,7 @@ import type { SsrfDnsEntry } from './ssrf-net.ts';
 /** Hosts that are loopback, private, link-local, metadata or mapped, in the spellings attackers use. */
 export function hostilePayloads(ownAddresses: readonly string[]): { kind: string; host: string }[] {
   const list: [string, string[]][] = [
-    ['loopback', ['127.0.0.1', '127.1', '127.0.1', '127.255.255.254', '0.0.0.0', '0', '[::1]', '[0:0:0:0:0:0:0:1]', '[::]', 'localhost', 'LOCALHOST', 'app.localhost', 'localhost.localdomain']],
+    ['loopback', ['127.0.0.1', '127.1', '127.0.1', '127.255.255.254', '0.0.0.0', '0', '[::1]', '[0:0:0:0:0:0:0:1]', '[::]', 'localhost', 'LOCALHOST', 'app.localhost', 'localhost.localdomain', 'localhost.', 'LocalHost.LocalDomain.', 'app.localhost.']],
     ['private', ['10.0.0.1', '10.255.255.254', '172.16.0.1', '172.31.255.254', '192.168.0.1', '192.168.255.254', '100.64.0.1', '[fc00::1]', '[fd12:3456:789a::1]']],
     ['link-local', ['169.254.0.1', '169.254.169.254', '[fe80::1]', '[fe80::fc:ff:fe00:1]']],
     ['metadata', ['169.254.169.254', '169.254.170.2', '100.100.100.200', '[fd00:ec2::254]', 'metadata.google.internal', 'metadata', 'instance-data.ec2.internal']],

@@ -127,14 +127,19 @@ function queryText(value: unknown): string {
   return search.toString();
 }
 
-/** The request arbitrary of one route; `known` feeds real ids and names of the signed-in account. */
-export function requestArbitrary(route: RouteDef, known: SchemaContext['known']): fc.Arbitrary<FuzzRequest> {
+/**
+ * The request arbitrary of one route; `known` feeds real ids and names of the signed-in account, and `preferred`
+ * the values of the right kind for a path parameter (the broadcast's id for /v1/broadcasts/:id), tried most often.
+ */
+export function requestArbitrary(route: RouteDef, known: SchemaContext['known'], preferred: Record<string, string[]> = {}): fc.Arbitrary<FuzzRequest> {
   const names = [...route.url.matchAll(/:([a-zA-Z]+)|\*/g)].map((m) => m[1] ?? '*');
   const paramSchema = route.params ? jsonSchemaOf(route.params) : undefined;
   const paramArbitrary = (name: string): fc.Arbitrary<string> => {
     const shaped = paramSchema ? arbitraryOf((paramSchema.root as any).properties?.[name] ?? true, { ...paramSchema.context, known }) : fc.string();
+    const right = preferred[name] ?? [];
     return fc.oneof(
-      { arbitrary: fc.constantFrom(...known.numbers.map(String), ...known.strings), weight: 4 },
+      { arbitrary: right.length > 0 ? fc.constantFrom(...right) : fc.constantFrom(...known.numbers.map(String)), weight: 6 },
+      { arbitrary: fc.constantFrom(...known.numbers.map(String), ...known.strings), weight: 2 },
       { arbitrary: shaped.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))), weight: 2 },
       { arbitrary: fc.constantFrom(...hostileParams), weight: 2 },
     );

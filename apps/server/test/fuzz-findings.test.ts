@@ -40,4 +40,16 @@ describe('what the fuzzer found', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.message).toContain(transactionalMessages.dataTooDeep);
   });
+
+  it("refuses a step position beyond the database's integer with a 400", async () => {
+    const { client } = await registerUser(ctx.app);
+    const flow = (await client.post('/v1/integrations', { name: 'Positions' })).body.integration as { id: number };
+    const step = await client.post('/v1/steps/', { flowId: flow.id, operationKey: '/add-tag', position: 2 ** 40 });
+    expect(step.status, JSON.stringify(step.body)).toBe(400);
+    const created = await client.post('/v1/steps/', { flowId: flow.id, operationKey: '/add-tag', position: 1 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const moved = await client.patch(`/v1/steps/${created.body.step.id}`, { coordinates: { x: 100, y: 2 }, position: -5725818535301259, confirmActiveEdit: true });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(400);
+    expect((await client.patch(`/v1/steps/${created.body.step.id}`, { position: 3 })).status).toBe(200);
+  });
 });

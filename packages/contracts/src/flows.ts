@@ -280,6 +280,9 @@ export const UpdateFlowBody = z.strictObject({
 export const FlowListQuery = z.object({ archived: z.stringbool().optional() });
 export const ReadOnlyAuthQuery = z.object({ 'read-only-auth': z.string().max(2000).optional() });
 
+/** A step's place among its siblings: a whole number the database's integer column holds. */
+const StepPosition = z.number().int().min(-2_147_483_648).max(2_147_483_647);
+
 export const CreateStepBody = z.strictObject({
   flowId: z.number().int().positive(),
   /** The client's temporary id, echoed back so it can swap it for the server id. */
@@ -288,13 +291,13 @@ export const CreateStepBody = z.strictObject({
   operationKey: z.string().max(200),
   inputFields: InputFields.optional(),
   coordinates: Coordinates.optional(),
-  position: z.number().int().optional(),
+  position: StepPosition.optional(),
 });
 export const UpdateStepBody = z.strictObject({
   id: z.number().int().optional(),
   inputFields: InputFields.optional(),
   coordinates: Coordinates.optional(),
-  position: z.number().int().nullable().optional(),
+  position: StepPosition.nullable().optional(),
   /** Set by the client after the user confirmed editing an active flow; required for a change that alters behaviour of an active flow. */
   confirmActiveEdit: z.boolean().optional(),
 });

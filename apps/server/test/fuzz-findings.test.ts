@@ -1,6 +1,7 @@
 import { transactionalMessages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { uploadCsv } from './imports-support.ts';
 
 /** Requests the fuzzer (test/security/fuzz.test.ts) answered with a 500; each is a 4xx or a success now. */
 let ctx: TestContext;
@@ -51,5 +52,19 @@ describe('what the fuzzer found', () => {
     const moved = await client.patch(`/v1/steps/${created.body.step.id}`, { coordinates: { x: 100, y: 2 }, position: -5725818535301259, confirmActiveEdit: true });
     expect(moved.status, JSON.stringify(moved.body)).toBe(400);
     expect((await client.patch(`/v1/steps/${created.body.step.id}`, { position: 3 })).status).toBe(200);
+  });
+
+  it("takes a person's field named like an Object method (constructor, toString) for an unknown field, not a column", async () => {
+    const owner = await registerUser(ctx.app);
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const created = await owner.client.post('/v1/people/', { email: uniqueEmail(), [name]: 'true' });
+      expect(created.status, JSON.stringify(created.body)).toBe(400);
+      expect(created.body.message).toBe(`Unknown field: ${name}.`);
+    }
+    const person = (await owner.client.post('/v1/people/', { email: uniqueEmail() })).body.user as { id: number };
+    expect((await owner.client.patch(`/v1/people/${person.id}`, { constructor: 'x' })).status).toBe(400);
+    const key = await uploadCsv(ctx, owner, 'Email,X\nada@example.com,1\n');
+    const imported = await owner.client.post('/v1/imports', { peopleFileKey: key, numPeople: 1, fieldMapping: [{ column: 'Email', field: 'email' }, { column: 'X', field: 'constructor' }] });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(400);
   });
 });

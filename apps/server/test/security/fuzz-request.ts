@@ -118,6 +118,16 @@ function jsonSchemaOf(schema: z.ZodType): { root: JsonSchema; context: Pick<Sche
   return { root, context: { defs: (root.$defs ?? {}) as Record<string, JsonSchema> } };
 }
 
+/** The route's example with each number kept or swapped for one of the account's ids (its flowId, person ids...). */
+function exampleWithKnownIds(example: unknown, numbers: number[]): fc.Arbitrary<unknown> {
+  if (typeof example === 'number' && numbers.length > 0) return fc.oneof(fc.constant(example), fc.constantFrom(...numbers));
+  if (Array.isArray(example)) return fc.tuple(...example.map((item) => exampleWithKnownIds(item, numbers)));
+  if (example && typeof example === 'object') {
+    return fc.record(Object.fromEntries(Object.entries(example).map(([key, item]) => [key, exampleWithKnownIds(item, numbers)])));
+  }
+  return fc.constant(example);
+}
+
 function queryText(value: unknown): string {
   if (!value || typeof value !== 'object') return '';
   const search = new URLSearchParams();
@@ -156,7 +166,7 @@ export function requestArbitrary(route: RouteDef, known: SchemaContext['known'],
 
   const bodySchema = route.body ? jsonSchemaOf(route.body) : undefined;
   const shaped: fc.Arbitrary<unknown> = bodySchema ? arbitraryOf(bodySchema.root, { ...bodySchema.context, known }) : fc.constant(undefined);
-  const valid = route.example !== undefined ? fc.oneof(shaped, fc.constant(route.example)) : shaped;
+  const valid = route.example !== undefined ? fc.oneof(shaped, exampleWithKnownIds(route.example, known.numbers)) : shaped;
   const body = fc.oneof(
     { arbitrary: valid.map((value) => ({ text: value === undefined ? undefined : JSON.stringify(value), kind: 'shaped' })), weight: 5 },
     { arbitrary: mutated(valid), weight: 4 },

@@ -24,7 +24,7 @@ export function planColumns(header: string[], mapping: ColumnMapping[], customFi
     const name = mappedFieldName(m);
     const index = header.findIndex((h) => h.trim() === m.column.trim());
     if (!name || index < 0) continue;
-    if (name in stagingColumns) plans.push({ index, kind: 'first', name: name as FirstClass, slot: slotOf[name as FirstClass] });
+    if (Object.hasOwn(stagingColumns, name)) plans.push({ index, kind: 'first', name: name as FirstClass, slot: slotOf[name as FirstClass] });
     else if (name === 'tags') plans.push({ index, kind: 'tags' });
     else {
       const field = byName.get(name);

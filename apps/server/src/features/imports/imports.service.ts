@@ -71,7 +71,7 @@ export async function createImport(services: Services, db: Database, session: Se
     if (!name) throw badRequest(peopleMessages.invalidFieldName);
     if (m.newField) {
       if (firstClassFieldNames.includes(name) || custom.has(name)) throw badRequest(peopleMessages.fieldExists(name));
-    } else if (!(name in stagingColumns) && name !== 'tags' && !custom.has(name)) {
+    } else if (!Object.hasOwn(stagingColumns, name) && name !== 'tags' && !custom.has(name)) {
       throw badRequest(peopleMessages.unknownField(name));
     }
   }

@@ -68,7 +68,7 @@ export function checkPersonValues(values: Record<string, unknown>, customFields:
   const byName = new Map(customFields.map((f) => [f.name, f]));
   const result: CheckedValues = { columns: {}, fields: {}, tags: undefined };
   for (const [name, value] of Object.entries(values)) {
-    if (name in writableColumns) {
+    if (Object.hasOwn(writableColumns, name)) {
       const column = writableColumns[name as WritableName];
       if (value === null || value === '') {
         if (name === 'email') throw badRequest('email cannot be removed.');

@@ -3,6 +3,7 @@ import { Paper } from '@mantine/core';
 import grapesjs, { type Editor } from 'grapesjs';
 import newsletterPreset from 'grapesjs-preset-newsletter';
 import { useEffect, useRef } from 'react';
+import { safeProjectData } from './drag-drop-safety.ts';
 import type { EditorProps } from './editor-props.ts';
 
 /** The body of a document, for HTML that came from elsewhere (a template, the HTML editor). */
@@ -29,7 +30,8 @@ export default function DragDropEditor({ value, onChange, readOnly, onInsertRead
 
   useEffect(() => {
     if (!container.current) return;
-    const state = value.state as Record<string, unknown> | null;
+    // The saved project is only as safe as the client that stored it: nothing in it may run in the canvas.
+    const state = safeProjectData(value.state as Record<string, unknown> | null);
     const editor = grapesjs.init({
       container: container.current,
       height: '680px',

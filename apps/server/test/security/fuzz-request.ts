@@ -28,6 +28,9 @@ const hostileValues: unknown[] = [
   [], [null], [1, 'a', {}], {}, JSON.parse('{"__proto__":{"polluted":true}}'), { constructor: { prototype: { polluted: true } } },
 ];
 
+/** Keys every object inherits, and one no schema has: a lookup by a client's key must not find the inherited ones. */
+const extraKeys = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'extraField'];
+
 /** Raw bodies that are not JSON, or JSON no schema expects. */
 const rawBodies = ['{', '{"a":', '}', '[', 'null', '0', '"text"', '[]', '\u0000', 'a=1&b=2', '{"__proto__":{"x":1}}', '{"a":1,"a":2}', '\ufeff{}', 'x'.repeat(10_000)];
 const contentTypes = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', 'image/png', 'text/csv', ''];
@@ -96,7 +99,7 @@ function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<{ text: string; kin
       case 3:
         return { text: JSON.stringify(removeAt(value, path) ?? null), kind: `removed ${path.join('.') || 'body'}` };
       case 4:
-        return { text: withRawKey(value, ['__proto__', 'constructor', 'prototype', 'extraField'][at % 4]!, hostile), kind: 'extra key' };
+        return { text: withRawKey(value, extraKeys[at % extraKeys.length]!, hostile), kind: 'extra key' };
       case 5:
         // Mostly up to 3,000 levels; now and then 50,000 (deeper than any recursive walk of the value survives).
         return {

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
+import { isConnectionLoss } from '../../lib/connection-loss.ts';
 import { startPoller } from '../../jobs/poller.ts';
 import type { Services } from '../../services.ts';
 import { defaultCategory } from '../categories/categories.service.ts';
@@ -116,12 +117,32 @@ async function addressesToSend(db: Database, accountId: number, category: Thread
   return toSend;
 }
 
+/**
+ * Record messages the server has taken. While the database is away (a restart), try again every half second for as
+ * long as it takes: the rows stay leased to this process, their journal lines stay unrecorded, and once the database
+ * is back this is the first to reach it (a claim of the rows after their lease needs the sweeper's next look and a
+ * job). Giving up would let the lease run out and send them a second time.
+ */
+async function recordSentSurely(db: Database, accountId: number, rows: Parameters<typeof recordSent>[2]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withAccount(db, accountId, (scoped) => recordSent(scoped, accountId, rows));
+      if (attempt > 1) console.error(`[send] recorded ${rows.length} sent messages after the database came back`);
+      return;
+    } catch (error) {
+      if (!isConnectionLoss(error)) throw error;
+      if (attempt === 1) console.error(`[send] the database is away; ${rows.length} sent messages are recorded once it is back:`, (error as Error).message);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 /** Hand rows to a sender thread and record what it answers. */
 async function sendThroughThread(services: Services, prepared: ThreadContent, rows: ThreadRows, attemptsOf: Map<number, number>, outcomes: Outcomes) {
   const { accountId } = prepared;
   const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, rows);
   if (result.sent.length) {
-    await withAccount(services.db, accountId, (db) => recordSent(db, accountId, result.sent.map((r) => ({ id: r.id, messageId: r.messageId, response: r.response.slice(0, 500) }))));
+    await recordSentSurely(services.db, accountId, result.sent.map((r) => ({ id: r.id, messageId: r.messageId, response: r.response.slice(0, 500) })));
     result.recorded(result.sent.length);
   }
   for (const failed of result.failed) {
@@ -209,10 +230,11 @@ const sweepMs = 10_000;
  * A worker killed mid-send (SIGKILL, a crash, a lost machine) leaves its `deliver` job locked in the job queue
  * for hours. The sweeper starts a fresh job for every source that has work but no live worker: rows whose lease
  * ran out, or rows due for a minute with none being sent. A spare job at worst runs beside a live one, and the
- * claims (SKIP LOCKED) keep them apart.
+ * claims (SKIP LOCKED) keep them apart. Its first look, when the worker starts, also starts a job for every source
+ * with rows due now: a worker restarted after a crash sends on at once instead of after the dead one's leases.
  */
 export function startDeliveriesSweeper(db: Database, dataDir: string, onError: (error: unknown) => void): () => Promise<void> {
-  const sweep = async () => {
+  const sweep = async (atStart: boolean) => {
     await replayOrphanedJournals(db, dataDir);
     const { rows } = await sql<{ accountId: number; kind: SourceKind; sourceId: number }>`
       select account_id as "accountId", source_kind as kind, source_id as "sourceId" from deliveries
@@ -220,6 +242,7 @@ export function startDeliveriesSweeper(db: Database, dataDir: string, onError: (
       group by account_id, source_kind, source_id
       having bool_or(status = 'sending' and lease_until < now() - interval '5 seconds')
         or (bool_or(status = 'pending' and not_before < now() - interval '60 seconds') and not bool_or(status = 'sending'))
+        or (${atStart} and bool_or(status = 'pending' and not_before <= now()))
       limit 100
     `.execute(db);
     for (const row of rows) {
@@ -227,5 +250,10 @@ export function startDeliveriesSweeper(db: Database, dataDir: string, onError: (
       await withAccount(db, payload.accountId, (scoped) => enqueueJob(scoped, 'deliver', payload, { jobKey: deliverJobKey(payload.accountId, payload.kind, payload.sourceId) }));
     }
   };
-  return startPoller(sweep, sweepMs, onError);
+  const first = sweep(true).catch(onError);
+  const stop = startPoller(() => sweep(false), sweepMs, onError);
+  return async () => {
+    await first;
+    await stop();
+  };
 }

@@ -109,17 +109,22 @@ export async function runAdvanceFlow(services: Services, payload: { accountId: n
 const sweepMs = 5_000;
 const graceSeconds = 10;
 
-/** Restart flows whose due runs nobody has taken for a while (a worker killed while holding the flow's job). */
+/**
+ * Restart flows whose due runs nobody has taken for a while (a worker killed while holding the flow's job). The first
+ * look, when the worker starts, restarts every flow with runs due now: a worker restarted after a crash goes on at once.
+ */
 export function startFlowSweeper(db: Database, onError: (error: unknown) => void): () => Promise<void> {
-  return startPoller(
-    async () => {
-      for (const { accountId, flowId } of await overdueFlows(db, graceSeconds)) {
-        await withAccount(db, accountId, (scoped) => scheduleFlow(scoped, accountId, flowId));
-      }
-    },
-    sweepMs,
-    onError,
-  );
+  const sweep = async (grace: number) => {
+    for (const { accountId, flowId } of await overdueFlows(db, grace)) {
+      await withAccount(db, accountId, (scoped) => scheduleFlow(scoped, accountId, flowId));
+    }
+  };
+  const first = sweep(0).catch(onError);
+  const stop = startPoller(() => sweep(graceSeconds), sweepMs, onError);
+  return async () => {
+    await first;
+    await stop();
+  };
 }
 
 export async function runFlowWebhooks(services: Services, payload: { accountId: number }): Promise<void> {

@@ -100,6 +100,9 @@ export class SmtpConnection {
     const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
     this.attach(socket);
     const greeting = this.read();
+    // A refused connection rejects the greeting too, before it is awaited: unhandled, that ended the sender thread
+    // and failed the whole send job instead of this message (issue 22, SMTP server down).
+    greeting.catch(() => undefined);
     await new Promise<void>((resolve, reject) => {
       socket.once(secure ? 'secureConnect' : 'connect', () => resolve());
       socket.once('error', reject);

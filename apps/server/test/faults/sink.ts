@@ -1,0 +1,116 @@
+import net from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** What the sink has accepted: every message, by recipient and by Message-ID. */
+export interface SinkCounts {
+  /** Messages accepted (one per recipient). */
+  received: number;
+  /** Distinct recipients. */
+  distinct: number;
+  /** Messages that arrived for a recipient a second time. */
+  duplicateRecipients: number;
+  /** Messages whose Message-ID had already arrived. */
+  duplicateMessageIds: number;
+}
+
+/**
+ * A real SMTP server for the fault suite that counts what it accepts per recipient and per Message-ID. It can go
+ * down and come back on the same port (`stop`, `start`): going down, it stops listening, answers 421 to every open
+ * connection and refuses (421) any message whose final dot arrives after that, so what it counts is exactly what it
+ * acknowledged with a 250.
+ */
+export async function startSink(port = 0) {
+  const perRecipient = new Map<string, number>();
+  const messageIds = new Set<string>();
+  const counts = { received: 0, duplicateRecipients: 0, duplicateMessageIds: 0 };
+  let server: SMTPServer | undefined;
+  let accepting = false;
+  const sockets = new Set<net.Socket>();
+
+  const listen = async (onPort: number) => {
+    const created = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      maxClients: 1000,
+      closeTimeout: 1,
+      onData(stream, session, callback) {
+        let head = '';
+        stream.on('data', (chunk: Buffer) => {
+          if (head.length < 8192) head += chunk.toString('latin1');
+        });
+        stream.on('end', () => {
+          if (!accepting) return callback(Object.assign(new Error('Service not available, closing transmission channel'), { responseCode: 421 }));
+          const headers = head.split(/\r?\n\r?\n/)[0] ?? '';
+          const messageId = /^message-id:\s*(\S+)/im.exec(headers)?.[1];
+          if (messageId) {
+            if (messageIds.has(messageId)) counts.duplicateMessageIds++;
+            else messageIds.add(messageId);
+          }
+          for (const rcpt of session.envelope.rcptTo) {
+            const address = rcpt.address.toLowerCase();
+            const seen = perRecipient.get(address) ?? 0;
+            if (seen > 0) counts.duplicateRecipients++;
+            perRecipient.set(address, seen + 1);
+            counts.received++;
+          }
+          callback();
+        });
+      },
+    });
+    // A client killed mid-message resets its connection: that is what the suite does, not a failure of the sink.
+    created.on('error', () => undefined);
+    created.server.on('connection', (socket: net.Socket) => {
+      socket.setNoDelay(true);
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      created.server.once('error', reject);
+      created.listen(onPort, '127.0.0.1', () => resolve());
+    });
+    server = created;
+    accepting = true;
+    return (created.server.address() as net.AddressInfo).port;
+  };
+
+  const boundPort = await listen(port);
+  return {
+    url: `smtp://127.0.0.1:${boundPort}`,
+    port: boundPort,
+    counts(): SinkCounts {
+      return { ...counts, distinct: perRecipient.size };
+    },
+    /** How many messages each of `addresses` received. */
+    receivedBy(address: string): number {
+      return perRecipient.get(address.toLowerCase()) ?? 0;
+    },
+    recipients(): Map<string, number> {
+      return new Map(perRecipient);
+    },
+    /** Go down: no new connection, 421 to the open ones, nothing more accepted. */
+    async stop(): Promise<void> {
+      accepting = false;
+      const closing = server;
+      server = undefined;
+      if (!closing) return;
+      await new Promise<void>((resolve) => closing.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+    },
+    /** Come back on the same port. */
+    async start(): Promise<void> {
+      if (server) return;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await listen(boundPort);
+          return;
+        } catch (error) {
+          if (attempt >= 50) throw error;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    },
+  };
+}
+
+export type Sink = Awaited<ReturnType<typeof startSink>>;

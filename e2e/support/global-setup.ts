@@ -34,7 +34,8 @@ function freePort(): Promise<number> {
 
 /** The real server (built web app, job worker, built-in mailbox) on a fresh database. */
 export default async function setup(project: TestProject) {
-  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+  const webDist = process.env.WEB_DIST_DIR ? path.resolve(root, process.env.WEB_DIST_DIR) : path.join(root, 'apps/web/dist');
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('The web app is not built: run `npm run build` first (npm run test:e2e does).');
   }
   const admin = await adminDatabaseUrl();

@@ -1,0 +1,295 @@
+import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
+import { baseUrl, visitorAddress } from '../support/browser.ts';
+import { corpus, idFromMarkerUrl, isScriptMarker, markerHost } from './payloads.ts';
+
+export interface Finding {
+  kind: 'hook' | 'dialog' | 'marker request' | 'csp' | 'page error';
+  /** The payload's id, when the finding names one. */
+  id: number | null;
+  /** The page state the walker was in (its label). */
+  state: string;
+  detail: string;
+}
+
+export interface VisitResult {
+  state: string;
+  /** Payloads whose text the page showed (in any frame, as text or in a field). */
+  shown: number;
+}
+
+/**
+ * Resource types an email may load from the marker host inside its sandboxed preview or the editor canvas: its own
+ * images, styles, media, and documents of its frames and objects (which the sandbox keeps from running script).
+ */
+const passiveTypes: ReadonlySet<string> = new Set(['image', 'stylesheet', 'font', 'media', 'document']);
+/** CSP directives a payload trips (scripts, plugins, frames, base, forms); others are listed, not failed on. */
+const payloadDirectives = /^(script-src|object-src|frame-src|child-src|base-uri|form-action|default-src)/;
+
+/**
+ * Runs in every document of the context before its scripts: reports CSP violations to the test, and gives case-mangled
+ * payloads (a field that lower- or upper-cases its text) something to call, so they are caught too.
+ */
+function installProbes(): void {
+  const w = window as unknown as Record<string, unknown>;
+  w.FETCH = (url: unknown) => fetch(String(url));
+  w.ALERT = (m: unknown) => (w.__heraldXss as (id: unknown) => void)(m);
+  document.addEventListener('securitypolicyviolation', (event) => {
+    const report = w.__heraldCsp as ((json: string) => void) | undefined;
+    report?.(JSON.stringify({ directive: event.effectiveDirective, blocked: event.blockedURI, sample: event.sample, source: event.sourceFile, line: event.lineNumber, document: location.href, element: event.target instanceof Element ? event.target.outerHTML.slice(0, 160) : String(event.target) }));
+  });
+}
+
+/**
+ * A signed-in browser context that watches for payloads running, in every frame: hook calls (a binding present in
+ * every frame, under the hook's name in three cases), dialogs, requests to the marker host, CSP violations and
+ * page errors that name the hook or the marker.
+ */
+export class XssWalker {
+  readonly findings: Finding[] = [];
+  /** Marker-host loads of an email's own images and styles inside its sandboxed preview or the editor canvas. */
+  readonly emailContentLoads: string[] = [];
+  /** CSP violations of directives that payloads do not trip (listed in the output). */
+  readonly otherViolations: string[] = [];
+  readonly visits: VisitResult[] = [];
+  readonly seen = new Set<number>();
+  private state = 'sign-in';
+  /** XSS_ONLY (a pattern of states) walks only the matching pages, to look into one finding quickly. */
+  private skipping = false;
+  private pending: Promise<unknown>[] = [];
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  /**
+   * Signs in. Unless `keepCsp`, the app's pages arrive without their Content-Security-Policy: the app must be safe
+   * without it (the CSP is defence in depth), and without it a payload the CSP would have stopped runs and is caught
+   * by the hook, the dialog or the marker request, with its id. (With the CSP on, Chromium also reports handlers and
+   * `<base>` in markup parsed into inert documents, DOMParser and createHTMLDocument, which never run: such reports
+   * name no rendering bug; `keepCsp` walks that way and lists them.)
+   */
+  static async open(browser: Browser, email: string, password: string, keepCsp = false): Promise<XssWalker> {
+    const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Berlin', extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const walker = new XssWalker(context, page);
+    await walker.watch();
+    if (!keepCsp) {
+      const origin = new URL(baseUrl()).origin;
+      await context.route(
+        (url) => url.origin === origin && !/^\/(v1|assets|files)\//.test(url.pathname),
+        async (route) => {
+          if (route.request().resourceType() !== 'document') return route.continue();
+          const response = await route.fetch();
+          const headers = { ...response.headers() };
+          delete headers['content-security-policy'];
+          await route.fulfill({ response, headers });
+        },
+      );
+    }
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.waitForLoadState('load');
+    return walker;
+  }
+
+  private record(kind: Finding['kind'], id: number | null, detail: string): void {
+    this.findings.push({ kind, id, state: this.state, detail });
+    if (process.env.XSS_TRACE) console.error(`finding on ${this.state}: ${kind} #${id} ${detail}`);
+  }
+
+  private async watch(): Promise<void> {
+    for (const name of ['__heraldXss', '__heraldxss', '__HERALDXSS']) {
+      await this.context.exposeBinding(name, ({ frame }, id: unknown) => this.record('hook', Number(id), `${name}(${String(id)}) in ${frame.url().slice(0, 120)}`));
+    }
+    await this.context.exposeBinding('__heraldCsp', (_source, json: string) => {
+      const report = JSON.parse(json) as { directive: string; blocked: string; sample: string; source: string; line: number; document: string; element: string };
+      const id = idFromMarkerUrl(report.blocked) ?? (/(?:heraldxss|alert)\((\d+)\)/i.exec(report.sample)?.[1] ? Number(/(?:heraldxss|alert)\((\d+)\)/i.exec(report.sample)![1]) : null);
+      const line = `${report.directive} blocked ${report.blocked || '(inline)'}${report.sample ? ` “${report.sample}”` : ''} in ${report.document.slice(0, 80)} at ${report.element}${report.source ? ` (${report.source}:${report.line})` : ''}`;
+      // The app's libraries probe whether eval is allowed (a caught `new Function`): not a payload unless it names one.
+      const isProbe = report.blocked === 'eval' && id === null;
+      if (!isProbe && (payloadDirectives.test(report.directive) || report.blocked.includes(markerHost))) this.record('csp', id, line);
+      else this.otherViolations.push(`${this.state}: ${line}`);
+    });
+    await this.context.addInitScript(installProbes);
+    await this.context.route(/^https?:\/\/xss-marker\.invalid\//, async (route) => {
+      this.pending.push(this.classify(route.request()));
+      await route.abort('blockedbyclient');
+    });
+    this.page.on('dialog', (dialog) => {
+      // The app's own leave guard (an unsaved editor) asks before unloading: not a payload.
+      if (dialog.type() === 'beforeunload') return void dialog.accept().catch(() => undefined);
+      this.record('dialog', Number(dialog.message()) || null, `${dialog.type()} “${dialog.message()}”`);
+      void dialog.dismiss().catch(() => undefined);
+    });
+    this.page.on('pageerror', (error) => {
+      if (/heraldxss|xss-marker|fetch is not defined|alert is not defined/i.test(error.message)) {
+        const id = /\((\d+)\)|\/(\d+)/.exec(error.message);
+        this.record('page error', id ? Number(id[1] ?? id[2]) : null, error.message.slice(0, 200));
+      }
+    });
+  }
+
+  /** A marker request is a finding unless it is an email's own image or style inside its sandboxed frame or the editor canvas. */
+  private async classify(request: Request): Promise<void> {
+    const url = request.url();
+    const state = this.state;
+    let frame: Frame | null = null;
+    try {
+      frame = request.frame();
+    } catch {
+      frame = null;
+    }
+    // An email's own markup may load from anywhere inside its sandboxed preview (nothing there can run: even a
+    // script tag's file is only fetched by the preload scanner), and passive resources in the editor's canvas.
+    const where = !isScriptMarker(url) && frame ? await emailContentFrame(this.page, frame) : null;
+    if (where === 'sandboxed preview' || (where === 'editor canvas' && passiveTypes.has(request.resourceType()))) {
+      this.emailContentLoads.push(`${state}: ${where} ${request.resourceType()} ${url}`);
+      return;
+    }
+    this.findings.push({ kind: 'marker request', id: idFromMarkerUrl(url), state, detail: `${request.resourceType()} ${url} from ${frame?.url().slice(0, 120) ?? '(no frame)'}` });
+    if (process.env.XSS_TRACE) console.error(`finding on ${state}: marker request ${request.resourceType()} ${url}`);
+  }
+
+  /** Opens a page, lets it settle, sweeps the mouse over it, runs the extra steps, and notes what it showed. */
+  async visit(state: string, path: string, extra?: (page: Page) => Promise<void>): Promise<void> {
+    this.state = state;
+    this.skipping = process.env.XSS_ONLY !== undefined && !new RegExp(process.env.XSS_ONLY).test(state);
+    if (this.skipping) return;
+    try {
+      // A navigation the app itself started (after sign-in, say) can abort the first attempt.
+      await this.page.goto(path, { waitUntil: 'domcontentloaded' }).catch(() => this.page.goto(path, { waitUntil: 'domcontentloaded' }));
+      await this.settle();
+      if (extra) await extra(this.page);
+      await this.settle();
+      await this.sweep();
+      await this.look(state);
+    } catch (error) {
+      throw new Error(`walking ${state} (${path}, now at ${this.page.url()}): ${String(error)}`);
+    }
+  }
+
+  /** A state reached inside the current page (a drawer, a menu, a tab): settles, sweeps and notes it. */
+  async within(state: string, action: (page: Page) => Promise<void>): Promise<void> {
+    if (this.skipping) return;
+    this.state = state;
+    try {
+      await action(this.page);
+      await this.settle();
+      await this.sweep();
+      await this.look(state);
+    } catch (error) {
+      throw new Error(`walking ${state} (at ${this.page.url()}): ${String(error)}`);
+    }
+  }
+
+  /** Until nothing loads (no loader, no skeleton, no pending request) for a moment, at most 6 s. */
+  async settle(): Promise<void> {
+    const begun = Date.now();
+    const deadline = begun + 6_000;
+    await this.page.waitForLoadState('load').catch(() => undefined);
+    while (Date.now() < deadline) {
+      const busy = await this.page.evaluate(() => document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]') !== null).catch(() => true);
+      if (!busy) break;
+      await this.page.waitForTimeout(100);
+    }
+    if (process.env.XSS_TRACE && Date.now() - begun > 2_000) {
+      const busy = await this.page.evaluate(() => Array.from(document.querySelectorAll('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]')).map((el) => el.outerHTML.slice(0, 120)).join(' | ')).catch(() => '?');
+      console.error(`settle took ${Date.now() - begun} ms on ${this.state}: ${busy}`);
+    }
+    // Handlers of broken images, focus and toggles fire within a few frames; give them time.
+    await this.page.waitForTimeout(400);
+  }
+
+  /** Moves the pointer over a grid of the viewport (mouseover and pointer handlers) and scrolls to the end. */
+  private async sweep(): Promise<void> {
+    const begun = Date.now();
+    for (let y = 80; y < 900; y += 260) for (let x = 60; x < 1440; x += 260) await this.page.mouse.move(x, y);
+    await this.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)).catch(() => undefined);
+    await this.page.waitForTimeout(100);
+    if (process.env.XSS_TRACE) console.error(`sweep took ${Date.now() - begun} ms on ${this.state}`);
+  }
+
+  /** Counts the payloads the page shows as text (every frame, text and form fields). */
+  private async look(state: string): Promise<void> {
+    // A frame that never gets a document (a javascript: frame inside a sandboxed preview) never answers: 3 s each.
+    const texts = await Promise.all(
+      this.page.frames().map((frame) =>
+        withTimeout(
+          frame.evaluate(() => {
+            const fields = Array.from(document.querySelectorAll('input, textarea')).map((el) => (el as HTMLInputElement).value);
+            const attributes = Array.from(document.querySelectorAll('[title], [aria-label]')).map((el) => `${el.getAttribute('title') ?? ''}\n${el.getAttribute('aria-label') ?? ''}`);
+            return `${document.body?.innerText ?? ''}\n${fields.join('\n')}\n${attributes.join('\n')}\n${document.title}`;
+          }),
+          3_000,
+          '',
+        ),
+      ),
+    );
+    const text = texts.join('\n');
+    let shown = 0;
+    for (const payload of corpus) {
+      if (text.includes(payload.text)) {
+        shown++;
+        this.seen.add(payload.id);
+      }
+    }
+    this.visits.push({ state, shown });
+    if (process.env.XSS_TRACE) console.error(`${new Date().toISOString().slice(11, 23)} ${state}: ${shown} shown, ${this.findings.length} findings`);
+  }
+
+  /** Waits for the classification of every marker request seen so far. */
+  async drain(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    await Promise.all(pending);
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    await this.context.close();
+  }
+}
+
+/** The promise's value, or `fallback` when it fails or takes longer than `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(fallback);
+      },
+    );
+  });
+}
+
+/**
+ * Where a frame shows an email as its recipient would: inside the sandboxed preview (no scripts), or in the
+ * drag-and-drop builder's canvas (same origin, scripts possible); null anywhere else.
+ */
+async function emailContentFrame(page: Page, frame: Frame): Promise<'sandboxed preview' | 'editor canvas' | null> {
+  let current: Frame | null = frame;
+  while (current && current.parentFrame() && current.parentFrame() !== page.mainFrame()) current = current.parentFrame();
+  if (!current || current === page.mainFrame() || current.isDetached()) return null;
+  const element = await withTimeout(current.frameElement(), 3_000, null);
+  if (!element) return null;
+  return withTimeout(
+    element.evaluate((node) => {
+      const el = node as Element;
+      const sandbox = el.getAttribute('sandbox');
+      if (sandbox !== null && !/allow-scripts/.test(sandbox)) return 'sandboxed preview' as const;
+      return el.classList.contains('gjs-frame') || el.getAttribute('title') === 'Email canvas' ? ('editor canvas' as const) : null;
+    }),
+    3_000,
+    null,
+  );
+}

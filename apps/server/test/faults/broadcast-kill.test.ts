@@ -68,7 +68,7 @@ describe('faults: SIGKILL during a broadcast', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const totals = sendTotals(sink, addresses);
     console.log(`  broadcast ${done.status} at ${secondsSince(started)} s after ${landed} kills: ${JSON.stringify(done)}; sink ${JSON.stringify(sink.counts())}`);
-    writeFigure('faults', 20, 'broadcast', `broadcast ${people} emails, ${landed} kills, ${totals.lost} lost, ${totals.duplicated} duplicated`);
+    writeFigure('faults', 20, 'broadcast', `broadcast ${people} emails, ${landed} kills, ${totals.lost} lost, ${totals.duplicated} duplicated (${secondsSince(started)} s)`);
     expect(herald.unexpectedExits).toEqual([]);
     expect({ lost: totals.lost, duplicated: totals.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(done).toMatchObject({ status: 'sent', sent: people, failed: 0, other: 0, events: people });

@@ -124,7 +124,7 @@ describe('faults: SIGKILL while a flow runs', () => {
     const totals = sendTotals(sink, addresses);
     console.log(`  runs done at ${secondsSince(started)} s after ${landed} kills (${phases.join(', ')}): ${JSON.stringify(done)}; database ${JSON.stringify(check)}; sink ${JSON.stringify(sink.counts())}`);
     const lost = totals.lost + check.short + (people - check.runs);
-    writeFigure('faults', 30, 'flow', `flow ${people} runs x ${steps} steps, ${landed} kills, ${lost} lost, ${totals.duplicated + check.twice} duplicated`);
+    writeFigure('faults', 30, 'flow', `flow ${people} runs x ${steps} steps, ${landed} kills, ${lost} lost, ${totals.duplicated + check.twice} duplicated (${secondsSince(started)} s)`);
     expect(herald.unexpectedExits).toEqual([]);
     expect({ lost: totals.lost, duplicated: totals.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(check).toEqual({ runs: people, twice: 0, short: 0, executed: people * steps, tagged: people });

@@ -73,7 +73,7 @@ describe('faults: PostgreSQL restarted in the middle of a send', () => {
     const totals = sendTotals(sink, addresses);
     const logged = herald.log.slice(logBefore).filter((line) => !line.includes('Herald is running'));
     console.log(`  broadcast ${done.status} at ${secondsSince(started)} s: ${JSON.stringify(done)}; sink ${JSON.stringify(sink.counts())}; ${logged.length} lines logged while PostgreSQL was away, e.g.:\n    ${logged.slice(0, 5).join('\n    ')}`);
-    writeFigure('faults', 40, 'postgres-restart', `postgres-restart: ${people} sent, ${totals.lost} lost, ${totals.duplicated} duplicated`);
+    writeFigure('faults', 40, 'postgres-restart', `postgres-restart: ${people} sent, ${totals.lost} lost, ${totals.duplicated} duplicated (${secondsSince(started)} s)`);
     // The process stayed up: one start, no exit.
     expect(herald.unexpectedExits).toEqual([]);
     expect(herald.isRunning()).toBe(true);

@@ -59,7 +59,7 @@ describe('faults: the SMTP server down in the middle of a send', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const totals = sendTotals(sink, addresses);
     console.log(`  broadcast ${done.status} at ${secondsSince(started)} s: ${JSON.stringify(done)}; sink ${JSON.stringify(sink.counts())}`);
-    writeFigure('faults', 50, 'smtp-outage', `smtp-outage ${downMs / 1000} s: ${people} sent, ${totals.lost} lost, ${totals.duplicated} duplicated`);
+    writeFigure('faults', 50, 'smtp-outage', `smtp-outage: ${downMs / 1000} s down, ${people} sent, ${totals.lost} lost, ${totals.duplicated} duplicated (${secondsSince(started)} s)`);
     expect(herald.unexpectedExits).toEqual([]);
     expect(herald.starts).toBe(1);
     // While the server was down the mail waited: none of it failed for good.

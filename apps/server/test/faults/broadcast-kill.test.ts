@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import type { TestContext } from '../helpers.ts';
-import { faultsContext, isFull } from './context.ts';
+import { faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { between, faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 import { broadcastState, prepareSendAccount, sendBroadcast, sendTotals } from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
@@ -73,5 +73,5 @@ describe('faults: SIGKILL during a broadcast', () => {
     expect({ lost: totals.lost, duplicated: totals.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(done).toMatchObject({ status: 'sent', sent: people, failed: 0, other: 0, events: people });
     expect(landed).toBe(kills);
-  });
+  }, testTimeoutMs);
 });

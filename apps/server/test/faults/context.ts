@@ -14,3 +14,6 @@ export async function faultsContext(dataDir: string, env: Record<string, string>
 
 export type Owner = Awaited<ReturnType<typeof registerUser>>;
 export const accountOf = (owner: Owner) => owner.account.accountId as number;
+
+/** A part's time limit: ten minutes, half an hour with the full counts. */
+export const testTimeoutMs = isFull ? 1_800_000 : 600_000;

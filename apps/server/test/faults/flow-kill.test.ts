@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import type { Client, TestContext } from '../helpers.ts';
-import { faultsContext, isFull } from './context.ts';
+import { faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { between, faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 import { prepareSendAccount, sendTotals } from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
@@ -131,5 +131,5 @@ describe('faults: SIGKILL while a flow runs', () => {
     expect(done).toMatchObject({ done: people, other: 0 });
     expect(landed).toBe(kills);
     expect(phases).toContain('asleep');
-  });
+  }, testTimeoutMs);
 });

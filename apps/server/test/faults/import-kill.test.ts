@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import { registerUser, type TestContext } from '../helpers.ts';
 import { uploadCsv } from '../imports-support.ts';
-import { accountOf, faultsContext, isFull } from './context.ts';
+import { accountOf, faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { between, faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 
 const rows = Number(process.env.FAULTS_IMPORT_ROWS ?? 100_000);
@@ -123,5 +123,5 @@ describe('faults: SIGKILL during an import', () => {
     expect({ lost, extra, duplicated }).toEqual({ lost: 0, extra: 0, duplicated: 0 });
     expect(landed).toBe(kills);
     expect(done).toMatchObject({ status: 'done', created: expected.size, updated: 0, skipped: 0, failed: 0, duplicates, parsedRows: rows });
-  });
+  }, testTimeoutMs);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
 import { writeFigure } from '../figures.ts';
 import type { TestContext } from '../helpers.ts';
-import { faultsContext, isFull } from './context.ts';
+import { faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 import { broadcastState, prepareSendAccount, sendBroadcast, sendTotals } from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
@@ -82,5 +82,5 @@ describe('faults: PostgreSQL restarted in the middle of a send', () => {
     expect(logged.length).toBeGreaterThan(0);
     expect({ lost: totals.lost, duplicated: totals.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(done).toMatchObject({ status: 'sent', sent: people, failed: 0, other: 0, events: people });
-  });
+  }, testTimeoutMs);
 });

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import type { TestContext } from '../helpers.ts';
-import { faultsContext, isFull } from './context.ts';
+import { faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 import { broadcastState, prepareSendAccount, sendBroadcast, sendTotals } from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
@@ -70,5 +70,5 @@ describe('faults: the SMTP server down in the middle of a send', () => {
     expect(waiting.sent).toBeLessThan(people);
     expect({ lost: totals.lost, duplicated: totals.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(done).toMatchObject({ status: 'sent', sent: people, failed: 0, other: 0, events: people });
-  });
+  }, testTimeoutMs);
 });

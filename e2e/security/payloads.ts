@@ -197,13 +197,14 @@ function instantiate(template: string, id: number, action: string): string {
     .replaceAll('{I}', String(id));
 }
 
-/** Builds the corpus: every template twice, ids from 1, the actions in turn. */
+/** Builds the corpus: every template twice, ids from 1, the actions in turn (a different one in each round). */
 function buildCorpus(): Payload[] {
   const corpus: Payload[] = [];
   for (let round = 0; round < 2; round++) {
     for (const [family, template] of templates) {
       const id = corpus.length + 1;
-      corpus.push({ id, family, text: instantiate(template, id, actions[id % actions.length]!(id)) });
+      // The second round shifts the action, so each template is tried with two of the three.
+      corpus.push({ id, family, text: instantiate(template, id, actions[(id + round) % actions.length]!(id)) });
     }
   }
   return corpus;

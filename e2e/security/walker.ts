@@ -202,13 +202,13 @@ export class XssWalker {
       console.error(`settle took ${Date.now() - begun} ms on ${this.state}: ${busy}`);
     }
     // Handlers of broken images, focus and toggles fire within a few frames; give them time.
-    await this.page.waitForTimeout(400);
+    await this.page.waitForTimeout(300);
   }
 
   /** Moves the pointer over a grid of the viewport (mouseover and pointer handlers) and scrolls to the end. */
   private async sweep(): Promise<void> {
     const begun = Date.now();
-    for (let y = 80; y < 900; y += 260) for (let x = 60; x < 1440; x += 260) await this.page.mouse.move(x, y);
+    for (const y of [120, 450, 800]) for (const x of [100, 500, 900, 1300]) await this.page.mouse.move(x, y);
     await this.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)).catch(() => undefined);
     await this.page.waitForTimeout(100);
     if (process.env.XSS_TRACE) console.error(`sweep took ${Date.now() - begun} ms on ${this.state}`);

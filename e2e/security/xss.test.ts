@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../../apps/server/test/figures.ts';
 import { api, createUser, launchBrowser } from '../support/browser.ts';
-import { corpus, fitting } from './payloads.ts';
+import { corpus, fitting, pick } from './payloads.ts';
 import { seedContent } from './seed-content.ts';
 import { seedPeople } from './seed-people.ts';
 import { Seeder } from './seed-support.ts';
@@ -95,6 +95,17 @@ describe('hostile input in the browser', () => {
         await clickIfThere(walker.page, walker.page.getByRole('button', { name: 'Close step' }));
       }
     }
+    // A confirmation and a toast that name a flow: archive the last flow (one the walk does not open).
+    const lastFlowName = pick(709).text;
+    await walker.visit('flows: archive confirmation', '/flows', async (page) => {
+      await page.getByRole('button', { name: `Actions for ${lastFlowName}`, exact: true }).click();
+      await page.getByRole('menuitem', { name: /Archive/ }).click();
+      await page.getByRole('dialog').waitFor();
+    });
+    await walker.within('flows: archived toast', async (page) => {
+      await page.getByRole('dialog').getByRole('button', { name: 'Archive', exact: true }).click();
+      await page.getByText(`“${lastFlowName}” archived.`).first().waitFor();
+    });
     await walker.visit('metrics', '/metrics');
     await walker.visit('apps', '/apps');
 

@@ -12,16 +12,44 @@ export interface DnsZoneEntry {
   fail?: 'servfail' | 'timeout';
 }
 
-interface DnsQuestion { name: string; type: number }
+export interface DnsQuestion { name: string; type: number }
 interface DnsPacket { header: { id: number; qr: number; rcode: number; ra: number; rd: number }; questions: DnsQuestion[]; answers: unknown[] }
-interface PacketModule {
-  parse(data: Buffer): DnsPacket;
-  TYPE: Record<string, number>;
-  CLASS: Record<string, number>;
-  new (request?: DnsPacket): DnsPacket & { toBuffer(): Buffer };
-}
+/** The answer being built for a question: its header and records, in the packet codec's shape. */
+export type DnsResponse = DnsPacket & { toBuffer(): Buffer };
+type PacketModule = ((request: DnsPacket) => DnsResponse) & { parse(data: Buffer): DnsPacket; TYPE: Record<string, number>; CLASS: Record<string, number> };
 
-const P = Packet as unknown as PacketModule & ((request: DnsPacket) => DnsPacket & { toBuffer(): Buffer });
+/** The packet codec's record types and classes (`dnsCodes.TYPE.A`, `dnsCodes.CLASS.IN`). */
+export const dnsCodes = Packet as unknown as PacketModule;
+const P = dnsCodes;
+
+/**
+ * A DNS server on a loopback UDP port: each question goes to `answer` with its name (lower-case, no trailing dot)
+ * and a response to fill in (header and answers); `answer` returns false to leave the question unanswered (a timeout).
+ */
+export async function serveDns(answer: (question: DnsQuestion, name: string, response: DnsResponse) => boolean | void) {
+  const socket = dgram.createSocket('udp4');
+  socket.on('message', (data, rinfo) => {
+    let request: DnsPacket;
+    try {
+      request = P.parse(data);
+    } catch {
+      return;
+    }
+    const question = request.questions[0];
+    if (!question) return;
+    const response = P(request);
+    response.header.qr = 1;
+    response.header.ra = 1;
+    if (answer(question, question.name.toLowerCase().replace(/\.$/, ''), response) === false) return;
+    socket.send(response.toBuffer(), rinfo.port, rinfo.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return {
+    /** For DNS_SERVERS / the resolver: `127.0.0.1:port`. */
+    server: `127.0.0.1:${socket.address().port}`,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
 
 /** TXT values longer than 255 bytes go out as several character strings, as DNS requires. */
 function chunks(value: string): string[] {
@@ -45,22 +73,9 @@ function readZoneFile(file: string): Record<string, DnsZoneEntry> {
  * that JSON file instead, re-read on each query, so another process (a journey) can change them.
  */
 export async function startDnsServer(zone: Record<string, DnsZoneEntry> = {}, options: { zoneFile?: string } = {}) {
-  const socket = dgram.createSocket('udp4');
-  socket.on('message', (data, rinfo) => {
-    let request: DnsPacket;
-    try {
-      request = P.parse(data);
-    } catch {
-      return;
-    }
-    const question = request.questions[0];
-    if (!question) return;
-    const name = question.name.toLowerCase().replace(/\.$/, '');
+  const dns = await serveDns((question, name, response) => {
     const entry = (options.zoneFile ? readZoneFile(options.zoneFile) : zone)[name];
-    if (entry?.fail === 'timeout') return;
-    const response = P(request);
-    response.header.qr = 1;
-    response.header.ra = 1;
+    if (entry?.fail === 'timeout') return false;
     if (entry?.fail === 'servfail') {
       response.header.rcode = 2;
     } else if (!entry) {
@@ -72,14 +87,6 @@ export async function startDnsServer(zone: Record<string, DnsZoneEntry> = {}, op
     } else if (question.type === P.TYPE.CNAME && entry.CNAME) {
       response.answers.push({ name: question.name, type: P.TYPE.CNAME, class: P.CLASS.IN, ttl: 60, domain: entry.CNAME });
     }
-    socket.send(response.toBuffer(), rinfo.port, rinfo.address);
   });
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const port = socket.address().port;
-  return {
-    zone,
-    /** For DNS_SERVERS / the resolver: `127.0.0.1:port`. */
-    server: `127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
-  };
+  return { zone, ...dns };
 }

@@ -1,11 +1,8 @@
-import dgram from 'node:dgram';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-// dns2 ships no type declarations; only its packet codec is used here.
-// @ts-expect-error -- untyped CommonJS module
-import Packet from 'dns2/packet.js';
 import { parseIpv6 } from '../../src/lib/outgoing-url.ts';
+import { dnsCodes as P, serveDns } from '../dns-server.ts';
 
 /**
  * The network an SSRF attempt would reach, all real sockets on this machine:
@@ -118,57 +115,36 @@ export interface SsrfDnsEntry {
   sequence?: { A?: string[]; AAAA?: string[] }[];
 }
 
-interface DnsQuestion { name: string; type: number }
-interface DnsPacket { header: { qr: number; rcode: number; ra: number }; questions: DnsQuestion[]; answers: unknown[] }
-type PacketFn = ((request: DnsPacket) => DnsPacket & { toBuffer(): Buffer }) & { parse(data: Buffer): DnsPacket; TYPE: Record<string, number>; CLASS: Record<string, number> };
-const P = Packet as unknown as PacketFn;
-
 /** IPv6 text in full eight-group form, which the packet codec writes correctly (it does not read embedded IPv4). */
 const fullIpv6 = (address: string) => (parseIpv6(address) ?? []).map((g) => g.toString(16)).join(':');
 
 /** A real DNS server on a loopback UDP port answering from `zone` (lower-case names, no trailing dot); others NXDOMAIN. */
 export async function startSsrfDns(zone: Record<string, SsrfDnsEntry>) {
   const asked = new Map<string, number>();
-  const socket = dgram.createSocket('udp4');
-  socket.on('message', (data, rinfo) => {
-    let request: DnsPacket;
-    try {
-      request = P.parse(data);
-    } catch {
+  const dns = await serveDns((question, name, response) => {
+    const entry = zone[name];
+    if (!entry) {
+      response.header.rcode = 3;
       return;
     }
-    const question = request.questions[0];
-    if (!question) return;
-    const name = question.name.toLowerCase().replace(/\.$/, '');
-    const entry = zone[name];
-    const response = P(request);
-    response.header.qr = 1;
-    response.header.ra = 1;
-    if (!entry) response.header.rcode = 3;
-    else {
-      let records: { A?: string[]; AAAA?: string[] } = entry;
-      if (entry.sequence && (question.type === P.TYPE.A || question.type === P.TYPE.AAAA)) {
-        // One step of the sequence per A question (the AAAA question of the same lookup gets the same step).
-        const key = `${name}`;
-        const n = asked.get(key) ?? 0;
-        if (question.type === P.TYPE.A) asked.set(key, n + 1);
-        const index = question.type === P.TYPE.A ? n : Math.max(0, n - 1);
-        records = entry.sequence[Math.min(index, entry.sequence.length - 1)] ?? {};
-      }
-      if (question.type === P.TYPE.A) {
-        for (const address of records.A ?? []) response.answers.push({ name: question.name, type: P.TYPE.A, class: P.CLASS.IN, ttl: 0, address });
-      } else if (question.type === P.TYPE.AAAA) {
-        for (const address of records.AAAA ?? []) response.answers.push({ name: question.name, type: P.TYPE.AAAA, class: P.CLASS.IN, ttl: 0, address: fullIpv6(address) });
-      }
+    let records: { A?: string[]; AAAA?: string[] } = entry;
+    if (entry.sequence && (question.type === P.TYPE.A || question.type === P.TYPE.AAAA)) {
+      // One step of the sequence per A question (the AAAA question of the same lookup gets the same step).
+      const n = asked.get(name) ?? 0;
+      if (question.type === P.TYPE.A) asked.set(name, n + 1);
+      const index = question.type === P.TYPE.A ? n : Math.max(0, n - 1);
+      records = entry.sequence[Math.min(index, entry.sequence.length - 1)] ?? {};
     }
-    socket.send(response.toBuffer(), rinfo.port, rinfo.address);
+    if (question.type === P.TYPE.A) {
+      for (const address of records.A ?? []) response.answers.push({ name: question.name, type: P.TYPE.A, class: P.CLASS.IN, ttl: 0, address });
+    } else if (question.type === P.TYPE.AAAA) {
+      for (const address of records.AAAA ?? []) response.answers.push({ name: question.name, type: P.TYPE.AAAA, class: P.CLASS.IN, ttl: 0, address: fullIpv6(address) });
+    }
   });
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {
-    server: `127.0.0.1:${socket.address().port}`,
+    ...dns,
     zone,
     /** Start a name's sequence again. */
     reset: (name: string) => asked.delete(name),
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
 }

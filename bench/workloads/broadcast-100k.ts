@@ -122,7 +122,7 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
   const bench = await startBench('api');
   const databaseUrl = (bench.server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
   const herald = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), main], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16', PORT: '3952', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-broadcast-secret-bench-broadcast-secret-01' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32', PORT: '3952', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-broadcast-secret-bench-broadcast-secret-01' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

@@ -15,3 +15,4 @@ export type {
 } from './types.ts';
 export { toMime, type MimeMessage } from './mime.ts';
 export { dkimSign, type DkimKey } from './dkim.ts';
+export { planEmail, writePlanned, type EmailPlan, type LinkTracking, type PlanOptions, type PlannedMessageOptions } from './message-plan.ts';

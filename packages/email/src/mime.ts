@@ -66,26 +66,42 @@ const hex = (code: number) => `=${code < 16 ? '0' : ''}${code.toString(16).toUpp
 const unsafe = /[^\x20-\x3c\x3e-\x7e]/g;
 const rare = /[^\x09\x0a\x0d\x20-\x7e]/;
 
+/** A body (or a piece of one) with its quoted-printable escapes applied, not yet broken into lines. */
+export interface QpEscaped {
+  escaped: string;
+  /** It holds bytes other than tab, line breaks and printable ASCII. */
+  rare: boolean;
+  /** Escapes written, counted in UTF-8 bytes: only known (and only needed) when `rare`. */
+  escapes: number;
+  /** UTF-8 bytes of the text: only known when `rare`. */
+  bytes: number;
+}
+
 /**
- * A part's body and its transfer encoding. Mostly-ASCII text (what emails are) goes as quoted-printable, a
- * quarter smaller than base64 and readable on the wire; text where more than one byte in six would need
- * escaping goes as base64. Quoted-printable here escapes line breaks too (so the part decodes to exactly the
- * characters given), breaks lines softly at 76 characters, and never starts a line with a dot. The common
- * escapes (=, line breaks, tabs) are plain replacements; a callback only runs for text with other bytes.
+ * Quoted-printable escapes of a text (line breaks escaped too, so the part decodes to exactly the characters
+ * given). The common escapes (=, line breaks, tabs) are plain replacements; a callback only runs for text with
+ * other bytes, whose escape count then decides between quoted-printable and base64 (encodeBody).
  */
-function encodeBody(text: string): { encoding: string; body: string } {
-  let escaped: string;
+export function escapeQp(text: string): QpEscaped {
   if (!rare.test(text)) {
-    escaped = text.replaceAll('=', '=3D').replaceAll('\n', '=0A').replaceAll('\r', '=0D').replaceAll('\t', '=09');
-  } else {
-    // One character per byte: UTF-8 bytes as latin1 characters.
-    const bytes = Buffer.from(text, 'utf8').toString('latin1');
-    const escapes = bytes.match(unsafe)?.length ?? 0;
-    if (escapes * 6 > bytes.length) return { encoding: 'base64', body: base64Lines(text) };
-    escaped = bytes.replace(unsafe, (ch) => hex(ch.charCodeAt(0)));
+    return { escaped: text.replaceAll('=', '=3D').replaceAll('\n', '=0A').replaceAll('\r', '=0D').replaceAll('\t', '=09'), rare: false, escapes: 0, bytes: 0 };
   }
-  if (escaped.endsWith(' ')) escaped = `${escaped.slice(0, -1)}=20`;
-  // Soft breaks after at most 73 characters, never inside an =XX escape; a line that starts with a dot starts =2E.
+  // One character per byte: UTF-8 bytes as latin1 characters.
+  const bytes = Buffer.from(text, 'utf8').toString('latin1');
+  let escapes = 0;
+  const escaped = bytes.replace(unsafe, (ch) => (escapes++, hex(ch.charCodeAt(0))));
+  return { escaped, rare: true, escapes, bytes: bytes.length };
+}
+
+/** Text where more than one byte in six needs escaping goes as base64: quoted-printable would be larger. */
+export const base64Wins = (escapes: number, bytes: number) => escapes * 6 > bytes;
+
+/**
+ * Escaped text in lines: soft breaks after at most 73 characters, never inside an =XX escape; a line that starts
+ * with a dot starts =2E instead (so SMTP never needs to dot-stuff). Without the final line's soft break.
+ */
+export function qpLines(escaped: string): string {
+  if (escaped.length <= 73) return escaped.charCodeAt(0) === 46 ? `=2E${escaped.slice(1)}` : escaped;
   const lines: string[] = [];
   let at = 0;
   while (at < escaped.length) {
@@ -96,7 +112,26 @@ function encodeBody(text: string): { encoding: string; body: string } {
     lines.push(escaped.charCodeAt(at) === 46 ? `=2E${escaped.slice(at + 1, end)}` : escaped.slice(at, end));
     at = end;
   }
-  return { encoding: 'quoted-printable', body: lines.join('=\r\n') };
+  return lines.join('=\r\n');
+}
+
+/** A part's body as it goes on the wire, with its Content-Transfer-Encoding. */
+export interface EncodedBody {
+  encoding: 'quoted-printable' | 'base64';
+  body: string;
+}
+
+/**
+ * A part's body and its transfer encoding. Mostly-ASCII text (what emails are) goes as quoted-printable, a
+ * quarter smaller than base64 and readable on the wire; text where more than one byte in six would need
+ * escaping goes as base64. Quoted-printable here escapes line breaks too (so the part decodes to exactly the
+ * characters given), breaks lines softly at 76 characters, and never starts a line with a dot.
+ */
+export function encodeBody(text: string): EncodedBody {
+  const qp = escapeQp(text);
+  if (qp.rare && base64Wins(qp.escapes, qp.bytes)) return { encoding: 'base64', body: base64Lines(text) };
+  const escaped = qp.escaped.endsWith(' ') ? `${qp.escaped.slice(0, -1)}=20` : qp.escaped;
+  return { encoding: 'quoted-printable', body: qpLines(escaped) };
 }
 
 /**
@@ -109,9 +144,12 @@ const boundaryPrefix = crypto.randomBytes(8).toString('hex');
 let boundaryCount = 0;
 
 export function toMime(message: MimeMessage): string {
+  return mimeOf(message, encodeBody(message.text), encodeBody(message.html));
+}
+
+/** The message with its two parts already encoded (toMime, and the planned writing of message-plan.ts). */
+export function mimeOf(message: Omit<MimeMessage, 'text' | 'html'>, text: EncodedBody, html: EncodedBody): string {
   const boundary = `=_herald_${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
-  const text = encodeBody(message.text);
-  const html = encodeBody(message.html);
   const lines = [
     `From: ${encodeAddress(message.from)}`,
     `To: ${encodeAddress(message.to)}`,

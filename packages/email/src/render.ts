@@ -27,7 +27,7 @@ const unsafeKeys = new Set([
  * Person data as plain values: objects and lists copied without keys that would take over how a
  * value prints, and with an ordinary prototype, so no stored value can break rendering.
  */
-function plain(value: unknown, depth = 0): unknown {
+export function plain(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object')
     return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
   if (value instanceof Date) return value.toISOString();
@@ -39,7 +39,7 @@ function plain(value: unknown, depth = 0): unknown {
   return copy;
 }
 
-function run(
+export function run(
   engine: Engine,
   part: EmailPart,
   templates: Template[],
@@ -53,11 +53,15 @@ function run(
   }
 }
 
-/** href="http(s)://..." in rendered HTML, quoted either way. */
-const hrefPattern = /(\shref\s*=\s*)(["'])(https?:\/\/[^"']*)\2/gi;
+/**
+ * href="http(s)://..." in rendered HTML, quoted either way. A URL with a raw `<` or `>` (never valid in a URL;
+ * browsers escape them) is left as written: no match holds either, so a match never crosses a `>`, and the
+ * planned writing (message-plan.ts) may treat the HTML between two `>` as a piece of its own.
+ */
+export const hrefPattern = /(\shref\s*=\s*)(["'])(https?:\/\/[^"'<>]*)\2/gi;
 
 /** Automatic UTM tagging: source, medium and campaign added to a link that does not carry its own. */
-function withUtm(url: string, campaign: string): string {
+export function withUtm(url: string, campaign: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.searchParams.has('utm_source')) return url;
@@ -70,34 +74,49 @@ function withUtm(url: string, campaign: string): string {
   }
 }
 
+/** The link rewriter of a rendering: UTM tags, then `rewriteLink`; null when links stay as written. */
+export function linkRewriterOf(options: Pick<RenderOptions, 'utmCampaign' | 'rewriteLink'>): ((url: string, index: number) => string) | null {
+  const utm = options.utmCampaign;
+  if (utm === undefined) return options.rewriteLink ?? null;
+  return (url: string, index: number) => (options.rewriteLink ?? ((same: string) => same))(withUtm(url, utm), index);
+}
+
+/** Herald's own links (unsubscribe, preferences, view in browser), as they stand in the HTML: never rewritten. */
+export function ownLinksOf(options: RenderOptions): Set<string> {
+  return new Set(
+    [options.unsubscribeUrl, options.preferencesUrl, options.viewInBrowserUrl]
+      .filter(Boolean)
+      .map((url) => escapeAttribute(url!)),
+  );
+}
+
+/**
+ * The links of a piece of HTML through `rewrite`, numbered on from `counter.index`; what each original link
+ * became goes into `rewritten` (the first time it is seen), so the text part can carry the same links.
+ */
+export function rewriteHtmlLinks(html: string, rewrite: (url: string, index: number) => string, own: Set<string>, rewritten: Map<string, string>, counter = { index: 0 }): string {
+  return html.replace(hrefPattern, (match, prefix: string, quote: string, url: string) => {
+    if (own.has(url)) return match;
+    const original = url.includes('&amp;') ? url.replaceAll('&amp;', '&') : url;
+    const next = rewrite(original, counter.index++);
+    if (!rewritten.has(original)) rewritten.set(original, next);
+    return `${prefix}${quote}${escapeAttribute(next)}${quote}`;
+  });
+}
+
 /**
  * Links of the HTML through the rewriter (UTM tags, then tracking), numbered in order. Gives the HTML and what each
  * original link became, so the text part can carry the same links without numbering them again.
  */
 function rewriteLinks(html: string, options: RenderOptions): { html: string; rewritten: Map<string, string> | null } {
-  const utm = options.utmCampaign;
-  const rewrite = utm === undefined ? options.rewriteLink : (url: string, index: number) => (options.rewriteLink ?? ((same: string) => same))(withUtm(url, utm), index);
+  const rewrite = linkRewriterOf(options);
   if (!rewrite) return { html, rewritten: null };
-  // The unsubscribe, preferences and view-in-browser links are Herald's own and stay as they are.
-  const own = new Set(
-    [options.unsubscribeUrl, options.preferencesUrl, options.viewInBrowserUrl]
-      .filter(Boolean)
-      .map((url) => escapeAttribute(url!)),
-  );
   const rewritten = new Map<string, string>();
-  let index = 0;
-  const out = html.replace(hrefPattern, (match, prefix: string, quote: string, url: string) => {
-    if (own.has(url)) return match;
-    const original = url.includes('&amp;') ? url.replaceAll('&amp;', '&') : url;
-    const next = rewrite(original, index++);
-    if (!rewritten.has(original)) rewritten.set(original, next);
-    return `${prefix}${quote}${escapeAttribute(next)}${quote}`;
-  });
-  return { html: out, rewritten };
+  return { html: rewriteHtmlLinks(html, rewrite, ownLinksOf(options), rewritten), rewritten };
 }
 
 /** An http(s) URL in the text part, up to whitespace or the bracket, quote or angle that closes it. */
-const textUrlPattern = /https?:\/\/[^\s\]\[<>"')]+/g;
+export const textUrlPattern = /https?:\/\/[^\s\]\[<>"')]+/g;
 
 /** The text part's copies of the HTML's links become the same rewritten links; any other URL stays as written. */
 function rewriteTextLinks(text: string, rewritten: Map<string, string> | null): string {
@@ -105,10 +124,13 @@ function rewriteTextLinks(text: string, rewritten: Map<string, string> | null): 
   return text.replace(textUrlPattern, (url) => rewritten.get(url) ?? url);
 }
 
+/** The text part's finishing: at most one empty line in a row, no space around it. */
+export const collapseBlankLines = (text: string) => text.replace(/\n{3,}/g, '\n\n');
+
 /** Characters an attribute value escapes; most links (tracked ones always) have none, and are returned as they are. */
 const attributeSpecial = /[&"'<>]/;
 
-function escapeAttribute(value: string): string {
+export function escapeAttribute(value: string): string {
   if (!attributeSpecial.test(value)) return value;
   return value
     .replace(/&/g, '&amp;')
@@ -122,20 +144,23 @@ function escapeAttribute(value: string): string {
  * The open pixel: a 1x1 image with empty alt text that takes no room, put just before the last `</body>` (or at
  * the end of a fragment without one). One search from the end and one slice, no pattern over the whole HTML.
  */
+export const openPixelOf = (url: string) =>
+  `<img src="${escapeAttribute(url)}" alt="" width="1" height="1" border="0" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0;overflow:hidden;">`;
+
 function withOpenPixel(html: string, url: string | undefined): string {
   if (!url) return html;
-  const pixel = `<img src="${escapeAttribute(url)}" alt="" width="1" height="1" border="0" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0;overflow:hidden;">`;
+  const pixel = openPixelOf(url);
   let at = html.lastIndexOf('</body');
   if (at < 0) at = html.lastIndexOf('</BODY');
   return at < 0 ? html + pixel : html.slice(0, at) + pixel + html.slice(at);
 }
 
 /** Header values are one line: CR and LF would start a header of their own. */
-function oneLine(value: string): string {
+export function oneLine(value: string): string {
   return value.replace(/[\r\n]+\s*/g, ' ').trim();
 }
 
-function headersFor(options: RenderOptions): Record<string, string> {
+export function headersFor(options: RenderOptions): Record<string, string> {
   const headers: Record<string, string> = { 'Message-ID': oneLine(options.messageId) };
   const uris = [options.unsubscribeUrl, options.unsubscribeMailto]
     .filter((uri): uri is string => Boolean(uri))
@@ -157,6 +182,24 @@ export function renderCompiled(
   account: RenderAccount,
   options: RenderOptions,
 ): RenderedMessage {
+  const rendering = startRendering(compiled, person, account, options);
+  const html = rendering.html(compiled.html);
+  rendering.checkLength(html.length);
+  const text = rendering.text(compiled.text);
+  const links = rewriteLinks(html, options);
+  return {
+    subject: rendering.subject,
+    html: withOpenPixel(links.html, options.openPixelUrl),
+    text: collapseBlankLines(rewriteTextLinks(text, links.rewritten)).trim(),
+    headers: headersFor(options),
+  };
+}
+
+/**
+ * One person's rendering under one time budget: the scope, the subject and the preheader at once, then the HTML
+ * and text templates given (the compiled ones, or a plan's, message-plan.ts).
+ */
+export function startRendering(compiled: CompiledEmail, person: RenderPerson, account: RenderAccount, options: RenderOptions) {
   const limits = { ...defaultLimits, ...options.limits };
   const scope: Record<string, unknown> = {
     person: plain(person),
@@ -173,20 +216,19 @@ export function renderCompiled(
   const remaining = () => Math.max(1, limits.renderMs - (performance.now() - started));
   const subject = oneLine(run(textEngine, 'subject', compiled.subject, scope, remaining()));
   scope[preheaderSlot] = run(htmlEngine, 'preheader', compiled.preheader, scope, remaining());
-  const html = run(htmlEngine, 'html', compiled.html, scope, remaining());
-  if (html.length > limits.outputLength) {
-    throw new TemplateError(
-      'html',
-      undefined,
-      `the rendered email is larger than ${limits.outputLength.toLocaleString('en-US')} characters`,
-    );
-  }
-  const text = run(textEngine, 'html', compiled.text, scope, remaining());
-  const links = rewriteLinks(html, options);
   return {
     subject,
-    html: withOpenPixel(links.html, options.openPixelUrl),
-    text: rewriteTextLinks(text, links.rewritten).replace(/\n{3,}/g, '\n\n').trim(),
-    headers: headersFor(options),
+    html: (templates: Template[]) => run(htmlEngine, 'html', templates, scope, remaining()),
+    text: (templates: Template[]) => run(textEngine, 'html', templates, scope, remaining()),
+    /** The rendered HTML may not pass the output limit. */
+    checkLength(length: number) {
+      if (length > limits.outputLength) {
+        throw new TemplateError(
+          'html',
+          undefined,
+          `the rendered email is larger than ${limits.outputLength.toLocaleString('en-US')} characters`,
+        );
+      }
+    },
   };
 }

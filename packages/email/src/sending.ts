@@ -8,3 +8,4 @@ export { renderCompiled } from './render.ts';
 export { TemplateError } from './errors.ts';
 export { toMime } from './mime.ts';
 export { dkimSign } from './dkim.ts';
+export { planEmail, writePlanned, type EmailPlan } from './message-plan.ts';

@@ -6,9 +6,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import crypto from 'node:crypto';
-import { dkimSign, parseSources, renderCompiled, toMime, type CompiledEmail } from '@herald/email/sending';
+import { dkimSign, parseSources, planEmail, renderCompiled, toMime, writePlanned, type CompiledEmail, type EmailPlan } from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
-import { trackingFor } from '../tracking/tracking-links.ts';
+import { linkSuffix, trackingFor } from '../tracking/tracking-links.ts';
 import { SendJournal } from './send-journal.ts';
 import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadRows, ThreadSent, ToThread } from './sender-protocol.ts';
 import { createSendTransport } from './transport.ts';
@@ -23,6 +23,8 @@ const host = new URL(base).hostname || 'localhost';
 interface Compiled {
   content: ThreadContent;
   compiled: CompiledEmail | { refused: string };
+  /** The email planned for writing to SMTP (message-plan.ts in packages/email), made with the first message that uses it. */
+  plan?: EmailPlan;
 }
 const contents = new Map<string, Compiled>();
 
@@ -56,6 +58,26 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
       content.tracking && row.personId !== null
         ? trackingFor(init.secret, base, { accountId: content.accountId, deliveryId: row.id, personId: row.personId, emailId: content.emailId, sourceKind: content.kind, sourceId: content.sourceId, variant: content.variant, ...(content.flowId !== null ? { flowId: content.flowId } : {}) })
         : null;
+    // To an SMTP server, a person's message is written from the email's plan: the static markup's rewriting, escaping
+    // and line breaking were done once for the whole send. The built-in mailbox keeps the rendered parts, so it
+    // renders them whole.
+    if (init.config.smtpUrl && (tracking !== null || !content.tracking)) {
+      entry.plan ??= planEmail(compiled, {
+        ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}),
+        ...(content.tracking ? { tracking: { suffixFor: (target: string) => linkSuffix(init.secret, content.accountId, content.emailId, target) } } : {}),
+      });
+      const planned = writePlanned(entry.plan, person as never, content.account, {
+        messageId,
+        ...links,
+        ...(tracking ? { openPixelUrl: tracking.openPixelUrl, linkPrefix: tracking.clickPrefix } : {}),
+        mime: { from: content.from, to: row.to, replyTo: content.replyTo },
+      });
+      const raw = content.dkim ? dkimSign(planned.mime, content.dkim) : planned.mime;
+      return {
+        message: { envelope: { from: content.fromEmail, to: row.to }, raw, wireReady: true },
+        summary: { to: row.to, from: content.from, subject: planned.subject, text: '', html: null },
+      };
+    }
     const rendered = renderCompiled(compiled, person as never, content.account, {
       messageId,
       ...links,
@@ -87,6 +109,8 @@ function compiledFor(content: ThreadContent): Compiled {
   const known = contents.get(content.key);
   const same = (a: ThreadContent['sources'], b: ThreadContent['sources']) => a.html === b.html && a.text === b.text && a.subject === b.subject && a.preheader === b.preheader;
   if (known && same(known.content.sources, content.sources)) {
+    // The plan holds the link rewriting: UTM campaign (the email's name) or tracking changed means a new one.
+    if (known.content.utmCampaign !== content.utmCampaign || known.content.tracking !== content.tracking) delete known.plan;
     known.content = content;
     return known;
   }

@@ -19,6 +19,8 @@ export interface TrackedMessage {
 
 export interface MessageTracking {
   openPixelUrl: string;
+  /** The start of every click link of the message (the redirect path and the message token). */
+  clickPrefix: string;
   rewriteLink(url: string, index: number): string;
 }
 
@@ -41,6 +43,14 @@ function linkTail(secret: string, accountId: number, emailId: number, url: strin
   return tail;
 }
 
+/**
+ * The end of a destination's click link in an email (signature and destination), the same for every recipient; null
+ * for a link too long to carry, which stays as written rather than making a URL that clients cut short.
+ */
+export function linkSuffix(secret: string, accountId: number, emailId: number, url: string): string | null {
+  return url.length > maxLinkLength ? null : linkTail(secret, accountId, emailId, url);
+}
+
 /** publicUrl: config.publicUrl (no trailing slash). secret: the server secret string. */
 export function trackingFor(secret: string, publicUrl: string, message: TrackedMessage): MessageTracking {
   const ref: TrackedRef = message;
@@ -48,10 +58,10 @@ export function trackingFor(secret: string, publicUrl: string, message: TrackedM
   const clickBase = `${publicUrl}${clickPath}${token}/`;
   return {
     openPixelUrl: `${publicUrl}${openPath}${token}`,
+    clickPrefix: clickBase,
     rewriteLink(url: string): string {
-      // A link too long to carry stays as written rather than making a URL that clients cut short.
-      if (url.length > maxLinkLength) return url;
-      return clickBase + linkTail(secret, message.accountId, message.emailId, url);
+      const suffix = linkSuffix(secret, message.accountId, message.emailId, url);
+      return suffix === null ? url : clickBase + suffix;
     },
   };
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { TokenKind, type Template } from 'liquidjs';
 import type { CompiledEmail } from './parsed.ts';
+import { fastTemplate, type FastTemplate } from './fast-liquid.ts';
 import { htmlEngine, textEngine } from './liquid.ts';
 import {
   base64Wins,
@@ -83,6 +84,8 @@ interface Stretch {
 
 interface PartPlan {
   templates: Template[];
+  /** The templates' fast reading, when they have one (fast-liquid.ts). */
+  fast: FastTemplate | null;
   markers: string[];
   stretches: Stretch[];
   /** Escape statistics of the stretches' text pieces (the base64 choice needs them when a message has rare bytes). */
@@ -98,6 +101,9 @@ export interface EmailPlan {
   text: PartPlan;
   /** The destinations of the stretches' HTML links: original → the target (after UTM) and its tracked suffix. */
   staticLinks: Map<string, { target: string; suffix: string | null }>;
+  /** Fast readings of the subject and preheader, when they have one. */
+  subject: FastTemplate | null;
+  preheader: FastTemplate | null;
 }
 
 /** Stretches shorter than this stay in the templates: a marker and two soft breaks would cost more than they save. */
@@ -163,7 +169,15 @@ function planPart(
   piecesOf: (stretch: string) => Piece[],
 ): PartPlan {
   const nonce = crypto.randomBytes(8).toString('hex');
-  const plan: PartPlan = { templates: [], markers: [], stretches: [], rare: false, escapes: 0, bytes: 0 };
+  const plan: PartPlan = {
+    templates: [],
+    fast: null,
+    markers: [],
+    stretches: [],
+    rare: false,
+    escapes: 0,
+    bytes: 0,
+  };
   for (const template of templates) {
     const str = staticText(template);
     const at = str === null ? null : cut(str);
@@ -199,6 +213,7 @@ function planPart(
       prefixes: pieces.filter((p) => p.kind === 'prefix').length,
     });
   }
+  plan.fast = fastTemplate(engine, plan.templates);
   return plan;
 }
 
@@ -265,7 +280,15 @@ export function planEmail(compiled: CompiledEmail, options: PlanOptions): EmailP
     pieces.push({ kind: 'text', raw: collapsed.slice(last) });
     return finish(pieces);
   });
-  return { compiled, options, html, text, staticLinks };
+  return {
+    compiled,
+    options,
+    html,
+    text,
+    staticLinks,
+    subject: fastTemplate(textEngine, compiled.subject),
+    preheader: fastTemplate(htmlEngine, compiled.preheader),
+  };
 }
 
 /** The pieces between a part's markers, or null when they did not all come back in order. */
@@ -400,14 +423,14 @@ export function writePlanned(
   for (const original of own)
     if (plan.staticLinks.has(original.replaceAll('&amp;', '&')))
       return writeInFull(plan, person, account, options);
-  const rendering = startRendering(plan.compiled, person, account, options);
-  const htmlPieces = between(rendering.html(plan.html.templates), plan.html.markers);
+  const rendering = startRendering(plan.compiled, person, account, options, plan);
+  const htmlPieces = between(rendering.html(plan.html.templates, plan.html.fast), plan.html.markers);
   if (!htmlPieces) return writeInFull(plan, person, account, options);
   rendering.checkLength(
     htmlPieces.reduce((n, piece) => n + piece.length, 0) +
       plan.html.stretches.reduce((n, s) => n + s.renderedLength, 0),
   );
-  const textPieces = between(rendering.text(plan.text.templates), plan.text.markers);
+  const textPieces = between(rendering.text(plan.text.templates, plan.text.fast), plan.text.markers);
   if (!textPieces) return writeInFull(plan, person, account, options);
 
   // Links of the per-message HTML pieces, with the rewriter renderCompiled would use.

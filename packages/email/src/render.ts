@@ -1,5 +1,6 @@
 import type { Template } from 'liquidjs';
 import { preheaderSlot, type CompiledEmail } from './parsed.ts';
+import type { FastTemplate } from './fast-liquid.ts';
 import { TemplateError, toTemplateError, type EmailPart } from './errors.ts';
 import { htmlEngine, textEngine, defaultLimits } from './liquid.ts';
 import type {
@@ -199,7 +200,13 @@ export function renderCompiled(
  * One person's rendering under one time budget: the scope, the subject and the preheader at once, then the HTML
  * and text templates given (the compiled ones, or a plan's, message-plan.ts).
  */
-export function startRendering(compiled: CompiledEmail, person: RenderPerson, account: RenderAccount, options: RenderOptions) {
+export function startRendering(
+  compiled: CompiledEmail,
+  person: RenderPerson,
+  account: RenderAccount,
+  options: RenderOptions,
+  fast: { subject?: FastTemplate | null; preheader?: FastTemplate | null } = {},
+) {
   const limits = { ...defaultLimits, ...options.limits };
   const scope: Record<string, unknown> = {
     person: plain(person),
@@ -214,12 +221,13 @@ export function startRendering(compiled: CompiledEmail, person: RenderPerson, ac
   };
   const started = performance.now();
   const remaining = () => Math.max(1, limits.renderMs - (performance.now() - started));
-  const subject = oneLine(run(textEngine, 'subject', compiled.subject, scope, remaining()));
-  scope[preheaderSlot] = run(htmlEngine, 'preheader', compiled.preheader, scope, remaining());
+  // A fast reading (fast-liquid.ts) where the caller has one and it reads this person; Liquid otherwise.
+  const subject = oneLine(fast.subject?.(scope) ?? run(textEngine, 'subject', compiled.subject, scope, remaining()));
+  scope[preheaderSlot] = fast.preheader?.(scope) ?? run(htmlEngine, 'preheader', compiled.preheader, scope, remaining());
   return {
     subject,
-    html: (templates: Template[]) => run(htmlEngine, 'html', templates, scope, remaining()),
-    text: (templates: Template[]) => run(textEngine, 'html', templates, scope, remaining()),
+    html: (templates: Template[], quick?: FastTemplate | null) => quick?.(scope) ?? run(htmlEngine, 'html', templates, scope, remaining()),
+    text: (templates: Template[], quick?: FastTemplate | null) => quick?.(scope) ?? run(textEngine, 'html', templates, scope, remaining()),
     /** The rendered HTML may not pass the output limit. */
     checkLength(length: number) {
       if (length > limits.outputLength) {

@@ -26,7 +26,12 @@ import type { ThreadContent, ThreadRow, ThreadRows } from './sender-protocol.ts'
 import { sourceContent, type ContentKey } from './source-content.ts';
 import { storeInMailbox } from './dev-mailbox-store.ts';
 
-const batchSize = 250;
+/**
+ * Rows claimed at a time. Each batch costs the database a fixed amount on top of its rows (three statements, their
+ * statement triggers, the claim index's walk past rows already sent), so 500 rather than 250: broadcast-100k's
+ * PostgreSQL CPU fell from 16-19 s to 13-14 s.
+ */
+const batchSize = 500;
 /** Batches in hand per sender thread: some being sent while the next are claimed and recorded. */
 const loopsPerThread = 4;
 /** A job hands over to a fresh one after this long, so one big send cannot hold a worker forever. */

@@ -139,7 +139,7 @@ export async function enterSegment(services: Services, accountId: number, segmen
 /** The built Herald process (API and worker, as `npm start` runs it) on the bench's database, sending into the sink. */
 export async function startHerald(main: string, databaseUrl: string, sinkUrl: string, args: string[] = []): Promise<ChildProcess> {
   const herald = spawn(process.execPath, [main, ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sinkUrl, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16', PORT: '3967', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-flow-secret-bench-flow-secret-bench-flow-01' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sinkUrl, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32', PORT: '3967', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-flow-secret-bench-flow-secret-bench-flow-01' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -50,7 +50,7 @@ export async function prepareFlowAccount(db: Database, people: number, name = `b
     const row = await trx.insertInto('emails').values({ accountId, name: 'Bench flow email', subject: email.subject, preheader: email.preheader, html: email.html, fromName: 'Bench', fromEmail: 'flows@sink.example.com' }).returning('id').executeTakeFirstOrThrow();
     return { accountId, emailId: Number(row.id) };
   });
-  await vacuumAnalyze(db, ['people', 'deliveries', 'events', 'flow_runs', 'flow_run_steps']);
+  await vacuumAnalyze(db, ['people', 'deliveries', 'events', 'flow_runs', 'flow_run_steps', 'email_metric_queue']);
   return prepared;
 }
 

@@ -8,6 +8,7 @@ import { compileSources, type EmailSources } from '@herald/email';
 import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import { refreshBulkStatistics } from '../../db/statistics.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { isConnectionLoss } from '../../lib/connection-loss.ts';
@@ -196,6 +197,8 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
   const isHandingOver = () => Date.now() - started >= jobBudgetMs || stopping?.aborted === true;
   const loop = async () => {
     while (!isHandingOver()) {
+      // A send just queued is in no statistics yet: the claim's plan needs it to be (db/statistics.ts).
+      await refreshBulkStatistics(services.db);
       const rows = await withAccount(services.db, accountId, (db) => claimBatch(db, accountId, kind, sourceId, batchSize));
       if (!rows.length) return;
       const byContent = new Map<string, ClaimedRow[]>();

@@ -17,6 +17,7 @@ import { nextWake, overdueFlows } from './flow-runs.queries.ts';
 import { runScheduledTriggers } from './flow-triggers.service.ts';
 import { sendWebhookCalls } from './flow-webhooks.service.ts';
 import { convertFlowGoal } from './goals.queries.ts';
+import { refreshBulkStatistics } from '../../db/statistics.ts';
 
 /** Runs per batch (one transaction). */
 const batchSize = 1000;
@@ -53,26 +54,6 @@ async function wakeDeliverJob(services: Services, accountId: number, stepId: num
   await withAccount(services.db, accountId, (db) => enqueueJob(db, 'deliver', { accountId, kind: 'flow', sourceId: stepId }, { jobKey: key, soonest: true }));
 }
 
-/** How often a worker looks whether the statistics of the tables flows fill lag behind. */
-const statisticsCheckMs = 5_000;
-let statisticsCheckedAt = 0;
-
-/**
- * Analyze flow_runs, flow_run_steps and deliveries when they changed a lot since their last analysis. A segment entry
- * adds 100,000 runs to an account in one statement, and a flow then queues deliveries batch by batch; until
- * autovacuum's next analysis (up to minutes later) the planner believes the account has none, and scans every row of
- * the account for each batch of 1,000 instead of looking them up by id.
- */
-async function refreshStatistics(db: Database): Promise<void> {
-  if (Date.now() - statisticsCheckedAt < statisticsCheckMs) return;
-  statisticsCheckedAt = Date.now();
-  const { rows } = await sql<{ relname: string }>`
-    select relname from pg_stat_user_tables
-    where schemaname = 'public' and relname in ('flow_runs', 'flow_run_steps', 'deliveries')
-      and n_mod_since_analyze > greatest(5000, n_live_tup / 10)`.execute(db);
-  for (const { relname } of rows) await sql`analyze ${sql.table(relname)}`.execute(db);
-}
-
 export async function runAdvanceFlow(services: Services, payload: { accountId: number; flowId: number }, stopping?: AbortSignal): Promise<void> {
   const { accountId, flowId } = payload;
   const started = Date.now();
@@ -83,7 +64,7 @@ export async function runAdvanceFlow(services: Services, payload: { accountId: n
   const isHandingOver = () => Date.now() - started >= jobBudgetMs || stopping?.aborted === true;
   const loop = async () => {
     while (!isHandingOver()) {
-      await refreshStatistics(services.db);
+      await refreshBulkStatistics(services.db);
       const batch = await withAccount(services.db, accountId, (db) => processBatch(services, db, accountId, flowId, batchSize));
       claimed += batch.claimed;
       for (const stepId of batch.sendSteps) {

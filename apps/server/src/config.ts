@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   SMTP_RATE_PER_SECOND: z.coerce.number().int().min(0).max(100_000).default(0),
   DEV_MAILBOX_KEEP: z.coerce.number().int().min(10).max(1_000_000).default(1000),
   SEND_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  SEND_BATCH_SIZE: z.coerce.number().int().min(10).max(5000).default(500),
   DNS_SERVERS: z.string().optional(),
   DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
   SPF_INCLUDE: z.string().regex(/^[a-z0-9._-]+$/i, 'SPF_INCLUDE must be a domain such as _spf.mailprovider.com').optional(),
@@ -113,9 +114,10 @@ export interface Config {
   s3: S3Config | undefined;
   /**
    * Bulk sending: SMTP connections in the pool, messages per second (0: as fast as the server takes them), mailbox
-   * size, and the sender threads that render and send (SEND_THREADS; default one per core, at most two).
+   * size, the sender threads that render and send (SEND_THREADS; default one per core, at most two), and the rows a
+   * send claims at a time (SEND_BATCH_SIZE).
    */
-  sending: { maxConnections: number; ratePerSecond: number; devMailboxKeep: number; threads: number };
+  sending: { maxConnections: number; ratePerSecond: number; devMailboxKeep: number; threads: number; batchSize: number };
   /** Sender-domain checks: the DNS servers to ask (system ones when empty), the time to wait, what SPF must include, the bounce host. */
   dns: { servers: string[]; timeoutMs: number; spfInclude: string | undefined; returnPathDomain: string | undefined };
   /** Bounce and complaint intake: the inbound SMTP port (off when unset) and each provider webhook's key (refused when unset). */
@@ -215,6 +217,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ratePerSecond: e.SMTP_RATE_PER_SECOND,
       devMailboxKeep: e.DEV_MAILBOX_KEEP,
       threads: e.SEND_THREADS ?? Math.max(1, Math.min(2, os.availableParallelism())),
+      batchSize: e.SEND_BATCH_SIZE,
     },
     dns: {
       servers: (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),

@@ -17,9 +17,9 @@ beforeAll(async () => {
   sink = await startSink();
   const dataDir = faultsDataDir('broadcast');
   ctx = await faultsContext(dataDir);
-  // One sender thread (four batches of 250 in hand) at 1,000 messages a second: each kill leaves its batches leased for 30 s, so
+  // One sender thread (four batches of 250 in hand: the batch size this suite's counts are sized for) at 1,000 messages a second: each kill leaves its batches leased for 30 s, so
   // the send is big enough that a restarted process still finds rows to send before the next kill.
-  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3812', SMTP_URL: sink.url, SEND_THREADS: '1', SMTP_RATE_PER_SECOND: '1000' });
+  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3812', SMTP_URL: sink.url, SEND_THREADS: '1', SEND_BATCH_SIZE: '250', SMTP_RATE_PER_SECOND: '1000' });
   await herald.start();
 });
 afterAll(async () => {

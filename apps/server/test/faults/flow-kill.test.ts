@@ -21,7 +21,7 @@ beforeAll(async () => {
   sink = await startSink();
   const dataDir = faultsDataDir('flow');
   ctx = await faultsContext(dataDir);
-  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3813', SMTP_URL: sink.url, SEND_THREADS: '1' });
+  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3813', SMTP_URL: sink.url, SEND_THREADS: '1', SEND_BATCH_SIZE: '250' });
   await herald.start();
 });
 afterAll(async () => {

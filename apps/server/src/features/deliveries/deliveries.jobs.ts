@@ -27,12 +27,6 @@ import type { ThreadContent, ThreadRow, ThreadRows } from './sender-protocol.ts'
 import { sourceContent, type ContentKey } from './source-content.ts';
 import { storeInMailbox } from './dev-mailbox-store.ts';
 
-/**
- * Rows claimed at a time. Each batch costs the database a fixed amount on top of its rows (three statements, their
- * statement triggers, the claim index's walk past rows already sent), so 500 rather than 250: broadcast-100k's
- * PostgreSQL CPU fell from 16-19 s to 13-14 s.
- */
-const batchSize = 500;
 /** Batches in hand per sender thread: some being sent while the next are claimed and recorded. */
 const loopsPerThread = 4;
 /** A job hands over to a fresh one after this long, so one big send cannot hold a worker forever. */
@@ -199,7 +193,7 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
     while (!isHandingOver()) {
       // A send just queued is in no statistics yet: the claim's plan needs it to be (db/statistics.ts).
       await refreshBulkStatistics(services.db);
-      const rows = await withAccount(services.db, accountId, (db) => claimBatch(db, accountId, kind, sourceId, batchSize));
+      const rows = await withAccount(services.db, accountId, (db) => claimBatch(db, accountId, kind, sourceId, services.config.sending.batchSize));
       if (!rows.length) return;
       const byContent = new Map<string, ClaimedRow[]>();
       for (const row of rows) byContent.set(contentKeyOf(row), [...(byContent.get(contentKeyOf(row)) ?? []), row]);

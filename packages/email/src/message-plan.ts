@@ -373,6 +373,22 @@ function bodyOf(part: PartPlan, own: string[], prefix: string, maybe: (url: stri
   return { encoding: 'quoted-printable', body: segments.join('=\r\n') };
 }
 
+/** The plan's link rewriting as renderCompiled takes it: UTM tags, then the message's prefix and each destination's suffix. */
+function linkOptionsOf(plan: EmailPlan, prefix: string): Pick<RenderOptions, 'utmCampaign' | 'rewriteLink'> {
+  const { tracking, utmCampaign } = plan.options;
+  return {
+    ...(utmCampaign !== undefined ? { utmCampaign } : {}),
+    ...(tracking
+      ? {
+          rewriteLink: (url: string) => {
+            const suffix = tracking.suffixFor(url);
+            return suffix === null ? url : prefix + suffix;
+          },
+        }
+      : {}),
+  };
+}
+
 /** The same message the long way: renderCompiled, then toMime. */
 function writeInFull(
   plan: EmailPlan,
@@ -380,18 +396,9 @@ function writeInFull(
   account: RenderAccount,
   options: PlannedMessageOptions,
 ): { mime: string; subject: string } {
-  const { tracking, utmCampaign } = plan.options;
-  const prefix = options.linkPrefix ?? '';
-  const rewriteLink = tracking
-    ? (url: string) => {
-        const suffix = tracking.suffixFor(url);
-        return suffix === null ? url : prefix + suffix;
-      }
-    : undefined;
   const rendered = renderCompiled(plan.compiled, person, account, {
     ...options,
-    ...(rewriteLink ? { rewriteLink } : {}),
-    ...(utmCampaign !== undefined ? { utmCampaign } : {}),
+    ...linkOptionsOf(plan, options.linkPrefix ?? ''),
   });
   return {
     subject: rendered.subject,
@@ -434,17 +441,7 @@ export function writePlanned(
   if (!textPieces) return writeInFull(plan, person, account, options);
 
   // Links of the per-message HTML pieces, with the rewriter renderCompiled would use.
-  const rewrite = linkRewriterOf({
-    ...(plan.options.utmCampaign !== undefined ? { utmCampaign: plan.options.utmCampaign } : {}),
-    ...(tracking
-      ? {
-          rewriteLink: (url: string) => {
-            const suffix = tracking.suffixFor(url);
-            return suffix === null ? url : prefix + suffix;
-          },
-        }
-      : {}),
-  });
+  const rewrite = linkRewriterOf(linkOptionsOf(plan, prefix));
   const rewritten = new Map<string, string>();
   const counter = { index: 0 };
   const html = rewrite

@@ -13,7 +13,8 @@ let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  ctx = await createTestContext({ SMTP_URL: smtp.url });
+  // Batches of 250: the pause test's audience is sized so the first claims (loops × batch) leave people pending.
+  ctx = await createTestContext({ SMTP_URL: smtp.url, SEND_BATCH_SIZE: '250' });
   await ctx.startWorker();
 });
 afterAll(async () => {

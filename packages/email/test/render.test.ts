@@ -105,6 +105,18 @@ describe('render', () => {
     ).toContain('href="https://a.example/?x=1&y=2"');
   });
 
+  it('leaves a link whose URL holds a raw < or > as written (not a valid URL; the planned writing cuts after each >)', () => {
+    const seen: string[] = [];
+    const { html } = renderCompiled(
+      compileEmail({ subject: 's', html: '<a href="https://a.example/x<y>z">odd</a><a href="https://b.example/ok">ok</a>' }),
+      {},
+      account,
+      { ...options, rewriteLink: (url) => (seen.push(url), 'https://t.example/') },
+    );
+    expect(seen).toEqual(['https://b.example/ok']);
+    expect(html).toContain('href="https://a.example/x<y>z"');
+  });
+
   it('carries the rewritten links into the text part, leaving its own links and other URLs as written', () => {
     const { html, text } = render(
       {

@@ -15,4 +15,5 @@ export type {
 } from './types.ts';
 export { toMime, type MimeMessage } from './mime.ts';
 export { dkimSign, type DkimKey } from './dkim.ts';
-export { planEmail, writePlanned, type EmailPlan, type LinkTracking, type PlanOptions, type PlannedMessageOptions } from './message-plan.ts';
+export { planEmail, type EmailPlan, type LinkTracking, type PlanOptions, type PlannedMessageOptions } from './message-plan.ts';
+export { writePlanned } from './planned-message.ts';

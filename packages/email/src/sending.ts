@@ -8,4 +8,5 @@ export { renderCompiled } from './render.ts';
 export { TemplateError } from './errors.ts';
 export { toMime } from './mime.ts';
 export { dkimSign } from './dkim.ts';
-export { planEmail, writePlanned, type EmailPlan } from './message-plan.ts';
+export { planEmail, type EmailPlan } from './message-plan.ts';
+export { writePlanned } from './planned-message.ts';

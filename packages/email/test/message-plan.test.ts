@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSources } from '../src/compile.ts';
-import {
-  planEmail,
-  writePlanned,
-  type LinkTracking,
-  type PlannedMessageOptions,
-} from '../src/message-plan.ts';
+import { planEmail, type LinkTracking, type PlannedMessageOptions } from '../src/message-plan.ts';
+import { writePlanned } from '../src/planned-message.ts';
 import { toMime } from '../src/mime.ts';
 import { parseSources } from '../src/parsed.ts';
 import { renderCompiled } from '../src/render.ts';

@@ -260,6 +260,29 @@ describe('the rollup', () => {
     expect(person.rows[0]?.sent).toBe('1');
   });
 
+  it("leaves out the queued events of an account deleted meanwhile and rolls up the others' figures", async () => {
+    const gone = await registerUser(ctx.app);
+    const kept = await registerUser(ctx.app);
+    // The queue has no key to accounts: the gone account's events wait there after its delete. The rollup's lock
+    // is held meanwhile, so that the worker's poller cannot take them before the delete.
+    const lock = await ctx.database.pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock(1818001)');
+      await record(accountOf(gone), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
+      await record(accountOf(kept), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
+      await sql`delete from accounts where id = ${accountOf(gone)}`.execute(ctx.services.db);
+    } finally {
+      await lock.query('select pg_advisory_unlock(1818001)');
+      lock.release();
+    }
+    await roll();
+    const totals = (await stats(kept.client, 'period=thisYear')).body.stats.totals;
+    expect(totals.opened).toBe(1);
+    expect(totals.uniqueOpens).toBe(1);
+    const left = await sql<{ n: string }>`select count(*)::text as n from email_metric_queue where account_id = ${accountOf(gone)}`.execute(ctx.services.db);
+    expect(left.rows[0]!.n).toBe('0');
+  });
+
   it('runs in the worker: figures include new events within seconds', async () => {
     const owner = await registerUser(ctx.app);
     await record(accountOf(owner), [{ person: 1, name: 'sent', data: { broadcastId: 5, emailId: 6 } }]);

@@ -27,11 +27,16 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
         delete from email_metric_queue where seq = any(array(select seq from email_metric_queue order by seq limit ${limit}))
         returning *
       ),
+      -- Events of an account deleted since they were queued go with the batch and count nowhere (the rollups'
+      -- foreign keys would refuse them, and the whole batch with them, at every try).
+      live as (
+        select b.* from batch b where exists (select 1 from accounts a where a.id = b.account_id)
+      ),
       firsts as (
         insert into email_metric_firsts (account_id, source_kind, source_id, email_id, step_id, person_id, name, first_at, variant)
         select distinct on (account_id, source_kind, source_id, email_id, step_id, person_id, name)
           account_id, source_kind, source_id, email_id, step_id, person_id, name, at, variant
-        from batch where name in ('opened', 'clicked') and not machine and person_id is not null
+        from live where name in ('opened', 'clicked') and not machine and person_id is not null
         order by account_id, source_kind, source_id, email_id, step_id, person_id, name, at
         on conflict do nothing
         returning account_id, date_trunc('hour', first_at, 'UTC') as hour, source_kind, source_id, email_id, step_id, variant, name
@@ -42,7 +47,7 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
           count(*) filter (where name = 'clicked') as clicked, 0::bigint as unique_opens, 0::bigint as unique_clicks,
           count(*) filter (where name = 'unsubscribed') as unsubscribed, count(*) filter (where name = 'bounced') as bounced,
           count(*) filter (where name = 'complained') as complained
-        from batch group by 1, 2, 3, 4, 5, 6, 7
+        from live group by 1, 2, 3, 4, 5, 6, 7
         union all
         select account_id, hour, source_kind, source_id, email_id, step_id, variant, 0, 0, 0,
           count(*) filter (where name = 'opened'), count(*) filter (where name = 'clicked'), 0, 0, 0
@@ -73,19 +78,19 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
       account_links as (
         insert into email_metrics_account_links as l (account_id, hour, link, clicks)
         select account_id, date_trunc('hour', at, 'UTC'), link, count(*)
-        from batch where name = 'clicked' and link is not null group by 1, 2, 3
+        from live where name = 'clicked' and link is not null group by 1, 2, 3
         on conflict (account_id, hour, link) do update set clicks = l.clicks + excluded.clicks
       ),
       account_links_daily as (
         insert into email_metrics_account_links_daily as l (account_id, day, link, clicks)
         select account_id, (at at time zone 'UTC')::date, link, count(*)
-        from batch where name = 'clicked' and link is not null group by 1, 2, 3
+        from live where name = 'clicked' and link is not null group by 1, 2, 3
         on conflict (account_id, day, link) do update set clicks = l.clicks + excluded.clicks
       ),
       links as (
         insert into email_metrics_links as l (account_id, hour, source_kind, source_id, email_id, step_id, link, clicks)
         select account_id, date_trunc('hour', at, 'UTC'), source_kind, source_id, email_id, step_id, link, count(*)
-        from batch where name = 'clicked' and link is not null group by 1, 2, 3, 4, 5, 6, 7
+        from live where name = 'clicked' and link is not null group by 1, 2, 3, 4, 5, 6, 7
         on conflict (account_id, hour, source_kind, source_id, email_id, step_id, link) do update set clicks = l.clicks + excluded.clicks
       ),
       people as (
@@ -93,7 +98,7 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
         select account_id, person_id, count(*) filter (where name = 'sent'), count(*) filter (where name = 'opened'),
           count(*) filter (where name = 'clicked'), count(*) filter (where name = 'unsubscribed'),
           count(*) filter (where name = 'bounced'), count(*) filter (where name = 'complained')
-        from batch where person_id is not null group by 1, 2
+        from live where person_id is not null group by 1, 2
         on conflict (account_id, person_id) do update set
           sent = p.sent + excluded.sent, opened = p.opened + excluded.opened, clicked = p.clicked + excluded.clicked,
           unsubscribed = p.unsubscribed + excluded.unsubscribed, bounced = p.bounced + excluded.bounced, complained = p.complained + excluded.complained

@@ -153,11 +153,14 @@ describe('over HTTP, answered before Fastify routes', () => {
     const get = (url: string, method = 'GET') => fetch(`${address}${url}`, { method, redirect: 'manual', headers: { 'user-agent': browser } });
     const image = await get(open);
     expect([image.status, image.headers.get('content-type'), image.headers.get('cache-control')]).toEqual([200, 'image/gif', 'no-store, max-age=0']);
-    expect(Buffer.from(await image.arrayBuffer()).subarray(0, 6).toString('latin1')).toBe('GIF89a');
+    const gif = Buffer.from(await image.arrayBuffer());
+    expect(gif.subarray(0, 6).toString('latin1')).toBe('GIF89a');
+    expect([image.headers.get('content-length'), image.headers.get('x-content-type-options'), image.headers.get('cross-origin-resource-policy')]).toEqual([String(gif.length), 'nosniff', 'cross-origin']);
     const head = await get(open, 'HEAD');
     expect(head.status).toBe(200);
     const redirect = await get(click);
     expect([redirect.status, redirect.headers.get('location')]).toEqual([302, destination]);
+    expect([redirect.headers.get('cache-control'), redirect.headers.get('referrer-policy')]).toEqual(['no-store, max-age=0', 'no-referrer']);
     const forged = await get(click.replace(token, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')));
     expect([forged.status, forged.headers.get('location')]).toEqual([404, null]);
     expect(await forged.text()).toContain('This link is not available');

@@ -58,11 +58,14 @@ function isHttps(config: Pick<Config, 'publicUrl' | 'trustProxy'>, forwardedProt
   return first === 'https';
 }
 
-/** The extra headers of a tracking answer (pixel, redirect, or the page for a bad link), decided without Fastify. */
-export function trackingHeaders(config: Pick<Config, 'publicUrl' | 'trustProxy'>) {
-  const base = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-resource-policy': 'cross-origin' };
+/**
+ * The headers of a tracking answer (pixel, redirect, or the page for a bad link), decided without Fastify: `own`
+ * plus the security headers, the HSTS ones over https. Both sets are made once; a hit only picks one.
+ */
+export function trackingHeaders<T extends Record<string, string>>(config: Pick<Config, 'publicUrl' | 'trustProxy'>, own: T) {
+  const base = { ...own, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-resource-policy': 'cross-origin' };
   const secure = { ...base, 'strict-transport-security': hstsValue };
-  return (request: IncomingMessage) =>
+  return (request: IncomingMessage): Record<string, string> =>
     isHttps(config, request.headers['x-forwarded-proto'], Boolean((request.socket as { encrypted?: boolean }).encrypted)) ? secure : base;
 }
 

@@ -33,16 +33,25 @@ export function createClickIdentity(pool: pg.Pool, secret: string) {
     return host;
   };
 
+  /** The destination with `hrld_id` when it is a page of the account's site whose host is `host`. */
+  const withIdentity = (url: string, host: string | null, accountId: number, personId: number): string => {
+    if (!host) return url;
+    const parsed = new URL(url);
+    const hostname = parsed.hostname.toLowerCase().replace(/^www\./, '');
+    if (hostname !== host && !hostname.endsWith(`.${host}`)) return url;
+    parsed.searchParams.set('hrld_id', identityToken(secret, accountId, personId));
+    return parsed.href;
+  };
+
   return {
-    /** The destination, with `hrld_id` when it is a page of the account's site. */
-    async target(url: string, accountId: number, personId: number): Promise<string> {
-      const host = await siteHost(accountId);
-      if (!host) return url;
-      const parsed = new URL(url);
-      const hostname = parsed.hostname.toLowerCase().replace(/^www\./, '');
-      if (hostname !== host && !hostname.endsWith(`.${host}`)) return url;
-      parsed.searchParams.set('hrld_id', identityToken(secret, accountId, personId));
-      return parsed.href;
+    /**
+     * The destination, with `hrld_id` when it is a page of the account's site: at once when the account's site
+     * is known (nearly every click), else once it is loaded.
+     */
+    target(url: string, accountId: number, personId: number): string | Promise<string> {
+      const known = hosts.get(accountId);
+      if (known && Date.now() - known.at < keepMs) return withIdentity(url, known.host, accountId, personId);
+      return siteHost(accountId).then((host) => withIdentity(url, host, accountId, personId));
     },
   };
 }

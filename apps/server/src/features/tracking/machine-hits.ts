@@ -18,8 +18,22 @@ const scannerPattern =
 const imageProxyPattern = /googleimageproxy|ggpht\.com|yahoomailproxy|ymailproxy/i;
 const mobilePattern = /mobile|iphone|ipad|android/i;
 
+/** Classes of the user agents seen lately: a few mail clients and browsers make most hits. Emptied past 1,000. */
+const seen = new Map<string, UserAgentClass>();
+
 export function userAgentClass(userAgent: string | undefined): UserAgentClass {
-  const agent = (userAgent ?? '').trim();
+  if (userAgent === undefined) return 'unknown';
+  let known = seen.get(userAgent);
+  if (known === undefined) {
+    known = classify(userAgent);
+    if (seen.size >= 1000) seen.clear();
+    seen.set(userAgent, known);
+  }
+  return known;
+}
+
+function classify(userAgent: string): UserAgentClass {
+  const agent = userAgent.trim();
   if (agent === '') return 'unknown';
   // Apple's proxy says nothing but the product token; a mail client or browser always says more.
   if (agent === 'Mozilla/5.0') return 'privacy-proxy';

@@ -14,8 +14,9 @@ import { isMachineHit, userAgentClass } from './machine-hits.ts';
 import { clickPath, openPath } from './tracking-links.ts';
 import { decodeMessage, maxLinkLength, verifyLink, type DecodedMessage } from './tracking-token.ts';
 
-/** A transparent 1x1 GIF (43 bytes). */
+/** A transparent 1x1 GIF (42 bytes). */
 const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const pixelText = pixel.toString('latin1');
 
 /** Hits recorded per second from one address for one message's pixel or one link; more are answered, not recorded. */
 export const hitsPerSecond = 3;
@@ -55,7 +56,7 @@ export function trackingHitBuffer(app: FastifyInstance): HitBuffer | undefined {
 }
 
 /** A destination to send a browser to: an absolute http(s) URL, as the URL parser writes it (no raw spaces or line breaks). */
-function redirectTarget(url: string): string | null {
+function parseTarget(url: string): string | null {
   if (!/^https?:\/\//i.test(url)) return null;
   try {
     const parsed = new URL(url);
@@ -63,6 +64,19 @@ function redirectTarget(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** parseTarget of the destinations clicked lately (every reader of an email clicks the same few); emptied past 10,000. */
+const targets = new Map<string, string | null>();
+
+function redirectTarget(url: string): string | null {
+  let target = targets.get(url);
+  if (target === undefined) {
+    target = parseTarget(url);
+    if (targets.size >= 10_000) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
 }
 
 export interface TrackingEndpoints {
@@ -87,7 +101,9 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
   const trustProxy = services.config.trustProxy;
   const throttle = new Throttle();
   // nosniff, no-referrer, cross-origin and HSTS over https (security-headers.ts), as Fastify's answers get them.
-  const securityHeaders = trackingHeaders(services.config);
+  const pixelAnswer = trackingHeaders(services.config, pixelHeaders);
+  const redirectAnswer = trackingHeaders(services.config, { 'cache-control': 'no-store, max-age=0' });
+  const invalidAnswer = trackingHeaders(services.config, invalidHeaders);
   let buffer: HitBuffer | undefined;
 
   const record = (ip: string, agentHeader: string | undefined, isHead: boolean, ref: DecodedMessage, name: 'opened' | 'clicked', link: string | null, key: string) => {
@@ -105,8 +121,11 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
 
   const identity = createClickIdentity(services.pool, secret);
 
-  /** Where a click goes, recorded; null when the token, the signature or the destination does not check out. */
-  const click = async (rest: string, link: unknown, ip: string, agent: string | undefined, isHead: boolean): Promise<string | null> => {
+  /**
+   * Where a click goes, recorded; null when the token, the signature or the destination does not check out. At
+   * once when the account's site is known (click-identity.ts), else a promise of it.
+   */
+  const click = (rest: string, link: unknown, ip: string, agent: string | undefined, isHead: boolean): string | null | Promise<string> => {
     if (typeof link !== 'string' || link.length > maxLinkLength) return null;
     const slash = rest.indexOf('/');
     if (slash < 0) return null;
@@ -116,7 +135,12 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
     if (!target) return null;
     record(ip, agent, isHead, ref, 'clicked', link, rest);
     // A page of the account's own site learns who the reader is (the site script); any other site does not.
-    return identity.target(target, ref.accountId, ref.personId).catch(() => target);
+    try {
+      const answer = identity.target(target, ref.accountId, ref.personId);
+      return typeof answer === 'string' ? answer : answer.catch(() => target);
+    } catch {
+      return target;
+    }
   };
 
   const clientIp = (request: IncomingMessage): string => {
@@ -150,14 +174,20 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
       const rest = url.slice((isOpen ? openPath : clickPath).length, query < 0 ? url.length : query);
       if (isOpen) {
         open(rest, clientIp(request), request.headers['user-agent'], isHead);
-        response.writeHead(200, { ...pixelHeaders, ...securityHeaders(request) }).end(isHead ? undefined : pixel);
+        // The image as a latin1 string: Node then sends it in the same write as the header.
+        response.writeHead(200, pixelAnswer(request));
+        if (isHead) response.end();
+        else response.end(pixelText, 'latin1');
         return true;
       }
       const links = query < 0 ? [] : new URLSearchParams(url.slice(query + 1)).getAll('u');
-      void (links.length === 1 ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead) : Promise.resolve(null)).then((target) => {
-        if (target) response.writeHead(302, { location: target, 'cache-control': 'no-store, max-age=0', ...securityHeaders(request) }).end();
-        else response.writeHead(404, { ...invalidHeaders, ...securityHeaders(request) }).end(isHead ? undefined : invalidLinkPage);
-      });
+      const answer = (target: string | null) => {
+        if (target) response.writeHead(302, { location: target, ...redirectAnswer(request) }).end();
+        else response.writeHead(404, invalidAnswer(request)).end(isHead ? undefined : invalidLinkPage);
+      };
+      const target = links.length === 1 ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead) : null;
+      if (target instanceof Promise) void target.then(answer);
+      else answer(target);
       return true;
     },
 

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { buildServer, processFigures } from './broadcast-100k.ts';
+import { processFigures } from './broadcast-100k.ts';
+import { startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded } from './lib.ts';
-import { count, load, trackingPaths } from './tracking-hits.ts';
+import { load, trackingPaths } from './tracking-hits.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const rate = Number(process.env.SOAK_RATE ?? 10_000);
@@ -18,22 +18,14 @@ const sampleMs = 5_000;
  * is from the first minute's, in percent (flat: within 10). Every answered hit must then be in the events table.
  */
 export async function trackingSoak(): Promise<{ figure: number; unit: string }> {
-  const main = buildServer();
   const bench = await startBench('api');
   const { db } = bench;
-  const databaseUrl = (bench.server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-  const port = 3953;
-  const herald = spawn(process.execPath, [main], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: secret },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const herald = await startHeraldProcess(bench, 3953, secret).catch(async (error: unknown) => {
+    await bench.stop();
+    throw error;
   });
   let accountId = 0;
   try {
-    await new Promise<void>((resolve, reject) => {
-      herald.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Herald is running') && resolve());
-      herald.once('exit', (code) => reject(new Error(`the Herald process stopped (exit code ${code})`)));
-    });
-    herald.stdout!.resume();
     const { rows } = await sql<{ id: string }>`insert into accounts (name, email, write_key, trial_ends_at, test_account)
       values ('tracking-soak bench', 'tracking-soak@example.com', ${`wk_${crypto.randomBytes(12).toString('hex')}`}, now() + interval '30 days', true) returning id`.execute(db);
     accountId = Number(rows[0]!.id);
@@ -49,10 +41,9 @@ export async function trackingSoak(): Promise<{ figure: number; unit: string }> 
       samples.push({ at: Date.now() - started, rss });
       if (samples.length % 12 === 0) console.log(`  ${Math.round((Date.now() - started) / 1000)} s: rss ${Math.round(rss / 1e6)} MB`);
     }, sampleMs);
-    const result = await load(`http://127.0.0.1:${port}`, paths, seconds, rate).finally(() => clearInterval(sampler));
-    const answered = count(result, '200') + count(result, '302');
-    const others = Object.entries(result.statusCodeStats).filter(([code]) => code !== '200' && code !== '302');
-    console.log(`  load: ${round1(result.requests.average)} req/s on average (asked ${rate}), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${answered} answered${others.length ? `, others ${others.map(([code, { count: n }]) => `${code}: ${n}`).join(', ')}` : ''}, ${result.errors} errors, ${result.timeouts} timeouts`);
+    const result = await load(herald.base, paths, seconds, rate).finally(() => clearInterval(sampler));
+    const answered = result.answered;
+    console.log(`  load: ${round1(result.requests.average)} req/s on average (asked ${rate}), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${answered} answered, ${result.others} other statuses, ${result.errors} errors, ${result.timeouts} timeouts`);
 
     // Every answered hit is written within the flush window (a second); wait until the count stops moving.
     let stored = -1;
@@ -78,11 +69,7 @@ export async function trackingSoak(): Promise<{ figure: number; unit: string }> 
     console.log(`  every answered hit was written; memory ${Math.abs(change) <= 10 ? 'flat' : 'NOT flat'} (${round1(change)} %)`);
     return { figure: round1(change), unit: '% memory change' };
   } finally {
-    if (herald.exitCode === null) {
-      const exited = new Promise((resolve) => herald.once('exit', resolve));
-      herald.kill('SIGTERM');
-      await exited;
-    }
+    await herald.stop();
     if (accountId) await unbounded(db, async (trx) => sql`delete from accounts where id = ${accountId}`.execute(trx));
     await bench.stop();
   }

@@ -94,7 +94,10 @@ export function processFigures(pid: number): { rss: number; peak: number; cpuSec
   return { rss: kb('VmRSS'), peak: kb('VmHWM'), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / 100 };
 }
 
-/** CPU seconds so far of every PostgreSQL process on this machine (0 when the database runs elsewhere). */
+/**
+ * CPU seconds so far of every PostgreSQL process on this machine (0 when the database runs elsewhere): the live
+ * ones' own, plus what the postmaster's ended children (connections closed since) spent.
+ */
 export function postgresCpuSeconds(): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
@@ -103,7 +106,7 @@ export function postgresCpuSeconds(): number {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
     } catch {
       // the process ended while being read
     }

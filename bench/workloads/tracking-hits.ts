@@ -194,6 +194,8 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
     await vacuumAnalyze(db, ['events', 'email_metric_queue', 'segment_dirty_people', 'email_metrics_people', 'email_metric_firsts']);
 
     const figures: { name: string; result: LoadResult }[] = [];
+    const postgresAtStart = postgresCpuSeconds();
+    const heraldAtStart = processFigures(herald.pid).cpuSeconds;
     for (const [name, paths] of [['open pixel', opens], ['click redirect', clicks]] as const) {
       const cpu = processFigures(herald.pid).cpuSeconds;
       const postgres = postgresCpuSeconds();
@@ -204,7 +206,10 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
     }
 
     const stored = await settledHits(db, accountId);
-    console.log(`  persisted: ${stored.get('opened') ?? 0} opens, ${stored.get('clicked') ?? 0} clicks`);
+    await rollUpEmailMetrics(db, { maxBatches: 1000, wait: true });
+    const hits = (stored.get('opened') ?? 0) + (stored.get('clicked') ?? 0);
+    const perHit = (seconds: number) => round1((seconds * 1e6) / Math.max(1, hits));
+    console.log(`  persisted: ${stored.get('opened') ?? 0} opens, ${stored.get('clicked') ?? 0} clicks; CPU a hit, written and rolled up: Herald ${perHit(processFigures(herald.pid).cpuSeconds - heraldAtStart)} µs, PostgreSQL ${perHit(postgresCpuSeconds() - postgresAtStart)} µs`);
     const [open, click] = figures as [(typeof figures)[0], (typeof figures)[0]];
     // The load stops with a request in flight on each connection: the server answered (and recorded) those, the generator did not count them.
     const persistedAll = (written: number, answered: number) => written >= answered && written <= answered + connections;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import { applyMembership, holdSegmentRefreshes } from '../src/features/segments/membership.queries.ts';
+import { applyMembership, holdSegmentRefreshes, markPeopleDirty, takeDirtyPeople } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
@@ -201,6 +201,36 @@ describe('segment membership', () => {
     }
     expect(await waitForMembers(seg.id, [p.id])).toBeLessThan(10);
     expect(await waitForMembers(later, [p.id])).toBeLessThan(10);
+  });
+
+  it('two refreshes of one account take different marked people and do not wait for each other', async () => {
+    const other = await registerUser(ctx.app);
+    const otherId = other.account.accountId as number;
+    // Held, so that the worker leaves the marks to this test.
+    const release = await holdSegmentRefreshes(ctx.services.pool, otherId);
+    try {
+      const marked = Array.from({ length: 10 }, (_, i) => 900_001 + i);
+      await markPeopleDirty(ctx.services.db, otherId, marked);
+      let taken!: () => void;
+      const holding = new Promise<void>((resolve) => (taken = resolve));
+      let finish!: () => void;
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      const first = ctx.services.db.transaction().execute(async (trx) => {
+        const ids = await takeDirtyPeople(trx, otherId, 4);
+        taken();
+        await finished;
+        return ids;
+      });
+      await holding;
+      const second = await Promise.race([takeDirtyPeople(ctx.services.db, otherId, 100), sleep(3_000).then(() => 'waited' as const)]);
+      finish();
+      const firstIds = await first;
+      expect(second).not.toBe('waited');
+      expect(firstIds).toHaveLength(4);
+      expect([...firstIds, ...(second as number[])].sort((a, b) => a - b)).toEqual(marked);
+    } finally {
+      await release();
+    }
   });
 
   it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {

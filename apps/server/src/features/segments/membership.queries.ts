@@ -77,12 +77,16 @@ export async function applyMembership(
   return { entered: row.entered, left: row.left, applied: row.applied === 1 };
 }
 
-/** Take up to `limit` marked people of the account (the marks are deleted with the transaction's commit). */
+/**
+ * Take up to `limit` marked people of the account (the marks are deleted with the transaction's commit). Marks
+ * another refresh holds are passed over: two refreshes of one account take different people and never wait for
+ * each other (waiting on each other's marks, in different orders, they deadlocked).
+ */
 export async function takeDirtyPeople(db: Database, accountId: number, limit: number) {
   const { rows } = await sql<{ personId: number }>`
-    delete from segment_dirty_people where ctid in (
-      select ctid from segment_dirty_people where account_id = ${accountId} limit ${limit}
-    ) returning person_id`.execute(db);
+    delete from segment_dirty_people where ctid = any(array(
+      select ctid from segment_dirty_people where account_id = ${accountId} limit ${limit} for update skip locked
+    )) returning person_id`.execute(db);
   return [...new Set(rows.map((r) => r.personId))];
 }
 

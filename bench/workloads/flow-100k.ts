@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../apps/server/src/db/connection.ts';
 import { runSegmentRefresh } from '../../apps/server/src/features/segments/segments.jobs.ts';
 import type { Services } from '../../apps/server/src/services.ts';
-import { buildServer, processFigures, startSink } from './broadcast-100k.ts';
+import { buildServer, postgresCpuSeconds, processFigures, startSink } from './broadcast-100k.ts';
 import { round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
 import { newsletter } from './render-10k.ts';
 
@@ -166,6 +166,8 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
     const { accountId, emailId } = await prepareFlowAccount(bench.db, flowPeople);
     const { segmentId, flowId } = await prepareFlow100k(bench.db, accountId, emailId);
     const atStart = processFigures(herald.pid!);
+    const postgresAtStart = postgresCpuSeconds();
+    let cpuAtDone = '';
     const started = performance.now();
     await enterSegment(bench.server.services, accountId, segmentId);
     let doneAt = 0;
@@ -175,7 +177,10 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
       const progress = await runProgress(bench.db, accountId, flowId);
       stats = await sink.stats();
       const elapsed = (performance.now() - started) / 1000;
-      if (progress.live === 0 && !doneAt) doneAt = elapsed;
+      if (progress.live === 0 && !doneAt) {
+        doneAt = elapsed;
+        cpuAtDone = `; when the runs were done, Herald ${round1(processFigures(herald.pid!).cpuSeconds - atStart.cpuSeconds)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s`;
+      }
       console.log(`  ${progress.done} runs done, ${progress.live} in progress, ${progress.failed} failed; ${stats.received} emails received (${round1(elapsed)} s)`);
       if (progress.live === 0 && stats.received >= flowPeople) break;
       if (elapsed > 600) throw new Error('not done in 10 minutes');
@@ -186,7 +191,7 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
     await new Promise((r) => setTimeout(r, 1500));
     stats = await sink.stats();
     const check = await verifyFlowRun(bench.db, accountId, flowId, 5);
-    console.log(`  runs done at ${round1(doneAt)} s, last email at ${round1(lastMail)} s; Herald CPU ${round1(cpu)} s`);
+    console.log(`  runs done at ${round1(doneAt)} s, last email at ${round1(lastMail)} s; Herald CPU ${round1(cpu)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s${cpuAtDone}`);
     console.log(`  sink: ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates`);
     console.log(`  database: ${check.runs} runs, ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`);
     if (check.twice || check.short || stats.duplicates || stats.distinct !== flowPeople || check.runs !== flowPeople) throw new Error('flow-100k: the totals are wrong');

@@ -53,6 +53,12 @@ export class XssWalker {
   readonly visits: VisitResult[] = [];
   readonly seen = new Set<number>();
   private state = 'sign-in';
+  private stateSince = Date.now();
+  /** Names the state the walk has stayed on for 20 s or more, every 20 s, so a walk stopped by the test's timeout says where. */
+  private readonly watchdog = setInterval(() => {
+    const seconds = Math.round((Date.now() - this.stateSince) / 1000);
+    if (seconds >= 20) console.error(`xss walk: still on ${this.state} after ${seconds} s (at ${this.page.url()})`);
+  }, 20_000).unref();
   /** XSS_ONLY (a pattern of states) walks only the matching pages, to look into one finding quickly. */
   private skipping = false;
   private pending: Promise<unknown>[] = [];
@@ -158,6 +164,7 @@ export class XssWalker {
   /** Opens a page, lets it settle, sweeps the mouse over it, runs the extra steps, and notes what it showed. */
   async visit(state: string, path: string, extra?: (page: Page) => Promise<void>): Promise<void> {
     this.state = state;
+    this.stateSince = Date.now();
     this.skipping = process.env.XSS_ONLY !== undefined && !new RegExp(process.env.XSS_ONLY).test(state);
     if (this.skipping) return;
     try {
@@ -177,6 +184,7 @@ export class XssWalker {
   async within(state: string, action: (page: Page) => Promise<void>): Promise<void> {
     if (this.skipping) return;
     this.state = state;
+    this.stateSince = Date.now();
     try {
       await action(this.page);
       await this.settle();
@@ -250,6 +258,7 @@ export class XssWalker {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.watchdog);
     await this.drain();
     await this.context.close();
   }

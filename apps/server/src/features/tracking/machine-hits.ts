@@ -6,6 +6,7 @@
  * `machine: true`, and unique opens and clicks leave them out.
  */
 import type { TrackingUserAgentClass } from '@herald/contracts';
+import { recentValues } from '../../lib/recent-values.ts';
 
 /** The user agent class recorded with a hit. */
 export type UserAgentClass = TrackingUserAgentClass;
@@ -18,18 +19,11 @@ const scannerPattern =
 const imageProxyPattern = /googleimageproxy|ggpht\.com|yahoomailproxy|ymailproxy/i;
 const mobilePattern = /mobile|iphone|ipad|android/i;
 
-/** Classes of the user agents seen lately: a few mail clients and browsers make most hits. Emptied past 1,000. */
-const seen = new Map<string, UserAgentClass>();
+/** Classes of the user agents seen lately: a few mail clients and browsers make most hits. */
+const classOf = recentValues(1000, classify);
 
 export function userAgentClass(userAgent: string | undefined): UserAgentClass {
-  if (userAgent === undefined) return 'unknown';
-  let known = seen.get(userAgent);
-  if (known === undefined) {
-    known = classify(userAgent);
-    if (seen.size >= 1000) seen.clear();
-    seen.set(userAgent, known);
-  }
-  return known;
+  return userAgent === undefined ? 'unknown' : classOf(userAgent);
 }
 
 function classify(userAgent: string): UserAgentClass {

@@ -7,6 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { trackingHeaders, trackingPageContentSecurityPolicy } from '../../http/security-headers.ts';
+import { recentValues } from '../../lib/recent-values.ts';
 import type { Services } from '../../services.ts';
 import { createClickIdentity } from './click-identity.ts';
 import { HitBuffer, type HitBufferOptions } from './hit-buffer.ts';
@@ -66,18 +67,8 @@ function parseTarget(url: string): string | null {
   }
 }
 
-/** parseTarget of the destinations clicked lately (every reader of an email clicks the same few); emptied past 10,000. */
-const targets = new Map<string, string | null>();
-
-function redirectTarget(url: string): string | null {
-  let target = targets.get(url);
-  if (target === undefined) {
-    target = parseTarget(url);
-    if (targets.size >= 10_000) targets.clear();
-    targets.set(url, target);
-  }
-  return target;
-}
+/** parseTarget of the destinations clicked lately (every reader of an email clicks the same few). */
+const redirectTarget = recentValues(10_000, parseTarget);
 
 export interface TrackingEndpoints {
   /** Answer a tracking request straight from the HTTP server, before Fastify; false when it is not one. */

@@ -1,8 +1,9 @@
 /**
  * Tracking hits wait in memory and go to the `events` table in batches: one COPY per flush, at least once a
- * second and whenever 5,000 are waiting. Each hit waits as its COPY line, written when it comes in: a flush then
- * only joins them, and does not hold up the requests of its moment for the 5,000 lines' making. A request never waits for the database. If the database is away, hits
- * are kept up to a limit and the newest beyond it are dropped (counted), so a long outage cannot exhaust memory.
+ * second and whenever 5,000 are waiting. Each hit waits as its COPY line, made when it comes in, so a flush only
+ * joins lines and does not hold up the requests of its moment while it makes 5,000 of them. A request never waits
+ * for the database. If the database is away, hits are kept up to a limit and the newest beyond it are dropped
+ * (counted), so a long outage cannot exhaust memory.
  */
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';

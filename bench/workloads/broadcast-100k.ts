@@ -1,4 +1,4 @@
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -6,6 +6,7 @@ import { withAccount } from '../../apps/server/src/db/tenancy.ts';
 import { defaultCategory } from '../../apps/server/src/features/categories/categories.service.ts';
 import { enqueueDeliveries } from '../../apps/server/src/features/deliveries/deliveries.service.ts';
 import type { Database } from '../../apps/server/src/db/connection.ts';
+import { buildServer, databaseUrlOf, startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
 import { newsletter } from './render-10k.ts';
 
@@ -77,14 +78,6 @@ export async function prepareBroadcast(db: Database) {
   return prepared;
 }
 
-/** Build the server as `npm start` runs it (apps/server/dist), so the figures are those of the deployed process. */
-export function buildServer(): string {
-  const root = path.resolve(import.meta.dirname, '../..');
-  const built = spawnSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('the server did not build');
-  return path.join(root, 'apps/server/dist/main.js');
-}
-
 /** Resident memory now and at its peak (VmRSS, VmHWM) and CPU seconds so far of a process, from /proc. */
 export function processFigures(pid: number): { rss: number; peak: number; cpuSeconds: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -125,20 +118,21 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
   const sink = await startSink();
   const main = buildServer();
   const bench = await startBench('api');
-  const databaseUrl = (bench.server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-  const herald = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), main], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32', PORT: '3952', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-broadcast-secret-bench-broadcast-secret-01' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const herald = await startHeraldProcess({
+    main,
+    databaseUrl: databaseUrlOf(bench),
+    port: 3952,
+    secret: 'bench-broadcast-secret-bench-broadcast-secret-01',
+    env: { SMTP_URL: sink.url, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32' },
+  }).catch(async (error: unknown) => {
+    await bench.stop();
+    sink.stop();
+    throw error;
   });
   try {
-    await new Promise<void>((resolve, reject) => {
-      herald.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Herald is running') && resolve());
-      herald.once('exit', (code) => reject(new Error(`the Herald process stopped (exit code ${code})`)));
-    });
-    herald.stdout!.resume();
     const { accountId, emailId, broadcastId } = await prepareBroadcast(bench.db);
     const started = performance.now();
-    const atStart = processFigures(herald.pid!);
+    const atStart = processFigures(herald.pid);
     const sinkAtStart = processFigures(sink.child.pid!).cpuSeconds;
     const postgresAtStart = postgresCpuSeconds();
     console.log(`  Herald process (pid ${herald.pid}) ready: rss ${Math.round(atStart.rss / 1e6)} MB`);
@@ -151,13 +145,13 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       stats = await sink.stats();
-      const now = processFigures(herald.pid!);
+      const now = processFigures(herald.pid);
       console.log(`  ${stats.received} received (${round1((performance.now() - started) / 1000)} s, rss ${Math.round(now.rss / 1e6)} MB, peak ${Math.round(now.peak / 1e6)} MB)`);
       if (stats.received >= people) break;
       if (performance.now() - started > 600_000) throw new Error('not done in 10 minutes');
     }
     const seconds = (stats.lastAt - (Date.now() - (performance.now() - started))) / 1000;
-    const end = processFigures(herald.pid!);
+    const end = processFigures(herald.pid);
     const sinkCpu = processFigures(sink.child.pid!).cpuSeconds - sinkAtStart;
     const postgresCpu = postgresCpuSeconds() - postgresAtStart;
     await new Promise((r) => setTimeout(r, 1500));
@@ -172,8 +166,7 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
     console.log(`peak memory: ${Math.round(end.peak / 1e6)} MB`);
     return { figure: round1(seconds), unit: 's' };
   } finally {
-    herald.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    await herald.stop();
     await bench.stop();
     sink.stop();
   }

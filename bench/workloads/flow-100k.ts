@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { encodeInputFields, stepTypeOf, type OperationKey } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../apps/server/src/db/connection.ts';
 import { runSegmentRefresh } from '../../apps/server/src/features/segments/segments.jobs.ts';
 import type { Services } from '../../apps/server/src/services.ts';
-import { buildServer, postgresCpuSeconds, processFigures, startSink } from './broadcast-100k.ts';
+import { postgresCpuSeconds, processFigures, startSink } from './broadcast-100k.ts';
+import { buildServer, databaseUrlOf, startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
 import { newsletter } from './render-10k.ts';
 
@@ -137,17 +138,9 @@ export async function enterSegment(services: Services, accountId: number, segmen
 }
 
 /** The built Herald process (API and worker, as `npm start` runs it) on the bench's database, sending into the sink. */
-export async function startHerald(main: string, databaseUrl: string, sinkUrl: string, args: string[] = []): Promise<ChildProcess> {
-  const herald = spawn(process.execPath, [main, ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sinkUrl, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32', PORT: '3967', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: 'bench-flow-secret-bench-flow-secret-bench-flow-01' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    herald.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Herald is running') && resolve());
-    herald.once('exit', (code) => reject(new Error(`the Herald process stopped (exit code ${code})`)));
-  });
-  herald.stdout!.resume();
-  return herald;
+export async function startHerald(main: string, databaseUrl: string, sinkUrl: string): Promise<ChildProcess> {
+  const herald = await startHeraldProcess({ main, databaseUrl, port: 3967, secret: 'bench-flow-secret-bench-flow-secret-bench-flow-01', env: { SMTP_URL: sinkUrl, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32' } });
+  return herald.child;
 }
 
 /**
@@ -160,8 +153,7 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
   const sink = await startSink();
   const main = buildServer();
   const bench = await startBench('api');
-  const databaseUrl = (bench.server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-  const herald = await startHerald(main, databaseUrl, sink.url);
+  const herald = await startHerald(main, databaseUrlOf(bench), sink.url);
   try {
     const { accountId, emailId } = await prepareFlowAccount(bench.db, flowPeople);
     const { segmentId, flowId } = await prepareFlow100k(bench.db, accountId, emailId);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { runSegmentRefresh } from '../../apps/server/src/features/segments/segments.jobs.ts';
-import { buildServer, startSink } from './broadcast-100k.ts';
+import { startSink } from './broadcast-100k.ts';
+import { buildServer, databaseUrlOf } from './herald-process.ts';
 import { createActiveFlow, prepareFlowAccount, runProgress, startHerald } from './flow-100k.ts';
 import { percentile, round1, startBench } from './lib.ts';
 
@@ -16,8 +17,7 @@ export async function flowTimerLag(): Promise<{ figure: number; unit: string }> 
   const sink = await startSink();
   const main = buildServer();
   const bench = await startBench('api');
-  const databaseUrl = (bench.server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-  const herald = await startHerald(main, databaseUrl, sink.url);
+  const herald = await startHerald(main, databaseUrlOf(bench), sink.url);
   try {
     const { accountId } = await prepareFlowAccount(bench.db, people);
     const segment = await bench.db

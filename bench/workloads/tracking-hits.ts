@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { rollUpEmailMetrics } from '../../apps/server/src/features/metrics/metrics.jobs.ts';
 import { encodeMessage, signLink } from '../../apps/server/src/features/tracking/tracking-token.ts';
 import { postgresCpuSeconds, processFigures } from './broadcast-100k.ts';
-import { startHeraldProcess } from './herald-process.ts';
+import { databaseUrlOf, startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded, vacuumAnalyze, type Bench } from './lib.ts';
 
 const connections = 100;
@@ -171,7 +171,7 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
   const bench = await startBench('api');
   const { db } = bench;
   const secret = 'bench-hits-secret-bench-hits-secret-0123456789';
-  const herald = await startHeraldProcess(bench, Number(process.env.TRACKING_PORT ?? 3954), secret).catch(async (error: unknown) => {
+  const herald = await startHeraldProcess({ databaseUrl: databaseUrlOf(bench), port: Number(process.env.TRACKING_PORT ?? 3954), secret }).catch(async (error: unknown) => {
     await bench.stop();
     throw error;
   });

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { processFigures } from './broadcast-100k.ts';
-import { startHeraldProcess } from './herald-process.ts';
+import { databaseUrlOf, startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded } from './lib.ts';
-import { load, trackingPaths } from './tracking-hits.ts';
+import { load, settledHits, trackingPaths } from './tracking-hits.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const rate = Number(process.env.SOAK_RATE ?? 10_000);
@@ -20,7 +20,7 @@ const sampleMs = 5_000;
 export async function trackingSoak(): Promise<{ figure: number; unit: string }> {
   const bench = await startBench('api');
   const { db } = bench;
-  const herald = await startHeraldProcess(bench, 3953, secret).catch(async (error: unknown) => {
+  const herald = await startHeraldProcess({ databaseUrl: databaseUrlOf(bench), port: 3953, secret }).catch(async (error: unknown) => {
     await bench.stop();
     throw error;
   });
@@ -46,13 +46,8 @@ export async function trackingSoak(): Promise<{ figure: number; unit: string }> 
     console.log(`  load: ${round1(result.requests.average)} req/s on average (asked ${rate}), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${answered} answered, ${result.others} other statuses, ${result.errors} errors, ${result.timeouts} timeouts`);
 
     // Every answered hit is written within the flush window (a second); wait until the count stops moving.
-    let stored = -1;
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      const { rows: written } = await sql<{ n: string }>`select count(*) as n from events where account_id = ${accountId} and name in ('opened', 'clicked')`.execute(db);
-      if (Number(written[0]!.n) === stored) break;
-      stored = Number(written[0]!.n);
-    }
+    const written = await settledHits(db, accountId);
+    const stored = (written.get('opened') ?? 0) + (written.get('clicked') ?? 0);
     // autocannon stops with a request in flight on each connection: the server answered (and wrote) those uncounted.
     console.log(`  persisted: ${stored} of ${answered} answered hits`);
     if (stored < answered || stored > answered + 100) throw new Error(`answered ${answered} hits but ${stored} were written`);

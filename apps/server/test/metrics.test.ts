@@ -270,7 +270,8 @@ describe('the rollup', () => {
       await lock.query('select pg_advisory_lock(1818001)');
       await record(accountOf(gone), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
       await record(accountOf(kept), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
-      await sql`delete from accounts where id = ${accountOf(gone)}`.execute(ctx.services.db);
+      // Deleting an account takes the rollup's lock too: on this connection, which holds it already.
+      await lock.query('delete from accounts where id = $1', [accountOf(gone)]);
     } finally {
       await lock.query('select pg_advisory_unlock(1818001)');
       lock.release();
@@ -281,6 +282,31 @@ describe('the rollup', () => {
     expect(totals.uniqueOpens).toBe(1);
     const left = await sql<{ n: string }>`select count(*)::text as n from email_metric_queue where account_id = ${accountOf(gone)}`.execute(ctx.services.db);
     expect(left.rows[0]!.n).toBe('0');
+  });
+
+  it("deletes an account's per-recipient rollup rows with it, a rollup under way included", async () => {
+    const gone = await registerUser(ctx.app);
+    const id = accountOf(gone);
+    await record(id, [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
+    await roll();
+    const rowsOf = async () =>
+      (await sql<{ n: string }>`select ((select count(*) from email_metric_firsts where account_id = ${id}) + (select count(*) from email_metrics_people where account_id = ${id}))::text as n`.execute(ctx.services.db)).rows[0]!.n;
+    expect(await rowsOf()).toBe('2');
+    // A rollup that holds its lock while the account is deleted: the delete waits for it, then takes its rows too.
+    await record(id, [{ person: 2, name: 'clicked', data: { broadcastId: 3, emailId: 4, machine: false, link: 'https://example.com/' } }]);
+    const rollup = await ctx.database.pool.connect();
+    try {
+      await rollup.query('begin');
+      await rollup.query('select pg_advisory_xact_lock(1818001)');
+      const deleted = sql`delete from accounts where id = ${id}`.execute(ctx.services.db);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await rollup.query(`insert into email_metrics_people (account_id, person_id, clicked) values ($1, 2, 1)`, [id]);
+      await rollup.query('commit');
+      await deleted;
+    } finally {
+      rollup.release();
+    }
+    expect(await rowsOf()).toBe('0');
   });
 
   it('runs in the worker: figures include new events within seconds', async () => {

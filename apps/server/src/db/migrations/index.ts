@@ -35,6 +35,7 @@ import * as flowVersions from './0033-flow-versions.ts';
 import * as flowGoals from './0034-flow-goals.ts';
 import * as outgoingWebhooks from './0035-outgoing-webhooks.ts';
 import * as peopleSearch from './0037-people-search.ts';
+import * as rollupWithoutRowKeys from './0038-rollup-without-row-keys.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0034-flow-goals': flowGoals,
   '0035-outgoing-webhooks': outgoingWebhooks,
   '0037-people-search': peopleSearch,
+  '0038-rollup-without-row-keys': rollupWithoutRowKeys,
 };

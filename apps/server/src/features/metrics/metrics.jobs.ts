@@ -1,12 +1,16 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { startPoller } from '../../jobs/poller.ts';
+import { rollupLockKey } from '../../db/migrations/0038-rollup-without-row-keys.ts';
 
 /** How often the rollup looks for queued email events, and how many it takes in one transaction. */
 export const rollupEveryMs = 2000;
 const batchSize = 50_000;
-/** Only one process rolls up at a time (they would otherwise wait on each other's rollup rows). */
-const rollupLockKey = 1_818_001;
+// Only one process rolls up at a time (they would otherwise wait on each other's rollup rows): it holds
+// `rollupLockKey`, which deleting an account takes too (the per-recipient rollups have no key to accounts).
+
+/** Memory for the batch's sorts and groupings (distinct first opens, per-person counts), instead of temp files. */
+const rollupWorkMem = '64MB';
 
 /**
  * Move one batch of queued email events into the rollups, in one statement: the batch is deleted from the queue,
@@ -21,6 +25,7 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
       const { rows: locked } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${rollupLockKey}) as ok`.execute(trx);
       if (!locked[0]?.ok) return 0;
     }
+    await sql`select set_config('work_mem', ${rollupWorkMem}, true)`.execute(trx);
     const { rows } = await sql<{ n: string }>`
       -- Oldest first by the queue's own sequence, through its index (deleted rows at the front are skipped there).
       with batch as (

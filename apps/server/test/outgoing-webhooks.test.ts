@@ -189,15 +189,18 @@ describe('delivering events', () => {
     const person = await owner.client.post('/v1/people/', { email: uniqueEmail('mixed') });
     const id = person.body.user.id as number;
     await sql`insert into events (account_id, person_id, type, name, data, source) values
-      (${accountId}, ${id}, 'segment', 'entered', '{"segmentId": 3}', 'segment'), (${accountId}, ${id}, 'segment', 'left', '{"segmentId": 3}', 'segment'),
+      (${accountId}, ${id}, 'segment', 'entered', '{"segmentId": 999999999}', 'segment'), (${accountId}, ${id}, 'segment', 'left', '{"segmentId": 999999999}', 'segment'),
       (${accountId}, ${id}, 'form', 'newsletter', '{"form": "newsletter"}', 'api'), (${accountId}, ${id}, 'email', 'bounced', '{}', 'bounce')`.execute(ctx.services.db);
     const flow = await sql<{ id: string }>`insert into flows (account_id, name) values (${accountId}, 'Hooked flow') returning id`.execute(ctx.services.db);
     const flowId = flow.rows[0]!.id;
     const run = await sql<{ id: string }>`insert into flow_runs (account_id, flow_id, person_id, status) values (${accountId}, ${flowId}, ${id}, 'waiting') returning id`.execute(ctx.services.db);
     await sql`update flow_runs set status = 'done' where account_id = ${accountId} and id = ${run.rows[0]!.id}`.execute(ctx.services.db);
-    await until(() => eventsAt('/mixed').length >= 6);
-    expect(eventsAt('/mixed').map((e) => e.type).sort()).toEqual(['email.bounced', 'flow.completed', 'flow.entered', 'form.submitted', 'segment.entered', 'segment.left']);
-    expect(eventsAt('/mixed').find((e) => e.type === 'flow.completed')!.data).toMatchObject({ flowId: Number(flowId), person: { id } });
+    // The new person also enters the account's automatic segments ("New") when the segment refresh gets to them,
+    // which may come before or after these: only the events written here are compared.
+    const written = () => eventsAt('/mixed').filter((e) => !e.type.startsWith('segment.') || e.data.data?.segmentId === 999999999);
+    await until(() => written().length >= 6);
+    expect(written().map((e) => e.type).sort()).toEqual(['email.bounced', 'flow.completed', 'flow.entered', 'form.submitted', 'segment.entered', 'segment.left']);
+    expect(written().find((e) => e.type === 'flow.completed')!.data).toMatchObject({ flowId: Number(flowId), person: { id } });
   });
 
   it('batches many events into requests of at most 100', async () => {

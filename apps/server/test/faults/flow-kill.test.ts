@@ -82,8 +82,8 @@ describe('faults: SIGKILL while a flow runs', () => {
         async () => {
           const now = await progress();
           if (now.live === 0 && now.left === 0 && now.done > 0) return 'finished';
-          // Up to half the kills while every run sleeps; the others once they are awake again.
-          if (now.live > 0 && now.waiting === now.live) return phases.filter((p) => p === 'asleep').length < Math.ceil(kills / 2) ? 'asleep' : undefined;
+          // Up to half the kills while every run sleeps and no email waits; the others once they are awake again.
+          if (now.live > 0 && now.waiting === now.live && now.left === 0) return phases.filter((p) => p === 'asleep').length < Math.ceil(kills / 2) ? 'asleep' : undefined;
           if (sink.counts().received > before.received) return 'sending';
           if ((await executed()) > before.executed) return 'stepping';
           return undefined;
@@ -97,8 +97,9 @@ describe('faults: SIGKILL while a flow runs', () => {
       const now = await progress();
       await herald.kill();
       landed++;
-      // Where the work stood at the kill.
-      const at = now.live > 0 && now.waiting === now.live ? 'asleep' : now.left > 0 ? 'sending' : 'stepping';
+      // Where the work stood at the kill: emails waiting to go out make it sending, even while the runs not yet
+      // picked up after their wait still show as waiting.
+      const at = now.left > 0 ? 'sending' : now.live > 0 && now.waiting === now.live ? 'asleep' : 'stepping';
       phases.push(at);
       console.log(`  kill ${i} at ${secondsSince(started)} s (${at}): ${JSON.stringify(now)}, ${sink.counts().received} emails received`);
       await herald.start();

@@ -2,6 +2,7 @@ import { metricsMessages, scopeIds, type EmailStatsResponse, type ScopeId } from
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpEmailMetrics } from '../src/features/metrics/metrics.jobs.ts';
+import { rollupLockKey } from '../src/db/migrations/0038-rollup-without-row-keys.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 
@@ -267,13 +268,13 @@ describe('the rollup', () => {
     // is held meanwhile, so that the worker's poller cannot take them before the delete.
     const lock = await ctx.database.pool.connect();
     try {
-      await lock.query('select pg_advisory_lock(1818001)');
+      await lock.query('select pg_advisory_lock($1)', [rollupLockKey]);
       await record(accountOf(gone), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
       await record(accountOf(kept), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
       // Deleting an account takes the rollup's lock too: on this connection, which holds it already.
       await lock.query('delete from accounts where id = $1', [accountOf(gone)]);
     } finally {
-      await lock.query('select pg_advisory_unlock(1818001)');
+      await lock.query('select pg_advisory_unlock($1)', [rollupLockKey]);
       lock.release();
     }
     await roll();
@@ -297,7 +298,7 @@ describe('the rollup', () => {
     const rollup = await ctx.database.pool.connect();
     try {
       await rollup.query('begin');
-      await rollup.query('select pg_advisory_xact_lock(1818001)');
+      await rollup.query('select pg_advisory_xact_lock($1)', [rollupLockKey]);
       const deleted = sql`delete from accounts where id = ${id}`.execute(ctx.services.db);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await rollup.query(`insert into email_metrics_people (account_id, person_id, clicked) values ($1, 2, 1)`, [id]);

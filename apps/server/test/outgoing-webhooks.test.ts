@@ -188,8 +188,11 @@ describe('delivering events', () => {
     await endpoint(owner, '/mixed', ['segment.entered', 'segment.left', 'form.submitted', 'email.bounced', 'flow.entered', 'flow.completed']);
     const person = await owner.client.post('/v1/people/', { email: uniqueEmail('mixed') });
     const id = person.body.user.id as number;
+    // A segment id no real segment has: the person's entries into the automatic segments are told apart below.
+    const segmentId = 999_999_999;
+    const segmentData = JSON.stringify({ segmentId });
     await sql`insert into events (account_id, person_id, type, name, data, source) values
-      (${accountId}, ${id}, 'segment', 'entered', '{"segmentId": 999999999}', 'segment'), (${accountId}, ${id}, 'segment', 'left', '{"segmentId": 999999999}', 'segment'),
+      (${accountId}, ${id}, 'segment', 'entered', ${segmentData}, 'segment'), (${accountId}, ${id}, 'segment', 'left', ${segmentData}, 'segment'),
       (${accountId}, ${id}, 'form', 'newsletter', '{"form": "newsletter"}', 'api'), (${accountId}, ${id}, 'email', 'bounced', '{}', 'bounce')`.execute(ctx.services.db);
     const flow = await sql<{ id: string }>`insert into flows (account_id, name) values (${accountId}, 'Hooked flow') returning id`.execute(ctx.services.db);
     const flowId = flow.rows[0]!.id;
@@ -197,7 +200,7 @@ describe('delivering events', () => {
     await sql`update flow_runs set status = 'done' where account_id = ${accountId} and id = ${run.rows[0]!.id}`.execute(ctx.services.db);
     // The new person also enters the account's automatic segments ("New") when the segment refresh gets to them,
     // which may come before or after these: only the events written here are compared.
-    const written = () => eventsAt('/mixed').filter((e) => !e.type.startsWith('segment.') || e.data.data?.segmentId === 999999999);
+    const written = () => eventsAt('/mixed').filter((e) => !e.type.startsWith('segment.') || e.data.data?.segmentId === segmentId);
     await until(() => written().length >= 6);
     expect(written().map((e) => e.type).sort()).toEqual(['email.bounced', 'flow.completed', 'flow.entered', 'form.submitted', 'segment.entered', 'segment.left']);
     expect(written().find((e) => e.type === 'flow.completed')!.data).toMatchObject({ flowId: Number(flowId), person: { id } });

@@ -71,6 +71,8 @@ describe('faults: SIGKILL while a flow runs', () => {
         from flow_runs where account_id = ${accountId} and flow_id = ${flowId}`.execute(ctx.services.db);
       return rows[0]!;
     };
+    // Every live run sleeps in the wait and no email waits to go out.
+    const asleep = (now: { live: number; waiting: number; left: number }) => now.live > 0 && now.waiting === now.live && now.left === 0;
     const executed = async () => (await sql<{ n: number }>`select count(*)::int as n from flow_run_steps where account_id = ${accountId} and flow_id = ${flowId}`.execute(ctx.services.db)).rows[0]!.n;
     // Kills at random moments once the restarted process is at work again: while runs take their first steps, while
     // they all sleep in the wait, and after they wake while their email goes out.
@@ -83,7 +85,7 @@ describe('faults: SIGKILL while a flow runs', () => {
           const now = await progress();
           if (now.live === 0 && now.left === 0 && now.done > 0) return 'finished';
           // Up to half the kills while every run sleeps and no email waits; the others once they are awake again.
-          if (now.live > 0 && now.waiting === now.live && now.left === 0) return phases.filter((p) => p === 'asleep').length < Math.ceil(kills / 2) ? 'asleep' : undefined;
+          if (asleep(now)) return phases.filter((p) => p === 'asleep').length < Math.ceil(kills / 2) ? 'asleep' : undefined;
           if (sink.counts().received > before.received) return 'sending';
           if ((await executed()) > before.executed) return 'stepping';
           return undefined;
@@ -99,7 +101,7 @@ describe('faults: SIGKILL while a flow runs', () => {
       landed++;
       // Where the work stood at the kill: emails waiting to go out make it sending, even while the runs not yet
       // picked up after their wait still show as waiting.
-      const at = now.left > 0 ? 'sending' : now.live > 0 && now.waiting === now.live ? 'asleep' : 'stepping';
+      const at = asleep(now) ? 'asleep' : now.left > 0 ? 'sending' : 'stepping';
       phases.push(at);
       console.log(`  kill ${i} at ${secondsSince(started)} s (${at}): ${JSON.stringify(now)}, ${sink.counts().received} emails received`);
       await herald.start();

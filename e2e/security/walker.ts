@@ -11,6 +11,14 @@ export interface Finding {
   detail: string;
 }
 
+/** A state where the page stopped answering (a hung renderer): the walker opened a fresh page and went on. */
+export interface Stall {
+  state: string;
+  /** The call that did not return. */
+  call: string;
+  url: string;
+}
+
 export interface VisitResult {
   state: string;
   /** Payloads whose text the page showed (in any frame, as text or in a field). */
@@ -51,6 +59,8 @@ export class XssWalker {
   /** CSP violations of directives that payloads do not trip (listed in the output). */
   readonly otherViolations: string[] = [];
   readonly visits: VisitResult[] = [];
+  /** States where the page stopped answering; the walk went on in a fresh page (see `answering`). */
+  readonly stalls: Stall[] = [];
   readonly seen = new Set<number>();
   private state = 'sign-in';
   private stateSince = Date.now();
@@ -65,7 +75,7 @@ export class XssWalker {
 
   private constructor(
     readonly context: BrowserContext,
-    readonly page: Page,
+    public page: Page,
   ) {}
 
   /**
@@ -126,18 +136,48 @@ export class XssWalker {
       this.pending.push(this.classify(route.request()));
       await route.abort('blockedbyclient');
     });
-    this.page.on('dialog', (dialog) => {
+    this.attach(this.page);
+  }
+
+  /** The page's own listeners: dialogs and page errors that name the hook or the marker. */
+  private attach(page: Page): void {
+    page.on('dialog', (dialog) => {
       // The app's own leave guard (an unsaved editor) asks before unloading: not a payload.
       if (dialog.type() === 'beforeunload') return void dialog.accept().catch(() => undefined);
       this.record('dialog', Number(dialog.message()) || null, `${dialog.type()} “${dialog.message()}”`);
       void dialog.dismiss().catch(() => undefined);
     });
-    this.page.on('pageerror', (error) => {
+    page.on('pageerror', (error) => {
       if (/heraldxss|xss-marker|fetch is not defined|alert is not defined/i.test(error.message)) {
         const id = /\((\d+)\)|\/(\d+)/.exec(error.message);
         this.record('page error', id ? Number(id[1] ?? id[2]) : null, error.message.slice(0, 200));
       }
     });
+  }
+
+  /**
+   * The call's result, or, when the page has not answered for 20 s, a fresh page at the same address: a renderer
+   * that hangs (seen once on a slow CI host, on the flow drawer that shows an email's preview) stops every later call
+   * of the page, mouse moves and evaluations alike, which have no timeout of their own. The stall is noted with its
+   * state and call; the walk goes on (the test fails on a second one).
+   */
+  private async answering<T>(call: string, work: Promise<T>, fallback: T): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<'stalled'>((resolve) => {
+      timer = setTimeout(() => resolve('stalled'), 20_000);
+    });
+    const outcome = await Promise.race([work, stalled]).finally(() => clearTimeout(timer));
+    if (outcome !== 'stalled') return outcome as T;
+    const url = this.page.url();
+    this.stalls.push({ state: this.state, call, url });
+    console.error(`xss walk: the page stopped answering on ${this.state} (${call} at ${url}); going on in a fresh page`);
+    const hung = this.page;
+    this.page = await this.context.newPage();
+    this.page.setDefaultTimeout(15_000);
+    this.attach(this.page);
+    void withTimeout(hung.close({ runBeforeUnload: false }), 10_000, undefined);
+    await this.page.goto(url, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
+    return fallback;
   }
 
   /** A marker request is a finding unless it is an email's own image or style inside its sandboxed frame or the editor canvas. */
@@ -152,7 +192,7 @@ export class XssWalker {
     }
     // An email's own markup may load from anywhere inside its sandboxed preview (nothing there can run: even a
     // script tag's file is only fetched by the preload scanner), and passive resources in the editor's canvas.
-    const where = !isScriptMarker(url) && frame ? await emailContentFrame(this.page, frame) : null;
+    const where = !isScriptMarker(url) && frame ? await emailContentFrame(frame.page(), frame) : null;
     if (where === 'sandboxed preview' || (where === 'editor canvas' && passiveTypes.has(request.resourceType()))) {
       this.emailContentLoads.push(`${state}: ${where} ${request.resourceType()} ${url}`);
       return;
@@ -201,7 +241,7 @@ export class XssWalker {
     const deadline = begun + 6_000;
     await this.page.waitForLoadState('load').catch(() => undefined);
     while (Date.now() < deadline) {
-      const busy = await this.page.evaluate(() => document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]') !== null).catch(() => true);
+      const busy = await this.answering('settle: a loader shown?', this.page.evaluate(() => document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]') !== null).catch(() => true), false);
       if (!busy) break;
       await this.page.waitForTimeout(100);
     }
@@ -216,8 +256,8 @@ export class XssWalker {
   /** Moves the pointer over a grid of the viewport (mouseover and pointer handlers) and scrolls to the end. */
   private async sweep(): Promise<void> {
     const begun = Date.now();
-    for (const y of [120, 450, 800]) for (const x of [100, 500, 900, 1300]) await this.page.mouse.move(x, y);
-    await this.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)).catch(() => undefined);
+    for (const y of [120, 450, 800]) for (const x of [100, 500, 900, 1300]) await this.answering(`sweep: mouse to ${x},${y}`, this.page.mouse.move(x, y), undefined);
+    await this.answering('sweep: scroll to the end', this.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)).catch(() => undefined), undefined);
     await this.page.waitForTimeout(100);
     if (process.env.XSS_TRACE) console.error(`sweep took ${Date.now() - begun} ms on ${this.state}`);
   }

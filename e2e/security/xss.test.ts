@@ -146,6 +146,7 @@ describe('hostile input in the browser', () => {
         `xss: ${corpus.length} payloads x ${pages} pages in ${seconds.toFixed(1)} s (seeding ${seededIn.toFixed(1)} s); ${walker.seen.size} payloads shown as text somewhere`,
         `xss: executions ${executions.length}, ${keepCsp ? `CSP reports ${csp.length}` : `walked without the app's CSP (so nothing was left to it), CSP reports ${csp.length}`}, email-content loads in sandboxed frames ${walker.emailContentLoads.length}`,
         ...walker.visits.map((v) => `  ${v.state}: ${v.shown} payloads shown`),
+        ...(walker.stalls.length ? [`pages that stopped answering (the walk went on in a fresh page):`, ...walker.stalls.map((s) => `  ${s.state}: ${s.call} at ${s.url}`)] : []),
         ...(walker.otherViolations.length ? [`other CSP reports (not from payloads' directives):`, ...walker.otherViolations.slice(0, 20).map((v) => `  ${v}`)] : []),
       ].join('\n'),
     );
@@ -155,6 +156,8 @@ describe('hostile input in the browser', () => {
     // The walk reached the data: every payload short enough for a name was shown somewhere, and each page showed some.
     expect(unseen.map((p) => p.id), 'payloads no page showed').toEqual([]);
     expect(walker.visits.filter((v) => v.shown === 0 && !/^(dashboard|start|metrics|settings: (billing|site tracking|sender addresses|sender domains))$/.test(v.state)).map((v) => v.state), 'pages that showed no payload').toEqual([]);
+    // One hung renderer is noted and walked past; a second one says the app (not the browser) stops answering.
+    expect(walker.stalls.length, `pages that stopped answering: ${walker.stalls.map((s) => `${s.state} (${s.call})`).join('; ')}`).toBeLessThan(2);
     writeFigure('security', 10, 'xss', `security: ${corpus.length} payloads x ${pages} pages, 0 executions`);
   });
 });

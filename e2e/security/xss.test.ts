@@ -155,7 +155,8 @@ describe('hostile input in the browser', () => {
     expect(keepCsp ? executions : findings, `payloads ran:\n${describeFindings(keepCsp ? executions : findings)}`).toEqual([]);
     // The walk reached the data: every payload short enough for a name was shown somewhere, and each page showed some.
     expect(unseen.map((p) => p.id), 'payloads no page showed').toEqual([]);
-    expect(walker.visits.filter((v) => v.shown === 0 && !/^(dashboard|start|metrics|settings: (billing|site tracking|sender addresses|sender domains))$/.test(v.state)).map((v) => v.state), 'pages that showed no payload').toEqual([]);
+    // (A state whose page stopped answering is listed with the stalls above: its fresh page shows the page without it.)
+    expect(walker.visits.filter((v) => v.shown === 0 && !walker.stalls.some((s) => s.state === v.state) && !/^(dashboard|start|metrics|settings: (billing|site tracking|sender addresses|sender domains))$/.test(v.state)).map((v) => v.state), 'pages that showed no payload').toEqual([]);
     // One hung renderer is noted and walked past; a second one says the app (not the browser) stops answering.
     expect(walker.stalls.length, `pages that stopped answering: ${walker.stalls.map((s) => `${s.state} (${s.call})`).join('; ')}`).toBeLessThan(2);
     writeFigure('security', 10, 'xss', `security: ${corpus.length} payloads x ${pages} pages, 0 executions`);

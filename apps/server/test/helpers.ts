@@ -27,6 +27,7 @@ export function testDatabaseUrl(): string {
   const slot = Number(process.env.VITEST_POOL_ID ?? '1');
   return urls[(Math.max(1, slot) - 1) % urls.length]!;
 }
+
 const testDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-data-'));
 
 export interface TestContext {

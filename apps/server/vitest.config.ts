@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { workerSlots } from './test/worker-slots.ts';
 
 export default defineConfig({
   test: {
@@ -10,8 +9,5 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Files run two at a time, each slot on its own database (test/global-setup.ts).
-    maxWorkers: workerSlots,
-    minWorkers: 1,
   },
 });

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, registerUser, type TestContext, testDatabaseUrl } from './helpers.ts';
+import { inject } from 'vitest';
+import { createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
       cwd: serverDir,
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
     });
     let stdout = '';
     let stderr = '';

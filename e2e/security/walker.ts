@@ -159,15 +159,13 @@ export class XssWalker {
    * The call's result, or, when the page has not answered for 20 s, a fresh page at the same address. A renderer that
    * hangs stops every later call of the page, mouse moves and evaluations alike, which have no timeout of their own
    * (seen in CI on the flow drawer that shows an email's preview, before the sweep kept off previews). The stall is
-   * noted with its state and call; the walk goes on (the test fails on a second one).
+   * noted with its state and call; the walk goes on (the test fails on a second one). A call that fails outright (its
+   * page gone) is taken the same way; the callers catch the failures they expect.
    */
   private async answering<T>(call: string, work: Promise<T>, fallback: T): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<'stalled'>((resolve) => {
-      timer = setTimeout(() => resolve('stalled'), 20_000);
-    });
-    const outcome = await Promise.race([work, stalled]).finally(() => clearTimeout(timer));
-    if (outcome !== 'stalled') return outcome as T;
+    const stalled = Symbol('stalled');
+    const outcome = await withTimeout<T | typeof stalled>(work, 20_000, stalled);
+    if (outcome !== stalled) return outcome;
     const url = this.page.url();
     this.stalls.push({ state: this.state, call, url });
     console.error(`xss walk: the page stopped answering on ${this.state} (${call} at ${url}); going on in a fresh page`);

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { workerSlots } from './test/worker-slots.ts';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Files run two at a time, each slot on its own database (test/global-setup.ts).
+    maxWorkers: workerSlots,
+    minWorkers: 1,
   },
 });

@@ -17,6 +17,17 @@ import type { Services } from '../src/services.ts';
 import { createLocalStorage } from '../src/lib/storage.ts';
 
 export const publicUrl = 'http://localhost:3000';
+
+/**
+ * This worker slot's database (global-setup.ts makes one per slot): files that run at the same time use different
+ * databases, files of one slot share one, one after another.
+ */
+export function testDatabaseUrl(): string {
+  const urls = inject('databaseUrls');
+  const slot = Number(process.env.VITEST_POOL_ID ?? '1');
+  return urls[(Math.max(1, slot) - 1) % urls.length]!;
+}
+
 const testDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-data-'));
 
 export interface TestContext {
@@ -34,7 +45,7 @@ export interface TestContext {
 export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: testDatabaseUrl(),
     PUBLIC_URL: publicUrl,
     LOG_LEVEL: 'silent',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { marketplaceMessages, messages } from '@herald/contracts';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignPlan } from '../src/features/billing/plan-assignment.ts';
 import { addCodes, codeHashOf } from '../src/features/marketplace/marketplace-codes.service.ts';
 import { redeemAttemptLimit } from '../src/features/marketplace/marketplace.service.ts';
 import { addMember } from './email-helpers.ts';
-import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { Client, createTestContext, registerUser, uniqueEmail, type TestContext, testDatabaseUrl } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 
 let ctx: TestContext;
@@ -278,7 +278,7 @@ describe('npm run cli -- marketplace-codes', () => {
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'marketplace-codes', ...args], {
         cwd: serverDir,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: inject('databaseUrl') },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: testDatabaseUrl() },
       }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
     });
   const unique = (label: string) => `${label}-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { createTestContext, registerUser, type TestContext } from './helpers.ts';
+import { createTestContext, registerUser, type TestContext, testDatabaseUrl } from './helpers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -19,7 +18,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
       cwd: serverDir,
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
     });
     let stdout = '';
     let stderr = '';

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { openDatabase } from '../src/db/connection.ts';
 import { renderSchemaTypes } from '../src/db/schema-types.ts';
+import { testDatabaseUrl } from './helpers.ts';
 
 describe('generated table types', () => {
   it('match the migrated schema (run `npm run db:types` after a migration)', async () => {
-    const handle = openDatabase(inject('databaseUrl'), 1);
+    const handle = openDatabase(testDatabaseUrl(), 1);
     try {
       const rendered = await renderSchemaTypes(handle.pool);
       const committed = fs.readFileSync(path.resolve(import.meta.dirname, '../src/db/schema.generated.ts'), 'utf8');
@@ -18,7 +18,7 @@ describe('generated table types', () => {
   });
 
   it('every table except the instance-wide ones carries account_id', async () => {
-    const handle = openDatabase(inject('databaseUrl'), 1);
+    const handle = openDatabase(testDatabaseUrl(), 1);
     // marketplace_codes: the operator's list of codes; the tenant role has no access to it at all (migration 0032).
     const instanceWide = new Set(['users', 'accounts', 'rate_limits', 'dev_mailbox', 'password_resets', 'marketplace_codes']);
     try {
@@ -34,7 +34,7 @@ describe('generated table types', () => {
   });
 
   it('every table with account_id has row-level security on account_id (sessions are the auth layer\'s)', async () => {
-    const handle = openDatabase(inject('databaseUrl'), 1);
+    const handle = openDatabase(testDatabaseUrl(), 1);
     try {
       const { rows } = await handle.pool.query<{ table_name: string; rls: boolean; policy: string | null }>(`
         select c.relname as table_name, c.relrowsecurity as rls,

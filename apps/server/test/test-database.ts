@@ -30,13 +30,13 @@ export async function adminDatabaseUrl(): Promise<{ url: string; stop: () => Pro
   return { url: embedded.url, stop: embedded.stop };
 }
 
-/** Create a fresh database next to `adminUrl`; returns its URL. */
-export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+/** Create a fresh database next to `adminUrl` (a copy of `template` when given); returns its URL. */
+export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     await client.query(`drop database if exists ${name} with (force)`);
-    await client.query(`create database ${name}`);
+    await client.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   } finally {
     await client.end();
   }

@@ -1,4 +1,3 @@
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import type { TestContext } from '../helpers.ts';
@@ -6,6 +5,7 @@ import { faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { between, faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 import { broadcastState, prepareSendAccount, sendBroadcast, sendTotals } from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
+import { testDatabaseUrl } from '../helpers.ts';
 
 const people = Number(process.env.FAULTS_BROADCAST_PEOPLE ?? (isFull ? 10_000 : 6_000));
 const kills = Number(process.env.FAULTS_KILLS ?? (isFull ? 20 : 5));
@@ -19,7 +19,7 @@ beforeAll(async () => {
   ctx = await faultsContext(dataDir);
   // One sender thread (four batches of 250 in hand: the batch size this suite's counts are sized for) at 1,000 messages a second: each kill leaves its batches leased for 30 s, so
   // the send is big enough that a restarted process still finds rows to send before the next kill.
-  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3812', SMTP_URL: sink.url, SEND_THREADS: '1', SEND_BATCH_SIZE: '250', SMTP_RATE_PER_SECOND: '1000' });
+  herald = heraldProcess({ DATABASE_URL: testDatabaseUrl(), DATA_DIR: dataDir, PORT: '3812', SMTP_URL: sink.url, SEND_THREADS: '1', SEND_BATCH_SIZE: '250', SMTP_RATE_PER_SECOND: '1000' });
   await herald.start();
 });
 afterAll(async () => {

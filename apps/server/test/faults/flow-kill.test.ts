@@ -1,6 +1,5 @@
 import { encodeInputFields } from '@herald/contracts';
 import { sql } from 'kysely';
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import type { Client, TestContext } from '../helpers.ts';
@@ -8,6 +7,7 @@ import { faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { between, faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 import { prepareSendAccount, sendTotals } from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
+import { testDatabaseUrl } from '../helpers.ts';
 
 const people = Number(process.env.FAULTS_FLOW_PEOPLE ?? (isFull ? 10_000 : 5_000));
 const kills = Number(process.env.FAULTS_KILLS ?? (isFull ? 20 : 5));
@@ -21,7 +21,7 @@ beforeAll(async () => {
   sink = await startSink();
   const dataDir = faultsDataDir('flow');
   ctx = await faultsContext(dataDir);
-  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3813', SMTP_URL: sink.url, SEND_THREADS: '1', SEND_BATCH_SIZE: '250' });
+  herald = heraldProcess({ DATABASE_URL: testDatabaseUrl(), DATA_DIR: dataDir, PORT: '3813', SMTP_URL: sink.url, SEND_THREADS: '1', SEND_BATCH_SIZE: '250' });
   await herald.start();
 });
 afterAll(async () => {

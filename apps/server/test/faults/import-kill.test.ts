@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
-import { registerUser, type TestContext } from '../helpers.ts';
+import { registerUser, type TestContext, testDatabaseUrl } from '../helpers.ts';
 import { uploadCsv } from '../imports-support.ts';
 import { accountOf, faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { between, faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
@@ -15,7 +14,7 @@ let herald: HeraldProcess;
 beforeAll(async () => {
   const dataDir = faultsDataDir('import');
   ctx = await faultsContext(dataDir);
-  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3811' });
+  herald = heraldProcess({ DATABASE_URL: testDatabaseUrl(), DATA_DIR: dataDir, PORT: '3811' });
   await herald.start();
 });
 afterAll(async () => {

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import type { TestContext } from '../helpers.ts';
@@ -7,6 +6,7 @@ import { faultsContext, isFull, testTimeoutMs } from './context.ts';
 import { faultsDataDir, heraldProcess, secondsSince, waitUntil, type HeraldProcess } from './herald-process.ts';
 import { broadcastState, prepareSendAccount, sendBroadcast, sendTotals } from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
+import { testDatabaseUrl } from '../helpers.ts';
 
 const people = Number(process.env.FAULTS_OUTAGE_PEOPLE ?? (isFull ? 10_000 : 3_000));
 /** How long the SMTP server stays down (issue 22: a minute; 15 s in CI). */
@@ -20,7 +20,7 @@ beforeAll(async () => {
   const dataDir = faultsDataDir('smtp-outage');
   ctx = await faultsContext(dataDir);
   // One sender thread at 500 messages a second: the send is still going when the SMTP server goes down.
-  herald = heraldProcess({ DATABASE_URL: inject('databaseUrl'), DATA_DIR: dataDir, PORT: '3815', SMTP_URL: sink.url, SEND_THREADS: '1', SMTP_RATE_PER_SECOND: '500' });
+  herald = heraldProcess({ DATABASE_URL: testDatabaseUrl(), DATA_DIR: dataDir, PORT: '3815', SMTP_URL: sink.url, SEND_THREADS: '1', SMTP_RATE_PER_SECOND: '500' });
   await herald.start();
 });
 afterAll(async () => {

@@ -62,6 +62,11 @@ export class XssWalker {
   /** States where the page stopped answering; the walk went on in a fresh page (see `answering`). */
   readonly stalls: Stall[] = [];
   readonly seen = new Set<number>();
+  /**
+   * What each frame is (an email's sandboxed preview, the editor canvas, neither), looked up as it is attached: a
+   * marker request is classified after the fact, when a drawer that was closed meanwhile has taken its frame away.
+   */
+  private readonly frameKinds = new WeakMap<Frame, Promise<FrameKind>>();
   private state = 'sign-in';
   private stateSince = Date.now();
   /** Names the state the walk has stayed on for 20 s or more, every 20 s, so a walk stopped by the test's timeout says where. */
@@ -141,6 +146,11 @@ export class XssWalker {
 
   /** The page's own listeners: dialogs and page errors that name the hook or the marker. */
   private attach(page: Page): void {
+    page.on('frameattached', (frame) => {
+      const kind = emailContentFrame(page, frame);
+      kind.catch(() => undefined);
+      this.frameKinds.set(frame, kind);
+    });
     page.on('dialog', (dialog) => {
       // The app's own leave guard (an unsaved editor) asks before unloading: not a payload.
       if (dialog.type() === 'beforeunload') return void dialog.accept().catch(() => undefined);
@@ -190,7 +200,7 @@ export class XssWalker {
     }
     // An email's own markup may load from anywhere inside its sandboxed preview (nothing there can run: even a
     // script tag's file is only fetched by the preload scanner), and passive resources in the editor's canvas.
-    const where = !isScriptMarker(url) && frame ? await emailContentFrame(frame.page(), frame) : null;
+    const where = !isScriptMarker(url) && frame ? await (this.frameKinds.get(frame) ?? emailContentFrame(frame.page(), frame)).catch(() => null) : null;
     if (where === 'sandboxed preview' || (where === 'editor canvas' && passiveTypes.has(request.resourceType()))) {
       this.emailContentLoads.push(`${state}: ${where} ${request.resourceType()} ${url}`);
       return;
@@ -337,11 +347,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T
  * Where a frame shows an email as its recipient would: inside the sandboxed preview (no scripts), or in the
  * drag-and-drop builder's canvas (same origin, scripts possible); null anywhere else.
  */
-async function emailContentFrame(page: Page, frame: Frame): Promise<'sandboxed preview' | 'editor canvas' | null> {
+type FrameKind = 'sandboxed preview' | 'editor canvas' | null;
+
+async function emailContentFrame(page: Page, frame: Frame): Promise<FrameKind> {
   let current: Frame | null = frame;
   while (current && current.parentFrame() && current.parentFrame() !== page.mainFrame()) current = current.parentFrame();
   if (!current || current === page.mainFrame() || current.isDetached()) return null;
-  const element = await withTimeout(current.frameElement(), 3_000, null);
+  const element = await withTimeout(current.frameElement(), 10_000, null);
   if (!element) return null;
   return withTimeout(
     element.evaluate((node) => {
@@ -350,7 +362,7 @@ async function emailContentFrame(page: Page, frame: Frame): Promise<'sandboxed p
       if (sandbox !== null && !/allow-scripts/.test(sandbox)) return 'sandboxed preview' as const;
       return el.classList.contains('gjs-frame') || el.getAttribute('title') === 'Email canvas' ? ('editor canvas' as const) : null;
     }),
-    3_000,
+    10_000,
     null,
   );
 }

@@ -13,5 +13,9 @@ export default defineConfig({
     // Files run two at a time, each slot on its own database (test/global-setup.ts).
     maxWorkers: workerSlots,
     minWorkers: 1,
+    // A worker's files share its loaded modules instead of loading the whole server again for each file (collection
+    // took 220 s of the run; 16 s this way). Each file still builds its own app, pool and worker (createTestContext),
+    // and no test replaces a module or an environment variable.
+    isolate: false,
   },
 });

@@ -178,32 +178,32 @@ export class SmtpConnection {
         throw error;
       }
     }
-    // The content first; the dot alone once the content has left (a full socket buffer is waited out), so the
-    // dot is written in the same moment the caller records the send.
+    // The content first; the dot alone once the content has left the process (the write's callback: handed to the
+    // operating system, which still delivers it if the process dies), so the dot is written in the same moment the
+    // caller records the send. Only waiting for 'drain' left content queued in the process under load: a kill then
+    // lost a message the journal called sent.
     // ASCII goes out byte for byte, without a UTF-8 encoding pass. MIME from toMime (wireReady) has ASCII bodies
     // (quoted-printable or base64), so only its header block, where an address may be UTF-8, needs a look.
     const headerEnd = options.wireReady ? content.indexOf('\r\n\r\n') : -1;
     const ascii = !/[^\x00-\x7f]/.test(headerEnd >= 0 ? content.slice(0, headerEnd) : content);
-    if (!this.socket.write(content, ascii ? 'latin1' : 'utf8')) await this.drained();
+    await this.written(content, ascii ? 'latin1' : 'utf8');
     const accepted = this.read();
     options.beforeDot?.();
     this.socket.write('.\r\n');
     return this.check(await accepted, [250]).text;
   }
 
-  private drained(): Promise<void> {
+  /** Write to the socket; resolves once the data has left the process for the operating system's socket buffer. */
+  private written(data: string, encoding: BufferEncoding): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      const onDrain = () => {
-        this.socket.off('close', onClose);
-        resolve();
-      };
-      const onClose = () => {
-        this.socket.off('drain', onDrain);
-        reject(this.failure ?? new SmtpError('The SMTP server closed the connection.'));
-      };
-      this.socket.once('drain', onDrain);
+      const onClose = () => reject(this.failure ?? new SmtpError('The SMTP server closed the connection.'));
       this.socket.once('close', onClose);
+      this.socket.write(data, encoding, (error) => {
+        this.socket.off('close', onClose);
+        if (error) reject(this.failure ?? new SmtpError(error.message));
+        else resolve();
+      });
     });
   }
 

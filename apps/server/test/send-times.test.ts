@@ -213,7 +213,11 @@ describe('quiet hours', () => {
     const held = (await rowsOf(accountId, item.id)).find((r) => Number(r.personId) === quiet.id)!;
     expect(held).toMatchObject({ status: 'pending', timeZone: 'UTC' });
     expect(held.notBefore.getTime()).toBe(opens);
-    const status = (await client.get(`/v1/broadcasts/${item.id}/status`)).body;
+    // The sender records what the server accepted a moment after the server has it.
+    const status = await until('the awake one recorded as sent', async () => {
+      const body = (await client.get(`/v1/broadcasts/${item.id}/status`)).body;
+      return body.progress.sent === 1 && body;
+    }, 10_000);
     expect(status.item.status).toBe('sending');
     expect(status.progress).toMatchObject({ sent: 1, waiting: 1, waitingUntil: new Date(opens).toISOString() });
     expect(receivedBy(quiet.email)).toBe(0);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { applyMembership, holdSegmentRefreshes, markPeopleDirty, takeDirtyPeople } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
+import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -219,10 +220,10 @@ describe('segment membership', () => {
         const ids = await takeDirtyPeople(trx, otherId, 4);
         taken();
         await finished;
-        return ids;
+        return [...ids.keys()];
       });
       await holding;
-      const second = await Promise.race([takeDirtyPeople(ctx.services.db, otherId, 100), sleep(3_000).then(() => 'waited' as const)]);
+      const second = await Promise.race([takeDirtyPeople(ctx.services.db, otherId, 100).then((marks) => [...marks.keys()]), sleep(3_000).then(() => 'waited' as const)]);
       finish();
       const firstIds = await first;
       expect(second).not.toBe('waited');
@@ -333,5 +334,72 @@ describe('segment membership', () => {
     expect((await owner.client.get(`/v1/people/${a.id}`)).body.users[0].tags).toContain('lyonnais');
     expect((await owner.client.get(`/v1/people/${b.id}`)).body.users[0].tags).toContain('lyonnais');
     expect((await owner.client.post('/v1/tags/bulk', { tag: 'x', segmentId: 987_654 })).status).toBe(404);
+  });
+
+  it('re-checks a person whose tags alone changed only against the segments that read one of those tags', async () => {
+    const berlin = await createSegment('Berliners (tag marks)', [{ type: 'field', field: 'city', operator: 'equals', value: 'Berlin' }]);
+    const gold = await createSegment('Gold (tag marks)', [{ type: 'tag', operator: 'has', tag: 'gold-mark' }]);
+    await waitForFirstBuild(berlin.id);
+    await waitForFirstBuild(gold.id);
+    const person = await addPerson({ city: 'Berlin' });
+    await waitForMembers(berlin.id, [...(await members(berlin.id)).filter((id) => id !== person.id), person.id]);
+    const berliners = await members(berlin.id);
+    // The membership is made stale behind the refresh's back: only a re-check against Berliners brings it back.
+    await sql`delete from segment_members where account_id = ${accountId} and segment_id = ${berlin.id} and person_id = ${person.id}`.execute(ctx.services.db);
+
+    const release = await holdSegmentRefreshes(ctx.services.pool, accountId);
+    try {
+      await owner.client.post('/v1/tags/', { tag: 'gold-mark', id: person.id });
+      await sql`update people set tags = array_remove(tags, 'nothing-here') where account_id = ${accountId} and id = ${person.id}`.execute(ctx.services.db);
+      const { rows } = await sql<{ tags: string[] | null }>`select tags from segment_dirty_people where account_id = ${accountId} and person_id = ${person.id} order by marked_at`.execute(ctx.services.db);
+      // Tag added: that tag. An update that changed no tag, with no segment reading updatedAt, marks no one.
+      expect(rows.map((r) => r.tags)).toEqual([['gold-mark']]);
+    } finally {
+      await release();
+    }
+    await waitForMembers(gold.id, [person.id]);
+    await runDirtyRefresh(ctx.services, accountId);
+    expect(await members(berlin.id)).toEqual(berliners.filter((id) => id !== person.id));
+
+    // Any other change marks the person for every segment; a tag no segment names, for none.
+    const release2 = await holdSegmentRefreshes(ctx.services.pool, accountId);
+    try {
+      await sql`update people set first_name = 'Changed', tags = array_append(tags, 'another') where account_id = ${accountId} and id = ${person.id}`.execute(ctx.services.db);
+      const { rows } = await sql<{ tags: string[] | null }>`select tags from segment_dirty_people where account_id = ${accountId} and person_id = ${person.id}`.execute(ctx.services.db);
+      expect(rows.map((r) => r.tags)).toEqual([null]);
+    } finally {
+      await release2();
+    }
+    await waitForMembers(berlin.id, berliners);
+  });
+
+  it('marks people changed in any way for an update of any column but tags and updated_at', async () => {
+    const { rows } = await sql<{ name: string; generated: string; identity: string }>`
+      select column_name as name, is_generated as generated, is_identity as identity from information_schema.columns
+      where table_schema = 'public' and table_name = 'people'`.execute(ctx.services.db);
+    const settable = rows.filter((r) => r.generated === 'NEVER' && r.identity === 'NO' && r.name !== 'tags' && r.name !== 'updated_at').map((r) => r.name);
+    expect(settable.sort()).toEqual([...peopleColumnsMarkedAny].sort());
+    // The note of the column trigger is taken by the marking trigger that fires next (name order).
+    const { rows: triggers } = await sql<{ name: string }>`
+      select tgname as name from pg_trigger where tgrelid = 'people'::regclass and not tgisinternal and (tgtype & 16) <> 0 order by tgname collate "C"`.execute(ctx.services.db);
+    const names = triggers.map((t) => t.name);
+    expect(names[names.indexOf('people_updated_segment_columns') + 1]).toBe('people_updated_segments');
+  });
+
+  it('marks a tag change for the segments that read updatedAt, and only the tags that changed', async () => {
+    const recent = await createSegment('Updated lately (tag marks)', [{ type: 'field', field: 'updatedAt', operator: 'withinLast', value: 3 }]);
+    await waitForFirstBuild(recent.id);
+    const person = await addPerson({ city: 'Oslo' });
+    await sql`update people set tags = array['keep-a', 'keep-b'] where account_id = ${accountId} and id = ${person.id}`.execute(ctx.services.db);
+    const release = await holdSegmentRefreshes(ctx.services.pool, accountId);
+    try {
+      await sql`delete from segment_dirty_people where account_id = ${accountId} and person_id = ${person.id}`.execute(ctx.services.db);
+      await sql`update people set tags = array['keep-b', 'new-c'] where account_id = ${accountId} and id = ${person.id}`.execute(ctx.services.db);
+      await sql`update people set updated_at = now() where account_id = ${accountId} and id = ${person.id}`.execute(ctx.services.db);
+      const { rows } = await sql<{ tags: string[] | null }>`select tags from segment_dirty_people where account_id = ${accountId} and person_id = ${person.id} order by marked_at`.execute(ctx.services.db);
+      expect(rows.map((r) => (r.tags ? [...r.tags].sort() : r.tags))).toEqual([['keep-a', 'new-c'], []]);
+    } finally {
+      await release();
+    }
   });
 });

@@ -606,6 +606,7 @@ export interface SegmentDirtyPeople {
   accountId: number;
   personId: number;
   markedAt: Generated<Date>;
+  tags: string[] | null;
 }
 
 export interface SegmentMembers {

@@ -36,6 +36,7 @@ import * as flowGoals from './0034-flow-goals.ts';
 import * as outgoingWebhooks from './0035-outgoing-webhooks.ts';
 import * as peopleSearch from './0037-people-search.ts';
 import * as rollupWithoutRowKeys from './0038-rollup-without-row-keys.ts';
+import * as segmentMarksByChange from './0039-segment-marks-by-change.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0035-outgoing-webhooks': outgoingWebhooks,
   '0037-people-search': peopleSearch,
   '0038-rollup-without-row-keys': rollupWithoutRowKeys,
+  '0039-segment-marks-by-change': segmentMarksByChange,
 };

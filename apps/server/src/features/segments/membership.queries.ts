@@ -78,16 +78,24 @@ export async function applyMembership(
 }
 
 /**
- * Take up to `limit` marked people of the account (the marks are deleted with the transaction's commit). Marks
- * another refresh holds are passed over: two refreshes of one account take different people and never wait for
- * each other (waiting on each other's marks, in different orders, they deadlocked).
+ * Take up to `limit` marks of the account (deleted with the transaction's commit), by person: null when something
+ * other than tags changed, else the tags added or removed (several marks of one person are merged). Marks another
+ * refresh holds are passed over: two refreshes of one account take different people and never wait for each other
+ * (waiting on each other's marks, in different orders, they deadlocked).
  */
-export async function takeDirtyPeople(db: Database, accountId: number, limit: number) {
-  const { rows } = await sql<{ personId: number }>`
+export async function takeDirtyPeople(db: Database, accountId: number, limit: number): Promise<Map<number, string[] | null>> {
+  const { rows } = await sql<{ personId: string | number; tags: string[] | null }>`
     delete from segment_dirty_people where ctid = any(array(
       select ctid from segment_dirty_people where account_id = ${accountId} limit ${limit} for update skip locked
-    )) returning person_id`.execute(db);
-  return [...new Set(rows.map((r) => r.personId))];
+    )) returning person_id as "personId", tags`.execute(db);
+  const marks = new Map<number, string[] | null>();
+  for (const row of rows) {
+    const id = Number(row.personId);
+    const seen = marks.get(id);
+    if (seen === null) continue;
+    marks.set(id, row.tags === null ? null : seen === undefined ? row.tags : [...new Set([...seen, ...row.tags])]);
+  }
+  return marks;
 }
 
 /** Take the account-wide mark (a change too large to follow person by person); true when it was set. */
@@ -177,7 +185,7 @@ export async function markAccountDirty(db: Database, accountId: number) {
   await sql`insert into segment_dirty_accounts (account_id) values (${accountId}) on conflict do nothing`.execute(db);
 }
 
-/** Mark people again, for a later round (their change could not be applied to every segment yet). */
+/** Mark people again, for a later round (their change could not be applied to every segment yet); as changed in any way. */
 export async function markPeopleDirty(db: Database, accountId: number, personIds: number[]) {
   await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, unnest(${personIds}::bigint[])`.execute(db);
 }

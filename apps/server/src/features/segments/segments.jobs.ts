@@ -3,7 +3,7 @@
  * schedule and the poller that queues work for accounts with marks. Only this file knows the job queue.
  */
 import { sql } from 'kysely';
-import { isTimeRelative, type CompileContext } from '@herald/segments';
+import { isTimeRelative, tagChangeMatters, tagChangeReads, type CompileContext } from '@herald/segments';
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
@@ -94,18 +94,23 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
     const round = await withAccount(services.db, accountId, async (db) => {
       await asJob(db);
       if (!(await refreshesFree(db, accountId))) return { taken: 0, deferred: false };
-      const ids = await takeDirtyPeople(db, accountId, dirtyBatch);
-      if (ids.length === 0) return { taken: 0, deferred: false };
+      const marks = await takeDirtyPeople(db, accountId, dirtyBatch);
+      if (marks.size === 0) return { taken: 0, deferred: false };
+      const ids = [...marks.keys()];
       const { ctx, rows } = await loadCompileContext(db, accountId);
       let deferred = false;
       for (const row of rows.filter(keepsMembers)) {
+        // People whose tags alone changed are re-checked only where the segment reads one of those tags.
+        const reads = tagChangeReads(conditionsOf(row), ctx);
+        const some = ids.filter((id) => tagChangeMatters(reads, marks.get(id)!));
+        if (!some.length) continue;
         // A segment being rebuilt (which can take a while over a million people) does not hold up the
         // others: it is left out of this round and the people are marked again for the next one.
         if (!(await tryLockSegmentMembership(db, row.id))) {
           deferred = true;
           continue;
         }
-        await refreshMembers(db, accountId, row, ctx, ids, true);
+        await refreshMembers(db, accountId, row, ctx, some, true);
       }
       if (deferred) await markPeopleDirty(db, accountId, ids);
       return { taken: ids.length, deferred };

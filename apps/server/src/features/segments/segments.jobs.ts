@@ -102,7 +102,7 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
       for (const row of rows.filter(keepsMembers)) {
         // People whose tags alone changed are re-checked only where the segment reads one of those tags.
         const reads = tagChangeReads(conditionsOf(row), ctx);
-        const some = ids.filter((id) => tagChangeMatters(reads, marks.get(id)!));
+        const some = [...marks].filter(([, tags]) => tagChangeMatters(reads, tags)).map(([id]) => id);
         if (!some.length) continue;
         // A segment being rebuilt (which can take a while over a million people) does not hold up the
         // others: it is left out of this round and the people are marked again for the next one.

@@ -92,3 +92,64 @@ describe('event ingestion', () => {
     expect((await owner.client.get('/v1/people/all/events?cursor=garbage')).status).toBe(400);
   });
 });
+
+describe("an event's account (migration 0040: a statement check instead of a key checked row by row)", () => {
+  const countOf = async (accountId: number) =>
+    Number((await ctx.database.pool.query<{ n: string }>('select count(*)::text as n from events where account_id = $1', [accountId])).rows[0]!.n);
+  const insertFor = (client: { query: (text: string, values: unknown[]) => Promise<unknown> }, accountId: number, name: string) =>
+    client.query(`insert into events (account_id, type, name, source) values ($1, 'track', $2, 'api')`, [accountId, name]);
+
+  it("refuses events of an account that does not exist with the key's error, writing none of the statement's rows", async () => {
+    const other = await registerUser(ctx.app);
+    const id = other.account.accountId as number;
+    const missing = id + 1_000_000;
+    const both = ctx.database.pool.query(`insert into events (account_id, type, name, source) values ($1, 'track', 'kept?', 'api'), ($2, 'track', 'x', 'api')`, [id, missing]);
+    await expect(both).rejects.toMatchObject({ code: '23503', constraint: 'events_account_id_fkey', table: 'events' });
+    expect(await countOf(id)).toBe(0);
+    await insertFor(ctx.database.pool, id, 'alone');
+    expect(await countOf(id)).toBe(1);
+    await expect(ctx.database.pool.query('update events set account_id = $1 where account_id = $2', [missing, id])).rejects.toMatchObject({ code: '23503' });
+    await expect(ctx.database.pool.query('update events set account_id = $1 where account_id = $2', [owner.account.accountId, id])).rejects.toMatchObject({ code: '23503' });
+    expect(await countOf(id)).toBe(1);
+  });
+
+  it("deletes an account's events with it, those of an insert under way included; an insert after the delete fails", async () => {
+    const gone = await registerUser(ctx.app);
+    const id = gone.account.accountId as number;
+    await insertFor(ctx.database.pool, id, 'before');
+    // An insert whose transaction is open when the account is deleted: the delete waits for it, then takes its rows.
+    const writer = await ctx.database.pool.connect();
+    try {
+      await writer.query('begin');
+      await insertFor(writer, id, 'during');
+      let deletedAt = 0;
+      const deleted = ctx.database.pool.query('delete from accounts where id = $1', [id]).then(() => (deletedAt = Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(deletedAt).toBe(0);
+      await writer.query('commit');
+      await deleted;
+    } finally {
+      writer.release();
+    }
+    expect(await countOf(id)).toBe(0);
+
+    // An account deleted by a transaction still open: the insert waits for it, and fails once it commits.
+    const last = await registerUser(ctx.app);
+    const lastId = last.account.accountId as number;
+    const deleter = await ctx.database.pool.connect();
+    try {
+      await deleter.query('begin');
+      await deleter.query('delete from accounts where id = $1', [lastId]);
+      const late = insertFor(ctx.database.pool, lastId, 'late').then(
+        () => null,
+        (error: { code?: string }) => error.code,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deleter.query('commit');
+      expect(await late).toBe('23503');
+    } finally {
+      deleter.release();
+    }
+    expect(await countOf(lastId)).toBe(0);
+  });
+});

@@ -37,6 +37,7 @@ import * as outgoingWebhooks from './0035-outgoing-webhooks.ts';
 import * as peopleSearch from './0037-people-search.ts';
 import * as rollupWithoutRowKeys from './0038-rollup-without-row-keys.ts';
 import * as segmentMarksByChange from './0039-segment-marks-by-change.ts';
+import * as eventsAccountCheck from './0040-events-account-check.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0037-people-search': peopleSearch,
   '0038-rollup-without-row-keys': rollupWithoutRowKeys,
   '0039-segment-marks-by-change': segmentMarksByChange,
+  '0040-events-account-check': eventsAccountCheck,
 };

@@ -10,6 +10,7 @@ import { withAccount } from '../../db/tenancy.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { countAudience, deliverJobKey, enqueueDeliveries } from '../deliveries/deliveries.service.ts';
+import { rollUpEmailMetrics } from '../metrics/metrics.jobs.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { broadcastTiming, holdDeliveries } from '../send-times/send-times.queries.ts';
 import { enqueueTestShare } from './ab-tests.queries.ts';
@@ -78,6 +79,8 @@ export async function startAbTest(db: Database, input: StartInput): Promise<{ qu
  * (canceled, or decided by an earlier run).
  */
 export async function runAbTestDecide(services: Services, accountId: number, broadcastId: number): Promise<void> {
+  // The variants' opens and clicks are the rollup's: the events queued until now count too.
+  await rollUpEmailMetrics(services.db, { wait: true });
   await withAccount(services.db, accountId, async (db) => {
     await sql`select set_config('statement_timeout', '0', true)`.execute(db);
     const row = await lockBroadcast(db, accountId, broadcastId);

@@ -65,19 +65,19 @@ export async function variantDeliveries(db: Database, accountId: number, broadca
 }
 
 /**
- * People who opened and who clicked each test variant (1-based): `opened` and `clicked` email events naming the
- * broadcast and the variant, each person counted once (the partial index of migration 0017 finds them). Hits that
- * tracking flagged as a machine's (privacy proxies, link scanners) do not count.
+ * People who opened and who clicked each test variant (1-based), each person counted once: the first opens and
+ * clicks that the metrics rollup records (`email_metric_firsts`, metrics.jobs.ts), which leave out hits that
+ * tracking flagged as a machine's (privacy proxies, link scanners). They count events once rolled up, within
+ * seconds (the decision job rolls up first).
  */
 export async function variantEngagement(db: Database, accountId: number, broadcastId: number): Promise<Map<number, { opens: number; clicks: number }>> {
-  const { rows } = await sql<{ variant: string; opens: string; clicks: string }>`
-    select data->>'variant' as variant,
+  const { rows } = await sql<{ variant: number; opens: string; clicks: string }>`
+    select variant,
       count(distinct person_id) filter (where name = 'opened') as opens,
       count(distinct person_id) filter (where name = 'clicked') as clicks
-    from events
-    where account_id = ${accountId} and type = 'email' and name in ('opened', 'clicked') and data->>'broadcastId' = ${String(broadcastId)}
-      and data->>'variant' ~ '^[1-4]$' and (data->>'machine') is distinct from 'true'
-    group by data->>'variant'
+    from email_metric_firsts
+    where account_id = ${accountId} and source_kind = 'broadcast' and source_id = ${broadcastId} and variant between 1 and 4
+    group by variant
   `.execute(db);
   return new Map(rows.map((row) => [Number(row.variant), { opens: Number(row.opens), clicks: Number(row.clicks) }]));
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { defaultCategory } from '../src/features/categories/categories.service.ts';
 import { runDeliver } from '../src/features/deliveries/deliveries.jobs.ts';
+import { recordFailed, recordSent } from '../src/features/deliveries/deliveries.queries.ts';
 import { enqueueDeliveries, sourceProgress } from '../src/features/deliveries/deliveries.service.ts';
 import { startDnsServer } from './dns-server.ts';
 import { newEmail } from './email-helpers.ts';
@@ -128,6 +129,39 @@ describe('the sending pipeline', () => {
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 2 });
     await smtp.waitFor(people[0].email);
     expect(await progress(accountId, 2)).toMatchObject({ sent: 3, failed: 1, pending: 0 });
+  });
+
+  it("records each row's own outcome of a batch, and leaves a row already sent as it was", async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    const db = ctx.services.db;
+    const inserted = await sql<{ id: string }>`insert into deliveries (account_id, source_kind, source_id, email_id, to_address, status, lease_until)
+      select ${accountId}, 'broadcast', 9, 1, 'r' || i || '@example.com', 'sending', now() + interval '1 minute' from generate_series(1, 60) as i returning id`.execute(db);
+    const claimed = inserted.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    const sent = claimed.slice(0, 50).map((id, i) => ({ id, messageId: `<m${id}@example.com>`, response: i % 2 ? `250 queued as ${id}` : null }));
+    const failed = claimed.slice(50, 52).map((id, i) => ({ id, error: `550 no user ${id}`, retryInSeconds: i ? 30 : null }));
+    await withAccount(db, accountId, async (scoped) => {
+      await recordSent(scoped, accountId, sent);
+      await recordFailed(scoped, accountId, failed);
+    });
+    const rows = await db.selectFrom('deliveries').select(['id', 'status', 'messageId', 'providerResponse', 'lastError', 'notBefore', 'leaseUntil'])
+      .where('accountId', '=', accountId).orderBy('id').execute();
+    expect(rows.slice(0, 50).map((r) => [Number(r.id), r.status, r.messageId, r.providerResponse, r.leaseUntil])).toEqual(sent.map((s) => [s.id, 'sent', s.messageId, s.response, null]));
+    expect(rows.slice(50).map((r) => [r.status, r.lastError])).toEqual([
+      ['failed', `550 no user ${failed[0]!.id}`],
+      ['pending', `550 no user ${failed[1]!.id}`],
+      ...Array(8).fill(['sending', null]),
+    ]);
+    expect(rows[51]!.notBefore.getTime()).toBeGreaterThan(Date.now() + 20_000);
+    expect(rows[50]!.notBefore.getTime()).toBeLessThan(Date.now());
+    // Sent once only: a second report of a sent row changes nothing, and a failure after it neither.
+    await withAccount(db, accountId, async (scoped) => {
+      await recordSent(scoped, accountId, [{ id: sent[0]!.id, messageId: '<again@example.com>', response: 'again' }]);
+      await recordFailed(scoped, accountId, [{ id: sent[1]!.id, error: 'late', retryInSeconds: 5 }]);
+    });
+    const again = await db.selectFrom('deliveries').select(['messageId', 'status']).where('accountId', '=', accountId).where('id', 'in', [sent[0]!.id, sent[1]!.id]).orderBy('id').execute();
+    expect(again).toEqual([{ messageId: sent[0]!.messageId, status: 'sent' }, { messageId: sent[1]!.messageId, status: 'sent' }]);
+    await db.deleteFrom('deliveries').where('accountId', '=', accountId).execute();
   });
 
   it('refuses to send from an address that is neither verified nor on a verified domain', async () => {

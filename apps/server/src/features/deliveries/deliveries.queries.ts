@@ -47,6 +47,17 @@ export async function claimBatch(db: Database, accountId: number, kind: SourceKi
   return rows.map((r) => ({ ...r, id: Number(r.id), personId: r.personId === null ? null : Number(r.personId), emailId: Number(r.emailId) }));
 }
 
+/**
+ * A batch's values for an update by id: one row whose `batch` is a JSON object keyed by id, read per row with
+ * `v.batch -> (d.id::text)`. The update then finds its rows by `id = any(ids)` on the primary key alone. Joined
+ * with the batch as a set of rows instead, statistics taken while few rows were unsent (estimating one) once made
+ * the planner scan every unsent row of the account and compare it with each of the batch's 500 ids: 4.7 s a
+ * batch in flow-100k.
+ */
+function valuesById(entries: [number, unknown[]][]) {
+  return sql`(select ${JSON.stringify(Object.fromEntries(entries))}::jsonb as batch)`;
+}
+
 export interface SentRow {
   id: number;
   messageId: string;
@@ -58,16 +69,18 @@ export interface SentRow {
  * Mark rows sent and record a `sent` email event for each person, in one statement; a row already marked sent
  * is left alone, so its event is never written twice. The event names the row's own source, email and A/B
  * variant. Rows are found by primary key: the conditions avoid the partial claim index, which a planner with
- * stale statistics (a freshly queued send) would otherwise pick and read whole.
+ * stale statistics (a freshly queued send) would otherwise pick and read whole. Each row's values come from a
+ * JSON object by id (valuesById), not from a join with the batch.
  */
 export async function recordSent(db: Database, accountId: number, rows: SentRow[]): Promise<void> {
   if (!rows.length) return;
+  const byId = valuesById(rows.map((r) => [r.id, [r.messageId, r.response]]));
   await sql`
     with done as (
-      update deliveries d set status = 'sent', sent_at = now(), lease_until = null, message_id = v.message_id, provider_response = v.response, last_error = null
-      from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.messageId))}::text[]) as message_id,
-                   unnest(${sql.val(rows.map((r) => r.response))}::text[]) as response) v
-      where d.account_id = ${accountId} and d.id = v.id and d.status <> 'sent'
+      update deliveries d set status = 'sent', sent_at = now(), lease_until = null,
+        message_id = v.batch -> (d.id::text) ->> 0, provider_response = v.batch -> (d.id::text) ->> 1, last_error = null
+      from ${byId} v
+      where d.account_id = ${accountId} and d.id = any(${sql.val(rows.map((r) => r.id))}::bigint[]) and d.status <> 'sent'
       returning d.person_id, d.message_id, d.source_kind, d.source_id, d.email_id, d.variant
     )
     insert into events (account_id, person_id, type, name, source, data)
@@ -85,14 +98,14 @@ export async function recordSent(db: Database, accountId: number, rows: SentRow[
 /** Give rows back for another try after `delaySeconds`, or fail them for good. */
 export async function recordFailed(db: Database, accountId: number, rows: { id: number; error: string; retryInSeconds: number | null }[]): Promise<void> {
   if (!rows.length) return;
+  const byId = valuesById(rows.map((r) => [r.id, [r.error, r.retryInSeconds]]));
   await sql`
     update deliveries d set
-      status = case when v.retry is null then 'failed' else 'pending' end,
-      not_before = case when v.retry is null then d.not_before else now() + make_interval(secs => v.retry) end,
-      quiet_due_at = null, lease_until = null, last_error = v.error
-    from (select unnest(${sql.val(rows.map((r) => r.id))}::bigint[]) as id, unnest(${sql.val(rows.map((r) => r.error))}::text[]) as error,
-                 unnest(${sql.val(rows.map((r) => r.retryInSeconds))}::int[]) as retry) v
-    where d.account_id = ${accountId} and d.id = v.id and d.status not in ('sent', 'failed', 'canceled')
+      status = case when v.batch -> (d.id::text) ->> 1 is null then 'failed' else 'pending' end,
+      not_before = coalesce(now() + make_interval(secs => (v.batch -> (d.id::text) ->> 1)::int), d.not_before),
+      quiet_due_at = null, lease_until = null, last_error = v.batch -> (d.id::text) ->> 0
+    from ${byId} v
+    where d.account_id = ${accountId} and d.id = any(${sql.val(rows.map((r) => r.id))}::bigint[]) and d.status not in ('sent', 'failed', 'canceled')
   `.execute(db);
 }
 

@@ -16,9 +16,19 @@ const accountName = `bench-broadcast-${people}`;
 
 export interface SinkStats { received: number; distinct: number; duplicates: number; lastAt: number }
 
+/**
+ * Which receiver a workload sends into: 'smtp-server' (the library the tests run, smtp-sink.ts) or 'lean'
+ * (smtp-sink-lean.ts, which answers pipelined commands in one write, as production MTAs do, and so takes less of the
+ * two cores the sender shares with it). BENCH_SINK=smtp-server runs a throughput workload on the former.
+ */
+export type SinkKind = 'smtp-server' | 'lean';
+export const throughputSink: SinkKind = process.env.BENCH_SINK === 'smtp-server' ? 'smtp-server' : 'lean';
+
 /** The SMTP sink in a process of its own; `stats()` asks it what has arrived. */
-export async function startSink(): Promise<{ url: string; child: ChildProcess; stats(): Promise<SinkStats>; stop(): void }> {
-  const child = fork(path.resolve(import.meta.dirname, 'smtp-sink.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startSink(kind: SinkKind = 'smtp-server'): Promise<{ url: string; child: ChildProcess; stats(): Promise<SinkStats>; stop(): void }> {
+  const file = kind === 'lean' ? 'smtp-sink-lean.ts' : 'smtp-sink.ts';
+  console.log(`  SMTP sink: ${kind === 'lean' ? 'lean (smtp-sink-lean.ts; BENCH_SINK=smtp-server for smtp-server)' : 'smtp-server'}`);
+  const child = fork(path.resolve(import.meta.dirname, file), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { type: string; port: number }) => (m.type === 'ready' ? resolve(m.port) : reject(new Error('sink did not start'))));
     child.once('exit', () => reject(new Error('sink exited')));
@@ -115,7 +125,7 @@ export function postgresCpuSeconds(): number {
  * (resident set) of the Herald process.
  */
 export async function broadcast100k(): Promise<{ figure: number; unit: string }> {
-  const sink = await startSink();
+  const sink = await startSink(throughputSink);
   const main = buildServer();
   const bench = await startBench('api');
   const herald = await startHeraldProcess({

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../apps/server/src/db/connection.ts';
 import { runSegmentRefresh } from '../../apps/server/src/features/segments/segments.jobs.ts';
 import type { Services } from '../../apps/server/src/services.ts';
-import { postgresCpuSeconds, processFigures, startSink } from './broadcast-100k.ts';
+import { postgresCpuSeconds, processFigures, startSink, throughputSink } from './broadcast-100k.ts';
 import { buildServer, databaseUrlOf, startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
 import { newsletter } from './render-10k.ts';
@@ -150,7 +150,7 @@ export async function startHerald(main: string, databaseUrl: string, sinkUrl: st
  * duplicate) and from the database (no step executed twice, five steps per run).
  */
 export async function flow100k(): Promise<{ figure: number; unit: string }> {
-  const sink = await startSink();
+  const sink = await startSink(throughputSink);
   const main = buildServer();
   const bench = await startBench('api');
   const herald = await startHerald(main, databaseUrlOf(bench), sink.url);

@@ -12,3 +12,16 @@ export async function withAccount<T>(db: Database, accountId: number, work: (sco
     return work(trx);
   });
 }
+
+/**
+ * The account of a lookup of one person by id (`where p.account_id = ${accountForIdLookup(id)} and p.id = r.id`, one
+ * lookup a row in a lateral join), as a value the planner does not see: an init plan, estimated as an average
+ * account. With the account's own value, statistics taken before the account had people (a fresh import, no
+ * autovacuum since) estimate it at one row; the primary key and `people_created_idx` then cost the same, and the
+ * planner took the latter with a filter on id, reading all the account's people for each person (broadcast-100k's
+ * batches hit the statement timeout). As an average account with more than one person, the primary key, which
+ * matches one row by both columns, is the cheaper plan whatever the statistics know of the account.
+ */
+export function accountForIdLookup(accountId: number) {
+  return sql<number>`(select ${accountId}::bigint)`;
+}

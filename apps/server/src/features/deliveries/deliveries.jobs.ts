@@ -9,7 +9,7 @@ import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { refreshBulkStatistics } from '../../db/statistics.ts';
-import { withAccount } from '../../db/tenancy.ts';
+import { accountForIdLookup, withAccount } from '../../db/tenancy.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { isConnectionLoss } from '../../lib/connection-loss.ts';
 import { startPoller } from '../../jobs/poller.ts';
@@ -100,7 +100,7 @@ async function peopleToSend(db: Database, accountId: number, category: ThreadCon
       -- One primary-key lookup per row (offset 0 keeps the subquery a lookup): as a plain join, a planner whose
       -- statistics lag behind a freshly filled account hashed the whole account's people for every batch, which made
       -- a send's database work grow with the square of the account's size.
-      left join lateral (select * from people p where p.account_id = ${accountId} and p.id = r.person_id offset 0) p on true
+      left join lateral (select * from people p where p.account_id = ${accountForIdLookup(accountId)} and p.id = r.person_id offset 0) p on true
     ) b
   `.execute(db);
   return result!;

@@ -2,6 +2,7 @@ import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { deliverableTo } from '../suppressions/recipient-rule.ts';
+import { accountForIdLookup } from '../../db/tenancy.ts';
 
 /** SQL of the effects of flow steps, each applied set-wise for a batch of runs. */
 
@@ -84,7 +85,7 @@ export async function queueFlowDeliveries(db: Database, accountId: number, stepI
     from unnest(${sql.val(sends.map((s) => s.runId))}::bigint[], ${sql.val(sends.map((s) => s.seq))}::int[], ${sql.val(sends.map((s) => s.personId))}::bigint[])
       as v(run_id, seq, person_id)
     -- One primary-key lookup per send (offset 0 keeps it a lookup), never a hash of the whole account's people.
-    cross join lateral (select * from people p where p.account_id = ${accountId} and p.id = v.person_id offset 0) p
+    cross join lateral (select * from people p where p.account_id = ${accountForIdLookup(accountId)} and p.id = v.person_id offset 0) p
     where ${deliverableTo(email.category.id, email.category.type)}
     on conflict (account_id, flow_run_id, flow_seq) where flow_run_id is not null do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0);

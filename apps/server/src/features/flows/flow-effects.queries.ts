@@ -1,8 +1,8 @@
 import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
-import { deliverableTo } from '../suppressions/recipient-rule.ts';
 import { accountForIdLookup } from '../../db/tenancy.ts';
+import { deliverableTo } from '../suppressions/recipient-rule.ts';
 
 /** SQL of the effects of flow steps, each applied set-wise for a batch of runs. */
 

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { countMessage, reportTo } from './sink-counts.ts';
 
 /**
  * The throughput workloads' SMTP sink: the same counts as smtp-sink.ts (messages, distinct recipients, recipients
@@ -8,11 +9,6 @@ import net from 'node:net';
  * were most of its CPU). A message counts once its end-of-data line arrives, as with smtp-server; a connection that
  * drops before it counts nothing.
  */
-const seen = new Set<string>();
-let received = 0;
-let duplicates = 0;
-let lastAt = 0;
-
 const ehlo = '250-sink.localhost\r\n250-PIPELINING\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n';
 const endOfData = Buffer.from('\r\n.\r\n', 'latin1');
 
@@ -48,7 +44,7 @@ function serve(socket: net.Socket) {
       const address = /<([^>]*)>/.exec(line)?.[1];
       if (address === undefined) replies.push('501 5.5.4 Syntax: RCPT TO:<address>\r\n');
       else {
-        recipients.push(address.toLowerCase());
+        recipients.push(address);
         replies.push('250 2.1.5 Ok\r\n');
       }
     } else if (verb === 'DATA') {
@@ -79,12 +75,7 @@ function serve(socket: net.Socket) {
         const end = endIn(rest);
         if (end < 0) break;
         inData = false;
-        for (const address of recipients) {
-          if (seen.has(address)) duplicates++;
-          else seen.add(address);
-          received++;
-        }
-        lastAt = Date.now();
+        countMessage(recipients);
         recipients = [];
         replies.push('250 2.0.0 Ok: queued\r\n');
         rest = end < rest.length ? rest.subarray(end) : null;
@@ -112,17 +103,4 @@ function serve(socket: net.Socket) {
 }
 
 const server = net.createServer(serve);
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as net.AddressInfo;
-  process.send?.({ type: 'ready', port });
-});
-
-process.on('message', (message: { type: string }) => {
-  if (message.type === 'stats')
-    process.send?.({ type: 'stats', received, distinct: seen.size, duplicates, lastAt });
-  if (message.type === 'reset') {
-    seen.clear();
-    received = 0;
-    duplicates = 0;
-  }
-});
+server.listen(0, '127.0.0.1', () => reportTo((server.address() as net.AddressInfo).port));

@@ -38,6 +38,7 @@ import * as peopleSearch from './0037-people-search.ts';
 import * as rollupWithoutRowKeys from './0038-rollup-without-row-keys.ts';
 import * as segmentMarksByChange from './0039-segment-marks-by-change.ts';
 import * as eventsAccountCheck from './0040-events-account-check.ts';
+import * as parentChecksPerStatement from './0041-parent-checks-per-statement.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0038-rollup-without-row-keys': rollupWithoutRowKeys,
   '0039-segment-marks-by-change': segmentMarksByChange,
   '0040-events-account-check': eventsAccountCheck,
+  '0041-parent-checks-per-statement': parentChecksPerStatement,
 };

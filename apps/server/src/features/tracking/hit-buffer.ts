@@ -1,9 +1,11 @@
 /**
  * Tracking hits wait in memory and go to the `events` table in batches: one COPY per flush, at least once a
- * second and whenever 5,000 are waiting. Each hit waits as its COPY line, made when it comes in, so a flush only
- * joins lines and does not hold up the requests of its moment while it makes 5,000 of them. A request never waits
- * for the database. If the database is away, hits are kept up to a limit and the newest beyond it are dropped
- * (counted), so a long outage cannot exhaust memory.
+ * second and whenever 5,000 are waiting. Each hit waits as its COPY line, written when it comes in into the bytes
+ * of its batch, so a flush sends a batch as it is and does not hold up the requests of its moment while it makes
+ * 5,000 lines. The bytes are outside the JavaScript heap: waiting hits are nothing for the young generation's
+ * collections to copy and promote (kept as strings, each line was copied several times and then collected by a
+ * full collection). A request never waits for the database. If the database is away, hits are kept up to a limit
+ * and the newest beyond it are dropped (counted), so a long outage cannot exhaust memory.
  */
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
@@ -37,6 +39,23 @@ const copyText = (value: string) => value.replace(/\\/g, '\\\\');
 /** The account a waiting COPY line is for (its first column). */
 const accountOf = (line: string) => Number(line.slice(0, line.indexOf('\t')));
 
+/** Bytes a batch starts with; a line that may not fit (3 bytes a UTF-16 unit at most) starts the next batch. */
+const batchBytes = 1 << 21;
+
+/** Lines waiting for one COPY: `rows` lines in the first `length` bytes. */
+interface Batch {
+  bytes: Buffer;
+  length: number;
+  rows: number;
+}
+
+/** The first `rows` lines of a batch. */
+function firstLines(batch: Batch, rows: number): Batch {
+  let end = 0;
+  for (let i = 0; i < rows; i++) end = batch.bytes.indexOf(10, end) + 1;
+  return { bytes: batch.bytes, length: end, rows };
+}
+
 function copyLine(hit: TrackingHit): string {
   const { ref } = hit;
   // A flow's mail comes from a send step: the event names the flow and the step, as the sent event does.
@@ -52,7 +71,11 @@ function copyLine(hit: TrackingHit): string {
 }
 
 export class HitBuffer {
-  private waiting: string[] = [];
+  /** Batches in order; only the last takes new lines. */
+  private waiting: Batch[] = [];
+  private waitingRows = 0;
+  /** Bytes of batches written, for the next batches. */
+  private spare: Buffer[] = [];
   private running: Promise<void> | undefined;
   private timer: NodeJS.Timeout;
   private closed = false;
@@ -73,60 +96,74 @@ export class HitBuffer {
   }
 
   add(hit: TrackingHit): void {
-    if (this.waiting.length >= this.maxWaiting) {
+    if (this.waitingRows >= this.maxWaiting) {
       this.dropped++;
       return;
     }
-    this.waiting.push(copyLine(hit));
-    if (this.waiting.length >= this.flushRows && !this.running) void this.flush();
+    const line = copyLine(hit);
+    let batch = this.waiting[this.waiting.length - 1];
+    if (!batch || batch.rows >= this.flushRows || batch.bytes.length - batch.length < line.length * 3) {
+      const size = Math.max(batchBytes, line.length * 3);
+      batch = { bytes: (size === batchBytes && this.spare.pop()) || Buffer.allocUnsafeSlow(size), length: 0, rows: 0 };
+      this.waiting.push(batch);
+    }
+    batch.length += batch.bytes.write(line, batch.length);
+    batch.rows++;
+    this.waitingRows++;
+    if (this.waitingRows >= this.flushRows && !this.running) void this.flush();
   }
 
   get pending(): number {
-    return this.waiting.length;
+    return this.waitingRows;
   }
 
   /** Write what is waiting (after the flush under way, if any); resolves when it is in the table or kept for the next try. */
   async flush(): Promise<void> {
     while (this.running) await this.running;
-    if (this.waiting.length === 0) return;
-    const rows = this.waiting.splice(0, this.flushRows);
-    this.running = this.write(rows).finally(() => {
+    const batch = this.waiting.shift();
+    if (!batch) return;
+    this.waitingRows -= batch.rows;
+    this.running = this.write(batch).finally(() => {
       this.running = undefined;
     });
     await this.running;
     // Hits that came in while writing and filled another batch go at once, not at the next tick.
-    if (this.waiting.length >= this.flushRows && !this.closed) void this.flush();
+    if (this.waitingRows >= this.flushRows && !this.closed) void this.flush();
   }
 
-  private async write(rows: string[]): Promise<void> {
+  private async write(batch: Batch): Promise<void> {
     try {
-      let count = rows.length;
+      let count = batch.rows;
       try {
-        await this.copy(rows);
+        await this.copy(batch.bytes.subarray(0, batch.length));
       } catch (error) {
         if ((error as { code?: string }).code !== '23503') throw error;
         // An account deleted since its mail was sent: its hits go, the others are written.
+        const rows = batch.bytes.toString('utf8', 0, batch.length).split('\n').slice(0, -1);
         const ids = [...new Set(rows.map(accountOf))];
         const { rows: found } = await this.pool.query<{ id: string }>('select id from accounts where id = any($1::bigint[])', [ids]);
         const live = new Set(found.map((row) => Number(row.id)));
         const kept = rows.filter((row) => live.has(accountOf(row)));
         this.dropped += rows.length - kept.length;
-        await this.copy(kept);
+        if (kept.length) await this.copy(Buffer.from(`${kept.join('\n')}\n`));
         count = kept.length;
       }
       this.written += count;
+      if (batch.bytes.length === batchBytes && this.spare.length < 2) this.spare.push(batch.bytes);
     } catch (error) {
       // The database is away: the batch waits for the next flush, within the limit.
-      const room = Math.max(0, this.maxWaiting - this.waiting.length);
-      this.dropped += Math.max(0, rows.length - room);
-      this.waiting.unshift(...rows.slice(0, room));
+      const room = Math.max(0, this.maxWaiting - this.waitingRows);
+      const kept = Math.min(room, batch.rows);
+      this.dropped += batch.rows - kept;
+      if (kept) {
+        this.waiting.unshift(kept === batch.rows ? batch : firstLines(batch, kept));
+        this.waitingRows += kept;
+      }
       if (this.closed) throw error;
     }
   }
 
-  private async copy(rows: string[]): Promise<void> {
-    if (rows.length === 0) return;
-    const text = rows.join('');
+  private async copy(text: Buffer): Promise<void> {
     const client = await this.pool.connect();
     try {
       const copy = client.query(copyStreams.from('copy events (account_id, person_id, type, name, source, data, created_at) from stdin'));
@@ -150,8 +187,9 @@ export class HitBuffer {
         await this.flush();
       } catch {
         if (tries >= 2) {
-          this.dropped += this.waiting.length;
+          this.dropped += this.waitingRows;
           this.waiting = [];
+          this.waitingRows = 0;
         }
       }
     }

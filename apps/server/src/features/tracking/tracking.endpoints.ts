@@ -11,6 +11,7 @@ import { recentValues } from '../../lib/recent-values.ts';
 import type { Services } from '../../services.ts';
 import { createClickIdentity } from './click-identity.ts';
 import { HitBuffer, type HitBufferOptions } from './hit-buffer.ts';
+import { HitThrottle } from './hit-throttle.ts';
 import { isMachineHit, userAgentClass } from './machine-hits.ts';
 import { clickPath, openPath } from './tracking-links.ts';
 import { decodeMessage, maxLinkLength, verifyLink, type DecodedMessage } from './tracking-token.ts';
@@ -26,23 +27,6 @@ export const hitsPerSecond = 3;
 const invalidLinkPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link not available</title>
 <style>body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8f9fa;color:#212529;display:flex;min-height:100vh;align-items:center;justify-content:center}main{background:#fff;border:1px solid #dee2e6;border-radius:8px;padding:32px;max-width:420px;margin:16px}h1{font-size:20px;margin:0 0 8px}p{margin:0;line-height:1.5;color:#495057}</style></head>
 <body><main><h1>This link is not available</h1><p>The link you followed is incomplete or was changed after the email was sent. Open it again from the email, or copy the whole address into your browser.</p></main></body></html>`;
-
-/** Counts hits per (address, URL) within the current second; the whole table starts afresh each second. */
-class Throttle {
-  private second = 0;
-  private counts = new Map<string, number>();
-
-  allow(key: string, nowMs: number): boolean {
-    const second = Math.floor(nowMs / 1000);
-    if (second !== this.second || this.counts.size > 500_000) {
-      this.second = second;
-      this.counts = new Map();
-    }
-    const count = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, count);
-    return count <= hitsPerSecond;
-  }
-}
 
 const buffers = new WeakMap<FastifyInstance, HitBuffer>();
 
@@ -90,7 +74,7 @@ const invalidHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-cont
 export function createTrackingEndpoints(services: Services, options: HitBufferOptions = {}): TrackingEndpoints {
   const secret = services.secret;
   const trustProxy = services.config.trustProxy;
-  const throttle = new Throttle();
+  const throttle = new HitThrottle(hitsPerSecond);
   // nosniff, no-referrer, cross-origin and HSTS over https (security-headers.ts), as Fastify's answers get them.
   const pixelAnswer = trackingHeaders(services.config, pixelHeaders);
   const redirectAnswer = trackingHeaders(services.config, { 'cache-control': 'no-store, max-age=0' });
@@ -99,7 +83,7 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
 
   const record = (ip: string, agentHeader: string | undefined, isHead: boolean, ref: DecodedMessage, name: 'opened' | 'clicked', link: string | null, key: string) => {
     const now = Date.now();
-    if (!buffer || !throttle.allow(`${ip} ${key}`, now)) return;
+    if (!buffer || !throttle.allow(ip, key, now)) return;
     const agent = userAgentClass(agentHeader);
     buffer.add({ ref, name, link, agent, machine: isMachineHit(agent, isHead, now / 1000 - ref.sentAt), atMs: now });
   };

@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HitBuffer, type TrackingHit } from '../src/features/tracking/hit-buffer.ts';
+import { HitThrottle } from '../src/features/tracking/hit-throttle.ts';
+import { createTestContext, registerUser, testDatabaseUrl, type TestContext } from './helpers.ts';
+
+describe('the hit throttle (a fixed table of typed arrays)', () => {
+  /** What the throttle promises: per second, each pair's first `perSecond` hits pass; past `room` pairs in a second, new pairs pass uncounted. */
+  function model(perSecond: number, room: number) {
+    let second = Number.NaN;
+    let counts = new Map<string, number>();
+    return (address: string, key: string, nowMs: number) => {
+      const now = Math.floor(nowMs / 1000);
+      if (now !== second) {
+        second = now;
+        counts = new Map();
+      }
+      const pair = JSON.stringify([address, key]);
+      const count = counts.get(pair);
+      if (count === undefined && counts.size >= room) return true;
+      counts.set(pair, (count ?? 0) + 1);
+      return (count ?? 0) + 1 <= perSecond;
+    };
+  }
+
+  it('allows what the model allows, for any hits over a few seconds (a small table, so that it fills)', () => {
+    const hit = fc.record({
+      address: fc.constantFrom('203.0.113.9', '198.51.100.7', '::1', 'é'),
+      key: fc.oneof(fc.constantFrom('a', 'b', 'c', 'a b', ''), fc.string({ maxLength: 6 })),
+      // Mostly forward in time, sometimes the same second again.
+      stepMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 900, max: 2500 })),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(hit, { maxLength: 300 }), (perSecond, hits) => {
+        const throttle = new HitThrottle(perSecond, 32);
+        const expected = model(perSecond, 16);
+        let now = 1_790_000_000_000;
+        for (const h of hits) {
+          now += h.stepMs;
+          expect(throttle.allow(h.address, h.key, now)).toBe(expected(h.address, h.key, now));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tells the address and the key apart where they meet', () => {
+    const throttle = new HitThrottle(1);
+    const now = Date.now();
+    expect(throttle.allow('1.2.3.4', 'x y', now)).toBe(true);
+    expect(throttle.allow('1.2.3.4 x', 'y', now)).toBe(true);
+    expect(throttle.allow('1.2.3.4', 'x y', now)).toBe(false);
+    expect(() => new HitThrottle(1, 100)).toThrow();
+  });
+});
+
+describe('the hit buffer (COPY lines in bytes outside the heap)', () => {
+  let ctx: TestContext;
+  let accountId: number;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    accountId = (await registerUser(ctx.app)).account.accountId as number;
+  });
+  afterAll(() => ctx.close());
+
+  let person = 9_000_000;
+  const hitOf = (link: string | null): TrackingHit => ({
+    ref: { accountId, deliveryId: 1, personId: ++person, emailId: 501, sourceKind: 'broadcast', sourceId: 77, variant: 0, sentAt: 0 },
+    name: link === null ? 'opened' : 'clicked',
+    link,
+    agent: 'desktop',
+    machine: false,
+    atMs: Date.now(),
+  });
+  const linksOf = async (from: number) =>
+    (
+      await ctx.database.pool.query<{ link: string | null }>(
+        `select data->>'link' as link from events where account_id = $1 and person_id > $2 and name in ('opened', 'clicked') order by person_id`,
+        [accountId, from],
+      )
+    ).rows.map((r) => r.link);
+
+  it('writes every line whole, across batches cut by rows and by bytes, UTF-8 included', async () => {
+    const buffer = new HitBuffer(ctx.database.pool, { flushMs: 60_000, flushRows: 7 });
+    const from = person;
+    // Links of 4,000 characters of three UTF-8 bytes each: about 170 lines fill a batch's bytes.
+    const long = (i: number) => `https://shop.example/${'€'.repeat(3990)}${i}`;
+    const links = Array.from({ length: 400 }, (_, i) => (i % 50 === 0 ? null : i % 3 === 0 ? long(i) : `https://shop.example/café?i=${i}&q=a\\b\t"c"`));
+    for (const link of links) buffer.add(hitOf(link));
+    await buffer.close();
+    expect(buffer.written).toBe(400);
+    expect(buffer.dropped).toBe(0);
+    expect(await linksOf(from)).toEqual(links);
+  });
+
+  it('keeps a batch the database refused, within the limit, and writes it once the database takes it', async () => {
+    // A pool whose statements give up after 300 ms waiting for a lock: with events locked, the COPY fails.
+    const pool = new pg.Pool({ connectionString: testDatabaseUrl(), max: 2, options: '-c lock_timeout=300' });
+    const buffer = new HitBuffer(pool, { flushMs: 60_000, flushRows: 5, maxWaiting: 4 });
+    const from = person;
+    const locker = await ctx.database.pool.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table events in access exclusive mode');
+      const links = Array.from({ length: 9 }, (_, i) => `https://shop.example/${i}`);
+      for (const link of links.slice(0, 4)) buffer.add(hitOf(link));
+      // The first batch (4) is on its way; 3 more come meanwhile; at its failure 1 of its lines fits under the limit.
+      const flushed = buffer.flush();
+      for (const link of links.slice(4, 7)) buffer.add(hitOf(link));
+      await flushed;
+      expect(buffer.pending).toBe(4);
+      expect(buffer.dropped).toBe(3);
+      buffer.add(hitOf(links[7]!));
+      expect(buffer.dropped).toBe(4);
+      await locker.query('commit');
+      await buffer.close();
+      expect(buffer.written).toBe(4);
+      expect(await linksOf(from)).toEqual([links[0], ...links.slice(4, 7)]);
+    } finally {
+      locker.release();
+      await pool.end();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Bench } from './lib.ts';
 
@@ -35,7 +36,8 @@ export function databaseUrlOf(bench: Bench): string {
 /**
  * Herald as `npm start` runs it: the built server in a process of its own (API and workers), on the bench's
  * database, at 127.0.0.1:`port`. Load generators then measure that process, not the bench's event loop.
- * BENCH_NODE_ARGS: options for that Node process (--cpu-prof --cpu-prof-dir=…, to profile it).
+ * BENCH_NODE_ARGS: options for that Node process (--cpu-prof --cpu-prof-dir=…, to profile it). BENCH_HERALD_LOG: a
+ * file for its standard output (with BENCH_NODE_ARGS=--trace-gc, its garbage collections).
  */
 export async function startHeraldProcess(options: HeraldProcessOptions): Promise<HeraldProcess> {
   const main = options.main ?? buildServer();
@@ -58,6 +60,7 @@ export async function startHeraldProcess(options: HeraldProcessOptions): Promise
     await stop();
     throw error;
   }
-  child.stdout!.resume();
+  if (process.env.BENCH_HERALD_LOG) child.stdout!.pipe(fs.createWriteStream(process.env.BENCH_HERALD_LOG));
+  else child.stdout!.resume();
   return { child, pid: child.pid!, base: `http://127.0.0.1:${options.port}`, stop };
 }

@@ -66,7 +66,16 @@ describe('the hit buffer (COPY lines in bytes outside the heap)', () => {
 
   let person = 9_000_000;
   const hitOf = (link: string | null): TrackingHit => ({
-    ref: { accountId, deliveryId: 1, personId: ++person, emailId: 501, sourceKind: 'broadcast', sourceId: 77, variant: 0, sentAt: 0 },
+    ref: {
+      accountId,
+      deliveryId: 1,
+      personId: ++person,
+      emailId: 501,
+      sourceKind: 'broadcast',
+      sourceId: 77,
+      variant: 0,
+      sentAt: 0,
+    },
     name: link === null ? 'opened' : 'clicked',
     link,
     agent: 'desktop',
@@ -86,7 +95,9 @@ describe('the hit buffer (COPY lines in bytes outside the heap)', () => {
     const from = person;
     // Links of 4,000 characters of three UTF-8 bytes each: about 170 lines fill a batch's bytes.
     const long = (i: number) => `https://shop.example/${'€'.repeat(3990)}${i}`;
-    const links = Array.from({ length: 400 }, (_, i) => (i % 50 === 0 ? null : i % 3 === 0 ? long(i) : `https://shop.example/café?i=${i}&q=a\\b\t"c"`));
+    const links = Array.from({ length: 400 }, (_, i) =>
+      i % 50 === 0 ? null : i % 3 === 0 ? long(i) : `https://shop.example/café?i=${i}&q=a\\b\t"c"`,
+    );
     for (const link of links) buffer.add(hitOf(link));
     await buffer.close();
     expect(buffer.written).toBe(400);

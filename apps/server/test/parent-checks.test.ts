@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 /**
- * Migration 0041: segment members, flow runs and deliveries check their parent (segment, flow, account) once a
- * statement instead of through a foreign key checked row by row. These tests hold the statement checks to what the
- * keys guaranteed: the key's error for a missing parent, no move to another parent, the parent's delete taking
- * its rows (those of an insert under way included), and an insert after the parent's delete failing.
+ * Events (migration 0040), segment members, flow runs and deliveries (migration 0041) check their parent (account,
+ * segment, flow, account) once a statement instead of through a foreign key checked row by row. These tests hold
+ * the statement checks to what the keys guaranteed: the key's error for a missing parent, no move to another
+ * parent, the parent's delete taking its rows (those of an insert under way included), and an insert after the
+ * parent's delete failing.
  */
 let ctx: TestContext;
 beforeAll(async () => {
@@ -33,50 +34,95 @@ interface Kind {
   deleteParent(db: Query, accountId: number, parent: number): Promise<unknown>;
 }
 
-const number = async (text: string, values: unknown[]) => Number((await ctx.database.pool.query<{ n: string }>(text, values)).rows[0]!.n);
+const number = async (text: string, values: unknown[]) =>
+  Number((await ctx.database.pool.query<{ n: string }>(text, values)).rows[0]!.n);
 let person = 7_000_000;
 
+/** A kind whose parent is the account: each parent's row is a row of that account. */
+function ofAccount(child: string, constraint: string, insert: string, checked: string): Kind {
+  return {
+    child,
+    parent: 'accounts',
+    constraint,
+    columns: 'account_id',
+    parentIn: async () => (await registerUser(ctx.app)).account.accountId as number,
+    insert: (db, _accountId, parents) => db.query(insert, [parents]),
+    count: (_accountId, parent) =>
+      number(`select count(*) as n from ${child} where account_id = $1 and ${checked}`, [parent]),
+    move: (db, _accountId, from, to) =>
+      db.query(`update ${child} set account_id = $2 where account_id = $1 and ${checked}`, [from, to]),
+    deleteParent: (db, _accountId, parent) => db.query('delete from accounts where id = $1', [parent]),
+  };
+}
+
 const kinds: Kind[] = [
+  ofAccount(
+    'events',
+    'events_account_id_fkey',
+    `insert into events (account_id, type, name, source) select a, 'track', 'checked', 'api' from unnest($1::bigint[]) a`,
+    `name = 'checked'`,
+  ),
   {
     child: 'segment_members',
     parent: 'segments',
     constraint: 'segment_members_account_id_segment_id_fkey',
     columns: 'account_id, segment_id',
-    parentIn: (accountId) => number(`insert into segments (account_id, name) values ($1, 'checked') returning id as n`, [accountId]),
+    parentIn: (accountId) =>
+      number(`insert into segments (account_id, name) values ($1, 'checked') returning id as n`, [accountId]),
     insert: (db, accountId, parents) =>
-      db.query('insert into segment_members (account_id, segment_id, person_id) select $1, s, $3 + o from unnest($2::bigint[]) with ordinality as x(s, o)', [accountId, parents, (person += 10)]),
-    count: (accountId, parent) => number('select count(*) as n from segment_members where account_id = $1 and segment_id = $2', [accountId, parent]),
-    move: (db, accountId, from, to) => db.query('update segment_members set segment_id = $3 where account_id = $1 and segment_id = $2', [accountId, from, to]),
-    deleteParent: (db, accountId, parent) => db.query('delete from segments where account_id = $1 and id = $2', [accountId, parent]),
+      db.query(
+        'insert into segment_members (account_id, segment_id, person_id) select $1, s, $3 + o from unnest($2::bigint[]) with ordinality as x(s, o)',
+        [accountId, parents, (person += 10)],
+      ),
+    count: (accountId, parent) =>
+      number('select count(*) as n from segment_members where account_id = $1 and segment_id = $2', [
+        accountId,
+        parent,
+      ]),
+    move: (db, accountId, from, to) =>
+      db.query('update segment_members set segment_id = $3 where account_id = $1 and segment_id = $2', [
+        accountId,
+        from,
+        to,
+      ]),
+    deleteParent: (db, accountId, parent) =>
+      db.query('delete from segments where account_id = $1 and id = $2', [accountId, parent]),
   },
   {
     child: 'flow_runs',
     parent: 'flows',
     constraint: 'flow_runs_account_id_flow_id_fkey',
     columns: 'account_id, flow_id',
-    parentIn: (accountId) => number('insert into flows (account_id) values ($1) returning id as n', [accountId]),
+    parentIn: (accountId) =>
+      number('insert into flows (account_id) values ($1) returning id as n', [accountId]),
     insert: (db, accountId, parents) =>
-      db.query('insert into flow_runs (account_id, flow_id, person_id) select $1, f, $3 + o from unnest($2::bigint[]) with ordinality as x(f, o)', [accountId, parents, (person += 10)]),
-    count: (accountId, parent) => number('select count(*) as n from flow_runs where account_id = $1 and flow_id = $2', [accountId, parent]),
-    move: (db, accountId, from, to) => db.query('update flow_runs set flow_id = $3 where account_id = $1 and flow_id = $2', [accountId, from, to]),
-    deleteParent: (db, accountId, parent) => db.query('delete from flows where account_id = $1 and id = $2', [accountId, parent]),
+      db.query(
+        'insert into flow_runs (account_id, flow_id, person_id) select $1, f, $3 + o from unnest($2::bigint[]) with ordinality as x(f, o)',
+        [accountId, parents, (person += 10)],
+      ),
+    count: (accountId, parent) =>
+      number('select count(*) as n from flow_runs where account_id = $1 and flow_id = $2', [
+        accountId,
+        parent,
+      ]),
+    move: (db, accountId, from, to) =>
+      db.query('update flow_runs set flow_id = $3 where account_id = $1 and flow_id = $2', [
+        accountId,
+        from,
+        to,
+      ]),
+    deleteParent: (db, accountId, parent) =>
+      db.query('delete from flows where account_id = $1 and id = $2', [accountId, parent]),
   },
-  {
-    child: 'deliveries',
-    parent: 'accounts',
-    constraint: 'deliveries_account_id_fkey',
-    columns: 'account_id',
-    parentIn: async () => (await registerUser(ctx.app)).account.accountId as number,
-    // The parent is the account: each parent's row is a delivery of that account.
-    insert: (db, _accountId, parents) =>
-      db.query(`insert into deliveries (account_id, source_kind, source_id, email_id, to_address) select a, 'broadcast', 1, 1, 'checked@example.com' from unnest($1::bigint[]) a`, [parents]),
-    count: (_accountId, parent) => number('select count(*) as n from deliveries where account_id = $1', [parent]),
-    move: (db, _accountId, from, to) => db.query('update deliveries set account_id = $2 where account_id = $1', [from, to]),
-    deleteParent: (db, _accountId, parent) => db.query('delete from accounts where id = $1', [parent]),
-  },
+  ofAccount(
+    'deliveries',
+    'deliveries_account_id_fkey',
+    `insert into deliveries (account_id, source_kind, source_id, email_id, to_address) select a, 'broadcast', 1, 1, 'checked@example.com' from unnest($1::bigint[]) a`,
+    `to_address = 'checked@example.com'`,
+  ),
 ];
 
-describe.each(kinds)('$child: its $parent checked once a statement (migration 0041)', (kind) => {
+describe.each(kinds)('$child: its $parent checked once a statement', (kind) => {
   let accountId: number;
   beforeAll(async () => {
     accountId = (await registerUser(ctx.app)).account.accountId as number;
@@ -91,7 +137,9 @@ describe.each(kinds)('$child: its $parent checked once a statement (migration 00
     );
     expect(error).toMatchObject({ code: '23503', constraint: kind.constraint, table: kind.child });
     const key = kind.columns === 'account_id' ? `${missing}` : `${accountId}, ${missing}`;
-    expect((error as { detail?: string }).detail).toBe(`Key (${kind.columns})=(${key}) is not present in table "${kind.parent}".`);
+    expect((error as { detail?: string }).detail).toBe(
+      `Key (${kind.columns})=(${key}) is not present in table "${kind.parent}".`,
+    );
     expect(await kind.count(accountId, parent)).toBe(0);
 
     await kind.insert(ctx.database.pool, accountId, [parent, parent]);
@@ -102,8 +150,13 @@ describe.each(kinds)('$child: its $parent checked once a statement (migration 00
     const parent = await kind.parentIn(accountId);
     const other = await kind.parentIn(accountId);
     await kind.insert(ctx.database.pool, accountId, [parent]);
-    await expect(kind.move(ctx.database.pool, accountId, parent, other)).rejects.toMatchObject({ code: '23503', table: kind.child });
-    await expect(kind.move(ctx.database.pool, accountId, parent, other + 1_000_000)).rejects.toMatchObject({ code: '23503' });
+    await expect(kind.move(ctx.database.pool, accountId, parent, other)).rejects.toMatchObject({
+      code: '23503',
+      table: kind.child,
+    });
+    await expect(kind.move(ctx.database.pool, accountId, parent, other + 1_000_000)).rejects.toMatchObject({
+      code: '23503',
+    });
     expect(await kind.count(accountId, parent)).toBe(1);
     expect(await kind.count(accountId, other)).toBe(0);
   });
@@ -119,7 +172,9 @@ describe.each(kinds)('$child: its $parent checked once a statement (migration 00
       await writer.query('begin');
       await kind.insert(writer, accountId, [parent]);
       let deletedAt = 0;
-      const deleted = kind.deleteParent(ctx.database.pool, accountId, parent).then(() => (deletedAt = Date.now()));
+      const deleted = kind
+        .deleteParent(ctx.database.pool, accountId, parent)
+        .then(() => (deletedAt = Date.now()));
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(deletedAt).toBe(0);
       await writer.query('commit');
@@ -152,14 +207,14 @@ describe.each(kinds)('$child: its $parent checked once a statement (migration 00
 
 it("an account's delete takes its segments' members and its flows' runs through the chain of deletes", async () => {
   const accountId = (await registerUser(ctx.app)).account.accountId as number;
-  const [segments, flows] = [kinds[0]!, kinds[1]!];
+  const [segments, flows, deliveries] = [kinds[1]!, kinds[2]!, kinds[3]!];
   const segment = await segments.parentIn(accountId);
   const flow = await flows.parentIn(accountId);
   await segments.insert(ctx.database.pool, accountId, [segment, segment]);
   await flows.insert(ctx.database.pool, accountId, [flow]);
-  await kinds[2]!.insert(ctx.database.pool, accountId, [accountId]);
+  await deliveries.insert(ctx.database.pool, accountId, [accountId]);
   await ctx.database.pool.query('delete from accounts where id = $1', [accountId]);
   expect(await segments.count(accountId, segment)).toBe(0);
   expect(await flows.count(accountId, flow)).toBe(0);
-  expect(await kinds[2]!.count(accountId, accountId)).toBe(0);
+  expect(await deliveries.count(accountId, accountId)).toBe(0);
 });

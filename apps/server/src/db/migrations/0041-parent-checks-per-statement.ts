@@ -32,15 +32,34 @@ import { sql, type Kysely } from 'kysely';
  * each single-row insert, planning its dynamic statements every time.)
  */
 const keys = [
-  { child: 'segment_members', childKey: ['account_id', 'segment_id'], parent: 'segments', parentKey: ['account_id', 'id'], name: 'segment_members_account_id_segment_id_fkey' },
-  { child: 'flow_runs', childKey: ['account_id', 'flow_id'], parent: 'flows', parentKey: ['account_id', 'id'], name: 'flow_runs_account_id_flow_id_fkey' },
-  { child: 'deliveries', childKey: ['account_id'], parent: 'accounts', parentKey: ['id'], name: 'deliveries_account_id_fkey' },
+  {
+    child: 'segment_members',
+    childKey: ['account_id', 'segment_id'],
+    parent: 'segments',
+    parentKey: ['account_id', 'id'],
+    name: 'segment_members_account_id_segment_id_fkey',
+  },
+  {
+    child: 'flow_runs',
+    childKey: ['account_id', 'flow_id'],
+    parent: 'flows',
+    parentKey: ['account_id', 'id'],
+    name: 'flow_runs_account_id_flow_id_fkey',
+  },
+  {
+    child: 'deliveries',
+    childKey: ['account_id'],
+    parent: 'accounts',
+    parentKey: ['id'],
+    name: 'deliveries_account_id_fkey',
+  },
 ] as const;
 
 type Key = (typeof keys)[number];
 
 /** `a.x = b.y and …` over the key's columns (child's in `child`, parent's in `parent`). */
-const joined = (key: Key, child: string, parent: string) => sql.raw(key.childKey.map((c, i) => `${child}.${c} = ${parent}.${key.parentKey[i]}`).join(' and '));
+const joined = (key: Key, child: string, parent: string) =>
+  sql.raw(key.childKey.map((c, i) => `${child}.${c} = ${parent}.${key.parentKey[i]}`).join(' and '));
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -54,8 +73,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   for (const key of keys) {
     const columns = sql.raw(key.childKey.join(', '));
-    const shown = sql.lit(`Key (${key.childKey.join(', ')})=(${key.childKey.map(() => '%s').join(', ')}) is not present in table "${key.parent}".`);
-    const message = sql.lit(`insert or update on table "${key.child}" violates foreign key constraint "${key.name}"`);
+    const shown = sql.lit(
+      `Key (${key.childKey.join(', ')})=(${key.childKey.map(() => '%s').join(', ')}) is not present in table "${key.parent}".`,
+    );
+    const message = sql.lit(
+      `insert or update on table "${key.child}" violates foreign key constraint "${key.name}"`,
+    );
     const check = sql.raw(`herald_${key.child}_parent_check`);
     const cascade = sql.raw(`herald_${key.parent}_deleted_${key.child}`);
     await sql`

@@ -53,6 +53,20 @@ describe('the hit throttle (a fixed table of typed arrays)', () => {
     expect(throttle.allow('1.2.3.4', 'x y', now)).toBe(false);
     expect(() => new HitThrottle(1, 100)).toThrow();
   });
+
+  it('answers, uncounted, when a clock stepping back and forth has stamped every slot with the current second', () => {
+    const throttle = new HitThrottle(1, 8);
+    const [x, y] = [1_790_000_000_000, 1_790_000_001_000];
+    let key = 0;
+    // Each return to x starts its count of pairs afresh and takes slots again, until x holds all 8 (y's one pair
+    // takes back a slot each time). Without a bound on the probe, the next new pair of x searched for ever.
+    for (let turn = 0; turn < 10; turn++) {
+      throttle.allow('203.0.113.9', 'y', y);
+      for (let i = 0; i < 4; i++) throttle.allow('203.0.113.9', `k${key++}`, x);
+    }
+    expect(throttle.allow('203.0.113.9', 'new', x)).toBe(true);
+    expect(throttle.allow('203.0.113.9', 'new', x)).toBe(true);
+  });
 });
 
 describe('the hit buffer (COPY lines in bytes outside the heap)', () => {

@@ -66,7 +66,9 @@ export class HitThrottle {
     hashPair(address, key);
     const b = hashB;
     let slot = (hashA ^ (hashA >>> 15)) & this.mask;
-    for (;;) {
+    // A clock that steps back can bring a second's slots back after `used` was reset, and past half the table: the
+    // probe stops after a pass over it, and the hit is recorded uncounted.
+    for (let probes = 0; probes <= this.mask; probes++) {
       if (this.stamps[slot] !== second) {
         if (this.used >= this.room) return true;
         this.stamps[slot] = second;
@@ -82,5 +84,6 @@ export class HitThrottle {
       }
       slot = (slot + 1) & this.mask;
     }
+    return true;
   }
 }

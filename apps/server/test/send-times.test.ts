@@ -349,14 +349,16 @@ describe('pause and resume', () => {
     const stranger = (await registerUser(ctx.app)).client;
     const item = await broadcast(client, { emailId });
     expect((await client.post(`/v1/broadcasts/${item.id}/send`)).status).toBe(200);
-    // Paused at once, while the deliver job's first claims (loops × 250) have left rows pending: a pause that came
-    // after two more requests once found every row claimed already (CI), and nothing was held.
+    // Paused at once: before the start job queues the audience (then all of it is held), or while the deliver job's
+    // first claims (loops × 250) leave rows pending.
     expect((await client.post(`/v1/broadcasts/${item.id}/pause`)).status).toBe(200);
     expect((await reader.post(`/v1/broadcasts/${item.id}/pause`)).status).toBe(403);
     expect((await stranger.post(`/v1/broadcasts/${item.id}/pause`)).status).toBe(404);
+    // Settled once the whole audience is queued and every row is sent or held. (Waiting only for nothing to be
+    // sending once read the status before the start job had queued anyone: CI, twice.)
     const settled = await until('settled', async () => {
       const { progress } = (await client.get(`/v1/broadcasts/${item.id}/status`)).body;
-      return progress.sending === 0 && progress;
+      return progress.sending === 0 && progress.pending === 0 && progress.sent + progress.paused === bigAudience && progress;
     });
     expect(settled.paused).toBeGreaterThan(0);
     const canceled = await client.post(`/v1/broadcasts/${item.id}/cancel`);

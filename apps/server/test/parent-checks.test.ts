@@ -55,6 +55,32 @@ function ofAccount(child: string, constraint: string, insert: string, checked: s
   };
 }
 
+/** A kind whose parent belongs to an account (key: account_id and `column`); each row is a person's. */
+function inAccount(child: string, parent: string, column: string, create: string): Kind {
+  return {
+    child,
+    parent,
+    constraint: `${child}_account_id_${column}_fkey`,
+    columns: `account_id, ${column}`,
+    parentIn: (accountId) => number(create, [accountId]),
+    insert: (db, accountId, parents) =>
+      db.query(
+        `insert into ${child} (account_id, ${column}, person_id) select $1, p, $3 + o from unnest($2::bigint[]) with ordinality as x(p, o)`,
+        [accountId, parents, (person += 10)],
+      ),
+    count: (accountId, of) =>
+      number(`select count(*) as n from ${child} where account_id = $1 and ${column} = $2`, [accountId, of]),
+    move: (db, accountId, from, to) =>
+      db.query(`update ${child} set ${column} = $3 where account_id = $1 and ${column} = $2`, [
+        accountId,
+        from,
+        to,
+      ]),
+    deleteParent: (db, accountId, of) =>
+      db.query(`delete from ${parent} where account_id = $1 and id = $2`, [accountId, of]),
+  };
+}
+
 const kinds: Kind[] = [
   ofAccount(
     'events',
@@ -62,58 +88,13 @@ const kinds: Kind[] = [
     `insert into events (account_id, type, name, source) select a, 'track', 'checked', 'api' from unnest($1::bigint[]) a`,
     `name = 'checked'`,
   ),
-  {
-    child: 'segment_members',
-    parent: 'segments',
-    constraint: 'segment_members_account_id_segment_id_fkey',
-    columns: 'account_id, segment_id',
-    parentIn: (accountId) =>
-      number(`insert into segments (account_id, name) values ($1, 'checked') returning id as n`, [accountId]),
-    insert: (db, accountId, parents) =>
-      db.query(
-        'insert into segment_members (account_id, segment_id, person_id) select $1, s, $3 + o from unnest($2::bigint[]) with ordinality as x(s, o)',
-        [accountId, parents, (person += 10)],
-      ),
-    count: (accountId, parent) =>
-      number('select count(*) as n from segment_members where account_id = $1 and segment_id = $2', [
-        accountId,
-        parent,
-      ]),
-    move: (db, accountId, from, to) =>
-      db.query('update segment_members set segment_id = $3 where account_id = $1 and segment_id = $2', [
-        accountId,
-        from,
-        to,
-      ]),
-    deleteParent: (db, accountId, parent) =>
-      db.query('delete from segments where account_id = $1 and id = $2', [accountId, parent]),
-  },
-  {
-    child: 'flow_runs',
-    parent: 'flows',
-    constraint: 'flow_runs_account_id_flow_id_fkey',
-    columns: 'account_id, flow_id',
-    parentIn: (accountId) =>
-      number('insert into flows (account_id) values ($1) returning id as n', [accountId]),
-    insert: (db, accountId, parents) =>
-      db.query(
-        'insert into flow_runs (account_id, flow_id, person_id) select $1, f, $3 + o from unnest($2::bigint[]) with ordinality as x(f, o)',
-        [accountId, parents, (person += 10)],
-      ),
-    count: (accountId, parent) =>
-      number('select count(*) as n from flow_runs where account_id = $1 and flow_id = $2', [
-        accountId,
-        parent,
-      ]),
-    move: (db, accountId, from, to) =>
-      db.query('update flow_runs set flow_id = $3 where account_id = $1 and flow_id = $2', [
-        accountId,
-        from,
-        to,
-      ]),
-    deleteParent: (db, accountId, parent) =>
-      db.query('delete from flows where account_id = $1 and id = $2', [accountId, parent]),
-  },
+  inAccount(
+    'segment_members',
+    'segments',
+    'segment_id',
+    `insert into segments (account_id, name) values ($1, 'checked') returning id as n`,
+  ),
+  inAccount('flow_runs', 'flows', 'flow_id', 'insert into flows (account_id) values ($1) returning id as n'),
   ofAccount(
     'deliveries',
     'deliveries_account_id_fkey',

@@ -50,8 +50,14 @@ export interface PlannedMessageOptions extends Omit<RenderOptions, 'rewriteLink'
   mime: Pick<MimeMessage, 'from' | 'to' | 'replyTo' | 'date'>;
 }
 
-/** A piece of a stretch: text (raw, and as quoted-printable lines), the message's link prefix, or a text-part link that depends on the message. */
-type Piece = { kind: 'text'; raw: string; qp: string } | { kind: 'prefix' } | { kind: 'maybe'; url: string };
+/**
+ * A piece of a stretch: text (raw, and as quoted-printable lines, also with the soft line break that joins it to
+ * what comes before), the message's link prefix, or a text-part link that depends on the message.
+ */
+type Piece = { kind: 'text'; raw: string; qp: string; joined: string } | { kind: 'prefix' } | { kind: 'maybe'; url: string };
+
+/** What joins the quoted-printable lines of a part's segments: a soft line break. */
+export const softBreak = '=\r\n';
 
 interface Stretch {
   pieces: Piece[];
@@ -202,7 +208,10 @@ function finish(
   const out: Piece[] = [];
   let text = '';
   const flush = () => {
-    if (text) out.push({ kind: 'text', raw: text, qp: lines(text) });
+    if (text) {
+      const qp = lines(text);
+      out.push({ kind: 'text', raw: text, qp, joined: softBreak + qp });
+    }
     text = '';
   };
   for (const piece of pieces) {

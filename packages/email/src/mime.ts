@@ -135,6 +135,25 @@ export function encodeBody(text: string): EncodedBody {
 }
 
 /**
+ * A part's body in pieces whose concatenation is the body. A bulk send's planned writing (planned-message.ts)
+ * keeps the stretches it encoded once as long-lived strings and writes each message from them, without copying
+ * them into one string per message.
+ */
+export interface EncodedPieces {
+  encoding: EncodedBody['encoding'];
+  pieces: string[];
+}
+
+/**
+ * A message as its header block and its body pieces: `head + body.join('')` is the message. The head ends with
+ * the blank line. The body is ASCII (each part quoted-printable or base64), so it goes on the wire byte for byte.
+ */
+export interface MimePieces {
+  head: string;
+  body: string[];
+}
+
+/**
  * The message as RFC 5322 / MIME text: multipart/alternative with the text part and the HTML part, each UTF-8
  * in quoted-printable or base64 (encodeBody), with CRLF line ends. Built in one pass of string joins, so a bulk
  * send spends its time sending, not encoding.
@@ -147,10 +166,16 @@ export function toMime(message: MimeMessage): string {
   return mimeOf(message, encodeBody(message.text), encodeBody(message.html));
 }
 
-/** The message with its two parts already encoded (toMime, and the planned writing of message-plan.ts). */
+/** The message with its two parts already encoded (toMime). */
 export function mimeOf(message: Omit<MimeMessage, 'text' | 'html'>, text: EncodedBody, html: EncodedBody): string {
+  const { head, body } = mimePieces(message, { encoding: text.encoding, pieces: [text.body] }, { encoding: html.encoding, pieces: [html.body] });
+  return head + body.join('');
+}
+
+/** The same message in pieces, from parts in pieces (the planned writing of planned-message.ts): no body is copied. */
+export function mimePieces(message: Omit<MimeMessage, 'text' | 'html'>, text: EncodedPieces, html: EncodedPieces): MimePieces {
   const boundary = `=_herald_${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
-  const lines = [
+  const head = [
     `From: ${encodeAddress(message.from)}`,
     `To: ${encodeAddress(message.to)}`,
     ...(message.replyTo ? [`Reply-To: ${encodeAddress(message.replyTo)}`] : []),
@@ -163,18 +188,16 @@ export function mimeOf(message: Omit<MimeMessage, 'text' | 'html'>, text: Encode
     'MIME-Version: 1.0',
     `Content-Type: multipart/alternative; boundary="${boundary}"`,
     '',
-    `--${boundary}`,
-    'Content-Type: text/plain; charset=utf-8',
-    `Content-Transfer-Encoding: ${text.encoding}`,
     '',
-    text.body,
-    `--${boundary}`,
-    'Content-Type: text/html; charset=utf-8',
-    `Content-Transfer-Encoding: ${html.encoding}`,
-    '',
-    html.body,
-    `--${boundary}--`,
-    '',
-  ];
-  return lines.join('\r\n');
+  ].join('\r\n');
+  return {
+    head,
+    body: [
+      `--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: ${text.encoding}\r\n\r\n`,
+      ...text.pieces,
+      `\r\n--${boundary}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: ${html.encoding}\r\n\r\n`,
+      ...html.pieces,
+      `\r\n--${boundary}--\r\n`,
+    ],
+  };
 }

@@ -1,5 +1,5 @@
-import { base64Wins, encodeBody, escapeQp, mimeOf, qpLines, toMime, type EncodedBody } from './mime.ts';
-import { lines, qpStats, type EmailPlan, type PartPlan, type PlannedMessageOptions } from './message-plan.ts';
+import { base64Wins, encodeBody, escapeQp, mimePieces, qpLines, type EncodedPieces, type MimePieces } from './mime.ts';
+import { lines, qpStats, softBreak, type EmailPlan, type PartPlan, type PlannedMessageOptions } from './message-plan.ts';
 import {
   collapseBlankLines,
   escapeAttribute,
@@ -37,7 +37,7 @@ function between(rendered: string, markers: string[]): string[] | null {
  * A part's body from its per-message pieces (`own[i]` comes before stretch i) and its stretches. `prefix` is the
  * raw text of the message's link prefix in this part; `maybe` resolves a text link the plan could not settle.
  */
-function bodyOf(part: PartPlan, own: string[], prefix: string, maybe: (url: string) => string): EncodedBody {
+function bodyOf(part: PartPlan, own: string[], prefix: string, maybe: (url: string) => string): EncodedPieces {
   const escapedOwn = own.map((piece) => escapeQp(piece));
   let rare = part.rare || escapedOwn.some((e) => e.rare);
   const prefixes = part.stretches.reduce((n, s) => n + s.prefixes, 0);
@@ -73,32 +73,38 @@ function bodyOf(part: PartPlan, own: string[], prefix: string, maybe: (url: stri
     own.forEach(add);
     maybes.forEach(add);
     if (prefix) for (let i = 0; i < prefixes; i++) add(prefix);
-    if (base64Wins(escapes, bytes)) return encodeBody(raw());
+    if (base64Wins(escapes, bytes)) {
+      const { encoding, body } = encodeBody(raw());
+      return { encoding, pieces: [body] };
+    }
   }
   // Only the very end of the body needs its last space escaped: the last per-message piece, or else a stretch,
-  // which ends in a `>` or a cut character.
-  const segments: string[] = [];
+  // which ends in a `>` or a cut character. Segments are joined by soft line breaks: `pieces` holds each with the
+  // break before it, and the stretches' text is the plan's own strings, made once for the whole send.
+  const pieces: string[] = [];
+  const push = (segment: string) => pieces.push(pieces.length ? softBreak + segment : segment);
   const prefixLines = prefixEscaped ? qpLines(prefixEscaped.escaped) : '';
+  const prefixJoined = softBreak + prefixLines;
   let m = 0;
   const pushOwn = (i: number) => {
     let escaped = escapedOwn[i]!.escaped;
     if (i === own.length - 1 && escaped.endsWith(' ')) escaped = `${escaped.slice(0, -1)}=20`;
-    if (escaped) segments.push(qpLines(escaped));
+    if (escaped) push(qpLines(escaped));
   };
   pushOwn(0);
   part.stretches.forEach((stretch, i) => {
     for (const piece of stretch.pieces) {
-      if (piece.kind === 'text') segments.push(piece.qp);
+      if (piece.kind === 'text') pieces.push(pieces.length ? piece.joined : piece.qp);
       else if (piece.kind === 'prefix') {
-        if (prefixLines) segments.push(prefixLines);
+        if (prefixLines) pieces.push(pieces.length ? prefixJoined : prefixLines);
       } else {
         const resolved = maybes[m++]!;
-        if (resolved) segments.push(lines(resolved));
+        if (resolved) push(lines(resolved));
       }
     }
     pushOwn(i + 1);
   });
-  return { encoding: 'quoted-printable', body: segments.join('=\r\n') };
+  return { encoding: 'quoted-printable', pieces };
 }
 
 /** The plan's link rewriting as renderCompiled takes it: UTM tags, then the message's prefix and each destination's suffix. */
@@ -117,27 +123,26 @@ function linkOptionsOf(plan: EmailPlan, prefix: string): Pick<RenderOptions, 'ut
   };
 }
 
-/** The same message the long way: renderCompiled, then toMime. */
+/** The same message the long way: renderCompiled, then what toMime writes. */
 function writeInFull(
   plan: EmailPlan,
   person: RenderPerson,
   account: RenderAccount,
   options: PlannedMessageOptions,
-): { mime: string; subject: string } {
+): { message: MimePieces; subject: string } {
   const rendered = renderCompiled(plan.compiled, person, account, {
     ...options,
     ...linkOptionsOf(plan, options.linkPrefix ?? ''),
   });
+  const text = encodeBody(rendered.text);
+  const html = encodeBody(rendered.html);
   return {
     subject: rendered.subject,
-    mime: toMime({
-      ...options.mime,
-      subject: rendered.subject,
-      html: rendered.html,
-      text: rendered.text,
-      messageId: options.messageId,
-      headers: rendered.headers,
-    }),
+    message: mimePieces(
+      { ...options.mime, subject: rendered.subject, messageId: options.messageId, headers: rendered.headers },
+      { encoding: text.encoding, pieces: [text.body] },
+      { encoding: html.encoding, pieces: [html.body] },
+    ),
   };
 }
 
@@ -151,6 +156,17 @@ export function writePlanned(
   account: RenderAccount,
   options: PlannedMessageOptions,
 ): { mime: string; subject: string } {
+  const { message, subject } = writePlannedPieces(plan, person, account, options);
+  return { mime: message.head + message.body.join(''), subject };
+}
+
+/** writePlanned's message in pieces (mimePieces): what an SMTP connection writes without joining them. */
+export function writePlannedPieces(
+  plan: EmailPlan,
+  person: RenderPerson,
+  account: RenderAccount,
+  options: PlannedMessageOptions,
+): { message: MimePieces; subject: string } {
   const { tracking } = plan.options;
   const prefix = tracking ? (options.linkPrefix ?? '') : '';
   const own = ownLinksOf(options);
@@ -212,7 +228,7 @@ export function writePlanned(
   const textBody = bodyOf(plan.text, text, prefix, (url) => rewritten.get(url) ?? url);
   return {
     subject: rendering.subject,
-    mime: mimeOf(
+    message: mimePieces(
       {
         ...options.mime,
         subject: rendering.subject,

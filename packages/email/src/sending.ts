@@ -9,4 +9,5 @@ export { TemplateError } from './errors.ts';
 export { toMime } from './mime.ts';
 export { dkimSign } from './dkim.ts';
 export { planEmail, type EmailPlan } from './message-plan.ts';
-export { writePlanned } from './planned-message.ts';
+export { writePlanned, writePlannedPieces } from './planned-message.ts';
+export type { MimePieces } from './mime.ts';

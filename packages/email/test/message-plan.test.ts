@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSources } from '../src/compile.ts';
 import { planEmail, type LinkTracking, type PlannedMessageOptions } from '../src/message-plan.ts';
-import { writePlanned } from '../src/planned-message.ts';
+import { writePlanned, writePlannedPieces } from '../src/planned-message.ts';
 import { toMime } from '../src/mime.ts';
 import { parseSources } from '../src/parsed.ts';
 import { renderCompiled } from '../src/render.ts';
@@ -195,6 +195,13 @@ describe('planned writing', () => {
                 date: new Date(0),
               },
             };
+            const { message } = writePlannedPieces(plan, person, account, options);
+            // In pieces (what an SMTP connection writes): the header block ends at the first blank line, and the
+            // body goes on the wire one byte a character.
+            expect(message.head.indexOf('\r\n\r\n')).toBe(message.head.length - 4);
+            for (const piece of message.body) expect(piece).toMatch(/^[\x00-\x7f]*$/);
+            const boundaries = (mime: string) => mime.replace(/=_herald_[0-9a-f]+_[0-9a-z]+/g, 'boundary');
+            expect(boundaries(message.head + message.body.join(''))).toBe(boundaries(writePlanned(plan, person, account, options).mime));
             const planned = decode(writePlanned(plan, person, account, options).mime);
             const expected = decode(longWay(compiled, person, options, planOptions));
             expect(planned.headers).toBe(expected.headers);

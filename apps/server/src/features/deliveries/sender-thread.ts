@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import crypto from 'node:crypto';
-import { dkimSign, parseSources, planEmail, renderCompiled, toMime, writePlanned, type CompiledEmail, type EmailPlan } from '@herald/email/sending';
+import { dkimSign, parseSources, planEmail, renderCompiled, toMime, writePlannedPieces, type CompiledEmail, type EmailPlan } from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
 import { linkSuffix, trackingFor } from '../tracking/tracking-links.ts';
 import { SendJournal } from './send-journal.ts';
@@ -66,13 +66,14 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
         ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}),
         ...(content.tracking ? { tracking: { suffixFor: (target: string) => linkSuffix(init.secret, content.accountId, content.emailId, target) } } : {}),
       });
-      const planned = writePlanned(entry.plan, person as never, content.account, {
+      const planned = writePlannedPieces(entry.plan, person as never, content.account, {
         messageId,
         ...links,
         ...(tracking ? { openPixelUrl: tracking.openPixelUrl, linkPrefix: tracking.clickPrefix } : {}),
         mime: { from: content.from, to: row.to, replyTo: content.replyTo },
       });
-      const raw = content.dkim ? dkimSign(planned.mime, content.dkim) : planned.mime;
+      // Unsigned, the message stays in pieces until the connection writes it; a signature needs it whole.
+      const raw = content.dkim ? dkimSign(planned.message.head + planned.message.body.join(''), content.dkim) : planned.message;
       return {
         message: { envelope: { from: content.fromEmail, to: row.to }, raw, wireReady: true },
         summary: { to: row.to, from: content.from, subject: planned.subject, text: '', html: null },

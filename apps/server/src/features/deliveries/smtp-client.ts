@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import type { MimePieces } from '@herald/email/sending';
 
 /**
  * A lean SMTP client for bulk sending: one connection sends message after message; MAIL, RCPT and DATA go out
@@ -37,6 +38,11 @@ export class SmtpConnection {
   private waiting: { resolve: (reply: Reply) => void; reject: (error: Error) => void }[] = [];
   private failure: Error | null = null;
   private pipelining = false;
+  /**
+   * Where a message given in pieces is written before it goes to the socket: one per connection, reused for each
+   * message (the next is written only after the last one's write has completed), grown when a message needs more.
+   */
+  private out: Buffer | null = null;
   closed = false;
 
   private constructor(private readonly options: SmtpClientOptions) {}
@@ -143,10 +149,11 @@ export class SmtpConnection {
    * dot the server keeps nothing, so a caller that records the send there (the send journal) and dies a moment
    * later has recorded what the server has, no more and no less.
    */
-  async send(envelope: { from: string; to: string }, raw: string, options: { wireReady?: boolean; beforeDot?: () => void } = {}): Promise<string> {
+  async send(envelope: { from: string; to: string }, raw: string | MimePieces, options: { wireReady?: boolean; beforeDot?: () => void } = {}): Promise<string> {
     // wireReady: CRLF line ends and no line starting with a dot (what toMime writes), so nothing to rewrite.
-    const body = options.wireReady ? raw : (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n');
-    const content = body.endsWith('\r\n') ? body : `${body}\r\n`;
+    // Pieces are always what toMime would write.
+    const body = typeof raw !== 'string' || options.wireReady ? raw : (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n');
+    const content = typeof body !== 'string' || body.endsWith('\r\n') ? body : `${body}\r\n`;
     const mail = `MAIL FROM:<${envelope.from}>`;
     const rcpt = `RCPT TO:<${envelope.to}>`;
     if (this.pipelining) {
@@ -184,17 +191,35 @@ export class SmtpConnection {
     // lost a message the journal called sent.
     // ASCII goes out byte for byte, without a UTF-8 encoding pass. MIME from toMime (wireReady) has ASCII bodies
     // (quoted-printable or base64), so only its header block, where an address may be UTF-8, needs a look.
-    const headerEnd = options.wireReady ? content.indexOf('\r\n\r\n') : -1;
-    const ascii = !/[^\x00-\x7f]/.test(headerEnd >= 0 ? content.slice(0, headerEnd) : content);
-    await this.written(content, ascii ? 'latin1' : 'utf8');
+    if (typeof content === 'string') {
+      const headerEnd = options.wireReady ? content.indexOf('\r\n\r\n') : -1;
+      const ascii = !/[^\x00-\x7f]/.test(headerEnd >= 0 ? content.slice(0, headerEnd) : content);
+      await this.written(content, ascii ? 'latin1' : 'utf8');
+    } else await this.written(this.fill(content), 'latin1');
     const accepted = this.read();
     options.beforeDot?.();
     this.socket.write('.\r\n');
     return this.check(await accepted, [250]).text;
   }
 
+  /**
+   * A message in pieces as bytes, in this connection's buffer: the head as UTF-8 (an address may be), the body's
+   * ASCII pieces one byte a character. Ends with a line break, as the dot needs.
+   */
+  private fill({ head, body }: MimePieces): Buffer {
+    const headBytes = /[^\x00-\x7f]/.test(head) ? Buffer.byteLength(head, 'utf8') : head.length;
+    let size = headBytes + 2;
+    for (const piece of body) size += piece.length;
+    if (!this.out || this.out.length < size) this.out = Buffer.allocUnsafe(Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(size))));
+    const out = this.out;
+    let at = out.write(head, 0, headBytes === head.length ? 'latin1' : 'utf8');
+    for (const piece of body) at += out.write(piece, at, 'latin1');
+    if (at < 2 || out[at - 2] !== 13 || out[at - 1] !== 10) at += out.write('\r\n', at, 'latin1');
+    return out.subarray(0, at);
+  }
+
   /** Write to the socket; resolves once the data has left the process for the operating system's socket buffer. */
-  private written(data: string, encoding: BufferEncoding): Promise<void> {
+  private written(data: string | Buffer, encoding: BufferEncoding): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const onClose = () => reject(this.failure ?? new SmtpError('The SMTP server closed the connection.'));

@@ -1,3 +1,4 @@
+import type { MimePieces } from '@herald/email/sending';
 import type { DevMailbox } from '../../db/schema.generated.ts';
 import { SmtpConnection } from './smtp-client.ts';
 
@@ -39,7 +40,8 @@ export function isPermanent(error: unknown): boolean {
 /** A raw MIME message and its envelope, as the bulk sender hands it over. */
 export interface RawMessage {
   envelope: { from: string; to: string };
-  raw: string;
+  /** The message, or its pieces (what a planned message is written as: joined only on the way to the socket). */
+  raw: string | MimePieces;
   /** CRLF line ends, no line starting with a dot, and ASCII bodies (what toMime writes): sent as it is. */
   wireReady?: boolean;
 }
@@ -144,7 +146,8 @@ export function createSendTransport(options: TransportOptions): SendTransport {
       if ('failure' in prepared) return prepared.failure;
       const { message, summary } = prepared;
       beforeDot();
-      mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw: message.raw });
+      const raw = typeof message.raw === 'string' ? message.raw : message.raw.head + message.raw.body.join('');
+      mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw });
       return { ok: true, response: 'mailbox' };
     },
     takeMailbox: () => mailbox.splice(0, mailbox.length),

@@ -116,6 +116,17 @@ export async function runProgress(db: Database, accountId: number, flowId: numbe
   return rows[0]!;
 }
 
+/**
+ * Runs of the flow not yet finished, counted on the partial index of live runs: the once-a-second poll of the timed
+ * part costs the database little, and nothing once they are all done (a count of the flow's 100,000 runs took 45 ms,
+ * some 1.2 s of PostgreSQL's time in a run).
+ */
+export async function liveRuns(db: Database, accountId: number, flowId: number): Promise<number> {
+  const { rows } = await sql<{ live: number }>`
+    select count(*)::int as live from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')`.execute(db);
+  return rows[0]!.live;
+}
+
 /** What the database says after a run: steps executed more than once, runs without all five steps, deliveries. */
 export async function verifyFlowRun(db: Database, accountId: number, flowId: number, steps: number) {
   return unbounded(db, async (trx) => {
@@ -168,15 +179,15 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
     let stats = await sink.stats();
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
-      const progress = await runProgress(bench.db, accountId, flowId);
+      const live = doneAt ? 0 : await liveRuns(bench.db, accountId, flowId);
       stats = await sink.stats();
       const elapsed = (performance.now() - started) / 1000;
-      if (progress.live === 0 && !doneAt) {
+      if (live === 0 && !doneAt) {
         doneAt = elapsed;
         cpuAtDone = `; when the runs were done, Herald ${round1(processFigures(herald.pid!).cpuSeconds - atStart.cpuSeconds)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s`;
       }
-      console.log(`  ${progress.done} runs done, ${progress.live} in progress, ${progress.failed} failed; ${stats.received} emails received (${round1(elapsed)} s)`);
-      if (progress.live === 0 && stats.received >= flowPeople) break;
+      console.log(`  ${live} runs in progress; ${stats.received} emails received (${round1(elapsed)} s)`);
+      if (live === 0 && stats.received >= flowPeople) break;
       if (elapsed > 600) throw new Error('not done in 10 minutes');
     }
     const lastMail = (stats.lastAt - (Date.now() - (performance.now() - started))) / 1000;
@@ -185,10 +196,11 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
     await new Promise((r) => setTimeout(r, 1500));
     stats = await sink.stats();
     const check = await verifyFlowRun(bench.db, accountId, flowId, 5);
+    const final = await runProgress(bench.db, accountId, flowId);
     console.log(`  runs done at ${round1(doneAt)} s, last email at ${round1(lastMail)} s; Herald CPU ${round1(cpu)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s${cpuAtDone}`);
     console.log(`  sink: ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates`);
-    console.log(`  database: ${check.runs} runs, ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`);
-    if (check.twice || check.short || stats.duplicates || stats.distinct !== flowPeople || check.runs !== flowPeople) throw new Error('flow-100k: the totals are wrong');
+    console.log(`  database: ${check.runs} runs (${final.done} done, ${final.failed} failed), ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`);
+    if (final.failed || check.twice || check.short || stats.duplicates || stats.distinct !== flowPeople || check.runs !== flowPeople) throw new Error('flow-100k: the totals are wrong');
     return { figure: round1(seconds), unit: 's' };
   } finally {
     herald.kill('SIGTERM');

@@ -153,6 +153,9 @@ export interface MimePieces {
   body: string[];
 }
 
+/** The message a MimePieces stands for, as one string (what a DKIM signature or a mailbox needs). */
+export const joinPieces = ({ head, body }: MimePieces): string => head + body.join('');
+
 /**
  * The message as RFC 5322 / MIME text: multipart/alternative with the text part and the HTML part, each UTF-8
  * in quoted-printable or base64 (encodeBody), with CRLF line ends. Built in one pass of string joins, so a bulk
@@ -168,8 +171,7 @@ export function toMime(message: MimeMessage): string {
 
 /** The message with its two parts already encoded (toMime). */
 export function mimeOf(message: Omit<MimeMessage, 'text' | 'html'>, text: EncodedBody, html: EncodedBody): string {
-  const { head, body } = mimePieces(message, { encoding: text.encoding, pieces: [text.body] }, { encoding: html.encoding, pieces: [html.body] });
-  return head + body.join('');
+  return joinPieces(mimePieces(message, { encoding: text.encoding, pieces: [text.body] }, { encoding: html.encoding, pieces: [html.body] }));
 }
 
 /** The same message in pieces, from parts in pieces (the planned writing of planned-message.ts): no body is copied. */

@@ -1,4 +1,4 @@
-import { base64Wins, encodeBody, escapeQp, mimePieces, qpLines, type EncodedPieces, type MimePieces } from './mime.ts';
+import { base64Wins, encodeBody, escapeQp, joinPieces, mimePieces, qpLines, type EncodedPieces, type MimePieces } from './mime.ts';
 import { lines, qpStats, softBreak, type EmailPlan, type PartPlan, type PlannedMessageOptions } from './message-plan.ts';
 import {
   collapseBlankLines,
@@ -157,7 +157,7 @@ export function writePlanned(
   options: PlannedMessageOptions,
 ): { mime: string; subject: string } {
   const { message, subject } = writePlannedPieces(plan, person, account, options);
-  return { mime: message.head + message.body.join(''), subject };
+  return { mime: joinPieces(message), subject };
 }
 
 /** writePlanned's message in pieces (mimePieces): what an SMTP connection writes without joining them. */

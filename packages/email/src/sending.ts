@@ -10,4 +10,4 @@ export { toMime } from './mime.ts';
 export { dkimSign } from './dkim.ts';
 export { planEmail, type EmailPlan } from './message-plan.ts';
 export { writePlanned, writePlannedPieces } from './planned-message.ts';
-export type { MimePieces } from './mime.ts';
+export { joinPieces, type MimePieces } from './mime.ts';

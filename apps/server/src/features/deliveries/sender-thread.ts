@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import crypto from 'node:crypto';
-import { dkimSign, parseSources, planEmail, renderCompiled, toMime, writePlannedPieces, type CompiledEmail, type EmailPlan } from '@herald/email/sending';
+import { dkimSign, joinPieces, parseSources, planEmail, renderCompiled, toMime, writePlannedPieces, type CompiledEmail, type EmailPlan } from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
 import { linkSuffix, trackingFor } from '../tracking/tracking-links.ts';
 import { SendJournal } from './send-journal.ts';
@@ -73,7 +73,7 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
         mime: { from: content.from, to: row.to, replyTo: content.replyTo },
       });
       // Unsigned, the message stays in pieces until the connection writes it; a signature needs it whole.
-      const raw = content.dkim ? dkimSign(planned.message.head + planned.message.body.join(''), content.dkim) : planned.message;
+      const raw = content.dkim ? dkimSign(joinPieces(planned.message), content.dkim) : planned.message;
       return {
         message: { envelope: { from: content.fromEmail, to: row.to }, raw, wireReady: true },
         summary: { to: row.to, from: content.from, subject: planned.subject, text: '', html: null },

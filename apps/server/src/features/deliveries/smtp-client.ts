@@ -32,6 +32,12 @@ export interface SmtpClientOptions {
   clientName?: string;
 }
 
+/** A whole MIME message as its header block (to the blank line) and its body; all head when it has no blank line. */
+function splitHead(raw: string): MimePieces {
+  const bodyAt = raw.indexOf('\r\n\r\n') + 4;
+  return bodyAt >= 4 ? { head: raw.slice(0, bodyAt), body: [raw.slice(bodyAt)] } : { head: raw, body: [] };
+}
+
 export class SmtpConnection {
   private socket!: net.Socket;
   private buffer = '';
@@ -150,10 +156,10 @@ export class SmtpConnection {
    * later has recorded what the server has, no more and no less.
    */
   async send(envelope: { from: string; to: string }, raw: string | MimePieces, options: { wireReady?: boolean; beforeDot?: () => void } = {}): Promise<string> {
-    // wireReady: CRLF line ends and no line starting with a dot (what toMime writes), so nothing to rewrite.
-    // Pieces are always what toMime would write.
-    const body = typeof raw !== 'string' || options.wireReady ? raw : (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n');
-    const content = typeof body !== 'string' || body.endsWith('\r\n') ? body : `${body}\r\n`;
+    // Pieces are what toMime writes, and so is a wireReady string (CRLF line ends, no line starting with a dot, an
+    // ASCII body): nothing to rewrite, and only the header block may hold UTF-8 (an address). Other text is
+    // dot-stuffed, given CRLF line ends and looked at whole.
+    const message = typeof raw !== 'string' ? raw : options.wireReady ? splitHead(raw) : { head: (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n'), body: [] };
     const mail = `MAIL FROM:<${envelope.from}>`;
     const rcpt = `RCPT TO:<${envelope.to}>`;
     if (this.pipelining) {
@@ -189,13 +195,7 @@ export class SmtpConnection {
     // operating system, which still delivers it if the process dies), so the dot is written in the same moment the
     // caller records the send. Only waiting for 'drain' left content queued in the process under load: a kill then
     // lost a message the journal called sent.
-    // ASCII goes out byte for byte, without a UTF-8 encoding pass. MIME from toMime (wireReady) has ASCII bodies
-    // (quoted-printable or base64), so only its header block, where an address may be UTF-8, needs a look.
-    if (typeof content === 'string') {
-      const headerEnd = options.wireReady ? content.indexOf('\r\n\r\n') : -1;
-      const ascii = !/[^\x00-\x7f]/.test(headerEnd >= 0 ? content.slice(0, headerEnd) : content);
-      await this.written(content, ascii ? 'latin1' : 'utf8');
-    } else await this.written(this.fill(content), 'latin1');
+    await this.written(this.fill(message));
     const accepted = this.read();
     options.beforeDot?.();
     this.socket.write('.\r\n');
@@ -203,28 +203,29 @@ export class SmtpConnection {
   }
 
   /**
-   * A message in pieces as bytes, in this connection's buffer: the head as UTF-8 (an address may be), the body's
-   * ASCII pieces one byte a character. Ends with a line break, as the dot needs.
+   * A message in pieces as bytes, in this connection's buffer: the head as UTF-8 when it is not ASCII (an address
+   * may be), the body's ASCII pieces one byte a character, without a UTF-8 encoding pass. Ends with a line break,
+   * as the dot needs.
    */
   private fill({ head, body }: MimePieces): Buffer {
-    const headBytes = /[^\x00-\x7f]/.test(head) ? Buffer.byteLength(head, 'utf8') : head.length;
-    let size = headBytes + 2;
+    const headEncoding = /[^\x00-\x7f]/.test(head) ? 'utf8' : 'latin1';
+    let size = Buffer.byteLength(head, headEncoding) + 2;
     for (const piece of body) size += piece.length;
     if (!this.out || this.out.length < size) this.out = Buffer.allocUnsafe(Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(size))));
     const out = this.out;
-    let at = out.write(head, 0, headBytes === head.length ? 'latin1' : 'utf8');
+    let at = out.write(head, 0, headEncoding);
     for (const piece of body) at += out.write(piece, at, 'latin1');
     if (at < 2 || out[at - 2] !== 13 || out[at - 1] !== 10) at += out.write('\r\n', at, 'latin1');
     return out.subarray(0, at);
   }
 
   /** Write to the socket; resolves once the data has left the process for the operating system's socket buffer. */
-  private written(data: string | Buffer, encoding: BufferEncoding): Promise<void> {
+  private written(data: Buffer): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const onClose = () => reject(this.failure ?? new SmtpError('The SMTP server closed the connection.'));
       this.socket.once('close', onClose);
-      this.socket.write(data, encoding, (error) => {
+      this.socket.write(data, (error) => {
         this.socket.off('close', onClose);
         if (error) reject(this.failure ?? new SmtpError(error.message));
         else resolve();

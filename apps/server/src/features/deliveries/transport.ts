@@ -1,4 +1,4 @@
-import type { MimePieces } from '@herald/email/sending';
+import { joinPieces, type MimePieces } from '@herald/email/sending';
 import type { DevMailbox } from '../../db/schema.generated.ts';
 import { SmtpConnection } from './smtp-client.ts';
 
@@ -146,7 +146,7 @@ export function createSendTransport(options: TransportOptions): SendTransport {
       if ('failure' in prepared) return prepared.failure;
       const { message, summary } = prepared;
       beforeDot();
-      const raw = typeof message.raw === 'string' ? message.raw : message.raw.head + message.raw.body.join('');
+      const raw = typeof message.raw === 'string' ? message.raw : joinPieces(message.raw);
       mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw });
       return { ok: true, response: 'mailbox' };
     },

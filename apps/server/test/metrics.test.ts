@@ -164,6 +164,24 @@ describe('GET /v1/emails/stats', () => {
     expect([totals.opened, totals.uniqueOpens]).toEqual([2, 1]);
   });
 
+  it("counts a unique open in the hour of the recipient's earliest open in a batch, in whatever order the batch holds them", async () => {
+    const other = await registerUser(ctx.app);
+    const accountId = accountOf(other);
+    const open = (person: number, ago: number) => ({ person, name: 'opened', data: { broadcastId: 3, emailId: 4 }, ago });
+    // Later opens first, and recipients out of order: the rollup sorts them itself.
+    await record(accountId, [open(9, 1), open(8, 1), open(9, 5), open(8, 3), open(9, 3)]);
+    await roll();
+    const { rows } = await sql<{ ago: number; opened: string; uniq: string }>`
+      select round(extract(epoch from now() - hour) / 3600)::int as ago, opened, unique_opens as uniq from email_metrics_hourly
+      where account_id = ${accountId} order by hour`.execute(ctx.services.db);
+    // Hour buckets start on the hour: an open n hours ago falls n or n+1 hours after its bucket's start.
+    const byAgo = rows.map((r) => ({ ago: r.ago, opened: Number(r.opened), unique: Number(r.uniq) }));
+    const at = (hoursAgo: number) => byAgo.find((r) => r.ago === hoursAgo || r.ago === hoursAgo + 1);
+    expect(at(5)).toMatchObject({ opened: 1, unique: 1 });
+    expect(at(3)).toMatchObject({ opened: 2, unique: 1 });
+    expect(at(1)).toMatchObject({ opened: 2, unique: 0 });
+  });
+
   it('takes dates: an end date names its whole day; a missing start is all time', async () => {
     const day = new Date(Date.now() - 30 * 3_600_000).toISOString().slice(0, 10);
     const res = await stats(owner.client, `startDate=${day}&endDate=${day}&timezone=UTC`);

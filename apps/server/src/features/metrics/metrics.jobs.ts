@@ -28,8 +28,12 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
     await sql`select set_config('work_mem', ${rollupWorkMem}, true)`.execute(trx);
     const { rows } = await sql<{ n: string }>`
       -- Oldest first by the queue's own sequence, through its index (deleted rows at the front are skipped there).
+      -- The batch is every visible row up to the limit-th one in sequence order: the same rows as a list of those
+      -- sequence numbers (rows not yet committed are not visible to either), read in one range of the index instead
+      -- of a descent for each number (a 50,000-row batch: 250 ms down to 155 ms in the rollup probe).
       with batch as (
-        delete from email_metric_queue where seq = any(array(select seq from email_metric_queue order by seq limit ${limit}))
+        delete from email_metric_queue
+        where seq <= (select max(seq) from (select seq from email_metric_queue order by seq limit ${limit}) first_rows)
         returning *
       ),
       -- Events of an account deleted since they were queued go with the batch and count nowhere (the rollups'
@@ -37,12 +41,14 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
       live as (
         select b.* from batch b where exists (select 1 from accounts a where a.id = b.account_id)
       ),
+      -- Sorted by person first: the other keys are mostly the same within a batch (one broadcast's opens), and a
+      -- sort whose first key ties compares every key of each pair (50,000 hits: 410 ms sorted by account first, 75 ms).
       firsts as (
         insert into email_metric_firsts (account_id, source_kind, source_id, email_id, step_id, person_id, name, first_at, variant)
-        select distinct on (account_id, source_kind, source_id, email_id, step_id, person_id, name)
+        select distinct on (person_id, account_id, source_id, email_id, source_kind, step_id, name)
           account_id, source_kind, source_id, email_id, step_id, person_id, name, at, variant
         from live where name in ('opened', 'clicked') and not machine and person_id is not null
-        order by account_id, source_kind, source_id, email_id, step_id, person_id, name, at
+        order by person_id, account_id, source_id, email_id, source_kind, step_id, name, at
         on conflict do nothing
         returning account_id, date_trunc('hour', first_at, 'UTC') as hour, source_kind, source_id, email_id, step_id, variant, name
       ),

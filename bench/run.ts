@@ -6,6 +6,7 @@ import { eventIngest } from './workloads/event-ingest.ts';
 import { flow100k } from './workloads/flow-100k.ts';
 import { flowKill } from './workloads/flow-kill.ts';
 import { flowTimerLag } from './workloads/flow-timer-lag.ts';
+import { describePace, hostPace } from './workloads/host-pace.ts';
 import { importFloor } from './workloads/import-floor.ts';
 import { metrics10m } from './workloads/metrics-10m.ts';
 import { import1m } from './workloads/import-1m.ts';
@@ -52,6 +53,9 @@ if (!name || !workloads[name]) {
   console.error(`Usage: npm run bench -- <workload>\nWorkloads: ${Object.keys(workloads).join(', ')}`);
   process.exit(2);
 }
+// The host's pace before and after: the same code measures differently as a shared host speeds up or slows down.
+console.log(describePace('before', await hostPace()));
 const result = await workloads[name]();
+console.log(describePace('after', await hostPace()));
 console.log(`${name}: ${result.figure} ${result.unit}`);
 process.exit(0);

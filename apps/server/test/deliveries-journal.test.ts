@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -41,7 +42,7 @@ describe('the send journal', () => {
     const journal = new SendJournal(file);
     journal.sent({ accountId: 1, id: 1, messageId: '<a@x>' });
     journal.sent({ accountId: 1, id: 2, messageId: '<b@x>' });
-    journal.refused(1, 2);
+    journal.notSent(1, 2);
     expect(readJournal(fs.readFileSync(file, 'utf8')).get(1)).toHaveLength(1);
     journal.recorded(1);
     expect(fs.readFileSync(file, 'utf8')).toBe('');
@@ -92,23 +93,71 @@ describe('the send journal', () => {
 });
 
 describe('the SMTP client', () => {
-  it('runs the journal hook once per message, after the content is written and before the dot', async () => {
-    const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
-    const to = uniqueEmail('hook');
-    let calls = 0;
-    let deliveredBeforeDot = true;
-    const reply = await connection.send({ from: 'news@herald.test', to }, `To: ${to}\r\nSubject: hook\r\n\r\nbody\r\n`, {
-      wireReady: true,
-      beforeDot: () => {
-        calls++;
-        deliveredBeforeDot = smtp.received.some((m) => JSON.stringify(m.to).includes(to));
+  /** What the dot hooks saw: which ran, and for each how much of the message had been written and how much of it still waited in the process. */
+  function watchDot(socket: net.Socket, before: number, onSending?: () => void) {
+    const seen: { hook: string; written: number; queued: number }[] = [];
+    const see = (hook: string) => seen.push({ hook, written: socket.bytesWritten - before, queued: socket.writableLength });
+    const hooks = {
+      sending: () => {
+        see('sending');
+        onSending?.();
       },
+      held: () => see('held'),
+      left: () => see('left'),
+    };
+    return { seen, hooks };
+  }
+
+  it('journals just before the final dot, after the whole content has left the process', async () => {
+    const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
+    const socket = (connection as unknown as { socket: net.Socket }).socket;
+    const to = uniqueEmail('hook');
+    const raw = `To: ${to}\r\nSubject: hook\r\n\r\n${'body line\r\n'.repeat(20_000)}`;
+    const { seen, hooks } = watchDot(socket, socket.bytesWritten);
+    let deliveredAtHook = true;
+    const reply = await connection.send({ from: 'news@herald.test', to }, raw, {
+      wireReady: true,
+      dot: { ...hooks, sending: () => (hooks.sending(), (deliveredAtHook = smtp.received.some((m) => JSON.stringify(m.to).includes(to)))) },
     });
     expect(reply).toMatch(/^250/);
-    expect(calls).toBe(1);
-    expect(deliveredBeforeDot).toBe(false);
+    // MAIL, RCPT and DATA and the whole content written, none of it still queued, the dot not yet: the socket took the
+    // dot at once, so nothing was taken back.
+    const commands = `MAIL FROM:<news@herald.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`.length;
+    expect(seen).toEqual([{ hook: 'sending', written: commands + raw.length, queued: 0 }]);
+    expect(deliveredAtHook).toBe(false);
     await smtp.waitFor(to);
     connection.close();
+  });
+
+  it('takes the line back while a dot waits in the process, and writes it again once the dot has left', async () => {
+    const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
+    const socket = (connection as unknown as { socket: net.Socket }).socket;
+    const to = uniqueEmail('held');
+    const raw = `To: ${to}\r\nSubject: held\r\n\r\nbody\r\n`;
+    // A corked socket keeps the dot's write in the process, as a full send buffer does; it is uncorked a moment later.
+    const { seen, hooks } = watchDot(socket, socket.bytesWritten, () => {
+      socket.cork();
+      setTimeout(() => socket.uncork(), 20);
+    });
+    const reply = await connection.send({ from: 'news@herald.test', to }, raw, { wireReady: true, dot: hooks });
+    expect(reply).toMatch(/^250/);
+    const upToDot = `MAIL FROM:<news@herald.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`.length + raw.length;
+    expect(seen).toEqual([
+      { hook: 'sending', written: upToDot, queued: 0 },
+      { hook: 'held', written: upToDot + 3, queued: 3 },
+      { hook: 'left', written: upToDot + 3, queued: 0 },
+    ]);
+    connection.close();
+  });
+
+  it('fails the send and ends the connection when the journal cannot be written', async () => {
+    const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
+    const to = uniqueEmail('unjournaled');
+    const failing = { sending: () => { throw new Error('journal: no space left on device'); }, held: () => undefined, left: () => undefined };
+    await expect(connection.send({ from: 'news@herald.test', to }, `To: ${to}\r\nSubject: x\r\n\r\nbody\r\n`, { wireReady: true, dot: failing })).rejects.toThrow(/no space left/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(connection.closed).toBe(true);
+    expect(smtp.received.some((m) => JSON.stringify(m.to).includes(to))).toBe(false);
   });
 
   it('sends toMime output byte for byte: UTF-8 in the header block as UTF-8, the quoted-printable bodies as they are', async () => {

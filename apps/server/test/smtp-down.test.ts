@@ -37,7 +37,7 @@ describe('bulk SMTP with the server down (issue 22: a refused connection ended t
       message: { envelope: { from: 'news@example.com', to: 'reader@example.com' }, raw: 'Subject: hi\r\n\r\nhello\r\n' },
       summary: { to: 'reader@example.com', from: 'news@example.com', subject: 'hi', text: 'hello', html: null },
     });
-    const outcomes = await Promise.all([1, 2, 3].map(() => transport.send(prepare as never, () => undefined)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => transport.send(prepare as never, { sending: () => undefined, held: () => undefined, left: () => undefined })));
     transport.close();
     for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, permanent: false, error: expect.stringMatching(/ECONNREFUSED/) });
     await new Promise((r) => setTimeout(r, 50));

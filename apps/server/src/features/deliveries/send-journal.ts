@@ -6,9 +6,11 @@ import path from 'node:path';
  *
  * An SMTP server keeps a message only once it has the final dot. Just before a sender thread writes that dot it
  * appends the delivery to its journal with a synchronous write, so the line is in the operating system's hands
- * before the dot is: a process killed at any instant leaves a journal that lists exactly the messages the server
- * may have kept (the gap is the few microseconds between two system calls). A refusal after the dot appends an
- * `R` line. The database learns of sends in batches; after a crash, the lines it has not learnt of are replayed
+ * before the dot is: a process killed at any instant leaves a journal that lists the messages the server may have
+ * kept, wrong only for a kill in the microseconds between the two system calls. A dot the socket cannot take at
+ * once (its send buffer is full) waits in the process: the line is taken back at once with an `R` line and written
+ * again when the dot has left (smtp-client.ts DotHooks), or a kill in that wait would lose the message. A refusal
+ * after the dot appends an `R` line too. The database learns of sends in batches; after a crash, the lines it has not learnt of are replayed
  * into it (`replayJournals`) before the dead worker's leases run out, so nothing is sent twice.
  *
  * One file per sender thread, named after the process, its start and the thread, under DATA_DIR/send-journal.
@@ -40,8 +42,8 @@ export class SendJournal {
     this.unrecorded++;
   }
 
-  /** The server refused the message after its dot: it was not sent after all. */
-  refused(accountId: number, id: number): void {
+  /** The message is not sent after all: refused after its dot, or its dot is still waiting in the process. */
+  notSent(accountId: number, id: number): void {
     const line = `R\t${accountId}\t${id}\n`;
     fs.writeSync(this.fd, line);
     this.bytes += line.length;

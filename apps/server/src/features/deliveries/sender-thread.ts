@@ -92,15 +92,25 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
       summary: { to: row.to, from: content.from, subject: rendered.subject, text: rendered.text, html: rendered.html },
     };
   };
+  // The journal lists the message from just before its dot; a dot that has to wait in the process takes the line
+  // back until it has left (smtp-client.ts DotHooks).
   let journaled = false;
-  const outcome = await transport.send(prepare, () => {
+  const listed = () => {
     journal.sent({ accountId: content.accountId, id: row.id, messageId });
     journaled = true;
+  };
+  const outcome = await transport.send(prepare, {
+    sending: listed,
+    held: () => {
+      journal.notSent(content.accountId, row.id);
+      journaled = false;
+    },
+    left: listed,
   });
   if (outcome.ok) sent.push({ id: row.id, messageId, response: outcome.response });
   else {
     // Refused after the dot, or the connection dropped before the answer: not sent, and the journal says so.
-    if (journaled) journal.refused(content.accountId, row.id);
+    if (journaled) journal.notSent(content.accountId, row.id);
     failed.push({ id: row.id, error: outcome.error, permanent: outcome.permanent });
   }
 }

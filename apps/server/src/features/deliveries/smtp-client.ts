@@ -38,6 +38,23 @@ function splitHead(raw: string): MimePieces {
   return bodyAt >= 4 ? { head: raw.slice(0, bodyAt), body: [raw.slice(bodyAt)] } : { head: raw, body: [] };
 }
 
+/**
+ * What a sender hears around a message's final dot, to keep its send journal (send-journal.ts) true when the process
+ * is killed at any instant. Written just before the dot, a line can only be wrong in the microseconds before the
+ * dot's own write; a dot the socket cannot take at once (its send buffer is full) would leave it wrong for as long as
+ * the dot waits in the process, so the line is taken back and written again once the dot has left.
+ */
+export interface DotHooks {
+  /** The dot is about to be written: from now on the server may keep the message. */
+  sending(): void;
+  /** The socket could not take the dot at once; it waits in the process, and the server has not got it. */
+  held(): void;
+  /** A held dot has now left the process for the operating system, which delivers it even if the process dies. */
+  left(): void;
+}
+
+const DOT = Buffer.from('.\r\n', 'latin1');
+
 export class SmtpConnection {
   private socket!: net.Socket;
   private buffer = '';
@@ -150,12 +167,12 @@ export class SmtpConnection {
   }
 
   /**
-   * Send one message; resolves with the server's reply to the final dot, rejects with an SmtpError. `beforeDot`
-   * runs synchronously just before the final dot is written, after the whole message is in the socket: until the
-   * dot the server keeps nothing, so a caller that records the send there (the send journal) and dies a moment
-   * later has recorded what the server has, no more and no less.
+   * Send one message; resolves with the server's reply to the final dot, rejects with an SmtpError. `dot` is told
+   * what happens around the final dot (see DotHooks): until the dot the server keeps nothing, so a caller that
+   * records the send there (the send journal) lists what the server may have kept. A hook that throws fails the
+   * connection, and with it the send.
    */
-  async send(envelope: { from: string; to: string }, raw: string | MimePieces, options: { wireReady?: boolean; beforeDot?: () => void } = {}): Promise<string> {
+  async send(envelope: { from: string; to: string }, raw: string | MimePieces, options: { wireReady?: boolean; dot?: DotHooks } = {}): Promise<string> {
     // Pieces are what toMime writes, and so is a wireReady string (CRLF line ends, no line starting with a dot, an
     // ASCII body): nothing to rewrite, and only the header block may hold UTF-8 (an address). Other text is
     // dot-stuffed, given CRLF line ends and looked at whole.
@@ -191,15 +208,43 @@ export class SmtpConnection {
         throw error;
       }
     }
-    // The content first; the dot alone once the content has left the process (the write's callback: handed to the
-    // operating system, which still delivers it if the process dies), so the dot is written in the same moment the
-    // caller records the send. Only waiting for 'drain' left content queued in the process under load: a kill then
-    // lost a message the journal called sent.
+    // The content first; the dot alone once the content has left the process (the write's callback), so that the
+    // dot's write is the last step. Only waiting for 'drain' left content queued in the process under load: a kill
+    // then lost a message the journal called sent.
     await this.written(this.fill(message));
     const accepted = this.read();
-    options.beforeDot?.();
-    this.socket.write('.\r\n');
+    const hooks = options.dot;
+    if (hooks) {
+      try {
+        hooks.sending();
+      } catch (error) {
+        // Mid-DATA, the connection is no use for another message.
+        accepted.catch(() => undefined);
+        this.socket.destroy();
+        throw error;
+      }
+    }
+    let held = false;
+    this.socket.write(DOT, (error) => {
+      if (held && !error) this.hook(() => hooks?.left());
+    });
+    // A plain socket that took the dot whole has handed it to the operating system. Otherwise it waits in the
+    // process (a full send buffer) until its write completes; under TLS the callback says when the encrypted
+    // bytes went.
+    if (this.socket instanceof tls.TLSSocket || this.socket.writableLength > 0) {
+      held = true;
+      this.hook(() => hooks?.held());
+    }
     return this.check(await accepted, [250]).text;
+  }
+
+  /** Run a dot hook; one that throws ends the connection, so the message waiting for its reply fails. */
+  private hook(run: () => void) {
+    try {
+      run();
+    } catch (error) {
+      this.socket.destroy(error instanceof Error ? error : new SmtpError(String(error)));
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 import { joinPieces, type MimePieces } from '@herald/email/sending';
 import type { DevMailbox } from '../../db/schema.generated.ts';
-import { SmtpConnection } from './smtp-client.ts';
+import { SmtpConnection, type DotHooks } from './smtp-client.ts';
 
 /** What a send answers: the server's reply, or an error that says whether trying again can help. */
 export type SendOutcome = { ok: true; response: string } | { ok: false; permanent: boolean; error: string };
@@ -23,9 +23,9 @@ export type PrepareMessage = () => { message: RawMessage; summary: MessageSummar
 export interface SendTransport {
   /**
    * Send the message `prepare` writes; a `prepare` that throws fails the message for good with its error.
-   * `beforeDot` runs just before the message becomes complete at the server (the send journal's moment).
+   * `dot` hears what happens around the message's final dot (the send journal's moments, smtp-client.ts DotHooks).
    */
-  send(prepare: PrepareMessage, beforeDot: () => void): Promise<SendOutcome>;
+  send(prepare: PrepareMessage, dot: DotHooks): Promise<SendOutcome>;
   /** Messages that went to the built-in mailbox since the last call. */
   takeMailbox(): MailboxRow[];
   close(): void;
@@ -70,7 +70,7 @@ function messageOrFail(prepare: PrepareMessage): RawMessage | { failure: SendOut
  */
 function createSmtpPool(options: TransportOptions) {
   const url = new URL(options.smtpUrl!);
-  const queue: { prepare: PrepareMessage; beforeDot: () => void; resolve: (outcome: SendOutcome) => void }[] = [];
+  const queue: { prepare: PrepareMessage; dot: DotHooks; resolve: (outcome: SendOutcome) => void }[] = [];
   const idle: SmtpConnection[] = [];
   let open = 0;
   let closed = false;
@@ -100,7 +100,7 @@ function createSmtpPool(options: TransportOptions) {
         // An idle connection the server has closed since is replaced, not used.
         if (current?.closed) current = null;
         current ??= await SmtpConnection.open({ url });
-        const response = await current.send(message.envelope, message.raw, { wireReady: message.wireReady, beforeDot: job.beforeDot });
+        const response = await current.send(message.envelope, message.raw, { wireReady: message.wireReady, dot: job.dot });
         job.resolve({ ok: true, response: response.slice(0, 500) });
       } catch (error) {
         job.resolve({ ok: false, permanent: isPermanent(error), error: String(error instanceof Error ? error.message : error).slice(0, 1000) });
@@ -112,9 +112,9 @@ function createSmtpPool(options: TransportOptions) {
   };
 
   return {
-    send(prepare: PrepareMessage, beforeDot: () => void): Promise<SendOutcome> {
+    send(prepare: PrepareMessage, dot: DotHooks): Promise<SendOutcome> {
       return new Promise((resolve) => {
-        queue.push({ prepare, beforeDot, resolve });
+        queue.push({ prepare, dot, resolve });
         if (idle.length) void work(idle.pop()!);
         else if (open < options.connections) {
           open++;
@@ -140,12 +140,12 @@ export function createSendTransport(options: TransportOptions): SendTransport {
   const mailbox: MailboxRow[] = [];
   const pool = options.smtpUrl ? createSmtpPool(options) : null;
   return {
-    async send(prepare, beforeDot) {
-      if (pool) return pool.send(prepare, beforeDot);
+    async send(prepare, dot) {
+      if (pool) return pool.send(prepare, dot);
       const prepared = prepareOrFail(prepare);
       if ('failure' in prepared) return prepared.failure;
       const { message, summary } = prepared;
-      beforeDot();
+      dot.sending();
       const raw = typeof message.raw === 'string' ? message.raw : joinPieces(message.raw);
       mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw });
       return { ok: true, response: 'mailbox' };

@@ -10,8 +10,9 @@ import path from 'node:path';
  * kept, wrong only for a kill in the microseconds between the two system calls. A dot the socket cannot take at
  * once (its send buffer is full) waits in the process: the line is taken back at once with an `R` line and written
  * again when the dot has left (smtp-client.ts DotHooks), or a kill in that wait would lose the message. A refusal
- * after the dot appends an `R` line too. The database learns of sends in batches; after a crash, the lines it has not learnt of are replayed
- * into it (`replayJournals`) before the dead worker's leases run out, so nothing is sent twice.
+ * after the dot appends an `R` line too. The database learns of sends in batches; after a crash, the lines it has
+ * not learnt of are replayed into it (`replayJournals`) before the dead worker's leases run out, so nothing is sent
+ * twice.
  *
  * One file per sender thread, named after the process, its start and the thread, under DATA_DIR/send-journal.
  * It is emptied whenever everything it lists is in the database. The journal covers a process that dies and a

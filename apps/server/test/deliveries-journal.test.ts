@@ -97,6 +97,10 @@ describe('the SMTP client', () => {
    * What the dot hooks saw: which ran, and for each how much of the message had been written and how much of it still
    * waited in the process.
    */
+  const socketOf = (connection: SmtpConnection) => (connection as unknown as { socket: net.Socket }).socket;
+  /** The bytes a message puts on the connection before its final dot: MAIL, RCPT and DATA, then the content. */
+  const bytesBeforeDot = (to: string, raw: string) => `MAIL FROM:<news@herald.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`.length + raw.length;
+
   function watchDot(socket: net.Socket, before: number, onSending?: () => void) {
     const seen: { hook: string; written: number; queued: number }[] = [];
     const see = (hook: string) => seen.push({ hook, written: socket.bytesWritten - before, queued: socket.writableLength });
@@ -113,7 +117,7 @@ describe('the SMTP client', () => {
 
   it('journals just before the final dot, after the whole content has left the process', async () => {
     const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
-    const socket = (connection as unknown as { socket: net.Socket }).socket;
+    const socket = socketOf(connection);
     const to = uniqueEmail('hook');
     // 22 kB, far below what the loopback connection's buffers hold: once the content has gone, the dot finds room.
     const raw = `To: ${to}\r\nSubject: hook\r\n\r\n${'body line\r\n'.repeat(2_000)}`;
@@ -125,8 +129,7 @@ describe('the SMTP client', () => {
     expect(reply).toMatch(/^250/);
     // MAIL, RCPT and DATA and the whole content written, none of it still queued, the dot not yet: the socket took the
     // dot at once, so nothing was taken back.
-    const commands = `MAIL FROM:<news@herald.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`.length;
-    expect(seen).toEqual([{ hook: 'sending', written: commands + raw.length, queued: 0 }]);
+    expect(seen).toEqual([{ hook: 'sending', written: bytesBeforeDot(to, raw), queued: 0 }]);
     expect(deliveredAtHook).toBe(false);
     await smtp.waitFor(to);
     connection.close();
@@ -134,7 +137,7 @@ describe('the SMTP client', () => {
 
   it('takes the line back while a dot waits in the process, and writes it again once the dot has left', async () => {
     const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
-    const socket = (connection as unknown as { socket: net.Socket }).socket;
+    const socket = socketOf(connection);
     const to = uniqueEmail('held');
     const raw = `To: ${to}\r\nSubject: held\r\n\r\nbody\r\n`;
     // A corked socket keeps the dot's write in the process, as a full send buffer does; it is uncorked a moment later.
@@ -144,11 +147,11 @@ describe('the SMTP client', () => {
     });
     const reply = await connection.send({ from: 'news@herald.test', to }, raw, { wireReady: true, dot: hooks });
     expect(reply).toMatch(/^250/);
-    const upToDot = `MAIL FROM:<news@herald.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`.length + raw.length;
+    const content = bytesBeforeDot(to, raw);
     expect(seen).toEqual([
-      { hook: 'sending', written: upToDot, queued: 0 },
-      { hook: 'held', written: upToDot + 3, queued: 3 },
-      { hook: 'left', written: upToDot + 3, queued: 0 },
+      { hook: 'sending', written: content, queued: 0 },
+      { hook: 'held', written: content + 3, queued: 3 },
+      { hook: 'left', written: content + 3, queued: 0 },
     ]);
     connection.close();
   });

@@ -192,7 +192,7 @@ export class SmtpConnection {
         // A refused sender or recipient: end a DATA the server opened anyway, and reset for the next message.
         if (d.code === 354) {
           const done = this.read();
-          this.socket.write('.\r\n');
+          this.socket.write(DOT);
           await done.catch(() => undefined);
         }
         await this.command('RSET', [250]).catch(() => undefined);

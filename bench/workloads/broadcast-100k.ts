@@ -84,7 +84,7 @@ export async function prepareBroadcast(db: Database) {
   });
   // The metric queue is written and emptied once per message: with autovacuum off (as on the CI machine) its dead rows
   // would pile up run after run and slow the rollups that read it.
-  await vacuumAnalyze(db, ['deliveries', 'events', 'email_metric_queue', 'segment_dirty_people', 'email_metrics_people', 'email_metric_firsts']);
+  await vacuumAnalyze(db, ['deliveries', 'events', 'email_metric_queue', 'segment_dirty_people', 'email_metric_firsts']);
   return prepared;
 }
 

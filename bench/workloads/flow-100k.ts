@@ -53,7 +53,7 @@ export async function prepareFlowAccount(db: Database, people: number, name = `b
   });
   // Every table a run fills or churns: with autovacuum off (this machine's PostgreSQL) their dead rows piled up run after
   // run (2.4 million in segment_members after some twenty runs) and each run was slower than the one before.
-  await vacuumAnalyze(db, ['people', 'deliveries', 'events', 'flow_runs', 'flow_run_steps', 'email_metric_queue', 'segment_members', 'segment_dirty_people', 'email_metrics_people', 'email_metric_firsts']);
+  await vacuumAnalyze(db, ['people', 'deliveries', 'events', 'flow_runs', 'flow_run_steps', 'email_metric_queue', 'segment_members', 'segment_dirty_people', 'email_metric_firsts']);
   return prepared;
 }
 

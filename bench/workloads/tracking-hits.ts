@@ -191,7 +191,7 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
     await rollUpEmailMetrics(db, { maxBatches: 1000, wait: true });
     await sql`delete from events where account_id = ${accountId}`.execute(db);
     // What hits churn, as autovacuum would have left it (benches may run where it is off).
-    await vacuumAnalyze(db, ['events', 'email_metric_queue', 'segment_dirty_people', 'email_metrics_people', 'email_metric_firsts']);
+    await vacuumAnalyze(db, ['events', 'email_metric_queue', 'segment_dirty_people', 'email_metric_firsts']);
 
     const figures: { name: string; result: LoadResult }[] = [];
     const postgresAtStart = postgresCpuSeconds();

@@ -291,17 +291,6 @@ export interface EmailMetricsLinks {
   clicks: Generated<number>;
 }
 
-export interface EmailMetricsPeople {
-  accountId: number;
-  personId: number;
-  sent: Generated<number>;
-  opened: Generated<number>;
-  clicked: Generated<number>;
-  unsubscribed: Generated<number>;
-  bounced: Generated<number>;
-  complained: Generated<number>;
-}
-
 export interface Emails {
   accountId: number;
   id: Generated<number>;
@@ -841,7 +830,6 @@ export interface DB {
   emailMetricsAccountLinksDaily: EmailMetricsAccountLinksDaily;
   emailMetricsHourly: EmailMetricsHourly;
   emailMetricsLinks: EmailMetricsLinks;
-  emailMetricsPeople: EmailMetricsPeople;
   emails: Emails;
   eventNames: EventNames;
   events: Events;

@@ -113,7 +113,6 @@ export async function listEvents(
 
 export async function personMetrics(db: Database, session: Session, personId: number) {
   if (!(await findPerson(db, session.accountId, personId))) throw notFound(peopleMessages.personNotFound);
-  // From the metrics rollup (issue 18), not by counting the person's events.
   const counts = await personEmailCounts(db, session.accountId, personId);
   const metric = (name: string) => counts[name] ?? 0;
   return { metrics: { sent: metric('sent'), opened: metric('opened'), clicked: metric('clicked'), bounced: metric('bounced'), unsubscribed: metric('unsubscribed') } };

@@ -9,14 +9,15 @@ const batchSize = 50_000;
 // Only one process rolls up at a time (they would otherwise wait on each other's rollup rows): it holds
 // `rollupLockKey`, which deleting an account takes too (the per-recipient rollups have no key to accounts).
 
-/** Memory for the batch's sorts and groupings (distinct first opens, per-person counts), instead of temp files. */
+/** Memory for the batch's sorts and groupings (distinct first opens, hourly and per-link counts), instead of temp files. */
 const rollupWorkMem = '64MB';
 
 /**
  * Move one batch of queued email events into the rollups, in one statement: the batch is deleted from the queue,
  * first human opens and clicks are recorded (each recipient once per sent email), and the counts are added to the
- * hourly, per-link and per-person rollups, and to the account-wide hourly and per-link ones. Returns how many events it took; 0 when another process holds the lock
- * (unless `wait`, which waits for it).
+ * hourly and per-link rollups, and to the account-wide hourly and per-link ones. A person's own counts are not
+ * rolled up: they are counted from the person's events when asked for (`personEmailCounts`, migration 0042).
+ * Returns how many events it took; 0 when another process holds the lock (unless `wait`, which waits for it).
  */
 export async function rollUpBatch(db: Database, limit = batchSize, wait = false): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -103,16 +104,6 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
         select account_id, date_trunc('hour', at, 'UTC'), source_kind, source_id, email_id, step_id, link, count(*)
         from live where name = 'clicked' and link is not null group by 1, 2, 3, 4, 5, 6, 7
         on conflict (account_id, hour, source_kind, source_id, email_id, step_id, link) do update set clicks = l.clicks + excluded.clicks
-      ),
-      people as (
-        insert into email_metrics_people as p (account_id, person_id, sent, opened, clicked, unsubscribed, bounced, complained)
-        select account_id, person_id, count(*) filter (where name = 'sent'), count(*) filter (where name = 'opened'),
-          count(*) filter (where name = 'clicked'), count(*) filter (where name = 'unsubscribed'),
-          count(*) filter (where name = 'bounced'), count(*) filter (where name = 'complained')
-        from live where person_id is not null group by 1, 2
-        on conflict (account_id, person_id) do update set
-          sent = p.sent + excluded.sent, opened = p.opened + excluded.opened, clicked = p.clicked + excluded.clicked,
-          unsubscribed = p.unsubscribed + excluded.unsubscribed, bounced = p.bounced + excluded.bounced, complained = p.complained + excluded.complained
       )
       select count(*) as n from batch
     `.execute(trx);

@@ -4,7 +4,7 @@ import { startPoller } from '../../jobs/poller.ts';
 import { rollupLockKey } from '../../db/migrations/0038-rollup-without-row-keys.ts';
 
 /** How often the rollup looks for queued email events, and how many it takes in one transaction. */
-export const rollupEveryMs = 2000;
+export const rollupEveryMs = 500;
 const batchSize = 50_000;
 // Only one process rolls up at a time (they would otherwise wait on each other's rollup rows): it holds
 // `rollupLockKey`, which deleting an account takes too (the per-recipient rollups have no key to accounts).

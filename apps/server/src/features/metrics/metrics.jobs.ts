@@ -3,11 +3,15 @@ import type { Database } from '../../db/connection.ts';
 import { startPoller } from '../../jobs/poller.ts';
 import { rollupLockKey } from '../../db/migrations/0038-rollup-without-row-keys.ts';
 
-/** How often the rollup looks for queued email events, and how many it takes in one transaction. */
+/**
+ * How often the rollup looks for queued email events, and how many it takes in one transaction. Often, so that under
+ * a stream of hits each pass is short: a pass every 2 s held a core for half a second while the same cores answered
+ * the hits (docs/decisions.md, "Email metrics").
+ */
 export const rollupEveryMs = 500;
 const batchSize = 50_000;
 // Only one process rolls up at a time (they would otherwise wait on each other's rollup rows): it holds
-// `rollupLockKey`, which deleting an account takes too (the per-recipient rollups have no key to accounts).
+// `rollupLockKey`, which deleting an account takes too (the per-recipient rollup has no key to accounts).
 
 /** Memory for the batch's sorts and groupings (distinct first opens, hourly and per-link counts), instead of temp files. */
 const rollupWorkMem = '64MB';

@@ -80,6 +80,7 @@ describe('faults: SIGKILL while a flow runs', () => {
     const phases: string[] = [];
     const asleepKills = Math.ceil(kills / 2);
     const steppingKills = Math.max(1, kills - asleepKills - 1);
+    const count = (phase: string) => phases.filter((p) => p === phase).length;
     for (let i = 1; i <= kills; i++) {
       const before = { executed: await executed(), received: sink.counts().received };
       const phase = await waitUntil(
@@ -88,7 +89,6 @@ describe('faults: SIGKILL while a flow runs', () => {
           if (now.live === 0 && now.left === 0 && now.done > 0) return 'finished';
           // Up to half the kills while every run sleeps and no email waits, the last kill always kept for the sending
           // after the wait, and the kills before the wait limited so that both later phases get theirs.
-          const count = (p: string) => phases.filter((q) => q === p).length;
           if (asleep(now)) return i < kills && count('asleep') < asleepKills ? 'asleep' : undefined;
           if (sink.counts().received > before.received) return 'sending';
           if (count('stepping') < steppingKills && (await executed()) > before.executed) return 'stepping';

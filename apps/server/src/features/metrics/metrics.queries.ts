@@ -111,15 +111,16 @@ export async function accountTimeZone(db: Database, accountId: number): Promise<
 }
 
 /**
- * Email activity of one person, counted from the person's email events (the names and the rule the rollup's queue
- * uses: soft bounces do not count). A per-person rollup cost a write for every hit (migration 0042); this reads
- * the person's events through `events_person_idx`, a few hundred rows for a reader of years of newsletters.
+ * Email activity of one person, counted from the person's email events: the five names a person's metrics show,
+ * with the rule the rollup's queue uses (soft bounces do not count). A per-person rollup cost a write for every hit
+ * (migration 0042); this reads the person's events through `events_person_idx`, a few hundred rows for a reader of
+ * years of newsletters.
  */
 export async function personEmailCounts(db: Database, accountId: number, personId: number): Promise<Record<string, number>> {
   const { rows } = await sql<{ name: string; n: string }>`
     select name, count(*)::text as n from events
     where account_id = ${accountId} and person_id = ${personId} and type = 'email'
-      and name in ('sent', 'opened', 'clicked', 'unsubscribed', 'bounced', 'complained')
+      and name in ('sent', 'opened', 'clicked', 'unsubscribed', 'bounced')
       and not (name = 'bounced' and coalesce(data->>'soft', '') = 'true')
     group by name`.execute(db);
   return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));

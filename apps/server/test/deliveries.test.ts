@@ -108,6 +108,24 @@ describe('the sending pipeline', () => {
     expect(preview.html).not.toContain('/t/o/');
   });
 
+  it('re-checks each person at claim: who was suppressed, archived or opted out since being queued is skipped, the others get their own message', async () => {
+    const { accountId, email, people } = await setUp(5);
+    expect(await enqueue(accountId, 3, email.id)).toEqual({ queued: 5, excluded: 0 });
+    const db = ctx.services.db;
+    const category = (await withAccount(db, accountId, (scoped) => defaultCategory(scoped, accountId)))!;
+    await db.insertInto('suppressions').values({ accountId, email: people[0].email, reason: 'unsubscribed', source: 'test' }).execute();
+    await db.updateTable('people').set({ archivedAt: new Date() }).where('accountId', '=', accountId).where('id', '=', people[2].id).execute();
+    await db.insertInto('communicationPreferences').values({ accountId, personId: people[3].id, categoryId: category.id, value: 'optOut' }).execute();
+    await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 3 });
+    const rows = await db.selectFrom('deliveries').select(['personId', 'status', 'lastError']).where('accountId', '=', accountId).where('sourceId', '=', 3).orderBy('personId').execute();
+    const statusOf = new Map(rows.map((r) => [Number(r.personId), r.status]));
+    expect(people.map((p) => statusOf.get(p.id))).toEqual(['canceled', 'sent', 'canceled', 'canceled', 'sent']);
+    expect(rows.find((r) => r.status === 'canceled')!.lastError).toMatch(/No longer receives this mail/);
+    const mails = await Promise.all([people[1], people[4]].map((p) => smtp.waitFor(p.email)));
+    expect(mails.map((m) => m!.html)).toEqual([expect.stringContaining('Hi Reader1'), expect.stringContaining('Hi Reader4')]);
+    for (const p of [people[0], people[2], people[3]]) expect(smtp.received.some((m) => JSON.stringify(m.to).includes(p.email))).toBe(false);
+  });
+
   it('retries a temporary refusal, fails a permanent one, and re-sends rows whose lease ran out but never rows marked sent', async () => {
     const { accountId, email, people } = await setUp(4);
     softOnce.add(people[0].email);

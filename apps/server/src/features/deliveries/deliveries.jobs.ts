@@ -101,6 +101,9 @@ async function peopleToSend(db: Database, accountId: number, category: ThreadCon
       -- statistics lag behind a freshly filled account hashed the whole account's people for every batch, which made
       -- a send's database work grow with the square of the account's size.
       left join lateral (select * from people p where p.account_id = ${accountForIdLookup(accountId)} and p.id = r.person_id offset 0) p on true
+      -- Kept a subquery (offset 0), so each row's rule is answered once: pulled up, \`ok\` was written out in each of
+      -- the three aggregates that read it and its two lookups ran three times a row (a batch of 500: 19 ms → 12 ms).
+      offset 0
     ) b
   `.execute(db);
   return result!;

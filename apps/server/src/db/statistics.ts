@@ -52,13 +52,14 @@ export async function analyzeLagging(db: Database, tables: readonly string[] = b
     const inserted = Number(row.inserted);
     const threshold = Math.max(5000, Number(row.live) / 10);
     const before = insertedAtLook.get(row.relname);
-    // A statistics reset starts the count again.
-    const lagging = before === undefined || inserted < before ? Number(row.changed) > threshold : inserted - before > threshold;
+    // Not watched yet, or the statistics were reset: the count starts here.
+    const unwatched = before === undefined || inserted < before;
+    const lagging = unwatched ? Number(row.changed) > threshold : inserted - before > threshold;
     if (lagging) {
       await sql`analyze ${sql.table(row.relname)}`.execute(db);
       analyzed.push(row.relname);
     }
-    if (lagging || before === undefined || inserted < before) insertedAtLook.set(row.relname, inserted);
+    if (lagging || unwatched) insertedAtLook.set(row.relname, inserted);
   }
   return analyzed;
 }

@@ -7,6 +7,7 @@
 import { compileSources, type EmailSources } from '@herald/email';
 import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
+import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 import { refreshBulkStatistics } from '../../db/statistics.ts';
 import { accountForIdLookup, withAccount } from '../../db/tenancy.ts';
@@ -95,7 +96,7 @@ async function peopleToSend(db: Database, accountId: number, category: ThreadCon
     from (
       select r.id, r.to_address, r.person_id, r.ord, coalesce(${deliverableTo(category.id, category.type)}, false) as ok,
         case when p.id is not null then ${personJsonForTemplates} end as person
-      from unnest(${sql.val(rows.map((r) => r.id))}::bigint[], ${sql.val(rows.map((r) => r.personId))}::bigint[], ${sql.val(rows.map((r) => r.toAddress))}::text[])
+      from unnest(${intArray(rows.map((r) => r.id))}::bigint[], ${intArray(rows.map((r) => r.personId))}::bigint[], ${sql.val(rows.map((r) => r.toAddress))}::text[])
         with ordinality as r(id, person_id, to_address, ord)
       -- One primary-key lookup per row (offset 0 keeps the subquery a lookup): as a plain join, a planner whose
       -- statistics lag behind a freshly filled account hashed the whole account's people for every batch, which made

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 import type { SourceKind } from './deliveries.service.ts';
 
@@ -80,7 +81,7 @@ export async function recordSent(db: Database, accountId: number, rows: SentRow[
       update deliveries d set status = 'sent', sent_at = now(), lease_until = null,
         message_id = v.batch -> (d.id::text) ->> 0, provider_response = v.batch -> (d.id::text) ->> 1, last_error = null
       from ${byId} v
-      where d.account_id = ${accountId} and d.id = any(${sql.val(rows.map((r) => r.id))}::bigint[]) and d.status <> 'sent'
+      where d.account_id = ${accountId} and d.id = any(${intArray(rows.map((r) => r.id))}::bigint[]) and d.status <> 'sent'
       returning d.person_id, d.message_id, d.source_kind, d.source_id, d.email_id, d.variant
     )
     insert into events (account_id, person_id, type, name, source, data)
@@ -105,7 +106,7 @@ export async function recordFailed(db: Database, accountId: number, rows: { id: 
       not_before = coalesce(now() + make_interval(secs => (v.batch -> (d.id::text) ->> 1)::int), d.not_before),
       quiet_due_at = null, lease_until = null, last_error = v.batch -> (d.id::text) ->> 0
     from ${byId} v
-    where d.account_id = ${accountId} and d.id = any(${sql.val(rows.map((r) => r.id))}::bigint[]) and d.status not in ('sent', 'failed', 'canceled')
+    where d.account_id = ${accountId} and d.id = any(${intArray(rows.map((r) => r.id))}::bigint[]) and d.status not in ('sent', 'failed', 'canceled')
   `.execute(db);
 }
 

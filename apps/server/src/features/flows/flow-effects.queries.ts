@@ -1,5 +1,6 @@
 import type { CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
+import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 import { accountForIdLookup } from '../../db/tenancy.ts';
 import { deliverableTo } from '../suppressions/recipient-rule.ts';
@@ -11,13 +12,13 @@ export async function addTagTo(db: Database, accountId: number, tag: string, per
   await db.insertInto('tags').values({ accountId, tag }).onConflict((c) => c.columns(['accountId', 'tag']).doNothing()).execute();
   await sql`
     update people set tags = array_append(tags, ${tag}::text), updated_at = now()
-    where account_id = ${accountId} and id = any(${sql.val(personIds)}::bigint[]) and not (tags @> array[${tag}::text])`.execute(db);
+    where account_id = ${accountId} and id = any(${intArray(personIds)}::bigint[]) and not (tags @> array[${tag}::text])`.execute(db);
 }
 
 export async function removeTagFrom(db: Database, accountId: number, tag: string, personIds: number[]): Promise<void> {
   await sql`
     update people set tags = array_remove(tags, ${tag}::text), updated_at = now()
-    where account_id = ${accountId} and id = any(${sql.val(personIds)}::bigint[]) and tags @> array[${tag}::text]`.execute(db);
+    where account_id = ${accountId} and id = any(${intArray(personIds)}::bigint[]) and tags @> array[${tag}::text]`.execute(db);
 }
 
 /** First-class fields a flow may change, and their columns; every other name is a custom field. */
@@ -34,12 +35,12 @@ export async function changeField(db: Database, accountId: number, field: string
   const column = fieldColumns[field];
   if (column) {
     await sql`update people set ${sql.ref(column)} = ${value === null ? null : String(value)}, updated_at = now()
-      where account_id = ${accountId} and id = any(${sql.val(personIds)}::bigint[])`.execute(db);
+      where account_id = ${accountId} and id = any(${intArray(personIds)}::bigint[])`.execute(db);
     return;
   }
   await sql`update people set fields = case when ${value === null} then fields - ${field}::text else fields || jsonb_build_object(${field}::text, ${JSON.stringify(value)}::jsonb) end,
       updated_at = now()
-    where account_id = ${accountId} and id = any(${sql.val(personIds)}::bigint[])`.execute(db);
+    where account_id = ${accountId} and id = any(${intArray(personIds)}::bigint[])`.execute(db);
 }
 
 /** The lead score is the custom field leadScore (a number); a change adds to it, from 0 when unset. */
@@ -47,12 +48,12 @@ export async function changeLeadScore(db: Database, accountId: number, change: n
   await sql`update people set fields = fields || jsonb_build_object('leadScore',
       coalesce(case when jsonb_typeof(fields->'leadScore') = 'number' then (fields->>'leadScore')::numeric end, 0) + ${change}::numeric),
       updated_at = now()
-    where account_id = ${accountId} and id = any(${sql.val(personIds)}::bigint[])`.execute(db);
+    where account_id = ${accountId} and id = any(${intArray(personIds)}::bigint[])`.execute(db);
 }
 
 export async function archivePeople(db: Database, accountId: number, personIds: number[]): Promise<void> {
   await sql`update people set archived_at = now(), updated_at = now()
-    where account_id = ${accountId} and id = any(${sql.val(personIds)}::bigint[]) and archived_at is null`.execute(db);
+    where account_id = ${accountId} and id = any(${intArray(personIds)}::bigint[]) and archived_at is null`.execute(db);
 }
 
 /** The email a send step names, with its category; undefined when it no longer exists. */
@@ -82,7 +83,7 @@ export async function queueFlowDeliveries(db: Database, accountId: number, stepI
   const result = await sql`
     insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, flow_run_id, flow_seq)
     select p.account_id, 'flow', ${stepId}, p.id, ${email.id}, p.email, v.run_id, v.seq
-    from unnest(${sql.val(sends.map((s) => s.runId))}::bigint[], ${sql.val(sends.map((s) => s.seq))}::int[], ${sql.val(sends.map((s) => s.personId))}::bigint[])
+    from unnest(${intArray(sends.map((s) => s.runId))}::bigint[], ${intArray(sends.map((s) => s.seq))}::int[], ${intArray(sends.map((s) => s.personId))}::bigint[])
       as v(run_id, seq, person_id)
     -- One primary-key lookup per send (offset 0 keeps it a lookup), never a hash of the whole account's people.
     cross join lateral (select * from people p where p.account_id = ${accountForIdLookup(accountId)} and p.id = v.person_id offset 0) p
@@ -103,7 +104,7 @@ export async function teamAddresses(db: Database, accountId: number, addresses: 
 export async function peopleData(db: Database, accountId: number, personIds: number[]) {
   const { rows } = await sql<{ id: string; email: string | null; firstName: string | null; lastName: string | null; fields: Record<string, unknown>; tags: string[] }>`
     select id, email, first_name as "firstName", last_name as "lastName", fields, tags from people
-    where account_id = ${accountId} and id = any(${sql.val(personIds)}::bigint[])`.execute(db);
+    where account_id = ${accountId} and id = any(${intArray(personIds)}::bigint[])`.execute(db);
   return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id) }]));
 }
 

@@ -2,6 +2,7 @@ import { flowMessages, type ConditionNode, type OperationConfig } from '@herald/
 import { segmentFilter, type CompileContext } from '@herald/segments';
 import type { EngineStep } from '@herald/flow-engine';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 import { conditionsProblem, loadCompileContext } from '../segments/segment-context.ts';
 
@@ -60,7 +61,7 @@ export async function answerFilters(db: Database, accountId: number, steps: Read
     const ids = [...new Set(personIds)];
     const { rows } = await sql<{ id: string; yes: boolean }>`
       select p.id, coalesce(${condition.filter}, false) as yes from people p
-      where p.account_id = ${accountId} and p.id = any(${sql.val(ids)}::bigint[])`.execute(db);
+      where p.account_id = ${accountId} and p.id = any(${intArray(ids)}::bigint[])`.execute(db);
     // A person deleted meanwhile answers no.
     const answers = new Map<number, boolean>(ids.map((id) => [id, false]));
     for (const row of rows) answers.set(Number(row.id), row.yes);

@@ -1,6 +1,7 @@
 import { decodeInputFields, isOperationKey, type InputFields } from '@herald/contracts';
 import type { EngineStep, FlowDefinition, FlowRun, RunStatus } from '@herald/flow-engine';
 import { sql } from 'kysely';
+import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 
 /** SQL of flow runs: claiming due runs, the flow definition a batch runs on, and writing runs back. */
@@ -101,10 +102,10 @@ export async function saveRuns(db: Database, accountId: number, runs: FlowRun[])
       finished_at = case when v.status in ('done', 'exited', 'failed') then now() end,
       updated_at = now()
     from (
-      select unnest(${sql.val(runs.map((r) => r.id))}::bigint[]) as id,
-        unnest(${sql.val(runs.map((r) => r.stepId))}::bigint[]) as step_id,
+      select unnest(${intArray(runs.map((r) => r.id))}::bigint[]) as id,
+        unnest(${intArray(runs.map((r) => r.stepId))}::bigint[]) as step_id,
         unnest(${sql.val(runs.map((r) => r.status))}::text[]) as status,
-        unnest(${sql.val(runs.map((r) => r.seq))}::int[]) as seq,
+        unnest(${intArray(runs.map((r) => r.seq))}::int[]) as seq,
         unnest(${sql.val(runs.map((r) => r.lastError))}::text[]) as last_error,
         unnest(${sql.val(runs.map((r) => r.wakeAt))}::timestamptz[]) as wake_at
     ) v
@@ -113,7 +114,7 @@ export async function saveRuns(db: Database, accountId: number, runs: FlowRun[])
       -- joined by id alone, the planner hashed every run of the account (100,000 in the flow bench) for each batch.
       -- The batch holds the runs' row locks, so their addresses stay as read.
       and r.ctid = any(array(
-        select f.ctid from unnest(${sql.val(runs.map((r) => r.id))}::bigint[]) as i(id)
+        select f.ctid from unnest(${intArray(runs.map((r) => r.id))}::bigint[]) as i(id)
         cross join lateral (select ctid from flow_runs f where f.account_id = ${accountId} and f.id = i.id offset 0) f
       ))
   `.execute(db);
@@ -133,8 +134,8 @@ export async function recordExecuted(db: Database, accountId: number, flowId: nu
   if (!steps.length) return;
   await sql`
     insert into flow_run_steps (account_id, run_id, seq, flow_id, step_id)
-    select ${accountId}, unnest(${sql.val(steps.map((s) => s.runId))}::bigint[]), unnest(${sql.val(steps.map((s) => s.seq))}::int[]),
-      ${flowId}, unnest(${sql.val(steps.map((s) => s.stepId))}::bigint[])
+    select ${accountId}, unnest(${intArray(steps.map((s) => s.runId))}::bigint[]), unnest(${intArray(steps.map((s) => s.seq))}::int[]),
+      ${flowId}, unnest(${intArray(steps.map((s) => s.stepId))}::bigint[])
   `.execute(db);
 }
 

@@ -117,11 +117,18 @@ export async function runProgress(db: Database, accountId: number, flowId: numbe
 }
 
 /**
- * Runs of the flow not yet finished, counted on the partial index of live runs: the once-a-second poll of the timed
- * part costs the database little, and nothing once they are all done (a count of the flow's 100,000 runs took 45 ms,
- * some 1.2 s of PostgreSQL's time in a run).
+ * Runs of the flow not yet finished, counted on the partial index of live runs (a count of the flow's 100,000 runs
+ * took 45 ms). Counted every fifth poll, for the progress line; the polls between only ask whether one is left (the
+ * first entry of the index), so the harness takes about 0.3 s of PostgreSQL's time in a run instead of 1.1 s.
+ * Answers null when some are left but they were not counted.
  */
-export async function liveRuns(db: Database, accountId: number, flowId: number): Promise<number> {
+export async function liveRuns(db: Database, accountId: number, flowId: number, count: boolean): Promise<number | null> {
+  if (!count) {
+    const { rows } = await sql<{ left: boolean }>`
+      select exists (select 1 from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')) as left`.execute(db);
+    if (rows[0]!.left) return null;
+    return 0;
+  }
   const { rows } = await sql<{ live: number }>`
     select count(*)::int as live from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')`.execute(db);
   return rows[0]!.live;
@@ -177,16 +184,16 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
     await enterSegment(bench.server.services, accountId, segmentId);
     let doneAt = 0;
     let stats = await sink.stats();
-    for (;;) {
+    for (let poll = 0; ; poll++) {
       await new Promise((r) => setTimeout(r, 1000));
-      const live = doneAt ? 0 : await liveRuns(bench.db, accountId, flowId);
+      const live = doneAt ? 0 : await liveRuns(bench.db, accountId, flowId, poll % 5 === 0);
       stats = await sink.stats();
       const elapsed = (performance.now() - started) / 1000;
       if (live === 0 && !doneAt) {
         doneAt = elapsed;
         cpuAtDone = `; when the runs were done, Herald ${round1(processFigures(herald.pid!).cpuSeconds - atStart.cpuSeconds)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s`;
       }
-      console.log(`  ${live} runs in progress; ${stats.received} emails received (${round1(elapsed)} s)`);
+      console.log(`  ${live ?? 'some'} runs in progress; ${stats.received} emails received (${round1(elapsed)} s)`);
       if (live === 0 && stats.received >= flowPeople) break;
       if (elapsed > 600) throw new Error('not done in 10 minutes');
     }

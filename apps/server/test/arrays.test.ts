@@ -13,10 +13,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const bigintOrNull = fc.option(
-  fc.maxSafeInteger().filter((n) => n >= Number.MIN_SAFE_INTEGER),
-  { nil: null },
-);
+/** Any safe integer, from the most negative to the largest, or null. */
+const bigintOrNull = fc.option(fc.maxSafeInteger(), { nil: null });
 
 describe('intArray', () => {
   it('is read by PostgreSQL as the same bigint[] and int[], nulls and order kept', async () => {

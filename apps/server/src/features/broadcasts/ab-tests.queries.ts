@@ -1,5 +1,6 @@
 import type { CategoryType } from '@herald/contracts';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 import { deliverableTo } from '../suppressions/recipient-rule.ts';
 
@@ -40,7 +41,7 @@ export async function enqueueTestShare(db: Database, input: TestShareInput): Pro
       from ranked r where r.rank <= ${test}
     ), inserted as (
       insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone, variant, quiet_due_at)
-      select a.account_id, 'broadcast', ${broadcastId}, a.id, (${sql.val(emailIds)}::bigint[])[a.variant], a.email, a.due, a.zone, a.variant, a.quiet_due
+      select a.account_id, 'broadcast', ${broadcastId}, a.id, (${intArray(emailIds)}::bigint[])[a.variant], a.email, a.due, a.zone, a.variant, a.quiet_due
       from assigned a
       on conflict (account_id, source_kind, source_id, person_id) where person_id is not null and flow_run_id is null do nothing
       returning variant

@@ -1,6 +1,7 @@
 import type { ConditionNode } from '@herald/contracts';
 import { segmentFilter } from '@herald/segments';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 import { conditionsProblem, loadCompileContext } from '../segments/segment-context.ts';
 import { addFlowWarning } from './flow-runs.queries.ts';
@@ -43,7 +44,7 @@ export async function goalFilter(db: Database, accountId: number, flowId: number
 export async function convertReached(db: Database, accountId: number, flowId: number, filter: RawBuilder<SqlBool>, runIds?: readonly number[]): Promise<number[]> {
   if (runIds && runIds.length === 0) return [];
   const scope = runIds
-    ? sql`r.id = any(${sql.val(runIds)}::bigint[]) and r.status in ('active', 'waiting', 'done')
+    ? sql`r.id = any(${intArray(runIds)}::bigint[]) and r.status in ('active', 'waiting', 'done')
           and not exists (select 1 from flow_conversions c where c.account_id = r.account_id and c.run_id = r.id)`
     : sql`r.status in ('active', 'waiting')`;
   const { rows } = await sql<{ id: string }>`

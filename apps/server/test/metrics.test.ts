@@ -137,6 +137,13 @@ describe('GET /v1/emails/stats', () => {
     expect(other.body.clicks).toEqual([]);
     const flows = await stats(owner.client, 'flowIds[]=3');
     expect(flows.body.stats.totals.sent).toBe(0);
+    // The largest id the query takes (the largest safe integer) finds nothing and fails nothing; past it, a 400.
+    for (const query of ['flowIds=9007199254740991&emailIds=9007199254740991', 'flowIds[]=9007199254740991&emailIds[]=11']) {
+      const far = await stats(owner.client, query);
+      expect(far.status).toBe(200);
+      expect(far.body.stats.totals.sent).toBe(0);
+    }
+    expect((await stats(owner.client, 'flowIds=9007199254740992')).status).toBe(400);
     const step = await stats(owner.client, 'stepId[]=s1&stepId[]=s2');
     expect(step.status).toBe(200);
     expect(step.body.clicks).toBeUndefined();

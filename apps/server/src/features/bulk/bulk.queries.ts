@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import { intArray } from '../../db/arrays.ts';
 
 export async function insertBulkAction(db: Database, row: { accountId: number; kind: string; params: unknown; total: number; createdBy: number }) {
   const inserted = await db
@@ -32,13 +33,13 @@ export async function setProgress(db: Database, accountId: number, id: number, c
 export async function applyToBatch(db: Database, accountId: number, kind: 'tag' | 'archive' | 'restore', ids: number[], tag?: string) {
   if (kind === 'tag') {
     const res = await sql`update people set tags = array_append(tags, ${tag}), updated_at = now()
-      where account_id = ${accountId} and id = any(${ids}::bigint[]) and not (tags @> array[${tag}]::text[])`.execute(db);
+      where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and not (tags @> array[${tag}]::text[])`.execute(db);
     return Number(res.numAffectedRows ?? 0);
   }
   const res =
     kind === 'archive'
-      ? await sql`update people set archived_at = now() where account_id = ${accountId} and id = any(${ids}::bigint[]) and archived_at is null`.execute(db)
-      : await sql`update people set archived_at = null where account_id = ${accountId} and id = any(${ids}::bigint[]) and archived_at is not null`.execute(db);
+      ? await sql`update people set archived_at = now() where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and archived_at is null`.execute(db)
+      : await sql`update people set archived_at = null where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and archived_at is not null`.execute(db);
   return Number(res.numAffectedRows ?? 0);
 }
 

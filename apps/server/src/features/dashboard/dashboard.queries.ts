@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import { intArray } from '../../db/arrays.ts';
 
 /** The account's time zone and onboarding map: the days of the growth chart and the getting-started state. */
 export function dashboardAccount(db: Database, accountId: number) {
@@ -84,7 +85,7 @@ export async function broadcastRollups(db: Database, accountId: number, ids: num
   const { rows } = await sql<{ broadcast: string; sent: string; opens: string; clicks: string }>`
     select source_id::text as broadcast, sum(sent)::text as sent, sum(unique_opens)::text as opens, sum(unique_clicks)::text as clicks
     from email_metrics_hourly
-    where account_id = ${accountId} and source_kind = 'broadcast' and source_id = any(${ids}::bigint[])
+    where account_id = ${accountId} and source_kind = 'broadcast' and source_id = any(${intArray(ids)}::bigint[])
     group by source_id
   `.execute(db);
   return new Map(rows.map((row) => [Number(row.broadcast), { sent: Number(row.sent), opens: Number(row.opens), clicks: Number(row.clicks) }]));

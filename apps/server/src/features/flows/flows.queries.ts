@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import { intArray } from '../../db/arrays.ts';
 
 const flowColumns = [
   'id', 'name', 'status', 'archived', 'reentry', 'reentryDays', 'recipe', 'warnings', 'version', 'activatedAt', 'lastSaved', 'createdBy', 'createdAt', 'updatedAt',
@@ -75,7 +76,7 @@ export async function peopleAtSteps(db: Database, accountId: number, flowIds: nu
     select coalesce(s.step_id, r.step_id) as "stepId", count(*) as n
     from flow_runs r
     left join flow_run_steps s on r.status = 'waiting' and s.account_id = r.account_id and s.run_id = r.id and s.seq = r.seq
-    where r.account_id = ${accountId} and r.flow_id = any(${flowIds}::bigint[]) and r.status in ('active', 'waiting') and r.step_id is not null
+    where r.account_id = ${accountId} and r.flow_id = any(${intArray(flowIds)}::bigint[]) and r.status in ('active', 'waiting') and r.step_id is not null
     group by 1`.execute(db);
   return new Map(rows.map((r) => [Number(r.stepId), Number(r.n)]));
 }

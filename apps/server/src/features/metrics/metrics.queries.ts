@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import { intArray } from '../../db/arrays.ts';
 
 /** Which sent emails a metrics query covers; empty lists mean no restriction. */
 export interface MetricsFilter {
@@ -37,9 +38,9 @@ function where(f: MetricsFilter): RawBuilder<unknown> {
   const parts = [sql`account_id = ${f.accountId}`, sql`hour >= ${new Date(f.start)}`, sql`hour < ${new Date(f.end)}`];
   const sources: RawBuilder<unknown>[] = [];
   if (f.broadcastId !== undefined) sources.push(sql`(source_kind = 'broadcast' and source_id = ${f.broadcastId})`);
-  if (f.flowIds.length) sources.push(sql`(source_kind = 'flow' and source_id = any(${f.flowIds}::bigint[]))`);
+  if (f.flowIds.length) sources.push(sql`(source_kind = 'flow' and source_id = any(${intArray(f.flowIds)}::bigint[]))`);
   if (sources.length) parts.push(sql`(${sql.join(sources, sql` or `)})`);
-  if (f.emailIds.length) parts.push(sql`email_id = any(${f.emailIds}::bigint[])`);
+  if (f.emailIds.length) parts.push(sql`email_id = any(${intArray(f.emailIds)}::bigint[])`);
   if (f.stepIds.length) parts.push(sql`step_id = any(${f.stepIds}::text[])`);
   return sql.join(parts, sql` and `);
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../../db/connection.ts';
+import { intArray } from '../../db/arrays.ts';
 
 export interface MembershipChange {
   entered: number;
@@ -24,7 +25,7 @@ export async function applyMembership(
   recordEvents: boolean,
 ): Promise<MembershipChange> {
   const some = personIds !== null;
-  const ids = personIds ?? [];
+  const ids = intArray(personIds ?? []);
   const { rows } = await sql<{ entered: number; left: number; applied: number }>`
     -- The key-share lock holds off a concurrent delete of the segment until this commits, and finds no row
     -- when one committed meanwhile (so no member is written for a segment that is gone).
@@ -187,5 +188,5 @@ export async function markAccountDirty(db: Database, accountId: number) {
 
 /** Mark people again, for a later round (their change could not be applied to every segment yet); as changed in any way. */
 export async function markPeopleDirty(db: Database, accountId: number, personIds: number[]) {
-  await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, unnest(${personIds}::bigint[])`.execute(db);
+  await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, unnest(${intArray(personIds)}::bigint[])`.execute(db);
 }

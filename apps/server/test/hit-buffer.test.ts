@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HitBuffer, type TrackingHit } from '../src/features/tracking/hit-buffer.ts';
+import { copyLine, HitBuffer, type TrackingHit } from '../src/features/tracking/hit-buffer.ts';
 import { HitThrottle } from '../src/features/tracking/hit-throttle.ts';
 import { createTestContext, registerUser, testDatabaseUrl, type TestContext } from './helpers.ts';
 
@@ -66,6 +66,59 @@ describe('the hit throttle (a fixed table of typed arrays)', () => {
     }
     expect(throttle.allow('203.0.113.9', 'new', x)).toBe(true);
     expect(throttle.allow('203.0.113.9', 'new', x)).toBe(true);
+  });
+});
+
+describe('a hit\'s COPY line', () => {
+  /** The line as an object through JSON.stringify would make it: COPY's text format escapes only backslashes here. */
+  function expected(hit: TrackingHit): string {
+    const { ref } = hit;
+    const key = { broadcast: 'broadcastId', flow: 'flowId', transactional: 'sourceId', test: 'sourceId' }[ref.sourceKind];
+    const data: Record<string, unknown> =
+      ref.sourceKind === 'flow'
+        ? { ...(ref.flowId !== undefined ? { flowId: ref.flowId } : {}), stepId: String(ref.sourceId), emailId: ref.emailId }
+        : { [key]: ref.sourceId, emailId: ref.emailId };
+    if (ref.variant > 0) data.variant = ref.variant;
+    if (hit.link !== null) data.link = hit.link;
+    data.userAgent = hit.agent;
+    data.machine = hit.machine;
+    const json = JSON.stringify(data).replace(/\\/g, '\\\\');
+    return `${ref.accountId}\t${ref.personId}\temail\t${hit.name}\temail\t${json}\t${new Date(hit.atMs).toISOString()}\n`;
+  }
+
+  it('is the text of the hit as an object, for any hit, several to a millisecond or not', () => {
+    const id = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER });
+    const hit = fc.record({
+      ref: fc.record({
+        accountId: id,
+        deliveryId: id,
+        personId: id,
+        emailId: id,
+        sourceKind: fc.constantFrom('broadcast', 'flow', 'transactional', 'test' as const),
+        sourceId: id,
+        variant: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1000 })),
+        sentAt: fc.integer({ min: 0, max: 2 ** 31 }),
+        flowId: fc.option(id, { nil: undefined }),
+      }),
+      name: fc.constantFrom('opened', 'clicked' as const),
+      // Links with what JSON and COPY escape: quotes, backslashes, tabs, line breaks, control and non-ASCII characters.
+      link: fc.option(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('https://a.example/?q=a\\b\t"c"\n\u0000é')), { nil: null }),
+      agent: fc.constantFrom('privacy-proxy', 'image-proxy', 'scanner', 'mobile', 'desktop', 'unknown' as const),
+      machine: fc.boolean(),
+      stepMs: fc.oneof(fc.constant(0), fc.integer({ min: -5, max: 5 }), fc.integer({ min: 0, max: 10 ** 9 })),
+    });
+    fc.assert(
+      fc.property(fc.array(hit, { minLength: 1, maxLength: 30 }), (hits) => {
+        let atMs = 1_790_000_000_000;
+        for (const { stepMs, ref, ...rest } of hits) {
+          atMs += stepMs;
+          const { flowId, ...others } = ref;
+          const h: TrackingHit = { ...rest, ref: { ...others, ...(flowId !== undefined ? { flowId } : {}) }, atMs };
+          expect(copyLine(h)).toBe(expected(h));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

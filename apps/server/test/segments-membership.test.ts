@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import { applyMembership, holdSegmentRefreshes, markPeopleDirty, takeDirtyPeople } from '../src/features/segments/membership.queries.ts';
+import { applyMembership, holdSegmentRefreshes, markPeopleDirty, pinMarksPlan, takeDirtyPeople, takeMarks } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -232,6 +232,34 @@ describe('segment membership', () => {
     } finally {
       await release();
     }
+  });
+
+  it('takes marks through a bitmap of the index and by address, even on statistics taken while the table was empty', async () => {
+    // Statistics of an empty table: unpinned, the planner reads the whole table for the delete, comparing every row
+    // with each taken address, and goes through the index one entry at a time for the pick.
+    await sql`delete from segment_dirty_people`.execute(ctx.services.db);
+    await sql`vacuum analyze segment_dirty_people`.execute(ctx.services.db);
+    const nodes = await ctx.services.db.transaction().execute(async (trx) => {
+      await pinMarksPlan(trx);
+      const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${takeMarks(accountId, 5000)}`.execute(trx);
+      const found: string[] = [];
+      const walk = (node: { 'Node Type': string; Plans?: unknown[] }) => {
+        found.push(node['Node Type']);
+        for (const child of node.Plans ?? []) walk(child as typeof node);
+      };
+      walk((rows[0]!['QUERY PLAN'] as [{ Plan: { 'Node Type': string } }])[0].Plan);
+      return found;
+    });
+    expect(nodes).toEqual(expect.arrayContaining(['Tid Scan', 'Bitmap Heap Scan', 'Bitmap Index Scan']));
+    expect(nodes).not.toContain('Seq Scan');
+    expect(nodes).not.toContain('Index Scan');
+    // The settings end with the take: the rest of the refresh's transaction plans as usual.
+    const settings = await ctx.services.db.transaction().execute(async (trx) => {
+      await takeDirtyPeople(trx, accountId, 10);
+      const { rows } = await sql<{ index: string; seq: string }>`select current_setting('enable_indexscan') as index, current_setting('enable_seqscan') as seq`.execute(trx);
+      return rows[0];
+    });
+    expect(settings).toEqual({ index: 'on', seq: 'on' });
   });
 
   it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {

@@ -78,24 +78,20 @@ export async function applyMembership(
   return { entered: row.entered, left: row.left, applied: row.applied === 1 };
 }
 
-/** The statement that takes up to `limit` marks of the account (deleted with the transaction's commit). */
-export const takeMarks = (accountId: number, limit: number) => sql<{ personId: string | number; tags: string[] | null }>`
-  delete from segment_dirty_people where ctid = any(array(
-    select ctid from segment_dirty_people where account_id = ${accountId} limit ${limit} for update skip locked
-  )) returning person_id as "personId", tags`;
-
 /**
- * Plan the take of marks (in a transaction) the one way that stays cheap whatever the statistics say, until the
- * transaction ends or the settings are reset: the marks through a bitmap of the account's index entries, then each taken mark by its
- * address (docs/decisions.md, "The take of segment marks"). Marks come and go all the time, and statistics taken
- * while the table was nearly empty chose two plans that grew with every mark deleted since the last vacuum: a
- * sequential scan for the delete, comparing every row of the table with each of the 5,000 addresses, and a plain
- * index scan for the pick, fetching the mark of each entry one by one. Under a stream of tracking hits, takes by
- * that index scan grew longer one after another, from 30 ms to 20 s, with the refresh 480,000 marks behind.
+ * The statement that takes up to `limit` marks of the account (deleted with the transaction's commit). The delete
+ * joins the picked marks by address: a lookup by address a mark, or one pass over the account's marks with the
+ * addresses hashed (docs/decisions.md, "The take of segment marks"). Written as `ctid = any(array(...))`, statistics
+ * that knew nothing of the account (taken before its marks came) had PostgreSQL read all of the account's marks
+ * through the tenant policy's index and compare each with every picked address in turn: 5,000 comparisons a mark,
+ * 10-20 s a take with 400,000 marks waiting.
  */
-export async function pinMarksPlan(db: Database) {
-  await sql`select set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(db);
-}
+export const takeMarks = (accountId: number, limit: number) => sql<{ personId: string | number; tags: string[] | null }>`
+  with picked as materialized (
+    select ctid as address from segment_dirty_people where account_id = ${accountId} limit ${limit} for update skip locked
+  )
+  delete from segment_dirty_people d using picked p where d.ctid = p.address
+  returning d.person_id as "personId", d.tags`;
 
 /**
  * Take up to `limit` marks of the account (deleted with the transaction's commit), by person: null when something
@@ -104,11 +100,7 @@ export async function pinMarksPlan(db: Database) {
  * (waiting on each other's marks, in different orders, they deadlocked).
  */
 export async function takeDirtyPeople(db: Database, accountId: number, limit: number): Promise<Map<number, string[] | null>> {
-  // The plan's settings hold for a transaction: without one, each statement could go to another connection.
-  if (!db.isTransaction) return db.transaction().execute((trx) => takeDirtyPeople(trx, accountId, limit));
-  await pinMarksPlan(db);
   const { rows } = await takeMarks(accountId, limit).execute(db);
-  await sql`reset enable_indexscan; reset enable_seqscan`.execute(db);
   const marks = new Map<number, string[] | null>();
   for (const row of rows) {
     const id = Number(row.personId);

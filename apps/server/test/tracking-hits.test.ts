@@ -167,9 +167,15 @@ describe('over HTTP, answered before Fastify routes', () => {
     const redirect = await get(click);
     expect([redirect.status, redirect.headers.get('location')]).toEqual([302, destination]);
     expect([redirect.headers.get('cache-control'), redirect.headers.get('referrer-policy')]).toEqual(['no-store, max-age=0', 'no-referrer']);
+    // Lengths said, not chunked: the redirect and the page each go as one write.
+    expect([redirect.headers.get('content-length'), redirect.headers.get('transfer-encoding')]).toEqual(['0', null]);
     const forged = await get(click.replace(token, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')));
-    expect([forged.status, forged.headers.get('location')]).toEqual([404, null]);
-    expect(await forged.text()).toContain('This link is not available');
+    expect([forged.status, forged.headers.get('location'), forged.headers.get('transfer-encoding')]).toEqual([404, null, null]);
+    const page = await forged.text();
+    expect(page).toContain('This link is not available');
+    expect(forged.headers.get('content-length')).toBe(String(Buffer.byteLength(page)));
+    const headForged = await get(click.replace(token, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')), 'HEAD');
+    expect([headForged.status, headForged.headers.get('content-length')]).toEqual([404, String(Buffer.byteLength(page))]);
     const twice = await get(`${click}&u=${encodeURIComponent('https://evil.example/')}`);
     expect([twice.status, twice.headers.get('location')]).toEqual([404, null]);
     const big = await get(`${click}&pad=${'x'.repeat(10_240)}`);

@@ -64,7 +64,13 @@ export interface TrackingEndpoints {
 }
 
 const pixelHeaders = { 'content-type': 'image/gif', 'content-length': String(pixel.length), 'cache-control': 'no-store, max-age=0' };
-const invalidHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': trackingPageContentSecurityPolicy };
+const invalidHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-length': String(Buffer.byteLength(invalidLinkPage)),
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': trackingPageContentSecurityPolicy,
+};
 
 /**
  * The open pixel, GET or HEAD /t/o/{token}, and the click redirect, /t/c/{token}/{signature}?u={url}. The
@@ -77,7 +83,9 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
   const throttle = new HitThrottle(hitsPerSecond);
   // nosniff, no-referrer, cross-origin and HSTS over https (security-headers.ts), as Fastify's answers get them.
   const pixelAnswer = trackingHeaders(services.config, pixelHeaders);
-  const redirectAnswer = trackingHeaders(services.config, { 'cache-control': 'no-store, max-age=0' });
+  // The length said, the redirect and the page go as one write: without it Node sends them chunked, the header and the
+  // chunks' end in two buffers (writev), and the client has the chunked framing to read.
+  const redirectAnswer = trackingHeaders(services.config, { 'content-length': '0', 'cache-control': 'no-store, max-age=0' });
   const invalidAnswer = trackingHeaders(services.config, invalidHeaders);
   let buffer: HitBuffer | undefined;
 

@@ -236,11 +236,11 @@ describe('segment membership', () => {
 
   it('takes marks by address, even on statistics that know nothing of the account', async () => {
     const db = ctx.services.db;
-    // Statistics taken while the table held another account's marks only; then 3,000 marks of this account come.
+    // Statistics taken while the table held marks of another account (0, which no account has) only; then 3,000 of this account's.
     const release = await holdSegmentRefreshes(ctx.services.pool, accountId);
     try {
       await sql`delete from segment_dirty_people`.execute(db);
-      await sql`insert into segment_dirty_people (account_id, person_id) select 1, g from generate_series(1, 1000) g`.execute(db);
+      await sql`insert into segment_dirty_people (account_id, person_id) select 0, g from generate_series(1, 1000) g`.execute(db);
       await sql`vacuum analyze segment_dirty_people`.execute(db);
       await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, 800000 + g from generate_series(1, 3000) g`.execute(db);
       const nodes = await withAccount(db, accountId, async (trx) => {
@@ -261,7 +261,7 @@ describe('segment membership', () => {
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from segment_dirty_people where account_id = ${accountId}`.execute(db);
       expect(rows[0]!.n).toBe(0);
     } finally {
-      await sql`delete from segment_dirty_people where account_id = 1`.execute(db);
+      await sql`delete from segment_dirty_people where account_id = 0`.execute(db);
       await release();
     }
   });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Database } from '../../db/connection.ts';
 import { intArray } from '../../db/arrays.ts';
+import type { Database } from '../../db/connection.ts';
 
 export async function insertBulkAction(db: Database, row: { accountId: number; kind: string; params: unknown; total: number; createdBy: number }) {
   const inserted = await db

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Database } from '../../db/connection.ts';
 import { intArray } from '../../db/arrays.ts';
+import type { Database } from '../../db/connection.ts';
 
 /** The account's time zone and onboarding map: the days of the growth chart and the getting-started state. */
 export function dashboardAccount(db: Database, accountId: number) {

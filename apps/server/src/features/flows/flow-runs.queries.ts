@@ -95,6 +95,7 @@ export async function loadFlowDefinition(db: Database, accountId: number, flowId
 /** Write the batch's runs back in one statement; active runs become due now, waiting ones at their wake time. */
 export async function saveRuns(db: Database, accountId: number, runs: FlowRun[]): Promise<void> {
   if (!runs.length) return;
+  const ids = intArray(runs.map((r) => r.id));
   await sql`
     update flow_runs r set
       step_id = v.step_id, status = v.status, seq = v.seq, last_error = v.last_error,
@@ -102,7 +103,7 @@ export async function saveRuns(db: Database, accountId: number, runs: FlowRun[])
       finished_at = case when v.status in ('done', 'exited', 'failed') then now() end,
       updated_at = now()
     from (
-      select unnest(${intArray(runs.map((r) => r.id))}::bigint[]) as id,
+      select unnest(${ids}::bigint[]) as id,
         unnest(${intArray(runs.map((r) => r.stepId))}::bigint[]) as step_id,
         unnest(${sql.val(runs.map((r) => r.status))}::text[]) as status,
         unnest(${intArray(runs.map((r) => r.seq))}::int[]) as seq,
@@ -114,7 +115,7 @@ export async function saveRuns(db: Database, accountId: number, runs: FlowRun[])
       -- joined by id alone, the planner hashed every run of the account (100,000 in the flow bench) for each batch.
       -- The batch holds the runs' row locks, so their addresses stay as read.
       and r.ctid = any(array(
-        select f.ctid from unnest(${intArray(runs.map((r) => r.id))}::bigint[]) as i(id)
+        select f.ctid from unnest(${ids}::bigint[]) as i(id)
         cross join lateral (select ctid from flow_runs f where f.account_id = ${accountId} and f.id = i.id offset 0) f
       ))
   `.execute(db);

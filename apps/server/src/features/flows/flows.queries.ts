@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Database } from '../../db/connection.ts';
 import { intArray } from '../../db/arrays.ts';
+import type { Database } from '../../db/connection.ts';
 
 const flowColumns = [
   'id', 'name', 'status', 'archived', 'reentry', 'reentryDays', 'recipe', 'warnings', 'version', 'activatedAt', 'lastSaved', 'createdBy', 'createdAt', 'updatedAt',

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Database } from '../../db/connection.ts';
 import { intArray } from '../../db/arrays.ts';
+import type { Database } from '../../db/connection.ts';
 
 /** Which sent emails a metrics query covers; empty lists mean no restriction. */
 export interface MetricsFilter {

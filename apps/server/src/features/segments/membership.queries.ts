@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type pg from 'pg';
-import type { Database } from '../../db/connection.ts';
 import { intArray } from '../../db/arrays.ts';
+import type { Database } from '../../db/connection.ts';
 
 export interface MembershipChange {
   entered: number;

@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import { applyMembership, holdSegmentRefreshes, markPeopleDirty, takeDirtyPeople, takeMarks } from '../src/features/segments/membership.queries.ts';
+import { accountsWithDirtyMarks, applyMembership, holdSegmentRefreshes, markPeopleDirty, takeDirtyPeople } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
+import { takeMarksBody, takeMarksSettings } from '../src/db/migrations/0043-segment-marks-take-plan.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -234,36 +235,80 @@ describe('segment membership', () => {
     }
   });
 
-  it('takes marks by address, even on statistics that know nothing of the account', async () => {
+  /** The plan of the take's statement as the tenant role, under the function's settings unless `bare`: each node's type and filter. */
+  const takePlan = (bare = false) =>
+    withAccount(ctx.services.db, accountId, async (trx) => {
+      if (!bare) for (const [name, value] of Object.entries(takeMarksSettings)) await sql`select set_config(${name}, ${value}, true)`.execute(trx);
+      const statement = takeMarksBody.replace('$1', String(accountId)).replace('$2', '5000');
+      const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${sql.raw(statement)}`.execute(trx);
+      const found: { type: string; filter: string }[] = [];
+      const walk = (node: { 'Node Type': string; Filter?: string; Plans?: unknown[] }) => {
+        found.push({ type: node['Node Type'], filter: node.Filter ?? '' });
+        for (const child of node.Plans ?? []) walk(child as typeof node);
+      };
+      walk((rows[0]!['QUERY PLAN'] as [{ Plan: { 'Node Type': string } }])[0].Plan);
+      return found;
+    });
+
+  it('takes marks by address, whatever the statistics say of the account', async () => {
     const db = ctx.services.db;
-    // Statistics taken while the table held marks of another account (0, which no account has) only; then 3,000 of this account's.
     const release = await holdSegmentRefreshes(ctx.services.pool, accountId);
     try {
+      // The function runs with the settings the plans below are taken under.
+      const { rows: config } = await sql<{ proconfig: string[] }>`select proconfig from pg_proc where proname = 'herald_take_segment_marks'`.execute(db);
+      expect(config[0]!.proconfig.sort()).toEqual(Object.entries(takeMarksSettings).map(([name, value]) => `${name}=${value}`).sort());
+
+      // Statistics taken while the table held marks of another account (0, which no account has) only; then 3,000 of this account's.
       await sql`delete from segment_dirty_people`.execute(db);
       await sql`insert into segment_dirty_people (account_id, person_id) select 0, g from generate_series(1, 1000) g`.execute(db);
       await sql`vacuum analyze segment_dirty_people`.execute(db);
       await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, 800000 + g from generate_series(1, 3000) g`.execute(db);
-      const nodes = await withAccount(db, accountId, async (trx) => {
-        const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${takeMarks(accountId, 5000)}`.execute(trx);
-        const found: { type: string; filter: string }[] = [];
-        const walk = (node: { 'Node Type': string; Filter?: string; Plans?: unknown[] }) => {
-          found.push({ type: node['Node Type'], filter: node.Filter ?? '' });
-          for (const child of node.Plans ?? []) walk(child as typeof node);
-        };
-        walk((rows[0]!['QUERY PLAN'] as [{ Plan: { 'Node Type': string } }])[0].Plan);
-        return found;
-      });
       // Written with `ctid = any(array(...))`, the delete read the account's marks through the policy's index, filtered by `ctid = ANY`.
-      expect(nodes.map((n) => n.type)).toContain('Tid Scan');
-      expect(nodes.filter((n) => /ctid/i.test(n.filter))).toEqual([]);
+      const unknown = await takePlan();
+      expect(unknown.map((n) => n.type)).toContain('Tid Scan');
+      expect(unknown.filter((n) => /ctid/i.test(n.filter))).toEqual([]);
       const taken = await withAccount(db, accountId, (trx) => takeDirtyPeople(trx, accountId, 5000));
       expect(taken.size).toBe(3000);
+
+      // Statistics that know the account has many marks: left to choose, the planner hashes all of them.
+      await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, 800000 + g from generate_series(1, 50000) g`.execute(db);
+      await sql`vacuum analyze segment_dirty_people`.execute(db);
+      expect((await takePlan(true)).map((n) => n.type)).toContain('Hash Join');
+      const many = await takePlan();
+      expect(many.map((n) => n.type)).toEqual(expect.arrayContaining(['Nested Loop', 'Tid Scan']));
+      expect(many.map((n) => n.type)).not.toContain('Hash Join');
+      expect(many.filter((n) => /ctid/i.test(n.filter))).toEqual([]);
+      const next = await withAccount(db, accountId, (trx) => takeDirtyPeople(trx, accountId, 5000));
+      expect(next.size).toBe(5000);
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from segment_dirty_people where account_id = ${accountId}`.execute(db);
-      expect(rows[0]!.n).toBe(0);
+      expect(rows[0]!.n).toBe(45000);
     } finally {
-      await sql`delete from segment_dirty_people where account_id = 0`.execute(db);
+      await sql`delete from segment_dirty_people where account_id in (0, ${accountId})`.execute(db);
       await release();
     }
+  });
+
+  it('finds each account with marks once, by person or account-wide, and passes over accounts whose refreshes are held', async () => {
+    // Accounts of negative ids (none exists), marked in a transaction that is rolled back: no refresh sees them.
+    const held = await holdSegmentRefreshes(ctx.services.pool, -5);
+    const rolledBack = new Error('rolled back');
+    let found: number[] = [];
+    try {
+      await ctx.services.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`insert into segment_dirty_people (account_id, person_id) values (-3, 1), (-3, 2), (-3, 3), (-1, 4), (-1, 5), (-5, 6), (-7, 7)`.execute(trx);
+          await sql`insert into segment_dirty_accounts (account_id) values (-2), (-1)`.execute(trx);
+          found = (await accountsWithDirtyMarks(trx)).map(Number).filter((id) => id < 0);
+          throw rolledBack;
+        })
+        .catch((error: unknown) => {
+          if (error !== rolledBack) throw error;
+        });
+    } finally {
+      await held();
+    }
+    expect(found.sort((a, b) => a - b)).toEqual([-7, -3, -2, -1]);
   });
 
   it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {

@@ -40,6 +40,7 @@ import * as segmentMarksByChange from './0039-segment-marks-by-change.ts';
 import * as eventsAccountCheck from './0040-events-account-check.ts';
 import * as parentChecksPerStatement from './0041-parent-checks-per-statement.ts';
 import * as personEmailCountsFromEvents from './0042-person-email-counts-from-events.ts';
+import * as segmentMarksTakePlan from './0043-segment-marks-take-plan.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '0040-events-account-check': eventsAccountCheck,
   '0041-parent-checks-per-statement': parentChecksPerStatement,
   '0042-person-email-counts-from-events': personEmailCountsFromEvents,
+  '0043-segment-marks-take-plan': segmentMarksTakePlan,
 };

@@ -1,6 +1,9 @@
+import { finished } from 'node:stream/promises';
 import fc from 'fast-check';
 import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollUpEmailMetrics } from '../src/features/metrics/metrics.jobs.ts';
 import { copyLine, HitBuffer, type TrackingHit } from '../src/features/tracking/hit-buffer.ts';
 import { HitThrottle } from '../src/features/tracking/hit-throttle.ts';
 import { createTestContext, registerUser, testDatabaseUrl, type TestContext } from './helpers.ts';
@@ -170,6 +173,71 @@ describe('the hit buffer (COPY lines in bytes outside the heap)', () => {
     expect(buffer.written).toBe(400);
     expect(buffer.dropped).toBe(0);
     expect(await linksOf(from)).toEqual(links);
+  });
+
+  it('rolls the hits up as it writes them, to the figures the queue gives the same events', async () => {
+    // The same hits for two accounts: the buffer's for one, a COPY of the same lines outside it (the queue, then the rollup job) for the other.
+    const direct = (await registerUser(ctx.app)).account.accountId as number;
+    const other = (await registerUser(ctx.app)).account.accountId as number;
+    const hits = (account: number): TrackingHit[] =>
+      Array.from({ length: 60 }, (_, i) => {
+        const flow = i % 5 === 0;
+        return {
+          ref: {
+            accountId: account,
+            deliveryId: i,
+            personId: 8_000_000 + (i % 17),
+            emailId: 600 + (i % 2),
+            sourceKind: flow ? 'flow' : 'broadcast',
+            sourceId: flow ? 3 : 88,
+            ...(flow ? { flowId: 41 } : {}),
+            variant: i % 7 === 0 ? 1 : 0,
+            sentAt: 0,
+          },
+          name: i % 3 === 0 ? 'clicked' : 'opened',
+          link: i % 3 === 0 ? `https://shop.example/${i % 4}` : null,
+          agent: i % 11 === 0 ? 'scanner' : 'desktop',
+          machine: i % 11 === 0,
+          // In the order they come, across the hour's turn (a recipient's first is the first rolled up, as with the queue's batches).
+          atMs: Date.UTC(2026, 10, 27, 10, 50, 30) + i * 20_000,
+        } as TrackingHit;
+      });
+    const buffer = new HitBuffer(ctx.database.pool, { flushMs: 60_000, flushRows: 25 });
+    for (const hit of hits(direct)) buffer.add(hit);
+    await buffer.close();
+    expect(buffer.written).toBe(60);
+    const queued = async (account: number) =>
+      (await ctx.database.pool.query<{ n: number }>('select count(*)::int as n from email_metric_queue where account_id = $1', [account])).rows[0]!.n;
+    expect(await queued(direct)).toBe(0);
+
+    const client = await ctx.database.pool.connect();
+    try {
+      const copy = client.query(copyStreams.from('copy events (account_id, person_id, type, name, source, data, created_at) from stdin'));
+      copy.end(hits(other).map(copyLine).join(''));
+      await finished(copy);
+    } finally {
+      client.release();
+    }
+    expect(await queued(other)).toBe(60);
+    await rollUpEmailMetrics(ctx.services.db, { wait: true });
+
+    const figures = async (account: number) => {
+      const read = async (table: string, order: string) =>
+        (await ctx.database.pool.query(`select * from ${table} where account_id = $1 order by ${order}`, [account])).rows.map(({ account_id: _a, ...row }) => row as unknown);
+      return {
+        hourly: await read('email_metrics_hourly', 'hour, source_kind, source_id, email_id, step_id, variant'),
+        accountHourly: await read('email_metrics_account_hourly', 'hour'),
+        links: await read('email_metrics_links', 'hour, source_kind, source_id, email_id, step_id, link'),
+        accountLinks: await read('email_metrics_account_links', 'hour, link'),
+        accountLinksDaily: await read('email_metrics_account_links_daily', 'day, link'),
+        firsts: await read('email_metric_firsts', 'source_kind, source_id, email_id, step_id, person_id, name'),
+      };
+    };
+    const rolledUp = await figures(direct);
+    expect(rolledUp.hourly.length).toBeGreaterThan(4);
+    expect(rolledUp.links.length).toBeGreaterThan(4);
+    expect(rolledUp.firsts.length).toBeGreaterThan(20);
+    expect(rolledUp).toEqual(await figures(other));
   });
 
   it('keeps a batch the database refused, within the limit, and writes it once the database takes it', async () => {

@@ -41,6 +41,7 @@ import * as eventsAccountCheck from './0040-events-account-check.ts';
 import * as parentChecksPerStatement from './0041-parent-checks-per-statement.ts';
 import * as personEmailCountsFromEvents from './0042-person-email-counts-from-events.ts';
 import * as segmentMarksTakePlan from './0043-segment-marks-take-plan.ts';
+import * as trackingRollupAtWrite from './0044-tracking-rollup-at-write.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '0041-parent-checks-per-statement': parentChecksPerStatement,
   '0042-person-email-counts-from-events': personEmailCountsFromEvents,
   '0043-segment-marks-take-plan': segmentMarksTakePlan,
+  '0044-tracking-rollup-at-write': trackingRollupAtWrite,
 };

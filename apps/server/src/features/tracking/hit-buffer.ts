@@ -10,6 +10,9 @@
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
+import { rollupLockKey } from '../../db/migrations/0038-rollup-without-row-keys.ts';
+import { directRollupSetting } from '../../db/migrations/0044-tracking-rollup-at-write.ts';
+import { rollupWorkMem } from '../metrics/metrics.jobs.ts';
 import type { DecodedMessage } from './tracking-token.ts';
 import type { UserAgentClass } from './machine-hits.ts';
 
@@ -176,14 +179,21 @@ export class HitBuffer {
     }
   }
 
+  /**
+   * One COPY in a transaction that holds the rollup's lock and has the queue trigger roll the hits up at once
+   * (migration 0044): the hits and their counts in the metrics are written together or not at all.
+   */
   private async copy(text: Buffer): Promise<void> {
     const client = await this.pool.connect();
     try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock($1), set_config($2, $3, true), set_config($4, $5, true)', [rollupLockKey, directRollupSetting, 'yes', 'work_mem', rollupWorkMem]);
       const copy = client.query(copyStreams.from('copy events (account_id, person_id, type, name, source, data, created_at) from stdin'));
       copy.end(text);
       await finished(copy);
+      await client.query('commit');
     } catch (error) {
-      // A COPY that failed part way may leave the connection unusable: it is closed, not returned.
+      // A COPY that failed part way may leave the connection unusable, and its transaction open: it is closed, not returned.
       client.release(true);
       throw error;
     }

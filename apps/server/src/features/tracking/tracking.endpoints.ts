@@ -54,6 +54,13 @@ function parseTarget(url: string): string | null {
 /** parseTarget of the destinations clicked lately (every reader of an email clicks the same few). */
 const redirectTarget = recentValues(10_000, parseTarget);
 
+/** The `u` values of a click's query string (read only: the arrays are shared). */
+const destinationsOf = (query: string): readonly string[] => new URLSearchParams(query).getAll('u');
+/** Query strings longer than this are read every time rather than kept (at most 1,000 kept, so at most 2 MB). */
+const keptQueryLength = 1024;
+/** destinationsOf the query strings of lately clicked links: one email's readers send the same few. */
+const recentDestinations = recentValues(1_000, destinationsOf);
+
 export interface TrackingEndpoints {
   /** Answer a tracking request straight from the HTTP server, before Fastify; false when it is not one. */
   handle(request: IncomingMessage, response: ServerResponse): boolean;
@@ -163,7 +170,8 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
         else response.end(pixelText, 'latin1');
         return true;
       }
-      const links = query < 0 ? [] : new URLSearchParams(url.slice(query + 1)).getAll('u');
+      const search = query < 0 ? '' : url.slice(query + 1);
+      const links = search.length > keptQueryLength ? destinationsOf(search) : recentDestinations(search);
       const answer = (target: string | null) => {
         if (target) response.writeHead(302, { location: target, ...redirectAnswer(request) }).end();
         else response.writeHead(404, invalidAnswer(request)).end(isHead ? undefined : invalidLinkPage);

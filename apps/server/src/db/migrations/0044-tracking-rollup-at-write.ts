@@ -97,6 +97,10 @@ const newRowsBatch = `batch (account_id, event_id, person_id, name, at, source_k
   ${queueRowSelect} from new_rows e where ${queueRowWhere}
 )`;
 
+/** The queue rows of the statement's new email events, queued (every writer but the hit buffer). */
+const queueInsert = `insert into email_metric_queue (account_id, event_id, person_id, name, at, source_kind, source_id, email_id, step_id, variant, machine, link)
+  ${queueRowSelect} from new_rows e where ${queueRowWhere}`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create or replace function herald_queue_email_metrics() returns trigger
@@ -108,8 +112,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         with ${sql.raw(newRowsBatch)}, ${sql.raw(rollupOfBatch)}
         select count(*) into n from batch;
       else
-        insert into email_metric_queue (account_id, event_id, person_id, name, at, source_kind, source_id, email_id, step_id, variant, machine, link)
-        ${sql.raw(queueRowSelect)} from new_rows e where ${sql.raw(queueRowWhere)};
+        ${sql.raw(queueInsert)};
       end if;
       return null;
     end $fn$;
@@ -121,8 +124,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     create or replace function herald_queue_email_metrics() returns trigger
     language plpgsql security definer set search_path = pg_catalog, public as $fn$
     begin
-      insert into email_metric_queue (account_id, event_id, person_id, name, at, source_kind, source_id, email_id, step_id, variant, machine, link)
-      ${sql.raw(queueRowSelect)} from new_rows e where ${sql.raw(queueRowWhere)};
+      ${sql.raw(queueInsert)};
       return null;
     end $fn$;
   `.execute(db);

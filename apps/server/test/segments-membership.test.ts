@@ -2,9 +2,18 @@ import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import { accountsWithDirtyMarks, applyMembership, holdSegmentRefreshes, markPeopleDirty, takeDirtyPeople } from '../src/features/segments/membership.queries.ts';
+import {
+  accountsWithDirtyMarks,
+  applyMembership,
+  holdSegmentRefreshes,
+  holdSegmentRefreshesUntilCommit,
+  markPeopleDirty,
+  refreshesFree,
+  takeDirtyPeople,
+} from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
+import { fieldDeleteBusy } from '../src/features/fields/fields.service.ts';
 import { takeMarksBody, takeMarksSettings } from '../src/db/migrations/0043-segment-marks-take-plan.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
@@ -374,6 +383,49 @@ describe('segment membership', () => {
     expect(await members(broken.id)).toEqual([p.id]);
     expect((await owner.client.patch(`/v1/segments/${broken.id}`, { id: broken.id, name: 'Gold', conditions: fixed })).status).toBe(200);
     expect((await owner.client.get(`/v1/segments/${referring.id}/preview`)).body).toEqual({ totalCount: 1 });
+  });
+
+  it('deleting a field waits for the refreshes under way, so none judges people by the field it loaded', async () => {
+    await owner.client.post('/v1/fields', { items: [{ name: 'level', type: 'string' }] });
+    // A refresh under way holds the account's refreshes shared until it commits, as runDirtyRefresh does.
+    let started!: () => void;
+    const holding = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const refresh = withAccount(ctx.services.db, accountId, async (db) => {
+      expect(await refreshesFree(db, accountId)).toBe(true);
+      started();
+      await finished;
+    });
+    await holding;
+    let deleted = false;
+    const deletion = owner.client.request('DELETE', '/v1/fields/level').then((res) => {
+      deleted = true;
+      return res.status;
+    });
+    await sleep(500);
+    expect(deleted).toBe(false);
+    finish();
+    await refresh;
+    expect(await deletion).toBe(204);
+    // And while a deletion holds them, a refresh that starts finds them held (it leaves the marks for later).
+    const holdingNow = await ctx.services.db.transaction().execute(async (trx) => {
+      expect(await holdSegmentRefreshesUntilCommit(trx, accountId, 0)).toBe(true);
+      return withAccount(ctx.services.db, accountId, (db) => refreshesFree(db, accountId));
+    });
+    expect(holdingNow).toBe(false);
+
+    // Refreshes held longer than the delete waits (an import merging): 409, and the field stays.
+    await owner.client.post('/v1/fields', { items: [{ name: 'level', type: 'string' }] });
+    const release = await holdSegmentRefreshes(ctx.services.pool, accountId);
+    try {
+      const busy = await owner.client.request('DELETE', '/v1/fields/level');
+      expect({ status: busy.status, message: busy.body.message }).toEqual({ status: 409, message: fieldDeleteBusy });
+    } finally {
+      await release();
+    }
+    expect((await owner.client.get('/v1/fields')).body.items.map((f: { name: string }) => f.name)).toContain('level');
+    expect((await owner.client.request('DELETE', '/v1/fields/level')).status).toBe(204);
   });
 
   it('a bulk change of more than 10,000 people marks the whole account and rebuilds every segment', async () => {

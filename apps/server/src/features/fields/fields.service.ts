@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
+import { holdSegmentRefreshesUntilCommit } from '../segments/membership.queries.ts';
 import { findCustomField, listCustomFields, type CustomFieldRow } from './fields.queries.ts';
 
 const builtIn: PersonField[] = firstClassFields.map((f) => ({
@@ -118,9 +119,16 @@ export async function updateField(db: Database, session: Session, name: string, 
   return { item: toField((await findCustomField(db, session.accountId, name))!) };
 }
 
+/** How long a field's delete waits for the account's segment refreshes under way. */
+export const fieldDeleteWaitMs = 5_000;
+export const fieldDeleteBusy = "We couldn't delete this field. Segments are being brought up to date; try again in a minute.";
+
 /** DELETE /v1/fields/{name}: the definition and every person's value of it. */
 export async function deleteField(db: Database, session: Session, name: string) {
   await editableField(db, session, name);
+  // Refreshes running now finish with the field; later ones start without it (segments reading it keep their members).
+  // Refreshes that do not finish within a few seconds (an import under way) leave the field as it is: 409.
+  if (!(await holdSegmentRefreshesUntilCommit(db, session.accountId, fieldDeleteWaitMs))) throw conflict(fieldDeleteBusy);
   await db.deleteFrom('personFields').where('accountId', '=', session.accountId).where('name', '=', name).execute();
   await db
     .updateTable('people')

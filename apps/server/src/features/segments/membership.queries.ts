@@ -147,6 +147,23 @@ export async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Pr
 }
 
 /**
+ * Hold the account's refreshes until the caller's transaction ends, once the running ones are done; false when
+ * they are not done within `waitMs` (a large rebuild, or an import, which holds them while it merges). A change
+ * that makes conditions fail to compile (deleting a field a segment reads) takes it: a refresh that loaded the
+ * field before the change could otherwise judge people by conditions whose values the change has just removed,
+ * and empty the segment that is meant to keep its members until it is mended.
+ */
+export async function holdSegmentRefreshesUntilCommit(db: Database, accountId: number, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as held`.execute(db);
+    if (rows[0]!.held) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * True when no import holds the account's refreshes. The check takes the lock shared until the
  * transaction ends: refreshes do not hold each other up, and an import waits for the running ones.
  */

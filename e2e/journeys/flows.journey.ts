@@ -111,6 +111,9 @@ describe('flows', () => {
     await expect.poll(() => node(page, 'Send email').textContent()).toContain('Set up');
     await page.getByRole('textbox', { name: 'Email', exact: true }).click();
     await page.getByRole('option', { name: 'Trial welcome' }).click();
+    // The preview sits below the picker in the drawer's scrolled panel: Chromium need not lay out a frame out of view
+    // (its text then counts as hidden), so it is brought into view as a reader would scroll to it.
+    await page.locator('iframe[title="Preview of Trial welcome"]').scrollIntoViewIfNeeded();
     await page.frameLocator('iframe[title="Preview of Trial welcome"]').getByText('Welcome to the trial').waitFor();
     await saveStep(page);
     await checkAccessibility(page);

@@ -3,18 +3,14 @@ import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import {
-  accountsWithDirtyMarks,
   applyMembership,
   holdSegmentRefreshes,
   holdSegmentRefreshesUntilCommit,
-  markPeopleDirty,
   refreshesFree,
-  takeDirtyPeople,
 } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
 import { fieldDeleteBusy } from '../src/features/fields/fields.service.ts';
-import { takeMarksBody, takeMarksSettings } from '../src/db/migrations/0043-segment-marks-take-plan.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -212,112 +208,6 @@ describe('segment membership', () => {
     }
     expect(await waitForMembers(seg.id, [p.id])).toBeLessThan(10);
     expect(await waitForMembers(later, [p.id])).toBeLessThan(10);
-  });
-
-  it('two refreshes of one account take different marked people and do not wait for each other', async () => {
-    const other = await registerUser(ctx.app);
-    const otherId = other.account.accountId as number;
-    // Held, so that the worker leaves the marks to this test.
-    const release = await holdSegmentRefreshes(ctx.services.pool, otherId);
-    try {
-      const marked = Array.from({ length: 10 }, (_, i) => 900_001 + i);
-      await markPeopleDirty(ctx.services.db, otherId, marked);
-      let taken!: () => void;
-      const holding = new Promise<void>((resolve) => (taken = resolve));
-      let finish!: () => void;
-      const finished = new Promise<void>((resolve) => (finish = resolve));
-      const first = ctx.services.db.transaction().execute(async (trx) => {
-        const ids = await takeDirtyPeople(trx, otherId, 4);
-        taken();
-        await finished;
-        return [...ids.keys()];
-      });
-      await holding;
-      const second = await Promise.race([takeDirtyPeople(ctx.services.db, otherId, 100).then((marks) => [...marks.keys()]), sleep(3_000).then(() => 'waited' as const)]);
-      finish();
-      const firstIds = await first;
-      expect(second).not.toBe('waited');
-      expect(firstIds).toHaveLength(4);
-      expect([...firstIds, ...(second as number[])].sort((a, b) => a - b)).toEqual(marked);
-    } finally {
-      await release();
-    }
-  });
-
-  /** The plan of the take's statement as the tenant role, under the function's settings unless `bare`: each node's type and filter. */
-  const takePlan = (bare = false) =>
-    withAccount(ctx.services.db, accountId, async (trx) => {
-      if (!bare) for (const [name, value] of Object.entries(takeMarksSettings)) await sql`select set_config(${name}, ${value}, true)`.execute(trx);
-      const statement = takeMarksBody.replace('$1', String(accountId)).replace('$2', '5000');
-      const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${sql.raw(statement)}`.execute(trx);
-      const found: { type: string; filter: string }[] = [];
-      const walk = (node: { 'Node Type': string; Filter?: string; Plans?: unknown[] }) => {
-        found.push({ type: node['Node Type'], filter: node.Filter ?? '' });
-        for (const child of node.Plans ?? []) walk(child as typeof node);
-      };
-      walk((rows[0]!['QUERY PLAN'] as [{ Plan: { 'Node Type': string } }])[0].Plan);
-      return found;
-    });
-
-  it('takes marks by address, whatever the statistics say of the account', async () => {
-    const db = ctx.services.db;
-    const release = await holdSegmentRefreshes(ctx.services.pool, accountId);
-    try {
-      // The function runs with the settings the plans below are taken under.
-      const { rows: config } = await sql<{ proconfig: string[] }>`select proconfig from pg_proc where proname = 'herald_take_segment_marks'`.execute(db);
-      expect(config[0]!.proconfig.sort()).toEqual(Object.entries(takeMarksSettings).map(([name, value]) => `${name}=${value}`).sort());
-
-      // Statistics taken while the table held marks of another account (0, which no account has) only; then 3,000 of this account's.
-      await sql`delete from segment_dirty_people`.execute(db);
-      await sql`insert into segment_dirty_people (account_id, person_id) select 0, g from generate_series(1, 1000) g`.execute(db);
-      await sql`vacuum analyze segment_dirty_people`.execute(db);
-      await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, 800000 + g from generate_series(1, 3000) g`.execute(db);
-      // Written with `ctid = any(array(...))`, the delete read the account's marks through the policy's index, filtered by `ctid = ANY`.
-      const unknown = await takePlan();
-      expect(unknown.map((n) => n.type)).toContain('Tid Scan');
-      expect(unknown.filter((n) => /ctid/i.test(n.filter))).toEqual([]);
-      const taken = await withAccount(db, accountId, (trx) => takeDirtyPeople(trx, accountId, 5000));
-      expect(taken.size).toBe(3000);
-
-      // Statistics that know the account has many marks: left to choose, the planner hashes all of them.
-      await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, 800000 + g from generate_series(1, 50000) g`.execute(db);
-      await sql`vacuum analyze segment_dirty_people`.execute(db);
-      expect((await takePlan(true)).map((n) => n.type)).toContain('Hash Join');
-      const many = await takePlan();
-      expect(many.map((n) => n.type)).toEqual(expect.arrayContaining(['Nested Loop', 'Tid Scan']));
-      expect(many.map((n) => n.type)).not.toContain('Hash Join');
-      expect(many.filter((n) => /ctid/i.test(n.filter))).toEqual([]);
-      const next = await withAccount(db, accountId, (trx) => takeDirtyPeople(trx, accountId, 5000));
-      expect(next.size).toBe(5000);
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from segment_dirty_people where account_id = ${accountId}`.execute(db);
-      expect(rows[0]!.n).toBe(45000);
-    } finally {
-      await sql`delete from segment_dirty_people where account_id in (0, ${accountId})`.execute(db);
-      await release();
-    }
-  });
-
-  it('finds each account with marks once, by person or account-wide, and passes over accounts whose refreshes are held', async () => {
-    // Accounts of negative ids (none exists), marked in a transaction that is rolled back: no refresh sees them.
-    const held = await holdSegmentRefreshes(ctx.services.pool, -5);
-    const rolledBack = new Error('rolled back');
-    let found: number[] = [];
-    try {
-      await ctx.services.db
-        .transaction()
-        .execute(async (trx) => {
-          await sql`insert into segment_dirty_people (account_id, person_id) values (-3, 1), (-3, 2), (-3, 3), (-1, 4), (-1, 5), (-5, 6), (-7, 7)`.execute(trx);
-          await sql`insert into segment_dirty_accounts (account_id) values (-2), (-1)`.execute(trx);
-          found = (await accountsWithDirtyMarks(trx)).map(Number).filter((id) => id < 0);
-          throw rolledBack;
-        })
-        .catch((error: unknown) => {
-          if (error !== rolledBack) throw error;
-        });
-    } finally {
-      await held();
-    }
-    expect(found.sort((a, b) => a - b)).toEqual([-7, -3, -2, -1]);
   });
 
   it('writes nothing for a refresh computed for conditions that changed meanwhile', async () => {

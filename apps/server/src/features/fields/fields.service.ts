@@ -121,6 +121,7 @@ export async function updateField(db: Database, session: Session, name: string, 
 
 /** How long a field's delete waits for the account's segment refreshes under way. */
 export const fieldDeleteWaitMs = 5_000;
+/** The 409 of a field's delete when the account's segment refreshes stay held past `fieldDeleteWaitMs`. */
 export const fieldDeleteBusy = "We couldn't delete this field. Segments are being brought up to date; try again in a minute.";
 
 /** DELETE /v1/fields/{name}: the definition and every person's value of it. */

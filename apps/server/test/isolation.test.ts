@@ -20,6 +20,8 @@ let aKey: string;
 let bKey: string;
 let teammateId: number;
 let subId: number;
+/** B's own communication categories, made at its registration. */
+let bCategoryIds: number[];
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -35,6 +37,8 @@ beforeAll(async () => {
   aIds = [a.account.accountId, a.account.teamMemberId, teammateId, subId, issue.id, person.body.user.id, segment.body.segment.id];
   b = await registerUser(ctx.app);
   bKey = (await b.client.post('/v1/accounts/rotate-api-key')).body.apiKey;
+  const bCategories = await ctx.services.db.selectFrom('communicationCategories').select('id').where('accountId', '=', b.account.accountId).execute();
+  bCategoryIds = bCategories.map((row) => Number(row.id));
 });
 afterAll(() => ctx.close());
 
@@ -47,7 +51,12 @@ describe('tenant isolation', () => {
     for (const route of tenantRoutes) {
       const hasParams = /:[a-zA-Z]+/.test(route.url);
       // Segment id 1 is every account's own virtual Archived segment, not something of A's.
-      const ids = route.url.startsWith('/v1/segments/') ? aIds.filter((id) => id !== archivedSegmentId) : aIds;
+      // And an id of A's (a person's, say) that equals one of B's own categories names B's category, not A's.
+      const ids = route.url.startsWith('/v1/segments/')
+        ? aIds.filter((id) => id !== archivedSegmentId)
+        : route.url.startsWith('/v1/settings/communication-categories/')
+          ? aIds.filter((id) => !bCategoryIds.includes(Number(id)))
+          : aIds;
       const urls = hasParams ? ids.map((id) => route.url.replace(/:[a-zA-Z]+/g, String(id))) : [route.url];
       for (const url of urls) {
         for (const mode of ['session', 'api-key'] as const) {

@@ -270,7 +270,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
         showFigures={shareToken === null}
         isNarrow={isNarrow}
         onClose={() => setSelectedKey(null)}
-        onSave={(step, inputFields: InputFields) => editor.saveStepSettings(step.key, inputFields)}
+        onSave={(step, inputFields: InputFields, onStart) => editor.saveStepSettings(step.key, inputFields, onStart)}
         onDuplicate={(step) => void editor.duplicateStep(step.key).then((key) => key && setSelectedKey(key))}
         onDelete={(step) => void editor.deleteStep(step.key).then((isDeleted) => isDeleted && setSelectedKey(null))}
         onOpenPeople={setPeopleOf}

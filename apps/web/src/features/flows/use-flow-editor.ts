@@ -193,10 +193,14 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
   /** The last temporary key the server named, so a selection can follow it. */
   const [renamed, setRenamed] = useState<{ from: string; to: string } | null>(null);
 
-  /** Saves a step's settings; resolves true when the server took them. */
+  /**
+   * Saves a step's settings; resolves true when the server took them. `onStart` is called once the save goes ahead
+   * (after the question of an active flow, if asked), so the form shows it saving only while it is.
+   */
   const saveStepSettings = useCallback(
-    async (key: string, inputFields: InputFields): Promise<boolean> => {
+    async (key: string, inputFields: InputFields, onStart?: () => void): Promise<boolean> => {
       if (!(await mayEdit())) return false;
+      onStart?.();
       update((s) => ({ ...s, steps: s.steps.map((one) => (one.key === key ? { ...one, inputFields } : one)) }));
       let isSaved = false;
       await enqueue(async () => {

@@ -21,7 +21,8 @@ interface StepDrawerProps {
   showFigures: boolean;
   isNarrow: boolean;
   onClose: () => void;
-  onSave: (step: EditorStep, inputFields: InputFields) => Promise<boolean>;
+  /** Saves the step's settings; calls `onStart` once the save goes ahead (an active flow asks first). */
+  onSave: (step: EditorStep, inputFields: InputFields, onStart: () => void) => Promise<boolean>;
   onDuplicate: (step: EditorStep) => void;
   onDelete: (step: EditorStep) => void;
   onOpenPeople: (step: EditorStep) => void;
@@ -95,8 +96,8 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigu
                     isReadOnly={isReadOnly || step.id === null}
                     isSaving={isSaving}
                     onSave={(inputFields) => {
-                      setIsSaving(true);
-                      void onSave(step, inputFields).finally(() => setIsSaving(false));
+                      // Not shown saving while the question of an active flow is open: nothing is being saved yet.
+                      void onSave(step, inputFields, () => setIsSaving(true)).finally(() => setIsSaving(false));
                     }}
                   />
                 )}

@@ -26,9 +26,9 @@ const awaitedResources: ReadonlySet<string> = new Set(['document', 'script', 'st
 /** A page that never settles (a spinner that keeps spinning, a live count) is checked after this long anyway. */
 const settleLimitMs = 5_000;
 const targetsShown = 3;
-/** Given to AxeBuilder instead of axe's 580 kB source when the document already has axe (halves a run). */
 /** axe-core's source, from the copy @axe-core/playwright uses. */
 const axeSource = (createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))('axe-core') as { source: string }).source;
+/** Given to AxeBuilder instead of axe's source, which `analyze` has put into every frame that lacked it. */
 const axeAlreadyLoaded = 'void 0; // axe-core is already in this document';
 
 export interface AccessibilityViolation {
@@ -180,19 +180,18 @@ class PageAudit {
     try {
       // Legacy mode runs axe inside the page instead of opening a blank page in the journey's own context
       // for every run (2.5 times faster, and nothing races the journey for its context); Herald has no
-      // cross-origin frames, which are all that legacy mode leaves out. Frames get the full source each time.
-      const isLoaded = this.page.frames().length === 1 && (await this.page.evaluate(() => 'axe' in window));
-      const run = (source: string | undefined) => new AxeBuilder({ page: this.page, axeSource: source }).setLegacyMode().options(axeOptions).analyze();
-      let results;
-      try {
-        results = await run(isLoaded ? axeAlreadyLoaded : undefined);
-      } catch (error) {
-        // The builder gives each frame one second to take axe's source and drops a frame that is slower; on a
-        // busy machine that can be the page itself. Then the source goes in without a time limit.
-        if (!/reading 'run'|axe is not defined/.test(String(error))) throw error;
-        await this.page.evaluate(axeSource);
-        results = await run(axeAlreadyLoaded);
+      // cross-origin frames, which are all that legacy mode leaves out. axe's source goes only into the frames
+      // that lack it, with no time limit: given none, the builder evaluates all 580 kB twice in the page and once
+      // in every frame at every run, and drops a frame that takes over a second (on a busy machine, the page).
+      for (const frame of this.page.frames()) {
+        const inject = async () => {
+          if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axeSource);
+        };
+        // A frame other than the page's that goes away meanwhile (a preview redrawn) is left out, as the builder does.
+        if (frame === this.page.mainFrame()) await inject();
+        else await inject().catch(() => undefined);
       }
+      const results = await new AxeBuilder({ page: this.page, axeSource: axeAlreadyLoaded }).setLegacyMode().options(axeOptions).analyze();
       const quietFor = await this.page.evaluate(measureQuiet);
       // A client-side navigation during the run mixes two states: the new state's own check covers it.
       if (navigation !== this.navigation) return null;

@@ -26,7 +26,9 @@ export default async function setup(project: TestProject) {
   await migrateToLatest(handle.db as never);
   await prepareJobQueue(handle.pool);
   await handle.close();
-  const names = Array.from({ length: workerSlots }, (_, i) => `${template}_${i + 1}`);
+  // As many as the run's workers (the fault suite runs all its files at once), and never fewer than the slots.
+  const slots = Math.max(workerSlots, Number(project.config.maxWorkers) || 0);
+  const names = Array.from({ length: slots }, (_, i) => `${template}_${i + 1}`);
   const urls: string[] = [];
   for (const name of names) urls.push(await createDatabase(admin.url, name, template));
   project.provide('databaseUrls', urls);

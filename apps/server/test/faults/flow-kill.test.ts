@@ -12,7 +12,7 @@ import { testDatabaseUrl } from '../helpers.ts';
 const people = Number(process.env.FAULTS_FLOW_PEOPLE ?? (isFull ? 10_000 : 5_000));
 const kills = Number(process.env.FAULTS_KILLS ?? (isFull ? 20 : 5));
 /** Seconds from the entry to the wait's end: runs sleep through several kills, even when a restart takes seconds (the
- * suite's files run side by side, beside the security suite in CI). */
+ * suite's files run side by side and share the cores). */
 const sleepSeconds = isFull ? 40 : 20;
 
 let ctx: TestContext;

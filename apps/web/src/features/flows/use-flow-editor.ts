@@ -198,9 +198,9 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
    * (after the question of an active flow, if asked), so the form shows it saving only while it is.
    */
   const saveStepSettings = useCallback(
-    async (key: string, inputFields: InputFields, onStart?: () => void): Promise<boolean> => {
+    async (key: string, inputFields: InputFields, onStart: () => void): Promise<boolean> => {
       if (!(await mayEdit())) return false;
-      onStart?.();
+      onStart();
       update((s) => ({ ...s, steps: s.steps.map((one) => (one.key === key ? { ...one, inputFields } : one)) }));
       let isSaved = false;
       await enqueue(async () => {

@@ -1,4 +1,4 @@
-import { DashboardResponse, type ScopeId } from '@herald/contracts';
+import { DashboardResponse, type EmailStatsResponse, type ScopeId } from '@herald/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, newEmail } from './email-helpers.ts';
@@ -128,6 +128,9 @@ describe('GET /v1/dashboard', () => {
     expect(broadcasts!.recent).toHaveLength(1);
     expect(broadcasts!.recent[0]).toMatchObject({ id, name: 'November news', status: 'sent', sent: 4, opens: 2, clicks: 1, openRate: 0.5, clickRate: 0.25 });
     expect(broadcasts!.recent[0]!.startedAt).not.toBeNull();
+    // The Metrics page's default period (the last 30 days with today) agrees with the card on a broadcast sent today.
+    const metrics = (await owner.client.get<EmailStatsResponse>(`/v1/emails/stats?broadcastId=${id}`)).body.stats.totals;
+    expect([metrics.sent, metrics.uniqueOpens, metrics.uniqueClicks]).toEqual([4, 2, 1]);
 
     // A broadcast still going out counts `sent` live from its delivery rows (two of three sent so far).
     const going = await ctx.services.db

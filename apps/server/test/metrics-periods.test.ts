@@ -18,6 +18,14 @@ const weekdayOf = (instant: number, tz: string) => {
   return new Date(Date.UTC(l.year, l.month - 1, l.day)).getUTCDay();
 };
 
+/** The rolling presets and their length in local days, today included. */
+const rolling: Partial<Record<MetricsPreset, number>> = { last7Days: 7, last30Days: 30, last90Days: 90 };
+/** Local calendar days from one instant's date to another's (no time zone arithmetic beyond reading the dates). */
+const daysBetween = (from: number, to: number, tz: string) => {
+  const [a, b] = [wallClock(from, tz), wallClock(to, tz)];
+  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / 86_400_000);
+};
+
 describe('metrics periods', () => {
   it('gives a period "this …" at the very instant it starts one millisecond, not an empty one (a case fast-check found)', () => {
     const period = presetPeriod('thisYear', Date.UTC(2018, 0, 1), 'UTC');
@@ -32,6 +40,7 @@ describe('metrics periods', () => {
         expect(period.start).toBeLessThan(period.end);
         expect(startsADay(period.start, tz)).toBe(true);
         if (preset.startsWith('this')) expect(period.end).toBe(Math.max(now, period.start + 1));
+        else if (rolling[preset]) expect(period.end).toBeGreaterThanOrEqual(now);
         else {
           expect(period.end).toBeLessThanOrEqual(now);
           expect(startsADay(period.end, tz)).toBe(true);
@@ -63,7 +72,8 @@ describe('metrics periods', () => {
   it('give each preset its bucket and length', () => {
     const now = Date.UTC(2026, 10, 25, 15, 30);
     const expectations: Record<MetricsPreset, [string, number, number]> = {
-      last7Days: ['hour', 7 * 24, 7 * 24],
+      // Six whole days and today's sixteen hours begun by 15:30.
+      last7Days: ['hour', 6 * 24 + 16, 6 * 24 + 16],
       last30Days: ['day', 30, 30],
       last90Days: ['day', 90, 90],
       lastWeek: ['hour', 7 * 24, 7 * 24],
@@ -86,6 +96,49 @@ describe('metrics periods', () => {
     expect(new Date(presetPeriod('lastQuarter', now, 'UTC').start).toISOString()).toBe('2026-07-01T00:00:00.000Z');
     expect(new Date(presetPeriod('thisWeek', now, 'UTC').start).toISOString()).toBe('2026-11-23T00:00:00.000Z');
     expect(new Date(presetPeriod('lastMonth', Date.UTC(2026, 0, 10), 'UTC').start).toISOString()).toBe('2025-12-01T00:00:00.000Z');
+  });
+
+  it('make the rolling presets the last N local days with today: from a local midnight to now', () => {
+    fc.assert(
+      fc.property(instants, fc.constantFrom(...zones), fc.constantFrom<MetricsPreset>('last7Days', 'last30Days', 'last90Days'), fc.boolean(), (instant, tz, preset, atMidnight) => {
+        // Half the runs ask at the very instant a local day starts.
+        const local = wallClock(instant, tz);
+        const now = atMidnight ? instantOf({ year: local.year, month: local.month, day: local.day }, tz) : instant;
+        const days = rolling[preset]!;
+        const period = presetPeriod(preset, now, tz);
+        // It reaches now: a send made before the request counts, whatever the hour; it ends now, or one millisecond
+        // into today at the instant today starts.
+        expect(period.start).toBeLessThanOrEqual(now);
+        const today = wallClock(now, tz);
+        expect(period.end).toBe(Math.max(now, instantOf({ year: today.year, month: today.month, day: today.day }, tz) + 1));
+        expect(startsADay(period.start, tz)).toBe(true);
+        // N local days, the last of them today.
+        expect(daysBetween(period.start, now, tz)).toBe(days - 1);
+        const dates = new Set(bucketsOf(period, tz).map((bucket) => dayOf(bucket.start, tz)));
+        expect(dates.size).toBe(days);
+        expect(dates.has(dayOf(now, tz))).toBe(true);
+        expect(dates.has(dayOf(period.start - 1000, tz))).toBe(false);
+        if (period.bucket === 'day') expect(bucketsOf(period, tz)).toHaveLength(days);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('show Nov 6 – Dec 5 as the last 30 days on Dec 5, and the current hour in the last 7 days', () => {
+    const now = Date.UTC(2026, 11, 5, 9, 41);
+    const month = presetPeriod('last30Days', now, 'Europe/Berlin');
+    expect(new Date(month.start).toISOString()).toBe('2026-11-05T23:00:00.000Z');
+    expect(month.end).toBe(now);
+    expect(dayOf(month.end - 1, 'Europe/Berlin')).toBe('2026-12-5');
+    const week = presetPeriod('last7Days', now, 'UTC');
+    expect(new Date(week.start).toISOString()).toBe('2026-11-29T00:00:00.000Z');
+    expect(bucketsOf(week, 'UTC').at(-1)).toEqual({ start: Date.UTC(2026, 11, 5, 9), end: now });
+    // At midnight itself, today is still one of the seven days, one millisecond of it.
+    const midnight = presetPeriod('last7Days', Date.UTC(2026, 11, 5), 'UTC');
+    expect([midnight.start, midnight.end]).toEqual([Date.UTC(2026, 10, 29), Date.UTC(2026, 11, 5) + 1]);
+    // The calendar presets keep ending where the current unit starts.
+    expect(presetPeriod('lastWeek', now, 'UTC').end).toBe(Date.UTC(2026, 10, 30));
+    expect(presetPeriod('lastMonth', now, 'UTC').end).toBe(Date.UTC(2026, 11, 1));
   });
 
   it('give days of 23 and 25 hours on daylight-saving changes', () => {

@@ -51,7 +51,7 @@ async function record(accountId: number, events: EventSpec[]): Promise<void> {
 const stats = (client: Client, query: string) => client.get<EmailStatsResponse>(`/v1/emails/stats?${query}`);
 const roll = () => rollUpEmailMetrics(ctx.services.db, { wait: true });
 
-/** A broadcast of email 11 to people 1-4 (variant 1 or 2), yesterday, with opens, clicks and feedback. */
+/** A broadcast of email 11 to people 1-4 (variant 1 or 2), 26 to 30 hours ago, with opens, clicks and feedback. */
 async function seed(accountId: number, broadcastId = 7) {
   const b = { broadcastId, emailId: 11 };
   await record(accountId, [
@@ -79,13 +79,18 @@ describe('GET /v1/emails/stats', () => {
     await roll();
   });
 
-  it('answers the default period (last 30 days, by day) with every figure', async () => {
+  it('answers the default period (last 30 days with today, by day) with every figure', async () => {
+    const before = Date.now();
     const res = await stats(owner.client, '');
     expect(res.status).toBe(200);
     const { stats: s, clicks } = res.body;
     expect(s.period).toBe('last30Days');
     expect(s.bucket).toBe('day');
     expect(s.series).toHaveLength(30);
+    // It ends now, and starts at midnight (UTC here) 29 days before today.
+    expect(Date.parse(s.endDate)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(s.endDate)).toBeLessThanOrEqual(Date.now());
+    expect(s.startDate).toBe(`${new Date(Date.parse(s.endDate) - 29 * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`);
     expect(s.totals).toEqual({
       sent: 4,
       delivered: 3,
@@ -117,9 +122,11 @@ describe('GET /v1/emails/stats', () => {
       expect(series[0]!.start).toBe(res.body.stats.startDate);
       expect(series.at(-1)!.end).toBe(res.body.stats.endDate);
     }
-    const week = await stats(owner.client, 'period=last7Days');
-    expect(week.body.stats.series).toHaveLength(7 * 24);
-    expect(week.body.stats.totals.sent).toBe(4);
+    // Six whole days and the hours of today begun so far.
+    const week = (await stats(owner.client, 'period=last7Days')).body.stats;
+    expect(week.startDate).toBe(`${new Date(Date.parse(week.endDate) - 6 * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`);
+    expect(week.series).toHaveLength(Math.ceil((Date.parse(week.endDate) - Date.parse(week.startDate)) / 3_600_000));
+    expect(week.totals.sent).toBe(4);
   });
 
   it('filters by broadcast, email and step; an unknown broadcast gives empty figures', async () => {
@@ -128,7 +135,9 @@ describe('GET /v1/emails/stats', () => {
     const everything = await stats(owner.client, 'period=last30Days');
     const broadcast = await stats(owner.client, 'period=last30Days&broadcastId=7');
     expect(everything.body.stats.totals).toEqual(broadcast.body.stats.totals);
-    expect(everything.body.stats.series).toEqual(broadcast.body.stats.series);
+    // Both end at the moment each was asked: the buckets' starts and figures agree.
+    const figures = (series: EmailStatsResponse['stats']['series']) => series.map(({ end: _end, ...bucket }) => bucket);
+    expect(figures(everything.body.stats.series)).toEqual(figures(broadcast.body.stats.series));
     expect(everything.body.clicks).toEqual(broadcast.body.clicks);
     expect((await stats(owner.client, 'emailIds=11,12')).body.stats.totals.uniqueOpens).toBe(2);
     const other = await stats(owner.client, 'broadcastId=999');

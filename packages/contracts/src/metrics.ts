@@ -6,6 +6,11 @@ import { TimeZone } from './accounts.ts';
  * range, read from rollups the server keeps current from email events.
  */
 
+/**
+ * The rolling presets (last7Days, last30Days, last90Days) are the last 7/30/90 local days with today, ending now; the
+ * calendar ones ('last …') end where the current week, month, quarter or year starts and the 'this …' ones end now
+ * (docs/decisions.md, Email metrics, "Periods").
+ */
 export const metricsPresets = [
   'last7Days',
   'last30Days',

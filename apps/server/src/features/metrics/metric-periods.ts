@@ -86,13 +86,17 @@ export function presetPeriod(preset: MetricsPreset, now: number, timeZone: strin
   };
   // A period "this …" runs from its start to now; at the very instant it starts it is one millisecond long, never empty.
   const sinceStart = (start: number, bucket: Period['bucket']): Period => ({ start, end: Math.max(now, start + 1), bucket });
+  // The rolling presets are the last N local days with today, so a send of today counts at once: from the start of
+  // the day N-1 days before today to now (docs/decisions.md, Email metrics, "Periods"). At the very instant today
+  // starts they run one millisecond into it, so today is still one of their days.
+  const rolling = (days: number, bucket: Period['bucket']): Period => ({ start: at(addDays(day, 1 - days)), end: Math.max(now, at(day) + 1), bucket });
   switch (preset) {
     case 'last7Days':
-      return { start: at(addDays(day, -7)), end: at(day), bucket: 'hour' };
+      return rolling(7, 'hour');
     case 'last30Days':
-      return { start: at(addDays(day, -30)), end: at(day), bucket: 'day' };
+      return rolling(30, 'day');
     case 'last90Days':
-      return { start: at(addDays(day, -90)), end: at(day), bucket: 'day' };
+      return rolling(90, 'day');
     case 'lastWeek':
       return { start: at(addDays(monday, -7)), end: at(monday), bucket: 'hour' };
     case 'thisWeek':

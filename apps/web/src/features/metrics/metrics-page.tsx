@@ -13,9 +13,10 @@ import { useBroadcasts } from '../broadcasts/broadcasts.api.ts';
 import { useEmails } from '../emails/emails.api.ts';
 import { useFlows } from '../flows/flows.api.ts';
 import { FlowConversionsSection } from './flow-conversions.tsx';
-import { bucketLabel, MetricsChart } from './metrics-chart.tsx';
+import { MetricsChart } from './metrics-chart.tsx';
 import { EmailFiguresTable, FigureCards, LinkClicksTable } from './metrics-figures.tsx';
 import { useEmailStats, type MetricsFilters } from './metrics.api.ts';
+import { periodRange } from './period-range.ts';
 
 /** The page's filters live in its address, so a reload or a shared link shows the same figures. */
 const param = { period: 'period', emails: 'emails', broadcast: 'broadcast', flow: 'flow' } as const;
@@ -139,7 +140,7 @@ export function MetricsPage() {
     const { stats: figures, clicks = [] } = stats.data;
     const t = figures.totals;
     const quiet = t.sent + t.opened + t.clicked + t.unsubscribed + t.bounced + t.complained === 0;
-    const range = `${bucketLabel(figures.startDate, 'day', figures.timezone, true)} – ${bucketLabel(new Date(new Date(figures.endDate).getTime() - 1).toISOString(), 'day', figures.timezone, true)}`;
+    const range = periodRange(figures.startDate, figures.endDate, figures.timezone);
     content = (
       <Stack gap="md" style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }} aria-busy={stats.isPlaceholderData}>
         <Text size="sm" c="dimmed">

@@ -216,6 +216,7 @@ export const Step = z.object({
   problem: z.string().nullable(),
   /** People waiting at or passing through this step now. */
   peopleCount: z.number().int(),
+  /** The step's flow id as text: the spec's step names its flow (an "integration") by it too. */
   integrationId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -266,53 +267,16 @@ export const FlowPeopleCounts = z.object({
   completed: z.number().int(),
 });
 
-export const CreateFlowBody = z.strictObject({
-  name: z.string().trim().max(flowLimits.maxNameLength).optional(),
-});
-export const UpdateFlowBody = z.strictObject({
-  id: z.number().int().optional(),
-  name: z.string().trim().min(1).max(flowLimits.maxNameLength).optional(),
-  status: FlowStatusInput.optional(),
-  archived: z.boolean().optional(),
-  reentry: z.enum(reentryModes).optional(),
-  reentryDays: z.number().int().min(1).max(flowLimits.maxReentryDays).nullable().optional(),
-});
 export const FlowListQuery = z.object({ archived: z.stringbool().optional() });
 export const ReadOnlyAuthQuery = z.object({ 'read-only-auth': z.string().max(2000).optional() });
 
-/** A step's place among its siblings: a whole number the database's integer column holds. */
-const StepPosition = z.number().int().min(-2_147_483_648).max(2_147_483_647);
-
-export const CreateStepBody = z.strictObject({
-  flowId: z.number().int().positive(),
-  /** The client's temporary id, echoed back so it can swap it for the server id. */
-  tempId: z.string().max(100).optional(),
-  serviceId: z.string().max(100).default(nativeServiceId),
-  operationKey: z.string().max(200),
-  inputFields: InputFields.optional(),
-  coordinates: Coordinates.optional(),
-  position: StepPosition.optional(),
-});
-export const UpdateStepBody = z.strictObject({
-  id: z.number().int().optional(),
-  inputFields: InputFields.optional(),
-  coordinates: Coordinates.optional(),
-  position: StepPosition.nullable().optional(),
-  /** Set by the client after the user confirmed editing an active flow; required for a change that alters behaviour of an active flow. */
-  confirmActiveEdit: z.boolean().optional(),
-});
-export const StepResponse = z.object({ step: Step, tempId: z.string().optional() });
+export const StepResponse = z.object({ step: Step, tempId: z.union([z.string(), z.number()]).optional() });
 export const StepQuery = z.object({ refresh: z.stringbool().default(true) });
 export const StepPeopleQuery = z.object({ limit: z.coerce.number().int().min(1).max(flowLimits.stepPeopleLimit).default(20) });
 export const StepPeople = z.object({
   people: z.array(z.object({ id: z.number().int(), email: z.string().nullable(), firstName: z.string().nullable(), lastName: z.string().nullable(), waitingSince: z.string(), wakeAt: z.string().nullable() })),
 });
 
-export const CreateLinkBody = z.strictObject({
-  source: z.number().int().positive(),
-  target: z.number().int().positive(),
-  condition: z.string().max(40).nullable().optional(),
-});
 export const LinkResponse = z.object({ link: Link });
 export const LinkPairParams = z.object({ source: z.coerce.number().int().positive(), target: z.coerce.number().int().positive() });
 

@@ -23,6 +23,8 @@ export * from './site-tracking.ts';
 export * from './dashboard.ts';
 export * from './flows.ts';
 export * from './flow-calls.ts';
+export * from './flow-bodies.ts';
+export * from './entity-body.ts';
 export * from './plans.ts';
 export * from './billing.ts';
 export * from './ai-writer.ts';

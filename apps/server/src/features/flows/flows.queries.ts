@@ -33,7 +33,7 @@ export function lockFlow(db: Database, accountId: number, id: number) {
   return db.selectFrom('flows').select(flowColumns).where('accountId', '=', accountId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export function insertFlow(db: Database, values: { accountId: number; name: string; createdBy: number }) {
+export function insertFlow(db: Database, values: { accountId: number; name: string; createdBy: number; reentry?: string; reentryDays?: number | null }) {
   return db.insertInto('flows').values({ ...values, lastSaved: sql<Date>`now()` }).returning(flowColumns).executeTakeFirstOrThrow();
 }
 

@@ -62,9 +62,12 @@ export async function getFlow(reader: FlowReader, services: Services, id: number
   return { integration: (await shapeFlows(reader.db, services, reader.accountId, [row], { readOnly: reader.readOnly }))[0]! };
 }
 
-/** POST /v1/integrations: a new flow, switched off; an empty name is 'Unnamed Flow'. */
+/** POST /v1/integrations: a new flow, switched off; an empty name is 'Unnamed Flow'; the re-entry rule as sent. */
 export async function createFlow(db: Database, services: Services, session: Session, body: z.infer<typeof CreateFlowBody>) {
-  const row = await insertFlow(db, { accountId: session.accountId, name: body.name || flowMessages.defaultName, createdBy: session.teamMemberId });
+  const reentry = body.reentry ?? 'once';
+  const reentryDays = body.reentryDays ?? null;
+  if (reentry === 'after-days' && reentryDays === null) throw new AppError('UnprocessableError', flowApiMessages.reentryDays);
+  const row = await insertFlow(db, { accountId: session.accountId, name: body.name || flowMessages.defaultName, createdBy: session.teamMemberId, reentry, reentryDays });
   return { integration: await shapeOne(db, services, session.accountId, row), message: null };
 }
 

@@ -1,8 +1,8 @@
-import { decodeInputFields, flowApiMessages, flowMessages, stepTypeOf, isOperationKey, type CreateLinkBody, type InputFields } from '@herald/contracts';
+import { decodeInputFields, flowApiMessages, flowBodyMessages, flowMessages, stepTypeOf, isOperationKey, type CreateLinkBody, type InputFields } from '@herald/contracts';
 import { wouldCreateCycleWithoutWait } from '@herald/flow-engine';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
-import { AppError, conflict, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { bumpFlowVersion } from './flows.queries.ts';
 import { flowOrThrow } from './flows.service.ts';
@@ -23,6 +23,7 @@ export async function createLink(db: Database, session: Session, body: z.infer<t
   const [source, target] = await Promise.all([findStep(db, accountId, body.source), findStep(db, accountId, body.target)]);
   if (!source || !target) throw notFound(flowMessages.stepNotFound);
   if (Number(source.flowId) !== Number(target.flowId)) throw unprocessable(flowMessages.linkToOtherFlow, 'linkToOtherFlow');
+  if (body.flowId !== undefined && body.flowId !== Number(source.flowId)) throw badRequest(flowBodyMessages.linkOtherFlow(Number(source.flowId)));
   if (body.source === body.target) throw unprocessable(flowMessages.linkSelf, 'linkSelf');
   if (isOperationKey(target.operationKey) && stepTypeOf(target.operationKey) === 'trigger') throw unprocessable(flowMessages.linkToTrigger, 'linkToTrigger');
   const flow = await flowOrThrow(db, accountId, Number(source.flowId), true);

@@ -1,11 +1,13 @@
 import {
   decodeInputFields,
   flowApiMessages,
+  flowBodyMessages,
   flowLimits,
   flowMessages,
   isOperationKey,
   nativeServiceId,
   stepTypeOf,
+  stepTypeProblem,
   type CreateStepBody,
   type InputFields,
   type UpdateStepBody,
@@ -79,6 +81,8 @@ async function shapeStep(db: Database, services: Services, accountId: number, ro
  */
 export async function createStep(db: Database, services: Services, session: Session, body: z.infer<typeof CreateStepBody>) {
   const { accountId } = session;
+  const typeProblem = stepTypeProblem(body.operationKey, body.type);
+  if (typeProblem) throw badRequest(typeProblem);
   const flow = await flowOrThrow(db, accountId, body.flowId, true);
   if (body.serviceId !== nativeServiceId || !isOperationKey(body.operationKey)) throw unprocessable(flowMessages.unknownStep, 'unknownStep');
   const inputFields = body.inputFields ?? {};
@@ -100,7 +104,17 @@ export async function createStep(db: Database, services: Services, session: Sess
     secret: body.operationKey === '/webhook-trigger' ? newWebhookSecret() : null,
   });
   await bumpFlowVersion(db, accountId, Number(flow.id));
-  return { step: await shapeStep(db, services, accountId, row, false), ...(body.tempId !== undefined ? { tempId: body.tempId } : {}) };
+  return { step: await shapeStep(db, services, accountId, row, false), ...(body.tempId !== undefined && body.tempId !== null ? { tempId: body.tempId } : {}) };
+}
+
+/** A serialized step sent back names the stored step's flow, operation and type, or is refused (400). */
+function assertSameStep(current: StepRow, body: z.infer<typeof UpdateStepBody>) {
+  if (body.flowId !== undefined && body.flowId !== Number(current.flowId)) throw badRequest(flowBodyMessages.stepOtherFlow(Number(current.flowId)));
+  if ((body.serviceId !== undefined && body.serviceId !== current.serviceId) || (body.operationKey !== undefined && body.operationKey !== current.operationKey)) {
+    throw badRequest(flowBodyMessages.operationFixed(current.operationKey));
+  }
+  const typeProblem = stepTypeProblem(current.operationKey, body.type);
+  if (typeProblem) throw badRequest(typeProblem);
 }
 
 /**
@@ -111,6 +125,7 @@ export async function updateStep(db: Database, services: Services, session: Sess
   if (body.id !== undefined && body.id !== id) throw badRequest(flowApiMessages.stepIdMismatch);
   const { accountId } = session;
   const current = await stepOrThrow(db, accountId, id);
+  assertSameStep(current, body);
   const flow = await flowOrThrow(db, accountId, Number(current.flowId), true);
   const settingsChanged = body.inputFields !== undefined && JSON.stringify(body.inputFields) !== JSON.stringify(current.inputFields);
   if (settingsChanged) {

@@ -112,7 +112,7 @@ export function toStep(row: StepRow, context: StepShapeContext): Step {
     mustConfig: setUp !== null,
     problem,
     peopleCount: context.peopleAt.get(id) ?? 0,
-    integrationId: row.integrationId,
+    integrationId: String(row.flowId),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -62,7 +62,7 @@ describe('emails: create, read, change, archive', () => {
       [{ fromEmail: '' }, emailMessages.fromEmailNeeded],
       [{ html: '<p>x</p>' }, emailMessages.missingContent],
       [{ editor: { type: 'html', state: null, html: '<p>x</p>' } }, emailMessages.missingContent],
-      [{ id: email.id + 1, subject: 'x' }, emailMessages.missingId],
+      [{ id: email.id + 1, subject: 'x' }, emailMessages.idMismatch],
     ];
     for (const [body, message] of cases) {
       const res = await client.patch(`/v1/emails/${email.id}`, body);

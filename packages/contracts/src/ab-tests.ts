@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityBody } from './entity-body.ts';
 
 /**
  * A/B tests of broadcasts (issue 17): 2–4 variants of the subject and/or the email go to a test share of the
@@ -70,17 +71,16 @@ const waitHours = z.number({ error: abTestMessages.waitHours }).int(abTestMessag
  * What a user sets (PATCH or POST /v1/broadcasts: `abTest`). The decision fields the entity reports are accepted and
  * ignored, so the item goes back as it came. Variant names default to A–D; two variants may not send the same thing.
  */
-export const AbTestInput = z
-  .strictObject({
+const abTestFields = entityBody(
+  {
     variants: z.array(AbTestVariantInput, { error: abTestMessages.tooFewVariants }).min(abTestLimits.minVariants, abTestMessages.tooFewVariants).max(abTestLimits.maxVariants, abTestMessages.tooManyVariants),
     testShare,
     metric: z.enum(abTestMetrics, { error: abTestMessages.metric }),
     waitHours,
-    decidesAt: z.unknown().optional(),
-    winner: z.unknown().optional(),
-    decidedAt: z.unknown().optional(),
-    explanation: z.unknown().optional(),
-  })
+  },
+  ['decidesAt', 'winner', 'decidedAt', 'explanation'],
+);
+export const AbTestInput = abTestFields
   .transform((input, ctx) => {
     const variants: AbTestVariant[] = input.variants.map((variant, index) => ({
       name: variant.name ?? abTestVariantNames[index]!,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AbTest, AbTestInput, AbTestResults } from './ab-tests.ts';
+import { entityBody } from './entity-body.ts';
 
 /** Broadcast statuses (work-areas.md §4, Broadcasts). */
 export const broadcastStatuses = ['draft', 'scheduled', 'sending', 'sent', 'canceled', 'failed', 'ab-testing', 'ab-test-sending-winner'] as const;
@@ -141,43 +142,33 @@ export const BroadcastActionResponse = z.object({ item: Broadcast, message: z.st
 const name = z.string().trim().max(broadcastLimits.maxNameLength, broadcastMessages.nameTooLong);
 const sendAt = z.iso.datetime({ offset: true, message: 'The send time must be an ISO date and time.' }).nullable();
 
-/** POST /v1/broadcasts: an empty name becomes 'My Broadcast'. */
-export const CreateBroadcastBody = z.strictObject({
+/** What the server works out for a broadcast: accepted and ignored, so a client can send the item back as it got it. */
+const broadcastIgnored = ['status', 'createdBy', 'createdAt', 'updatedAt', 'integrationId', 'stats', 'failure', 'startedAt', 'finishedAt', 'archived', 'pausedAt'] as const;
+const broadcastFields = {
   name: name.optional(),
   emailId: z.number().int().positive().nullable().optional(),
   audience: Audience.optional(),
   sendAt: sendAt.optional(),
   time: BroadcastTime.nullable().optional(),
   abTest: AbTestInput.nullable().optional(),
-  /** File the new broadcast in this folder (folderType broadcasts). */
-  folderId: z.number().int().positive().optional(),
-});
+};
+
+/** POST /v1/broadcasts: a broadcast body (a new one is a draft); an empty name becomes 'My Broadcast'. */
+export const CreateBroadcastBody = entityBody(
+  {
+    ...broadcastFields,
+    /** File the new broadcast in this folder (folderType broadcasts). */
+    folderId: z.number().int().positive().optional(),
+  },
+  ['id', ...broadcastIgnored],
+);
 export type CreateBroadcastBody = z.infer<typeof CreateBroadcastBody>;
 
 /**
- * PATCH /v1/broadcasts/{id}: any subset of the editable fields (draft or scheduled broadcasts only). The fields
- * the entity only reports are accepted and ignored, so a client can send the item back as it got it.
+ * PATCH /v1/broadcasts/{id}: any subset of the editable fields (draft or scheduled broadcasts only), or the whole
+ * item as the client got it: an id must be the address's; the fields the entity only reports are ignored.
  */
-export const UpdateBroadcastBody = z.strictObject({
-  name: name.optional(),
-  emailId: z.number().int().positive().nullable().optional(),
-  audience: Audience.optional(),
-  sendAt: sendAt.optional(),
-  time: BroadcastTime.nullable().optional(),
-  abTest: AbTestInput.nullable().optional(),
-  id: z.unknown().optional(),
-  status: z.unknown().optional(),
-  createdBy: z.unknown().optional(),
-  createdAt: z.unknown().optional(),
-  updatedAt: z.unknown().optional(),
-  integrationId: z.unknown().optional(),
-  stats: z.unknown().optional(),
-  failure: z.unknown().optional(),
-  startedAt: z.unknown().optional(),
-  finishedAt: z.unknown().optional(),
-  archived: z.unknown().optional(),
-  pausedAt: z.unknown().optional(),
-});
+export const UpdateBroadcastBody = entityBody({ id: z.number().int().optional(), ...broadcastFields }, broadcastIgnored);
 export type UpdateBroadcastBody = z.infer<typeof UpdateBroadcastBody>;
 
 /** GET or POST /v1/broadcasts/{id}/status: the item with live stats, and the delivery rows by status. */

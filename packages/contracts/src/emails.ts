@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { EmailAddress } from './accounts.ts';
+import { bodyIdMismatch, entityBody } from './entity-body.ts';
 
 /** Messages of the emails area (work-areas.md §5, §8; account.md §8). */
 export const emailMessages = {
   subjectNeeded: 'Email subject is needed.',
   fromEmailNeeded: 'From email is needed.',
   missingId: 'Missing email ID.',
+  idMismatch: bodyIdMismatch('email'),
   missingContent: 'Missing email content.',
   notFound: 'Email not found.',
   defaultName: 'Unnamed email',
@@ -135,31 +137,40 @@ const replyTo = z.union([z.literal('').transform(() => null), EmailAddress, z.nu
 /** A cleared field arrives as null: it is empty, so it gets the field's own message. */
 const nullAsEmpty = (value: unknown) => (value === null ? '' : value);
 
-/** POST /v1/emails: subject and fromEmail are needed (work-areas.md §5); the rest has defaults. */
-export const CreateEmailBody = z.strictObject({
-  name: name.optional(),
-  subject,
-  fromEmail,
-  fromName: fromName.optional(),
-  preheader: preheader.optional(),
-  replyTo: replyTo.optional(),
-  categoryId: z.number().int().positive().nullable().optional(),
-  html: Html.optional(),
-  editor: EmailEditor.optional(),
-  type: z.literal('HTML').optional(),
-  /** File the new email in this folder (folderType emails). */
-  folderId: z.number().int().positive().optional(),
-});
+/** What the server works out for an email (the list's rows carry editorType): accepted and ignored. */
+const emailIgnored = ['stats', 'createdAt', 'updatedAt', 'editorType'] as const;
+
+/**
+ * POST /v1/emails: an email body; subject and fromEmail are needed (work-areas.md §5), the rest has defaults. The
+ * server gives it its id, and a new email is not archived: id and archived are ignored with the reported fields.
+ */
+export const CreateEmailBody = entityBody(
+  {
+    name: name.optional(),
+    subject,
+    fromEmail,
+    fromName: fromName.optional(),
+    preheader: preheader.optional(),
+    replyTo: replyTo.optional(),
+    categoryId: z.number().int().positive().nullable().optional(),
+    html: Html.optional(),
+    editor: EmailEditor.optional(),
+    type: z.literal('HTML').optional(),
+    /** File the new email in this folder (folderType emails). */
+    folderId: z.number().int().positive().optional(),
+  },
+  ['id', 'archived', ...emailIgnored],
+);
 export type CreateEmailBody = z.infer<typeof CreateEmailBody>;
 
 /**
  * PATCH /v1/emails/{id}: any subset of the email. Subject and from email may not be emptied, and
  * the content travels whole: `editor` and `html` together or neither ('Missing email content.').
- * The fields the entity only reports (id, stats, timestamps) are accepted and ignored, so a client
- * can send the email back as it got it.
+ * An id must be the address's; the fields the entity only reports (stats, timestamps) are accepted
+ * and ignored, so a client can send the email back as it got it.
  */
-export const UpdateEmailBody = z
-  .object({
+export const UpdateEmailBody = entityBody(
+  {
     id: z.number().int().optional(),
     name: name.optional(),
     subject: z.preprocess(nullAsEmpty, subject).optional(),
@@ -172,12 +183,9 @@ export const UpdateEmailBody = z
     editor: EmailEditor.optional(),
     type: z.literal('HTML').optional(),
     archived: z.boolean().optional(),
-    stats: z.unknown().optional(),
-    createdAt: z.unknown().optional(),
-    updatedAt: z.unknown().optional(),
-  })
-  .strict()
-  .refine((body) => (body.html === undefined) === (body.editor === undefined), { message: emailMessages.missingContent });
+  },
+  emailIgnored,
+).refine((body) => (body.html === undefined) === (body.editor === undefined), { message: emailMessages.missingContent });
 export type UpdateEmailBody = z.infer<typeof UpdateEmailBody>;
 
 /** The parts of an email that rendering reads; a test or preview may carry unsaved changes. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityBody } from './entity-body.ts';
 import { Person as PersonShape, type PersonFieldType } from './people.ts';
 
 /** Messages of the segments area (work-areas.md §8). */
@@ -272,21 +273,27 @@ export const Segment = z.object({
 });
 export type Segment = z.infer<typeof Segment>;
 export const SegmentList = z.object({ segments: z.array(Segment) });
-export const CreateSegmentBody = z.strictObject({
-  name: z.string().trim().min(1, segmentMessages.nameRequired).max(segmentLimits.maxNameLength),
-  color: color.optional(),
-  conditions: SegmentConditions.optional(),
-});
-/** The segment minus people and preview (work-areas.md §7); name and id are required. */
-export const UpdateSegmentBody = z
-  .looseObject({
+/**
+ * What the server works out for a segment, and the client-only people paging and preview: accepted and ignored, so
+ * the client can send the segment as it holds it (docs/decisions.md, "Serialized entity bodies").
+ */
+const segmentIgnored = ['autoSegment', 'autoType', 'memberCount', 'createdAt', 'updatedAt', 'people', 'page', 'peopleIds', 'hasMore', 'sort', 'order', 'error', 'preview'] as const;
+const segmentName = z.string({ message: segmentMessages.nameRequired }).trim().min(1, segmentMessages.nameRequired).max(segmentLimits.maxNameLength);
+/** POST /v1/segments/: a segment body; the server gives it its id. */
+export const CreateSegmentBody = entityBody(
+  { name: segmentName, color: color.nullable().optional(), conditions: SegmentConditions.optional() },
+  ['id', ...segmentIgnored],
+);
+/** The segment minus people and preview (work-areas.md §7); name and id are required, the id the address's. */
+export const UpdateSegmentBody = entityBody(
+  {
     id: z.number({ message: segmentMessages.idRequired }).int().positive(),
-    name: z.string({ message: segmentMessages.nameRequired }).trim().min(1, segmentMessages.nameRequired).max(segmentLimits.maxNameLength),
+    name: segmentName,
     color: color.nullable().optional(),
     conditions: SegmentConditions.optional(),
-  })
-  // The client sends the segment it loaded back; read-only keys it carries are ignored.
-  .transform(({ id, name, color: c, conditions }) => ({ id, name, color: c, conditions }));
+  },
+  segmentIgnored,
+);
 export const SegmentPeopleQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),

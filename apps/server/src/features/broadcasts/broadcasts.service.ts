@@ -1,5 +1,6 @@
 import {
   Audience,
+  bodyIdMismatch,
   BroadcastTime,
   broadcastMessages,
   broadcastStatusLabels,
@@ -135,6 +136,7 @@ function assertFuture(sendAt: Date) {
  * moved to another future time is scheduled again at it; clearing its time makes it a draft again.
  */
 export async function updateBroadcast(db: Database, session: Session, id: number, body: UpdateBroadcastBody) {
+  if (body.id !== undefined && body.id !== id) throw badRequest(bodyIdMismatch('broadcast'));
   const current = await broadcastOrThrow(db, session.accountId, id, true);
   if (!isBroadcastEditable(current.status as BroadcastStatus)) throw conflict(broadcastMessages.notEditable(label(current.status)), 'broadcastNotEditable');
   await checkEmail(db, session.accountId, body.emailId);

@@ -112,7 +112,7 @@ export async function createEmail(db: Database, session: Session, body: CreateEm
  * for merge-tag errors before anything is written, so a refused change leaves the email as it was.
  */
 export async function updateEmail(db: Database, session: Session, id: number, body: UpdateEmailBody) {
-  if (body.id !== undefined && body.id !== id) throw badRequest(emailMessages.missingId);
+  if (body.id !== undefined && body.id !== id) throw badRequest(emailMessages.idMismatch);
   const current = await emailOrThrow(db, session.accountId, id);
   const next = {
     subject: body.subject ?? current.subject,

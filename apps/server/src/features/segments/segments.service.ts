@@ -1,4 +1,4 @@
-import { archivedSegmentId, automaticSegmentTypes, conditionKey, segmentMessages, type ConditionNode, type CreateSegmentBody, type Segment, type UpdateSegmentBody } from '@herald/contracts';
+import { archivedSegmentId, automaticSegmentTypes, bodyIdMismatch, conditionKey, segmentMessages, type ConditionNode, type CreateSegmentBody, type Segment, type UpdateSegmentBody } from '@herald/contracts';
 import { referencedSegments } from '@herald/segments';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
@@ -63,7 +63,7 @@ async function editableSegment(db: Database, accountId: number, id: number) {
 
 /** PATCH /v1/segments/{id}: name, colour and conditions; changed conditions rebuild the members. */
 export async function saveSegment(db: Database, session: Session, id: number, body: z.infer<typeof UpdateSegmentBody>) {
-  if (body.id !== id) throw badRequest('The segment id in the body does not match the address.');
+  if (body.id !== id) throw badRequest(bodyIdMismatch('segment'));
   await lockSegmentWrites(db, session.accountId);
   const row = await editableSegment(db, session.accountId, id);
   const conditions = body.conditions as ConditionNode[] | undefined;

@@ -1,5 +1,5 @@
 import type { Audience, AudienceCount } from '@herald/contracts';
-import { Card, Group, Loader, MultiSelect, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Loader, MultiSelect, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
 import { useSegments } from '../segments/segments.api.ts';
 import { useTags } from '../tags/tags.api.ts';
@@ -51,7 +51,12 @@ function CountLine({ count, isCounting, countError, complete }: { count: Audienc
         <Text size="lg" fw={700} data-testid="recipient-count">
           {count.deliverable.toLocaleString()} {count.deliverable === 1 ? 'recipient' : 'recipients'}
         </Text>
-        {isCounting && <Loader size="xs" aria-label="Updating the count" />}
+        {isCounting && (
+          <>
+            <Loader size="xs" aria-hidden />
+            <VisuallyHidden>Updating the count</VisuallyHidden>
+          </>
+        )}
       </Group>
       <Text size="xs" c="dimmed">
         {count.total.toLocaleString()} in this audience after exclusions

@@ -1,5 +1,5 @@
 import { emailMessages, hasScopes, type EmailWarning } from '@herald/contracts';
-import { Alert, Anchor, Badge, Button, Group, Loader, Paper, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconAlertTriangle, IconArrowLeft, IconChecklist, IconDeviceFloppy, IconLock, IconSend } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
@@ -8,6 +8,7 @@ import { api, errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { AiWriterButton } from '../ai-writer/ai-writer-button.tsx';
 import { SendFigures } from '../metrics/send-figures.tsx';
@@ -188,7 +189,7 @@ export function EmailPage() {
       ) : mode === 'preview' ? (
         <PreviewPane draft={renderableOf(draft)} />
       ) : (
-        <Suspense fallback={<Group justify="center" py="xl"><Loader aria-label="Loading the editor" /></Group>}>
+        <Suspense fallback={<Group justify="center" py="xl"><LoadingSpinner label="Loading the editor" /></Group>}>
           {draft.editor.type === 'html' && <HtmlEditor key="html" {...editorProps} subject={draft.subject} />}
           {draft.editor.type === 'richtext' && <RichTextEditor key="richtext" {...editorProps} />}
           {draft.editor.type === 'dragdrop' && <DragDropEditor key="dragdrop" {...editorProps} />}

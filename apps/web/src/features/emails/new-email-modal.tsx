@@ -121,7 +121,7 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
               Or start from a template
             </Text>
             {templates.isPending ? (
-              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" role="status" aria-label="Loading templates">
                 {[0, 1, 2].map((key) => (
                   <Skeleton key={key} h={84} radius="md" />
                 ))}

@@ -29,7 +29,7 @@ export function FlowConversionsSection({ flow }: { flow: Flow }) {
 
   let body;
   if (conversions.isPending) {
-    body = <Skeleton height={120} radius="md" aria-label="Loading conversions" />;
+    body = <Skeleton height={120} radius="md" role="status" aria-label="Loading conversions" />;
   } else if (conversions.isError) {
     body = (
       <LoadError

@@ -128,7 +128,7 @@ export function MetricsPage() {
   let content;
   if (stats.isPending) {
     content = (
-      <Stack gap="md" aria-busy="true" aria-label="Loading metrics">
+      <Stack gap="md" role="status" aria-busy="true" aria-label="Loading metrics">
         <Skeleton height={96} radius="md" />
         <Skeleton height={320} radius="md" />
         <Skeleton height={160} radius="md" />

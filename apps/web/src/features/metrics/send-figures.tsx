@@ -30,7 +30,7 @@ export function SendFigures({ subject }: { subject: Subject }) {
   if (!stats.data)
     return (
       <Group justify="center" py="sm">
-        <Loader size="sm" aria-label="Loading the figures" />
+        <Loader size="sm" role="status" aria-label="Loading the figures" />
       </Group>
     );
   const totals = stats.data.stats.totals;

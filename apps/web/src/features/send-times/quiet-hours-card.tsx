@@ -56,7 +56,7 @@ export function QuietHoursCard({ canWrite, timeZone }: { canWrite: boolean; time
             {errorMessage(quietHours.error, "Couldn't load quiet hours.")}
           </Alert>
         ) : !stored ? (
-          <Skeleton h={72} aria-label="Loading quiet hours" />
+          <Skeleton h={72} role="status" aria-label="Loading quiet hours" />
         ) : (
           <>
             <Switch label="Hold broadcasts during quiet hours" checked={stored.enabled} onChange={(e) => submit(e.currentTarget.checked)} disabled={!canWrite || save.isPending} />

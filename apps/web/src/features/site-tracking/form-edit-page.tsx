@@ -57,7 +57,7 @@ export function FormEditPage() {
     return (
       <Stack gap="lg" py="md" maw={860}>
         <PageHeader title="Edit Form" description="Map a form on your site to person fields." back={back} />
-        <Skeleton h={220} radius="md" aria-label="Loading form" />
+        <Skeleton h={220} radius="md" role="status" aria-label="Loading form" />
       </Stack>
     );
   }

@@ -26,7 +26,7 @@ export function FormsPage() {
       {forms.isError ? (
         <LoadError message={errorMessage(forms.error, 'Error while loading your forms.')} onRetry={() => void forms.refetch()} />
       ) : !forms.data ? (
-        <Skeleton h={180} radius="md" aria-label="Loading forms" />
+        <Skeleton h={180} radius="md" role="status" aria-label="Loading forms" />
       ) : forms.data.events.length === 0 ? (
         <EmptyState
           icon={<IconForms size={28} />}

@@ -36,7 +36,7 @@ export function SiteTrackingPage() {
       {status.isError ? (
         <LoadError message={errorMessage(status.error, 'Error while loading site tracking.')} onRetry={() => void status.refetch()} />
       ) : !data ? (
-        <Stack gap="md" aria-label="Loading site tracking">
+        <Stack gap="md" role="status" aria-label="Loading site tracking">
           <Skeleton h={150} radius="md" />
           <Skeleton h={90} radius="md" />
         </Stack>

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   SMTP_URL: z.string().optional(),
+  SMTP_TLS_CA_FILE: z.string().min(1).optional(),
+  SMTP_TLS_VERIFY: z.enum(['true', 'false']).default('true'),
   MAIL_FROM: z.string().default('Herald <no-reply@localhost>'),
   PUBLIC_URL: z.string().optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters.').optional(),
@@ -95,6 +98,12 @@ export interface Config {
   dataDir: string;
   embeddedPgPort: number;
   smtpUrl: string | undefined;
+  /**
+   * TLS towards SMTP_URL, for both mail paths (docs/decisions.md, "Sending through a real mail server"):
+   * extra trusted CA certificates (PEM, from SMTP_TLS_CA_FILE) and whether the certificate is checked at all
+   * (SMTP_TLS_VERIFY=false, allowed only for a relay on this host).
+   */
+  smtpTls: { ca: string | undefined; verify: boolean };
   mailFrom: string;
   publicUrl: string;
   /** Set when unset in the environment: generated and kept in the data dir (see main.ts). */
@@ -156,6 +165,35 @@ const productionRequirements: { name: 'SMTP_URL' | 'SESSION_SECRET' | 'PUBLIC_UR
   { name: 'PUBLIC_URL', why: 'the address people reach Herald at, for example https://herald.example.com (used in every emailed link)' },
 ];
 
+/** Loopback names and addresses: where a relay counts as on this host. */
+const isLoopback = (host: string) => {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
+};
+
+/** SMTP_TLS_CA_FILE read once (a file that cannot be read stops the start), and the verification opt-out's limits. */
+function smtpTlsOf(smtpUrl: string | undefined, caFile: string | undefined, verify: boolean, repoRoot: string): Config['smtpTls'] {
+  let ca: string | undefined;
+  if (caFile) {
+    try {
+      ca = fs.readFileSync(path.resolve(repoRoot, caFile), 'utf8');
+    } catch (error) {
+      throw new ConfigError(`SMTP_TLS_CA_FILE: cannot read ${caFile} (${(error as Error).message})`);
+    }
+    if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`SMTP_TLS_CA_FILE: ${caFile} holds no PEM certificate`);
+  }
+  if (!verify) {
+    let host = '';
+    try {
+      host = smtpUrl ? new URL(smtpUrl).hostname : '';
+    } catch {
+      // SMTP_URL's own check names it.
+    }
+    if (!isLoopback(host)) throw new ConfigError('SMTP_TLS_VERIFY=false is only for a relay on this host (SMTP_URL on localhost or 127.0.0.1); give a remote relay\'s CA with SMTP_TLS_CA_FILE instead');
+  }
+  return { ca, verify };
+}
+
 /** Parse an environment (process.env by default) into a Config, or throw a ConfigError saying what is wrong. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -183,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicUrl: e.S3_PUBLIC_URL ?? `${e.S3_ENDPOINT.replace(/\/+$/, '')}/${e.S3_BUCKET}`,
     };
   }
+  const smtpTls = smtpTlsOf(e.SMTP_URL || undefined, e.SMTP_TLS_CA_FILE, e.SMTP_TLS_VERIFY === 'true', repoRoot);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
   return {
@@ -193,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(repoRoot, e.DATA_DIR),
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     smtpUrl: e.SMTP_URL || undefined,
+    smtpTls,
     mailFrom: e.MAIL_FROM,
     publicUrl,
     sessionSecret: e.SESSION_SECRET,

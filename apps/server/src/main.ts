@@ -19,6 +19,7 @@ keepRunningOnConnectionLoss();
 try {
   const config = loadConfig();
   const role = parseRole(process.argv.slice(2));
+  if (config.smtpUrl && !config.smtpTls.verify) console.warn(`SMTP_TLS_VERIFY=false: the certificate of the relay at ${new URL(config.smtpUrl).host} is not checked (allowed for a relay on this host only)`);
   const server = await startServer(config, role);
   if (server.url) console.log(`Herald is running at ${config.publicUrl} (role ${role}${config.useDevMailbox ? `; mail goes to ${config.publicUrl}/dev/mailbox` : ''})`);
   else console.log(`Herald worker is running (role ${role})`);

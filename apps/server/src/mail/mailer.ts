@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
+import tls from 'node:tls';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/connection.ts';
@@ -70,7 +72,7 @@ export function messageIdFor(key: string, publicUrl: string): string {
 /** SMTP when SMTP_URL is set; otherwise (outside production) the built-in mailbox. */
 export function createMailer(db: Database, config: Config, dkimKeys?: DkimKeys): Mailer {
   const transport: Transporter = config.smtpUrl
-    ? nodemailer.createTransport(withPool(config.smtpUrl))
+    ? nodemailer.createTransport(transportOptions(config.smtpUrl, config.smtpTls))
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   return {
@@ -136,10 +138,25 @@ export function createMailer(db: Database, config: Config, dkimKeys?: DkimKeys):
   };
 }
 
-/** A pooled SMTP transport: a few connections reused across messages. */
-function withPool(smtpUrl: string): string {
+/**
+ * SMTP_URL as nodemailer's options (it ignores every other option when given a `url`), pooled: a few connections
+ * reused across messages. Query parameters stay nodemailer options (`?ignoreTLS=true`, `?maxConnections=2`). TLS
+ * trusts what the bulk sender trusts (smtp-client.ts tlsOptionsFor): the system's CAs plus SMTP_TLS_CA_FILE's,
+ * checked against the host as written in SMTP_URL, unless SMTP_TLS_VERIFY=false.
+ */
+export function transportOptions(smtpUrl: string, settings: Config['smtpTls']): SMTPPool.Options {
   const url = new URL(smtpUrl);
-  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
-  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', '5');
-  return url.toString();
+  const secure = url.protocol === 'smtps:';
+  const query: Record<string, string | number | boolean> = {};
+  for (const [key, value] of url.searchParams) query[key] = value === 'true' ? true : value === 'false' ? false : value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+  return {
+    maxConnections: 5,
+    ...query,
+    pool: true,
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(url.port) || (secure ? 465 : 587),
+    secure,
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    tls: { ...(settings.ca ? { ca: [...tls.rootCertificates, settings.ca] } : {}), rejectUnauthorized: settings.verify },
+  };
 }

@@ -102,7 +102,7 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
   const spawn = (index: number): Slot => {
     const file = path.join(dir, journalName(process.pid, processStartedAt, threadCount++));
     const init: ThreadInit = {
-      config: { publicUrl: config.publicUrl, smtpUrl: config.smtpUrl, sending: config.sending },
+      config: { publicUrl: config.publicUrl, smtpUrl: config.smtpUrl, smtpTls: config.smtpTls, sending: config.sending },
       secret,
       connections: Math.max(1, Math.ceil(config.sending.maxConnections / threads)),
       ratePerSecond: config.sending.ratePerSecond / threads,
@@ -189,7 +189,7 @@ const pools = new Map<string, SenderPool>();
 
 /** The process's sender pool for this configuration, started on first use and shared by every send job. */
 export function senderPoolFor(config: Config, secret: string, db: Database): SenderPool {
-  const key = `${config.smtpUrl ?? 'mailbox'}|${config.sending.maxConnections}|${config.sending.ratePerSecond}|${config.sending.threads}|${config.dataDir}`;
+  const key = `${config.smtpUrl ?? 'mailbox'}|${config.smtpTls.verify}|${config.smtpTls.ca ?? ''}|${config.sending.maxConnections}|${config.sending.ratePerSecond}|${config.sending.threads}|${config.dataDir}`;
   let pool = pools.get(key);
   if (!pool) {
     pool = createSenderPool(config, secret, db);

@@ -7,7 +7,7 @@ import type { MailboxRow } from './transport.ts';
 /** What the main thread and a sender thread (sender-thread.ts) say to each other. */
 
 export interface ThreadInit {
-  config: Pick<Config, 'publicUrl' | 'smtpUrl'> & { sending: Config['sending'] };
+  config: Pick<Config, 'publicUrl' | 'smtpUrl' | 'smtpTls'> & { sending: Config['sending'] };
   secret: string;
   /** This thread's share of the SMTP connections and of the rate. */
   connections: number;
@@ -68,6 +68,8 @@ export interface ThreadFailed {
   error: string;
   /** A 5xx reply or a message that cannot be rendered: trying again cannot help. */
   permanent: boolean;
+  /** The connection could not be opened (smtp-client.ts SmtpError.opening): the relay or the settings, not the message. */
+  opening?: 'connect' | 'tls' | 'login';
 }
 
 export type FromThread =

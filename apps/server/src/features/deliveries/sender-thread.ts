@@ -16,7 +16,7 @@ import { createSendTransport } from './transport.ts';
 const init = workerData as ThreadInit;
 const port = parentPort!;
 const journal = new SendJournal(init.journalFile);
-const transport = createSendTransport({ smtpUrl: init.config.smtpUrl, connections: init.connections, ratePerSecond: init.ratePerSecond });
+const transport = createSendTransport({ smtpUrl: init.config.smtpUrl, tls: init.config.smtpTls, connections: init.connections, ratePerSecond: init.ratePerSecond });
 const base = init.config.publicUrl;
 const host = new URL(base).hostname || 'localhost';
 
@@ -111,7 +111,7 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
   else {
     // Refused after the dot, or the connection dropped before the answer: not sent, and the journal says so.
     if (journaled) journal.notSent(content.accountId, row.id);
-    failed.push({ id: row.id, error: outcome.error, permanent: outcome.permanent });
+    failed.push({ id: row.id, error: outcome.error, permanent: outcome.permanent, ...(outcome.opening ? { opening: outcome.opening } : {}) });
   }
 }
 

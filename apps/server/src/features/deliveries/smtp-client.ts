@@ -14,9 +14,34 @@ export class SmtpError extends Error {
     message: string,
     /** The server's reply code; absent for a connection that failed or timed out. */
     readonly responseCode?: number,
+    /**
+     * Set when the connection could not be opened (connect, greeting, STARTTLS, login): the relay or Herald's
+     * settings are at fault, not the message, and no message was handed over.
+     */
+    readonly opening?: 'connect' | 'tls' | 'login',
   ) {
     super(message);
   }
+}
+
+/** TLS towards the relay (Config.smtpTls): extra trusted CA certificates, and whether the certificate is checked. */
+export interface SmtpTls {
+  ca?: string | undefined;
+  verify?: boolean;
+}
+
+/**
+ * The TLS options for a relay reached at `host` (a name or an address, as in SMTP_URL): the certificate is checked
+ * against that name or address (Node checks an address against the certificate's IP entries), with the system's
+ * CAs plus SMTP_TLS_CA_FILE's. SNI is sent for names only, as TLS allows.
+ */
+export function tlsOptionsFor(host: string, settings: SmtpTls = {}): tls.ConnectionOptions {
+  return {
+    host,
+    ...(net.isIP(host) ? {} : { servername: host }),
+    ...(settings.ca ? { ca: [...tls.rootCertificates, settings.ca] } : {}),
+    rejectUnauthorized: settings.verify !== false,
+  };
 }
 
 interface Reply {
@@ -30,6 +55,7 @@ export interface SmtpClientOptions {
   timeoutMs?: number;
   /** The name this client gives in EHLO. */
   clientName?: string;
+  tls?: SmtpTls;
 }
 
 /** A whole MIME message as its header block (to the blank line) and its body; all head when it has no blank line. */
@@ -70,10 +96,28 @@ export class SmtpConnection {
 
   private constructor(private readonly options: SmtpClientOptions) {}
 
+  /** Open a connection, ready for MAIL FROM; an SmtpError with `opening` set says which step failed and why. */
   static async open(options: SmtpClientOptions): Promise<SmtpConnection> {
     const connection = new SmtpConnection(options);
-    await connection.connect();
+    try {
+      await connection.connect();
+    } catch (error) {
+      connection.socket?.destroy();
+      connection.closed = true;
+      throw connection.openingError(error);
+    }
     return connection;
+  }
+
+  /** Which step of opening failed, said with the relay's address (never its credentials) and the cause. */
+  private step: 'connect' | 'tls' | 'login' = 'connect';
+  private openingError(error: unknown): SmtpError {
+    const { url } = this.options;
+    const where = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
+    const cause = error instanceof Error ? error.message : String(error);
+    const code = error instanceof SmtpError ? error.responseCode : undefined;
+    const what = { connect: `Could not connect to the SMTP server at ${where}`, tls: `Could not start TLS with the SMTP server at ${where}`, login: `The SMTP server at ${where} refused the login` }[this.step];
+    return new SmtpError(`${what}: ${cause}`, code, this.step);
   }
 
   private attach(socket: net.Socket) {
@@ -125,8 +169,12 @@ export class SmtpConnection {
     const { url } = this.options;
     const secure = url.protocol === 'smtps:';
     const port = Number(url.port) || (secure ? 465 : 587);
-    const host = url.hostname;
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
+    // An IPv6 address stands in brackets in a URL.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const tlsOptions = tlsOptionsFor(host, this.options.tls);
+    const socket = secure ? tls.connect({ ...tlsOptions, port }) : net.connect({ host, port });
+    // Over smtps:// the handshake follows the TCP connection at once.
+    if (secure) socket.once('connect', () => (this.step = 'tls'));
     this.attach(socket);
     const greeting = this.read();
     // A refused connection rejects the greeting too, before it is awaited: unhandled, that ended the sender thread
@@ -139,12 +187,15 @@ export class SmtpConnection {
     this.check(await greeting, [220]);
     let ehlo = await this.command(`EHLO ${this.options.clientName ?? 'herald.localhost'}`, [250]);
     if (!secure && /STARTTLS/i.test(ehlo.text)) {
+      this.step = 'tls';
       await this.command('STARTTLS', [220]);
       const plain = this.socket;
       plain.removeAllListeners('data');
       plain.removeAllListeners('close');
       plain.removeAllListeners('error');
-      const upgraded = tls.connect({ socket: plain, servername: net.isIP(host) ? undefined : host });
+      // The certificate is checked against the host as connected (a name or an address); without `host`, Node
+      // checks it against "localhost".
+      const upgraded = tls.connect({ ...tlsOptions, socket: plain });
       this.attach(upgraded);
       await new Promise<void>((resolve, reject) => {
         upgraded.once('secureConnect', () => resolve());
@@ -154,6 +205,7 @@ export class SmtpConnection {
     }
     this.pipelining = /PIPELINING/i.test(ehlo.text);
     if (url.username) {
+      this.step = 'login';
       const user = decodeURIComponent(url.username);
       const pass = decodeURIComponent(url.password);
       if (/AUTH[ =][^\r\n]*PLAIN/i.test(ehlo.text)) {

@@ -1,9 +1,9 @@
 import { joinPieces, type MimePieces } from '@herald/email/sending';
 import type { DevMailbox } from '../../db/schema.generated.ts';
-import { SmtpConnection, type DotHooks } from './smtp-client.ts';
+import { SmtpConnection, SmtpError, type DotHooks, type SmtpTls } from './smtp-client.ts';
 
 /** What a send answers: the server's reply, or an error that says whether trying again can help. */
-export type SendOutcome = { ok: true; response: string } | { ok: false; permanent: boolean; error: string };
+export type SendOutcome = { ok: true; response: string } | { ok: false; permanent: boolean; error: string; opening?: SmtpError['opening'] };
 
 /** What the built-in mailbox shows of a message sent as raw MIME. */
 export interface MessageSummary {
@@ -99,11 +99,14 @@ function createSmtpPool(options: TransportOptions) {
       try {
         // An idle connection the server has closed since is replaced, not used.
         if (current?.closed) current = null;
-        current ??= await SmtpConnection.open({ url });
+        current ??= await SmtpConnection.open({ url, tls: options.tls });
         const response = await current.send(message.envelope, message.raw, { wireReady: message.wireReady, dot: job.dot });
         job.resolve({ ok: true, response: response.slice(0, 500) });
       } catch (error) {
-        job.resolve({ ok: false, permanent: isPermanent(error), error: String(error instanceof Error ? error.message : error).slice(0, 1000) });
+        // A connection that could not be opened (connect, TLS, login) is the relay's or the settings' fault: never
+        // the message's, so never final for it.
+        const opening = error instanceof SmtpError ? error.opening : undefined;
+        job.resolve({ ok: false, permanent: !opening && isPermanent(error), error: String(error instanceof Error ? error.message : error).slice(0, 1000), ...(opening ? { opening } : {}) });
         if (current?.closed) current = null;
       }
     }
@@ -131,6 +134,7 @@ function createSmtpPool(options: TransportOptions) {
 
 export interface TransportOptions {
   smtpUrl: string | undefined;
+  tls?: SmtpTls;
   connections: number;
   ratePerSecond: number;
 }

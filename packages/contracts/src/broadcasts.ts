@@ -185,6 +185,11 @@ export const BroadcastProgress = z.object({
   waiting: z.number().int(),
   /** When the last waiting delivery is due; null when none waits. */
   waitingUntil: z.string().nullable(),
+  /**
+   * The mail server cannot be reached (connect, TLS or login fails), while it lasts: the latest cause, since when,
+   * the last attempt and how many attempts in a row failed; null when sending goes through.
+   */
+  problem: z.object({ message: z.string(), since: z.string(), lastAt: z.string(), failures: z.number().int() }).nullable(),
 });
 export type BroadcastProgress = z.infer<typeof BroadcastProgress>;
 export const BroadcastStatusResponse = z.object({ item: Broadcast, progress: BroadcastProgress, abTest: AbTestResults.nullable().optional() });

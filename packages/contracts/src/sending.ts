@@ -5,6 +5,8 @@ import { invalidDomainName, reduceDomain } from './domains.ts';
 /** Messages of senders, domains, suppressions, categories and preferences (account.md §7, §8; work-areas.md §5, §8). */
 export const sendingMessages = {
   notVerified: (address: string) => `Address ${address} has not been verified for sending email.`,
+  /** The account alert of a mail server that cannot be reached (connect, TLS or login), after repeated attempts. */
+  mailServerAlert: (cause: string) => `Mail is not going out: ${cause}. Sends wait and are tried again every few minutes; whoever runs Herald should check SMTP_URL and its TLS settings.`,
   verificationSent: 'Verification email sent',
   addressAdded: 'Sender address added. Check its inbox for the verification link.',
   addressNotFound: 'Sender address not found.',

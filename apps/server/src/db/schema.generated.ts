@@ -619,6 +619,16 @@ export interface Segments {
   updatedAt: Generated<Date>;
 }
 
+export interface SendProblems {
+  accountId: number;
+  sourceKind: string;
+  sourceId: number;
+  message: string;
+  since: Generated<Date>;
+  lastAt: Generated<Date>;
+  failures: Generated<number>;
+}
+
 export interface SenderAddresses {
   accountId: number;
   email: string;
@@ -857,6 +867,7 @@ export interface DB {
   segmentDirtyPeople: SegmentDirtyPeople;
   segmentMembers: SegmentMembers;
   segments: Segments;
+  sendProblems: SendProblems;
   senderAddresses: SenderAddresses;
   senderDomains: SenderDomains;
   sessions: Sessions;

@@ -42,6 +42,7 @@ import * as parentChecksPerStatement from './0041-parent-checks-per-statement.ts
 import * as personEmailCountsFromEvents from './0042-person-email-counts-from-events.ts';
 import * as segmentMarksTakePlan from './0043-segment-marks-take-plan.ts';
 import * as trackingRollupAtWrite from './0044-tracking-rollup-at-write.ts';
+import * as sendProblems from './0045-send-problems.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '0042-person-email-counts-from-events': personEmailCountsFromEvents,
   '0043-segment-marks-take-plan': segmentMarksTakePlan,
   '0044-tracking-rollup-at-write': trackingRollupAtWrite,
+  '0045-send-problems': sendProblems,
 };

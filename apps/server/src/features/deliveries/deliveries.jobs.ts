@@ -5,7 +5,7 @@
  * database as batches finish. When no row is left the broadcast is finished.
  */
 import { compileSources, type EmailSources } from '@herald/email';
-import type { CategoryType } from '@herald/contracts';
+import { sendingMessages, type CategoryType } from '@herald/contracts';
 import { sql } from 'kysely';
 import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
@@ -21,7 +21,8 @@ import { formatAddress } from '../emails/email-test-send.ts';
 import { personJsonForTemplates } from '../people/people.queries.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { deliverableTo, stoppedAmong } from '../suppressions/recipient-rule.ts';
-import { claimBatch, failSource, finishBroadcast, nextWork, recordFailed, recordSent, recordSkipped, type ClaimedRow } from './deliveries.queries.ts';
+import { raiseAlert, resolveAlert } from '../integrations/alerts.ts';
+import { clearSendProblem, claimBatch, failSource, finishBroadcast, nextWork, noteSendProblem, recordFailed, recordSent, recordSkipped, type ClaimedRow } from './deliveries.queries.ts';
 import { deliverJobKey, type SourceKind } from './deliveries.service.ts';
 import { replayOrphanedJournals, senderPoolFor } from './sender-pool.ts';
 import type { ThreadContent, ThreadRow, ThreadRows } from './sender-protocol.ts';
@@ -34,6 +35,15 @@ const loopsPerThread = 4;
 const jobBudgetMs = 60_000;
 const maxAttempts = 6;
 const retryDelay = (attempts: number) => Math.min(30 * 2 ** (attempts - 1), 3600);
+/**
+ * A connection that cannot be opened (connect, TLS, login) is the relay's or the settings' fault, not the message's:
+ * its rows wait and are tried again at least this often, for as long as it lasts, and never fail for it; the
+ * broadcast shows the cause meanwhile (docs/decisions.md, "Sending through a real mail server").
+ */
+const openingRetryCapSeconds = 300;
+/** Failed attempts in a row after which the account gets an alert. */
+const alertAfterFailures = 3;
+const mailServerAlert = 'mail-server';
 const contentKeyOf = (row: { emailId: number; variant: number }) => `${row.emailId}:${row.variant}`;
 
 type Prepared = ThreadContent | { refused: string };
@@ -82,6 +92,10 @@ async function prepareEmail(services: Services, db: Database, key: ContentKey, a
 interface Outcomes {
   failures: { id: number; error: string; retryInSeconds: number | null }[];
   skipped: number[];
+  /** Messages the server took. */
+  sent: number;
+  /** Why the connection could not be opened, when it could not. */
+  opening: string | null;
 }
 
 /**
@@ -149,9 +163,12 @@ async function sendThroughThread(services: Services, prepared: ThreadContent, ro
     await recordSentSurely(services.db, accountId, result.sent.map((r) => ({ id: r.id, messageId: r.messageId, response: r.response.slice(0, 500) })));
     result.recorded(result.sent.length);
   }
+  outcomes.sent += result.sent.length;
   for (const failed of result.failed) {
     const attempts = attemptsOf.get(failed.id) ?? maxAttempts;
-    outcomes.failures.push({ id: failed.id, error: failed.error.slice(0, 1000), retryInSeconds: failed.permanent || attempts >= maxAttempts ? null : retryDelay(attempts) });
+    if (failed.opening) outcomes.opening ??= failed.error;
+    const retryInSeconds = failed.opening ? Math.min(retryDelay(attempts), openingRetryCapSeconds) : failed.permanent || attempts >= maxAttempts ? null : retryDelay(attempts);
+    outcomes.failures.push({ id: failed.id, error: failed.error.slice(0, 1000), retryInSeconds });
   }
   if (result.mailbox.length) await storeInMailbox(services.db, result.mailbox, services.config.sending.devMailboxKeep);
 }
@@ -179,6 +196,30 @@ async function sendRows(services: Services, prepared: Prepared, rows: ClaimedRow
   await Promise.all(sends);
 }
 
+/**
+ * Make a mail server that cannot be reached visible: a warn line with the cause at each failed attempt, the problem on
+ * the source (the broadcast's status answer), an account alert from the third attempt in a row; all cleared by the
+ * first message the server takes again.
+ */
+async function reportConnection(db: Database, source: { accountId: number; kind: SourceKind; sourceId: number }, outcomes: Outcomes) {
+  const { accountId, kind, sourceId } = source;
+  if (outcomes.opening) {
+    const message = outcomes.opening;
+    await withAccount(db, accountId, async (scoped) => {
+      const { failures, counted } = await noteSendProblem(scoped, accountId, kind, sourceId, message);
+      if (!counted) return;
+      console.warn(`[send] ${kind} ${sourceId} of account ${accountId} is held up (attempt ${failures}): ${message}`);
+      if (failures >= alertAfterFailures) await raiseAlert(scoped, accountId, mailServerAlert, sendingMessages.mailServerAlert(message));
+    });
+  } else if (outcomes.sent > 0) {
+    await withAccount(db, accountId, async (scoped) => {
+      const { cleared, othersLeft } = await clearSendProblem(scoped, accountId, kind, sourceId);
+      if (cleared) console.warn(`[send] ${kind} ${sourceId} of account ${accountId} reaches the mail server again`);
+      if (cleared && !othersLeft) await resolveAlert(scoped, accountId, mailServerAlert);
+    });
+  }
+}
+
 export async function runDeliver(services: Services, payload: { accountId: number; kind: SourceKind; sourceId: number }, stopping?: AbortSignal): Promise<void> {
   const { accountId, kind, sourceId } = payload;
   const started = Date.now();
@@ -201,7 +242,7 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
       if (!rows.length) return;
       const byContent = new Map<string, ClaimedRow[]>();
       for (const row of rows) byContent.set(contentKeyOf(row), [...(byContent.get(contentKeyOf(row)) ?? []), row]);
-      const outcomes: Outcomes = { failures: [], skipped: [] };
+      const outcomes: Outcomes = { failures: [], skipped: [], sent: 0, opening: null };
       for (const [key, contentRows] of byContent) {
         let prepared = contents.get(key);
         if (!prepared) {
@@ -217,6 +258,7 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
           await recordSkipped(db, accountId, outcomes.skipped, 'No longer receives this mail (unsubscribed, suppressed, opted out or archived).');
         });
       }
+      await reportConnection(services.db, { accountId, kind, sourceId }, outcomes);
     }
   };
   await Promise.all(Array.from({ length: loopsPerThread * services.config.sending.threads }, loop));

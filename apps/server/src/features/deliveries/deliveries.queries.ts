@@ -162,3 +162,29 @@ export async function failSource(db: Database, accountId: number, kind: SourceKi
     .where('status', 'in', ['pending', 'sending'])
     .execute();
 }
+
+/**
+ * A failed attempt to open the mail server's connection for this source: the problem row is written or brought up
+ * to date (docs/decisions.md, "Sending through a real mail server"). Answers how many attempts in a row failed.
+ */
+export async function noteSendProblem(db: Database, accountId: number, kind: SourceKind, sourceId: number, message: string): Promise<{ failures: number; counted: boolean }> {
+  // The batches of one attempt fail together (a send claims several at once): failures within 5 s of the last
+  // counted one are the same attempt. Retries come 30 s or more apart.
+  const { rows } = await sql<{ failures: number; counted: boolean }>`
+    insert into send_problems as p (account_id, source_kind, source_id, message)
+    values (${accountId}, ${kind}, ${sourceId}, ${message.slice(0, 1000)})
+    on conflict (account_id, source_kind, source_id)
+    do update set message = excluded.message,
+      failures = p.failures + (case when p.last_at < now() - interval '5 seconds' then 1 else 0 end),
+      last_at = case when p.last_at < now() - interval '5 seconds' then now() else p.last_at end
+    returning failures, last_at = now() as counted`.execute(db);
+  return rows[0]!;
+}
+
+/** The server took a message again: the source's problem is over. Answers whether the account has any left. */
+export async function clearSendProblem(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<{ cleared: boolean; othersLeft: boolean }> {
+  const cleared = await db.deleteFrom('sendProblems').where('accountId', '=', accountId).where('sourceKind', '=', kind).where('sourceId', '=', sourceId).executeTakeFirst();
+  if (!Number(cleared.numDeletedRows)) return { cleared: false, othersLeft: true };
+  const left = await db.selectFrom('sendProblems').select('sourceId').where('accountId', '=', accountId).limit(1).executeTakeFirst();
+  return { cleared: true, othersLeft: left !== undefined };
+}

@@ -68,6 +68,8 @@ export interface SourceProgress {
   /** Pending rows not due yet (a recipient's local time, quiet hours, a retry's backoff), and when the last is due. */
   waiting: number;
   waitingUntil: string | null;
+  /** The mail server cannot be reached (connect, TLS or login), while it lasts: the latest cause and since when. */
+  problem: { message: string; since: string; lastAt: string; failures: number } | null;
 }
 
 export async function sourceProgress(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<SourceProgress> {
@@ -84,7 +86,14 @@ export async function sourceProgress(db: Database, accountId: number, kind: Sour
   const pending = rows.find((r) => r.status === 'pending');
   const waiting = Number(pending?.waiting ?? 0);
   const waitingUntil = waiting > 0 && pending?.last ? new Date(pending.last).toISOString() : null;
-  return { total: Object.values(progress).reduce((a, b) => a + b, 0), ...progress, waiting, waitingUntil };
+  const problem = await db.selectFrom('sendProblems').select(['message', 'since', 'lastAt', 'failures']).where('accountId', '=', accountId).where('sourceKind', '=', kind).where('sourceId', '=', sourceId).executeTakeFirst();
+  return {
+    total: Object.values(progress).reduce((a, b) => a + b, 0),
+    ...progress,
+    waiting,
+    waitingUntil,
+    problem: problem ? { message: problem.message, since: problem.since.toISOString(), lastAt: problem.lastAt.toISOString(), failures: problem.failures } : null,
+  };
 }
 
 /** Stop a source: rows not yet claimed (or held by a pause) are canceled; rows being sent finish. */

@@ -1,6 +1,6 @@
 import { broadcastStatusLabels, type Broadcast, type BroadcastProgress } from '@herald/contracts';
 import { Alert, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconClockHour4, IconPlayerPause } from '@tabler/icons-react';
+import { IconAlertCircle, IconClockHour4, IconPlayerPause, IconPlugConnectedX } from '@tabler/icons-react';
 import { formatDateTime } from '../../lib/format.ts';
 import { Figure } from '../../ui/figure.tsx';
 import { SendFigures } from '../metrics/send-figures.tsx';
@@ -63,6 +63,16 @@ export function ProgressCard({ broadcast, progress, now, canWrite = false }: { b
         {paused && (
           <Alert color="orange" variant="light" icon={<IconPlayerPause size={18} />} title={`Paused ${formatDateTime(broadcast.pausedAt!)}`}>
             {`${(progress?.paused ?? remaining).toLocaleString()} not sent yet and held. Messages already on their way still arrive; resume to send the rest.`}
+          </Alert>
+        )}
+        {progress?.problem && (
+          <Alert color="red" variant="light" icon={<IconPlugConnectedX size={18} />} title="Sending is held up" data-testid="send-problem">
+            <Stack gap={4}>
+              <Text size="sm">{progress.problem.message}</Text>
+              <Text size="sm" c="dimmed">
+                {`Since ${formatDateTime(progress.problem.since)}, ${progress.problem.failures} ${progress.problem.failures === 1 ? 'attempt' : 'attempts in a row'}. Nothing is lost: Herald tries again every few minutes. Whoever runs Herald should check its mail server settings; you can pause or cancel meanwhile.`}
+              </Text>
+            </Stack>
           </Alert>
         )}
         {waiting && (

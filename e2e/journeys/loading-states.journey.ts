@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAccessibilityNow } from '../support/accessibility.ts';
+import { checkAccessibilityNow, flushAccessibility } from '../support/accessibility.ts';
 import { api, baseUrl, launchBrowser, logIn, newPage, screenshot, uniqueEmail, visitorAddress } from '../support/browser.ts';
 import { verifiedMarketer } from '../support/marketer.ts';
 
@@ -80,6 +80,7 @@ let signedIn: { page: Page; gate: RequestGate };
 let signedOut: { page: Page; gate: RequestGate };
 const ids = { person: 0, segment: 0, html: 0, richText: 0, dragDrop: 0, broadcast: 0, flow: 0, domain: 0, import: 0, member: 0 };
 let shareToken = '';
+let mailId = 0;
 
 async function must(method: string, path: string, body: unknown, cookie: string) {
   const answer = await api(method, path, body, cookie);
@@ -106,6 +107,7 @@ async function createData(cookie: string, sender: string): Promise<void> {
   const send = await step('/send', { properties: { email: { properties: { id: { value: ids.html } } } } }, 170);
   await must('POST', '/v1/links/', { source: entered, target: send }, cookie);
   shareToken = (await must('GET', `/v1/integrations/${ids.flow}/share-token`, undefined, cookie)).shareToken;
+  mailId = (await must('GET', '/v1/dev/mailbox', undefined, cookie)).messages[0].id;
   ids.domain = (await must('POST', '/v1/settings/email/domains', { domain: 'loading-shop.com' }, cookie)).domain.id;
   ids.member = (await must('GET', '/v1/accounts', undefined, cookie)).teamMember.id;
   const upload = await must('POST', '/v1/imports/upload-url', {}, cookie);
@@ -128,6 +130,8 @@ beforeAll(async () => {
   signedIn = { page: inPage, gate: await RequestGate.on(inPage) };
   const outPage = (await newPage(browser)).page;
   signedOut = { page: outPage, gate: await RequestGate.on(outPage) };
+  // The page signed in on lands on the dashboard, checked in the background: done before the states begin.
+  await flushAccessibility();
 });
 afterAll(() => browser.close());
 
@@ -214,6 +218,27 @@ const states: LoadingState[] = [
   { name: 'unsubscribe', path: () => '/public/unsubscribe?token=held', isSignedOut: true, held: holdAll, loader: 'Unsubscribing you' },
   { name: 'sender verification', path: () => '/public/verify-sender?token=held', isSignedOut: true, held: holdAll, loader: 'Verifying your address' },
   { name: 'an invitation', path: () => '/public/accept-invite?token=held', isSignedOut: true, held: holdAll, loader: 'Loading your invitation' },
+  { name: 'a marketplace registration', path: () => '/public/register/appsumo', isSignedOut: true, held: holdAll, loader: 'Loading' },
+  { name: 'the development mailbox', path: () => '/dev/mailbox', isSignedOut: true, held: holdAll, loader: 'Loading' },
+  { name: "the development mailbox's mail", path: () => '/dev/mailbox', isSignedOut: true, held: holdPath(/^\/v1\/dev\/mailbox$/), loader: 'Loading mail' },
+  { name: 'a message in the development mailbox', path: () => `/dev/mailbox?id=${mailId}`, isSignedOut: true, held: holdPath(/^\/v1\/dev\/mailbox\/\d+$/), loader: 'Loading message' },
+  // Login, password reset, the legal pages and the error page draw at once; a form's button shows a loader as it sends.
+  {
+    name: 'a login on its way',
+    path: () => '/login',
+    isSignedOut: true,
+    held: holdPath(/^\/v1\/accounts\/login/),
+    after: {
+      ready: (page) => page.getByLabel('Email').waitFor(),
+      act: async (page) => {
+        // A wrong password: the page stays signed out for the states after it.
+        await page.getByLabel('Email').fill(uniqueEmail('nobody'));
+        await page.getByLabel('Password').fill('not the password');
+        await page.getByRole('button', { name: 'Log in' }).click();
+      },
+    },
+    loader: (page) => page.getByRole('button', { name: 'Log in' }).locator('.mantine-Loader-root'),
+  },
 ];
 
 /** What loading indicators the page shows, for a failure message: each status's name, and loaders that are not one. */

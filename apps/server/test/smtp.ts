@@ -1,5 +1,6 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { until } from './until.ts';
 
 /** A real SMTP server on a free loopback port that keeps what it receives. */
 /** `refuse(address)` may answer a recipient with an SMTP error (code and text), as a provider would. */
@@ -38,14 +39,11 @@ export async function startSmtpServer(options: { refuse?: (address: string) => {
     received,
     raw,
     /** Wait until a message to `to` has arrived. */
-    async waitFor(to: string, timeoutMs = 15_000): Promise<ParsedMail> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = received.find((m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase()));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    waitFor(to: string, timeoutMs = 15_000): Promise<ParsedMail> {
+      return until(() => received.find((m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase())), {
+        timeout: timeoutMs,
+        message: () => `a mail to ${to} (${received.length} received)`,
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -2,7 +2,9 @@ import { adHocEmailId, emailMessages, scopeIds, sendingMessages, transactionalMe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type ApiResponse, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 const origin = 'https://herald.test';
 let ctx: TestContext;
@@ -41,13 +43,12 @@ function status(account: Pick<Setup, 'apiKey'>, deliveryId: number) {
 }
 
 async function waitForStatus(account: Setup, deliveryId: number, wanted: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let last: unknown;
+  return until(async () => {
     const res = await status(account, deliveryId);
-    if (res.body.status === wanted) return res.body;
-    if (Date.now() > deadline) throw new Error(`delivery ${deliveryId} is ${JSON.stringify(res.body)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    last = res.body;
+    return res.body.status === wanted && res.body;
+  }, { timeout: timeoutMs, message: () => `delivery ${deliveryId} ${wanted} (it is ${JSON.stringify(last)})` });
 }
 
 const mailsTo = (address: string) => smtp.received.filter((m) => JSON.stringify(m.to).toLowerCase().includes(address.toLowerCase()));
@@ -122,7 +123,7 @@ describe('transactional sends', () => {
     const other = await send(account, body, 'order-78');
     expect(other.body.deliveryId).not.toBe(first.body.deliveryId);
     await waitForStatus(account, other.body.deliveryId, 'sent');
-    await new Promise((r) => setTimeout(r, 300));
+    await queueDrained(ctx.database.pool);
     expect(mailsTo(to)).toHaveLength(2);
     expect((await deliveriesOf(account.accountId)).length).toBe(2);
     expect((await send(account, body, 'k'.repeat(201))).body.message).toBe(transactionalMessages.idempotencyKeyInvalid);
@@ -133,7 +134,7 @@ describe('transactional sends', () => {
     expect(new Set(raced.map((r) => r.status))).toEqual(new Set([200]));
     expect(new Set(raced.map((r) => r.body.deliveryId)).size).toBe(1);
     await waitForStatus(account, raced[0]!.body.deliveryId, 'sent');
-    await new Promise((r) => setTimeout(r, 300));
+    await queueDrained(ctx.database.pool);
     expect(mailsTo(racer)).toHaveLength(1);
     expect((await send(account, body, '')).status).toBe(400);
   });
@@ -160,7 +161,7 @@ describe('transactional sends', () => {
     expect((await status(account, stopped.body.deliveryId)).body).toMatchObject({ status: 'canceled', lastError: transactionalMessages.stoppedBySuppression(bounced, 'hard bounce'), sentAt: null });
     const complaint = await send(account, { emailId: adHocEmailId, to: complained, subject: 'Hi', html: '<p>Hi</p>' });
     expect((await status(account, complaint.body.deliveryId)).body).toMatchObject({ status: 'canceled', lastError: transactionalMessages.stoppedBySuppression(complained, 'spam complaint') });
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(ctx.database.pool);
     expect(mailsTo(bounced)).toHaveLength(0);
     expect(mailsTo(complained)).toHaveLength(0);
   });

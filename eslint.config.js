@@ -10,4 +10,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  {
+    files: ['apps/web/src/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // Mantine's Loader is a span and its Skeleton a div: named, they need a role (docs/decisions.md, loading states).
+          selector: "JSXOpeningElement[name.name=/^(Loader|Skeleton)$/]:has(JSXAttribute[name.name='aria-label']):not(:has(JSXAttribute[name.name='role']))",
+          message: 'A Loader or Skeleton with an aria-label needs role="status" (axe: aria-prohibited-attr); or use LoadingSpinner from src/ui.',
+        },
+      ],
+    },
+  },
 );

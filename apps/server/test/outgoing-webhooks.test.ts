@@ -8,7 +8,9 @@ import { pruneLog, signatureHeader, verifySignature } from '../src/features/inte
 import { outgoingMessages } from '../src/lib/outgoing-url.ts';
 import { addMember } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 /** A receiver on loopback (trusted by this server): what it got; a path decides what it answers. */
 interface Received {
@@ -46,16 +48,6 @@ afterAll(async () => {
   await smtp.close();
   await new Promise((resolve) => receiver.close(resolve));
 });
-
-async function until<T>(what: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await what();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const eventsAt = (path: string) => received.filter((r) => r.path === path).flatMap((r) => r.json.events ?? []);
 
@@ -133,17 +125,17 @@ describe('delivering events', () => {
     const person = await owner.client.post('/v1/people/', { email, firstName: 'Grace', tags: ['lead'] });
     expect(person.status, JSON.stringify(person.body)).toBe(201);
     const id = person.body.user.id as number;
-    const created = await until(() => eventsAt('/people').find((e) => e.type === 'person.created' && e.data.id === id));
+    const created = await until(() => eventsAt('/people').find((e) => e.type === 'person.created' && e.data.id === id), { timeout: 15_000 });
     expect(created.data).toMatchObject({ email, firstName: 'Grace', tags: ['lead'] });
-    await until(() => eventsAt('/people').find((e) => e.type === 'tag.added' && e.data.person.id === id && e.data.tag === 'lead'));
+    await until(() => eventsAt('/people').find((e) => e.type === 'tag.added' && e.data.person.id === id && e.data.tag === 'lead'), { timeout: 15_000 });
 
     await owner.client.patch(`/v1/people/${id}`, { lastName: 'Hopper' });
-    await until(() => eventsAt('/people').find((e) => e.type === 'person.updated' && e.data.lastName === 'Hopper'));
+    await until(() => eventsAt('/people').find((e) => e.type === 'person.updated' && e.data.lastName === 'Hopper'), { timeout: 15_000 });
     await owner.client.request('DELETE', '/v1/tags/', { body: { tag: 'lead', id } });
-    await until(() => eventsAt('/people').find((e) => e.type === 'tag.removed' && e.data.person.id === id));
+    await until(() => eventsAt('/people').find((e) => e.type === 'tag.removed' && e.data.person.id === id), { timeout: 15_000 });
     // The preference centre records an unsubscribe as an email event (preferences.service.ts).
     await sql`insert into events (account_id, person_id, type, name, source, data) values (${owner.account.accountId}, ${id}, 'email', 'unsubscribed', 'email', '{"via": "link"}')`.execute(ctx.services.db);
-    await until(() => eventsAt('/people').find((e) => e.type === 'person.unsubscribed' && e.data.person.id === id));
+    await until(() => eventsAt('/people').find((e) => e.type === 'person.unsubscribed' && e.data.person.id === id), { timeout: 15_000 });
 
     const call = received.find((r) => r.path === '/people')!;
     expect(call.headers['content-type']).toBe('application/json');
@@ -175,9 +167,10 @@ describe('delivering events', () => {
       await sql`insert into events (account_id, person_id, type, name, data) values (${accountId}, ${id}, 'email', 'opened', '{"emailId": 8}')`.execute(trx);
       throw new Error('undo');
     }).catch(() => undefined);
-    const opened = await until(() => eventsAt('/only-email').find((e) => e.type === 'email.opened'));
+    const opened = await until(() => eventsAt('/only-email').find((e) => e.type === 'email.opened'), { timeout: 15_000 });
     expect(opened.data).toMatchObject({ person: { id }, data: { emailId: 7 }, source: 'tracking' });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Every outgoing-webhooks run the inserts started is over: nothing more can be posted.
+    await queueDrained(ctx.database.pool, { tasks: ['outgoing-webhooks'] });
     expect(eventsAt('/only-email').map((e) => e.type)).toEqual(['email.opened']);
     expect(eventsAt('/off')).toEqual([]);
   });
@@ -201,7 +194,7 @@ describe('delivering events', () => {
     // The new person also enters the account's automatic segments ("New") when the segment refresh gets to them,
     // which may come before or after these: only the events written here are compared.
     const written = () => eventsAt('/mixed').filter((e) => !e.type.startsWith('segment.') || e.data.data?.segmentId === segmentId);
-    await until(() => written().length >= 6);
+    await until(() => written().length >= 6, { timeout: 15_000 });
     expect(written().map((e) => e.type).sort()).toEqual(['email.bounced', 'flow.completed', 'flow.entered', 'form.submitted', 'segment.entered', 'segment.left']);
     expect(written().find((e) => e.type === 'flow.completed')!.data).toMatchObject({ flowId: Number(flowId), person: { id } });
   });
@@ -211,7 +204,7 @@ describe('delivering events', () => {
     const accountId = owner.account.accountId as number;
     await endpoint(owner, '/bulk', ['person.created']);
     await sql`insert into people (account_id, email) select ${accountId}, 'bulk-' || g || '-' || ${accountId} || '@example.com' from generate_series(1, 250) g`.execute(ctx.services.db);
-    await until(() => eventsAt('/bulk').length >= 250, 30_000);
+    await until(() => eventsAt('/bulk').length >= 250, { timeout: 30_000 });
     const calls = received.filter((r) => r.path === '/bulk');
     expect(calls.every((c) => c.json.events.length <= webhookLimits.batchSize)).toBe(true);
     expect(calls.length).toBeGreaterThanOrEqual(3);
@@ -224,16 +217,16 @@ describe('delivering events', () => {
     const { endpoint: ep } = await endpoint(owner, '/flaky', ['person.created']);
     failNext = 1;
     await owner.client.post('/v1/people/', { email: uniqueEmail('retry') });
-    const first = await until(() => received.find((r) => r.path === '/flaky'));
-    const pending = await until(async () => (await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'pending' && d.attempts === 1));
+    const first = await until(() => received.find((r) => r.path === '/flaky'), { timeout: 15_000 });
+    const pending = await until(async () => (await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'pending' && d.attempts === 1), { timeout: 15_000 });
     expect(pending).toMatchObject({ responseStatus: 503, lastError: 'The endpoint answered 503.' });
     // Bring the retry forward instead of waiting 30 s.
     await sql`update webhook_deliveries set next_at = now() where account_id = ${accountId} and id = ${pending.id}`.execute(ctx.services.db);
     await sql`select herald_webhooks_wake(array[${accountId}]::bigint[])`.execute(ctx.services.db);
-    const second = await until(() => received.filter((r) => r.path === '/flaky')[1]);
+    const second = await until(() => received.filter((r) => r.path === '/flaky')[1], { timeout: 15_000 });
     expect(second.json.deliveryId).toBe(first.json.deliveryId);
     expect(second.json.events.map((e) => e.id)).toEqual(first.json.events.map((e) => e.id));
-    const log = await until(async () => (await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'sent'));
+    const log = await until(async () => (await owner.client.get(`/v1/webhook-endpoints/${ep.id}/deliveries`)).body.deliveries.find((d: any) => d.status === 'sent'), { timeout: 15_000 });
     expect(log).toMatchObject({ attempts: 2, responseStatus: 204, lastError: null });
     // Finished deliveries leave the log after 30 days, with their events.
     await sql`update webhook_deliveries set finished_at = now() - interval '31 days' where account_id = ${accountId} and id = ${log.id}`.execute(ctx.services.db);
@@ -255,7 +248,7 @@ describe('delivering events', () => {
     await sql`update webhook_endpoints set failures_in_row = ${webhookLimits.disableAfterFailures - 1}, failing_since = now() - interval '25 hours'
       where account_id = ${accountId} and id = ${ep.id}`.execute(ctx.services.db);
     await owner.client.post('/v1/people/', { email: uniqueEmail('last-straw') });
-    const off = await until(async () => (await owner.client.get('/v1/webhook-endpoints')).body.endpoints.find((e: any) => e.id === ep.id && !e.enabled));
+    const off = await until(async () => (await owner.client.get('/v1/webhook-endpoints')).body.endpoints.find((e: any) => e.id === ep.id && !e.enabled), { timeout: 15_000 });
     expect(off.disabledReason).toBe(webhookMessages.disabledAfterFailures);
     const issues = await owner.client.get('/v1/accounts/issues');
     expect(issues.body.issues.map((i: { message: string }) => i.message)).toContain(webhookMessages.alert(`${base}/broken`));

@@ -10,6 +10,7 @@ import { addMember } from './email-helpers.ts';
 import { addStep, link, newFlow } from './flows-fixtures.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 /** A stand-in for Slack's incoming webhooks on loopback: /services/…/ok answers "ok", …/gone "no_service", …/revoked "token_revoked". */
 const posted: { path: string; text: string }[] = [];
@@ -41,16 +42,6 @@ afterAll(async () => {
   await smtp.close();
   await new Promise((resolve) => slack.close(resolve));
 });
-
-async function until<T>(what: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await what();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 type Owner = Awaited<ReturnType<typeof registerUser>>;
 const hook = (name: string) => `${base}/services/T0001/B0001/${name}`;
@@ -150,7 +141,7 @@ describe('Slack messages', () => {
     await connect(owner, 'ok');
     await slackFlow(owner, 'vip', 'New VIP: {{ person.email }}');
     const email = await tagNewPerson(owner, 'vip');
-    await until(() => posted.find((p) => p.text === `New VIP: ${email}`));
+    await until(() => posted.find((p) => p.text === `New VIP: ${email}`), { timeout: 15_000 });
   });
 
   it('stops flows with a Slack step when Slack says the webhook is gone, and clears the warning on reconnect', async () => {
@@ -161,7 +152,7 @@ describe('Slack messages', () => {
     const stopped = await until(async () => {
       const res = await owner.client.get(`/v1/integrations/${flow.id}`);
       return res.body.integration.status === 'deactivated-expired-auth' ? res.body.integration : null;
-    });
+    }, { timeout: 15_000 });
     expect(stopped.warnings).toContain(serviceMessages.flowStopped('wrong_credentials'));
     const connections = await owner.client.get('/v1/services/connections');
     expect(connections.body.connections[0]).toMatchObject({ status: 'failed', authReason: 'wrong_credentials' });
@@ -182,7 +173,7 @@ describe('Slack messages', () => {
     await connect(revokedOwner, 'revoked');
     const revoked = await slackFlow(revokedOwner, 'rev', 'Hi');
     await tagNewPerson(revokedOwner, 'rev');
-    await until(async () => (await revokedOwner.client.get(`/v1/integrations/${revoked.id}`)).body.integration.warnings.includes(serviceMessages.flowStopped('expired')));
+    await until(async () => (await revokedOwner.client.get(`/v1/integrations/${revoked.id}`)).body.integration.warnings.includes(serviceMessages.flowStopped('expired')), { timeout: 15_000 });
 
     // Slack disconnected after the flow was switched on.
     const never = await registerUser(ctx.app);
@@ -193,7 +184,7 @@ describe('Slack messages', () => {
     const stopped = await until(async () => {
       const res = await never.client.get(`/v1/integrations/${flow.id}`);
       return res.body.integration.status === 'deactivated-expired-auth' ? res.body.integration : null;
-    });
+    }, { timeout: 15_000 });
     expect(stopped.warnings).toContain(serviceMessages.flowStopped('no_credentials'));
   });
 
@@ -206,7 +197,7 @@ describe('Slack messages', () => {
     await sql`update webhook_endpoints set failures_in_row = ${webhookLimits.disableAfterFailures - 1}, failing_since = now() - interval '2 days'
       where account_id = ${accountId}`.execute(ctx.services.db);
     await owner.client.post('/v1/people/', { email: uniqueEmail('alert') });
-    await until(() => posted.find((p) => p.text === `:warning: ${webhookMessages.alert(`${base}/receiver/gone`)}`));
+    await until(() => posted.find((p) => p.text === `:warning: ${webhookMessages.alert(`${base}/receiver/gone`)}`), { timeout: 15_000 });
   });
 });
 

@@ -9,7 +9,9 @@ import { runFlowWebhooks } from '../src/features/flows/flows.jobs.ts';
 import { webhookBodySignature, webhookTriggerToken } from '../src/features/flows/flow-webhooks.service.ts';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 const origin = 'https://herald.test';
 let ctx: TestContext;
@@ -89,16 +91,6 @@ async function runsOf(accountId: number, flowId: number) {
   return rows.map((r) => ({ ...r, id: Number(r.id), personId: Number(r.personId), stepId: r.stepId === null ? null : Number(r.stepId) }));
 }
 
-async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const tagsOf = async (accountId: number, personId: number) =>
   (await ctx.services.db.selectFrom('people').select('tags').where('accountId', '=', accountId).where('id', '=', personId).executeTakeFirstOrThrow()).tags;
 
@@ -118,12 +110,12 @@ describe('flow runs: triggers, steps and effects', () => {
     await tagPerson(client, ada.id, 'trial');
     const mail = await smtp.waitFor(ada.email);
     expect(mail.subject).toBe('Welcome to the trial');
-    const runs = await until('run done', () => runsOf(accountId, flowId), (r) => r.length === 1 && r[0]!.status === 'done');
+    const runs = await until(async () => { const r = await runsOf(accountId, flowId); return r.length === 1 && r[0]!.status === 'done' && r; }, { timeout: 20_000, message: 'run done' });
     expect(runs[0]).toMatchObject({ personId: ada.id, entry: 1, seq: 2, stepId: null });
     const deliveries = await ctx.services.db.selectFrom('deliveries').selectAll().where('accountId', '=', accountId).where('sourceKind', '=', 'flow').execute();
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ sourceId: ids.send, personId: ada.id, flowRunId: runs[0]!.id, flowSeq: 2, emailId });
-    await until('delivery sent', async () => (await ctx.services.db.selectFrom('deliveries').select('status').where('accountId', '=', accountId).where('sourceKind', '=', 'flow').executeTakeFirstOrThrow()).status, (s) => s === 'sent');
+    await until(async () => { const s = (await ctx.services.db.selectFrom('deliveries').select('status').where('accountId', '=', accountId).where('sourceKind', '=', 'flow').executeTakeFirstOrThrow()).status; return s === 'sent' && s; }, { timeout: 20_000, message: 'delivery sent' });
     // The sent event names the flow and the step, as the metrics read them.
     const sent = await ctx.services.db.selectFrom('events').select('data').where('accountId', '=', accountId).where('type', '=', 'email').where('name', '=', 'sent').executeTakeFirstOrThrow();
     expect(sent.data).toMatchObject({ flowId, stepId: String(ids.send), emailId });
@@ -139,7 +131,7 @@ describe('flow runs: triggers, steps and effects', () => {
     await ctx.services.db.updateTable('flows').set({ status: 'active', activatedAt: new Date() }).where('accountId', '=', accountId).where('id', '=', flowId).execute();
     const after = await person(client, 'After');
     await tagPerson(client, after.id, 'early');
-    await until('tag added', () => tagsOf(accountId, after.id), (t) => t.includes('seen'));
+    await until(async () => { const t = await tagsOf(accountId, after.id); return t.includes('seen') && t; }, { timeout: 20_000, message: 'tag added' });
     expect((await runsOf(accountId, flowId)).map((r) => r.personId)).toEqual([after.id]);
     expect(await tagsOf(accountId, before.id)).not.toContain('seen');
   });
@@ -149,7 +141,7 @@ describe('flow runs: triggers, steps and effects', () => {
     const segment = await client.post('/v1/segments/', { name: 'VIPs', conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }] });
     expect(segment.status).toBe(201);
     const segmentId = segment.body.segment.id as number;
-    await until('segment built', async () => (await ctx.services.db.selectFrom('segments').select('refreshedAt').where('accountId', '=', accountId).where('id', '=', segmentId).executeTakeFirstOrThrow()).refreshedAt, (r) => r !== null);
+    await until(async () => { const r = (await ctx.services.db.selectFrom('segments').select('refreshedAt').where('accountId', '=', accountId).where('id', '=', segmentId).executeTakeFirstOrThrow()).refreshedAt; return r !== null && r; }, { timeout: 20_000, message: 'segment built' });
     const { flowId } = await makeFlow(
       accountId,
       [{ name: 'trigger', op: '/entered-segment', config: { segment: { id: segmentId } } }, { name: 'tag', op: '/add-tag', config: { tag: 'welcomed' } }, { name: 'score', op: '/lead-score', config: { change: 5 } }],
@@ -159,7 +151,7 @@ describe('flow runs: triggers, steps and effects', () => {
     for (let i = 0; i < 12; i++) people.push(await person(client, `Vip${i}`));
     // One bulk statement tags all twelve; the membership refresh enters them together.
     await sql`update people set tags = array_append(tags, 'vip') where account_id = ${accountId} and id = any(${people.map((p) => p.id)}::bigint[])`.execute(ctx.services.db);
-    const runs = await until('12 runs done', () => runsOf(accountId, flowId), (r) => r.length === 12 && r.every((run) => run.status === 'done'), 30_000);
+    const runs = await until(async () => { const r = await runsOf(accountId, flowId); return r.length === 12 && r.every((run) => run.status === 'done') && r; }, { timeout: 30_000, message: '12 runs done' });
     expect(new Set(runs.map((r) => r.personId))).toEqual(new Set(people.map((p) => p.id)));
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from flow_run_steps where account_id = ${accountId} and flow_id = ${flowId}`.execute(ctx.services.db);
     expect(rows[0]!.n).toBe(36);
@@ -187,7 +179,7 @@ describe('flow runs: triggers, steps and effects', () => {
     const plain = await person(client, 'Plain');
     await tagPerson(client, vip.id, 'lead');
     await tagPerson(client, plain.id, 'lead');
-    await until('both done', () => runsOf(accountId, flowId), (r) => r.length === 2 && r.every((run) => run.status === 'done'));
+    await until(async () => { const r = await runsOf(accountId, flowId); return r.length === 2 && r.every((run) => run.status === 'done') && r; }, { timeout: 20_000, message: 'both done' });
     expect(await tagsOf(accountId, vip.id)).toEqual(expect.arrayContaining(['went-yes']));
     expect(await tagsOf(accountId, vip.id)).not.toContain('went-no');
     expect(await tagsOf(accountId, plain.id)).toEqual(expect.arrayContaining(['went-no']));
@@ -203,7 +195,7 @@ describe('flow runs: triggers, steps and effects', () => {
     );
     const ada = await person(client, 'Ada');
     await tagPerson(client, ada.id, 'signed-up');
-    const [waiting] = await until('run waiting', () => runsOf(accountId, flowId), (r) => r.length === 1 && r[0]!.status === 'waiting');
+    const [waiting] = await until(async () => { const r = await runsOf(accountId, flowId); return r.length === 1 && r[0]!.status === 'waiting' && r; }, { timeout: 20_000, message: 'run waiting' });
     expect(waiting!.stepId).toBe(ids.tag);
     const { rows } = await sql<{ wakeAt: Date }>`select wake_at as "wakeAt" from flow_runs where account_id = ${accountId} and id = ${waiting!.id}`.execute(ctx.services.db);
     expect(rows[0]!.wakeAt.getTime()).toBeGreaterThan(Date.now() + 47 * 3_600_000);
@@ -229,14 +221,14 @@ describe('flow runs: triggers, steps and effects', () => {
       await tagPerson(client, ada.id, 'ping');
     };
     await tagPerson(client, ada.id, 'ping');
-    await until('first runs', async () => [...(await runsOf(accountId, once.flowId)), ...(await runsOf(accountId, again.flowId))], (r) => r.length === 2 && r.every((run) => run.status === 'done'));
+    await until(async () => { const r = [...(await runsOf(accountId, once.flowId)), ...(await runsOf(accountId, again.flowId))]; return r.length === 2 && r.every((run) => run.status === 'done') && r; }, { timeout: 20_000, message: 'first runs' });
     await ping();
     expect(await runsOf(accountId, once.flowId)).toHaveLength(1);
     expect(await runsOf(accountId, again.flowId)).toHaveLength(1);
     // Three days later: the after-days flow takes the person again, the once flow never does.
     await sql`update flow_runs set entered_at = now() - interval '3 days 1 minute' where account_id = ${accountId} and person_id = ${ada.id}`.execute(ctx.services.db);
     await ping();
-    const runs = await until('second entry done', () => runsOf(accountId, again.flowId), (r) => r.length === 2 && r.every((run) => run.status === 'done'));
+    const runs = await until(async () => { const r = await runsOf(accountId, again.flowId); return r.length === 2 && r.every((run) => run.status === 'done') && r; }, { timeout: 20_000, message: 'second entry done' });
     expect(runs.map((r) => r.entry)).toEqual([1, 2]);
     expect(await runsOf(accountId, once.flowId)).toHaveLength(1);
   });
@@ -254,7 +246,7 @@ describe('flow runs: triggers, steps and effects', () => {
     expect(good.body).toMatchObject({ entered: true });
     const created = await ctx.services.db.selectFrom('people').select(['id', 'email']).where('accountId', '=', accountId).where('id', '=', good.body.personId).executeTakeFirstOrThrow();
     expect(created.email).toBe(email);
-    await until('hooked', () => tagsOf(accountId, created.id), (t) => t.includes('hooked'));
+    await until(async () => { const t = await tagsOf(accountId, created.id); return t.includes('hooked') && t; }, { timeout: 20_000, message: 'hooked' });
 
     const bad = await anonymous.request('POST', `/v1/hooks/flows/${ids.hook}`, { rawBody: body, headers: { 'x-herald-signature': webhookBodySignature('not-the-secret', body) }, origin: null });
     expect(bad.status).toBe(401);
@@ -286,8 +278,8 @@ describe('flow runs: notifications and webhooks', () => {
     expect(mail.subject).toBe('Hot lead: Grace');
     expect(mail.text).toContain('Call Grace today.');
     expect(mail.text).toContain(grace.email);
-    await until('run done', () => runsOf(accountId, flowId), (r) => r[0]?.status === 'done');
-    await new Promise((r) => setTimeout(r, 500));
+    await until(async () => { const r = await runsOf(accountId, flowId); return r[0]?.status === 'done' && r; }, { timeout: 20_000, message: 'run done' });
+    await queueDrained(ctx.database.pool);
     expect(smtp.received.some((m) => JSON.stringify(m.to).includes(stranger))).toBe(false);
   });
 
@@ -300,13 +292,9 @@ describe('flow runs: notifications and webhooks', () => {
     );
     const ada = await person(client, 'Ada');
     await tagPerson(client, ada.id, 'sync');
-    const [run] = await until('run done', () => runsOf(accountId, flowId), (r) => r[0]?.status === 'done');
+    const [run] = await until(async () => { const r = await runsOf(accountId, flowId); return r[0]?.status === 'done' && r; }, { timeout: 20_000, message: 'run done' });
     await runFlowWebhooks(ctx.services, { accountId });
-    const calls = await until(
-      'call recorded',
-      () => ctx.services.db.selectFrom('flowWebhookCalls').selectAll().where('accountId', '=', accountId).execute(),
-      (rows) => rows.length === 1 && rows[0]!.status === 'failed',
-    );
+    const calls = await until(async () => { const rows = await ctx.services.db.selectFrom('flowWebhookCalls').selectAll().where('accountId', '=', accountId).execute(); return rows.length === 1 && rows[0]!.status === 'failed' && rows; }, { timeout: 20_000, message: 'call recorded' });
     expect(calls[0]).toMatchObject({ idempotencyKey: `${run!.id}:2`, url: 'http://127.0.0.1:9/hook', personId: ada.id, lastError: flowMessages.webhookPrivate });
     expect(calls[0]!.payload).toMatchObject({ flowId, runId: run!.id, person: { id: ada.id, email: ada.email } });
   });
@@ -327,7 +315,7 @@ describe('flow runs: scheduled triggers', () => {
       where account_id = ${accountId} and flow_id = ${flowId} and operation_key = '/time'`.execute(ctx.services.db);
     await runScheduledTriggers(ctx.services);
     await runScheduledTriggers(ctx.services);
-    const runs = await until('time runs done', () => runsOf(accountId, flowId), (r) => r.length === 2 && r.every((run) => run.status === 'done'));
+    const runs = await until(async () => { const r = await runsOf(accountId, flowId); return r.length === 2 && r.every((run) => run.status === 'done') && r; }, { timeout: 20_000, message: 'time runs done' });
     expect(runs.map((r) => r.personId).sort()).toEqual(inBeta.map((p) => p.id).sort());
     expect(await tagsOf(accountId, outside.id)).not.toContain('launched');
   });
@@ -345,7 +333,7 @@ describe('flow runs: scheduled triggers', () => {
     await sql`update flows set activated_at = now() - interval '1 day' where account_id = ${accountId} and id = ${flowId}`.execute(ctx.services.db);
     await runScheduledTriggers(ctx.services);
     await runScheduledTriggers(ctx.services);
-    const runs = await until('date run done', () => runsOf(accountId, flowId), (r) => r.length === 1 && r[0]!.status === 'done');
+    const runs = await until(async () => { const r = await runsOf(accountId, flowId); return r.length === 1 && r[0]!.status === 'done' && r; }, { timeout: 20_000, message: 'date run done' });
     expect(runs[0]!.personId).toBe(due.id);
   });
 });

@@ -6,20 +6,12 @@ import { convertReached, goalFilter } from '../src/features/flows/goals.queries.
 import { addMember } from './email-helpers.ts';
 import { accountOf, activate, addStep, link, newFlow, smtpSink, useFlowsContext, type Owner } from './flows-fixtures.ts';
 import { registerUser, uniqueEmail, type Client } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
+import { until } from './until.ts';
 
 const testContext = useFlowsContext();
 const put = (client: Client, flowId: number, conditions: unknown) => client.request('PUT', `/v1/integrations/${flowId}/goal`, { body: { conditions } });
 const customerGoal = [{ type: 'tag', operator: 'has', tag: 'customer' }];
-
-async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function personWith(client: Client, tags: string[] = []) {
   const created = await client.post('/v1/people/?source=manual', { email: uniqueEmail('goal'), firstName: 'Ada' });
@@ -93,10 +85,10 @@ describe('flow goals', () => {
     expect((await activate(owner.client, flow.id)).status).toBe(200);
     const ada = await personWith(owner.client, ['trial']);
     const grace = await personWith(owner.client, ['trial']);
-    await until('runs waiting', async () => [await runOf(owner, flow.id, ada), await runOf(owner, flow.id, grace)], (r) => r.every((x) => x?.status === 'waiting'));
+    await until(async () => { const r = [await runOf(owner, flow.id, ada), await runOf(owner, flow.id, grace)]; return r.every((x) => x?.status === 'waiting') && r; }, { timeout: 20_000, message: 'runs waiting' });
 
     expect((await owner.client.post('/v1/tags/', { tag: 'customer', id: ada })).status).toBeLessThan(300);
-    const converted = await until('converted', () => runOf(owner, flow.id, ada), (r) => r?.converted === true);
+    const converted = await until(async () => { const r = await runOf(owner, flow.id, ada); return r?.converted === true && r; }, { timeout: 20_000, message: 'converted' });
     expect(converted).toMatchObject({ status: 'done', stepId: null });
     expect((await runOf(owner, flow.id, grace))?.status).toBe('waiting');
 
@@ -108,7 +100,8 @@ describe('flow goals', () => {
 
     // Changing again counts nothing twice.
     expect((await owner.client.post('/v1/tags/', { tag: 'vip', id: ada })).status).toBeLessThan(300);
-    await new Promise((r) => setTimeout(r, 1500));
+    // The change enqueued the flow's goal check (a second ahead); once it ran, nothing more can count.
+    await queueDrained(testContext().database.pool);
     expect((await owner.client.get(`/v1/integrations/${flow.id}/conversions`)).body.conversions).toBe(1);
   });
 
@@ -122,15 +115,15 @@ describe('flow goals', () => {
     expect((await activate(owner.client, events.flow.id)).status).toBe(200);
     const ada = await personWith(owner.client, ['trial']);
 
-    const mine = await until('converted by its own step', () => runOf(owner, own.flow.id, ada), (r) => r?.converted === true);
+    const mine = await until(async () => { const r = await runOf(owner, own.flow.id, ada); return r?.converted === true && r; }, { timeout: 20_000, message: 'converted by its own step' });
     expect(mine?.status).toBe('done');
-    const waiting = await until('waiting', () => runOf(owner, events.flow.id, ada), (r) => r?.status === 'waiting');
+    const waiting = await until(async () => { const r = await runOf(owner, events.flow.id, ada); return r?.status === 'waiting' && r; }, { timeout: 20_000, message: 'waiting' });
     expect(waiting?.converted).toBe(false);
 
     await withAccount(testContext().services.db, accountOf(owner), (db) =>
       sql`insert into events (account_id, person_id, type, name) values (${accountOf(owner)}, ${ada}, 'track', 'purchase')`.execute(db),
     );
-    await until('converted by an event', () => runOf(owner, events.flow.id, ada), (r) => r?.converted === true);
+    await until(async () => { const r = await runOf(owner, events.flow.id, ada); return r?.converted === true && r; }, { timeout: 20_000, message: 'converted by an event' });
   });
 
   it('counts the trigger for a run that reaches the goal before its first step runs', async () => {
@@ -165,9 +158,9 @@ describe('flow goals', () => {
     const { flow } = await goalFlow(owner);
     expect((await activate(owner.client, flow.id)).status).toBe(200);
     const ada = await personWith(owner.client, ['trial']);
-    await until('waiting', () => runOf(owner, flow.id, ada), (r) => r?.status === 'waiting');
+    await until(async () => { const r = await runOf(owner, flow.id, ada); return r?.status === 'waiting' && r; }, { timeout: 20_000, message: 'waiting' });
     expect((await owner.client.post('/v1/tags/', { tag: 'customer', id: ada })).status).toBeLessThan(300);
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueDrained(testContext().database.pool);
     expect(await runOf(owner, flow.id, ada)).toMatchObject({ status: 'waiting', converted: false });
     expect((await owner.client.get(`/v1/integrations/${flow.id}/conversions`)).body).toMatchObject({ hasGoal: false, conversions: 0, entries: 1, rate: 0 });
   });

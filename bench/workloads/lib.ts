@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { loadConfig, type Config } from '../../apps/server/src/config.ts';
 import type { Database } from '../../apps/server/src/db/connection.ts';
 import { hashToken, randomToken } from '../../apps/server/src/lib/tokens.ts';
-import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/app/server.ts';
 
 /** Shared plumbing of the workloads: the in-process server, the 1M account's credentials, HTTP, stats. */
 

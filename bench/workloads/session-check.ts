@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config.ts';
-import { startServer } from '../../apps/server/src/server.ts';
+import { startServer } from '../../apps/server/src/app/server.ts';
 
 /** Throughput of the authenticated session check (cookie -> session -> member) over real HTTP. */
 export async function sessionCheck(): Promise<{ figure: number; unit: string }> {

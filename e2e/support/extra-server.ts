@@ -49,7 +49,7 @@ export async function startExtraServer(options: { name: string; databaseUrl: str
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   const output: string[] = [];
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', `--role=${options.role ?? 'all'}`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/app/main.ts', `--role=${options.role ?? 'all'}`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
   server.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
   const stop = async () => {

@@ -51,7 +51,7 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const output: string[] = [];
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/app/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

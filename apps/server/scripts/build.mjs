@@ -1,4 +1,4 @@
-// Build the server for `npm start`: src/main.ts and the sender thread, bundled with esbuild into dist/ as plain
+// Build the server for `npm start`: src/app/main.ts and the sender thread, bundled with esbuild into dist/ as plain
 // ES modules that Node runs without a TypeScript loader. Herald's own packages (@herald/*, TypeScript source) are
 // bundled in; every other package stays in node_modules and is imported from there.
 import path from 'node:path';
@@ -13,7 +13,7 @@ const ownPackages = /^@herald\//;
 
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts', 'sender-thread': 'src/features/deliveries/sender-thread.ts' },
+  entryPoints: { main: 'src/app/main.ts', 'sender-thread': 'src/features/deliveries/sender-thread.ts' },
   outdir,
   bundle: true,
   splitting: true,

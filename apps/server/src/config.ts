@@ -106,7 +106,7 @@ export interface Config {
   smtpTls: { ca: string | undefined; verify: boolean };
   mailFrom: string;
   publicUrl: string;
-  /** Set when unset in the environment: generated and kept in the data dir (see main.ts). */
+  /** Set when unset in the environment: generated and kept in the data dir (see secret.ts). */
   sessionSecret: string | undefined;
   google: { clientId: string | undefined; jwksUrl: string; issuers: string[] };
   supportUrl: string | undefined;

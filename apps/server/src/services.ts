@@ -1,6 +1,5 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
-import type { GoogleVerifier } from './features/auth/google.ts';
 import type { Storage } from './lib/storage.ts';
 import type pg from 'pg';
 
@@ -14,4 +13,17 @@ export interface Services {
   secret: string;
   google: GoogleVerifier;
   storage: Storage;
+}
+
+export interface GoogleIdentity {
+  sub: string;
+  email: string;
+  name: string | null;
+}
+
+/** Declared here, in the toolkit, so that Services names no feature; features/auth/google.ts makes one. */
+export interface GoogleVerifier {
+  isConfigured: boolean;
+  /** Verify a Google ID token's signature, audience, issuer and expiry; throws a 4xx AppError otherwise. */
+  verify(idToken: string): Promise<GoogleIdentity>;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allRoutes } from '../src/http/routes.ts';
+import { allRoutes } from '../src/app/routes.ts';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;

@@ -10,7 +10,7 @@ import { webhookRoutes } from '../src/features/bounces/bounces.routes.ts';
 import { recordFeedback } from '../src/features/bounces/feedback.service.ts';
 import { startInboundSmtp, type InboundSmtp } from '../src/features/bounces/inbound-smtp.ts';
 import { createSnsVerifier } from '../src/features/bounces/sns.ts';
-import { buildApp } from '../src/http/app.ts';
+import { buildApp } from '../src/app/build-app.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 
 const topicArn = 'arn:aws:sns:eu-west-1:123456789012:herald-bounces';

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import { allRoutes } from '../src/http/routes.ts';
+import { allRoutes } from '../src/app/routes.ts';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 /**

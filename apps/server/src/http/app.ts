@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -17,18 +19,30 @@ import { withAccount } from '../db/tenancy.ts';
 import type { Services } from '../services.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { RouteDef, Session } from './route.ts';
-import { allRoutes } from './routes.ts';
 import { readSession } from './session-cookie.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
-import { sessionFromApiKey } from '../features/accounts/account-admin.service.ts';
-import { createTrackingEndpoints } from '../features/tracking/tracking.endpoints.ts';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * What the features give the HTTP app; the composition root (app/build-app.ts) fills it in, so this toolkit
+ * imports no feature (docs/architecture.md).
+ */
+export interface HttpAppParts {
+  routes: RouteDef[];
+  /** Endpoints answered by the HTTP server before Fastify routes anything (the tracking pixel and click redirect). */
+  endpoints: {
+    serverFactory(handler: (request: IncomingMessage, response: ServerResponse) => void, options: Record<string, unknown>): http.Server;
+    /** The same endpoints as Fastify routes, and what they do when the app closes. */
+    register(app: FastifyInstance): void;
+  };
+  /** The session an API key (`Authorization: Bearer`) acts as; undefined for a wrong key. */
+  sessionFromApiKey(services: Services, key: string): Promise<Session | undefined>;
+}
+
 /** The whole HTTP app: API under /v1, OpenAPI at /v1/openapi.json, the built web app everywhere else. */
-export async function buildApp(services: Services, routes: RouteDef[] = allRoutes): Promise<FastifyInstance> {
-  // Open pixel and click redirect hits are answered before Fastify routes anything (tracking.endpoints.ts).
-  const tracking = createTrackingEndpoints(services);
+export async function buildHttpApp(services: Services, parts: HttpAppParts): Promise<FastifyInstance> {
+  const { routes, endpoints: tracking } = parts;
   const app = Fastify({
     serverFactory: tracking.serverFactory,
     logger: services.config.logLevel === 'silent' ? false : { level: services.config.logLevel },
@@ -85,8 +99,8 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
   // The same endpoints as plain routes (for inject), and the hit buffer flushed when the app closes.
   tracking.register(app);
   for (const def of routes) {
-    if (def.anyBody || def.rawBody) await app.register(async (scope) => mountWithAnyBody(scope, services, def));
-    else mountRoute(app, services, def);
+    if (def.anyBody || def.rawBody) await app.register(async (scope) => mountWithAnyBody(scope, services, parts, def));
+    else mountRoute(app, services, parts, def);
   }
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The ingestion API is called from customers' sites: answer the browser's preflight.
@@ -104,7 +118,7 @@ export async function buildApp(services: Services, routes: RouteDef[] = allRoute
   return app;
 }
 
-function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): void {
+function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppParts, def: RouteDef): void {
   app.route({
     method: def.method,
     url: def.url,
@@ -123,7 +137,7 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
       const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (bearer) {
         // An API key acts as the account's owner; a wrong key is refused even on public routes.
-        session = await sessionFromApiKey(services, bearer.trim());
+        session = await parts.sessionFromApiKey(services, bearer.trim());
         if (!session) throw unauthorized('Invalid API key.');
       } else if (def.auth === 'session' || request.cookies.herald_session) {
         session = await readSession(services, request);
@@ -145,10 +159,10 @@ function mountRoute(app: FastifyInstance, services: Services, def: RouteDef): vo
 }
 
 /** In a scope of its own, so that only this route reads any content type and forgives unreadable JSON. */
-function mountWithAnyBody(scope: FastifyInstance, services: Services, def: RouteDef): void {
+function mountWithAnyBody(scope: FastifyInstance, services: Services, parts: HttpAppParts, def: RouteDef): void {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, def.rawBody ? String(text) : readLeniently(String(text))));
-  mountRoute(scope, services, def);
+  mountRoute(scope, services, parts, def);
 }
 
 function readLeniently(text: string): unknown {

@@ -1,4 +1,4 @@
-/** Every job type with its payload; the task list in jobs/tasks.ts must cover each one. */
+/** Every job type with its payload; the task list in app/tasks.ts must cover each one. */
 export interface JobPayloads {
   'send-email': { idempotencyKey: string };
   'delete-account': { accountId: number };

@@ -1,62 +1,41 @@
-import { run, runMigrations, type Runner } from 'graphile-worker';
+import { run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
 import type pg from 'pg';
-import type { Services } from '../services.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import { buildTaskList } from './tasks.ts';
-import { startDirtyPoller } from '../features/segments/segments.jobs.ts';
-import { startDeliveriesSweeper } from '../features/deliveries/deliveries.jobs.ts';
-import { senderPoolFor } from '../features/deliveries/sender-pool.ts';
-import { startMetricsRollup } from '../features/metrics/metrics.jobs.ts';
-import { startFlowSweeper } from '../features/flows/flows.jobs.ts';
-import { startImportsSweeper } from '../features/imports/imports.jobs.ts';
 
 /** Install or upgrade graphile-worker's own schema; every role needs it to enqueue. */
 export async function prepareJobQueue(pool: pg.Pool): Promise<void> {
   await runMigrations({ pgPool: pool, logger: quietLogger });
 }
 
+/** What a worker runs; the composition root (app/worker.ts) fills it in, so this toolkit imports no feature. */
+export interface WorkerParts {
+  concurrency: number;
+  taskList: TaskList;
+  /** graphile-worker's crontab: jobs queued on a schedule. */
+  crontab: string;
+  /** Start the loops that run beside the jobs (pollers, sweepers), once the runner runs; returns their stops, called in order. */
+  startLoops(): Array<() => Promise<void>>;
+}
+
 /** Start processing jobs in this process. */
-export async function startWorker(
-  pool: pg.Pool,
-  services: Services & { mailer: Mailer },
-  concurrency: number,
-): Promise<Runner> {
+export async function runWorker(pool: pg.Pool, parts: WorkerParts): Promise<Runner> {
   const runner = await run({
     pgPool: pool,
-    concurrency,
+    concurrency: parts.concurrency,
     noHandleSignals: true,
     // A shutdown tells the running jobs at once (their abort signal): the long ones stop claiming and hand back.
     gracefulShutdownAbortTimeout: 0,
     pollInterval: 1000,
-    taskList: buildTaskList(services),
-    // Segments whose answer moves with time ("in the last 30 days") are rebuilt every 10 minutes.
-    // Flows' time and date triggers are looked at every minute.
-    // Trials that ended and people limits are looked at every five minutes (features/billing/billing.jobs.ts).
-    crontab: '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1',
+    taskList: parts.taskList,
+    crontab: parts.crontab,
     logger: quietLogger,
   });
-  // Changes marked by the segment triggers are picked up every two seconds.
-  const stopPoller = startDirtyPoller(services.db, (error) => console.error('[jobs] segment poller:', error));
-  // Sends whose worker died are picked up again every ten seconds.
-  const stopSweeper = startDeliveriesSweeper(services.db, services.config.dataDir, (error) => console.error('[jobs] deliveries sweeper:', error));
-  // Email events queued for the metrics rollups are added every two seconds.
-  const stopRollup = startMetricsRollup(services.db, (error) => console.error('[jobs] metrics rollup:', error));
-  // Flows whose due runs no worker has taken (their worker died) are restarted every five seconds.
-  const stopFlowSweeper = startFlowSweeper(services.db, (error) => console.error('[jobs] flow sweeper:', error));
-  // Imports whose worker died (their job locked for hours) get a fresh job every five seconds.
-  const stopImportsSweeper = startImportsSweeper(services.db, pool, (error) => console.error('[jobs] imports sweeper:', error));
-  // The sender threads start now, not on the first send.
-  void senderPoolFor(services.config, services.secret, services.db).warm().catch((error: unknown) => console.error('[jobs] sender threads:', error));
+  const stopLoops = parts.startLoops();
   const stopRunner = runner.stop.bind(runner);
   // Stopping twice (a SIGTERM during a shutdown already under way) waits for the same stop.
   let stopping: Promise<void> | undefined;
   runner.stop = () =>
     (stopping ??= (async () => {
-      await stopPoller();
-      await stopSweeper();
-      await stopRollup();
-      await stopFlowSweeper();
-      await stopImportsSweeper();
+      for (const stop of stopLoops) await stop();
       await stopRunner();
     })());
   return runner;

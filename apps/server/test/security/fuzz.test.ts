@@ -5,7 +5,7 @@ import type { RouteDef } from '../../src/http/route.ts';
 import { recipientToken } from '../../src/features/preferences/preference-links.ts';
 import { flushTrackingHits } from '../../src/features/tracking/tracking.endpoints.ts';
 import { trackingFor } from '../../src/features/tracking/tracking-links.ts';
-import { allRoutes } from '../../src/http/routes.ts';
+import { allRoutes } from '../../src/app/routes.ts';
 import { writeFigure } from '../figures.ts';
 import { createTestContext, publicUrl, type TestContext } from '../helpers.ts';
 import { startSmtpServer } from '../smtp.ts';

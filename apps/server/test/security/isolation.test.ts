@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allRoutes } from '../../src/http/routes.ts';
+import { allRoutes } from '../../src/app/routes.ts';
 import { writeFigure } from '../figures.ts';
 import { Client, createTestContext, registerUser, type TestContext } from '../helpers.ts';
 import { startSmtpServer } from '../smtp.ts';

@@ -2,18 +2,8 @@ import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { messages } from '@herald/contracts';
 import type { Config } from '../../config.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
+import type { GoogleVerifier } from '../../services.ts';
 
-export interface GoogleIdentity {
-  sub: string;
-  email: string;
-  name: string | null;
-}
-
-export interface GoogleVerifier {
-  isConfigured: boolean;
-  /** Verify a Google ID token's signature, audience, issuer and expiry; throws a 4xx AppError otherwise. */
-  verify(idToken: string): Promise<GoogleIdentity>;
-}
 
 /** Verifier against the key set at GOOGLE_JWKS_URL (Google's by default; tests serve their own). */
 export function createGoogleVerifier(config: Config['google']): GoogleVerifier {

@@ -81,7 +81,7 @@ const invalidHeaders = {
 
 /**
  * The open pixel, GET or HEAD /t/o/{token}, and the click redirect, /t/c/{token}/{signature}?u={url}. The
- * HTTP server hands these paths to `handle` before Fastify sees them (buildApp's serverFactory): no routing,
+ * HTTP server hands these paths to `handle` before Fastify sees them (http/app.ts's serverFactory): no routing,
  * hooks, reply objects or logging per hit, which measured a quarter less CPU a hit than a Fastify route.
  */
 export function createTrackingEndpoints(services: Services, options: HitBufferOptions = {}): TrackingEndpoints {

@@ -1,17 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Runner } from 'graphile-worker';
-import type { Config, Role } from './config.ts';
-import { connectDatabase } from './db/database.ts';
-import { createGoogleVerifier } from './features/auth/google.ts';
-import { buildApp } from './http/app.ts';
-import { prepareJobQueue, startWorker } from './jobs/runner.ts';
-import { createMailer } from './mail/mailer.ts';
-import { closeSenderPools } from './features/deliveries/sender-pool.ts';
-import { resolveSecret } from './secret.ts';
-import { createLocalStorage, createS3Storage } from './lib/storage.ts';
-import { dkimKeyOf } from './features/domains/domains.service.ts';
-import type { Services } from './services.ts';
-import { startInboundSmtp, type InboundSmtp } from './features/bounces/inbound-smtp.ts';
+import type { Config, Role } from '../config.ts';
+import { connectDatabase } from '../db/database.ts';
+import { createGoogleVerifier } from '../features/auth/google.ts';
+import { buildApp } from './build-app.ts';
+import { prepareJobQueue } from '../jobs/runner.ts';
+import { startWorker } from './worker.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { closeSenderPools } from '../features/deliveries/sender-pool.ts';
+import { resolveSecret } from '../secret.ts';
+import { createLocalStorage, createS3Storage } from '../lib/storage.ts';
+import { dkimKeyOf } from '../features/domains/domains.service.ts';
+import type { Services } from '../services.ts';
+import { startInboundSmtp, type InboundSmtp } from '../features/bounces/inbound-smtp.ts';
 
 export interface RunningServer {
   app: FastifyInstance | undefined;

@@ -33,7 +33,7 @@ import { aiWriterRoutes } from '../features/ai-writer/ai-writer.routes.ts';
 import { marketplaceRoutes } from '../features/marketplace/marketplace.routes.ts';
 import { flowWebhooksRoutes } from '../features/flows/flow-webhooks.routes.ts';
 import { integrationsRoutes } from '../features/integrations/integrations.routes.ts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef } from '../http/route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
 export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendTimesRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes, ...transactionalRoutes, ...trackingRoutes, ...metricsRoutes, ...siteTrackingRoutes, ...dashboardRoutes, ...flowsRoutes, ...flowWebhooksRoutes, ...billingRoutes, ...billingProvidersRoutes, ...aiWriterRoutes, ...marketplaceRoutes, ...integrationsRoutes];

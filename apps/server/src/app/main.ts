@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
-import { ConfigError, loadConfig, parseRole } from './config.ts';
-import { useJsonLogs } from './log-format.ts';
-import { keepRunningOnConnectionLoss } from './lib/connection-loss.ts';
+import { ConfigError, loadConfig, parseRole } from '../config.ts';
+import { useJsonLogs } from '../log-format.ts';
+import { keepRunningOnConnectionLoss } from '../lib/connection-loss.ts';
 import { startServer } from './server.ts';
 
 // The old generation may grow by a quarter before a full collection, not by V8's default of up to four times: a
@@ -15,7 +15,7 @@ if (process.env.NODE_ENV === 'production') useJsonLogs();
 // A PostgreSQL restart is not fatal: the job queue's unawaited writes that fail meanwhile are logged (lib/connection-loss.ts).
 keepRunningOnConnectionLoss();
 
-/** Entry point: `node dist/main.js` (built) or `tsx src/main.ts` (dev), with `--role=all|api|worker`. */
+/** Entry point: `node dist/main.js` (built) or `tsx src/app/main.ts` (dev), with `--role=all|api|worker`. */
 try {
   const config = loadConfig();
   const role = parseRole(process.argv.slice(2));

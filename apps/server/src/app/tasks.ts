@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { Services } from '../services.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { JobName, JobPayloads } from './job-types.ts';
+import type { JobName, JobPayloads } from '../jobs/job-types.ts';
 import { runAccountDeletion } from '../features/accounts/account-admin.service.ts';
 import { runAbTestDecide } from '../features/broadcasts/ab-tests.jobs.ts';
 import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';

@@ -68,14 +68,3 @@ export function useSsrfWorld(part: 'save' | 'run'): SsrfWorld {
   });
   return world;
 }
-
-/** Waits until `probe` gives a value `ok` accepts. */
-export async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

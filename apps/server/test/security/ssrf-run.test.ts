@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { outgoingMessages } from '../../src/lib/outgoing-url.ts';
 import { addStep, fields, link, newFlow } from '../flows-fixtures.ts';
 import { registerUser, uniqueEmail } from '../helpers.ts';
-import { until, useSsrfWorld } from './ssrf-context.ts';
+import { until } from '../until.ts';
+import { useSsrfWorld } from './ssrf-context.ts';
 import { hookUrl, rebindAnswers } from './ssrf-payloads.ts';
 
 /**
@@ -61,14 +62,10 @@ describe('SSRF at run time', () => {
     for (const url of urls) flows.push(await webhookFlow(owner, 'ssrf-run', url));
     turn();
     await taggedPerson(owner, ['ssrf-run']);
-    const calls = await until(
-      'webhook calls refused',
-      () => world.ctx.services.db.selectFrom('flowWebhookCalls').select(['url', 'status', 'attempts', 'lastError', 'responseStatus']).where('accountId', '=', accountOf(owner)).execute(),
-      (rows) => rows.length === urls.length && rows.every((r) => r.status === 'failed'),
-    );
+    const calls = await until(async () => { const rows = await world.ctx.services.db.selectFrom('flowWebhookCalls').select(['url', 'status', 'attempts', 'lastError', 'responseStatus']).where('accountId', '=', accountOf(owner)).execute(); return rows.length === urls.length && rows.every((r) => r.status === 'failed') && rows; }, { timeout: 20_000, message: 'webhook calls refused' });
     world.attempts += calls.length;
     for (const call of calls) expect(call, call.url).toMatchObject({ status: 'failed', attempts: 1, lastError: outgoingMessages.private, responseStatus: null });
-    const issues = await until('alerts shown', () => issuesOf(owner), (list) => list.length === urls.length);
+    const issues = await until(async () => { const list = await issuesOf(owner); return list.length === urls.length && list; }, { timeout: 20_000, message: 'alerts shown' });
     for (const { flow, step } of flows) {
       const url = urls[flows.findIndex((f) => f.step.id === step.id)]!;
       expect(issues).toContainEqual(expect.objectContaining({ kind: `flow-webhook:${step.id}`, message: flowMessages.webhookRefusedAlert(flow.name, url, outgoingMessages.private) }));
@@ -92,21 +89,13 @@ describe('SSRF at run time', () => {
     turn();
     await taggedPerson(owner, []);
     for (const [i, id] of endpoints.entries()) {
-      const log = await until(
-        `delivery of ${urls[i]}`,
-        async () => (await owner.client.get(`/v1/webhook-endpoints/${id}/deliveries`)).body.deliveries as Delivery[],
-        (rows) => rows.length === 1 && rows[0]!.lastError !== null,
-      );
+      const log = await until(async () => { const rows = (await owner.client.get(`/v1/webhook-endpoints/${id}/deliveries`)).body.deliveries as Delivery[]; return rows.length === 1 && rows[0]!.lastError !== null && rows; }, { timeout: 20_000, message: `delivery of ${urls[i]}` });
       world.attempts += 1;
       expect(log[0], urls[i]).toMatchObject({ lastError: outgoingMessages.private, responseStatus: null });
       expect(['pending', 'failed']).toContain(log[0]!.status);
       const retried = await owner.client.post(`/v1/webhook-endpoints/${id}/deliveries/${log[0]!.id}/retry`, {});
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
-      await until(
-        `retry of ${urls[i]}`,
-        async () => (await owner.client.get(`/v1/webhook-endpoints/${id}/deliveries`)).body.deliveries as Delivery[],
-        (rows) => rows[0]!.lastAttemptAt !== log[0]!.lastAttemptAt || rows[0]!.attempts !== log[0]!.attempts,
-      );
+      await until(async () => { const rows = (await owner.client.get(`/v1/webhook-endpoints/${id}/deliveries`)).body.deliveries as Delivery[]; return (rows[0]!.lastAttemptAt !== log[0]!.lastAttemptAt || rows[0]!.attempts !== log[0]!.attempts) && rows; }, { timeout: 20_000, message: `retry of ${urls[i]}` });
       world.attempts += 1;
     }
   });
@@ -129,12 +118,7 @@ describe('SSRF at run time', () => {
       world.zone['hooks.slack.com'] = answer;
       world.zone[`alert-${i}.run.test`] = answer;
       await taggedPerson(owner, [`slack-${i}`]);
-      const { rows } = await until(
-        'slack messages refused',
-        () => sql<{ source: string; status: string; lastError: string | null }>`select source, status, last_error as "lastError" from slack_messages
-          where account_id = ${accountOf(owner)} order by id`.execute(world.ctx.services.db),
-        (r) => r.rows.filter((m) => m.status === 'failed').length >= 2 * (i + 1),
-      );
+      const { rows } = await until(async () => { const r = await sql<{ source: string; status: string; lastError: string | null }>`select source, status, last_error as "lastError" from slack_messages where account_id = ${accountOf(owner)} order by id`.execute(world.ctx.services.db); return r.rows.filter((m) => m.status === 'failed').length >= 2 * (i + 1) && r; }, { timeout: 20_000, message: 'slack messages refused' });
       world.attempts += 2;
       expect(rows.filter((m) => m.source === 'flow').length).toBe(i + 1);
       for (const message of rows) expect(message).toMatchObject({ status: 'failed', lastError: outgoingMessages.private });

@@ -6,7 +6,9 @@ import { decideWinner } from '../src/features/broadcasts/ab-tests.service.ts';
 import { enqueueJob } from '../src/jobs/enqueue.ts';
 import { newEmail } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type Client, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 const origin = 'https://herald.test';
 let ctx: TestContext;
@@ -44,16 +46,6 @@ async function draft(client: Client, body: Record<string, unknown>): Promise<Bro
   const res = await client.post('/v1/broadcasts', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.item;
-}
-
-async function waitFor<T>(what: () => Promise<T>, until: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (until(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 const statusOf = async (client: Client, id: number) => (await client.get(`/v1/broadcasts/${id}/status`)).body;
@@ -143,7 +135,7 @@ describe('A/B tests: sending', () => {
 
     const split = abTestSplit(21, 50, 2);
     expect(split).toEqual({ variants: [6, 5], test: 11, rest: 10 });
-    await waitFor(() => statusOf(client, broadcast.id), (s) => s.progress.sent === split.test);
+    await until(async () => { const s = await statusOf(client, broadcast.id); return s.progress.sent === split.test && s; }, { timeout: 30_000, message: 's.progress.sent === split.test' });
     const rows = await rowsOf(accountId, broadcast.id);
     expect(rows).toHaveLength(split.test);
     expect(new Set(rows.map((r) => r.personId)).size).toBe(split.test);
@@ -152,11 +144,11 @@ describe('A/B tests: sending', () => {
     expect(rows.every((r) => Number(r.emailId) === emailId)).toBe(true);
     const byPerson = new Map(persons.map((p) => [p.id, p.email]));
     for (const row of rows) {
-      const mails = await waitFor(async () => received(byPerson.get(Number(row.personId))!), (m) => m.length === 1);
+      const mails = await until(async () => { const m = received(byPerson.get(Number(row.personId))!); return m.length === 1 && m; }, { timeout: 30_000, message: 'm.length === 1' });
       expect(mails[0]!.subject).toBe(row.variant === 1 ? 'Subject A' : 'Subject B');
     }
-    // The test share is out, and it stays A/B testing (not sent) until the decision.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The test share is out, and it stays A/B testing (not sent) until the decision (a job hours ahead).
+    await queueDrained(ctx.database.pool);
     const testing = await statusOf(client, broadcast.id);
     expect(testing.item.status).toBe('ab-testing');
     expect(testing.item.abTest.decidesAt).not.toBeNull();
@@ -170,17 +162,17 @@ describe('A/B tests: sending', () => {
     expect(jobs[0]!.run_at.getTime() - Date.now()).toBeGreaterThan(3_600_000);
 
     await decideNow(accountId, broadcast.id);
-    const done = await waitFor(() => statusOf(client, broadcast.id), (s) => s.item.status === 'sent');
+    const done = await until(async () => { const s = await statusOf(client, broadcast.id); return s.item.status === 'sent' && s; }, { timeout: 30_000, message: `s.item.status === 'sent'` });
     expect(done.item.abTest).toMatchObject({ winner: 0, explanation: abTestMessages.noData('opens', 'A') });
     expect(done.item.abTest.decidedAt).not.toBeNull();
     expect(done.item.stats).toMatchObject({ queued: 21, sent: 21, excluded: 0 });
     const all = await rowsOf(accountId, broadcast.id);
     expect(all.filter((r) => r.variant === 0)).toHaveLength(split.rest);
     for (const person of persons) {
-      const mails = await waitFor(async () => received(person.email), (m) => m.length >= 1);
+      const mails = await until(async () => { const m = received(person.email); return m.length >= 1 && m; }, { timeout: 30_000, message: 'm.length >= 1' });
       if (all.find((r) => Number(r.personId) === person.id)!.variant === 0) expect(mails[0]!.subject).toBe('Subject A');
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(ctx.database.pool);
     expect(persons.map((p) => received(p.email).length)).toEqual(persons.map(() => 1));
     // A second decision does nothing.
     await runAbTestDecide(ctx.services, accountId, broadcast.id);
@@ -195,7 +187,7 @@ describe('A/B tests: sending', () => {
     const { client, accountId, emailId, otherEmailId, persons } = await setup(12);
     const broadcast = await draft(client, { emailId, abTest: abTest({ variants: [{ subject: 'Plain' }, { name: 'Fancy', emailId: otherEmailId, subject: 'Fancy subject' }], testShare: 50 }) });
     expect((await client.post(`/v1/broadcasts/${broadcast.id}/send`)).body.item.status).toBe('ab-testing');
-    await waitFor(() => statusOf(client, broadcast.id), (s) => s.progress.sent === 6);
+    await until(async () => { const s = await statusOf(client, broadcast.id); return s.progress.sent === 6 && s; }, { timeout: 30_000, message: 's.progress.sent === 6' });
     const rows = await rowsOf(accountId, broadcast.id);
     expect(rows.filter((r) => r.variant === 2).every((r) => Number(r.emailId) === otherEmailId)).toBe(true);
     // Two of variant 2's three open, one of variant 1's three (and that one twice: people count once).
@@ -206,17 +198,17 @@ describe('A/B tests: sending', () => {
     await ctx.services.db.insertInto('events').values(events).execute();
     // The figures are the metrics rollup's: the worker's rollup takes the opens within seconds.
     const opensOf = (s: { abTest: { variants: { opens: number }[] } }) => s.abTest.variants.map((v) => v.opens);
-    expect(opensOf(await waitFor(() => statusOf(client, broadcast.id), (s) => opensOf(s).join() === '1,2'))).toEqual([1, 2]);
+    expect(opensOf(await until(async () => { const s = await statusOf(client, broadcast.id); return opensOf(s).join() === '1,2' && s; }, { timeout: 30_000, message: `opensOf(s).join() === '1,2'` }))).toEqual([1, 2]);
 
     await decideNow(accountId, broadcast.id);
-    const done = await waitFor(() => statusOf(client, broadcast.id), (s) => s.item.status === 'sent');
+    const done = await until(async () => { const s = await statusOf(client, broadcast.id); return s.item.status === 'sent' && s; }, { timeout: 30_000, message: `s.item.status === 'sent'` });
     expect(done.item.abTest).toMatchObject({ winner: 1, explanation: abTestMessages.won('opens', 'Fancy', '66.7%', 'A', '33.3%') });
     const rest = (await rowsOf(accountId, broadcast.id)).filter((r) => r.variant === 0);
     expect(rest).toHaveLength(6);
     expect(rest.every((r) => Number(r.emailId) === otherEmailId)).toBe(true);
     const restPeople = persons.filter((p) => rest.some((r) => Number(r.personId) === p.id));
     for (const person of restPeople) {
-      const mail = (await waitFor(async () => received(person.email), (m) => m.length === 1))[0]!;
+      const mail = (await until(async () => { const m = received(person.email); return m.length === 1 && m; }, { timeout: 30_000, message: 'm.length === 1' }))[0]!;
       expect(mail.subject).toBe('Fancy subject');
       expect(mail.html).toContain('The other email.');
     }
@@ -226,13 +218,13 @@ describe('A/B tests: sending', () => {
     const { client, accountId, emailId, persons } = await setup(6);
     const broadcast = await draft(client, { emailId, abTest: abTest({ testShare: 50 }) });
     await client.post(`/v1/broadcasts/${broadcast.id}/send`);
-    await waitFor(() => decisionJobs(accountId, broadcast.id), (jobs) => jobs.length === 1);
+    await until(async () => { const jobs = await decisionJobs(accountId, broadcast.id); return jobs.length === 1 && jobs; }, { timeout: 30_000, message: 'jobs.length === 1' });
     const canceled = await client.post(`/v1/broadcasts/${broadcast.id}/cancel`);
     expect(canceled.status).toBe(200);
     expect(canceled.body.item.status).toBe('canceled');
     expect(await decisionJobs(accountId, broadcast.id)).toEqual([]);
     await runAbTestDecide(ctx.services, accountId, broadcast.id);
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueDrained(ctx.database.pool);
     const rows = await rowsOf(accountId, broadcast.id);
     expect(rows.length).toBe(3);
     expect(rows.every((r) => r.status === 'sent' || r.status === 'canceled')).toBe(true);
@@ -245,17 +237,17 @@ describe('A/B tests: sending', () => {
     const { client, accountId, emailId, persons } = await setup(4);
     const broadcast = await draft(client, { emailId, abTest: abTest({ testShare: 50 }) });
     await client.post(`/v1/broadcasts/${broadcast.id}/send`);
-    await waitFor(() => statusOf(client, broadcast.id), (s) => s.progress.sent === 2);
+    await until(async () => { const s = await statusOf(client, broadcast.id); return s.progress.sent === 2 && s; }, { timeout: 30_000, message: 's.progress.sent === 2' });
     expect((await client.post(`/v1/broadcasts/${broadcast.id}/pause`)).status).toBe(200);
     await decideNow(accountId, broadcast.id);
-    const held = await waitFor(() => statusOf(client, broadcast.id), (s) => s.item.status === 'ab-test-sending-winner');
+    const held = await until(async () => { const s = await statusOf(client, broadcast.id); return s.item.status === 'ab-test-sending-winner' && s; }, { timeout: 30_000, message: `s.item.status === 'ab-test-sending-winner'` });
     expect(held.item.abTest.winner).toBe(0);
-    await new Promise((r) => setTimeout(r, 1000));
+    await queueDrained(ctx.database.pool);
     expect((await rowsOf(accountId, broadcast.id)).filter((r) => r.variant === 0).map((r) => r.status)).toEqual(['paused', 'paused']);
     expect((await statusOf(client, broadcast.id)).item.status).toBe('ab-test-sending-winner');
     expect((await client.post(`/v1/broadcasts/${broadcast.id}/resume`)).status).toBe(200);
-    await waitFor(() => statusOf(client, broadcast.id), (s) => s.item.status === 'sent');
-    for (const person of persons) await waitFor(async () => received(person.email), (m) => m.length === 1);
+    await until(async () => { const s = await statusOf(client, broadcast.id); return s.item.status === 'sent' && s; }, { timeout: 30_000, message: `s.item.status === 'sent'` });
+    for (const person of persons) await until(async () => { const m = received(person.email); return m.length === 1 && m; }, { timeout: 30_000, message: 'm.length === 1' });
   }, 60_000);
 
   it('a scheduled test starts A/B testing at its time', async () => {
@@ -264,7 +256,7 @@ describe('A/B tests: sending', () => {
     expect((await client.post(`/v1/broadcasts/${broadcast.id}/send`)).body.item.status).toBe('scheduled');
     await ctx.services.db.updateTable('broadcasts').set({ sendAt: new Date(Date.now() - 1000) }).where('id', '=', broadcast.id).execute();
     await withAccount(ctx.services.db, accountId, (db) => enqueueJob(db, 'start-broadcast', { accountId, broadcastId: broadcast.id }, { jobKey: `start-broadcast:${accountId}:${broadcast.id}`, runAt: new Date() }));
-    const testing = await waitFor(() => statusOf(client, broadcast.id), (s) => s.progress.sent === 2);
+    const testing = await until(async () => { const s = await statusOf(client, broadcast.id); return s.progress.sent === 2 && s; }, { timeout: 30_000, message: 's.progress.sent === 2' });
     expect(testing.item.status).toBe('ab-testing');
     expect(testing.item.stats.queued).toBe(2);
   }, 60_000);

@@ -6,7 +6,7 @@ import { verifiedMarketer } from '../support/marketer.ts';
 
 // Journeys check pages once they settle (support/accessibility.ts), when their loaders have gone. This one holds
 // the API's answers back, so each page's loading state stays on screen, and checks that state with axe while a
-// loader shows (docs/decisions.md, "Every journey runs axe on every page state it reaches").
+// loader shows (docs/web-app.md, "Every journey runs axe on every page state it reaches").
 
 /** Which of a page's requests are held: the API (/v1/…) and the email editors' code. */
 type Held = (url: URL) => boolean;

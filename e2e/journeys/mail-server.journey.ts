@@ -12,7 +12,7 @@ import { startExtraServer, type ExtraServer } from '../support/extra-server.ts';
 
 /**
  * An operator points Herald at the mail server on the next machine (Debian's Postfix, by its address) and a
- * marketer sends a broadcast (docs/decisions.md, "Sending through a real mail server"). While the relay presents a
+ * marketer sends a broadcast (docs/broadcasts-and-sending.md, "Sending through a real mail server"). While the relay presents a
  * certificate Herald does not trust, the broadcast page says so and why within a minute; once the relay is fixed the
  * broadcast goes out. A Herald of its own, on a database of its own: the shared server's worker sends to the
  * built-in mailbox and must not take this account's sends.

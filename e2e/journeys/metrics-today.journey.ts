@@ -5,7 +5,7 @@ import { api, launchBrowser, logIn, newPage, screenshot, sql, uniqueEmail } from
 import { verifiedMarketer } from '../support/marketer.ts';
 
 /**
- * Issue 51: the rolling periods include today (docs/decisions.md, Email metrics, "Periods"). A broadcast sent a
+ * Issue 51: the rolling periods include today (docs/tracking-and-metrics.md, Email metrics, "Periods"). A broadcast sent a
  * moment ago shows on /metrics, on the dashboard and on its own page with every period left as it opens.
  */
 

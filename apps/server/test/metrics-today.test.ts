@@ -7,7 +7,7 @@ import { createTestContext, registerUser, uniqueEmail, type Client, type TestCon
 import { startSmtpServer } from './smtp.ts';
 
 /**
- * The rolling presets include today (docs/decisions.md, Email metrics, "Periods"): a broadcast sent a moment ago
+ * The rolling presets include today (docs/tracking-and-metrics.md, Email metrics, "Periods"): a broadcast sent a moment ago
  * shows in GET /v1/emails/stats with the default period, by broadcast and by email.
  */
 

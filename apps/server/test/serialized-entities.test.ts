@@ -4,7 +4,7 @@ import { newEmail } from './email-helpers.ts';
 import { createTestContext, registerUser, type Client, type TestContext } from './helpers.ts';
 
 /**
- * Broadcasts, emails and segments sent whole, as a client that serialises its state sends them (docs/decisions.md,
+ * Broadcasts, emails and segments sent whole, as a client that serialises its state sends them (docs/api.md,
  * "Serialized entity bodies"); flows, steps and links are in serialized-flows.test.ts.
  */
 let ctx: TestContext;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, registerUser, type Client, type TestContext } from './helpers.ts';
 
 /**
- * Flows, steps and links sent whole, as a client that serialises its state sends them (docs/decisions.md,
+ * Flows, steps and links sent whole, as a client that serialises its state sends them (docs/api.md,
  * "Serialized entity bodies"): read-only and client-only fields are ignored, contradicting ones are 400, and a
  * refused body leaves the database as it was.
  */

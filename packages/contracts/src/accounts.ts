@@ -78,7 +78,7 @@ export const AccountSummary = z.object({
   logo: z.string().nullable(),
 });
 
-/** GET /v1/accounts (account.md §3). */
+/** GET /v1/accounts (docs/team-and-accounts.md). */
 export const Account = z.object({
   accountId: z.number().int(),
   mainAccountId: z.number().int(),

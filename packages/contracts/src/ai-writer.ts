@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** What the AI writer drafts (account.md §2): subject lines, a whole email (the default) or an outline. */
+/** What the AI writer drafts (docs/ai-writer.md): subject lines, a whole email (the default) or an outline. */
 export const aiUseCases = ['subjectLine', 'writeEmail', 'emailOutline'] as const;
 export const AiUseCase = z.enum(aiUseCases, { message: 'Choose subjectLine, writeEmail or emailOutline as the use case.' });
 export type AiUseCase = z.infer<typeof AiUseCase>;
 
-/** The labels the modal shows for each use case (account.md §2). */
+/** The labels the modal shows for each use case (docs/ai-writer.md). */
 export const aiUseCaseLabels: Record<AiUseCase, string> = {
   subjectLine: 'Subject Lines',
   writeEmail: 'Write Email',
@@ -22,7 +22,7 @@ const briefText = (field: string, max: number) =>
     .min(1, `${field} is required.`)
     .max(max, `${field} is too long: keep it under ${max} characters.`);
 
-/** The brief the model writes from (account.md §3: emailAbout and companyName required, tone optional). */
+/** The brief the model writes from (docs/ai-writer.md: emailAbout and companyName required, tone optional). */
 export const AiWriterParameters = z.strictObject(
   {
     emailAbout: briefText('What the email is about', aiWriterLimits.emailAbout),
@@ -44,7 +44,7 @@ export const AiWriterRequest = z.strictObject({
 });
 export type AiWriterRequest = z.infer<typeof AiWriterRequest>;
 
-/** One drafted text (account.md §3: id, useCase, content). */
+/** One drafted text (docs/ai-writer.md: id, useCase, content). */
 export const AiSuggestion = z.object({
   id: z.number().int(),
   useCase: AiUseCase,
@@ -57,7 +57,7 @@ export type AiSuggestion = z.infer<typeof AiSuggestion>;
 export const AiSuggestionList = z.object({ suggestions: z.array(AiSuggestion) });
 export type AiSuggestionList = z.infer<typeof AiSuggestionList>;
 
-/** The AI writer's messages (account.md §8 and the server's refusals). */
+/** The AI writer's messages (docs/ai-writer.md and the server's refusals). */
 export const aiWriterMessages = {
   couldNotRetrieve: "We couldn't retrieve suggestions.",
   notEnabled: 'The AI writer is not enabled on this server. The operator turns it on by setting AI_BASE_URL and AI_API_KEY.',

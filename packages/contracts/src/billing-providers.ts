@@ -5,7 +5,7 @@ import { z } from 'zod';
  * the invoices each provider keeps. The upgrade dialog posts a CheckoutBody and sends the browser to the answer's url.
  */
 
-/** The payment providers a checkout can go through (account.md §3: paymentMethod paypal or chargebee). */
+/** The payment providers a checkout can go through (docs/billing.md: paymentMethod paypal or chargebee). */
 export const CheckoutProvider = z.enum(['chargebee', 'paypal'], 'Choose chargebee (card) or paypal as the payment provider.');
 export type CheckoutProvider = z.infer<typeof CheckoutProvider>;
 

@@ -1,6 +1,6 @@
 /**
- * Billing answers (account.md §2 Upgrade plan dialog, §7 Billing). Owner: the plans helper (docs/decisions.md
- * "Plans, trial and limits (issue 21)").
+ * Billing answers (docs/billing.md). Owner: the plans helper (docs/billing.md
+ * "Plans, trial and limits").
  */
 import { z } from 'zod';
 import { AccountStatus } from './accounts.ts';

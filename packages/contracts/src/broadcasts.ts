@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AbTest, AbTestInput, AbTestResults } from './ab-tests.ts';
 import { entityBody } from './entity-body.ts';
 
-/** Broadcast statuses (work-areas.md §4, Broadcasts). */
+/** Broadcast statuses (docs/broadcasts-and-sending.md). */
 export const broadcastStatuses = ['draft', 'scheduled', 'sending', 'sent', 'canceled', 'failed', 'ab-testing', 'ab-test-sending-winner'] as const;
 export type BroadcastStatus = (typeof broadcastStatuses)[number];
 
@@ -31,7 +31,7 @@ export const broadcastBadgeColors: Record<BroadcastStatus, BroadcastBadgeColor> 
   failed: 'danger',
 };
 
-/** Statuses polled for updates after load (work-areas.md §9). */
+/** Statuses polled for updates after load (docs/broadcasts-and-sending.md). */
 export const broadcastPollingStatuses: readonly BroadcastStatus[] = ['ab-test-sending-winner', 'ab-testing', 'scheduled', 'sending'];
 /** Only draft or scheduled broadcasts are editable (and sendable). */
 export const editableBroadcastStatuses: readonly BroadcastStatus[] = ['draft', 'scheduled'];
@@ -43,7 +43,7 @@ export const cancelableBroadcastStatuses: readonly BroadcastStatus[] = ['schedul
 export const isBroadcastEditable = (status: BroadcastStatus) => editableBroadcastStatuses.includes(status);
 export const isBroadcastPolled = (status: BroadcastStatus) => broadcastPollingStatuses.includes(status);
 
-/** Messages of the broadcasts area (work-areas.md §4, §5, §8). */
+/** Messages of the broadcasts area (docs/broadcasts-and-sending.md). */
 export const broadcastMessages = {
   defaultName: 'My Broadcast',
   noEmail: 'No email selected.',
@@ -64,7 +64,7 @@ export const broadcastMessages = {
   audienceInvalid: 'The audience of this broadcast is not valid. Choose it again.',
   nobodyToSend: 'Nobody in this audience can receive this email (everyone is excluded, suppressed or opted out).',
   nameTooLong: 'Broadcast name must be at most 200 characters.',
-  // Web toasts and fallbacks (work-areas.md §8)
+  // Web toasts and fallbacks (docs/broadcasts-and-sending.md)
   loadError: 'Error while loading broadcasts.',
   createError: 'Error while creating broadcast.',
   saveError: "Couldn't save broadcast.",
@@ -102,7 +102,7 @@ export const BroadcastStats = z.object({
 export type BroadcastStats = z.infer<typeof BroadcastStats>;
 export const emptyBroadcastStats: BroadcastStats = { queued: 0, excluded: 0, sent: 0, failed: 0, pending: 0 };
 
-/** A broadcast (work-areas.md §3 plus what sending adds). Dates are ISO strings. */
+/** A broadcast (docs/broadcasts-and-sending.md plus what sending adds). Dates are ISO strings. */
 export const Broadcast = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -4,7 +4,7 @@ import { broadcastStatuses } from './broadcasts.ts';
 
 /**
  * Contracts of issue 18: the dashboard (GET /v1/dashboard) and the getting-started rule of the top bar and the
- * Quick Start (account.md §4). Each card of the dashboard is null when the team member lacks the scope its numbers
+ * Quick Start (docs/web-app.md). Each card of the dashboard is null when the team member lacks the scope its numbers
  * need (people:read, broadcasts:read): the page hides the card instead of failing.
  */
 
@@ -66,7 +66,7 @@ export const DashboardResponse = z.object({
 export type DashboardResponse = z.infer<typeof DashboardResponse>;
 
 /**
- * The four-step getting-started rule (account.md §4): 20% with next 'Import People' while nothing was imported and
+ * The four-step getting-started rule (docs/web-app.md): 20% with next 'Import People' while nothing was imported and
  * the account holds one person or none; then 40% 'Connect Apps', 60% 'Create Flow', 80% 'Get Help' until each is
  * done; 100% (nothing next) when all are. The import step counts as done once the account holds more than one
  * person, however they came.

@@ -4,7 +4,7 @@
 import punycode from 'punycode/punycode.js';
 
 /**
- * Sender domains (work-areas.md §7): what a user types is reduced to a domain — scheme, credentials,
+ * Sender domains (docs/senders-and-consent.md): what a user types is reduced to a domain — scheme, credentials,
  * `www.`, port, path, query and fragment go — and international names are kept in their ASCII
  * (punycode) form. A name that cannot be a public mail domain is refused with 'Invalid domain name'.
  */

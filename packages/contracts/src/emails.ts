@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EmailAddress } from './accounts.ts';
 import { bodyIdMismatch, entityBody } from './entity-body.ts';
 
-/** Messages of the emails area (work-areas.md §5, §8; account.md §8). */
+/** Messages of the emails area (docs/emails.md). */
 export const emailMessages = {
   subjectNeeded: 'Email subject is needed.',
   fromEmailNeeded: 'From email is needed.',
@@ -20,7 +20,7 @@ export const emailMessages = {
   htmlTooLarge: "The email's HTML must be at most 1,000,000 characters.",
   templateError: (part: string, line: number | undefined, detail: string) =>
     `Merge tag error in the ${part}${line ? ` on line ${line}` : ''}: ${detail}`,
-  // Web toasts and fallbacks (work-areas.md §8)
+  // Web toasts and fallbacks (docs/emails.md)
   loadError: 'Error while loading your emails.',
   saveError: "Couldn't save your email.",
   createError: 'Error while creating your email.',
@@ -40,7 +40,7 @@ export const emailMessages = {
   utmError: "Couldn't save Automatic UTM tagging settings.",
 } as const;
 
-/** Limits of the emails area (work-areas.md §9: max test emails 5). */
+/** Limits of the emails area (docs/emails.md: max test emails 5). */
 export const emailLimits = {
   maxTestRecipients: 5,
   /** Largest HTML an email may hold (characters); ten times a heavy newsletter. */
@@ -87,7 +87,7 @@ export const EmailStats = z.object({
 export type EmailStats = z.infer<typeof EmailStats>;
 export const emptyEmailStats: EmailStats = { sent: 0, opened: 0, clicked: 0, unsubscribed: 0, bounced: 0 };
 
-/** An email (work-areas.md §3). */
+/** An email (docs/emails.md). */
 export const Email = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -141,7 +141,7 @@ const nullAsEmpty = (value: unknown) => (value === null ? '' : value);
 const emailIgnored = ['stats', 'createdAt', 'updatedAt', 'editorType'] as const;
 
 /**
- * POST /v1/emails: an email body; subject and fromEmail are needed (work-areas.md §5), the rest has defaults. The
+ * POST /v1/emails: an email body; subject and fromEmail are needed (docs/emails.md), the rest has defaults. The
  * server gives it its id, and a new email is not archived: id and archived are ignored with the reported fields.
  */
 export const CreateEmailBody = entityBody(

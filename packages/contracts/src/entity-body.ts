@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Bodies that carry an entity whole (docs/decisions.md, "Serialized entity bodies"). A client that keeps a step,
+ * Bodies that carry an entity whole (docs/api.md, "Serialized entity bodies"). A client that keeps a step,
  * flow, email… in its state sends it back as it holds it: the fields it may change, and beside them the fields the
  * server works out (ids, counts, timestamps, derived flags) and the ones only the client keeps (temporary ids,
  * pending marks, popup places). `entityBody` accepts the second kind with any value and drops them before the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The error object every failed API call returns (account.md §3). */
+/** The error object every failed API call returns (docs/api.md). */
 export const ErrorBody = z.object({
   statusCode: z.number().int(),
   name: z.string(),
@@ -14,7 +14,7 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Error classes and their HTTP statuses (account.md §8). */
+/** Error classes and their HTTP statuses (docs/api.md). */
 export const errorClasses = {
   BadRequestError: 400,
   AuthError: 401,

@@ -5,7 +5,7 @@ import { Coordinates, FlowStatusInput, InputFields, flowLimits, isOperationKey, 
 /**
  * The bodies of the flow, step and link calls. Each takes its entity whole, as a client that keeps it in its state
  * sends it: the fields a call writes are checked, the ones the server works out or only the client keeps are accepted
- * and ignored (docs/decisions.md, "Serialized entity bodies").
+ * and ignored (docs/api.md, "Serialized entity bodies").
  */
 
 /** Messages of the rules these bodies add. */

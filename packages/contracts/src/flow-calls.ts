@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Flow, Link, flowLimits } from './flows.ts';
 
-/** Messages and the flow, step and link calls of the flows API (work-areas.md §4, §5, §7, §8), beside the model in flows.ts. */
+/** Messages and the flow, step and link calls of the flows API (docs/flows.md), beside the model in flows.ts. */
 
-/** Messages of the flows area (work-areas.md §4, §5, §8). */
+/** Messages of the flows area (docs/flows.md). */
 export const flowMessages = {
   defaultName: 'Unnamed Flow',
   unknownStep: 'Unknown step',
@@ -37,7 +37,7 @@ export const flowMessages = {
   webhookRefusedAlert: (flow: string, url: string, reason: string) => `The flow "${flow}" did not call its webhook ${url}: ${reason} Change the step's URL.`,
   confirmActiveEdit: 'This flow is active. Confirm to change it while people are in it.',
   readOnly: 'This flow is shared read-only.',
-  // Web toasts and fallbacks (work-areas.md §8)
+  // Web toasts and fallbacks (docs/flows.md)
   createError: 'Error while creating flow.',
   loadError: 'Error while loading your flows.',
   saveError: 'Error while saving your flow.',
@@ -65,7 +65,7 @@ export const FlowEmails = z.object({
   emails: z.array(z.object({ id: z.number().int(), name: z.string(), subject: z.string(), fromEmail: z.string(), fromName: z.string() })),
 });
 export const FlowSegments = z.object({ segments: z.array(z.object({ id: z.number().int(), name: z.string() })) });
-/** GET /v1/integrations/{id}/attached: what the flow's steps use (work-areas.md §7: lists email, field, segment). */
+/** GET /v1/integrations/{id}/attached: what the flow's steps use (docs/flows.md: lists email, field, segment). */
 export const FlowAttached = z.object({
   email: z.array(z.object({ id: z.number().int(), name: z.string() })),
   field: z.array(z.object({ name: z.string(), title: z.string() })),

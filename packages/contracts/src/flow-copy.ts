@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Flow } from './flows.ts';
 
 /**
- * Copying a flow into another account (work-areas.md §4 "Copy flow dialog", "Read-only flow mode"; account.md §3).
+ * Copying a flow into another account (docs/flows.md, "Share and copy").
  * `POST /v1/integrations?source={id}&target-account={accountId}&read-only-auth={token}` answers the new flow, the
  * spec's message and how many emails, segments and custom fields were created in the target account with it.
  */

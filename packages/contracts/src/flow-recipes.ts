@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Recipes (work-areas.md §3 "Recipe (template)", §7 "GET /v1/recipes returns recipes" and "POST /integrations with
- * query … recipe"): ready-made flows written for Herald. Creating a flow from one adds the flow, switched off, with
+ * Recipes (docs/flows.md, "Recipes and versions": GET /v1/recipes, and POST /v1/integrations with
+ * ?recipe={id}): ready-made flows written for Herald. Creating a flow from one adds the flow, switched off, with
  * its steps, links and canvas places, and its emails as drafts of the account.
  */
 export const recipeCategories = ['Onboarding', 'Nurture', 'Re-engagement', 'Events', 'Sales', 'Customers'] as const;

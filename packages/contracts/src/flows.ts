@@ -2,17 +2,17 @@ import { z } from 'zod';
 import { EmailActivityCondition, FieldCondition, PageVisitedCondition, emailActivities, urlMatches } from './segments.ts';
 
 /**
- * Flows, steps and links (work-areas.md §3 "Flow", "Step", "Link", "Step catalogue entry", "Service"; §4 Flows;
- * §7 Steps, Links, Flows (integrations)). A flow is one trigger step followed by filter and action steps joined
+ * Flows, steps and links (docs/flows.md: the flow, step, link, step catalogue entry and service;
+ * the Steps, Links and Flows (integrations) calls). A flow is one trigger step followed by filter and action steps joined
  * by links. A step's configuration lives in `inputFields`, a tree of `{ properties: { name: { value } } }` as the
  * spec places the send step's email at `inputFields.properties.email.properties.id.value`; `decodeInputFields`
  * turns that tree into the plain object each operation's schema below describes, `encodeInputFields` back.
  */
 
-/** Flow statuses (work-areas.md §3). A new flow is 'deactivated-user': never switched on. */
+/** Flow statuses (docs/flows.md). A new flow is 'deactivated-user': never switched on. */
 export const flowStatuses = ['active', 'deactivated-user', 'deactivated', 'deactivated-expired-auth'] as const;
 export type FlowStatus = (typeof flowStatuses)[number];
-/** 'on' is accepted as a synonym of 'active' when written (work-areas.md §3: "active (also written on)"). */
+/** 'on' is accepted as a synonym of 'active' when written (docs/flows.md: "active (also written on)"). */
 export const FlowStatusInput = z.enum([...flowStatuses, 'on']).transform((s): FlowStatus => (s === 'on' ? 'active' : s));
 
 export const stepTypes = ['trigger', 'filter', 'action'] as const;
@@ -36,7 +36,7 @@ export const flowLimits = {
   duplicateOffset: 20,
 } as const;
 
-/** Every native operation key (work-areas.md §3 "Service-step operation keys seen", plus the native actions and filters). */
+/** Every native operation key (docs/flows.md, plus the native actions and filters). */
 export const triggerOperations = [
   '/entered-segment',
   '/left-segment',
@@ -178,7 +178,7 @@ export function encodeInputFields(config: Record<string, unknown>): InputFields 
   return { properties };
 }
 
-/** The email of a send step (work-areas.md §3), or null. */
+/** The email of a send step (docs/flows.md), or null. */
 export function sendStepEmailId(fields: InputFields | null | undefined): number | null {
   const v = fields?.properties?.email?.properties?.id?.value;
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null;
@@ -240,7 +240,7 @@ export const Flow = z.object({
   name: z.string(),
   status: z.enum(flowStatuses),
   archived: z.boolean(),
-  /** Map keyed by step id (work-areas.md §3). */
+  /** Map keyed by step id (docs/flows.md). */
   steps: z.record(z.string(), Step),
   links: z.array(Link),
   /** Whether a person may enter again: once per flow, or again after reentryDays since their last entry. */
@@ -280,7 +280,7 @@ export const StepPeople = z.object({
 export const LinkResponse = z.object({ link: Link });
 export const LinkPairParams = z.object({ source: z.coerce.number().int().positive(), target: z.coerce.number().int().positive() });
 
-/** One entry of the step catalogue (work-areas.md §3). */
+/** One entry of the step catalogue (docs/flows.md). */
 export const CatalogueEntry = z.object({
   display: z.object({ label: z.string(), icons: z.array(z.string()), size: z.enum(['sm', 'md', 'lg']), drawerSize: z.enum(['sm', 'md', 'lg', 'xl']) }),
   serviceId: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Connected apps (issue 20; account.md §2 /apps, §3 activeServices / serviceConfig, §7 /auth/{service} and
+ * Connected apps (docs/apps-and-webhooks.md: /apps, activeServices / serviceConfig, /auth/{service} and
  * /services): outgoing webhooks an account registers, Slack as a connected service, and the catalogue of third-party
  * apps with how each can be used with Herald today.
  */
@@ -146,7 +146,7 @@ export const serviceKinds = ['native', 'credentials', 'via-webhooks'] as const;
 export type ServiceKind = (typeof serviceKinds)[number];
 
 export const slackServiceId = 'slack';
-/** Why a connection stopped working (account.md §9 auth reasons). */
+/** Why a connection stopped working (docs/apps-and-webhooks.md). */
 export const authReasons = ['no_credentials', 'expired', 'wrong_credentials'] as const;
 export type AuthReason = (typeof authReasons)[number];
 
@@ -179,13 +179,13 @@ export const ServiceIdParams = z.object({ id: z.string().min(1).max(60) });
 export const ServiceSchemaAnswer = z.object({ schema: z.record(z.string(), z.unknown()) });
 
 export const serviceMessages = {
-  // account.md §8, spelled exactly.
+  // docs/apps-and-webhooks.md, spelled exactly.
   retrieveFallback: "We couldn't retrieve services. ",
   saveConfigFallback: "We couldn't save service config. ",
   fieldsFallback: "We couldn't retrive service fields. ",
   loadError: 'Error while loading services.',
   credentialsSaveError: 'Error while saving your credentials.',
-  // Placeholders of account.md §9, as error codes.
+  // Placeholders of docs/apps-and-webhooks.md, as error codes.
   emptyCredentials: 'empty_credentials',
   invalidCredentials: 'invalid_credentials',
   unknownService: (id: string) => `Unknown service "${id}".`,

@@ -1,6 +1,6 @@
 /**
- * Marketplace registration (account.md §2 '/public/register/appsumo'): a code bought on a deal marketplace gives
- * the account a marketplace plan. Owner: docs/decisions.md "Marketplace registration (issue 21)".
+ * Marketplace registration (docs/billing.md): a code bought on a deal marketplace gives
+ * the account a marketplace plan. Owner: docs/billing.md, "Marketplace registration".
  */
 import { z } from 'zod';
 import { Account, EmailAddress, IdToken, TimeZone } from './accounts.ts';

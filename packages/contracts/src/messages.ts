@@ -1,4 +1,4 @@
-/** User-facing messages from the spec (account.md §8, §5); one place so web and server spell them alike. */
+/** User-facing messages from the spec (docs/api.md); one place so web and server spell them alike. */
 export const messages = {
   globalError: 'An error occured. Please try refreshing this page. Contact support if it persists.',
   chunkLoadError: 'There was an error while loading part of the app. Please refresh and try again.',

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { TimeZone } from './accounts.ts';
 
 /**
- * Email metrics (issue 18): GET /v1/emails/stats over the spec's eleven presets (work-areas.md §4) or a date
+ * Email metrics: GET /v1/emails/stats over the spec's eleven presets (docs/tracking-and-metrics.md) or a date
  * range, read from rollups the server keeps current from email events.
  */
 
 /**
  * The rolling presets (last7Days, last30Days, last90Days) are the last 7/30/90 local days with today, ending now; the
  * calendar ones ('last …') end where the current week, month, quarter or year starts and the 'this …' ones end now
- * (docs/decisions.md, Email metrics, "Periods").
+ * (docs/tracking-and-metrics.md, Email metrics, "Periods").
  */
 export const metricsPresets = [
   'last7Days',
@@ -44,7 +44,7 @@ export const metricsPresetLabels: Record<MetricsPreset, string> = {
 export const metricsBuckets = ['hour', 'day', 'week'] as const;
 export type MetricsBucket = (typeof metricsBuckets)[number];
 
-/** All-time metrics start here (work-areas.md §4). */
+/** All-time metrics start here (docs/tracking-and-metrics.md). */
 export const allTimeStart = '2017-01-01';
 
 export const metricsMessages = {
@@ -66,7 +66,7 @@ const listOf = <T extends z.ZodType>(item: T) =>
   );
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
-/** GET /v1/emails/stats (work-areas.md §3 "Email metrics query", §7). */
+/** GET /v1/emails/stats (docs/tracking-and-metrics.md). */
 export const EmailStatsQuery = z
   .object({
     period: z.enum(metricsPresets, { error: metricsMessages.unknownPreset }).optional(),
@@ -128,6 +128,6 @@ export type EmailMetricsStats = z.infer<typeof EmailMetricsStats>;
 export const LinkClicks = z.object({ link: z.string(), clicks: z.number() });
 export type LinkClicks = z.infer<typeof LinkClicks>;
 
-/** With stepId[] the answer is the stats alone; otherwise the stats and clicks per link (work-areas.md §7). */
+/** With stepId[] the answer is the stats alone; otherwise the stats and clicks per link (docs/tracking-and-metrics.md). */
 export const EmailStatsResponse = z.object({ stats: EmailMetricsStats, clicks: z.array(LinkClicks).optional() });
 export type EmailStatsResponse = z.infer<typeof EmailStatsResponse>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Messages of the people, tags and fields areas (work-areas.md §5, §8; account.md §5, §8). */
+/** Messages of the people, tags and fields areas (docs/people.md). */
 export const peopleMessages = {
   personNotFound: 'Person does not exist.',
   personUpdated: 'Person updated',
@@ -36,9 +36,9 @@ export const peopleMessages = {
   invalidWriteKey: 'Invalid write key.',
 } as const;
 
-/** Maximum length of a person field value (account.md §9). */
+/** Maximum length of a person field value (docs/people.md). */
 export const maxFieldValueLength = 5000;
-/** People page size (account.md §9). */
+/** People page size (docs/people.md). */
 export const peoplePageSize = 100;
 
 export const personFieldTypes = ['string', 'number', 'boolean', 'date', 'enum'] as const;
@@ -46,7 +46,7 @@ export type PersonFieldType = (typeof personFieldTypes)[number];
 
 /**
  * Field names keep letters, digits, space, hyphen, dot and underscore; repeated dots collapse;
- * whitespace and leading or trailing dots go (work-areas.md §5).
+ * whitespace and leading or trailing dots go (docs/people.md).
  */
 export function cleanFieldName(raw: string): string {
   return raw
@@ -56,7 +56,7 @@ export function cleanFieldName(raw: string): string {
     .replace(/^\.+|\.+$/g, '');
 }
 
-/** Tag names: whitespace collapsed, commas removed, trimmed (account.md §5). */
+/** Tag names: whitespace collapsed, commas removed, trimmed (docs/people.md). */
 export function normaliseTag(raw: string): string {
   return raw.replace(/,/g, '').replace(/\s+/g, ' ').trim();
 }

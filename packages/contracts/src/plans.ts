@@ -1,6 +1,6 @@
 /**
- * The plan catalogue (account.md §3 Plan, §5, §9). Owner: the plans helper (docs/decisions.md "Plans, trial and
- * limits (issue 21)"). Prices are dollars; `price: null` where the spec does not show a price.
+ * The plan catalogue (docs/billing.md). Owner: the plans helper (docs/billing.md "Plans, trial and
+ * limits"). Prices are dollars; `price: null` where the spec does not show a price.
  */
 import { z } from 'zod';
 
@@ -22,7 +22,7 @@ export type PlanTier = Plan['tier'];
 
 export const unknownPlanMessage = 'Unknown plan';
 
-/** account.md §9 "Plans": upper limit → [growth monthly, growth annual, premium monthly, premium annual]. */
+/** docs/billing.md: upper limit → [growth monthly, growth annual, premium monthly, premium annual]. */
 export const specPlanTable: readonly (readonly [number, number, number, number | null, number | null])[] = [
   [2000, 49, 488, 59, 588],
   [5000, 99, 988, 119, 1188],
@@ -80,7 +80,7 @@ export const grandfatheredPlans = [
   ...series('premium-annual', 'Premium annual (legacy)', 'premium', 'year', premiumRows.map(([u]) => [u, null])),
 ];
 
-/** The spec's ends of the marketplace list (account.md §9: "about half price (25.5 up to 499.5)"). */
+/** The spec's ends of the marketplace list (docs/billing.md: "about half price (25.5 up to 499.5)"). */
 export const marketplacePriceRange = { lowest: 25.5, highest: 499.5 } as const;
 
 /**
@@ -132,7 +132,7 @@ export class UnknownPlanError extends Error {
   }
 }
 
-/** account.md §5: the plan with this name and people limit; throws UnknownPlanError ('Unknown plan') otherwise. */
+/** docs/billing.md: the plan with this name and people limit; throws UnknownPlanError ('Unknown plan') otherwise. */
 export function findPlan(name: string, peopleUpperLimit: number): Plan {
   const plan = lookupPlan(name, peopleUpperLimit);
   if (!plan) throw new UnknownPlanError();
@@ -164,10 +164,10 @@ export function monthlyPrice(plan: Plan): number | null {
 
 export const annualNote = '(billed yearly) - 2 Months Free!';
 export const marketplaceDiscountNote = '(marketplace discount: half price)';
-/** The payment-provider (PayPal tier) annual options say 20% off (account.md §9). */
+/** The payment-provider (PayPal tier) annual options say 20% off (docs/billing.md). */
 export const paypalAnnualNote = '(billed yearly) - 20% off';
 
-/** account.md §2: 'low - high People: $price per month', plus the annual and marketplace notes. */
+/** docs/billing.md: 'low - high People: $price per month', plus the annual and marketplace notes. */
 export function planOptionLabel(plan: Plan): string {
   const range = `${count(plan.peopleLowerLimit)} - ${count(plan.peopleUpperLimit)} People`;
   const perMonth = monthlyPrice(plan);
@@ -181,7 +181,7 @@ export function planOptionLabel(plan: Plan): string {
 export type PlanChoiceGroup = { label: PlanGroupLabel; plans: Plan[] };
 
 /**
- * account.md §5: the picker offers only plans whose upper limit exceeds the current one. A marketplace account's
+ * docs/billing.md: the picker offers only plans whose upper limit exceeds the current one. A marketplace account's
  * Monthly Growth group is the marketplace list; the other groups are the same for everyone.
  */
 export function planChoices(currentUpperLimit: number | null, options: { marketplace?: boolean } = {}): PlanChoiceGroup[] {
@@ -195,7 +195,7 @@ export function planChoices(currentUpperLimit: number | null, options: { marketp
   return groups.filter((g) => g.plans.length > 0);
 }
 
-/** The account's `payment` (account.md §3): null when billing is off. */
+/** The account's `payment` (docs/billing.md): null when billing is off. */
 export const AccountPayment = z.object({
   plan: Plan.nullable(),
   paymentMethod: z.enum(['paypal', 'chargebee']).nullable(),

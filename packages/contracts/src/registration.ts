@@ -1,4 +1,4 @@
-/** Registration wizard constants (account.md §2, §5). */
+/** Registration wizard constants (docs/team-and-accounts.md). */
 export const registrationSteps = ['email', 'name', 'phone', 'company', 'goals', 'password'] as const;
 export type RegistrationStep = (typeof registrationSteps)[number];
 
@@ -35,7 +35,7 @@ export function isValidSite(site: string): boolean {
 export const passwordMinLength = 8;
 export const passwordMaxLength = 200;
 
-/** Trial length from sign-up (account.md §9). */
+/** Trial length from sign-up (docs/team-and-accounts.md). */
 export const trialDays = 14;
 
 /** Account data the wizard looks at to decide the next step. */
@@ -48,7 +48,7 @@ export interface RegistrationState {
   createdWithGoogleSignin: boolean;
 }
 
-/** The first missing item decides the step; null when nothing is missing (account.md §2). */
+/** The first missing item decides the step; null when nothing is missing (docs/team-and-accounts.md). */
 export function nextRegistrationStep(state: RegistrationState): RegistrationStep | null {
   if (!state.email) return 'email';
   if (!state.name) return 'name';

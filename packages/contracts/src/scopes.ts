@@ -1,4 +1,4 @@
-/** The 21 team-member scope ids (account.md §3) with their defaults and dependencies (§6). */
+/** The 21 team-member scope ids (docs/team-and-accounts.md) with their defaults and dependencies. */
 export const scopeIds = [
   'emails:read',
   'emails:write',

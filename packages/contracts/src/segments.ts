@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { entityBody } from './entity-body.ts';
 import { Person as PersonShape, type PersonFieldType } from './people.ts';
 
-/** Messages of the segments area (work-areas.md §8). */
+/** Messages of the segments area (docs/segments.md). */
 export const segmentMessages = {
   saved: '✅ Segment saved.',
   deleted: '✅ Segment deleted.',
@@ -33,7 +33,7 @@ export const segmentMessages = {
 
 /** Limits that keep a tree compilable to one query of sane size. */
 export const segmentLimits = { maxDepth: 10, maxConditions: 100, maxNameLength: 200 } as const;
-/** Archived people is a virtual segment with this id (work-areas.md §2, §9). */
+/** Archived people is a virtual segment with this id (docs/segments.md). */
 export const archivedSegmentId = 1;
 export const segmentSortKeys = ['createdAt', 'updatedAt', 'email', 'firstName', 'lastName'] as const;
 
@@ -275,7 +275,7 @@ export type Segment = z.infer<typeof Segment>;
 export const SegmentList = z.object({ segments: z.array(Segment) });
 /**
  * What the server works out for a segment, and the client-only people paging and preview: accepted and ignored, so
- * the client can send the segment as it holds it (docs/decisions.md, "Serialized entity bodies").
+ * the client can send the segment as it holds it (docs/api.md, "Serialized entity bodies").
  */
 const segmentIgnored = ['autoSegment', 'autoType', 'memberCount', 'createdAt', 'updatedAt', 'people', 'page', 'peopleIds', 'hasMore', 'sort', 'order', 'error', 'preview'] as const;
 const segmentName = z.string({ message: segmentMessages.nameRequired }).trim().min(1, segmentMessages.nameRequired).max(segmentLimits.maxNameLength);
@@ -284,7 +284,7 @@ export const CreateSegmentBody = entityBody(
   { name: segmentName, color: color.nullable().optional(), conditions: SegmentConditions.optional() },
   ['id', ...segmentIgnored],
 );
-/** The segment minus people and preview (work-areas.md §7); name and id are required, the id the address's. */
+/** The segment minus people and preview (docs/segments.md); name and id are required, the id the address's. */
 export const UpdateSegmentBody = entityBody(
   {
     id: z.number({ message: segmentMessages.idRequired }).int().positive(),
@@ -345,7 +345,7 @@ export const automaticSegmentConditions: Record<Exclude<AutomaticSegmentType, 'a
   ],
 };
 
-/** Answers of the segment calls (work-areas.md §7). */
+/** Answers of the segment calls (docs/segments.md). */
 export const SegmentResponse = z.object({ segment: Segment });
 export const SegmentSaved = z.object({ segment: Segment, message: z.string() });
 /** One page of a segment's people; `hasMore` tells the client to offer the next page. */

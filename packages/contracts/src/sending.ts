@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EmailAddress } from './accounts.ts';
 import { invalidDomainName, reduceDomain } from './domains.ts';
 
-/** Messages of senders, domains, suppressions, categories and preferences (account.md §7, §8; work-areas.md §5, §8). */
+/** Messages of senders, domains, suppressions, categories and preferences (docs/senders-and-consent.md). */
 export const sendingMessages = {
   notVerified: (address: string) => `Address ${address} has not been verified for sending email.`,
   /** The account alert of a mail server that cannot be reached (connect, TLS or login), after repeated attempts. */
@@ -54,11 +54,11 @@ export const sendingMessages = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Sender addresses (account.md §3, §7)
+// Sender addresses (docs/senders-and-consent.md)
 
 export const senderAddressStatuses = ['verified', 'pending'] as const;
 
-/** Email address verification (account.md §3). `data.verifiedBy` says whether the address or its domain proved it. */
+/** Email address verification (docs/senders-and-consent.md). `data.verifiedBy` says whether the address or its domain proved it. */
 export const SenderAddress = z.object({
   email: z.string(),
   status: z.enum(senderAddressStatuses),
@@ -84,7 +84,7 @@ export const ConfirmSenderBody = z.strictObject({ token: z.string().min(1).max(2
 export const ConfirmSenderResponse = z.object({ email: z.string(), message: z.string() });
 
 // ---------------------------------------------------------------------------------------------
-// Domains (work-areas.md §2, §4, §7)
+// Domains (docs/senders-and-consent.md)
 
 export const dnsRecordKinds = ['dkim', 'spf', 'dmarc', 'returnPath'] as const;
 /**
@@ -206,7 +206,7 @@ export const SuppressionHistory = z.object({ history: z.array(SuppressionHistory
 export const SuppressionHistoryQuery = z.object({ email: z.string().trim().max(254).optional() });
 
 // ---------------------------------------------------------------------------------------------
-// Communication categories (account.md §3, §7)
+// Communication categories (docs/senders-and-consent.md)
 
 export const categoryTypes = ['marketing', 'transactional'] as const;
 export type CategoryType = (typeof categoryTypes)[number];
@@ -244,7 +244,7 @@ export const UpdateCategoryBody = z.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Communication preferences (account.md §2, §3, §7)
+// Communication preferences (docs/senders-and-consent.md)
 
 export const preferenceValues = ['optIn', 'optOut', 'unspecified'] as const;
 export type PreferenceValue = (typeof preferenceValues)[number];

@@ -33,7 +33,7 @@ export type SiteCollectBody = z.infer<typeof SiteCollectBody>;
 
 export const SiteCollectResult = z.object({ accepted: z.number().int(), identified: z.boolean() });
 
-/** A form seen on the site (account.md "Form-tracking entry"): normalised url, data.form, form hash. */
+/** A form seen on the site (docs/tracking-and-metrics.md): normalised url, data.form, form hash. */
 export const FormTrackingEntry = z.object({
   url: z.string(),
   data: z.object({ form: z.object({ id: z.string().nullable(), name: z.string().nullable(), fields: z.array(z.string()) }) }),

@@ -1,4 +1,4 @@
-/** Messages of the team area (account.md §8); no schemas here, so the app shell can use them without zod. */
+/** Messages of the team area (docs/team-and-accounts.md); no schemas here, so the app shell can use them without zod. */
 export const teamMessages = {
   invited: 'Team member invited',
   updated: 'Team member updated.',

@@ -109,7 +109,7 @@ export function toggleScope(scopes: readonly ScopeState[], id: ScopeId, enable: 
   return scopes.map((s) => ({ id: s.id, enabled: enabled.has(s.id) }));
 }
 
-/** The scope groups of the team-member popup (account.md §6). */
+/** The scope groups of the team-member popup (docs/team-and-accounts.md). */
 export const scopeGroups: { name: string; scopes: ScopeId[] }[] = [
   { name: 'Account', scopes: ['account:write', 'apps:write', 'team:read', 'team:write', 'apiKeys:read', 'apiKeys:write', 'subaccounts:write'] },
   { name: 'Billing', scopes: ['billing:read', 'billing:write'] },

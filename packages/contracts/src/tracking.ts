@@ -1,7 +1,7 @@
 /** Contracts of issue 18: tracking. */
 import { z } from 'zod';
 
-/** The user agent classes an open or click is recorded with (docs/decisions.md, "Email tracking"). */
+/** The user agent classes an open or click is recorded with (docs/tracking-and-metrics.md, "Email tracking"). */
 export const trackingUserAgentClasses = ['privacy-proxy', 'image-proxy', 'scanner', 'mobile', 'desktop', 'unknown'] as const;
 export type TrackingUserAgentClass = (typeof trackingUserAgentClasses)[number];
 

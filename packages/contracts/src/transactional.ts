@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EmailAddress } from './accounts.ts';
 import { emailLimits } from './emails.ts';
 
-/** The email id that stands for ad-hoc content sent in the request itself (work-areas.md §9). */
+/** The email id that stands for ad-hoc content sent in the request itself (docs/broadcasts-and-sending.md). */
 export const adHocEmailId = -12345;
 
 /** Limits of a transactional send request. */

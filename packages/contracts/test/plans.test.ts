@@ -14,7 +14,7 @@ import {
   usageLevel,
 } from '../src/index.ts';
 
-/** account.md §9 "Plans", copied row by row: upper limit, growth monthly, growth annual, premium monthly, premium annual. */
+/** docs/billing.md, copied row by row: upper limit, growth monthly, growth annual, premium monthly, premium annual. */
 const spec = `
 | 2000 | 49 | 488 | 59 | 588 |
 | 5000 | 99 | 988 | 119 | 1188 |
@@ -99,7 +99,7 @@ describe('the catalogue against the spec table', () => {
   });
 });
 
-describe('option labels (account.md §2)', () => {
+describe('option labels (docs/billing.md)', () => {
   it.each([
     ['growth-monthly-v1', 2000, '0 - 2,000 People: $49 per month'],
     ['premium-monthly-v3', 150000, '100,001 - 150,000 People: $1,199 per month'],
@@ -113,7 +113,7 @@ describe('option labels (account.md §2)', () => {
   });
 });
 
-describe('the picker (account.md §5)', () => {
+describe('the picker (docs/billing.md)', () => {
   const limits = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 400000 }), fc.constantFrom(...allPlans.map((p) => p.peopleUpperLimit)));
 
   it('offers only plans whose upper limit exceeds the current one, and every such plan of the four lists', () => {

@@ -2,7 +2,7 @@ import type { OperationKey } from '@herald/contracts';
 
 /**
  * The engine's view of a flow: steps with their decoded configuration (`decodeInputFields`), and links. The engine
- * is pure (ARCHITECTURE.md, "Flow step"): the server loads this from the database, calls `advance`, and writes the
+ * is pure (docs/flows.md): the server loads this from the database, calls `advance`, and writes the
  * returned run and effects in one transaction.
  */
 export type EngineStep = {

@@ -7,7 +7,7 @@ const chunkErrorToastId = 'chunk-load-error';
 const reloadGuardKey = 'herald:chunk-reload-at';
 let isGlobalToastShown = false;
 
-/** Errors that mean "not logged in" are handled by the session, not reported (account.md §8). */
+/** Errors that mean "not logged in" are handled by the session, not reported (docs/web-app.md). */
 const suppressedMessages = [/not logged in/i, /no authentication given/i, /missing oauth token/i, /ResizeObserver loop/i];
 
 function isChunkLoadError(message: string): boolean {

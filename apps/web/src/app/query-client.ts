@@ -15,7 +15,7 @@ export function createQueryClient(): QueryClient {
     queryCache: new QueryCache({
       onError: (error, query) => {
         if (query.queryKey[0] === sessionKey[0]) {
-          // Non-401 failure of the session check (account.md §8).
+          // Non-401 failure of the session check (docs/web-app.md).
           notifications.show({ id: 'connection-issues', color: 'red', message: messages.connectionIssues, autoClose: false });
           return;
         }

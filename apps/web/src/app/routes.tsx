@@ -7,7 +7,7 @@ import { AppShellLayout } from './shell/app-shell.tsx';
 const title = (name: string): { handle: RouteHandle } => ({ handle: { title: name } });
 
 /**
- * Every route of account.md §2. Each page is loaded on first visit (`lazy`), so a work area's code and
+ * Every route of the app (docs/web-app.md). Each page is loaded on first visit (`lazy`), so a work area's code and
  * its libraries (the email editors above all) stay out of the first page's download.
  * Public routes first; everything under RequireAuth needs a session. */
 const publicRoutes: RouteObject[] = [

@@ -1,7 +1,7 @@
 import { messages, type ErrorBody } from '@herald/contracts';
 import type { z } from 'zod';
 
-/** HTTP time-out for every call (account.md §9). */
+/** HTTP time-out for every call (docs/web-app.md). */
 export const requestTimeoutMs = 30_000;
 
 /** A failed call to /v1, carrying the server's error object. */
@@ -27,7 +27,7 @@ export function isUnauthorized(error: unknown): boolean {
   return isApiError(error) && error.statusCode === 401;
 }
 
-/** The server's message in preference to the generic text (account.md §8). */
+/** The server's message in preference to the generic text (docs/web-app.md). */
 export function errorMessage(error: unknown, fallback: string): string {
   if (isApiError(error)) return error.body.userMessage || error.body.message || fallback;
   return fallback;

@@ -7,7 +7,7 @@ export function notifySuccess(message: string): void {
 }
 
 /**
- * A failure toast: the server's message first (account.md §8), the generic text otherwise.
+ * A failure toast: the server's message first (docs/web-app.md), the generic text otherwise.
  * When the server said something specific, the generic text becomes the title so both are visible.
  */
 export function notifyError(error: unknown, fallback: string, options: { id?: string } = {}): void {

@@ -2,7 +2,7 @@ import { ActionIcon, Tooltip } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
-/** How long the copied confirmation stays (account.md §9). */
+/** How long the copied confirmation stays (docs/web-app.md). */
 export const copyConfirmationMs = 5_000;
 
 /** Copies a value to the clipboard and confirms for 5 seconds. */

@@ -3,7 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { messages } from '@herald/contracts';
 import { useEffect, useState } from 'react';
 
-/** Spinner time-out (account.md §9). */
+/** Spinner time-out (docs/web-app.md). */
 export const spinnerTimeoutMs = 30_000;
 
 interface LoadingSpinnerProps {

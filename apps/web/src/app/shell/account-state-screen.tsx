@@ -42,7 +42,7 @@ function StateCard({ icon, color, title, children }: { icon: ReactNode; color: s
   );
 }
 
-/** Full-screen messages for expired, canceled and suspended accounts (account.md §2). */
+/** Full-screen messages for expired, canceled and suspended accounts (docs/web-app.md). */
 export function AccountStateScreen({ status }: { status: Extract<AccountStatus, 'trialExpired' | 'canceled' | 'blocked'> }) {
   const { supportEmail, supportUrl } = useConfig();
 

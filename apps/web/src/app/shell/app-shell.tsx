@@ -79,7 +79,7 @@ function NarrowNav() {
 function TopBar() {
   const account = useAccount();
   const isNarrow = useMediaQuery(narrowScreenQuery, false, { getInitialValueInEffect: false });
-  // A shared flow open read-only: the bar offers only to copy it (account.md §2).
+  // A shared flow open read-only: the bar offers only to copy it (docs/web-app.md).
   const sharedFlow = useSharedFlowLink();
   if (sharedFlow) return <SharedFlowBar link={sharedFlow} isLoggedIn />;
   if (!account.data) return null;

@@ -8,7 +8,7 @@ export interface GettingStartedStep {
   to: string;
 }
 
-/** The four-step progress rule (account.md §4, shared with the dashboard); null once every step is done. */
+/** The four-step progress rule (docs/web-app.md, shared with the dashboard); null once every step is done. */
 export function gettingStartedStep(account: Pick<Account, 'onboarding' | 'peopleCount'>): GettingStartedStep | null {
   const { percent, next } = gettingStartedOf(account);
   return next ? { percent, ...next } : null;

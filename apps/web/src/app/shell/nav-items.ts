@@ -1,4 +1,4 @@
-/** Top-bar navigation (account.md §2 "Shell"). */
+/** Top-bar navigation (docs/web-app.md). */
 export const mainNavItems = [
   { label: 'Dashboard', to: '/dashboard' },
   { label: 'Flows', to: '/flows' },

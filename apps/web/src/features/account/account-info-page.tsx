@@ -46,7 +46,7 @@ const statusLabels = {
   blocked: 'Suspended',
 } as const;
 
-/** The text fields of the form, each saved on its own with its own failure message (account.md §8). */
+/** The text fields of the form, each saved on its own with its own failure message (docs/team-and-accounts.md). */
 const textFields = [
   { key: 'name', failure: "Couldn't save your account name." },
   { key: 'site', failure: "Couldn't save your account site." },
@@ -70,7 +70,7 @@ function valuesOf(account: Account): FormValues {
   };
 }
 
-/** Fields saved: only non-empty and changed ones (account.md §5). */
+/** Fields saved: only non-empty and changed ones (docs/team-and-accounts.md). */
 function changedFields(values: FormValues, account: Account): TextField[] {
   const saved = valuesOf(account);
   return textFields
@@ -279,7 +279,7 @@ function UtmSwitch({ account, canWrite }: { account: Account; canWrite: boolean 
   const queryClient = useQueryClient();
   const [isSaving, setIsSaving] = useState(false);
 
-  // Applied locally first, then saved; put back if the save fails (account.md §4).
+  // Applied locally first, then saved; put back if the save fails (docs/team-and-accounts.md).
   const onChange = async (linkUTMs: boolean) => {
     const previous = queryClient.getQueryData<Account>(accountKey);
     if (previous) queryClient.setQueryData<Account>(accountKey, { ...previous, linkUTMs });

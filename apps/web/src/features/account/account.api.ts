@@ -115,7 +115,7 @@ export function hasPaidPlan(account: Account): boolean {
   return Boolean(plan && typeof plan.price === 'number' && plan.price > 0);
 }
 
-/** account.md §4: the star shows only when the plan price is missing or 0, and never when billing is off (payment null). */
+/** docs/team-and-accounts.md: the star shows only when the plan price is missing or 0, and never when billing is off (payment null). */
 export function isUpgradeStarShown(account: Account): boolean {
   return account.payment !== null && !hasPaidPlan(account);
 }

@@ -22,7 +22,7 @@ export function ProfilePage() {
   const canEditName = hasScopes(member.accountData, ['team:write']);
   const value = name ?? member.name ?? '';
   const trimmed = value.trim();
-  // Saved only when non-empty and changed (account.md §5).
+  // Saved only when non-empty and changed (docs/team-and-accounts.md).
   const isChanged = trimmed !== '' && trimmed !== (member.name ?? '');
 
   const onSubmit = (event: FormEvent) => {

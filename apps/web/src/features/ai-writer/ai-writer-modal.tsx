@@ -49,7 +49,7 @@ export interface AiWriterModalProps {
   onInsert: ((suggestion: AiSuggestion) => void) | undefined;
 }
 
-/** The AI writer (account.md §2): a brief, Generate, and the suggestions newest first with Copy and Insert. */
+/** The AI writer (docs/ai-writer.md): a brief, Generate, and the suggestions newest first with Copy and Insert. */
 export function AiWriterModal({ opened, onClose, companyName, editorType, onInsert }: AiWriterModalProps) {
   const isNarrow = useMediaQuery('(max-width: 600px)');
   const [useCase, setUseCase] = useState<AiUseCase>('writeEmail');

@@ -225,11 +225,11 @@ function CancelOnly({ onCancel }: { onCancel: () => void }) {
 interface Props {
   opened: boolean;
   onClose: () => void;
-  /** Label of the confirm button (account.md §2: 'Upgrade to this plan' unless said otherwise). */
+  /** Label of the confirm button (docs/billing.md: 'Upgrade to this plan' unless said otherwise). */
   confirmLabel?: string;
 }
 
-/** The 'Upgrade plan' dialog (account.md §2): plans grouped Monthly Growth, Monthly Premium and the annual two. */
+/** The 'Upgrade plan' dialog (docs/billing.md): plans grouped Monthly Growth, Monthly Premium and the annual two. */
 export function UpgradePlanDialog({ opened, onClose, confirmLabel = 'Upgrade to this plan' }: Props) {
   const account = useAccount();
   const accountData = account.data?.teamMember.accountData;

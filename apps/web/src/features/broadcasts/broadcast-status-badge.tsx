@@ -2,7 +2,7 @@ import { broadcastBadgeColors, broadcastStatusLabels, type BroadcastBadgeColor, 
 import { Badge, Group } from '@mantine/core';
 import { IconPlayerPause } from '@tabler/icons-react';
 
-/** The spec's badge colours (work-areas.md §4) on this theme: colour and variant. */
+/** The spec's badge colours (docs/broadcasts-and-sending.md) on this theme: colour and variant. */
 const badgeStyle: Record<BroadcastBadgeColor, { color: string; variant: 'light' | 'filled' | 'outline' }> = {
   success: { color: 'green', variant: 'light' },
   primary: { color: 'indigo', variant: 'light' },

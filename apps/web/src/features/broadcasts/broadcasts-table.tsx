@@ -15,7 +15,7 @@ interface BroadcastsTableProps {
   emailNames: Map<number, string>;
   canWrite: boolean;
   isNarrow: boolean;
-  /** The list's query string, kept when a broadcast opens (work-areas.md §2). */
+  /** The list's query string, kept when a broadcast opens (docs/broadcasts-and-sending.md). */
   search: string;
 }
 

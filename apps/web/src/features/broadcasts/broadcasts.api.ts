@@ -17,7 +17,7 @@ export const broadcastsKey = ['broadcasts'] as const;
 const listKey = (archived: ArchivedFilter) => ['broadcasts', 'list', archived] as const;
 const broadcastKey = (id: number) => ['broadcasts', 'one', id] as const;
 const statusKey = (id: number) => ['broadcasts', 'status', id] as const;
-/** Broadcast changes run through a single-slot queue (work-areas.md §4, §9). */
+/** Broadcast changes run through a single-slot queue (docs/broadcasts-and-sending.md). */
 const broadcastScope = { id: 'broadcasts' };
 /** How often a scheduled or sending broadcast is asked for its progress. */
 export const pollIntervalMs = 2_000;
@@ -41,7 +41,7 @@ export function useBroadcast(id: number) {
 }
 
 /**
- * POST /v1/broadcasts/{id}/status while the broadcast is scheduled, sending or A/B testing (work-areas.md §9):
+ * POST /v1/broadcasts/{id}/status while the broadcast is scheduled, sending or A/B testing (docs/broadcasts-and-sending.md):
  * the item with live figures and the delivery rows by status. Each answer also refreshes the item itself.
  */
 export function useBroadcastStatus(id: number, status: Broadcast['status'] | undefined) {

@@ -10,7 +10,7 @@ const steps: { id: keyof GettingStarted['done']; label: string }[] = [
   { id: 'help', label: 'Get Help' },
 ];
 
-/** The getting-started progress of the top bar, with each step and the next one to take (account.md §4). */
+/** The getting-started progress of the top bar, with each step and the next one to take (docs/web-app.md). */
 export function GettingStartedCard({ gettingStarted }: { gettingStarted: GettingStarted }) {
   const { percent, next, done } = gettingStarted;
   return (

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { api } from '../../lib/api.ts';
 import { fieldsKey } from '../people/people.api.ts';
 
-/** Field changes run one at a time (work-areas.md §9: single-slot queue). */
+/** Field changes run one at a time (docs/people.md: single-slot queue). */
 export const fieldsMutationKey = ['field-change'] as const;
 
 export const fieldMessages = {

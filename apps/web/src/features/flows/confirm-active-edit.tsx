@@ -3,7 +3,7 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 
 /**
- * The confirm modal before the first change to an active flow (work-areas.md §2, §4): true when confirmed,
+ * The confirm modal before the first change to an active flow (docs/flows.md): true when confirmed,
  * false when cancelled or closed (the change is then dropped).
  */
 export function confirmActiveEdit(): Promise<boolean> {

@@ -13,7 +13,7 @@ type CopiedFlow = { id: number; name: string };
 const accountLabel = (a: { id: number; name: string | null; site: string | null }) => a.name || a.site || `Account ${a.id}`;
 
 /**
- * The copy flow dialog (work-areas.md §4, account.md §2). With more than one account: 'Copy this flow to:' and a
+ * The copy flow dialog (docs/flows.md). With more than one account: 'Copy this flow to:' and a
  * picker of the user's accounts — the current one left out, except for a shared flow (read-only mode), where it
  * comes first. With one account: 'Are you sure you want to copy this flow to your account?'. It lists how many
  * emails, segments and custom fields come with the copy. A copy into the current account opens at /flows/{id};

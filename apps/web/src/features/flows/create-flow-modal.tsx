@@ -13,7 +13,7 @@ import { RecipeGallery } from './recipes/recipe-gallery.tsx';
 export const recipesPopupValue = 'recipes';
 
 /**
- * The create-flow modal, open while the address has ?create-flow=… (work-areas.md §2): start from scratch with a
+ * The create-flow modal, open while the address has ?create-flow=… (docs/flows.md): start from scratch with a
  * name, or from a recipe of the gallery; either way the new flow opens.
  */
 export function CreateFlowModal() {

@@ -87,7 +87,7 @@ function LeaveGuard({ pending }: { pending: number }) {
 function FlowEditorPage({ flowId }: { flowId: number }) {
   const account = useAccount();
   const accountData = account.data?.teamMember.accountData;
-  // A share link's token opens the flow read-only, without people counts or step figures (work-areas.md §4).
+  // A share link's token opens the flow read-only, without people counts or step figures (docs/flows.md).
   const [searchParams] = useSearchParams();
   const shareToken = searchParams.get('flow-read-auth');
   const canRead = shareToken !== null || (accountData ? hasScopes(accountData, ['flows:read']) : false);
@@ -179,7 +179,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
   const toggle = async (on: boolean) => {
     setRequestedStatus(on);
     setActivationProblems([]);
-    // Switching waits for the saves still on their way (work-areas.md §4).
+    // Switching waits for the saves still on their way (docs/flows.md).
     await editor.flush();
     const problems = await toggleFlow.toggle(flowId, on);
     if (problems) setActivationProblems(problems);

@@ -25,7 +25,7 @@ export function activeFlowsUsingSegment(flows: Flow[], segmentId: number): Flow[
 
 /**
  * Before saving or deleting a segment: when active flows start on it (entered / left segment), a confirm modal
- * lists them (work-areas.md §2, §4). Resolves 'no-flows' when none does (the page asks its usual question),
+ * lists them (docs/flows.md). Resolves 'no-flows' when none does (the page asks its usual question),
  * else 'confirmed' or 'cancelled'. The flows are read fresh at that moment; someone who cannot see flows, or a
  * failed read, gets 'no-flows'.
  */

@@ -89,7 +89,7 @@ const temporaryId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${
 
 /**
  * The flow editor's own copy of steps and links, changed at once on screen and saved in order through one queue
- * (work-areas.md §4): a new step gets a temporary id and then the server's, and a later change or delete of it
+ * (docs/flows.md): a new step gets a temporary id and then the server's, and a later change or delete of it
  * waits in the queue until it exists; a failed link save removes the link, a failed delete restores it. When the
  * queue is empty the server's flow is loaded again and becomes the copy (warnings, counts, set-up state).
  */
@@ -309,7 +309,7 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
     [enqueue, mayEdit, state],
   );
 
-  /** A copy of a step without its id, counts and links, 20 px right and down (work-areas.md §4). */
+  /** A copy of a step without its id, counts and links, 20 px right and down (docs/flows.md). */
   const duplicateStep = useCallback(
     async (key: string) => {
       const step = state?.steps.find((one) => one.key === key);
@@ -332,7 +332,7 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
     await queue.current;
   }, []);
 
-  /** A new status resets the active-edit confirmation (work-areas.md §4). */
+  /** A new status resets the active-edit confirmation (docs/flows.md). */
   const resetConfirmation = useCallback(() => {
     isConfirmed.current = false;
   }, []);

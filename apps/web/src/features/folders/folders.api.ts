@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { api, isApiError } from '../../lib/api.ts';
 
 export const foldersKey = (folderType: FolderType) => ['folders', folderType] as const;
-/** Folder changes run one at a time (work-areas.md §4 Folders). */
+/** Folder changes run one at a time (docs/people.md). */
 const folderScope = { id: 'folders' };
 
 export const folderErrors = {

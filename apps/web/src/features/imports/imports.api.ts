@@ -30,7 +30,7 @@ export type ExistingPeopleStrategy = (typeof existingPeopleStrategies)[number];
 export const isRunning = (imp: Import) =>
   imp.status === 'queued' || imp.status === 'parsing' || imp.status === 'importing';
 
-/** GET /v1/imports; a not-found answer is an empty list (work-areas.md §7). */
+/** GET /v1/imports; a not-found answer is an empty list (docs/imports.md). */
 export function useImports(options: { enabled?: boolean } = {}) {
   return useQuery({
     enabled: options.enabled ?? true,

@@ -8,7 +8,7 @@ import { useServices } from './integrations.api.ts';
 import { SlackCard } from './slack-card.tsx';
 import { WebhookEndpoints } from './webhook-endpoints.tsx';
 
-/** /apps and /settings/apps: connected apps (account.md §2) — Slack, outgoing webhooks, and how other apps work with Herald. */
+/** /apps and /settings/apps: connected apps (docs/apps-and-webhooks.md) — Slack, outgoing webhooks, and how other apps work with Herald. */
 export function AppsPage() {
   const account = useAccount();
   const services = useServices();

@@ -25,7 +25,7 @@ function StatusBadge({ connection }: { connection: ServiceConnection | undefined
   );
 }
 
-/** Slack: connect an incoming webhook, send a test message, disconnect (account.md §2 connected apps). */
+/** Slack: connect an incoming webhook, send a test message, disconnect (docs/apps-and-webhooks.md). */
 export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: string[] }) {
   const connections = useConnections();
   const connect = useConnectSlack();

@@ -12,7 +12,7 @@ import { MarketplaceAccountForm } from './marketplace-account-form.tsx';
 import { MarketplaceVisitorForm } from './marketplace-visitor-form.tsx';
 
 /**
- * /public/register/appsumo: registration for a deal-marketplace audience (account.md §2). A visitor redeems the code
+ * /public/register/appsumo: registration for a deal-marketplace audience (docs/billing.md). A visitor redeems the code
  * as the wizard's first step and continues in /register/…; a signed-in member redeems it onto the current account.
  */
 export function MarketplaceRegisterPage() {

@@ -26,9 +26,9 @@ export const personEventsKey = (id: number) => ['people', 'events', id] as const
 export const personMetricsKey = (id: number) => ['people', 'metrics', id] as const;
 export const fieldsKey = ['person-fields'] as const;
 
-/** Searches run only for 2 or more characters (account.md §5); shorter input lists everyone. */
+/** Searches run only for 2 or more characters (docs/people.md); shorter input lists everyone. */
 export const minSearchLength = 2;
-/** People search throttle (account.md §9). */
+/** People search throttle (docs/people.md). */
 export const searchThrottleMs = 500;
 
 export function effectiveQuery(raw: string): string {
@@ -67,7 +67,7 @@ export function usePersonFields(options: { enabled?: boolean } = {}) {
   });
 }
 
-/** Custom fields can be edited or deleted; system-created, first-class and the unsubscribe reason cannot (work-areas.md §5). */
+/** Custom fields can be edited or deleted; system-created, first-class and the unsubscribe reason cannot (docs/people.md). */
 export function isEditableField(field: PersonField): boolean {
   return !field.firstClassField && field.createdBy !== 'system' && field.name !== 'unsubscribeReason';
 }
@@ -200,7 +200,7 @@ export function usePersonMetrics(id: number) {
   });
 }
 
-/** Bulk work: the server accepts it and runs it later (work-areas.md §4 People). */
+/** Bulk work: the server accepts it and runs it later (docs/people.md). */
 export interface BulkTarget {
   people?: number[];
   segmentId?: number;

@@ -108,7 +108,7 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
 
   const checkFlows = useSegmentFlowsCheck();
   const submit = async () => {
-    // Active flows that start on this segment are named first (work-areas.md §2, §4).
+    // Active flows that start on this segment are named first (docs/segments.md).
     if ((await checkFlows(segment, 'save')) === 'cancelled') return;
     save.mutate(
       { id: segment.id, name: segment.name, color: segment.color, conditions: tree },

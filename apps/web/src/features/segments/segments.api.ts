@@ -15,11 +15,11 @@ export const segmentsKey = ['segments'] as const;
 // A segment's people and count sit under the people lists' key, so every change to people refreshes them.
 export const segmentPeopleKey = (id: number, sort: string, order: string) => ['people', 'search', 'segment', id, sort, order] as const;
 export const segmentPreviewKey = (id: number) => ['people', 'search', 'segment-count', id] as const;
-/** A user segment's address; the folder-item parameter names the item selected in the folder tree (work-areas.md §1). */
+/** A user segment's address; the folder-item parameter names the item selected in the folder tree (docs/segments.md). */
 export const segmentPath = (id: number | string) => `/segments/${id}?segments-folder-item=${id}`;
 /** Segment people page size; a further page appends. */
 export const segmentPageSize = 100;
-/** Segment create and update run one at a time (work-areas.md §9). */
+/** Segment create and update run one at a time (docs/segments.md). */
 const segmentWrites = ['segments', 'write'] as const;
 
 /** GET /v1/segments: automatic segments first, then the account's own. */

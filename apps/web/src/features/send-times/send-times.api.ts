@@ -22,7 +22,7 @@ export function useSaveQuietHours() {
 export function usePauseBroadcast(action: 'pause' | 'resume') {
   const queryClient = useQueryClient();
   return useMutation({
-    // The same single-slot queue as every other broadcast change (work-areas.md §4).
+    // The same single-slot queue as every other broadcast change (docs/broadcasts-and-sending.md).
     scope: { id: 'broadcasts' },
     mutationFn: (id: number) => api.post(`/broadcasts/${id}/${action}`, undefined, { schema: BroadcastActionResponse }),
     onSuccess: (data) => {

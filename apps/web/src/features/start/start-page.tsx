@@ -17,7 +17,7 @@ import { startStages, type OnboardingAction, type StartStage } from './start-sta
 /**
  * /start and /start/:stageName: the quick-start guide. Each stage (but welcome) is an onboarding action of the
  * account; marking it done saves it once with PATCH /v1/accounts/me, which moves the top bar's getting-started
- * progress on (account.md §4). Some actions are also recorded when the user does them: the import stage when an
+ * progress on (docs/web-app.md). Some actions are also recorded when the user does them: the import stage when an
  * import has finished, the help stage when the support site or the developer docs are opened from it.
  */
 export function StartPage() {
@@ -54,7 +54,7 @@ export function StartPage() {
   };
 
   const save = (action: OnboardingAction, options: { thenGo: boolean }) => {
-    // Onboarding actions are set once and never sent again (account.md §4).
+    // Onboarding actions are set once and never sent again (docs/web-app.md).
     if (onboarding[action]) return;
     const body: UpdateAccountBody = { onboarding: { [action]: true } };
     update.mutate(body, {

@@ -13,7 +13,7 @@ export interface StartStage {
   otherLink?: { label: string; to: string; isDocument?: boolean };
 }
 
-/** Quick-start stages (account.md §2): welcome, import, apps, flow, help. */
+/** Quick-start stages (docs/web-app.md): welcome, import, apps, flow, help. */
 export const startStages: StartStage[] = [
   {
     id: 'welcome',

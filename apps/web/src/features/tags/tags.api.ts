@@ -5,7 +5,7 @@ import { api } from '../../lib/api.ts';
 
 export const tagsKey = ['tags', 'list'] as const;
 export const tagCountsKey = ['tags', 'counts'] as const;
-/** Tag changes run one at a time (account.md §4). */
+/** Tag changes run one at a time (docs/people.md). */
 const tagScope = { id: 'tags' };
 
 type TagRow = z.infer<typeof Tag>;

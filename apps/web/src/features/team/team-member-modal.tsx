@@ -99,7 +99,7 @@ function TeamMemberForm({ member, canWrite, onClose }: FormProps) {
       );
       return;
     }
-    // The name is saved only when non-empty and changed (account.md §5); owners' scopes never change.
+    // The name is saved only when non-empty and changed (docs/team-and-accounts.md); owners' scopes never change.
     const trimmed = name.trim();
     const body = {
       id: member.id,

@@ -11,7 +11,7 @@ import { api } from '../../lib/api.ts';
 import { accountKey, replaceSession } from '../account/account.api.ts';
 
 export const teamKey = ['team-members'] as const;
-/** Every team change shares this key: they run one at a time (account.md §4). */
+/** Every team change shares this key: they run one at a time (docs/team-and-accounts.md). */
 export const teamMutationKey = ['team-change'] as const;
 
 type TeamList = { teamMembers: TeamMemberView[] };

@@ -29,7 +29,7 @@ interface StepDrawerProps {
 }
 
 /**
- * The step setup drawer (work-areas.md §2): a header with the step's icon, name, a subtitle summarising it and a
+ * The step setup drawer (docs/flows.md): a header with the step's icon, name, a subtitle summarising it and a
  * close button; the configuration form of its operation; its people and, for a send step, its email's figures;
  * duplicate and delete. Below 768 px it covers the canvas.
  */

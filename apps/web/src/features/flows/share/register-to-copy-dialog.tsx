@@ -3,7 +3,7 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 
 /**
- * The register dialog of a shared flow for a visitor who is not logged in (account.md §2): sign up or log in, and
+ * The register dialog of a shared flow for a visitor who is not logged in (docs/flows.md): sign up or log in, and
  * come back to the same link, where 'Copy this flow to your account' then opens the copy dialog.
  */
 export function RegisterToCopyDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {

@@ -10,7 +10,7 @@ import { RegisterToCopyDialog } from './register-to-copy-dialog.tsx';
 import type { SharedFlowLink } from './shared-flow-link.ts';
 
 /**
- * The top bar while a shared flow is open read-only (account.md §2): only 'Copy this flow to your account', which
+ * The top bar while a shared flow is open read-only (docs/flows.md): only 'Copy this flow to your account', which
  * opens the copy dialog for a signed-in user and the register dialog for a visitor.
  */
 export function SharedFlowBar({ link, isLoggedIn }: { link: SharedFlowLink; isLoggedIn: boolean }) {

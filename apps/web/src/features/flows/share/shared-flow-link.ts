@@ -1,6 +1,6 @@
 import { useLocation } from 'react-router';
 
-/** The query parameter of a read-only share link (work-areas.md §4: /flows/{id}?flow-read-auth=…). */
+/** The query parameter of a read-only share link (docs/flows.md: /flows/{id}?flow-read-auth=…). */
 export const shareLinkParam = 'flow-read-auth';
 
 export type SharedFlowLink = { flowId: number; token: string };

@@ -22,7 +22,7 @@ function settingText(key: string, value: unknown, names: StepNames): string {
 }
 
 /**
- * A shared flow's step, read-only (work-areas.md §4 "Read-only flow mode"): its settings as a table, naming the
+ * A shared flow's step, read-only (docs/flows.md): its settings as a table, naming the
  * emails, segments and fields of the flow's own account, instead of the editing form (whose pickers list the
  * viewer's account).
  */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -38,16 +39,6 @@ async function addPeople(owner: Owner, count: number, prefix = 'dash'): Promise<
 /** Today in a time zone, 'YYYY-MM-DD'. */
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
-async function waitFor<T>(what: () => Promise<T>, until: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (until(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** A broadcast to everyone, sent for real through the worker and the SMTP server; answers its id once it is sent. */
 async function sendBroadcast(owner: Owner, name: string): Promise<number> {
   const accountId = owner.account.accountId as number;
@@ -59,7 +50,7 @@ async function sendBroadcast(owner: Owner, name: string): Promise<number> {
   expect(created.status).toBe(201);
   const id = created.body.item.id as number;
   expect((await owner.client.post(`/v1/broadcasts/${id}/send`)).status).toBe(200);
-  await waitFor(async () => (await owner.client.get(`/v1/broadcasts/${id}`)).body.item.status, (status) => status === 'sent', 20_000);
+  await until(async () => (await owner.client.get(`/v1/broadcasts/${id}`)).body.item.status === 'sent', { timeout: 20_000, message: `broadcast ${id} sent` });
   return id;
 }
 
@@ -124,7 +115,7 @@ describe('GET /v1/dashboard', () => {
     await track(accountId, id, people[2]!, 'opened', true);
 
     // The figures come from the email-metrics rollups, which the worker brings up to date within seconds.
-    const { broadcasts } = await waitFor(() => dashboard(owner.client), (answer) => answer.broadcasts!.recent[0]?.clicks === 1);
+    const { broadcasts } = await until(async () => { const answer = await dashboard(owner.client); return answer.broadcasts!.recent[0]?.clicks === 1 && answer; }, { timeout: 30_000, message: 'the click on the dashboard' });
     expect(broadcasts!.recent).toHaveLength(1);
     expect(broadcasts!.recent[0]).toMatchObject({ id, name: 'November news', status: 'sent', sent: 4, opens: 2, clicks: 1, openRate: 0.5, clickRate: 0.25 });
     expect(broadcasts!.recent[0]!.startedAt).not.toBeNull();

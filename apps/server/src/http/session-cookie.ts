@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { hashToken, randomToken } from '../lib/tokens.ts';
-import { deleteSession, findSession, insertSession, sessionLifetimeDays, touchSession } from '../features/auth/auth.queries.ts';
+import { deleteSession, findSession, insertSession, sessionLifetimeDays, touchSession } from './sessions.queries.ts';
 import type { Session } from './route.ts';
 
 export const sessionCookieName = 'herald_session';

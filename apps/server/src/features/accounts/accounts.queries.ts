@@ -136,13 +136,8 @@ export async function markPasswordSetOnOwnedAccounts(db: Database, userId: numbe
     .execute();
 }
 
-/** People in the account, archived ones excluded (an index-only count over the primary key). */
-export async function countPeople(db: Database, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('people')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('accountId', '=', accountId)
-    .where('archivedAt', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** The account's connected services that work (account.md §3 activeServices). */
+export async function activeServiceIds(db: Database, accountId: number): Promise<string[]> {
+  const { rows } = await sql<{ serviceId: string }>`select service_id as "serviceId" from account_services where account_id = ${accountId} and status = 'active' order by service_id`.execute(db);
+  return rows.map((r) => r.serviceId);
 }

@@ -16,12 +16,12 @@ import { startSession } from '../../http/session-cookie.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Services } from '../../services.ts';
-import { findUserByEmail, findUserById, setPasswordHash } from '../auth/auth.queries.ts';
 import { canAccessAIWriter } from '../ai-writer/ai-writer.access.ts';
 import { accountPayment, effectiveStatus } from '../billing/billing.service.ts';
-import { activeServiceIds } from '../integrations/slack.service.ts';
+import { countAccountPeople } from '../billing/billing.queries.ts';
+import { findUserByEmail, findUserById, setPasswordHash } from './users.queries.ts';
 import {
-  countPeople,
+  activeServiceIds,
   fillMemberName,
   findAccount,
   findTeamMember,
@@ -77,7 +77,7 @@ export async function loadAccount(
     approved: account.approved,
     blocked: account.blocked,
     testAccount: account.testAccount,
-    peopleCount: await countPeople(db, account.id),
+    peopleCount: await countAccountPeople(db, account.id),
     writeKey: account.writeKey,
     mailingAddress: account.mailingAddress,
     linkUTMs: account.linkUtms,

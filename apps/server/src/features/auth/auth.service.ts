@@ -10,14 +10,8 @@ import { passwordResetEmail } from '../../mail/templates/password-reset.ts';
 import { queueMail } from '../../mail/mailer.ts';
 import { loadAccount } from '../accounts/accounts.service.ts';
 import { markPasswordSetOnOwnedAccounts } from '../accounts/accounts.queries.ts';
-import {
-  consumePasswordReset,
-  deleteSessionsOfUser,
-  findDefaultMembership,
-  findUserByEmail,
-  insertPasswordReset,
-  setPasswordHash,
-} from './auth.queries.ts';
+import { findUserByEmail, setPasswordHash } from '../accounts/users.queries.ts';
+import { consumePasswordReset, deleteSessionsOfUser, findDefaultMembership, insertPasswordReset } from './auth.queries.ts';
 
 const resetTtlMinutes = 60;
 

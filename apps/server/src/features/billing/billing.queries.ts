@@ -24,8 +24,19 @@ export async function writeAccountPlan(db: Database, accountId: number, plan: Pl
   await db.updateTable('accounts').set({ ...plan, status }).where('id', '=', accountId).execute();
 }
 
-/** People that count toward the plan: every person not archived, counted as the account answer counts them. */
-export { countPeople as countAccountPeople } from '../accounts/accounts.queries.ts';
+/**
+ * People that count toward the plan: every person not archived, counted as the account answer counts them (an
+ * index-only count over the primary key).
+ */
+export async function countAccountPeople(db: Database, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('people')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('accountId', '=', accountId)
+    .where('archivedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 /** Trials whose end has passed become trialExpired; returns the ids moved. */
 export async function expireTrials(db: Database, now: Date): Promise<number[]> {

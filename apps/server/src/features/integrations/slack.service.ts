@@ -125,9 +125,3 @@ export async function testSlack(db: Database, services: Services, session: Sessi
   if (judged.outcome === 'auth') await failSlack(db, session.accountId, judged.reason!);
   return { ok: false, status: answer.status, message: answer.error ?? serviceMessages.slackRefused(answer.status) };
 }
-
-/** The account's connected services that work (account.md §3 activeServices). */
-export async function activeServiceIds(db: Database, accountId: number): Promise<string[]> {
-  const { rows } = await sql<{ serviceId: string }>`select service_id as "serviceId" from account_services where account_id = ${accountId} and status = 'active' order by service_id`.execute(db);
-  return rows.map((r) => r.serviceId);
-}

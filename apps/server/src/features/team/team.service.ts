@@ -21,7 +21,7 @@ import { teamInvitationEmail } from '../../mail/templates/team-invitation.ts';
 import type { Services } from '../../services.ts';
 import { loadAccount } from '../accounts/accounts.service.ts';
 import { findAccount } from '../accounts/accounts.queries.ts';
-import { findUserByEmail, findUserById, setPasswordHash } from '../auth/auth.queries.ts';
+import { findUserByEmail, findUserById, setPasswordHash } from '../accounts/users.queries.ts';
 import {
   acceptMembership,
   countOwners,

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { listReturnPath } from '../../lib/use-list-state.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
@@ -24,11 +25,7 @@ import { SendPanel } from './send-panel.tsx';
 import { usableTimeZone } from './send-time.ts';
 
 /** The list's address with only its own (broadcasts-…) query parameters (work-areas.md §2). */
-function listPath(search: string): string {
-  const kept = new URLSearchParams([...new URLSearchParams(search)].filter(([key]) => key.startsWith('broadcasts')));
-  const query = kept.toString();
-  return query ? `/broadcasts?${query}` : '/broadcasts';
-}
+const listPath = (search: string) => listReturnPath('/broadcasts', 'broadcasts', search);
 
 /** Waiting for the audience to settle before counting and saving it. */
 const audienceDebounceMs = 400;

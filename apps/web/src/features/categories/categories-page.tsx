@@ -1,16 +1,13 @@
-import { hasScopes, sendingMessages, type CommunicationCategory } from '@herald/contracts';
-import { Alert, Badge, Button, Group, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { IconArchive, IconCategory, IconLock, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
+import { sendingMessages, type CommunicationCategory } from '@herald/contracts';
+import { Badge, Button, Group, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { IconArchive, IconCategory, IconPlus } from '@tabler/icons-react';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
-import { useAccount } from '../account/account.api.ts';
+import { useAccess } from '../account/use-access.ts';
 import { useCategories, useCategoryCounts } from './categories.api.ts';
 import { categoryParam, CategoryModal, categoryTypeLabels, newCategoryParam } from './category-modal.tsx';
 
@@ -73,16 +70,13 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
 
 /** /settings/communication-categories: the kinds of email people can opt in or out of, with their counts. */
 export function CategoriesPage() {
-  const account = useAccount();
-  const accountData = account.data?.teamMember.accountData;
-  const canWrite = accountData ? hasScopes(accountData, ['emailSettings:write']) : false;
+  const { isReady, canWrite } = useAccess([], ['emailSettings:write']);
   const categories = useCategories();
   const counts = useCategoryCounts();
-  const [filter, setFilter] = useState<Filter>('active');
+  const filters = useListState({ archived: false }, { params: { archived: 'categories-archived' } });
+  const filter: Filter = filters.values.archived ? 'archived' : 'active';
   const { value: param, open: openModal, close: closeModal } = usePopupParam(categoryParam);
-  const isNarrow = useMediaQuery('(max-width: 767px)') ?? false;
-
-  if (!account.data) return <LoadingSpinner />;
+  const isNarrow = useIsNarrow('tablet');
 
   const newButton = canWrite && (
     <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newCategoryParam)}>
@@ -96,19 +90,38 @@ export function CategoriesPage() {
     .sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.name.localeCompare(b.name));
   const countOf = new Map((counts.data?.counts ?? []).map((c) => [c.id, c]));
 
-  let content;
-  if (categories.isPending) content = <LoadingSpinner label="Loading categories" />;
-  else if (categories.isError)
-    content = <LoadError message={errorMessage(categories.error, sendingMessages.categoriesLoadError)} onRetry={() => void categories.refetch()} />;
-  else if (list.length === 0)
-    content =
-      filter === 'archived' ? (
-        <EmptyState icon={<IconArchive size={28} />} title="No archived categories" description="Archived categories stay on the emails filed under them but are no longer offered for new emails." />
-      ) : (
-        <EmptyState icon={<IconCategory size={28} />} title="No categories" description="Categories sort your emails into kinds people can opt in or out of: a newsletter, product news, event invitations." action={newButton || undefined} />
-      );
-  else
-    content = (
+  return (
+    <ListPage
+      title="Communication Categories"
+      description="Kinds of email people can opt in or out of. Every email is filed under one; emails without their own use the default."
+      actions={newButton}
+      isReady={isReady}
+      readOnly={!canWrite && 'You can see the categories. Creating and changing them needs the “Email settings” permission.'}
+      toolbar={
+        <SegmentedControl
+          aria-label="Show"
+          w="fit-content"
+          value={filter}
+          onChange={(value) => filters.set({ archived: value === 'archived' })}
+          data={[
+            { value: 'active', label: 'Active' },
+            { value: 'archived', label: archivedCount > 0 ? `Archived (${archivedCount})` : 'Archived' },
+          ]}
+        />
+      }
+      query={categories}
+      loadingLabel="Loading categories"
+      errorFallback={sendingMessages.categoriesLoadError}
+      isEmpty={list.length === 0}
+      empty={
+        filter === 'archived' ? (
+          <EmptyState icon={<IconArchive size={28} />} title="No archived categories" description="Archived categories stay on the emails filed under them but are no longer offered for new emails." />
+        ) : (
+          <EmptyState icon={<IconCategory size={28} />} title="No categories" description="Categories sort your emails into kinds people can opt in or out of: a newsletter, product news, event invitations." action={newButton || undefined} />
+        )
+      }
+      after={<CategoryModal param={param} categories={categories.data?.categories} canWrite={canWrite} onClose={closeModal} />}
+    >
       <TableCard minWidth={isNarrow ? undefined : 760} aria-label={filter === 'archived' ? 'Archived categories' : 'Categories'}>
         <Table.Thead>
           <Table.Tr>
@@ -129,32 +142,6 @@ export function CategoriesPage() {
           ))}
         </Table.Tbody>
       </TableCard>
-    );
-
-  return (
-    <Stack gap="lg" py="md">
-      <PageHeader
-        title="Communication Categories"
-        description="Kinds of email people can opt in or out of. Every email is filed under one; emails without their own use the default."
-        actions={newButton}
-      />
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see the categories. Creating and changing them needs the “Email settings” permission.
-        </Alert>
-      )}
-      <SegmentedControl
-        aria-label="Show"
-        w="fit-content"
-        value={filter}
-        onChange={(value) => setFilter(value as Filter)}
-        data={[
-          { value: 'active', label: 'Active' },
-          { value: 'archived', label: archivedCount > 0 ? `Archived (${archivedCount})` : 'Archived' },
-        ]}
-      />
-      {content}
-      <CategoryModal param={param} categories={categories.data?.categories} canWrite={canWrite} onClose={closeModal} />
-    </Stack>
+    </ListPage>
   );
 }

@@ -19,10 +19,12 @@ interface EmailsTableProps {
   emails: EmailSummary[];
   canWrite: boolean;
   isNarrow: boolean;
+  /** The list's query, carried to each email so that its way back opens the list as it was. */
+  search: string;
   onDuplicate: (email: EmailSummary) => void;
 }
 
-export function EmailsTable({ emails, canWrite, isNarrow, onDuplicate }: EmailsTableProps) {
+export function EmailsTable({ emails, canWrite, isNarrow, search, onDuplicate }: EmailsTableProps) {
   const update = useUpdateEmail();
   const setArchived = (email: EmailSummary, archived: boolean) =>
     update.mutate(
@@ -61,7 +63,7 @@ export function EmailsTable({ emails, canWrite, isNarrow, onDuplicate }: EmailsT
         {emails.map((email) => (
           <Table.Tr key={email.id}>
             <Table.Td maw={360}>
-              <Anchor component={Link} to={`/emails/${email.id}`} fw={600} size="sm" style={{ wordBreak: 'break-word' }}>
+              <Anchor component={Link} to={`/emails/${email.id}${search}`} fw={600} size="sm" style={{ wordBreak: 'break-word' }}>
                 {email.name}
               </Anchor>
               <Text size="xs" c="dimmed" lineClamp={1}>
@@ -108,7 +110,7 @@ export function EmailsTable({ emails, canWrite, isNarrow, onDuplicate }: EmailsT
                   </ActionIcon>
                 </Menu.Target>
                 <Menu.Dropdown>
-                  <Menu.Item component={Link} to={`/emails/${email.id}`} leftSection={<IconPencil size={16} />}>
+                  <Menu.Item component={Link} to={`/emails/${email.id}${search}`} leftSection={<IconPencil size={16} />}>
                     {canWrite && !email.archived ? 'Edit' : 'Open'}
                   </Menu.Item>
                   {canWrite && (

@@ -1,18 +1,14 @@
-import { hasScopes, type PersonField } from '@herald/contracts';
-import { Alert, Badge, Box, Button, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { IconLock, IconPlus } from '@tabler/icons-react';
+import type { PersonField } from '@herald/contracts';
+import { Alert, Badge, Button, Group, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
-import { errorMessage } from '../../lib/api.ts';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { EmptyState } from '../../ui/empty-state.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
-import { useAccount } from '../account/account.api.ts';
+import { useAccess } from '../account/use-access.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { isEditableField, usePersonFields } from '../people/people.api.ts';
 import { fieldEditParam, FieldModal, fieldTypeLabels, newFieldParam } from './field-modal.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
 
 function FieldRow({
   field,
@@ -84,60 +80,50 @@ function FieldRow({
 
 /** /settings/person-fields: the fields stored on each person, and the custom-field popup. */
 export function PersonFieldsPage() {
-  const account = useAccount();
-  const accountData = account.data?.teamMember.accountData;
-  const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
-  const canWrite = accountData ? hasScopes(accountData, ['personFields:write']) : false;
+  const { isReady, canRead, canWrite } = useAccess(['people:read'], ['personFields:write']);
   const fields = usePersonFields({ enabled: canRead });
   const { value: param, open: openModal, close: closeModal } = usePopupParam(fieldEditParam);
-  const isNarrow = useMediaQuery('(max-width: 899px)');
-
-  if (!account.data) return <LoadingSpinner />;
-
-  const header = (
-    <PageHeader
-      title="Custom Fields"
-      description="The fields stored on each person. Add your own to segment and personalise on anything."
-      actions={
-        canRead &&
-        canWrite && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newFieldParam)}>
-            New field
-          </Button>
-        )
-      }
-    />
-  );
-
-  if (!canRead) {
-    return (
-      <Stack gap="lg" py="md">
-        {header}
-        <EmptyState
-          icon={<IconLock size={28} />}
-          title="You can't see person fields"
-          description="Seeing person fields needs the “See people” permission. Ask an owner of the account to give it to you."
-        />
-      </Stack>
-    );
-  }
+  const isNarrow = useIsNarrow();
 
   const all = fields.data?.items ?? [];
   const custom = all.filter(isEditableField);
   const builtIn = all.filter((f) => !isEditableField(f));
   const rows = [...custom.sort((a, b) => (a.title || a.name).localeCompare(b.title || b.name)), ...builtIn];
 
-  let content;
-  if (fields.isPending) content = <LoadingSpinner label="Loading fields" />;
-  else if (fields.isError)
-    content = (
-      <LoadError
-        message={errorMessage(fields.error, "We couldn't load your fields.")}
-        onRetry={() => void fields.refetch()}
-      />
-    );
-  else
-    content = (
+  return (
+    <ListPage
+      title="Custom Fields"
+      description="The fields stored on each person. Add your own to segment and personalise on anything."
+      actions={
+        canWrite && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newFieldParam)}>
+            New field
+          </Button>
+        )
+      }
+      isReady={isReady}
+      gate={{
+        canRead,
+        title: "You can't see person fields",
+        description: 'Seeing person fields needs the “See people” permission. Ask an owner of the account to give it to you.',
+      }}
+      readOnly={!canWrite && 'You can see person fields. Creating and changing them needs the “Manage custom fields” permission.'}
+      sidebar={(isNarrow) => (
+        <FolderTree
+          folderType="personFields"
+          title="Field folders"
+          items={custom.map((f) => ({ id: f.name, label: f.title || f.name }))}
+          canWrite={canWrite}
+          w={isNarrow ? '100%' : 240}
+          onItemClick={canWrite ? (item) => openModal(String(item.id)) : undefined}
+          deleteWarning="The person fields inside this folder are deleted too, with every person's values for them."
+        />
+      )}
+      query={fields}
+      loadingLabel="Loading fields"
+      errorFallback="We couldn't load your fields."
+      after={<FieldModal param={canWrite ? param : null} fields={custom} onClose={closeModal} />}
+    >
       <Stack gap="sm">
         {custom.length === 0 && (
           <Alert variant="light" color="blue">
@@ -157,42 +143,11 @@ export function PersonFieldsPage() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((field) => (
-              <FieldRow
-                key={field.name}
-                field={field}
-                canWrite={canWrite}
-                isNarrow={isNarrow}
-                onEdit={() => openModal(field.name)}
-              />
+              <FieldRow key={field.name} field={field} canWrite={canWrite} isNarrow={isNarrow} onEdit={() => openModal(field.name)} />
             ))}
           </Table.Tbody>
         </TableCard>
       </Stack>
-    );
-
-  return (
-    <Stack gap="lg" py="md">
-      {header}
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see person fields. Creating and changing them needs the “Manage custom fields” permission.
-        </Alert>
-      )}
-      <Group align="flex-start" gap="lg" wrap={isNarrow ? 'wrap' : 'nowrap'}>
-        <FolderTree
-          folderType="personFields"
-          title="Field folders"
-          items={custom.map((f) => ({ id: f.name, label: f.title || f.name }))}
-          canWrite={canWrite}
-          w={isNarrow ? '100%' : 240}
-          onItemClick={canWrite ? (item) => openModal(String(item.id)) : undefined}
-          deleteWarning="The person fields inside this folder are deleted too, with every person's values for them."
-        />
-        <Box style={{ flex: 1, minWidth: 0 }} w={isNarrow ? '100%' : undefined}>
-          {content}
-        </Box>
-      </Group>
-      <FieldModal param={canWrite ? param : null} fields={custom} onClose={closeModal} />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,7 +1,7 @@
 import { flowMessages, type Flow } from '@herald/contracts';
 import { ActionIcon, Anchor, Badge, Group, Menu, Switch, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconArchive, IconCopy, IconDots, IconPencil } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArchive, IconArchiveOff, IconCopy, IconDots, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatRelative } from '../../lib/format.ts';
@@ -15,6 +15,8 @@ interface FlowsTableProps {
   flows: Flow[];
   canWrite: boolean;
   isNarrow: boolean;
+  /** The archived flows: switched off for good, restored from the '…' menu. */
+  isArchived?: boolean;
 }
 
 /** People in the flow now and all who ever entered; asked per flow, refreshed while the list is open. */
@@ -33,8 +35,8 @@ function PeopleCounts({ flowId }: { flowId: number }) {
   );
 }
 
-/** The flows list: name, on/off switch, people (active / entered), steps, last change and a '…' menu to archive. */
-export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
+/** The flows list: name, on/off switch, people (active / entered), steps, last change and a '…' menu to archive or restore. */
+export function FlowsTable({ flows, canWrite, isNarrow, isArchived = false }: FlowsTableProps) {
   const toggleFlow = useToggleFlow();
   const update = useUpdateFlow();
   const [copying, setCopying] = useState<Flow | null>(null);
@@ -50,10 +52,15 @@ export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
           { onSuccess: () => notifySuccess(`“${flow.name}” archived.`), onError: (error) => notifyError(error, flowMessages.updateFallback) },
         ),
     });
+  const restore = (flow: Flow) =>
+    update.mutate(
+      { id: flow.id, changes: { archived: false } },
+      { onSuccess: () => notifySuccess(`“${flow.name}” restored.`), onError: (error) => notifyError(error, flowMessages.updateFallback) },
+    );
 
   return (
     <>
-    <TableCard minWidth={isNarrow ? 320 : 720} aria-label="Flows">
+    <TableCard minWidth={isNarrow ? 320 : 720} aria-label={isArchived ? 'Archived flows' : 'Flows'}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Flow</Table.Th>
@@ -99,7 +106,7 @@ export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
                   color="teal"
                   aria-label={`${flow.name} active`}
                   checked={isFlowOn(flow.status)}
-                  disabled={!canWrite || toggleFlow.changingId === flow.id}
+                  disabled={!canWrite || isArchived || toggleFlow.changingId === flow.id}
                   onChange={(event) => void toggleFlow.toggle(flow.id, event.currentTarget.checked)}
                 />
               </Table.Td>
@@ -134,9 +141,14 @@ export function FlowsTable({ flows, canWrite, isNarrow }: FlowsTableProps) {
                         Copy
                       </Menu.Item>
                     )}
-                    {canWrite && (
+                    {canWrite && !isArchived && (
                       <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={() => confirmArchive(flow)}>
                         Archive
+                      </Menu.Item>
+                    )}
+                    {canWrite && isArchived && (
+                      <Menu.Item leftSection={<IconArchiveOff size={16} />} onClick={() => restore(flow)}>
+                        Restore
                       </Menu.Item>
                     )}
                   </Menu.Dropdown>

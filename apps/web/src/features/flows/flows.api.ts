@@ -22,13 +22,20 @@ export const flowCountsKey = (id: number) => ['flows', 'counts', id] as const;
 /** People counts move as people pass through: asked again this often while a page shows them. */
 export const countsRefreshMs = 15_000;
 
-/** GET /v1/integrations: every flow of the account with its steps and links (work-areas.md §2: all flows are fetched). */
-export function useFlows(options: { enabled?: boolean } = {}) {
+/** The archived flows' list, under the list's key so that whatever refreshes the list refreshes it too. */
+export const archivedFlowListKey = [...flowListKey, 'archived'] as const;
+
+/**
+ * GET /v1/integrations: every flow of the account with its steps and links (work-areas.md §2: all flows are
+ * fetched); the archived ones instead with `archived` (?archived=true).
+ */
+export function useFlows(options: { enabled?: boolean; archived?: boolean } = {}) {
+  const archived = options.archived ?? false;
   return useQuery({
-    queryKey: flowListKey,
+    queryKey: archived ? archivedFlowListKey : flowListKey,
     // A 403 is treated as forbidden: the list comes back empty (work-areas.md §4).
     queryFn: () =>
-      api.get('/integrations', { schema: FlowList }).catch((error: unknown) => {
+      api.get(archived ? '/integrations?archived=true' : '/integrations', { schema: FlowList }).catch((error: unknown) => {
         if (isApiError(error) && error.statusCode === 403) return { integrations: [] };
         throw error;
       }),

@@ -1,42 +1,38 @@
 import { hasScopes, peopleMessages, segmentMessages, type Person } from '@herald/contracts';
-import { Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { useMediaQuery, useThrottledValue } from '@mantine/hooks';
-import { IconFileImport, IconFilterPlus, IconLock, IconSearch, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { Button, Group, Paper, Text } from '@mantine/core';
+import { useThrottledValue } from '@mantine/hooks';
+import { IconFileImport, IconFilterPlus, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
+import { useListState } from '../../lib/use-list-state.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
-import { useAccount } from '../account/account.api.ts';
+import { ListPage } from '../../ui/list-page.tsx';
+import { useAccess } from '../account/use-access.ts';
 import { ConditionsDrawer } from '../segments/conditions-drawer.tsx';
 import { ExplainModal } from '../segments/explain-modal.tsx';
 import type { PickedPerson } from '../segments/person-picker.tsx';
 import { NewSegmentModal } from '../segments/new-segment-modal.tsx';
-import { SegmentToolbar } from '../segments/segment-toolbar.tsx';
 import { SegmentsColumn } from '../segments/segments-column.tsx';
 import { useConditionChoices } from '../segments/use-condition-choices.ts';
 import { useSegmentCount, useSegmentPeople, useSegments } from '../segments/segments.api.ts';
 import { AddPersonModal } from './add-person-modal.tsx';
-import { BulkBar, BulkProgress } from './bulk-actions.tsx';
 import { PeopleTable, PeopleTableSkeleton } from './people-table.tsx';
+import { PeopleToolbar, type PeopleSort } from './people-toolbar.tsx';
 import { effectiveQuery, searchThrottleMs, usePeopleSearch, usePersonFields } from './people.api.ts';
 import { defaultTableFields } from './person-values.tsx';
+
+/** The list's own query parameters: the search (All People) and the sort survive a reload and the back button. */
+export const peopleListParams = { search: 'people-search', sort: 'people-sort', order: 'people-order' } as const;
 
 /**
  * /people, /segments and /segments/{id}: the segment list on the left and the current segment's people
  * (All People by default) with its live count, sort, conditions, search (All People) and bulk actions.
  */
 export function PeoplePage() {
-  const account = useAccount();
+  const { account, isReady, canRead, canWrite } = useAccess(['people:read'], ['people:write']);
+  const canExport = account.data ? hasScopes(account.data.teamMember.accountData, ['people:export']) : false;
   const { id: idParam } = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
-  const accountData = account.data?.teamMember.accountData;
-  const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
-  const canWrite = accountData ? hasScopes(accountData, ['people:write']) : false;
-  const canExport = accountData ? hasScopes(accountData, ['people:export']) : false;
-  const isNarrow = useMediaQuery('(max-width: 899px)') ?? false;
 
   const segments = useSegments({ enabled: canRead });
   const list = segments.data?.segments;
@@ -45,11 +41,12 @@ export function PeoplePage() {
   const isAllPeople = current !== undefined && current.autoType === 'allPeople';
   const choices = useConditionChoices(canRead, list, current?.id);
 
-  const [input, setInput] = useState('');
+  const filters = useListState({ search: '', sort: 'createdAt', order: 'desc' }, { params: peopleListParams });
+  const input = filters.values.search;
+  const sort: PeopleSort = { sort: filters.values.sort, order: filters.values.order === 'asc' ? 'asc' : 'desc' };
   // Throttled to one search per 500 ms; fewer than 2 characters lists everyone. Search covers All People.
   const throttled = useThrottledValue(input, searchThrottleMs);
   const query = isAllPeople ? effectiveQuery(throttled) : '';
-  const [sort, setSort] = useState<{ sort: string; order: 'asc' | 'desc' }>({ sort: 'createdAt', order: 'desc' });
   const isSearching = query !== '';
   const isDefaultSort = sort.sort === 'createdAt' && sort.order === 'desc';
   const search = usePeopleSearch(query, { enabled: canRead && isSearching });
@@ -70,14 +67,13 @@ export function PeoplePage() {
       return p;
     });
 
-  // Changing the segment clears the selection and the search and closes the panels.
+  // Changing the segment clears the selection and closes the panels (the segment's link has no search).
   useEffect(() => {
     setSelected([]);
-    setInput('');
     setIsWholeSegment(false);
     setExplaining(null);
   }, [idParam]);
-  useEffect(() => setSelected([]), [query, sort]);
+  useEffect(() => setSelected([]), [query, sort.sort, sort.order]);
 
   const finishBulk = useCallback((id: number) => setBulkActions((ids) => ids.filter((x) => x !== id)), []);
   const pages = isSearching ? search.data?.pages : segmentPeople.data?.pages;
@@ -92,10 +88,16 @@ export function PeoplePage() {
     return chosen.length > 0 ? chosen : [...defaultTableFields];
   }, [account.data?.peopleTableFields]);
 
-  if (!account.data) return <LoadingSpinner />;
+  const failed = segments.isError ? segments : active;
+  const status = {
+    isPending: segments.isPending || (isSearching ? search.isPending : segmentPeople.isPending && current !== undefined),
+    isError: segments.isError || (current !== undefined && active.isError),
+    error: failed.error,
+    refetch: failed.refetch,
+  };
 
-  const header = (
-    <PageHeader
+  return (
+    <ListPage
       title="People"
       description="Everyone in your account, grouped into segments that stay up to date by themselves."
       actions={
@@ -113,85 +115,79 @@ export function PeoplePage() {
           </Group>
         )
       }
-    />
-  );
-
-  if (!canRead) {
-    return (
-      <Stack gap="lg" py="md">
-        {header}
-        <EmptyState
-          icon={<IconLock size={28} />}
-          title="You can't see people"
-          description="Seeing people needs the “See people” permission. Ask an owner of the account to give it to you."
-        />
-      </Stack>
-    );
-  }
-
-  let content;
-  if (segments.isError)
-    content = <LoadError message={errorMessage(segments.error, segmentMessages.loadError)} onRetry={() => void segments.refetch()} />;
-  else if (segments.isPending || (!isSearching && segmentPeople.isPending && current)) content = <PeopleTableSkeleton columns={columns} fields={fields.data?.items} />;
-  else if (!current)
-    content = (
-      <EmptyState
-        title="This segment does not exist"
-        description="It may have been deleted. All People lists everyone in your account."
-        action={
-          <Button component={Link} to="/people">
-            Open All People
-          </Button>
-        }
-      />
-    );
-  else if (active.isError)
-    content = (
-      <LoadError
-        message={errorMessage(active.error, isSearching ? peopleMessages.searchError : isDefaultSort ? segmentMessages.peopleError : segmentMessages.sortError)}
-        onRetry={() => void active.refetch()}
-      />
-    );
-  else if (isSearching && search.isPending) content = <LoadingSpinner label="Searching" />;
-  else if (people.length === 0 && isAllPeople && !isSearching)
-    content = (
-      <EmptyState
-        icon={<IconUsers size={28} />}
-        title="No people yet"
-        description="Add people one by one, import them from a CSV file, or send them from your site and apps."
-        action={
-          canWrite ? (
-            <Group gap="xs" justify="center">
-              <Button onClick={() => setIsAddOpen(true)} leftSection={<IconUserPlus size={16} />}>
-                Add person
-              </Button>
-              <Button variant="default" component={Link} to="/people/imports/new" leftSection={<IconFileImport size={16} />}>
-                Import people
-              </Button>
-            </Group>
-          ) : undefined
-        }
-      />
-    );
-  else if (people.length === 0)
-    content = (
-      <Paper withBorder radius="md" p="xl">
-        <Text c="dimmed" ta="center">
-          {isSearching ? `No people match “${query}”.` : 'No people match these conditions yet. Membership updates by itself as people change.'}
-        </Text>
-      </Paper>
-    );
-  else
-    content = (
-      <Stack gap="sm">
-        <PeopleTable
-          people={people}
-          columns={columns}
-          fields={fields.data?.items}
+      isReady={isReady}
+      gate={{ canRead, title: "You can't see people", description: 'Seeing people needs the “See people” permission. Ask an owner of the account to give it to you.' }}
+      sidebar={(isNarrow) => <SegmentsColumn segments={list} currentId={current?.id ?? null} canWrite={canWrite} isNarrow={isNarrow} />}
+      toolbar={
+        <PeopleToolbar
+          segment={current}
+          count={count}
+          sort={sort}
+          canWrite={canWrite}
+          canExport={canExport}
+          notifyEmail={account.data ? account.data.teamMember.email || account.data.email : ''}
+          search={isAllPeople ? { value: input, onChange: (value) => filters.set({ search: value }) } : null}
           selected={selected}
-          onSelect={setSelected}
-          onExplain={isAllPeople ? undefined : (p) => setExplaining({ person: { id: p.id, label: p.email ?? `Person ${p.id}` } })}
+          isWholeSegment={isWholeSegment}
+          bulkActions={bulkActions}
+          onSort={(next) => filters.set(next)}
+          onConditions={() => setEditing(true)}
+          onExplain={() => setExplaining({ person: null })}
+          onWholeSegment={() => setIsWholeSegment(true)}
+          onBulkStarted={(id) => setBulkActions((ids) => [...ids, id])}
+          onBulkFinished={finishBulk}
+          onClearSelection={() => {
+            setSelected([]);
+            setIsWholeSegment(false);
+          }}
         />
+      }
+      query={status}
+      loadingLabel={isSearching ? 'Searching' : 'Loading people'}
+      skeleton={isSearching && !segments.isPending ? undefined : <PeopleTableSkeleton columns={columns} fields={fields.data?.items} />}
+      errorFallback={segments.isError ? segmentMessages.loadError : isSearching ? peopleMessages.searchError : isDefaultSort ? segmentMessages.peopleError : segmentMessages.sortError}
+      notFound={
+        !current && (
+          <EmptyState
+            title="This segment does not exist"
+            description="It may have been deleted. All People lists everyone in your account."
+            action={
+              <Button component={Link} to="/people">
+                Open All People
+              </Button>
+            }
+          />
+        )
+      }
+      isEmpty={people.length === 0 && isAllPeople && !isSearching}
+      empty={
+        <EmptyState
+          icon={<IconUsers size={28} />}
+          title="No people yet"
+          description="Add people one by one, import them from a CSV file, or send them from your site and apps."
+          action={
+            canWrite ? (
+              <Group gap="xs" justify="center">
+                <Button onClick={() => setIsAddOpen(true)} leftSection={<IconUserPlus size={16} />}>
+                  Add person
+                </Button>
+                <Button variant="default" component={Link} to="/people/imports/new" leftSection={<IconFileImport size={16} />}>
+                  Import people
+                </Button>
+              </Group>
+            ) : undefined
+          }
+        />
+      }
+      isNoMatch={people.length === 0}
+      noMatch={
+        <Paper withBorder radius="md" p="xl">
+          <Text c="dimmed" ta="center">
+            {isSearching ? `No people match “${query}”.` : 'No people match these conditions yet. Membership updates by itself as people change.'}
+          </Text>
+        </Paper>
+      }
+      pagination={
         <Group justify="space-between" wrap="wrap">
           <Text size="sm" c="dimmed">
             {people.length.toLocaleString()} {people.length === 1 ? 'person' : 'people'} shown
@@ -202,69 +198,28 @@ export function PeoplePage() {
             </Button>
           )}
         </Group>
-      </Stack>
-    );
-
-  return (
-    <Stack gap="lg" py="md">
-      {header}
-      <Group align="flex-start" gap="lg" wrap={isNarrow ? 'wrap' : 'nowrap'}>
-        <SegmentsColumn segments={list} currentId={current?.id ?? null} canWrite={canWrite} isNarrow={isNarrow} />
-        <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} w={isNarrow ? '100%' : undefined}>
+      }
+      after={
+        <>
           {current && (
-            <SegmentToolbar
-              segment={current}
-              count={count.data?.totalCount}
-              isCounting={count.isFetching}
-              sort={sort.sort}
-              order={sort.order}
-              canWrite={canWrite}
-              onSort={(s, o) => setSort({ sort: s, order: o })}
-              onConditions={() => setEditing(true)}
-              onExplain={() => setExplaining({ person: null })}
-              onWholeSegment={() => setIsWholeSegment(true)}
-            />
+            <ConditionsDrawer segment={current} opened={isEditing} readOnly={!canWrite || current.autoSegment} choices={choices} onClose={() => setEditing(false)} />
           )}
-          {count.isError && <Text size="sm" c="orange">{errorMessage(count.error, segmentMessages.previewError)}</Text>}
-          {isAllPeople && (
-            <TextInput
-              aria-label="Search people"
-              placeholder="Search by email or name"
-              leftSection={<IconSearch size={16} />}
-              value={input}
-              onChange={(e) => setInput(e.currentTarget.value)}
-              w={isNarrow ? '100%' : 320}
-              maxLength={200}
-              type="search"
-            />
+          {current && (
+            <ExplainModal segment={current} person={explaining?.person ?? null} opened={explaining !== null} choices={choices} onClose={() => setExplaining(null)} />
           )}
-          {bulkActions.map((id) => (
-            <BulkProgress key={id} id={id} onFinished={() => finishBulk(id)} />
-          ))}
-          {(selected.length > 0 || (isWholeSegment && current)) && (
-            <BulkBar
-              selected={selected.length > 0 || !current ? selected : { segmentId: current.id, name: current.name, count: count.data?.totalCount ?? null }}
-              canWrite={canWrite}
-              canExport={canExport}
-              notifyEmail={account.data.teamMember.email || account.data.email}
-              onStarted={(id) => setBulkActions((ids) => [...ids, id])}
-              onClear={() => {
-                setSelected([]);
-                setIsWholeSegment(false);
-              }}
-            />
-          )}
-          {content}
-        </Stack>
-      </Group>
-      {current && (
-        <ConditionsDrawer segment={current} opened={isEditing} readOnly={!canWrite || current.autoSegment} choices={choices} onClose={() => setEditing(false)} />
-      )}
-      {current && (
-        <ExplainModal segment={current} person={explaining?.person ?? null} opened={explaining !== null} choices={choices} onClose={() => setExplaining(null)} />
-      )}
-      <AddPersonModal opened={isAddOpen} onClose={() => setIsAddOpen(false)} />
-      <NewSegmentModal opened={isNewOpen} onClose={() => setIsNewOpen(false)} />
-    </Stack>
+          <AddPersonModal opened={isAddOpen} onClose={() => setIsAddOpen(false)} />
+          <NewSegmentModal opened={isNewOpen} onClose={() => setIsNewOpen(false)} />
+        </>
+      }
+    >
+      <PeopleTable
+        people={people}
+        columns={columns}
+        fields={fields.data?.items}
+        selected={selected}
+        onSelect={setSelected}
+        onExplain={isAllPeople ? undefined : (p) => setExplaining({ person: { id: p.id, label: p.email ?? `Person ${p.id}` } })}
+      />
+    </ListPage>
   );
 }

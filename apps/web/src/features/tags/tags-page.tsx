@@ -1,33 +1,27 @@
-import { hasScopes, peopleMessages } from '@herald/contracts';
-import { Alert, Badge, Box, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { peopleMessages } from '@herald/contracts';
+import { Badge, Button, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconLock, IconPlus, IconTag } from '@tabler/icons-react';
+import { IconPlus, IconTag } from '@tabler/icons-react';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
-import { errorMessage } from '../../lib/api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
-import { useAccount } from '../account/account.api.ts';
+import { useAccess } from '../account/use-access.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { newTagParam, TagModal, tagEditParam } from './tag-modal.tsx';
 import { useDeleteTag, useTagCounts, useTags } from './tags.api.ts';
-import { LoadError } from '../../ui/load-error.tsx';
 
 /** /settings/tags: the account's tags with how many people carry each, and the tag popup. */
 export function TagsPage() {
-  const account = useAccount();
-  const accountData = account.data?.teamMember.accountData;
-  const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
-  const canWrite = accountData ? hasScopes(accountData, ['people:write']) : false;
+  const { isReady, canRead, canWrite } = useAccess(['people:read'], ['people:write']);
   const tags = useTags({ enabled: canRead });
   const counts = useTagCounts({ enabled: canRead });
   const remove = useDeleteTag();
   const { value: param, open: openModal, close: closeModal } = usePopupParam(tagEditParam);
-  const isNarrow = useMediaQuery('(max-width: 899px)');
+  const isNarrow = useIsNarrow();
 
   const confirmDelete = (tag: string) =>
     modals.openConfirmModal({
@@ -43,65 +37,58 @@ export function TagsPage() {
         remove.mutate(tag, { onError: (error) => notifyError(error, peopleMessages.couldNotDeleteTag) }),
     });
 
-  if (!account.data) return <LoadingSpinner />;
+  const countOf = new Map((counts.data?.tagCounts ?? []).map((c) => [c.tag, c.count]));
+  const list = [...(tags.data?.tags ?? [])].sort((a, b) => a.tag.localeCompare(b.tag));
 
-  const header = (
-    <PageHeader
+  return (
+    <ListPage
       title="Tags"
       description="Labels you put on people to target them in flows and segments."
       actions={
-        canRead &&
         canWrite && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => openModal(newTagParam)}>
             New Tag
           </Button>
         )
       }
-    />
-  );
-
-  if (!canRead) {
-    return (
-      <Stack gap="lg" py="md">
-        {header}
-        <EmptyState
-          icon={<IconLock size={28} />}
-          title="You can't see tags"
-          description="Seeing tags needs the “See people” permission. Ask an owner of the account to give it to you."
+      isReady={isReady}
+      gate={{
+        canRead,
+        title: "You can't see tags",
+        description: 'Seeing tags needs the “See people” permission. Ask an owner of the account to give it to you.',
+      }}
+      readOnly={!canWrite && 'You can see tags. Creating and changing them needs the “Add and edit people” permission.'}
+      sidebar={(isNarrow) => (
+        <FolderTree
+          folderType="tags"
+          title="Tag folders"
+          items={list.map((t) => ({ id: t.tag, label: t.tag }))}
+          canWrite={canWrite}
+          w={isNarrow ? '100%' : 240}
+          onItemClick={canWrite ? (item) => openModal(String(item.id)) : undefined}
+          deleteWarning="The tags inside this folder are deleted too, and removed from every person who has them."
         />
-      </Stack>
-    );
-  }
-
-  const countOf = new Map((counts.data?.tagCounts ?? []).map((c) => [c.tag, c.count]));
-  const list = [...(tags.data?.tags ?? [])].sort((a, b) => a.tag.localeCompare(b.tag));
-
-  let content;
-  if (tags.isPending) content = <LoadingSpinner label="Loading tags" />;
-  else if (tags.isError)
-    content = (
-      <LoadError
-        message={errorMessage(tags.error, "We couldn't load your tags.")}
-        onRetry={() => void tags.refetch()}
-      />
-    );
-  else if (list.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconTag size={28} />}
-        title="No tags yet"
-        description="Tags label people — “customer”, “webinar-2026”, “vip”. Create one here, or add tags to people directly."
-        action={
-          canWrite ? (
-            <Button variant="light" onClick={() => openModal(newTagParam)}>
-              New Tag
-            </Button>
-          ) : undefined
-        }
-      />
-    );
-  else
-    content = (
+      )}
+      query={tags}
+      loadingLabel="Loading tags"
+      errorFallback="We couldn't load your tags."
+      isEmpty={list.length === 0}
+      empty={
+        <EmptyState
+          icon={<IconTag size={28} />}
+          title="No tags yet"
+          description="Tags label people — “customer”, “webinar-2026”, “vip”. Create one here, or add tags to people directly."
+          action={
+            canWrite ? (
+              <Button variant="light" onClick={() => openModal(newTagParam)}>
+                New Tag
+              </Button>
+            ) : undefined
+          }
+        />
+      }
+      after={<TagModal param={canWrite ? param : null} tags={tags.data?.tags} onClose={closeModal} />}
+    >
       <TableCard minWidth={480}>
         <Table.Thead>
           <Table.Tr>
@@ -142,21 +129,10 @@ export function TagsPage() {
               <Table.Td>
                 {canWrite && (
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => openModal(tag.tag)}
-                      aria-label={`Edit ${tag.tag}`}
-                    >
+                    <Button size="xs" variant="default" onClick={() => openModal(tag.tag)} aria-label={`Edit ${tag.tag}`}>
                       Edit
                     </Button>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      onClick={() => confirmDelete(tag.tag)}
-                      aria-label={`Delete ${tag.tag}`}
-                    >
+                    <Button size="xs" variant="subtle" color="red" onClick={() => confirmDelete(tag.tag)} aria-label={`Delete ${tag.tag}`}>
                       Delete
                     </Button>
                   </Group>
@@ -166,31 +142,6 @@ export function TagsPage() {
           ))}
         </Table.Tbody>
       </TableCard>
-    );
-
-  return (
-    <Stack gap="lg" py="md">
-      {header}
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see tags. Creating and changing them needs the “Add and edit people” permission.
-        </Alert>
-      )}
-      <Group align="flex-start" gap="lg" wrap={isNarrow ? 'wrap' : 'nowrap'}>
-        <FolderTree
-          folderType="tags"
-          title="Tag folders"
-          items={list.map((t) => ({ id: t.tag, label: t.tag }))}
-          canWrite={canWrite}
-          w={isNarrow ? '100%' : 240}
-          onItemClick={canWrite ? (item) => openModal(String(item.id)) : undefined}
-          deleteWarning="The tags inside this folder are deleted too, and removed from every person who has them."
-        />
-        <Box style={{ flex: 1, minWidth: 0 }} w={isNarrow ? '100%' : undefined}>
-          {content}
-        </Box>
-      </Group>
-      <TagModal param={canWrite ? param : null} tags={tags.data?.tags} onClose={closeModal} />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,19 +1,16 @@
-import { hasScopes, teamMessages, type TeamMemberView } from '@herald/contracts';
-import { Alert, Badge, Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { teamMessages, type TeamMemberView } from '@herald/contracts';
+import { Badge, Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconLock, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
-import { errorMessage } from '../../lib/api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
-import { useAccount } from '../account/account.api.ts';
+import { useAccess } from '../account/use-access.ts';
 import { newMemberParam, TeamMemberModal } from './team-member-modal.tsx';
 import { useIsTeamChanging, useRemoveTeamMember, useTeamMembers } from './team.api.ts';
-import { LoadError } from '../../ui/load-error.tsx';
 
 export const teamMemberParam = 'team-member';
 
@@ -133,15 +130,12 @@ function MemberCard(props: MemberProps) {
 
 /** /settings/team: the account's team members and the team-member popup. */
 export function TeamPage() {
-  const account = useAccount();
-  const accountData = account.data?.teamMember.accountData;
-  const canRead = accountData ? hasScopes(accountData, ['team:read']) : false;
-  const canWrite = accountData ? hasScopes(accountData, ['team:write']) : false;
+  const { account, isReady, canRead, canWrite } = useAccess(['team:read'], ['team:write']);
   const team = useTeamMembers({ enabled: canRead });
   const remove = useRemoveTeamMember();
   const isChanging = useIsTeamChanging();
   const { value: modalParam, open: openModal, close: closeModal } = usePopupParam(teamMemberParam);
-  const isNarrow = useMediaQuery('(max-width: 699px)');
+  const isNarrow = useIsNarrow('tablet');
 
   const confirmRemove = (member: TeamMemberView) =>
     modals.openConfirmModal({
@@ -160,111 +154,72 @@ export function TeamPage() {
         }),
     });
 
-  if (!account.data) return <LoadingSpinner />;
+  const members = [...(team.data?.teamMembers ?? [])].sort(byName);
+  const propsOf = (member: TeamMemberView): MemberProps => ({
+    member,
+    isYou: member.id === account.data?.teamMemberId,
+    canWrite,
+    isChanging,
+    onOpen: () => openModal(String(member.id)),
+    onRemove: () => confirmRemove(member),
+  });
 
-  const header = (
-    <PageHeader
+  return (
+    <ListPage
       title="Team Members"
       description="Invite teammates to this account and choose what each of them can do."
       actions={
-        canRead &&
         canWrite && (
-          <Button
-            leftSection={<IconUserPlus size={16} />}
-            onClick={() => openModal(newMemberParam)}
-            disabled={isChanging}
-          >
+          <Button leftSection={<IconUserPlus size={16} />} onClick={() => openModal(newMemberParam)} disabled={isChanging}>
             Invite team member
           </Button>
         )
       }
-    />
-  );
-
-  if (!canRead) {
-    return (
-      <Stack gap="lg" py="md">
-        {header}
-        <EmptyState
-          icon={<IconLock size={28} />}
-          title="You can't see the team"
-          description="Seeing the team members of this account needs the “See team members” permission. Ask an owner of the account to give it to you."
-        />
-      </Stack>
-    );
-  }
-
-  let content;
-  if (team.isPending) content = <LoadingSpinner label="Loading team members" />;
-  else if (team.isError)
-    content = (
-      <LoadError
-        message={errorMessage(team.error, "We couldn't load the team members.")}
-        onRetry={() => void team.refetch()}
-      />
-    );
-  else if (team.data.teamMembers.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconUsers size={28} />}
-        title="No team members yet"
-        description="Invite a teammate to work on this account with you."
-      />
-    );
-  else {
-    const members = [...team.data.teamMembers].sort(byName);
-    const propsOf = (member: TeamMemberView): MemberProps => ({
-      member,
-      isYou: member.id === account.data.teamMemberId,
-      canWrite,
-      isChanging,
-      onOpen: () => openModal(String(member.id)),
-      onRemove: () => confirmRemove(member),
-    });
-    content = isNarrow ? (
-      <Stack gap="sm" role="list" aria-label="Team members">
-        {members.map((member) => (
-          <MemberCard key={member.id} {...propsOf(member)} />
-        ))}
-      </Stack>
-    ) : (
-      <TableCard>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Email</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
+      isReady={isReady}
+      gate={{
+        canRead,
+        title: "You can't see the team",
+        description:
+          'Seeing the team members of this account needs the “See team members” permission. Ask an owner of the account to give it to you.',
+      }}
+      readOnly={
+        !canWrite &&
+        'You can see the team. Inviting and changing team members needs the “Invite and manage team members” permission.'
+      }
+      query={team}
+      loadingLabel="Loading team members"
+      errorFallback="We couldn't load the team members."
+      isEmpty={members.length === 0}
+      empty={<EmptyState icon={<IconUsers size={28} />} title="No team members yet" description="Invite a teammate to work on this account with you." />}
+      after={
+        <TeamMemberModal param={modalParam} members={team.data?.teamMembers} isLoading={team.isPending} canWrite={canWrite} onClose={closeModal} />
+      }
+    >
+      {isNarrow ? (
+        <Stack gap="sm" role="list" aria-label="Team members">
           {members.map((member) => (
-            <MemberRow key={member.id} {...propsOf(member)} />
+            <MemberCard key={member.id} {...propsOf(member)} />
           ))}
-        </Table.Tbody>
-      </TableCard>
-    );
-  }
-
-  return (
-    <Stack gap="lg" py="md">
-      {header}
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see the team. Inviting and changing team members needs the “Invite and manage team members”
-          permission.
-        </Alert>
+        </Stack>
+      ) : (
+        <TableCard>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.map((member) => (
+              <MemberRow key={member.id} {...propsOf(member)} />
+            ))}
+          </Table.Tbody>
+        </TableCard>
       )}
-      {content}
-      <TeamMemberModal
-        param={modalParam}
-        members={team.data?.teamMembers}
-        isLoading={team.isPending}
-        canWrite={canWrite}
-        onClose={closeModal}
-      />
-    </Stack>
+    </ListPage>
   );
 }

@@ -7,7 +7,9 @@ import { defaultCategory } from '../src/features/categories/categories.service.t
 import { enqueueDeliveries } from '../src/features/deliveries/deliveries.service.ts';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -69,16 +71,6 @@ async function broadcast(client: Client, body: Record<string, unknown>): Promise
   return res.body.item;
 }
 
-async function until<T>(what: string, look: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await look();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 const rowsOf = (accountId: number, sourceId: number) =>
   ctx.services.db.selectFrom('deliveries').select(['personId', 'status', 'notBefore', 'timeZone']).where('accountId', '=', accountId).where('sourceKind', '=', 'broadcast').where('sourceId', '=', sourceId).execute();
 
@@ -103,10 +95,10 @@ describe("broadcasts in each recipient's time zone", () => {
     const sent = await client.post(`/v1/broadcasts/${item.id}/send`);
     expect(sent.status).toBe(200);
     expect(sent.body.item.status).toBe('sending');
-    const rows = await until('rows queued', async () => {
+    const rows = await until(async () => {
       const found = await rowsOf(accountId, item.id);
       return found.length === 7 && found;
-    });
+    }, { timeout: 30_000, message: 'rows queued' });
     const of = (p: { id: number }) => rows.find((r) => Number(r.personId) === p.id)!;
     const at = (zone: string, wall = local) => instantOf(wall, zone);
     expect(of(people.kiritimati).notBefore.getTime()).toBe(at('Pacific/Kiritimati', addDay(local)));
@@ -120,10 +112,10 @@ describe("broadcasts in each recipient's time zone", () => {
     expect(of(people.none)).toMatchObject({ timeZone: 'Europe/Berlin' });
     // Noumea's time had passed and its next day falls after the window: it goes now; the others wait.
     await smtp.waitFor(people.noumea.email);
-    const status = await until('progress', async () => {
+    const status = await until(async () => {
       const res = await client.get(`/v1/broadcasts/${item.id}/status`);
       return res.body.progress.sent === 1 && res.body;
-    });
+    }, { timeout: 30_000, message: 'progress' });
     expect(status.item.status).toBe('sending');
     expect(status.progress).toMatchObject({ sent: 1, waiting: 6, pending: 6 });
     expect(status.progress.waitingUntil).toBe(new Date(at('Pacific/Kiritimati', addDay(local))).toISOString());
@@ -214,16 +206,16 @@ describe('quiet hours', () => {
     expect(held).toMatchObject({ status: 'pending', timeZone: 'UTC' });
     expect(held.notBefore.getTime()).toBe(opens);
     // The sender records what the server accepted a moment after the server has it.
-    const status = await until('the awake one recorded as sent', async () => {
+    const status = await until(async () => {
       const body = (await client.get(`/v1/broadcasts/${item.id}/status`)).body;
       return body.progress.sent === 1 && body;
-    }, 10_000);
+    }, { timeout: 10_000, message: 'the awake one recorded as sent' });
     expect(status.item.status).toBe('sending');
     expect(status.progress).toMatchObject({ sent: 1, waiting: 1, waitingUntil: new Date(opens).toISOString() });
     expect(receivedBy(quiet.email)).toBe(0);
     await smtp.waitFor(quiet.email, opens - Date.now() + 20_000);
     expect(Date.now()).toBeGreaterThanOrEqual(opens);
-    await until('sent', async () => (await client.get(`/v1/broadcasts/${item.id}`)).body.item.status === 'sent');
+    await until(async () => (await client.get(`/v1/broadcasts/${item.id}`)).body.item.status === 'sent', { timeout: 30_000, message: 'sent' });
     expect(receivedBy(quiet.email)).toBe(1);
   }, 120_000);
 
@@ -237,10 +229,10 @@ describe('quiet hours', () => {
       // Quiet hours begin after the rows were queued (with not_before now) and before any worker claims them.
       await db.updateTable('accounts').set({ quietHoursEnabled: true, quietHoursStart: hhmmUtc(Date.now() - 3_600_000), quietHoursEnd: hhmmUtc(opens) }).where('id', '=', accountId).execute();
     });
-    const moved = await until('moved at claim', async () => {
+    const moved = await until(async () => {
       const row = (await rowsOf(accountId, 9002))[0]!;
       return row.notBefore.getTime() > Date.now() && row;
-    });
+    }, { timeout: 30_000, message: 'moved at claim' });
     expect(moved.status).toBe('pending');
     expect(moved.notBefore.toISOString()).toBe(`${new Date(opens).toISOString().slice(0, 16)}:00.000Z`);
     expect(receivedBy(reader.email)).toBe(0);
@@ -251,10 +243,10 @@ describe('quiet hours', () => {
     });
     await smtp.waitFor(reader.email);
     // The SMTP server has the message before the sender records it as sent.
-    const testRow = await until('test send recorded as sent', async () => {
+    const testRow = await until(async () => {
       const row = await ctx.services.db.selectFrom('deliveries').select(['timeZone', 'status']).where('accountId', '=', accountId).where('sourceKind', '=', 'test').executeTakeFirstOrThrow();
       return row.status !== 'pending' && row.status !== 'sending' && row;
-    });
+    }, { timeout: 30_000, message: 'test send recorded as sent' });
     expect(testRow).toEqual({ timeZone: null, status: 'sent' });
     expect((await rowsOf(accountId, 9002))[0]!.status).toBe('pending');
   });
@@ -269,10 +261,10 @@ describe('quiet hours that change', () => {
     const first = await person(client, 'First');
     const one = await broadcast(client, { emailId });
     expect((await client.post(`/v1/broadcasts/${one.id}/send`)).status).toBe(200);
-    const held = await until('held at queueing', async () => {
+    const held = await until(async () => {
       const row = (await rowsOf(accountId, one.id))[0];
       return row && row.notBefore.getTime() > Date.now() + hour && row;
-    });
+    }, { timeout: 30_000, message: 'held at queueing' });
     expect(held.status).toBe('pending');
     // Another window that still covers now: the row waits for the new opening, not the old one.
     const newEnd = Date.now() + 2 * hour;
@@ -283,7 +275,7 @@ describe('quiet hours that change', () => {
     // Off: the held mail goes now, once, and the broadcast ends sent.
     expect((await put(client, '/v1/settings/quiet-hours', { enabled: false, start: '21:00', end: '08:00' })).status).toBe(200);
     await smtp.waitFor(first.email);
-    await until('sent', async () => (await client.get(`/v1/broadcasts/${one.id}`)).body.item.status === 'sent');
+    await until(async () => (await client.get(`/v1/broadcasts/${one.id}`)).body.item.status === 'sent', { timeout: 30_000, message: 'sent' });
     expect(receivedBy(first.email)).toBe(1);
     // Saving the same settings again moves nothing.
     expect((await put(client, '/v1/settings/quiet-hours', { enabled: false, start: '21:00', end: '08:00' })).status).toBe(200);
@@ -305,20 +297,20 @@ describe('pause and resume', () => {
     const item = await broadcast(client, { emailId });
     expect((await client.post(`/v1/broadcasts/${item.id}/send`)).status).toBe(200);
     // Paused as soon as the first claims are out: those finish, the rest waits.
-    await until('claimed', async () => (await client.get(`/v1/broadcasts/${item.id}/status`)).body.progress.sending > 0);
+    await until(async () => (await client.get(`/v1/broadcasts/${item.id}/status`)).body.progress.sending > 0, { timeout: 30_000, message: 'claimed' });
     const paused = await client.post(`/v1/broadcasts/${item.id}/pause`);
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ message: sendTimeMessages.paused, item: { status: 'sending' } });
     expect(paused.body.item.pausedAt).not.toBeNull();
     expect((await client.post(`/v1/broadcasts/${item.id}/pause`)).status).toBe(409);
     // Rows already claimed finish; then nothing more leaves.
-    const settled = await until('settled', async () => {
+    const settled = await until(async () => {
       const { progress } = (await client.get(`/v1/broadcasts/${item.id}/status`)).body;
       return progress.sending === 0 && progress;
-    });
+    }, { timeout: 30_000, message: 'settled' });
     expect(settled.paused).toBeGreaterThan(0);
     expect(settled.sent).toBeLessThan(bigAudience);
-    await new Promise((r) => setTimeout(r, 2500));
+    await queueDrained(ctx.database.pool);
     const still = (await client.get(`/v1/broadcasts/${item.id}/status`)).body;
     expect(still.progress.sent).toBe(settled.sent);
     expect(still.item).toMatchObject({ status: 'sending' });
@@ -328,7 +320,7 @@ describe('pause and resume', () => {
     expect(resumed.status).toBe(200);
     expect(resumed.body).toMatchObject({ message: sendTimeMessages.resumed, item: { status: 'sending', pausedAt: null } });
     expect((await client.post(`/v1/broadcasts/${item.id}/resume`)).status).toBe(409);
-    await until('sent', async () => (await client.get(`/v1/broadcasts/${item.id}`)).body.item.status === 'sent', 60_000);
+    await until(async () => (await client.get(`/v1/broadcasts/${item.id}`)).body.item.status === 'sent', { timeout: 60_000, message: 'sent' });
     const counts = new Map<string, number>();
     for (const mail of smtp.received) for (const to of [mail.to].flat()) for (const a of to?.value ?? []) counts.set(a.address!.toLowerCase(), (counts.get(a.address!.toLowerCase()) ?? 0) + 1);
     expect(people.filter((p) => counts.get(p.email!.toLowerCase()) !== 1)).toEqual([]);
@@ -356,10 +348,10 @@ describe('pause and resume', () => {
     expect((await stranger.post(`/v1/broadcasts/${item.id}/pause`)).status).toBe(404);
     // Settled once the whole audience is queued and every row is sent or held. (Waiting only for nothing to be
     // sending once read the status before the start job had queued anyone: CI, twice.)
-    const settled = await until('settled', async () => {
+    const settled = await until(async () => {
       const { progress } = (await client.get(`/v1/broadcasts/${item.id}/status`)).body;
       return progress.sending === 0 && progress.pending === 0 && progress.sent + progress.paused === bigAudience && progress;
-    });
+    }, { timeout: 30_000, message: 'settled' });
     expect(settled.paused).toBeGreaterThan(0);
     const canceled = await client.post(`/v1/broadcasts/${item.id}/cancel`);
     expect(canceled.status).toBe(200);

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { until } from './until.ts';
 
 const run = promisify(execFile);
 
@@ -174,9 +175,8 @@ export async function startPostfixRelay(options: { relayTo: string; tls: TestCer
 
 /** Wait until the relay answers its greeting. */
 async function answering(port: number, logFile: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const greeted = await new Promise<boolean>((resolve) => {
+  const greeted = () =>
+    new Promise<boolean>((resolve) => {
       const socket = net.connect({ host: '127.0.0.1', port });
       socket.once('data', (chunk) => {
         socket.end('QUIT\r\n');
@@ -184,8 +184,9 @@ async function answering(port: number, logFile: string) {
       });
       socket.once('error', () => resolve(false));
     });
-    if (greeted) break;
-    if (Date.now() > deadline) throw new Error(`Postfix did not answer on port ${port}:\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(no log)'}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await until(greeted, {
+    timeout: 20_000,
+    interval: 200,
+    message: () => `Postfix did not answer on port ${port}:\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(no log)'}\n`,
+  });
 }

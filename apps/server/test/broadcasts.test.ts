@@ -2,7 +2,9 @@ import { broadcastMessages, emailMessages, scopeIds, sendingMessages, sendTimeMe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 import { runStartBroadcast } from '../src/features/broadcasts/broadcasts.jobs.ts';
 
 const origin = 'https://herald.test';
@@ -60,13 +62,12 @@ async function create(client: Client, body: Record<string, unknown> = {}): Promi
 }
 
 async function waitForStatus(client: Client, id: number, status: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let last: unknown;
+  return until(async () => {
     const res = await client.get(`/v1/broadcasts/${id}/status`);
-    if (res.body.item?.status === status) return res.body as { item: Broadcast; progress: Record<string, number> };
-    if (Date.now() > deadline) throw new Error(`broadcast ${id} is ${JSON.stringify(res.body.item)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    last = res.body.item;
+    return res.body.item?.status === status && (res.body as { item: Broadcast; progress: Record<string, number> });
+  }, { timeout: timeoutMs, message: () => `broadcast ${id} ${status} (it is ${JSON.stringify(last)})` });
 }
 
 describe('broadcasts: create, list, edit', () => {
@@ -311,7 +312,7 @@ describe('broadcasts: sending', () => {
       expect(header('list-unsubscribe')).toEqual([expect.stringMatching(/<https:\/\/herald\.test\/[^>]+>/)]);
       expect(header('list-unsubscribe-post')).toEqual(['List-Unsubscribe=One-Click']);
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(ctx.database.pool);
     const to = (address: string) => smtp.received.filter((m) => JSON.stringify(m.to).toLowerCase().includes(address.toLowerCase())).length;
     expect([to(ann.email), to(ben.email), to(cy.email), to(di.email), to(ed.email)]).toEqual([1, 1, 0, 0, 0]);
 

@@ -1,6 +1,6 @@
 import { peopleMessages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvCell } from '../src/features/bulk/csv.ts';
+import { csvCell } from '../src/lib/csv.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 import fc from 'fast-check';

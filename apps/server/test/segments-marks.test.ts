@@ -6,9 +6,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeMarksBody, takeMarksSettings } from '../src/db/migrations/0043-segment-marks-take-plan.ts';
 import { withAccount } from '../src/db/tenancy.ts';
+import { holdSegmentRefreshes } from '../src/db/refresh-hold.ts';
 import {
   accountsWithDirtyMarks,
-  holdSegmentRefreshes,
   markPeopleDirty,
   takeDirtyPeople,
 } from '../src/features/segments/membership.queries.ts';

@@ -2,12 +2,8 @@ import { sql } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
-import {
-  applyMembership,
-  holdSegmentRefreshes,
-  holdSegmentRefreshesUntilCommit,
-  refreshesFree,
-} from '../src/features/segments/membership.queries.ts';
+import { holdSegmentRefreshes, holdSegmentRefreshesUntilCommit, refreshesFree } from '../src/db/refresh-hold.ts';
+import { applyMembership } from '../src/features/segments/membership.queries.ts';
 import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
 import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
 import { fieldDeleteBusy } from '../src/features/fields/fields.service.ts';

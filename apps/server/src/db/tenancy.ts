@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type pg from 'pg';
 import type { Database } from './connection.ts';
 
 /**
@@ -24,4 +25,28 @@ export async function withAccount<T>(db: Database, accountId: number, work: (sco
  */
 export function accountForIdLookup(accountId: number) {
   return sql<number>`(select ${accountId}::bigint)`;
+}
+
+/**
+ * Run `work` on a pooled client as herald_app, in a transaction that sees only the account's rows
+ * (the staging COPY, which PostgreSQL refuses under row-level security, opens its own owner
+ * connection in `openChunk`). Commits do not wait for the WAL flush: a job that loses its last
+ * commits in a crash redoes them (every step is resumable), and that wait is most of a commit.
+ */
+export async function withAccountClient<T>(pool: pg.Pool, accountId: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)", [
+      String(accountId),
+    ]);
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -13,7 +13,7 @@ import { applyToBatch, findBulkAction, insertBulkAction, peopleForExport, saveRe
 import { segmentPeopleIds } from '../segments/segment-people.service.ts';
 import { assertSegmentUsable } from '../segments/segments.service.ts';
 import { sql } from 'kysely';
-import { csvRow } from './csv.ts';
+import { csvRow } from '../../lib/csv.ts';
 
 type Kind = 'tag' | 'export' | 'archive' | 'restore';
 interface BulkParams {

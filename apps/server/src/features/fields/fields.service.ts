@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
-import { holdSegmentRefreshesUntilCommit } from '../segments/membership.queries.ts';
+import { holdSegmentRefreshesUntilCommit } from '../../db/refresh-hold.ts';
 import { findCustomField, listCustomFields, type CustomFieldRow } from './fields.queries.ts';
 
 const builtIn: PersonField[] = firstClassFields.map((f) => ({

@@ -110,3 +110,6 @@ export function batchStatement(strategy: 'update' | 'ignore', importId: number, 
  * (b × rows, (b + 1) × rows]. Tests make it small to cross batches with a few rows.
  */
 export const importBatching = { rows: 100_000 };
+
+/** A staged chunk ready to merge, with what the parse saw of its emails (both true when it could not tell). */
+export type StagedBatch = { batch: number; from: number; to: number; repeatsInBatch: boolean; repeatsEarlier: boolean };

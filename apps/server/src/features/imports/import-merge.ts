@@ -1,12 +1,10 @@
 import type pg from 'pg';
-import { batchCounts, batchStatement, importBatching, mergeSettings, type BatchRow } from './import-merge-sql.ts';
-import { recordTags, withAccountClient } from './import-parse.ts';
+import { batchCounts, batchStatement, importBatching, mergeSettings, type BatchRow, type StagedBatch } from './import-merge-sql.ts';
+import { withAccountClient } from '../../db/tenancy.ts';
+import { recordTags } from './import-parse.ts';
 import { dropStagingTable, stagingTable } from './staging-table.ts';
 
 type MergeImport = { accountId: number; id: number; strategy: 'update' | 'ignore'; tags: string[] };
-
-/** A staged chunk ready to merge, with what the parse saw of its emails (both true when it could not tell). */
-export type StagedBatch = { batch: number; from: number; to: number; repeatsInBatch: boolean; repeatsEarlier: boolean };
 
 /** Connections merging batches at once: one core runs the statement, the other is free for the next. */
 const mergeConnections = 2;

@@ -8,8 +8,7 @@ import { listCustomFields } from '../fields/fields.queries.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { sniffCsv } from './csv-sniff.ts';
 import { CsvReader, type CsvRecord } from './csv-reader.ts';
-import { importBatching } from './import-merge-sql.ts';
-import type { StagedBatch } from './import-merge.ts';
+import { importBatching, type StagedBatch } from './import-merge-sql.ts';
 import { planColumns, stagingLine, stagingLineColumns, type ColumnPlan } from './import-plan.ts';
 import { SeenEmails } from './seen-emails.ts';
 import { stagingTable } from './staging-table.ts';
@@ -19,30 +18,6 @@ const maxCellChars = 1_048_576;
 
 /** A failure the whole import stops on, with the message the user sees. */
 export class ImportFailure extends Error {}
-
-/**
- * Run `work` on a pooled client as herald_app, in a transaction that sees only the account's rows
- * (the staging COPY, which PostgreSQL refuses under row-level security, opens its own owner
- * connection in `openChunk`). Commits do not wait for the WAL flush: a job that loses its last
- * commits in a crash redoes them (every step is resumable), and that wait is most of a commit.
- */
-export async function withAccountClient<T>(pool: pg.Pool, accountId: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)", [
-      String(accountId),
-    ]);
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 /** Add tags to the account's tag list (those it has already are left as they are). */
 export async function recordTags(client: pg.PoolClient, accountId: number, tags: string[]): Promise<void> {

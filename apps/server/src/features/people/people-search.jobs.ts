@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Services } from '../../services.ts';
-import { withAccountClient } from '../imports/import-parse.ts';
+import { withAccountClient } from '../../db/tenancy.ts';
 
 /**
  * The people-search-fill job: search entries for the people an import wrote, in one statement, right after the

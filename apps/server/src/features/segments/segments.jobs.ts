@@ -7,6 +7,7 @@ import { isTimeRelative, tagChangeMatters, tagChangeReads, type CompileContext }
 import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
+import { refreshesFree } from '../../db/refresh-hold.ts';
 import { startPoller } from '../../jobs/poller.ts';
 import type { Services } from '../../services.ts';
 import {
@@ -17,7 +18,6 @@ import {
   lockSegmentMembership,
   markAccountDirty,
   markPeopleDirty,
-  refreshesFree,
   takeDirtyAccount,
   takeDirtyPeople,
   tryLockSegmentMembership,

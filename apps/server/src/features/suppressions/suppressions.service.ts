@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
-import { csvRow } from '../bulk/csv.ts';
+import { csvRow } from '../../lib/csv.ts';
 import { stoppingAll } from './recipient-rule.ts';
 
 

@@ -80,6 +80,8 @@ export interface ListPageProps extends ListBodyProps {
   /** The page's buttons, beside the title. Hidden while the gate is closed. */
   actions?: ReactNode;
   back?: ReactNode;
+  /** Right under the header: the links between sibling pages (the email settings' tabs). */
+  tabs?: ReactNode;
   /** False while the account (and so the permissions) loads. */
   isReady?: boolean;
   gate?: PageGate;
@@ -109,6 +111,7 @@ export function ListPage(props: ListPageProps) {
     return (
       <Stack gap="lg" py="md" maw={props.maw}>
         {header}
+        {props.tabs}
         <LockedState gate={props.gate} />
       </Stack>
     );
@@ -116,6 +119,7 @@ export function ListPage(props: ListPageProps) {
   return (
     <Stack gap="lg" py="md" maw={props.maw}>
       {header}
+      {props.tabs}
       {props.readOnly && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
           {props.readOnly}

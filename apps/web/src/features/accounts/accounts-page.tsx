@@ -1,18 +1,16 @@
-import { hasScopes, teamMessages, type AccountListItem } from '@herald/contracts';
-import { Badge, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { teamMessages, type AccountListItem } from '@herald/contracts';
+import { Badge, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconBuildingStore, IconPlus } from '@tabler/icons-react';
 import type { z } from 'zod';
-import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CompanyLogo } from '../../ui/company-logo.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { useAccount } from '../account/account.api.ts';
+import { ListPage } from '../../ui/list-page.tsx';
+import { useAccess } from '../account/use-access.ts';
 import { useDeleteAccount, useMyAccounts, useSwitchAccount } from './accounts.api.ts';
 import { NewAccountModal } from './new-account-modal.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
 
 type Item = z.infer<typeof AccountListItem>;
 
@@ -93,13 +91,11 @@ function AccountRow({
 
 /** /settings/accounts: the user's accounts, switching, deleting and new sub-accounts. */
 export function AccountsPage() {
-  const account = useAccount();
   const accounts = useMyAccounts();
   const switchAccount = useSwitchAccount();
   const deleteAccount = useDeleteAccount();
   const [isNewOpen, newModal] = useDisclosure(false);
-  const accountData = account.data?.teamMember.accountData;
-  const canCreate = accountData ? hasScopes(accountData, ['subaccounts:write']) : false;
+  const canCreate = useAccess([], ['subaccounts:write']).canWrite;
   const isBusy = switchAccount.isPending || deleteAccount.isPending;
 
   const onSwitch = (item: Item) =>
@@ -133,62 +129,34 @@ export function AccountsPage() {
     </Button>
   );
 
-  let content;
-  if (accounts.isPending) content = <LoadingSpinner label="Loading accounts" />;
-  else if (accounts.isError)
-    content = (
-      <LoadError
-        title={teamMessages.errorGettingAccounts}
-        message={errorMessage(accounts.error, teamMessages.errorGettingAccounts)}
-        onRetry={() => void accounts.refetch()}
-      />
-    );
-  else if (accounts.data.accounts.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconBuildingStore size={28} />}
-        title="No accounts"
-        description="You don't belong to any account yet."
-      />
-    );
-  else
-    content = (
-      <Stack gap="sm">
-        {[...accounts.data.accounts]
-          .sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent) || nameOf(a).localeCompare(nameOf(b)))
-          .map((item) => (
-            <AccountRow
-              key={item.id}
-              item={item}
-              isBusy={isBusy}
-              onSwitch={() => onSwitch(item)}
-              onDelete={() => onDelete(item)}
-            />
-          ))}
-      </Stack>
-    );
+  const list = [...(accounts.data?.accounts ?? [])].sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent) || nameOf(a).localeCompare(nameOf(b)));
 
   return (
-    <Stack gap="lg" py="md">
-      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Stack gap={2}>
-          <Title order={1} fz={28}>
-            Manage Accounts
-          </Title>
-          <Text c="dimmed" size="sm">
-            The accounts you belong to. Switch between them or create a sub-account.
-          </Text>
-        </Stack>
-        {canCreate ? (
+    <ListPage
+      title="Manage Accounts"
+      description="The accounts you belong to. Switch between them or create a sub-account."
+      actions={
+        canCreate ? (
           newButton
         ) : (
           <Tooltip label="Creating accounts needs the “Create sub-accounts” permission." withArrow>
             <span>{newButton}</span>
           </Tooltip>
-        )}
-      </Group>
-      {content}
-      <NewAccountModal opened={isNewOpen} onClose={newModal.close} />
-    </Stack>
+        )
+      }
+      query={accounts}
+      loadingLabel="Loading accounts"
+      errorTitle={teamMessages.errorGettingAccounts}
+      errorFallback={teamMessages.errorGettingAccounts}
+      isEmpty={list.length === 0}
+      empty={<EmptyState icon={<IconBuildingStore size={28} />} title="No accounts" description="You don't belong to any account yet." />}
+      after={<NewAccountModal opened={isNewOpen} onClose={newModal.close} />}
+    >
+      <Stack gap="sm">
+        {list.map((item) => (
+          <AccountRow key={item.id} item={item} isBusy={isBusy} onSwitch={() => onSwitch(item)} onDelete={() => onDelete(item)} />
+        ))}
+      </Stack>
+    </ListPage>
   );
 }

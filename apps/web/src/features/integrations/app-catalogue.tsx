@@ -2,9 +2,7 @@ import { serviceMessages } from '@herald/contracts';
 import { Badge, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { z } from 'zod';
 import type { ServicesResponse } from '@herald/contracts';
-import { errorMessage } from '../../lib/api.ts';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import type { useServices } from './integrations.api.ts';
 
 type Service = z.infer<typeof ServicesResponse>['services'][number];
@@ -40,19 +38,6 @@ function AppCard({ service }: { service: Service }) {
  * into a flow's Webhook trigger step, or its API called from a Send webhook step.
  */
 export function AppCatalogue({ services }: { services: ReturnType<typeof useServices> }) {
-  let content;
-  if (services.isPending) content = <LoadingSpinner label="Loading apps" />;
-  else if (services.isError) content = <LoadError title={serviceMessages.loadError} message={errorMessage(services.error, serviceMessages.retrieveFallback)} onRetry={() => void services.refetch()} />;
-  else
-    content = (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" role="list" aria-label="Other apps">
-        {services.data.services
-          .filter((service) => service.kind === 'via-webhooks')
-          .map((service) => (
-            <AppCard key={service.id} service={service} />
-          ))}
-      </SimpleGrid>
-    );
   return (
     <Stack gap="sm" component="section" aria-labelledby="catalogue-heading">
       <Title order={2} fz="xl" id="catalogue-heading">
@@ -62,7 +47,15 @@ export function AppCatalogue({ services }: { services: ReturnType<typeof useServ
         These apps have no built-in connection in Herald. They work with Herald through webhooks: send their webhooks to a flow’s “Webhook trigger” step, or call their
         API from a “Send webhook” step.
       </Text>
-      {content}
+      <ListBody query={services} loadingLabel="Loading apps" errorTitle={serviceMessages.loadError} errorFallback={serviceMessages.retrieveFallback}>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" role="list" aria-label="Other apps">
+          {(services.data?.services ?? [])
+            .filter((service) => service.kind === 'via-webhooks')
+            .map((service) => (
+              <AppCard key={service.id} service={service} />
+            ))}
+        </SimpleGrid>
+      </ListBody>
     </Stack>
   );
 }

@@ -1,6 +1,5 @@
 import { EmailAddress, sendingMessages, type SenderAddress } from '@herald/contracts';
 import {
-  Alert,
   Anchor,
   Button,
   Card,
@@ -13,16 +12,13 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconLock, IconMailCheck } from '@tabler/icons-react';
+import { IconMailCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { EmailSettingsNav } from './email-settings-nav.tsx';
 import { AddressStatusBadge } from './sender-badges.tsx';
@@ -186,11 +182,11 @@ function AddressesTable({ emails, ...actions }: { emails: SenderAddress[] } & Ro
 /** /settings/email and /settings/email/addresses: the addresses emails may be sent from, each verified by a link or by its domain. */
 export function SenderAddressesPage() {
   const { account, canWrite } = useSenderAccess();
+  const isReady = account.data !== undefined;
   const addresses = useSenderAddresses();
   // Held here, not in the rows: a removed row unmounts before its mutation's callbacks would run.
   const resend = useSendVerification();
   const remove = useRemoveSenderAddress();
-  if (!account.data) return <LoadingSpinner />;
 
   const onResend = (address: SenderAddress) =>
     resend.mutate([address.email], {
@@ -216,58 +212,42 @@ export function SenderAddressesPage() {
     });
   const resending = resend.isPending ? (resend.variables?.[0] ?? null) : null;
 
-  let content;
-  if (addresses.isPending) content = <LoadingSpinner label="Loading sender addresses" />;
-  else if (addresses.isError)
-    content = (
-      <LoadError
-        message={errorMessage(addresses.error, sendingMessages.addressesLoadError)}
-        title={sendingMessages.addressesLoadError}
-        onRetry={() => void addresses.refetch()}
-      />
-    );
-  else if (addresses.data.emails.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconMailCheck size={28} />}
-        title="No sender addresses yet"
-        description={
-          <>
-            Herald sends only from addresses you have proved are yours. Gmail and Yahoo reject or junk bulk
-            mail whose sender cannot be authenticated, so add the address your emails come from and click the
-            link we send to it, or {domainsLink} to cover every address on it at once.
-          </>
-        }
-      />
-    );
-  else
-    content = (
-      <AddressesTable
-        emails={addresses.data.emails}
-        canWrite={canWrite}
-        resending={resending}
-        onResend={onResend}
-        onRemove={onRemove}
-      />
-    );
+  const list = addresses.data?.emails ?? [];
 
   return (
-    <Stack gap="lg" py="md" maw={900}>
-      <PageHeader
-        title="Sender Addresses"
-        description="The addresses your emails, flows and broadcasts are sent from. Each must be verified before it can send."
-      />
-      <EmailSettingsNav />
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see the sender addresses. Adding or removing them needs the “Email settings” permission.
-        </Alert>
-      )}
-      {canWrite && <AddAddressForm />}
-      {content}
-      <Text size="sm" c="dimmed">
-        Own the domain? Once you {domainsLink}, every address on it can send without a verification email.
-      </Text>
-    </Stack>
+    <ListPage
+      maw={900}
+      title="Sender Addresses"
+      description="The addresses your emails, flows and broadcasts are sent from. Each must be verified before it can send."
+      tabs={<EmailSettingsNav />}
+      isReady={isReady}
+      readOnly={!canWrite && 'You can see the sender addresses. Adding or removing them needs the “Email settings” permission.'}
+      toolbar={canWrite && <AddAddressForm />}
+      query={addresses}
+      loadingLabel="Loading sender addresses"
+      errorTitle={sendingMessages.addressesLoadError}
+      errorFallback={sendingMessages.addressesLoadError}
+      isEmpty={list.length === 0}
+      empty={
+        <EmptyState
+          icon={<IconMailCheck size={28} />}
+          title="No sender addresses yet"
+          description={
+            <>
+              Herald sends only from addresses you have proved are yours. Gmail and Yahoo reject or junk bulk
+              mail whose sender cannot be authenticated, so add the address your emails come from and click the
+              link we send to it, or {domainsLink} to cover every address on it at once.
+            </>
+          }
+        />
+      }
+      after={
+        <Text size="sm" c="dimmed">
+          Own the domain? Once you {domainsLink}, every address on it can send without a verification email.
+        </Text>
+      }
+    >
+      <AddressesTable emails={list} canWrite={canWrite} resending={resending} onResend={onResend} onRemove={onRemove} />
+    </ListPage>
   );
 }

@@ -1,6 +1,5 @@
 import { displayDomain, reduceDomain, sendingMessages, type SenderDomain } from '@herald/contracts';
 import {
-  Alert,
   Anchor,
   Button,
   Card,
@@ -13,16 +12,13 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconLock, IconWorldWww } from '@tabler/icons-react';
+import { IconWorldWww } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { EmailSettingsNav } from './email-settings-nav.tsx';
 import { useSenderAccess } from './sender-access.ts';
@@ -173,7 +169,6 @@ export function SenderDomainsPage() {
   const domains = useSenderDomains();
   // Held here, not in the rows: a deleted row unmounts before its mutation's callbacks would run.
   const remove = useRemoveSenderDomain();
-  if (!account.data) return <LoadingSpinner />;
   const deleteDomain = (domain: SenderDomain) =>
     confirmDeleteDomain(domain, () =>
       remove.mutate(domain.id, {
@@ -182,27 +177,30 @@ export function SenderDomainsPage() {
       }),
     );
 
-  let content;
-  if (domains.isPending) content = <LoadingSpinner label="Loading domains" />;
-  else if (domains.isError)
-    content = (
-      <LoadError
-        message={errorMessage(domains.error, sendingMessages.domainsLoadError)}
-        title={sendingMessages.domainsLoadError}
-        onRetry={() => void domains.refetch()}
-      />
-    );
-  else if (domains.data.domains.length === 0)
-    content = (
-      <EmptyState
-        icon={<IconWorldWww size={28} />}
-        title="No domains yet"
-        description="Add the domain your emails come from and publish the DNS records we show you. Mailbox providers then see your mail signed (DKIM), allowed (SPF) and covered by a policy (DMARC), as Gmail and Yahoo require of bulk senders, and every address on the domain can send."
-      />
-    );
-  else {
-    const sorted = [...domains.data.domains].sort((a, b) => a.displayName.localeCompare(b.displayName));
-    content = (
+  const sorted = [...(domains.data?.domains ?? [])].sort((a, b) => a.displayName.localeCompare(b.displayName));
+
+  return (
+    <ListPage
+      maw={900}
+      title="Domains"
+      description="Verify a domain once and every address on it can send, signed with your own DKIM key."
+      tabs={<EmailSettingsNav />}
+      isReady={account.data !== undefined}
+      readOnly={!canWrite && 'You can see the domains and their records. Adding, checking or deleting them needs the “Email settings” permission.'}
+      toolbar={canWrite && <AddDomainForm />}
+      query={domains}
+      loadingLabel="Loading domains"
+      errorTitle={sendingMessages.domainsLoadError}
+      errorFallback={sendingMessages.domainsLoadError}
+      isEmpty={sorted.length === 0}
+      empty={
+        <EmptyState
+          icon={<IconWorldWww size={28} />}
+          title="No domains yet"
+          description="Add the domain your emails come from and publish the DNS records we show you. Mailbox providers then see your mail signed (DKIM), allowed (SPF) and covered by a policy (DMARC), as Gmail and Yahoo require of bulk senders, and every address on the domain can send."
+        />
+      }
+    >
       <TableCard minWidth={640} aria-label="Domains">
         <Table.Thead>
           <Table.Tr>
@@ -216,34 +214,10 @@ export function SenderDomainsPage() {
         </Table.Thead>
         <Table.Tbody>
           {sorted.map((domain) => (
-            <DomainRow
-              key={domain.id}
-              domain={domain}
-              canWrite={canWrite}
-              deleting={remove.isPending && remove.variables === domain.id}
-              onDelete={() => deleteDomain(domain)}
-            />
+            <DomainRow key={domain.id} domain={domain} canWrite={canWrite} deleting={remove.isPending && remove.variables === domain.id} onDelete={() => deleteDomain(domain)} />
           ))}
         </Table.Tbody>
       </TableCard>
-    );
-  }
-
-  return (
-    <Stack gap="lg" py="md" maw={900}>
-      <PageHeader
-        title="Domains"
-        description="Verify a domain once and every address on it can send, signed with your own DKIM key."
-      />
-      <EmailSettingsNav />
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see the domains and their records. Adding, checking or deleting them needs the “Email
-          settings” permission.
-        </Alert>
-      )}
-      {canWrite && <AddDomainForm />}
-      {content}
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,11 +1,9 @@
-import { Anchor, Badge, Button, Group, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconForms } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { formatRelative } from '../../lib/format.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useTrackedForms } from './site-tracking.api.ts';
@@ -20,14 +18,19 @@ export function FormsPage() {
       ← Site tracking
     </Anchor>
   );
+  const events = forms.data?.events ?? [];
   return (
-    <Stack gap="lg" py="md" maw={1000}>
-      <PageHeader title="Form Tracking" description="Forms submitted on your site. Map a form's fields to person fields to fill people from it." back={back} />
-      {forms.isError ? (
-        <LoadError message={errorMessage(forms.error, 'Error while loading your forms.')} onRetry={() => void forms.refetch()} />
-      ) : !forms.data ? (
-        <Skeleton h={180} radius="md" role="status" aria-label="Loading forms" />
-      ) : forms.data.events.length === 0 ? (
+    <ListPage
+      maw={1000}
+      title="Form Tracking"
+      description="Forms submitted on your site. Map a form's fields to person fields to fill people from it."
+      back={back}
+      query={forms}
+      loadingLabel="Loading forms"
+      skeleton={<Skeleton h={180} radius="md" role="status" aria-label="Loading forms" />}
+      errorFallback="Error while loading your forms."
+      isEmpty={events.length === 0}
+      empty={
         <EmptyState
           icon={<IconForms size={28} />}
           title="No forms seen yet"
@@ -38,68 +41,68 @@ export function FormsPage() {
             </Button>
           }
         />
-      ) : (
-        <TableCard minWidth={640} aria-label="Tracked forms">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Form</Table.Th>
-              <Table.Th>Page</Table.Th>
-              <Table.Th>Submissions</Table.Th>
-              <Table.Th>Mapping</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {forms.data.events.map((form) => {
-              const label = form.data.form.id ?? form.data.form.name ?? `Form ${form.hash.slice(0, 6)}`;
-              const mapped = Object.keys(mappings[form.key] ?? {}).length;
-              return (
-                <Table.Tr key={form.hash}>
-                  <Table.Td>
-                    <Text fw={600} size="sm">
-                      {label}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {form.data.form.fields.join(', ') || 'No fields'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" style={{ wordBreak: 'break-all' }}>
-                      {form.url}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{form.submissions.toLocaleString()}</Text>
-                    <Text size="xs" c="dimmed">
-                      last {formatRelative(form.lastSeenAt)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {mapped ? (
-                      <Badge color="teal" variant="light">
-                        {mapped} field{mapped === 1 ? '' : 's'} mapped
-                      </Badge>
-                    ) : (
-                      <Badge color="gray" variant="light">
-                        Not mapped
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Group justify="flex-end">
-                      <Button size="xs" variant="light" component={Link} to={`/settings/site-tracking/forms/edit?hash=${form.hash}`} aria-label={`Map fields of ${label}`}>
-                        Map fields
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </TableCard>
-      )}
-    </Stack>
+      }
+    >
+      <TableCard minWidth={640} aria-label="Tracked forms">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Form</Table.Th>
+            <Table.Th>Page</Table.Th>
+            <Table.Th>Submissions</Table.Th>
+            <Table.Th>Mapping</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {events.map((form) => {
+            const label = form.data.form.id ?? form.data.form.name ?? `Form ${form.hash.slice(0, 6)}`;
+            const mapped = Object.keys(mappings[form.key] ?? {}).length;
+            return (
+              <Table.Tr key={form.hash}>
+                <Table.Td>
+                  <Text fw={600} size="sm">
+                    {label}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {form.data.form.fields.join(', ') || 'No fields'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                    {form.url}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{form.submissions.toLocaleString()}</Text>
+                  <Text size="xs" c="dimmed">
+                    last {formatRelative(form.lastSeenAt)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {mapped ? (
+                    <Badge color="teal" variant="light">
+                      {mapped} field{mapped === 1 ? '' : 's'} mapped
+                    </Badge>
+                  ) : (
+                    <Badge color="gray" variant="light">
+                      Not mapped
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Group justify="flex-end">
+                    <Button size="xs" variant="light" component={Link} to={`/settings/site-tracking/forms/edit?hash=${form.hash}`} aria-label={`Map fields of ${label}`}>
+                      Map fields
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </TableCard>
+    </ListPage>
   );
 }

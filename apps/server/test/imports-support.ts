@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { registerUser, TestContext } from './helpers.ts';
+import { until } from './until.ts';
 
 type Owner = Awaited<ReturnType<typeof registerUser>>;
 
@@ -14,11 +15,10 @@ export async function uploadCsv(ctx: TestContext, owner: Owner, content: Buffer 
 
 /** Poll an import until it is done or failed (at most `limitMs`); its last answer. */
 export async function waitForImport(owner: Owner, id: number, limitMs = 60_000) {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
+  let last: unknown;
+  return until(async () => {
     const res = await owner.client.get(`/v1/imports/${id}`);
-    if (res.body.status === 'done' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`import ${id} did not finish: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    last = res.body;
+    return (res.body.status === 'done' || res.body.status === 'failed') && res.body;
+  }, { timeout: limitMs, message: () => `import ${id} finished (it is ${JSON.stringify(last)})` });
 }

@@ -6,6 +6,7 @@ import { runImport } from '../src/features/imports/imports.service.ts';
 import { ensureStagingTable } from '../src/features/imports/staging-table.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { uploadCsv, waitForImport } from './imports-support.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof registerUser>>;
@@ -149,13 +150,9 @@ describe('imports', () => {
     const key = await upload(lines.join('\n'));
     const done = await waitFinished((await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: [{ column: 'E-mail', field: 'email' }], tags: ['import-vip'] })).body.id);
     expect(done.counts).toMatchObject({ created: 12_000 });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const { rows } = await sql<{ n: string }>`select count(*) as n from segment_members where account_id = ${owner.account.accountId} and segment_id = ${segment.id}`.execute(ctx.services.db);
-      if (Number(rows[0]!.n) === 12_000) break;
-      if (Date.now() > deadline) throw new Error(`segment has ${rows[0]!.n} of 12000 imported people`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const members = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from segment_members where account_id = ${owner.account.accountId} and segment_id = ${segment.id}`.execute(ctx.services.db)).rows[0]!.n);
+    await until(async () => (await members()) === 12_000, { timeout: 30_000, message: async () => `the segment has ${await members()} of 12000 imported people` });
   }, 60_000);
 
   it('resumes after a crash mid-file with no row lost or doubled, and finds an email repeated across the restart', async () => {
@@ -186,9 +183,7 @@ describe('imports', () => {
     // No connection is left in the middle of a staging COPY.
     const copying = async () =>
       (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state <> 'idle' and query like 'copy import_staging.%'`.execute(ctx.services.db)).rows[0]!.n;
-    const deadline = Date.now() + 5_000;
-    while ((await copying()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(await copying()).toBe(0);
+    await until(async () => (await copying()) === 0, { timeout: 5_000, message: 'no connection left in a staging COPY' });
     const mid = await ctx.services.db.selectFrom('imports').select(['parsedRows']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(mid.parsedRows).toBe(0);
   }, 120_000);

@@ -11,6 +11,7 @@ import { startDnsServer } from './dns-server.ts';
 import { newEmail } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -102,8 +103,7 @@ describe('the sending pipeline', () => {
     });
     await runDeliver(ctx.services, { accountId, kind: 'test', sourceId: 8 });
     const previewOf = () => smtp.received.slice(before).find((m) => JSON.stringify(m.to).includes(people[0].email));
-    for (let i = 0; i < 100 && !previewOf(); i++) await new Promise((r) => setTimeout(r, 100));
-    const preview = previewOf()!;
+    const preview = await until(previewOf, { timeout: 10_000, message: 'the preview mail' });
     expect(preview.html).toContain('href="https://example.com/news?a=1&amp;b=2"');
     expect(preview.html).not.toContain('/t/o/');
   });

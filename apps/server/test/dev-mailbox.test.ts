@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -9,14 +10,10 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function waitForMailTo(client: Client, email: string) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const list = await client.get('/v1/dev/mailbox');
-    const found = list.body.messages.find((m: { to: string }) => m.to === email);
-    if (found) return found as { id: number; to: string; subject: string; text: string; html: string };
-    if (Date.now() > deadline) throw new Error('no mail');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return until(
+    async () => (await client.get('/v1/dev/mailbox')).body.messages.find((m: { to: string }) => m.to === email) as { id: number; to: string; subject: string; text: string; html: string } | undefined,
+    { timeout: 15_000, message: `a mail to ${email} in the mailbox` },
+  );
 }
 
 describe('the built-in mailbox (no SMTP_URL, not production)', () => {

@@ -5,6 +5,7 @@ import { rollUpEmailMetrics } from '../src/features/metrics/metrics.jobs.ts';
 import { newEmail } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type Client, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 /**
  * The rolling presets include today (docs/tracking-and-metrics.md, Email metrics, "Periods"): a broadcast sent a moment ago
@@ -42,11 +43,7 @@ describe('a broadcast sent today', () => {
     const broadcastId = broadcast.body.item.id as number;
     // Sent for real: the worker sends through the SMTP server and writes a `sent` event for each message.
     expect((await owner.client.post(`/v1/broadcasts/${broadcastId}/send`)).status).toBe(200);
-    const deadline = Date.now() + 20_000;
-    while ((await owner.client.get(`/v1/broadcasts/${broadcastId}`)).body.item.status !== 'sent') {
-      if (Date.now() > deadline) throw new Error('the broadcast was not sent within 20 s');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await until(async () => (await owner.client.get(`/v1/broadcasts/${broadcastId}`)).body.item.status === 'sent', { timeout: 20_000, message: 'the broadcast sent' });
     await roll();
     const sentAt = (await sql<{ at: Date }>`select max(created_at) as at from events where account_id = ${accountId} and name = 'sent'`.execute(ctx.services.db)).rows[0]!.at.getTime();
 

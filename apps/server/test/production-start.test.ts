@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createDatabase, dropDatabase } from './test-database.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 /**
  * `NODE_ENV=production`: the compiled server (esbuild, plain Node, no TypeScript loader) refuses to start without
@@ -80,11 +81,11 @@ describe('production start', () => {
       DATA_DIR: dataDir,
       WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     });
-    const deadline = Date.now() + 60_000;
-    while (!server.lines.some((line) => line.includes('Herald is running'))) {
-      if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`not started:\n${server.lines.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const started = await until(() => (server.child.exitCode !== null ? 'exited' : server.lines.some((line) => line.includes('Herald is running')) && 'running'), {
+      timeout: 60_000,
+      message: () => `not started:\n${server.lines.join('\n')}\n`,
+    });
+    expect(started, `not started:\n${server.lines.join('\n')}`).toBe('running');
     const heartbeat = await fetch(`http://127.0.0.1:${port}/v1/heartbeat`);
     expect(heartbeat.status).toBe(200);
     server.child.kill('SIGTERM');

@@ -8,6 +8,7 @@ import { sealToken } from '../src/lib/sealed-tokens.ts';
 import { addMember } from './email-helpers.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -59,13 +60,9 @@ describe('suppression list', () => {
 
     const segments = (await client.get('/v1/segments')).body.segments;
     const unsubscribed = segments.find((s: { autoType?: string; name: string }) => s.name === 'Unsubscribed');
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const rows = await withAccount(ctx.services.db, accountOf(owner), (db) => db.selectFrom('segmentMembers').select('personId').where('segmentId', '=', unsubscribed.id).execute());
-      if (rows.map((r) => Number(r.personId)).join() === String(ann.id)) break;
-      if (Date.now() > deadline) throw new Error(`Unsubscribed segment members: ${JSON.stringify(rows)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const members = async () =>
+      (await withAccount(ctx.services.db, accountOf(owner), (db) => db.selectFrom('segmentMembers').select('personId').where('segmentId', '=', unsubscribed.id).execute())).map((r) => Number(r.personId));
+    await until(async () => (await members()).join() === String(ann.id), { timeout: 15_000, message: async () => `Unsubscribed segment members: ${JSON.stringify(await members())}` });
 
     expect((await client.request('DELETE', `/v1/suppressions/${encodeURIComponent(ann.email)}?note=${encodeURIComponent('Resubscribed by phone')}`)).status).toBe(204);
     expect((await client.request('DELETE', `/v1/suppressions/${encodeURIComponent(ann.email)}`)).status).toBe(404);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 /**
  * A SIGTERM (server.stop) lets work in hand finish: a send stops claiming, sends and records the batches it holds
@@ -23,14 +24,6 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const until = async (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-
 describe('graceful shutdown', () => {
   it('stops a send between batches: nothing left leased, every message sent is recorded, the rest goes once afterwards', async () => {
     const owner = await registerUser(ctx.app, { origin });
@@ -45,7 +38,7 @@ describe('graceful shutdown', () => {
 
     const runner = await ctx.startWorker();
     expect((await owner.client.post(`/v1/broadcasts/${broadcast.body.item.id}/send`)).status).toBe(200);
-    await until(() => mine().length >= 200, 'the send to be under way');
+    await until(() => mine().length >= 200, { timeout: 60_000, interval: 50, message: 'the send to be under way' });
     await runner.stop();
 
     const counts = async () =>
@@ -56,12 +49,12 @@ describe('graceful shutdown', () => {
     expect(stopped.sending ?? 0).toBe(0);
     expect(stopped.sent).toBeLessThan(people);
     // Every message the SMTP server accepted before the stop is recorded as sent, and nothing more.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await smtp.idle();
     expect(mine().length).toBe(stopped.sent);
 
     await ctx.startWorker();
-    await until(async () => (await counts()).sent === people, 'the rest of the send after the restart');
-    await until(() => mine().length >= people, 'the last messages to arrive');
+    await until(async () => (await counts()).sent === people, { timeout: 60_000, message: 'the rest of the send after the restart' });
+    await until(() => mine().length >= people, { timeout: 60_000, message: 'the last messages to arrive' });
     const recipients = mine().map((mail) => JSON.stringify(mail.to));
     expect(recipients.length).toBe(people);
     expect(new Set(recipients).size).toBe(people);
@@ -70,6 +63,7 @@ describe('graceful shutdown', () => {
   it('answers a request that is still arriving when the server closes, then closes', async () => {
     const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const body = JSON.stringify({ email: 'halfway@example.com', password: 'not the password' });
+    const arrived = new Promise((resolve) => ctx.app.server.once('request', resolve));
     const answer = new Promise<number>((resolve, reject) => {
       const request = http.request(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), origin } }, (response) => {
         response.resume();
@@ -77,10 +71,11 @@ describe('graceful shutdown', () => {
       });
       request.on('error', reject);
       request.write(body.slice(0, 10));
-      // The rest of the body arrives after the close has begun.
+      // The rest of the body arrives after the close has begun: a slow client, part of what is tested, not a wait.
       setTimeout(() => request.end(body.slice(10)), 300);
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The server has the request's head: the close begins while its body is still arriving.
+    await arrived;
     let closed = false;
     const closeStarted = Date.now();
     const closing = ctx.app.close().then(() => (closed = true));

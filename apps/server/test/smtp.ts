@@ -8,6 +8,8 @@ export async function startSmtpServer(options: { refuse?: (address: string) => {
   const received: ParsedMail[] = [];
   /** The bytes each message arrived as (what DKIM signed). */
   const raw = new WeakMap<ParsedMail, Buffer>();
+  /** Messages still arriving: DATA begun, the message not yet kept (or its connection dropped). */
+  let arriving = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -19,16 +21,29 @@ export async function startSmtpServer(options: { refuse?: (address: string) => {
     },
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
+      arriving += 1;
+      let ended = false;
+      let counted = true;
+      const arrived = () => {
+        if (counted) arriving -= 1;
+        counted = false;
+      };
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('close', () => ended || arrived());
       stream.on('end', () => {
+        ended = true;
         const source = Buffer.concat(chunks);
         simpleParser(source)
           .then((mail) => {
             raw.set(mail, source);
             received.push(mail);
+            arrived();
             callback();
           })
-          .catch(callback);
+          .catch((error: Error) => {
+            arrived();
+            callback(error);
+          });
       });
     },
   });
@@ -44,6 +59,10 @@ export async function startSmtpServer(options: { refuse?: (address: string) => {
         timeout: timeoutMs,
         message: () => `a mail to ${to} (${received.length} received)`,
       });
+    },
+    /** Wait until no message is arriving: every message a sender handed over is in `received`. */
+    idle(timeoutMs = 15_000): Promise<boolean> {
+      return until(() => arriving === 0, { timeout: timeoutMs, message: () => `the SMTP server idle (${arriving} messages arriving)` });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -13,6 +13,7 @@ import { SmtpConnection } from '../src/features/deliveries/smtp-client.ts';
 import { toMime } from '@herald/email';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -161,8 +162,8 @@ describe('the SMTP client', () => {
     const to = uniqueEmail('unjournaled');
     const failing = { sending: () => { throw new Error('journal: no space left on device'); }, held: () => undefined, left: () => undefined };
     await expect(connection.send({ from: 'news@herald.test', to }, `To: ${to}\r\nSubject: x\r\n\r\nbody\r\n`, { wireReady: true, dot: failing })).rejects.toThrow(/no space left/);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(connection.closed).toBe(true);
+    await until(() => connection.closed, { timeout: 5_000, message: 'the connection ended' });
+    await smtp.idle();
     expect(smtp.received.some((m) => JSON.stringify(m.to).includes(to))).toBe(false);
   });
 

@@ -3,6 +3,7 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { startSmtpServer } from './smtp.ts';
 
 /** Served over https, as production is: RFC 8058 one-click unsubscribe needs an https link. */
@@ -118,7 +119,7 @@ describe('emails: test sends through SMTP', () => {
     await smtp.waitFor(to);
     const rows = await ctx.services.db.selectFrom('mailDeliveries').select(['idempotencyKey', 'status']).where('accountId', '=', account.accountId).execute();
     expect(rows).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(ctx.database.pool);
     expect(smtp.received.filter((m) => JSON.stringify(m.to).includes(to))).toHaveLength(1);
   });
 

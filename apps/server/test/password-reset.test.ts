@@ -2,6 +2,7 @@ import { messages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../src/lib/tokens.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
 import { resetTokenFrom, startSmtpServer } from './smtp.ts';
 
 let ctx: TestContext;
@@ -110,7 +111,7 @@ describe('mail delivery is idempotent', () => {
     await queueMail(ctx.services.db, ctx.config, mail);
     await smtp.waitFor(email);
     await ctx.mailer.deliver(mail.idempotencyKey);
-    await new Promise((r) => setTimeout(r, 500));
+    await queueDrained(ctx.database.pool);
     expect(smtp.received.filter((m) => JSON.stringify(m.to).includes(email))).toHaveLength(1);
     const delivery = await ctx.services.db.selectFrom('mailDeliveries').selectAll().where('idempotencyKey', '=', mail.idempotencyKey).executeTakeFirstOrThrow();
     expect(delivery.status).toBe('sent');

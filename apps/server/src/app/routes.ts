@@ -22,6 +22,7 @@ import { preferencesRoutes } from '../features/preferences/preferences.routes.ts
 import { bouncesRoutes } from '../features/bounces/bounces.routes.ts';
 import { transactionalRoutes } from '../features/transactional/transactional.routes.ts';
 import { sendTimesRoutes } from '../features/send-times/send-times.routes.ts';
+import { broadcastPauseRoutes } from '../features/broadcasts/broadcast-pause.routes.ts';
 import { trackingRoutes } from '../features/tracking/tracking.routes.ts';
 import { metricsRoutes } from '../features/metrics/metrics.routes.ts';
 import { siteTrackingRoutes } from '../features/site-tracking/site-tracking.routes.ts';
@@ -36,4 +37,4 @@ import { integrationsRoutes } from '../features/integrations/integrations.routes
 import type { RouteDef } from '../http/route.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
-export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendTimesRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes, ...transactionalRoutes, ...trackingRoutes, ...metricsRoutes, ...siteTrackingRoutes, ...dashboardRoutes, ...flowsRoutes, ...flowWebhooksRoutes, ...billingRoutes, ...billingProvidersRoutes, ...aiWriterRoutes, ...marketplaceRoutes, ...integrationsRoutes];
+export const allRoutes: RouteDef[] = [...systemRoutes, ...authRoutes, ...accountsRoutes, ...teamRoutes, ...peopleRoutes, ...fieldsRoutes, ...tagsRoutes, ...segmentsRoutes, ...eventsRoutes, ...bulkRoutes, ...foldersRoutes, ...importsRoutes, ...emailsRoutes, ...broadcastsRoutes, ...sendTimesRoutes, ...broadcastPauseRoutes, ...sendersRoutes, ...domainsRoutes, ...suppressionsRoutes, ...categoriesRoutes, ...preferencesRoutes, ...filesRoutes, ...devMailboxRoutes, ...bouncesRoutes, ...transactionalRoutes, ...trackingRoutes, ...metricsRoutes, ...siteTrackingRoutes, ...dashboardRoutes, ...flowsRoutes, ...flowWebhooksRoutes, ...billingRoutes, ...billingProvidersRoutes, ...aiWriterRoutes, ...marketplaceRoutes, ...integrationsRoutes];

@@ -1,3 +1,6 @@
+/** What a delivery is sent for (features/deliveries): its source's kind. */
+export type SourceKind = 'broadcast' | 'flow' | 'transactional' | 'test';
+
 /** Every job type with its payload; the task list in app/tasks.ts must cover each one. */
 export interface JobPayloads {
   'send-email': { idempotencyKey: string };
@@ -11,7 +14,7 @@ export interface JobPayloads {
   'refresh-time-relative-segments': Record<string, unknown>;
   'start-broadcast': { accountId: number; broadcastId: number };
   'ab-test-decide': { accountId: number; broadcastId: number };
-  deliver: { accountId: number; kind: 'broadcast' | 'flow' | 'transactional' | 'test'; sourceId: number };
+  deliver: { accountId: number; kind: SourceKind; sourceId: number };
   'advance-flow': { accountId: number; flowId: number };
   'flow-webhook': { accountId: number };
   /** Posts the account's outgoing-webhook deliveries (issue 20). */
@@ -22,3 +25,6 @@ export interface JobPayloads {
   'billing-sweep': Record<string, unknown>;
 }
 export type JobName = keyof JobPayloads;
+
+/** The key of a source's `deliver` job: one job per source, however often it is asked for. */
+export const deliverJobKey = (accountId: number, kind: SourceKind, sourceId: number) => `deliver:${accountId}:${kind}:${sourceId}`;

@@ -2,10 +2,12 @@ import type { CategoryType } from '@herald/contracts';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
+import { deliverJobKey, type SourceKind } from '../../jobs/job-types.ts';
 import { broadcastTiming } from '../send-times/send-times.queries.ts';
 import { deliverableTo } from '../suppressions/recipient-rule.ts';
 
-export type SourceKind = 'broadcast' | 'flow' | 'transactional' | 'test';
+// A source's kind and its deliver job's key are declared with the job's payload, in the toolkit (jobs/job-types.ts).
+export { deliverJobKey, type SourceKind } from '../../jobs/job-types.ts';
 
 export interface EnqueueInput {
   accountId: number;
@@ -20,9 +22,6 @@ export interface EnqueueInput {
   /** Broadcasts in recipients' time zones: the broadcast's sendAt, whose local time each person gets it at. */
   recipientSendAt?: Date | null;
 }
-
-/** The key of a source's `deliver` job: one job per source, however often it is asked for. */
-export const deliverJobKey = (accountId: number, kind: SourceKind, sourceId: number) => `deliver:${accountId}:${kind}:${sourceId}`;
 
 /**
  * Queue one delivery per person of the audience who may receive mail of the category, in one INSERT … SELECT.

@@ -1,7 +1,5 @@
 import type { Database } from '../../db/connection.ts';
-import { broadcastVariantContent } from '../broadcasts/ab-tests.service.ts';
-import { transactionalContent } from '../transactional/transactional-content.ts';
-import type { SourceKind } from './deliveries.service.ts';
+import type { SourceKind } from '../../jobs/job-types.ts';
 
 /**
  * What one (source, email, variant) of the pipeline sends: the email's parts and sender, its category, and merge
@@ -43,14 +41,25 @@ export async function savedEmailContent(db: Database, accountId: number, emailId
   return { ...email, categoryId: email.categoryId === null ? null : Number(email.categoryId) };
 }
 
+/** How one kind of source answers `sourceContent`. */
+export type ContentSource = (db: Database, key: ContentKey) => Promise<SourceContent | null>;
+
+/**
+ * Broadcasts (an A/B variant's subject) and transactional sends (ad-hoc content, merge data) sit above deliveries:
+ * they register their answer at start (app/connect-features.ts) instead of being imported (docs/architecture.md).
+ * Flows and test sends send the saved email.
+ */
+const registeredKinds: readonly SourceKind[] = ['broadcast', 'transactional'];
+const contentSources = new Map<SourceKind, ContentSource>();
+
+export function registerContentSource(kind: SourceKind, source: ContentSource): void {
+  contentSources.set(kind, source);
+}
+
 /** The content a source sends for this email and variant; null when the email no longer exists. */
 export async function sourceContent(db: Database, key: ContentKey): Promise<SourceContent | null> {
-  switch (key.kind) {
-    case 'broadcast':
-      return broadcastVariantContent(db, key, await savedEmailContent(db, key.accountId, key.emailId));
-    case 'transactional':
-      return transactionalContent(db, key.accountId, key.sourceId);
-    default:
-      return savedEmailContent(db, key.accountId, key.emailId);
-  }
+  const source = contentSources.get(key.kind);
+  if (source) return source(db, key);
+  if (registeredKinds.includes(key.kind)) throw new Error(`No content source registered for ${key.kind} sends (app/connect-features.ts)`);
+  return savedEmailContent(db, key.accountId, key.emailId);
 }

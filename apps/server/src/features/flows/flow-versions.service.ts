@@ -14,7 +14,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { bumpFlowVersion, type FlowRow } from './flows.queries.ts';
-import { flowOrThrow } from './flows.service.ts';
+import { flowOrThrow } from './flow-lookup.ts';
 import { shapeFlows } from './flows.shape.ts';
 import { deleteFlowLinks, findVersionRow, insertVersion, lastVersionRow, listVersionRows, reinsertStep, setReentry, stepIdTaken, type VersionRow } from './flow-versions.queries.ts';
 import { insertLink, listLinks, type LinkRow } from './links.queries.ts';

@@ -8,7 +8,7 @@ import { planCopy, planCounts } from './flows.copy-plan.ts';
 import { identityMaps, remapInputFields, type CopyMaps } from './flows.copy-remap.ts';
 import { applyCopyPlan, readFlowResources, readTargetState } from './flows.copy-resources.ts';
 import { insertFlow, updateFlowRow } from './flows.queries.ts';
-import { flowOrThrow } from './flows.service.ts';
+import { flowOrThrow } from './flow-lookup.ts';
 import { shapeFlows } from './flows.shape.ts';
 import { shareTokenAccount } from './flows.share.ts';
 import { insertLink, listLinks } from './links.queries.ts';

@@ -9,7 +9,7 @@ import {
 } from '@herald/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { activationProblem } from './flows.activation.ts';
@@ -18,12 +18,10 @@ import {
   existingEmails,
   existingFields,
   existingSegments,
-  findFlow,
   flowRunTotals,
   insertFlow,
   listFlowNames,
   listFlowRows,
-  lockFlow,
   peopleAtSteps,
   updateFlowRow,
   type FlowChanges,
@@ -31,15 +29,9 @@ import {
 } from './flows.queries.ts';
 import { listLinks } from './links.queries.ts';
 import { listSteps } from './steps.queries.ts';
-import type { FlowReader } from './flows.share.ts';
+import { flowOrThrow, type FlowReader } from './flow-lookup.ts';
 import { shapeFlows } from './flows.shape.ts';
 import { stepReferences } from './steps.shape.ts';
-
-export async function flowOrThrow(db: Database, accountId: number, id: number, lock = false): Promise<FlowRow> {
-  const row = lock ? await lockFlow(db, accountId, id) : await findFlow(db, accountId, id);
-  if (!row) throw notFound(flowMessages.notFound);
-  return row;
-}
 
 async function shapeOne(db: Database, services: Services, accountId: number, row: FlowRow): Promise<Flow> {
   return (await shapeFlows(db, services, accountId, [row]))[0]!;

@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { signToken, verifyToken } from '../../lib/tokens.ts';
 import type { Services } from '../../services.ts';
-import { flowOrThrow } from './flows.service.ts';
+import { flowOrThrow, type FlowReader } from './flow-lookup.ts';
 
 /**
  * Read-only sharing (work-areas.md §4 "Read-only flow mode"): a share token is signed with the app's token
@@ -27,8 +27,6 @@ export function shareTokenAccount(services: Services, token: string, id: number)
   if (!payload || payload.kind !== shareKind || payload.f !== id || typeof payload.a !== 'number') throw forbidden(flowApiMessages.shareInvalid);
   return payload.a;
 }
-
-export type FlowReader = { db: Database; accountId: number; readOnly: boolean };
 
 /**
  * Run a read of flow `id` for the holder of its share token (`read-only-auth`), else for a signed-in member with

@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { conditionsProblem, loadCompileContext } from '../segments/segment-context.ts';
-import { flowOrThrow } from './flows.service.ts';
+import { flowOrThrow } from './flow-lookup.ts';
 import { scheduleFlow } from './flows.jobs.ts';
 import { conversionFigures, readGoal, writeGoal } from './goals.queries.ts';
 

@@ -5,7 +5,7 @@ import type { Database } from '../../db/connection.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { bumpFlowVersion } from './flows.queries.ts';
-import { flowOrThrow } from './flows.service.ts';
+import { flowOrThrow } from './flow-lookup.ts';
 import { definitionOf, toLink } from './flows.shape.ts';
 import { deleteLinkRow, findLink, findLinkByPair, insertLink, listLinks, type LinkRow } from './links.queries.ts';
 import { findStep, listSteps } from './steps.queries.ts';

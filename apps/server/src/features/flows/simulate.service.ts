@@ -10,7 +10,7 @@ import { compileOrThrow, previewLinks, renderContext, renderFor } from '../email
 import { loadCompileContext } from '../segments/segment-context.ts';
 import { addTagTo, archivePeople, changeField, changeLeadScore, removeTagFrom } from './flow-effects.queries.ts';
 import { loadFlowDefinition } from './flow-runs.queries.ts';
-import { flowOrThrow } from './flows.service.ts';
+import { flowOrThrow } from './flow-lookup.ts';
 import { readGoal } from './goals.queries.ts';
 import { answerFilter, eventFeed, goalCheck, simulatedPerson, type FilterVerdict } from './simulate.person.ts';
 import { describePath, type RenderedSend } from './simulate.path.ts';

@@ -21,7 +21,7 @@ import { checkOutgoingUrl } from '../../lib/outgoing-url.ts';
 import { resolveAlert } from '../integrations/alerts.ts';
 import type { Services } from '../../services.ts';
 import { bumpFlowVersion, peopleAtSteps, type FlowRow } from './flows.queries.ts';
-import { flowOrThrow } from './flows.service.ts';
+import { flowOrThrow } from './flow-lookup.ts';
 import { definitionOf } from './flows.shape.ts';
 import { deleteLinksOutsideBranches, listLinks } from './links.queries.ts';
 import { countFlowSteps, deleteStepRow, findStep, insertStep, listSteps, peopleAtStep, updateStepRow, type StepRow } from './steps.queries.ts';

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { FolderType } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
-import { listActiveBroadcastIds } from '../broadcasts/broadcasts.queries.ts';
-import { listActiveEmailIds } from '../emails/emails.queries.ts';
-import { listActiveFlowIds } from '../flows/flows.queries.ts';
+import { folderItems } from './folder-items.ts';
 
 export interface ChildRef {
   type: 'folder' | 'item';
@@ -51,8 +49,6 @@ export async function deleteFolders(db: Database, accountId: number, ids: number
 export async function existingItems(db: Database, accountId: number, folderType: FolderType): Promise<(string | number)[]> {
   if (folderType === 'tags') return (await db.selectFrom('tags').select('tag').where('accountId', '=', accountId).orderBy('tag').execute()).map((r) => r.tag);
   if (folderType === 'personFields') return (await db.selectFrom('personFields').select('name').where('accountId', '=', accountId).orderBy('createdAt').execute()).map((r) => r.name);
-  if (folderType === 'emails') return listActiveEmailIds(db, accountId);
-  if (folderType === 'broadcasts') return listActiveBroadcastIds(db, accountId);
-  if (folderType === 'flows') return listActiveFlowIds(db, accountId);
+  if (folderType === 'emails' || folderType === 'broadcasts' || folderType === 'flows') return folderItems(folderType).activeIds(db, accountId);
   return [];
 }

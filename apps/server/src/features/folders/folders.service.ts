@@ -5,9 +5,7 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { removeTagFromPeople } from '../tags/tags.queries.ts';
-import { archiveEmails } from '../emails/emails.queries.ts';
-import { archiveBroadcasts } from '../broadcasts/broadcasts.queries.ts';
-import { archiveFlows } from '../flows/flows.queries.ts';
+import { folderItems } from './folder-items.ts';
 import { sql } from 'kysely';
 import {
   deleteFolders,
@@ -153,13 +151,13 @@ export async function deleteFolder(db: Database, session: Session, id: number) {
     }
   }
   if (row.folderType === 'emails' && items.length) {
-    await archiveEmails(db, session.accountId, items.map(Number).filter((emailId) => Number.isSafeInteger(emailId)));
+    await folderItems('emails').archive(db, session.accountId, items.map(Number).filter((emailId) => Number.isSafeInteger(emailId)));
   }
   if (row.folderType === 'broadcasts' && items.length) {
-    await archiveBroadcasts(db, session.accountId, items.map(Number).filter((id) => Number.isSafeInteger(id)));
+    await folderItems('broadcasts').archive(db, session.accountId, items.map(Number).filter((id) => Number.isSafeInteger(id)));
   }
   if (row.folderType === 'flows' && items.length) {
-    await archiveFlows(db, session.accountId, items.map(Number).filter((id) => Number.isSafeInteger(id)));
+    await folderItems('flows').archive(db, session.accountId, items.map(Number).filter((id) => Number.isSafeInteger(id)));
   }
   const parent = row.parentId ? byId.get(row.parentId) : undefined;
   if (parent) await setChildren(db, session.accountId, parent.id, childrenOf(parent).filter((c) => !sameRef(c, { type: 'folder', id })));

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/connection.ts';
-import type { SourceKind } from '../deliveries/deliveries.service.ts';
+import type { SourceKind } from '../../jobs/job-types.ts';
 
 /** A zone name as PostgreSQL knows it (any letter case), else null. */
 const knownZone = (name: RawBuilder<unknown>) => sql`(select z.name from pg_timezone_names z where lower(z.name) = lower(${name}) limit 1)`;

@@ -1,22 +1,10 @@
-import {
-  BroadcastTime,
-  broadcastMessages,
-  broadcastStatusLabels,
-  hasScopes,
-  pausableBroadcastStatuses,
-  sendTimeMessages,
-  type BroadcastStatus,
-  type QuietHours,
-  type QuietHoursBody,
-} from '@herald/contracts';
+import { BroadcastTime, hasScopes, sendTimeMessages, type QuietHours, type QuietHoursBody } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
-import { deliveryCountsOf, lockBroadcast, updateBroadcastRow } from '../broadcasts/broadcasts.queries.ts';
-import { toBroadcast } from '../broadcasts/broadcasts.service.ts';
-import { deliverJobKey } from '../deliveries/deliveries.service.ts';
-import { findQuietHours, holdDeliveries, recipientWindow, releaseDeliveries, releaseQuietHeld, saveQuietHours, sendTimeSettings } from './send-times.queries.ts';
+import { deliverJobKey } from '../../jobs/job-types.ts';
+import { findQuietHours, recipientWindow, releaseQuietHeld, saveQuietHours, sendTimeSettings } from './send-times.queries.ts';
 
 const hhmm = (time: string) => time.slice(0, 5);
 const toQuietHours = (row: { quietHoursEnabled: boolean; quietHoursStart: string; quietHoursEnd: string }): QuietHours => ({
@@ -66,36 +54,3 @@ export async function sendWindow(db: Database, accountId: number, row: { sendAt:
 
 /** The sendAt whose local time a recipient-time broadcast's deliveries are queued at; null for other broadcasts. */
 export const recipientSendAt = (row: { sendAt: Date | null; time: unknown }): Date | null => (isRecipientTime(row.time) ? row.sendAt : null);
-
-async function lockPausable(db: Database, accountId: number, id: number) {
-  const row = await lockBroadcast(db, accountId, id);
-  if (!row) throw notFound(broadcastMessages.notFound);
-  const status = row.status as BroadcastStatus;
-  if (!pausableBroadcastStatuses.includes(status)) throw conflict(sendTimeMessages.notPausable(broadcastStatusLabels[status] ?? status), 'broadcastNotPausable');
-  return row;
-}
-
-async function answer(db: Database, accountId: number, row: Parameters<typeof toBroadcast>[0], message: string) {
-  const counts = await deliveryCountsOf(db, accountId, [Number(row.id)]);
-  return { item: toBroadcast(row, counts.get(Number(row.id))), message };
-}
-
-/** POST /v1/broadcasts/{id}/pause: pending deliveries are held (nothing more is claimed); those being sent finish. */
-export async function pauseBroadcast(db: Database, session: Session, id: number) {
-  const row = await lockPausable(db, session.accountId, id);
-  if (row.pausedAt) throw conflict(sendTimeMessages.alreadyPaused, 'broadcastPaused');
-  await holdDeliveries(db, session.accountId, id);
-  const updated = await updateBroadcastRow(db, session.accountId, id, { pausedAt: new Date() });
-  return answer(db, session.accountId, updated, sendTimeMessages.paused);
-}
-
-/** POST /v1/broadcasts/{id}/resume: held deliveries are pending again and the source's deliver job runs. */
-export async function resumeBroadcast(db: Database, session: Session, id: number) {
-  const { accountId } = session;
-  const row = await lockPausable(db, accountId, id);
-  if (!row.pausedAt) throw conflict(sendTimeMessages.notPaused, 'broadcastNotPaused');
-  await releaseDeliveries(db, accountId, id);
-  const updated = await updateBroadcastRow(db, accountId, id, { pausedAt: null });
-  await enqueueJob(db, 'deliver', { accountId, kind: 'broadcast', sourceId: id }, { jobKey: deliverJobKey(accountId, 'broadcast', id) });
-  return answer(db, accountId, updated, sendTimeMessages.resumed);
-}

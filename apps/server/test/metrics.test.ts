@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpEmailMetrics } from '../src/features/metrics/metrics.jobs.ts';
 import { rollupLockKey } from '../src/db/migrations/0038-rollup-without-row-keys.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { waitingOnALock } from './lock-waits.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -342,7 +344,7 @@ describe('the rollup', () => {
       await rollup.query('begin');
       await rollup.query('select pg_advisory_xact_lock($1)', [rollupLockKey]);
       const deleted = sql`delete from accounts where id = ${id}`.execute(ctx.services.db);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitingOnALock(ctx.database.pool, 'delete from accounts');
       await rollup.query(
         `insert into email_metric_firsts (account_id, source_kind, source_id, email_id, step_id, person_id, name, first_at, variant)
          values ($1, 'broadcast', 3, 4, '', 2, 'clicked', now(), 0)`,
@@ -359,12 +361,7 @@ describe('the rollup', () => {
   it('runs in the worker: figures include new events within seconds', async () => {
     const owner = await registerUser(ctx.app);
     await record(accountOf(owner), [{ person: 1, name: 'sent', data: { broadcastId: 5, emailId: 6 } }]);
-    const deadline = Date.now() + 15_000;
-    let sent = 0;
-    while (sent === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      sent = (await stats(owner.client, 'period=thisYear')).body.stats.totals.sent;
-    }
+    const sent = await until(async () => (await stats(owner.client, 'period=thisYear')).body.stats.totals.sent as number, { timeout: 15_000, interval: 250, message: 'the sent event in the figures' });
     expect(sent).toBe(1);
   });
 });

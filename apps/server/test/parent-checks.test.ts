@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
+import { waitingOnALock } from './lock-waits.ts';
 
 /**
  * Events (migration 0040), segment members, flow runs and deliveries (migration 0041) check their parent (account,
@@ -156,7 +157,7 @@ describe.each(kinds)('$child: its $parent checked once a statement', (kind) => {
       const deleted = kind
         .deleteParent(ctx.database.pool, accountId, parent)
         .then(() => (deletedAt = Date.now()));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitingOnALock(ctx.database.pool, 'delete from');
       expect(deletedAt).toBe(0);
       await writer.query('commit');
       await deleted;
@@ -176,7 +177,7 @@ describe.each(kinds)('$child: its $parent checked once a statement', (kind) => {
         () => null,
         (error: { code?: string }) => error.code,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitingOnALock(ctx.database.pool, `insert into ${kind.child}`);
       await deleter.query('commit');
       expect(await late).toBe('23503');
     } finally {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../config.ts';
 import { findPgTool, withConfiguredDatabase } from '../db/pg-tools.ts';
-import { CliError, type CliCommand } from './commands.ts';
+import { CliError, type CliCommand } from './cli-command.ts';
 
 /** Where `npm run backup` puts its file when not told: ./backups under the directory npm was run from. */
 const defaultDirectory = () => path.resolve(process.env.INIT_CWD ?? process.cwd(), 'backups');

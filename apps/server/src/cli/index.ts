@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
-import { CliError, commands } from './commands.ts';
+import { CliError } from './cli-command.ts';
+import { commands } from './commands.ts';
 
 /** Entry point of `npm run cli -- <command> <args…>` (operator commands that have no screen). */
 const [name, ...args] = process.argv.slice(2);

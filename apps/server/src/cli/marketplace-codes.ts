@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { connectDatabase } from '../db/database.ts';
 import type { Database } from '../db/connection.ts';
 import { addCodes, CodeEntryError, describeCodes, marketplaceBands, type AddCodesResult, type CodeEntry } from '../features/marketplace/marketplace-codes.service.ts';
-import { CliError, type CliCommand } from './commands.ts';
+import { CliError, type CliCommand } from './cli-command.ts';
 import { CsvReader } from '../features/imports/csv-reader.ts';
 
 const usage = 'marketplace-codes add <peopleUpperLimit> <code…> | import <file.csv> | list';

@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { connectDatabase } from '../db/database.ts';
 import { AppError } from '../http/errors.ts';
 import { assignPlan } from '../features/billing/plan-assignment.ts';
-import { CliError, type CliCommand } from './commands.ts';
+import { CliError, type CliCommand } from './cli-command.ts';
 
 const usage = 'plan <accountId> <planName> <peopleUpperLimit> [--provider=operator|chargebee|paypal|marketplace] [--canceled]';
 const wholeNumber = /^\d{1,12}$/;

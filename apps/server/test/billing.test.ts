@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assignPlan } from '../src/features/billing/plan-assignment.ts';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
+import { until } from './until.ts';
 
 let plans: TestContext;
 let off: TestContext;
@@ -122,11 +123,10 @@ describe('BILLING_MODE=plans', () => {
     await sql`update accounts set trial_ends_at = now() - interval '1 day' where id = ${account.accountId}`.execute(plans.services.db);
     await plans.startWorker();
     await sql`select graphile_worker.add_job('billing-sweep', '{}'::json)`.execute(plans.services.db);
-    let status = 'trial';
-    for (let i = 0; i < 100 && status === 'trial'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      status = (await plans.services.db.selectFrom('accounts').select('status').where('id', '=', account.accountId).executeTakeFirstOrThrow()).status;
-    }
+    const status = await until(async () => {
+      const now = (await plans.services.db.selectFrom('accounts').select('status').where('id', '=', account.accountId).executeTakeFirstOrThrow()).status;
+      return now !== 'trial' && now;
+    }, { timeout: 10_000, message: 'the trial ended by the sweep' });
     expect(status).toBe('trialExpired');
   });
 

@@ -26,6 +26,7 @@ describe('bulk SMTP with the server down (issue 22: a refused connection ended t
   it('a refused connection rejects the open and leaves no promise rejected unhandled', async () => {
     const port = await closedPort();
     await expect(SmtpConnection.open({ url: new URL(`smtp://127.0.0.1:${port}`) })).rejects.toThrow(/ECONNREFUSED/);
+    // Not a wait for work: an unhandled rejection has no signal of its own; Node reports it a few event-loop turns on.
     await new Promise((r) => setTimeout(r, 50));
     expect(unhandled).toEqual([]);
   });
@@ -40,6 +41,7 @@ describe('bulk SMTP with the server down (issue 22: a refused connection ended t
     const outcomes = await Promise.all([1, 2, 3].map(() => transport.send(prepare as never, { sending: () => undefined, held: () => undefined, left: () => undefined })));
     transport.close();
     for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, permanent: false, error: expect.stringMatching(/ECONNREFUSED/) });
+    // Not a wait for work: an unhandled rejection has no signal of its own; Node reports it a few event-loop turns on.
     await new Promise((r) => setTimeout(r, 50));
     expect(unhandled).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { queueSlackMessage } from '../src/features/integrations/slack-outbox.ts'
 import { checkOutgoingUrl, outgoingMessages } from '../src/lib/outgoing-url.ts';
 import { addStep, fields, link, newFlow } from './flows-fixtures.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { until } from './until.ts';
 import { startSsrfDns } from './security/ssrf-net.ts';
 
 /**
@@ -45,11 +46,10 @@ describe('refused outgoing addresses', () => {
     dns.zone['public.refusals.test'] = { A: ['10.0.0.7'] };
     const person = await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('sync') });
     await owner.client.post('/v1/tags/', { tag: 'sync', id: person.body.user.id });
-    let issues: { kind: string; message: string }[] = [];
-    for (let i = 0; i < 200 && !issues.length; i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-      issues = (await owner.client.get('/v1/accounts/issues')).body.issues;
-    }
+    const issues = await until(async () => {
+      const shown = (await owner.client.get('/v1/accounts/issues')).body.issues as { kind: string; message: string }[];
+      return shown.length > 0 && shown;
+    }, { timeout: 20_000, message: 'an account alert' });
     expect(issues).toEqual([expect.objectContaining({ kind: `flow-webhook:${hook.id}`, message: flowMessages.webhookRefusedAlert('CRM sync', 'https://public.refusals.test/hook', outgoingMessages.private) })]);
     const calls = await ctx.services.db.selectFrom('flowWebhookCalls').select(['status', 'attempts', 'lastError']).where('accountId', '=', accountId).execute();
     expect(calls).toEqual([{ status: 'failed', attempts: 1, lastError: outgoingMessages.private }]);
@@ -68,11 +68,10 @@ describe('refused outgoing addresses', () => {
     expect(test.status).toBe(400);
     expect(test.body.message).toBe(outgoingMessages.private);
     await queueSlackMessage(ctx.services.db, accountId, { key: 'refusals-1', source: 'flow', text: 'Hello' });
-    let rows: { status: string; attempts: number; lastError: string }[] = [];
-    for (let i = 0; i < 200 && rows[0]?.status !== 'failed'; i += 1) {
-      await new Promise((r) => setTimeout(r, 100));
-      ({ rows } = await sql<{ status: string; attempts: number; lastError: string }>`select status, attempts, last_error as "lastError" from slack_messages where account_id = ${accountId}`.execute(ctx.services.db));
-    }
+    const { rows } = await until(async () => {
+      const found = await sql<{ status: string; attempts: number; lastError: string }>`select status, attempts, last_error as "lastError" from slack_messages where account_id = ${accountId}`.execute(ctx.services.db);
+      return found.rows[0]?.status === 'failed' && found;
+    }, { timeout: 20_000, message: 'the Slack message failed' });
     expect(rows).toEqual([{ status: 'failed', attempts: 1, lastError: outgoingMessages.private }]);
     const issues = (await owner.client.get('/v1/accounts/issues')).body.issues;
     expect(issues).toEqual([expect.objectContaining({ kind: 'slack-refused', message: serviceMessages.slackRefusedAlert(outgoingMessages.private) })]);

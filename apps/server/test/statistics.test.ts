@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeLagging } from '../src/db/statistics.ts';
 import { createTestContext, type TestContext } from './helpers.ts';
+import { until } from './until.ts';
 
 /**
  * The bulk tables are analyzed when rows came in, not when rows changed: a send updates each of its rows twice and
@@ -31,15 +32,16 @@ async function write(text: string) {
 
 /** Wait until the table's counts show `inserted` rows inserted and `changed` changes since its last analysis. */
 async function countsShow(inserted: number, changed: number) {
-  for (let i = 0; i < 100; i++) {
-    const { rows } = await ctx.database.pool.query<{ inserted: string; changed: string }>(
-      'select n_tup_ins as inserted, n_mod_since_analyze as changed from pg_stat_user_tables where relname = $1',
-      [table],
-    );
-    if (Number(rows[0]?.inserted) === inserted && Number(rows[0]?.changed) === changed) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the counts of ${table} never showed ${inserted} inserted and ${changed} changed`);
+  await until(
+    async () => {
+      const { rows } = await ctx.database.pool.query<{ inserted: string; changed: string }>(
+        'select n_tup_ins as inserted, n_mod_since_analyze as changed from pg_stat_user_tables where relname = $1',
+        [table],
+      );
+      return Number(rows[0]?.inserted) === inserted && Number(rows[0]?.changed) === changed;
+    },
+    { timeout: 10_000, message: `the counts of ${table} showing ${inserted} inserted and ${changed} changed` },
+  );
 }
 
 describe('statistics of the bulk tables', () => {

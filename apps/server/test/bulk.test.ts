@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell } from '../src/lib/csv.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { until } from './until.ts';
 import fc from 'fast-check';
 
 let ctx: TestContext;
@@ -26,13 +27,12 @@ async function addPeople(n: number, extra: Record<string, unknown> = {}) {
 }
 
 async function waitDone(id: number) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
+  let last: unknown;
+  return until(async () => {
     const res = await owner.client.get(`/v1/bulk-actions/${id}`);
-    if (res.body.status === 'done' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`bulk action ${id} not done: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    last = res.body;
+    return (res.body.status === 'done' || res.body.status === 'failed') && res.body;
+  }, { timeout: 20_000, message: () => `bulk action ${id} done (it is ${JSON.stringify(last)})` });
 }
 
 describe('bulk actions', () => {

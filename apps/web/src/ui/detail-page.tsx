@@ -23,6 +23,8 @@ export interface DetailPageProps<T> {
   query: DetailQuery<T>;
   /** The loader's accessible name, e.g. "Loading person". */
   loadingLabel: string;
+  /** Replaces the spinner: a page's own grey shapes, named with `loadingLabel`. */
+  skeleton?: ReactNode;
   /** False while the account (and so the permissions) loads. */
   isReady?: boolean;
   gate?: PageGate;
@@ -68,6 +70,6 @@ export function DetailPage<T>(props: DetailPageProps<T>) {
   }
   if (query.isError)
     return frame(<LoadError title={props.errorTitle} message={errorMessage(query.error, props.errorFallback)} onRetry={() => void query.refetch()} />);
-  if (query.isPending || item === null || item === undefined) return <LoadingSpinner label={props.loadingLabel} />;
+  if (query.isPending || item === null || item === undefined) return props.skeleton ?? <LoadingSpinner label={props.loadingLabel} />;
   return props.children(item);
 }

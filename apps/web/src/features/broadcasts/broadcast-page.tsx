@@ -1,15 +1,14 @@
-import { broadcastMessages, cancelableBroadcastStatuses, hasScopes, isBroadcastEditable, isBroadcastPolled, type Audience, type BroadcastTime } from '@herald/contracts';
+import { type Broadcast, broadcastMessages, cancelableBroadcastStatuses, hasScopes, isBroadcastEditable, isBroadcastPolled, type Audience, type BroadcastTime } from '@herald/contracts';
 import { Alert, Anchor, Button, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconArrowLeft, IconLock } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { errorMessage, isApiError } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { listReturnPath } from '../../lib/use-list-state.ts';
-import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
+import { DetailPage } from '../../ui/detail-page.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useEmail, useEmails } from '../emails/emails.api.ts';
@@ -88,117 +87,130 @@ export function BroadcastPage() {
   );
   const allChecks: SendCheck[] = abTestProblem ? [...checks, { id: 'abTest', label: abTestProblem, detail: 'Finish the A/B test or switch it off.', state: 'fail', blocking: true }] : checks;
 
-  if (broadcast.isError)
-    return isApiError(broadcast.error) && broadcast.error.statusCode === 404 ? (
-      <EmptyState title="Broadcast not found" description="It may have been deleted, or it belongs to another account." action={<Button component={Link} to={listPath(location.search)} variant="light">Back to broadcasts</Button>} />
-    ) : (
-      <LoadError message={errorMessage(broadcast.error, broadcastMessages.loadError)} onRetry={() => void broadcast.refetch()} />
-    );
-  if (!item || !account.data || audience === null)
+  const view = (item: Broadcast) => {
+    if (!account.data || audience === null) return null; // the loader waits for them
+    // Send: save a changed time first, then send (the server checks the sender again) (work-areas.md §4).
+    const sendBroadcast = (sendAt: string | null, time: BroadcastTime | null) => {
+      const go = () =>
+        send.mutate(id, {
+          onSuccess: (data) => notifySuccess(data.message || (data.item.status === 'scheduled' ? broadcastMessages.scheduled : broadcastMessages.sending)),
+          onError: (error) => notifyError(error, broadcastMessages.sendError),
+        });
+      const timeChanged = sendAt !== item.sendAt || time?.type !== item.time?.type;
+      const run = () => (timeChanged ? save({ sendAt, time }, { onSuccess: go }) : go());
+      if (sendAt) return run();
+      const recipients = count.data?.deliverable;
+      modals.openConfirmModal({
+        title: `Send “${item.name}” now?`,
+        children: <Text size="sm">{recipients === undefined ? 'It goes out at once.' : `It goes out at once to ${recipients.toLocaleString()} ${recipients === 1 ? 'person' : 'people'}.`}</Text>,
+        labels: { confirm: 'Send now', cancel: 'Not yet' },
+        onConfirm: run,
+      });
+    };
+    const confirmCancel = () =>
+      modals.openConfirmModal({
+        title: `Cancel “${item.name}”?`,
+        children: <Text size="sm">{item.status === 'scheduled' ? 'It will not be sent.' : 'Nobody else gets it; messages already on their way still arrive.'}</Text>,
+        labels: { confirm: 'Cancel broadcast', cancel: 'Keep it' },
+        confirmProps: { color: 'red' },
+        onConfirm: () =>
+          cancel.mutate(id, {
+            onSuccess: (data) => notifySuccess(data.message || broadcastMessages.canceled),
+            onError: (error) => notifyError(error, broadcastMessages.cancelError),
+          }),
+      });
+
+    const progress = status.data?.item.id === id ? status.data.progress : undefined;
+    const isLive = isBroadcastPolled(item.status) && item.status !== 'scheduled';
+    const isOver = item.status === 'sent' || item.status === 'failed' || (item.status === 'canceled' && item.startedAt !== null);
+    const showCanceledNote = item.status === 'canceled' && !item.startedAt;
+    const countError = count.isError ? errorMessage(count.error, "Couldn't count the recipients.") : null;
+
     return (
-      <Stack gap="md" py="md" role="status" aria-label="Loading broadcast">
-        <Skeleton h={36} w={320} />
-        <Skeleton h={200} />
-        <Skeleton h={240} />
+      <Stack gap="md" py="md">
+        <PageHeader
+          back={
+            <Anchor component={Link} to={listPath(location.search)} size="sm" c="dimmed">
+              <Group gap={4}>
+                <IconArrowLeft size={14} aria-hidden /> Broadcasts
+              </Group>
+            </Anchor>
+          }
+          title={item.name}
+          badge={<BroadcastStatusBadge status={item.status} paused={item.pausedAt !== null} />}
+          description={canEdit ? 'Choose the email and who gets it, check, then send now or schedule.' : 'This broadcast can no longer be changed.'}
+          actions={
+            isLive && canWrite && cancelableBroadcastStatuses.includes(item.status) ? (
+              <Button variant="light" color="red" onClick={confirmCancel} loading={cancel.isPending}>
+                Cancel broadcast
+              </Button>
+            ) : undefined
+          }
+        />
+        {!canWrite && (
+          <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+            You can see this broadcast. Changing and sending it needs the “Edit broadcasts” permission.
+          </Alert>
+        )}
+        {isLive && <ProgressCard broadcast={item} progress={progress} now={status.data?.receivedAt ?? Date.now()} canWrite={canWrite} />}
+        {isOver && <ResultsCard broadcast={item} progress={progress} />}
+        <Grid gutter="md">
+          <Grid.Col span={{ base: 12, md: canEdit || showCanceledNote ? 7 : 8 }}>
+            <Stack gap="md">
+              <BroadcastDetails
+                name={item.name}
+                emailId={item.emailId}
+                emails={emails.data?.emails}
+                emailsError={emails.isError ? errorMessage(emails.error, "We couldn't retrieve your emails.") : null}
+                readOnly={!canEdit}
+                onRename={(name) => save({ name })}
+                onChooseEmail={(emailId) => save({ emailId })}
+              />
+              <AudiencePicker audience={audience} onChange={setAudience} readOnly={!canEdit} count={canEdit ? (count.data ?? null) : null} isCounting={count.isFetching || audience !== settled} countError={countError} />
+              <AbTestPanel broadcast={item} emails={emails.data?.emails} canEdit={canEdit} recipients={count.data?.deliverable ?? null} results={status.data?.item.id === id ? (status.data.abTest ?? null) : null} onSave={(abTest) => save({ abTest })} onProblem={setAbTestProblem} />
+            </Stack>
+          </Grid.Col>
+          {canEdit && (
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <SendPanel broadcast={item} checks={allChecks} timeZone={timeZone} canEdit={canEdit} isSending={send.isPending || update.isPending} isCanceling={cancel.isPending} onSend={sendBroadcast} onCancel={confirmCancel} />
+            </Grid.Col>
+          )}
+          {showCanceledNote && (
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <Alert variant="light" color="gray" title="Canceled">
+                This broadcast was canceled before it went out. Duplicate it from the list to send it again.
+              </Alert>
+            </Grid.Col>
+          )}
+        </Grid>
       </Stack>
     );
-  if (!canRead)
-    return <EmptyState icon={<IconLock size={28} />} title="You can't see broadcasts" description="Seeing broadcasts needs the “See broadcasts” permission. Ask an owner of the account to give it to you." />;
-
-  // Send: save a changed time first, then send (the server checks the sender again) (work-areas.md §4).
-  const sendBroadcast = (sendAt: string | null, time: BroadcastTime | null) => {
-    const go = () =>
-      send.mutate(id, {
-        onSuccess: (data) => notifySuccess(data.message || (data.item.status === 'scheduled' ? broadcastMessages.scheduled : broadcastMessages.sending)),
-        onError: (error) => notifyError(error, broadcastMessages.sendError),
-      });
-    const timeChanged = sendAt !== item.sendAt || time?.type !== item.time?.type;
-    const run = () => (timeChanged ? save({ sendAt, time }, { onSuccess: go }) : go());
-    if (sendAt) return run();
-    const recipients = count.data?.deliverable;
-    modals.openConfirmModal({
-      title: `Send “${item.name}” now?`,
-      children: <Text size="sm">{recipients === undefined ? 'It goes out at once.' : `It goes out at once to ${recipients.toLocaleString()} ${recipients === 1 ? 'person' : 'people'}.`}</Text>,
-      labels: { confirm: 'Send now', cancel: 'Not yet' },
-      onConfirm: run,
-    });
   };
-  const confirmCancel = () =>
-    modals.openConfirmModal({
-      title: `Cancel “${item.name}”?`,
-      children: <Text size="sm">{item.status === 'scheduled' ? 'It will not be sent.' : 'Nobody else gets it; messages already on their way still arrive.'}</Text>,
-      labels: { confirm: 'Cancel broadcast', cancel: 'Keep it' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        cancel.mutate(id, {
-          onSuccess: (data) => notifySuccess(data.message || broadcastMessages.canceled),
-          onError: (error) => notifyError(error, broadcastMessages.cancelError),
-        }),
-    });
-
-  const progress = status.data?.item.id === id ? status.data.progress : undefined;
-  const isLive = isBroadcastPolled(item.status) && item.status !== 'scheduled';
-  const isOver = item.status === 'sent' || item.status === 'failed' || (item.status === 'canceled' && item.startedAt !== null);
-  const showCanceledNote = item.status === 'canceled' && !item.startedAt;
-  const countError = count.isError ? errorMessage(count.error, "Couldn't count the recipients.") : null;
 
   return (
-    <Stack gap="md" py="md">
-      <PageHeader
-        back={
-          <Anchor component={Link} to={listPath(location.search)} size="sm" c="dimmed">
-            <Group gap={4}>
-              <IconArrowLeft size={14} aria-hidden /> Broadcasts
-            </Group>
-          </Anchor>
-        }
-        title={item.name}
-        badge={<BroadcastStatusBadge status={item.status} paused={item.pausedAt !== null} />}
-        description={canEdit ? 'Choose the email and who gets it, check, then send now or schedule.' : 'This broadcast can no longer be changed.'}
-        actions={
-          isLive && canWrite && cancelableBroadcastStatuses.includes(item.status) ? (
-            <Button variant="light" color="red" onClick={confirmCancel} loading={cancel.isPending}>
-              Cancel broadcast
-            </Button>
-          ) : undefined
-        }
-      />
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see this broadcast. Changing and sending it needs the “Edit broadcasts” permission.
-        </Alert>
-      )}
-      {isLive && <ProgressCard broadcast={item} progress={progress} now={status.data?.receivedAt ?? Date.now()} canWrite={canWrite} />}
-      {isOver && <ResultsCard broadcast={item} progress={progress} />}
-      <Grid gutter="md">
-        <Grid.Col span={{ base: 12, md: canEdit || showCanceledNote ? 7 : 8 }}>
-          <Stack gap="md">
-            <BroadcastDetails
-              name={item.name}
-              emailId={item.emailId}
-              emails={emails.data?.emails}
-              emailsError={emails.isError ? errorMessage(emails.error, "We couldn't retrieve your emails.") : null}
-              readOnly={!canEdit}
-              onRename={(name) => save({ name })}
-              onChooseEmail={(emailId) => save({ emailId })}
-            />
-            <AudiencePicker audience={audience} onChange={setAudience} readOnly={!canEdit} count={canEdit ? (count.data ?? null) : null} isCounting={count.isFetching || audience !== settled} countError={countError} />
-            <AbTestPanel broadcast={item} emails={emails.data?.emails} canEdit={canEdit} recipients={count.data?.deliverable ?? null} results={status.data?.item.id === id ? (status.data.abTest ?? null) : null} onSave={(abTest) => save({ abTest })} onProblem={setAbTestProblem} />
-          </Stack>
-        </Grid.Col>
-        {canEdit && (
-          <Grid.Col span={{ base: 12, md: 5 }}>
-            <SendPanel broadcast={item} checks={allChecks} timeZone={timeZone} canEdit={canEdit} isSending={send.isPending || update.isPending} isCanceling={cancel.isPending} onSend={sendBroadcast} onCancel={confirmCancel} />
-          </Grid.Col>
-        )}
-        {showCanceledNote && (
-          <Grid.Col span={{ base: 12, md: 5 }}>
-            <Alert variant="light" color="gray" title="Canceled">
-              This broadcast was canceled before it went out. Duplicate it from the list to send it again.
-            </Alert>
-          </Grid.Col>
-        )}
-      </Grid>
-    </Stack>
+    <DetailPage
+      query={{ ...broadcast, isPending: broadcast.isPending || !account.data || audience === null, data: item }}
+      loadingLabel="Loading broadcast"
+      skeleton={
+        <Stack gap="md" py="md" role="status" aria-label="Loading broadcast">
+          <Skeleton h={36} w={320} />
+          <Skeleton h={200} />
+          <Skeleton h={240} />
+        </Stack>
+      }
+      gate={{ canRead: canRead || !account.data, title: "You can't see broadcasts", description: 'Seeing broadcasts needs the “See broadcasts” permission. Ask an owner of the account to give it to you.' }}
+      notFound={{
+        title: 'Broadcast not found',
+        description: 'It may have been deleted, or it belongs to another account.',
+        action: (
+          <Button component={Link} to={listPath(location.search)} variant="light">
+            Back to broadcasts
+          </Button>
+        ),
+      }}
+      errorFallback={broadcastMessages.loadError}
+    >
+      {view}
+    </DetailPage>
   );
 }

@@ -3,11 +3,11 @@ import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Skeleton,
 import { useHotkeys } from '@mantine/hooks';
 import { IconAlertTriangle, IconArrowLeft, IconChecklist, IconDeviceFloppy, IconLock, IconSend } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useBlocker, useParams } from 'react-router';
-import { api, errorMessage } from '../../lib/api.ts';
+import { Link, useBlocker, useLocation, useParams } from 'react-router';
+import { api } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
+import { listReturnPath } from '../../lib/use-list-state.ts';
+import { DetailPage } from '../../ui/detail-page.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { AiWriterButton } from '../ai-writer/ai-writer-button.tsx';
@@ -50,6 +50,8 @@ export function EmailPage() {
   const insertRef = useRef<((text: string) => void) | null>(null);
   const onInsertReady = useCallback((insert: ((text: string) => void) | null) => (insertRef.current = insert), []);
   const readOnly = !canWrite || Boolean(email.data?.email.archived);
+  // Back to the list as it was left: its search and Active/Archived came along in the address.
+  const backPath = listReturnPath('/emails', 'emails', useLocation().search);
 
   useEffect(() => {
     setDraft(null);
@@ -111,96 +113,110 @@ export function EmailPage() {
     }
   };
 
-  if (email.isError)
-    return email.error && 'statusCode' in email.error && email.error.statusCode === 404 ? (
-      <EmptyState title="Email not found" description="It may have been copied into another account or never existed." action={<Button component={Link} to="/emails" variant="light">Back to emails</Button>} />
-    ) : (
-      <LoadError message={errorMessage(email.error, emailMessages.retrieveFallback)} onRetry={() => void email.refetch()} />
-    );
-  if (!draft || !account.data)
+  const view = (draft: EmailDraftState) => {
+    if (!account.data) return null; // the loader waits for it
+    const editorProps = { value: draft.editor, onChange: (editor: typeof draft.editor) => change({ editor }), readOnly, onInsertReady };
     return (
-      <Stack gap="md" py="md" role="status" aria-label="Loading email">
-        <Skeleton h={36} w={320} />
-        <Skeleton h={120} />
-        <Skeleton h={480} />
+      <Stack gap="md" py="md">
+        <Anchor component={Link} to={backPath} size="sm" c="dimmed">
+          <Group gap={4}>
+            <IconArrowLeft size={14} aria-hidden /> Emails
+          </Group>
+        </Anchor>
+        <Group justify="space-between" align="center" wrap="wrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 240 }}>
+            <TextInput aria-label="Email name" value={draft.name} onChange={(e) => change({ name: e.currentTarget.value })} readOnly={readOnly} variant="unstyled" fz={24} fw={700} styles={{ input: { fontSize: 24, fontWeight: 700 } }} style={{ flex: 1 }} />
+            <Badge variant="light" color="gray" tt="none">
+              {editorLabel(draft.editor.type)}
+            </Badge>
+            {dirty && <Badge color="orange" variant="dot" tt="none">Unsaved</Badge>}
+            <EmailIdTag id={id} />
+          </Group>
+          <Group gap="xs" wrap="wrap">
+            <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as Mode)} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }, { value: 'performance', label: 'Performance' }]} />
+            {mode === 'edit' && !readOnly && <MergeTagPicker onInsert={(liquid) => insertRef.current?.(liquid)} />}
+            {mode === 'edit' && !readOnly && (
+              <AiWriterButton
+                canAccess={account.data.flags.canAccessAIWriter}
+                companyName={account.data.accountName ?? account.data.name ?? ''}
+                editorType={draft.editor.type}
+                onInsertSubject={(subject) => change({ subject })}
+                onInsertBody={(html) => (insertRef.current ? (insertRef.current(html), true) : false)}
+              />
+            )}
+            {mode === 'edit' && !readOnly && <EditorSwitch editor={draft.editor} onSwitch={(editor) => change({ editor })} disabled={readOnly} />}
+            <Button variant="default" leftSection={<IconChecklist size={16} />} onClick={() => void check(false)} loading={checking && !testing}>
+              Check
+            </Button>
+            {canWrite && (
+              <Button variant="default" leftSection={<IconSend size={16} />} onClick={() => void check(true)}>
+                Send test
+              </Button>
+            )}
+            {!readOnly && (
+              <Button leftSection={<IconDeviceFloppy size={16} />} onClick={save} loading={update.isPending} disabled={!dirty}>
+                Save
+              </Button>
+            )}
+          </Group>
+        </Group>
+        {!canWrite && (
+          <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+            You can see this email. Changing it needs the “Edit emails” permission.
+          </Alert>
+        )}
+        {email.data?.email.archived && (
+          <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />}>
+            This email is archived. Restore it from the Archived list to change it.
+          </Alert>
+        )}
+        <EmailSettingsPanel draft={draft} onChange={change} readOnly={readOnly} errors={errors} />
+        {mode === 'performance' ? (
+          <Paper withBorder radius="md" p="lg">
+            <SendFigures subject={{ emailId: id }} />
+          </Paper>
+        ) : mode === 'preview' ? (
+          <PreviewPane draft={renderableOf(draft)} />
+        ) : (
+          <Suspense fallback={<Group justify="center" py="xl"><LoadingSpinner label="Loading the editor" /></Group>}>
+            {draft.editor.type === 'html' && <HtmlEditor key="html" {...editorProps} subject={draft.subject} />}
+            {draft.editor.type === 'richtext' && <RichTextEditor key="richtext" {...editorProps} />}
+            {draft.editor.type === 'dragdrop' && <DragDropEditor key="dragdrop" {...editorProps} />}
+          </Suspense>
+        )}
+        <SendTestDialog opened={testing} onClose={() => setTesting(false)} draft={renderableOf(draft)} defaultAddress={account.data.teamMember.email ?? ''} />
+        <EmailWarningsDialog
+          warnings={warnings?.list ?? null}
+          onFix={() => setWarnings(null)}
+          {...(warnings?.thenTest ? { onContinue: () => (setWarnings(null), setTesting(true)), continueLabel: 'Send test anyway' } : {})}
+        />
       </Stack>
     );
+  };
 
-  const editorProps = { value: draft.editor, onChange: (editor: typeof draft.editor) => change({ editor }), readOnly, onInsertReady };
   return (
-    <Stack gap="md" py="md">
-      <Anchor component={Link} to="/emails" size="sm" c="dimmed">
-        <Group gap={4}>
-          <IconArrowLeft size={14} aria-hidden /> Emails
-        </Group>
-      </Anchor>
-      <Group justify="space-between" align="center" wrap="wrap" gap="sm">
-        <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 240 }}>
-          <TextInput aria-label="Email name" value={draft.name} onChange={(e) => change({ name: e.currentTarget.value })} readOnly={readOnly} variant="unstyled" fz={24} fw={700} styles={{ input: { fontSize: 24, fontWeight: 700 } }} style={{ flex: 1 }} />
-          <Badge variant="light" color="gray" tt="none">
-            {editorLabel(draft.editor.type)}
-          </Badge>
-          {dirty && <Badge color="orange" variant="dot" tt="none">Unsaved</Badge>}
-          <EmailIdTag id={id} />
-        </Group>
-        <Group gap="xs" wrap="wrap">
-          <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as Mode)} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }, { value: 'performance', label: 'Performance' }]} />
-          {mode === 'edit' && !readOnly && <MergeTagPicker onInsert={(liquid) => insertRef.current?.(liquid)} />}
-          {mode === 'edit' && !readOnly && (
-            <AiWriterButton
-              canAccess={account.data.flags.canAccessAIWriter}
-              companyName={account.data.accountName ?? account.data.name ?? ''}
-              editorType={draft.editor.type}
-              onInsertSubject={(subject) => change({ subject })}
-              onInsertBody={(html) => (insertRef.current ? (insertRef.current(html), true) : false)}
-            />
-          )}
-          {mode === 'edit' && !readOnly && <EditorSwitch editor={draft.editor} onSwitch={(editor) => change({ editor })} disabled={readOnly} />}
-          <Button variant="default" leftSection={<IconChecklist size={16} />} onClick={() => void check(false)} loading={checking && !testing}>
-            Check
+    <DetailPage
+      query={{ ...email, isPending: email.isPending || !account.data || !draft, data: draft }}
+      loadingLabel="Loading email"
+      skeleton={
+        <Stack gap="md" py="md" role="status" aria-label="Loading email">
+          <Skeleton h={36} w={320} />
+          <Skeleton h={120} />
+          <Skeleton h={480} />
+        </Stack>
+      }
+      notFound={{
+        title: 'Email not found',
+        description: 'It may have been copied into another account or never existed.',
+        action: (
+          <Button component={Link} to={backPath} variant="light">
+            Back to emails
           </Button>
-          {canWrite && (
-            <Button variant="default" leftSection={<IconSend size={16} />} onClick={() => void check(true)}>
-              Send test
-            </Button>
-          )}
-          {!readOnly && (
-            <Button leftSection={<IconDeviceFloppy size={16} />} onClick={save} loading={update.isPending} disabled={!dirty}>
-              Save
-            </Button>
-          )}
-        </Group>
-      </Group>
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see this email. Changing it needs the “Edit emails” permission.
-        </Alert>
-      )}
-      {email.data?.email.archived && (
-        <Alert variant="light" color="yellow" icon={<IconAlertTriangle size={18} />}>
-          This email is archived. Restore it from the Archived list to change it.
-        </Alert>
-      )}
-      <EmailSettingsPanel draft={draft} onChange={change} readOnly={readOnly} errors={errors} />
-      {mode === 'performance' ? (
-        <Paper withBorder radius="md" p="lg">
-          <SendFigures subject={{ emailId: id }} />
-        </Paper>
-      ) : mode === 'preview' ? (
-        <PreviewPane draft={renderableOf(draft)} />
-      ) : (
-        <Suspense fallback={<Group justify="center" py="xl"><LoadingSpinner label="Loading the editor" /></Group>}>
-          {draft.editor.type === 'html' && <HtmlEditor key="html" {...editorProps} subject={draft.subject} />}
-          {draft.editor.type === 'richtext' && <RichTextEditor key="richtext" {...editorProps} />}
-          {draft.editor.type === 'dragdrop' && <DragDropEditor key="dragdrop" {...editorProps} />}
-        </Suspense>
-      )}
-      <SendTestDialog opened={testing} onClose={() => setTesting(false)} draft={renderableOf(draft)} defaultAddress={account.data.teamMember.email ?? ''} />
-      <EmailWarningsDialog
-        warnings={warnings?.list ?? null}
-        onFix={() => setWarnings(null)}
-        {...(warnings?.thenTest ? { onContinue: () => (setWarnings(null), setTesting(true)), continueLabel: 'Send test anyway' } : {})}
-      />
-    </Stack>
+        ),
+      }}
+      errorFallback={emailMessages.retrieveFallback}
+    >
+      {view}
+    </DetailPage>
   );
 }

@@ -1,15 +1,14 @@
 import { flowMessages, hasScopes, type CatalogueEntry, type InputFields } from '@herald/contracts';
 import { Alert, Box, Button, Group, List, Modal, Paper, Stack, Switch, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconLock, IconPlus } from '@tabler/icons-react';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useEffect, useMemo, useState } from 'react';
 import { useBlocker, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError } from '../../lib/notify.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { DetailPage } from '../../ui/detail-page.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useEmails } from '../emails/emails.api.ts';
 import { usePersonFields } from '../people/people.api.ts';
@@ -102,7 +101,7 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
   const rename = useUpdateFlow();
   const toggleFlow = useToggleFlow();
   const reactFlow = useReactFlow();
-  const isNarrow = Boolean(useMediaQuery('(max-width: 767px)'));
+  const isNarrow = useIsNarrow('tablet');
 
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [isCatalogueOpen, setIsCatalogueOpen] = useState(false);
@@ -141,150 +140,159 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
     [catalogue, names, counts.data, isPreviewOn, canWrite, shareToken, editor],
   );
 
-  if (!account.data && shareToken === null) return <LoadingSpinner />;
-  if (!canRead) {
-    return <EmptyState icon={<IconLock size={28} />} title="You can't see flows" description="Seeing flows needs the “See flows” permission. Ask an owner of the account to give it to you." />;
-  }
-  if (!Number.isInteger(flowId) || flowId <= 0) return <EmptyState title="No such flow" description="The address does not name a flow. Open one from the list of flows." />;
-  if (flow.isPending) return <LoadingSpinner label="Loading the flow" />;
-  if (flow.isError) return <LoadError title={flowMessages.oneFallback} message={errorMessage(flow.error, flowMessages.oneFallback)} onRetry={() => void flow.refetch()} />;
+  const view = (response: NonNullable<typeof flow.data>) => {
+    const data = response.integration;
+    const hasTrigger = steps.some((step) => step.type === 'trigger');
+    const isOn = requestedStatus ?? data.status === 'active';
+    const warnings = [...new Set([...(data.status === 'active' ? [] : activationProblems), ...data.warnings])];
 
-  const data = flow.data.integration;
-  const hasTrigger = steps.some((step) => step.type === 'trigger');
-  const isOn = requestedStatus ?? data.status === 'active';
-  const warnings = [...new Set([...(data.status === 'active' ? [] : activationProblems), ...data.warnings])];
+    /** A new step goes under the selected one, else under the lowest step, else in the middle of the view. */
+    const placeForNewStep = () => {
+      const anchor = selected ?? [...steps].sort((a, b) => b.coordinates.y - a.coordinates.y)[0];
+      if (anchor) return { x: anchor.coordinates.x, y: anchor.coordinates.y + 170 };
+      const box = document.querySelector('.react-flow')?.getBoundingClientRect();
+      const centre = box ? reactFlow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 3 }) : { x: 0, y: 0 };
+      return { x: Math.round(centre.x - stepNodeWidth / 2), y: Math.round(centre.y) };
+    };
 
-  /** A new step goes under the selected one, else under the lowest step, else in the middle of the view. */
-  const placeForNewStep = () => {
-    const anchor = selected ?? [...steps].sort((a, b) => b.coordinates.y - a.coordinates.y)[0];
-    if (anchor) return { x: anchor.coordinates.x, y: anchor.coordinates.y + 170 };
-    const box = document.querySelector('.react-flow')?.getBoundingClientRect();
-    const centre = box ? reactFlow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 3 }) : { x: 0, y: 0 };
-    return { x: Math.round(centre.x - stepNodeWidth / 2), y: Math.round(centre.y) };
-  };
+    const addStep = async (entry: CatalogueEntry) => {
+      setIsCatalogueOpen(false);
+      const place = placeForNewStep();
+      const key = await editor.addStep(
+        { type: entry.type, serviceId: entry.serviceId, operationKey: entry.operationKey, mustConfig: entry.mustConfig.configStep, inputFields: defaultSettings(entry.operationKey) },
+        place,
+      );
+      if (!key) return;
+      setSelectedKey(key);
+      // The new step comes into view, a little above the middle so the step it follows shows too.
+      void reactFlow.setCenter(place.x + stepNodeWidth / 2, place.y, { zoom: reactFlow.getZoom(), duration: 300 });
+    };
 
-  const addStep = async (entry: CatalogueEntry) => {
-    setIsCatalogueOpen(false);
-    const place = placeForNewStep();
-    const key = await editor.addStep(
-      { type: entry.type, serviceId: entry.serviceId, operationKey: entry.operationKey, mustConfig: entry.mustConfig.configStep, inputFields: defaultSettings(entry.operationKey) },
-      place,
+    const toggle = async (on: boolean) => {
+      setRequestedStatus(on);
+      setActivationProblems([]);
+      // Switching waits for the saves still on their way (docs/flows.md).
+      await editor.flush();
+      const problems = await toggleFlow.toggle(flowId, on);
+      if (problems) setActivationProblems(problems);
+      else editor.resetConfirmation();
+      setRequestedStatus(null);
+    };
+
+    return (
+      <CanvasContext.Provider value={canvasValue}>
+        <Stack gap="sm" py="md">
+          <FlowHeader
+            name={data.name}
+            status={requestedStatus === null ? data.status : requestedStatus ? 'active' : 'deactivated-user'}
+            isReadOnly={!canWrite}
+            isShared={shareToken !== null}
+            isStatusChanging={requestedStatus !== null}
+            pendingSaves={editor.pending}
+            onRename={(name) => rename.mutate({ id: flowId, changes: { name } }, { onError: (error) => notifyError(error, flowMessages.updateFallback) })}
+            onToggle={(on) => void toggle(on)}
+          />
+          {warnings.length > 0 && (
+            <Alert color={isOn ? 'yellow' : 'orange'} variant="light" icon={<IconAlertTriangle size={18} />} title={isOn ? 'This flow needs attention' : 'Before this flow can run'} data-testid="flow-warnings">
+              <List size="sm" spacing={2}>
+                {warnings.map((warning) => (
+                  <List.Item key={warning}>{warning}</List.Item>
+                ))}
+              </List>
+            </Alert>
+          )}
+          {!canWrite && (
+            <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+              {shareToken !== null ? flowMessages.readOnly : 'You can see this flow. Changing it needs the “Edit flows” permission.'}
+            </Alert>
+          )}
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            {canWrite ? (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setIsCatalogueOpen(true)}>
+                Add step
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Group gap="lg" wrap="wrap">
+              {shareToken === null && (
+                <Text size="sm" c="dimmed" data-testid="flow-people">
+                  {counts.data ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered` : counts.isError ? 'People counts are unavailable.' : 'Counting people…'}
+                </Text>
+              )}
+              <Switch label="Steps preview" checked={isPreviewOn} onChange={(event) => setIsPreviewOn(event.currentTarget.checked)} />
+              {shareToken === null && <ReentrySetting flow={data} isReadOnly={!canWrite} />}
+              {canWrite && <FlowMenu flow={data} />}
+            </Group>
+          </Group>
+          <Paper withBorder radius="md" h={isNarrow ? 'calc(100vh - 300px)' : 'calc(100vh - 250px)'} mih={420} pos="relative" style={{ overflow: 'hidden' }}>
+            {steps.length === 0 && (
+              <Box pos="absolute" top={0} left={0} right={0} style={{ zIndex: 5, pointerEvents: 'none' }}>
+                <EmptyState
+                  title="Start with a trigger"
+                  description="A flow starts when something happens to a person: a tag is added, they enter a segment, an event arrives. Add a trigger, then the steps that follow."
+                  action={
+                    canWrite ? (
+                      <Button style={{ pointerEvents: 'all' }} leftSection={<IconPlus size={16} />} onClick={() => setIsCatalogueOpen(true)}>
+                        Add a trigger
+                      </Button>
+                    ) : undefined
+                  }
+                />
+              </Box>
+            )}
+            <FlowCanvas
+              steps={steps}
+              links={links}
+              selectedKey={selectedKey}
+              isReadOnly={!canWrite}
+              onSelect={setSelectedKey}
+              onMove={editor.moveStep}
+              onConnect={(source, target, condition) => void editor.addLink(source, target, condition)}
+              onDeleteLinks={(keys) => keys.forEach((key) => void editor.deleteLink(key))}
+            />
+          </Paper>
+        </Stack>
+        <StepDrawer
+          step={selected}
+          catalogue={catalogue}
+          names={names}
+          count={selected ? countOf(selected) : 0}
+          isReadOnly={!canWrite}
+          showFigures={shareToken === null}
+          isNarrow={isNarrow}
+          onClose={() => setSelectedKey(null)}
+          onSave={(step, inputFields: InputFields, onStart) => editor.saveStepSettings(step.key, inputFields, onStart)}
+          onDuplicate={(step) => void editor.duplicateStep(step.key).then((key) => key && setSelectedKey(key))}
+          onDelete={(step) => void editor.deleteStep(step.key).then((isDeleted) => isDeleted && setSelectedKey(null))}
+          onOpenPeople={setPeopleOf}
+        />
+        <StepCatalogue
+          opened={isCatalogueOpen}
+          entries={services.data?.steps}
+          error={services.isError ? errorMessage(services.error, flowMessages.stepLoadError) : null}
+          hasTrigger={hasTrigger}
+          onClose={() => setIsCatalogueOpen(false)}
+          onPick={(entry) => void addStep(entry)}
+        />
+        <StepPeopleModal step={peopleOf && peopleOf.id !== null ? { id: peopleOf.id, label: stepLabel(peopleOf.operationKey, catalogue), count: countOf(peopleOf) } : null} onClose={() => setPeopleOf(null)} />
+        <LeaveGuard pending={editor.pending} />
+      </CanvasContext.Provider>
     );
-    if (!key) return;
-    setSelectedKey(key);
-    // The new step comes into view, a little above the middle so the step it follows shows too.
-    void reactFlow.setCenter(place.x + stepNodeWidth / 2, place.y, { zoom: reactFlow.getZoom(), duration: 300 });
-  };
-
-  const toggle = async (on: boolean) => {
-    setRequestedStatus(on);
-    setActivationProblems([]);
-    // Switching waits for the saves still on their way (docs/flows.md).
-    await editor.flush();
-    const problems = await toggleFlow.toggle(flowId, on);
-    if (problems) setActivationProblems(problems);
-    else editor.resetConfirmation();
-    setRequestedStatus(null);
   };
 
   return (
-    <CanvasContext.Provider value={canvasValue}>
-      <Stack gap="sm" py="md">
-        <FlowHeader
-          name={data.name}
-          status={requestedStatus === null ? data.status : requestedStatus ? 'active' : 'deactivated-user'}
-          isReadOnly={!canWrite}
-          isShared={shareToken !== null}
-          isStatusChanging={requestedStatus !== null}
-          pendingSaves={editor.pending}
-          onRename={(name) => rename.mutate({ id: flowId, changes: { name } }, { onError: (error) => notifyError(error, flowMessages.updateFallback) })}
-          onToggle={(on) => void toggle(on)}
-        />
-        {warnings.length > 0 && (
-          <Alert color={isOn ? 'yellow' : 'orange'} variant="light" icon={<IconAlertTriangle size={18} />} title={isOn ? 'This flow needs attention' : 'Before this flow can run'} data-testid="flow-warnings">
-            <List size="sm" spacing={2}>
-              {warnings.map((warning) => (
-                <List.Item key={warning}>{warning}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
-        {!canWrite && (
-          <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-            {shareToken !== null ? flowMessages.readOnly : 'You can see this flow. Changing it needs the “Edit flows” permission.'}
-          </Alert>
-        )}
-        <Group justify="space-between" gap="sm" wrap="wrap">
-          {canWrite ? (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setIsCatalogueOpen(true)}>
-              Add step
-            </Button>
-          ) : (
-            <span />
-          )}
-          <Group gap="lg" wrap="wrap">
-            {shareToken === null && (
-              <Text size="sm" c="dimmed" data-testid="flow-people">
-                {counts.data ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered` : counts.isError ? 'People counts are unavailable.' : 'Counting people…'}
-              </Text>
-            )}
-            <Switch label="Steps preview" checked={isPreviewOn} onChange={(event) => setIsPreviewOn(event.currentTarget.checked)} />
-            {shareToken === null && <ReentrySetting flow={data} isReadOnly={!canWrite} />}
-            {canWrite && <FlowMenu flow={data} />}
-          </Group>
-        </Group>
-        <Paper withBorder radius="md" h={isNarrow ? 'calc(100vh - 300px)' : 'calc(100vh - 250px)'} mih={420} pos="relative" style={{ overflow: 'hidden' }}>
-          {steps.length === 0 && (
-            <Box pos="absolute" top={0} left={0} right={0} style={{ zIndex: 5, pointerEvents: 'none' }}>
-              <EmptyState
-                title="Start with a trigger"
-                description="A flow starts when something happens to a person: a tag is added, they enter a segment, an event arrives. Add a trigger, then the steps that follow."
-                action={
-                  canWrite ? (
-                    <Button style={{ pointerEvents: 'all' }} leftSection={<IconPlus size={16} />} onClick={() => setIsCatalogueOpen(true)}>
-                      Add a trigger
-                    </Button>
-                  ) : undefined
-                }
-              />
-            </Box>
-          )}
-          <FlowCanvas
-            steps={steps}
-            links={links}
-            selectedKey={selectedKey}
-            isReadOnly={!canWrite}
-            onSelect={setSelectedKey}
-            onMove={editor.moveStep}
-            onConnect={(source, target, condition) => void editor.addLink(source, target, condition)}
-            onDeleteLinks={(keys) => keys.forEach((key) => void editor.deleteLink(key))}
-          />
-        </Paper>
-      </Stack>
-      <StepDrawer
-        step={selected}
-        catalogue={catalogue}
-        names={names}
-        count={selected ? countOf(selected) : 0}
-        isReadOnly={!canWrite}
-        showFigures={shareToken === null}
-        isNarrow={isNarrow}
-        onClose={() => setSelectedKey(null)}
-        onSave={(step, inputFields: InputFields, onStart) => editor.saveStepSettings(step.key, inputFields, onStart)}
-        onDuplicate={(step) => void editor.duplicateStep(step.key).then((key) => key && setSelectedKey(key))}
-        onDelete={(step) => void editor.deleteStep(step.key).then((isDeleted) => isDeleted && setSelectedKey(null))}
-        onOpenPeople={setPeopleOf}
-      />
-      <StepCatalogue
-        opened={isCatalogueOpen}
-        entries={services.data?.steps}
-        error={services.isError ? errorMessage(services.error, flowMessages.stepLoadError) : null}
-        hasTrigger={hasTrigger}
-        onClose={() => setIsCatalogueOpen(false)}
-        onPick={(entry) => void addStep(entry)}
-      />
-      <StepPeopleModal step={peopleOf && peopleOf.id !== null ? { id: peopleOf.id, label: stepLabel(peopleOf.operationKey, catalogue), count: countOf(peopleOf) } : null} onClose={() => setPeopleOf(null)} />
-      <LeaveGuard pending={editor.pending} />
-    </CanvasContext.Provider>
+    <DetailPage
+      query={flow}
+      loadingLabel="Loading the flow"
+      isReady={account.data !== undefined || shareToken !== null}
+      gate={{ canRead, title: "You can't see flows", description: 'Seeing flows needs the “See flows” permission. Ask an owner of the account to give it to you.' }}
+      isMissing={!Number.isInteger(flowId) || flowId <= 0}
+      notFound={{ title: 'No such flow', description: 'The address does not name a flow. Open one from the list of flows.' }}
+      errorTitle={flowMessages.oneFallback}
+      errorFallback={flowMessages.oneFallback}
+    >
+      {view}
+    </DetailPage>
   );
 }

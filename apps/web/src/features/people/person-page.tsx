@@ -1,4 +1,4 @@
-import { hasScopes, normaliseTag, peopleMessages, type Person } from '@herald/contracts';
+import { normaliseTag, peopleMessages, type Person } from '@herald/contracts';
 import {
   Anchor,
   Avatar,
@@ -14,17 +14,14 @@ import {
   Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconArrowLeft, IconLock, IconTrash, IconUserQuestion } from '@tabler/icons-react';
+import { IconArrowLeft, IconTrash, IconUserQuestion } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { useAccount } from '../account/account.api.ts';
+import { DetailPage } from '../../ui/detail-page.tsx';
+import { useAccess } from '../account/use-access.ts';
 import {
-  isNotFound,
   tagsOf,
   useDeletePerson,
   usePerson,
@@ -35,7 +32,6 @@ import { PersonActivity, PersonMetrics } from './person-activity.tsx';
 import { PersonFieldsPanel } from './person-fields-panel.tsx';
 import { PersonSuppression } from './person-suppression.tsx';
 import { personName } from './person-values.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
 
 function initials(person: Person): string {
   const name = personName(person) || person.email || '?';
@@ -137,10 +133,7 @@ export function PersonPage() {
   const params = useParams();
   const id = Number(params.id);
   const navigate = useNavigate();
-  const account = useAccount();
-  const accountData = account.data?.teamMember.accountData;
-  const canRead = accountData ? hasScopes(accountData, ['people:read']) : false;
-  const canWrite = accountData ? hasScopes(accountData, ['people:write']) : false;
+  const { isReady, canRead, canWrite } = useAccess(['people:read'], ['people:write']);
   const person = usePerson(canRead ? id : NaN);
   const fields = usePersonFields({ enabled: canRead });
   const remove = useDeletePerson();
@@ -154,145 +147,125 @@ export function PersonPage() {
     </Anchor>
   );
 
-  if (!account.data) return <LoadingSpinner />;
-  if (!canRead)
-    return (
-      <Stack gap="lg" py="md">
-        {backLink}
-        <EmptyState
-          icon={<IconLock size={28} />}
-          title="You can't see people"
-          description="Seeing people needs the “See people” permission. Ask an owner of the account to give it to you."
-        />
-      </Stack>
-    );
-  if (
-    !Number.isInteger(id) ||
-    id <= 0 ||
-    isNotFound(person.error) ||
-    (person.isSuccess && person.data === null)
-  )
-    return (
-      <Stack gap="lg" py="md">
-        {backLink}
-        <EmptyState
-          icon={<IconUserQuestion size={28} />}
-          title={peopleMessages.personNotFound}
-          description="They may have been deleted, or the link is wrong."
-          action={
-            <Button component={Link} to="/people" variant="light">
-              Back to People
-            </Button>
-          }
-        />
-      </Stack>
-    );
-  if (person.isError)
-    return (
-      <Stack gap="lg" py="md">
-        {backLink}
-        <LoadError
-          message={errorMessage(person.error, 'Error while loading this person.')}
-          onRetry={() => void person.refetch()}
-        />
-      </Stack>
-    );
-  if (person.isPending || !person.data) return <LoadingSpinner label="Loading person" />;
+  const view = (p: Person) => {
+    const name = personName(p);
+    const confirmDelete = () =>
+      modals.openConfirmModal({
+        title: `Delete ${name || p.email || 'this person'}?`,
+        children: (
+          <Text size="sm">
+            The person, their tags, field values and activity are deleted for good. This cannot be undone.
+          </Text>
+        ),
+        labels: { confirm: 'Delete', cancel: 'Cancel' },
+        confirmProps: { color: 'red' },
+        onConfirm: () =>
+          remove.mutate(p.id, {
+            onSuccess: (result) => {
+              notifySuccess(result?.message || peopleMessages.personDeleted);
+              void navigate('/people');
+            },
+            onError: (error) => notifyError(error, 'Error while deleting person.'),
+          }),
+      });
 
-  const p = person.data;
-  const name = personName(p);
-  const confirmDelete = () =>
-    modals.openConfirmModal({
-      title: `Delete ${name || p.email || 'this person'}?`,
-      children: (
-        <Text size="sm">
-          The person, their tags, field values and activity are deleted for good. This cannot be undone.
-        </Text>
-      ),
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        remove.mutate(p.id, {
-          onSuccess: (result) => {
-            notifySuccess(result?.message || peopleMessages.personDeleted);
-            void navigate('/people');
-          },
-          onError: (error) => notifyError(error, 'Error while deleting person.'),
-        }),
-    });
+    return (
+      <Stack gap="lg" py="md">
+        {backLink}
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+          <Group gap="md" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Avatar size={56} radius="xl" color="indigo">
+              {initials(p)}
+            </Avatar>
+            <Stack gap={2} style={{ minWidth: 0 }}>
+              <Title order={1} fz={26} style={{ wordBreak: 'break-word' }}>
+                {name || p.email || `Person ${p.id}`}
+              </Title>
+              {name && p.email && (
+                <Text c="dimmed" size="sm" style={{ wordBreak: 'break-all' }}>
+                  {p.email}
+                </Text>
+              )}
+              <Group gap="xs">
+                <Text size="xs" c="dimmed">
+                  Added {formatDate(p.createdAt)}
+                </Text>
+                {p.unsubscribed && (
+                  <Badge color="orange" variant="light" size="sm">
+                    Unsubscribed
+                  </Badge>
+                )}
+                {p.archived && (
+                  <Badge color="gray" variant="light" size="sm">
+                    Archived
+                  </Badge>
+                )}
+              </Group>
+            </Stack>
+          </Group>
+          {canWrite && (
+            <Group gap="xs">
+              <Button variant="default" onClick={() => setIsEditing(true)} disabled={isEditing}>
+                Edit
+              </Button>
+              <Button
+                variant="light"
+                color="red"
+                leftSection={<IconTrash size={16} />}
+                onClick={confirmDelete}
+                loading={remove.isPending}
+              >
+                Delete
+              </Button>
+            </Group>
+          )}
+        </Group>
+        <PersonSuppression person={p} />
+        <Grid gutter="lg">
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Stack gap="lg">
+              <PersonFieldsPanel
+                person={p}
+                fields={fields.data?.items}
+                isEditing={isEditing}
+                canWrite={canWrite}
+                onEditingChange={setIsEditing}
+              />
+              <PersonTags person={p} canWrite={canWrite} />
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Stack gap="lg">
+              <PersonMetrics id={p.id} />
+              <PersonActivity id={p.id} />
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </Stack>
+    );
+  };
 
   return (
-    <Stack gap="lg" py="md">
-      {backLink}
-      <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
-        <Group gap="md" wrap="nowrap" style={{ minWidth: 0 }}>
-          <Avatar size={56} radius="xl" color="indigo">
-            {initials(p)}
-          </Avatar>
-          <Stack gap={2} style={{ minWidth: 0 }}>
-            <Title order={1} fz={26} style={{ wordBreak: 'break-word' }}>
-              {name || p.email || `Person ${p.id}`}
-            </Title>
-            {name && p.email && (
-              <Text c="dimmed" size="sm" style={{ wordBreak: 'break-all' }}>
-                {p.email}
-              </Text>
-            )}
-            <Group gap="xs">
-              <Text size="xs" c="dimmed">
-                Added {formatDate(p.createdAt)}
-              </Text>
-              {p.unsubscribed && (
-                <Badge color="orange" variant="light" size="sm">
-                  Unsubscribed
-                </Badge>
-              )}
-              {p.archived && (
-                <Badge color="gray" variant="light" size="sm">
-                  Archived
-                </Badge>
-              )}
-            </Group>
-          </Stack>
-        </Group>
-        {canWrite && (
-          <Group gap="xs">
-            <Button variant="default" onClick={() => setIsEditing(true)} disabled={isEditing}>
-              Edit
-            </Button>
-            <Button
-              variant="light"
-              color="red"
-              leftSection={<IconTrash size={16} />}
-              onClick={confirmDelete}
-              loading={remove.isPending}
-            >
-              Delete
-            </Button>
-          </Group>
-        )}
-      </Group>
-      <PersonSuppression person={p} />
-      <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Stack gap="lg">
-            <PersonFieldsPanel
-              person={p}
-              fields={fields.data?.items}
-              isEditing={isEditing}
-              canWrite={canWrite}
-              onEditingChange={setIsEditing}
-            />
-            <PersonTags person={p} canWrite={canWrite} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <Stack gap="lg">
-            <PersonMetrics id={p.id} />
-            <PersonActivity id={p.id} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
-    </Stack>
+    <DetailPage
+      query={person}
+      loadingLabel="Loading person"
+      isReady={isReady}
+      gate={{ canRead, title: "You can't see people", description: 'Seeing people needs the “See people” permission. Ask an owner of the account to give it to you.' }}
+      isMissing={!Number.isInteger(id) || id <= 0}
+      notFound={{
+        icon: <IconUserQuestion size={28} />,
+        title: peopleMessages.personNotFound,
+        description: 'They may have been deleted, or the link is wrong.',
+        action: (
+          <Button component={Link} to="/people" variant="light">
+            Back to People
+          </Button>
+        ),
+      }}
+      errorFallback="Error while loading this person."
+      top={backLink}
+    >
+      {view}
+    </DetailPage>
   );
 }

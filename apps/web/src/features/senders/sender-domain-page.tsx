@@ -9,13 +9,10 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { errorMessage, isApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CopyButton } from '../../ui/copy-button.tsx';
-import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { DetailPage } from '../../ui/detail-page.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { EmailSettingsNav } from './email-settings-nav.tsx';
 import { useSenderAccess } from './sender-access.ts';
@@ -228,40 +225,28 @@ export function SenderDomainPage() {
   const id = Number(params.id);
   const { account, canWrite } = useSenderAccess();
   const domain = useSenderDomain(id);
-  const isMissing =
-    !Number.isInteger(id) ||
-    id <= 0 ||
-    (domain.isError && isApiError(domain.error) && domain.error.statusCode === 404);
-
-  if (isMissing) {
-    return (
-      <Stack gap="lg" py="md" maw={900}>
-        <PageHeader title="Domain" back={backLink} description="DNS records for one sending domain." />
-        <EmptyState
-          icon={<IconWorldOff size={28} />}
-          title={sendingMessages.domainNotFound}
-          description="It may have been deleted, or it belongs to another account."
-          action={
-            <Button component={Link} to="/settings/email/domains" variant="light">
-              See all domains
-            </Button>
-          }
-        />
-      </Stack>
-    );
-  }
-  if (!account.data || domain.isPending) return <LoadingSpinner label="Loading domain" />;
-  if (domain.isError) {
-    return (
-      <Stack gap="lg" py="md" maw={900}>
-        <PageHeader title="Domain" back={backLink} description="DNS records for one sending domain." />
-        <LoadError
-          message={errorMessage(domain.error, sendingMessages.domainsLoadError)}
-          title={sendingMessages.domainsLoadError}
-          onRetry={() => void domain.refetch()}
-        />
-      </Stack>
-    );
-  }
-  return <DomainView domain={domain.data.domain} canWrite={canWrite} />;
+  return (
+    <DetailPage
+      query={domain}
+      loadingLabel="Loading domain"
+      isReady={account.data !== undefined}
+      isMissing={!Number.isInteger(id) || id <= 0}
+      notFound={{
+        icon: <IconWorldOff size={28} />,
+        title: sendingMessages.domainNotFound,
+        description: 'It may have been deleted, or it belongs to another account.',
+        action: (
+          <Button component={Link} to="/settings/email/domains" variant="light">
+            See all domains
+          </Button>
+        ),
+      }}
+      errorTitle={sendingMessages.domainsLoadError}
+      errorFallback={sendingMessages.domainsLoadError}
+      top={<PageHeader title="Domain" back={backLink} description="DNS records for one sending domain." />}
+      maw={900}
+    >
+      {(data) => <DomainView domain={data.domain} canWrite={canWrite} />}
+    </DetailPage>
+  );
 }

@@ -8,6 +8,9 @@ import { runDirtyRefresh, runSegmentRefresh } from '../src/features/segments/seg
 import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
 import { fieldDeleteBusy } from '../src/features/fields/fields.service.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { queueDrained } from './job-queue.ts';
+import { waitingOnALock } from './lock-waits.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof registerUser>>;
@@ -25,8 +28,6 @@ beforeAll(async () => {
   await ctx.startWorker();
 });
 afterAll(() => ctx.close());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function members(segmentId: number): Promise<number[]> {
   const rows = await ctx.services.db.selectFrom('segmentMembers').select('personId').where('accountId', '=', accountId).where('segmentId', '=', segmentId).orderBy('personId').execute();
@@ -48,21 +49,17 @@ async function segmentEvents(segmentId: number) {
 /** Wait (at most 15 s) until the members are `expected`; the seconds it took. */
 async function waitForMembers(segmentId: number, expected: number[]): Promise<number> {
   const started = Date.now();
-  for (;;) {
-    const now = await members(segmentId);
-    if (JSON.stringify(now) === JSON.stringify([...expected].sort((a, b) => a - b))) return (Date.now() - started) / 1000;
-    if (Date.now() - started > 15_000) throw new Error(`members of ${segmentId}: ${JSON.stringify(now)}, expected ${JSON.stringify(expected)}`);
-    await sleep(100);
-  }
+  const wanted = JSON.stringify([...expected].sort((a, b) => a - b));
+  await until(async () => JSON.stringify(await members(segmentId)) === wanted, {
+    timeout: 15_000,
+    message: async () => `members of ${segmentId}: ${JSON.stringify(await members(segmentId))}, expected ${wanted}`,
+  });
+  return (Date.now() - started) / 1000;
 }
 
 /** Wait until a segment's first build is done (its kept count is set); later changes record events. */
 async function waitForFirstBuild(segmentId: number): Promise<void> {
-  const started = Date.now();
-  while ((await memberCount(segmentId)) === null) {
-    if (Date.now() - started > 15_000) throw new Error(`segment ${segmentId} never built`);
-    await sleep(100);
-  }
+  await until(async () => (await memberCount(segmentId)) !== null, { timeout: 15_000, message: `segment ${segmentId} built` });
 }
 
 async function addPerson(values: Record<string, unknown>) {
@@ -195,7 +192,10 @@ describe('segment membership', () => {
       await owner.client.patch(`/v1/people/${p.id}`, { city: 'Braga' });
       // A segment saved meanwhile is built after the import too.
       const saved = await createSegment('Braga too', [{ type: 'field', field: 'city', operator: 'equals', value: 'Braga' }]);
-      await sleep(4_000);
+      // The new segment's build ran and, finding the refreshes held, marked the account for later; no job is left
+      // (the poller queues nothing for an account whose refreshes are held).
+      await until(async () => (await sql`select 1 from segment_dirty_accounts where account_id = ${accountId}`.execute(ctx.services.db)).rows.length > 0, { timeout: 15_000, message: 'the account marked for a rebuild' });
+      await queueDrained(ctx.services.pool);
       expect(await members(seg.id)).toEqual([]);
       expect(await memberCount(saved.id)).toBeNull();
       later = saved.id;
@@ -228,7 +228,8 @@ describe('segment membership', () => {
       await deleter.query('begin');
       await deleter.query('delete from segments where id = $1', [seg.id]);
       const refresh = withAccount(ctx.services.db, accountId, (db) => applyMembership(db, accountId, { id: seg.id, version }, sql`true`, [p.id], true));
-      await sleep(300);
+      // The refresh has started: its key-share lock on the segment waits for the delete.
+      await waitingOnALock(ctx.services.pool, 'for key share');
       await deleter.query('commit');
       expect(await refresh).toEqual({ entered: 0, left: 0, applied: false });
     } finally {
@@ -289,7 +290,12 @@ describe('segment membership', () => {
       deleted = true;
       return res.status;
     });
-    await sleep(500);
+    // The deletion has tried for the hold and is waiting for it (between its tries, its transaction stays open).
+    await until(
+      async () =>
+        (await ctx.services.pool.query(`select 1 from pg_stat_activity where datname = current_database() and state = 'idle in transaction' and query like '%pg_try_advisory_xact_lock(hashtextextended%'`)).rows.length > 0,
+      { timeout: 10_000, message: "the field's deletion waiting for the refreshes" },
+    );
     expect(deleted).toBe(false);
     finish();
     await refresh;
@@ -320,11 +326,7 @@ describe('segment membership', () => {
     await sql`insert into people (account_id, email, tags) select ${accountId}, 'bulk' || g || '@example.com', array['imported'] from generate_series(1, 10001) g`.execute(ctx.services.db);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from segment_dirty_accounts where account_id = ${accountId}`.execute(ctx.services.db);
     expect(rows[0]!.n + (await members(seg.id)).length).toBeGreaterThan(0);
-    const started = Date.now();
-    while ((await members(seg.id)).length < 10001) {
-      if (Date.now() - started > 20_000) throw new Error('bulk insert not reflected');
-      await sleep(200);
-    }
+    await until(async () => (await members(seg.id)).length >= 10001, { timeout: 20_000, message: 'the bulk insert reflected in the segment' });
     expect((await members(seg.id)).length).toBe(10001);
     const entered = await sql<{ n: number }>`select count(*)::int as n from events where account_id = ${accountId} and type = 'segment'
       and name = 'entered' and (data ->> 'segmentId')::bigint = ${seg.id}`.execute(ctx.services.db);
@@ -339,11 +341,7 @@ describe('segment membership', () => {
     const started = await owner.client.post('/v1/tags/bulk', { tag: 'lyonnais', segmentId: seg.id });
     expect(started.status).toBe(202);
     const id = started.body.bulkActionId;
-    for (let i = 0; i < 100; i += 1) {
-      const state = await owner.client.get(`/v1/bulk-actions/${id}`);
-      if (state.body.status === 'done') break;
-      await sleep(100);
-    }
+    await until(async () => (await owner.client.get(`/v1/bulk-actions/${id}`)).body.status === 'done', { timeout: 10_000, message: `bulk action ${id} done` });
     const tagged = await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'tag', operator: 'has', tag: 'lyonnais' }] });
     expect(tagged.body.totalCount).toBe(2);
     expect((await owner.client.get(`/v1/people/${a.id}`)).body.users[0].tags).toContain('lyonnais');

@@ -47,6 +47,7 @@ describe('segment marks', () => {
       await holding;
       const second = await Promise.race([
         takeDirtyPeople(ctx.services.db, otherId, 100).then((marks) => [...marks.keys()]),
+        // Not a wait for work: a deadline; a take blocked by the first's locked marks would still be waiting then.
         sleep(3_000).then(() => 'waited' as const),
       ]);
       finish();

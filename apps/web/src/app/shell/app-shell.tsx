@@ -1,7 +1,7 @@
 import { ActionIcon, AppShell, Box, Burger, Group, Menu, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconSettings, IconStarFilled } from '@tabler/icons-react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { isUpgradeStarShown, useAccount } from '../../features/account/account.api.ts';
 import { UsageBanner } from '../../features/billing/usage-banner.tsx';
@@ -14,8 +14,6 @@ import { mainNavItems, manageNavItems } from './nav-items.ts';
 import { ProfileMenu } from './profile-menu.tsx';
 import classes from './app-shell.module.css';
 
-/** Below this width the navigation collapses into one menu. */
-export const narrowScreenQuery = '(max-width: 899px)';
 
 function WideNav() {
   const location = useLocation();
@@ -78,7 +76,8 @@ function NarrowNav() {
 
 function TopBar() {
   const account = useAccount();
-  const isNarrow = useMediaQuery(narrowScreenQuery, false, { getInitialValueInEffect: false });
+  // Below the theme's desktop width the navigation collapses into one menu.
+  const isNarrow = useIsNarrow();
   // A shared flow open read-only: the bar offers only to copy it (docs/web-app.md).
   const sharedFlow = useSharedFlowLink();
   if (sharedFlow) return <SharedFlowBar link={sharedFlow} isLoggedIn />;

@@ -1,9 +1,9 @@
 import { businessTypes, isValidSite, messages, teamMessages } from '@herald/contracts';
 import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCreateSubaccount } from './accounts.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 function NewAccountForm({ onClose }: { onClose: () => void }) {
   const create = useCreateSubaccount();
@@ -78,7 +78,7 @@ function NewAccountForm({ onClose }: { onClose: () => void }) {
 
 /** 'New account': a sub-account with a name, site and industry. */
 export function NewAccountModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const isSmall = useMediaQuery('(max-width: 575px)');
+  const isSmall = useIsNarrow('phone');
   return (
     <Modal opened={opened} onClose={onClose} title="New account" fullScreen={isSmall} centered>
       <NewAccountForm onClose={onClose} />

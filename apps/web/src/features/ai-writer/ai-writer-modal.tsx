@@ -22,7 +22,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconSparkles } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/api.ts';
@@ -30,6 +29,7 @@ import { LoadError } from '../../ui/load-error.tsx';
 import { insertHints } from './ai-insert.ts';
 import { AiSuggestionItem } from './ai-suggestion-item.tsx';
 import { useAiSuggestions, useGenerateSuggestions } from './ai-writer.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 const tones = ['Friendly', 'Professional', 'Playful', 'Persuasive', 'Formal', 'Casual', 'Enthusiastic'];
 
@@ -51,7 +51,7 @@ export interface AiWriterModalProps {
 
 /** The AI writer (docs/ai-writer.md): a brief, Generate, and the suggestions newest first with Copy and Insert. */
 export function AiWriterModal({ opened, onClose, companyName, editorType, onInsert }: AiWriterModalProps) {
-  const isNarrow = useMediaQuery('(max-width: 600px)');
+  const isNarrow = useIsNarrow('phone');
   const [useCase, setUseCase] = useState<AiUseCase>('writeEmail');
   const [emailAbout, setEmailAbout] = useState('');
   const [company, setCompany] = useState(companyName);

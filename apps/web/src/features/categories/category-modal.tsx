@@ -1,10 +1,10 @@
 import { categoryTypes, sendingMessages, type CategoryType, type CommunicationCategory } from '@herald/contracts';
 import { Alert, Badge, Button, Divider, Group, Modal, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconArchive, IconArchiveOff, IconStar } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCreateCategory, useUpdateCategory, type CategoryChanges } from './categories.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 /** The query parameter that opens the popup: `?communication-category=new` or `?communication-category={id}`. */
 export const categoryParam = 'communication-category';
@@ -161,7 +161,7 @@ interface CategoryModalProps {
 
 /** The category popup: `new` creates ('New Category'), an id edits ('Edit Category'). */
 export function CategoryModal({ param, categories, canWrite, onClose }: CategoryModalProps) {
-  const isSmall = useMediaQuery('(max-width: 575px)');
+  const isSmall = useIsNarrow('phone');
   const isNew = param === newCategoryParam && canWrite;
   const current = param !== null && !isNew ? (categories?.find((c) => String(c.id) === param) ?? null) : null;
   const isOpen = isNew || current !== null;

@@ -11,12 +11,12 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { fieldMessages, useCreateField, useDeleteField, useUpdateField } from './fields.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 export const fieldEditParam = 'custom-field-edit';
 export const newFieldParam = 'new';
@@ -265,7 +265,7 @@ interface FieldModalProps {
 
 /** The custom-field popup, opened by ?custom-field-edit=new or ?custom-field-edit={name}. */
 export function FieldModal({ param, fields, onClose }: FieldModalProps) {
-  const isSmall = useMediaQuery('(max-width: 575px)');
+  const isSmall = useIsNarrow('phone');
   const isNew = param === newFieldParam;
   const field = !isNew && param !== null ? (fields?.find((f) => f.name === param) ?? null) : null;
   const isOpen = param !== null && (isNew || field !== null);

@@ -1,6 +1,5 @@
 import { flowLimits, flowMessages } from '@herald/contracts';
 import { Button, Group, Modal, Stack, Tabs, Text, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconBook2, IconPencilPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -8,6 +7,7 @@ import { notifyError } from '../../lib/notify.ts';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { useCreateFlow } from './flows.api.ts';
 import { RecipeGallery } from './recipes/recipe-gallery.tsx';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 /** ?create-flow= value that opens the modal on the recipe gallery (1 opens it on "Start from scratch"). */
 export const recipesPopupValue = 'recipes';
@@ -21,7 +21,7 @@ export function CreateFlowModal() {
   const [name, setName] = useState('');
   const create = useCreateFlow();
   const navigate = useNavigate();
-  const isNarrow = Boolean(useMediaQuery('(max-width: 767px)'));
+  const isNarrow = useIsNarrow('tablet');
   const tab = popup.value === recipesPopupValue ? 'recipes' : 'scratch';
   const submit = () =>
     create.mutate(

@@ -1,6 +1,5 @@
 import type { PersonField } from '@herald/contracts';
 import { Alert, Card, Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { fieldTypeLabels } from '../fields/field-modal.tsx';
@@ -15,6 +14,7 @@ import {
   type ColumnChoice,
 } from './mapping.ts';
 import { NewFieldModal } from './new-field-dialog.tsx';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 const choiceValue = (choice: ColumnChoice) =>
   choice.kind === 'skip' ? skipValue : choice.kind === 'new' ? `${newFieldValue}:current` : choice.name;
@@ -22,7 +22,7 @@ const choiceValue = (choice: ColumnChoice) =>
 /** Stage 2: where each column goes. */
 export function MappingStage({ fields }: { fields: PersonField[] }) {
   const { state, update } = useImportWizard();
-  const isNarrow = useMediaQuery('(max-width: 767px)');
+  const isNarrow = useIsNarrow('tablet');
   const [editing, setEditing] = useState<number | null>(null);
   const header = state.preview?.header ?? [];
   const choices = state.choices ?? [];

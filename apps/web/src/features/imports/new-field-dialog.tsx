@@ -1,9 +1,9 @@
 import { personFieldTypes, type PersonFieldType } from '@herald/contracts';
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldTypeLabels } from '../fields/field-modal.tsx';
 import { choiceFieldName } from './mapping.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 const newFieldTypes = personFieldTypes.filter((t) => t !== 'enum');
 
@@ -26,7 +26,7 @@ export function NewFieldModal({
   const [title, setTitle] = useState(initial.title);
   const [type, setType] = useState<PersonFieldType>(initial.type);
   const [isSubmitted, setIsSubmitted] = useState(false);
-  const isNarrow = useMediaQuery('(max-width: 599px)');
+  const isNarrow = useIsNarrow('phone');
   useEffect(() => {
     if (opened) {
       setTitle(initial.title);

@@ -1,6 +1,5 @@
 import { hasScopes, importMessages } from '@herald/contracts';
 import { Anchor, Button, Card, Group, Stack, Stepper, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconArrowRight, IconLock, IconPlayerPlay } from '@tabler/icons-react';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
@@ -23,6 +22,7 @@ import { mappingProblem, toColumnMapping } from './mapping.ts';
 import { TagsStage } from './tags-stage.tsx';
 import { UploadStage } from './upload-stage.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 export const newImportPath = '/people/imports/new';
 const stagePath = (stage: ImportStageId) => `${newImportPath}/${stage}`;
@@ -53,7 +53,7 @@ export function NewImportPage() {
   const { state } = useImportWizard();
   const fields = usePersonFields({ enabled: canWrite });
   const create = useCreateImport();
-  const isNarrow = useMediaQuery('(max-width: 699px)');
+  const isNarrow = useIsNarrow('tablet');
   useInitialMapping(fields.data?.items);
 
   if (!account.data) return <LoadingSpinner />;

@@ -1,9 +1,9 @@
 import { EmailAddress, normaliseTag } from '@herald/contracts';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCreatePerson } from './people.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 export const personMessages = {
   added: '✅ Person added.',
@@ -12,7 +12,7 @@ export const personMessages = {
 
 /** 'Add person': Email, First name, Last name and Tags (comma-separated), POST /v1/people/?source=manual. */
 export function AddPersonModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const isSmall = useMediaQuery('(max-width: 575px)');
+  const isSmall = useIsNarrow('phone');
   return (
     <Modal opened={opened} onClose={onClose} title="Add person" centered fullScreen={isSmall}>
       {opened && <AddPersonForm onClose={onClose} />}

@@ -1,6 +1,5 @@
 import { gettingStartedOf, messages, type UpdateAccountBody } from '@herald/contracts';
 import { Alert, Anchor, Box, Button, Container, Group, List, Paper, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconArrowRight, IconCheck, IconConfetti } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -13,6 +12,7 @@ import { useAccount, useUpdateAccount } from '../account/account.api.ts';
 import { useImports } from '../imports/imports.api.ts';
 import { StageNav } from './stage-nav.tsx';
 import { startStages, type OnboardingAction, type StartStage } from './start-stages.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 /**
  * /start and /start/:stageName: the quick-start guide. Each stage (but welcome) is an onboarding action of the
@@ -27,7 +27,7 @@ export function StartPage() {
   const account = useAccount();
   const update = useUpdateAccount();
   const { supportUrl } = useConfig();
-  const isNarrow = useMediaQuery('(max-width: 899px)', false, { getInitialValueInEffect: false });
+  const isNarrow = useIsNarrow();
   const onboarding = account.data?.onboarding;
   const isImportStage = stageName === 'import';
   const imports = useImports({ enabled: isImportStage && onboarding?.import !== true });

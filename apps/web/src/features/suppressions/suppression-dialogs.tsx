@@ -1,6 +1,5 @@
 import { EmailAddress, sendingMessages, suppressionReasonLabels, suppressionReasons, suppressesTransactional, type SuppressionReason } from '@herald/contracts';
 import { Badge, Button, Drawer, Group, Modal, Select, Stack, Text, Textarea, TextInput, Timeline } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconCircleMinus, IconCirclePlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/api.ts';
@@ -10,6 +9,7 @@ import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadError } from '../../ui/load-error.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useAddSuppressions, useRemoveSuppression, useSuppressionHistory } from './suppressions.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 export const reasonOptions = suppressionReasons.map((value) => ({ value, label: suppressionReasonLabels[value] }));
 const maxAddresses = 1000;
@@ -90,7 +90,7 @@ function AddForm({ onClose }: { onClose: () => void }) {
 
 /** Add addresses to the suppression list. */
 export function AddSuppressionsModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const isSmall = useMediaQuery('(max-width: 575px)');
+  const isSmall = useIsNarrow('phone');
   return (
     <Modal opened={opened} onClose={onClose} title="Suppress addresses" centered fullScreen={isSmall}>
       {opened && <AddForm onClose={onClose} />}

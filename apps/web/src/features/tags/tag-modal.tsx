@@ -1,10 +1,10 @@
 import { normaliseTag, peopleMessages } from '@herald/contracts';
 import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { useCreateTag, useUpdateTag } from './tags.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 /** The value of the tag-edit query parameter that opens the modal in create mode. */
 export const newTagParam = 'new';
@@ -114,7 +114,7 @@ interface TagModalProps {
 
 /** The tag popup: ?tag-edit=new creates ('New Tag'), ?tag-edit={tag} edits ('Edit Tag'). */
 export function TagModal({ param, tags, onClose }: TagModalProps) {
-  const isSmall = useMediaQuery('(max-width: 575px)');
+  const isSmall = useIsNarrow('phone');
   const isNew = param === newTagParam;
   const current = !isNew && param !== null ? (tags?.find((t) => t.tag === param) ?? null) : null;
   const isOpen = param !== null && (isNew || current !== null);

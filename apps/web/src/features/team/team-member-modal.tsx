@@ -8,13 +8,13 @@ import {
   type TeamMemberView,
 } from '@herald/contracts';
 import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { scopeLabels } from './scope-labels.ts';
 import { useInviteTeamMember, useIsTeamChanging, useUpdateTeamMember } from './team.api.ts';
+import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
 /** The value of the team-member query parameter that opens the invite form. */
 export const newMemberParam = 'new';
@@ -186,7 +186,7 @@ interface TeamMemberModalProps {
 
 /** The team-member popup, opened by ?team-member=new or ?team-member={id}. */
 export function TeamMemberModal({ param, members, isLoading, canWrite, onClose }: TeamMemberModalProps) {
-  const isSmall = useMediaQuery('(max-width: 575px)');
+  const isSmall = useIsNarrow('phone');
   // Keep showing the last member while the popup animates closed.
   const [shownParam, setShownParam] = useState(param);
   if (param !== null && param !== shownParam) setShownParam(param);

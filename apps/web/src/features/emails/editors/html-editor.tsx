@@ -1,11 +1,12 @@
 import { html as htmlLanguage } from '@codemirror/lang-html';
 import { Box, Paper, SimpleGrid, Text } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue } from '@mantine/hooks';
 import CodeMirror, { EditorView, type ReactCodeMirrorRef } from '@uiw/react-codemirror';
 import { useEffect, useRef } from 'react';
 import { PreviewFrame } from '../preview-frame.tsx';
 import { usePreview } from '../emails.api.ts';
 import type { EditorProps } from './editor-props.ts';
+import { useIsNarrow } from '../../../lib/use-is-narrow.ts';
 
 const extensions = [
   htmlLanguage(),
@@ -17,7 +18,7 @@ const extensions = [
 /** HTML code: CodeMirror beside a live preview of the rendered email (sample data, CSS inlined). */
 export default function HtmlEditor({ value, onChange, readOnly, onInsertReady, subject }: EditorProps & { subject: string }) {
   const ref = useRef<ReactCodeMirrorRef>(null);
-  const isNarrow = useMediaQuery('(max-width: 1099px)');
+  const isNarrow = useIsNarrow('wide');
   const [html] = useDebouncedValue(value.html, 400);
   const preview = usePreview({ subject: subject || ' ', html }, null);
 

@@ -10,11 +10,11 @@ import {
   type EdgeChange,
   type NodeChange,
 } from '@xyflow/react';
-import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import type { EditorLink, EditorStep } from '../use-flow-editor.ts';
 import { LinkEdge, type LinkEdgeType } from './link-edge.tsx';
 import { StepNode, type StepNodeType } from './step-node.tsx';
+import { useIsNarrow } from '../../../lib/use-is-narrow.ts';
 
 const nodeTypes = { step: StepNode };
 const edgeTypes = { link: LinkEdge };
@@ -38,7 +38,7 @@ interface FlowCanvasProps {
 export function FlowCanvas({ steps, links, selectedKey, isReadOnly, onSelect, onMove, onConnect, onDeleteLinks }: FlowCanvasProps) {
   const [nodes, setNodes] = useState<StepNodeType[]>([]);
   // On a phone the overview would cover the steps themselves.
-  const isNarrow = Boolean(useMediaQuery('(max-width: 767px)'));
+  const isNarrow = useIsNarrow('tablet');
   const [selectedLinks, setSelectedLinks] = useState<Set<string>>(new Set());
 
   useEffect(() => {

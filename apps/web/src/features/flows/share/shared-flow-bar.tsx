@@ -1,6 +1,5 @@
 import { flowCopyMessages } from '@herald/contracts';
 import { Button, Group } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { BrandLogo } from '../../../ui/brand-logo.tsx';
@@ -8,6 +7,7 @@ import { CopyFlowDialog } from '../copy-flow-dialog.tsx';
 import { useFlow } from '../flows.api.ts';
 import { RegisterToCopyDialog } from './register-to-copy-dialog.tsx';
 import type { SharedFlowLink } from './shared-flow-link.ts';
+import { useIsNarrow } from '../../../lib/use-is-narrow.ts';
 
 /**
  * The top bar while a shared flow is open read-only (docs/flows.md): only 'Copy this flow to your account', which
@@ -15,7 +15,7 @@ import type { SharedFlowLink } from './shared-flow-link.ts';
  */
 export function SharedFlowBar({ link, isLoggedIn }: { link: SharedFlowLink; isLoggedIn: boolean }) {
   const [isOpen, setIsOpen] = useState(false);
-  const isNarrow = useMediaQuery('(max-width: 599px)', false, { getInitialValueInEffect: false });
+  const isNarrow = useIsNarrow('phone');
   const flow = useFlow(link.flowId, link.token);
   const name = flow.data?.integration.name;
   return (

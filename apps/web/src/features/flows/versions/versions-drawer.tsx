@@ -1,6 +1,5 @@
 import { hasScopes } from '@herald/contracts';
 import { Alert, Badge, Button, Checkbox, Drawer, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { IconHistory } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../../lib/api.ts';
@@ -14,6 +13,7 @@ import { useFlowVersions, useVersionComparison } from './flow-versions.api.ts';
 import { RestoreVersionModal } from './restore-version-modal.tsx';
 import { useVersionStepNames } from './use-step-names.ts';
 import { VersionDiffView } from './version-diff-view.tsx';
+import { useIsNarrow } from '../../../lib/use-is-narrow.ts';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -22,7 +22,7 @@ const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyl
  * side, and a restore behind a confirmation.
  */
 export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; opened: boolean; onClose: () => void }) {
-  const isNarrow = Boolean(useMediaQuery('(max-width: 767px)'));
+  const isNarrow = useIsNarrow('tablet');
   const versions = useFlowVersions(flowId, { enabled: opened });
   const flow = useFlow(flowId);
   const services = useServices({ enabled: opened });

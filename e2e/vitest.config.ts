@@ -9,9 +9,9 @@ export default defineConfig({
     hookTimeout: 180_000,
     // One server, one Chromium per file, files one after another: journeys stay independent and steady.
     fileParallelism: false,
-    // A journey that fails is run once more (each run makes its own user and data); the first failure still prints
-    // what its pages showed (support/setup.ts), so a flaky step is visible in the log rather than hidden.
-    retry: 1,
+    // No retry: a journey that fails once is a failure, so a flaky step is fixed rather than hidden
+    // (docs/operations.md, "Tests, CI and the suites"); support/setup.ts prints what its pages showed.
+    retry: 0,
     pool: 'forks',
   },
 });

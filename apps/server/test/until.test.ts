@@ -5,10 +5,10 @@ describe('until', () => {
   it('resolves with the first truthy value, asking again after a falsy one or an exception', async () => {
     let asked = 0;
     const value = await until(
-      () => {
+      async () => {
         asked += 1;
         if (asked === 1) throw new Error('not ready');
-        return asked === 2 ? 0 : Promise.resolve({ asked });
+        return asked === 2 ? 0 : { asked };
       },
       { timeout: 5_000, interval: 1 },
     );

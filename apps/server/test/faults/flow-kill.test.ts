@@ -100,6 +100,7 @@ describe('faults: SIGKILL while a flow runs', () => {
         50,
       );
       if (phase === 'finished') break;
+      // Not a wait for work: the kill lands at a random moment of the phase (the scenario).
       await new Promise((r) => setTimeout(r, between(0, phase === 'asleep' ? 1500 : 600)));
       const now = await progress();
       await herald.kill();
@@ -120,7 +121,8 @@ describe('faults: SIGKILL while a flow runs', () => {
       async () => JSON.stringify(await progress()),
       500,
     );
-    await new Promise((r) => setTimeout(r, 1000));
+    // No run is live and no email left to send: anything still on its way is counted once the sink is idle.
+    await sink.idle();
     const { rows } = await sql<{ runs: number; twice: number; short: number; executed: number; tagged: number }>`
       select
         (select count(*) from flow_runs where account_id = ${accountId} and flow_id = ${flowId})::int as runs,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { until } from '../until.ts';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 
@@ -97,13 +98,20 @@ export type HeraldProcess = ReturnType<typeof heraldProcess>;
 
 /** Poll `check` until it returns a value other than undefined, or fail after `limitMs` with `describe()`. */
 export async function waitUntil<T>(check: () => Promise<T | undefined>, limitMs: number, describe: () => Promise<string> | string, everyMs = 250): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not done in ${Math.round(limitMs / 1000)} s: ${await describe()}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  // A check that throws (the server stopped) fails at once, as it always did: until would ask it again.
+  const found = await until(
+    async (): Promise<{ value: T } | { error: unknown } | undefined> => {
+      try {
+        const value = await check();
+        return value === undefined ? undefined : { value };
+      } catch (error) {
+        return { error };
+      }
+    },
+    { timeout: limitMs, interval: everyMs, message: async () => `not done in ${Math.round(limitMs / 1000)} s: ${await describe()}` },
+  );
+  if ('error' in found) throw found.error;
+  return found.value;
 }
 
 /** A random whole number in [min, max). */

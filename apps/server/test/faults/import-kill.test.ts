@@ -85,6 +85,7 @@ describe('faults: SIGKILL during an import', () => {
       // The first kill often lands while the file is read, the later ones in the merge. Within 1.2 s of the job's
       // start: the merge can end a few seconds after it (with the suite's files side by side, it once ended within the
       // 2.5 s this used to allow, and the last kill never came).
+      // Not a wait for work: the kill lands at a random moment of the job (the scenario).
       await new Promise((r) => setTimeout(r, between(0, i === 1 ? 800 : 1200)));
       const before = await state();
       if (before.status === 'done') break;

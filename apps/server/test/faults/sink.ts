@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { until } from '../until.ts';
 
 /** What the sink has accepted: every message, by recipient and by Message-ID. */
 export interface SinkCounts {
@@ -26,6 +27,8 @@ export async function startSink(port = 0) {
   let server: SMTPServer | undefined;
   let accepting = false;
   const sockets = new Set<net.Socket>();
+  /** Messages whose DATA has begun and not yet ended (accepted, refused or dropped with their connection). */
+  let arriving = 0;
 
   const listen = async (onPort: number) => {
     const created = new SMTPServer({
@@ -36,10 +39,18 @@ export async function startSink(port = 0) {
       closeTimeout: 1,
       onData(stream, session, callback) {
         let head = '';
+        let ended = false;
+        const over = () => {
+          if (!ended) arriving--;
+          ended = true;
+        };
+        arriving++;
         stream.on('data', (chunk: Buffer) => {
           if (head.length < 8192) head += chunk.toString('latin1');
         });
+        stream.on('close', over);
         stream.on('end', () => {
+          over();
           if (!accepting) return callback(Object.assign(new Error('Service not available, closing transmission channel'), { responseCode: 421 }));
           const headers = head.split(/\r?\n\r?\n/)[0] ?? '';
           const messageId = /^message-id:\s*(\S+)/im.exec(headers)?.[1];
@@ -88,6 +99,10 @@ export async function startSink(port = 0) {
     recipients(): Map<string, number> {
       return new Map(perRecipient);
     },
+    /** Wait until no message is arriving: whatever a sender had on its way has been counted (or refused). */
+    idle(timeoutMs = 30_000): Promise<boolean> {
+      return until(() => arriving === 0, { timeout: timeoutMs, message: () => `the sink idle (${arriving} messages arriving)` });
+    },
     /** Go down: no new connection, 421 to the open ones, nothing more accepted. */
     async stop(): Promise<void> {
       accepting = false;
@@ -100,15 +115,8 @@ export async function startSink(port = 0) {
     /** Come back on the same port. */
     async start(): Promise<void> {
       if (server) return;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await listen(boundPort);
-          return;
-        } catch (error) {
-          if (attempt >= 50) throw error;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
+      // The port may still be held by the connections just closed: listening again is retried for 5 s.
+      await until(() => listen(boundPort).then(() => true), { timeout: 5_000, message: `the sink listening again on port ${boundPort}` });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createUser, launchBrowser, logIn, newPage, screenshot, sql, uniqueEmail } from '../support/browser.ts';
 import { verifiedMarketer } from '../support/marketer.ts';
+import { until } from '../support/until.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -108,10 +109,7 @@ describe('dashboard and quick start', () => {
     const created = await api('POST', '/v1/broadcasts', { name: 'Launch news', emailId: email.body.email.id }, cookie);
     const id = created.body.item.id as number;
     expect((await api('POST', `/v1/broadcasts/${id}/send`, {}, cookie)).status).toBe(200);
-    for (let i = 0; i < 100; i++) {
-      if ((await api('GET', `/v1/broadcasts/${id}`, undefined, cookie)).body.item.status === 'sent') break;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    await until(async () => (await api('GET', `/v1/broadcasts/${id}`, undefined, cookie)).body.item.status === 'sent', { timeout: 30_000, interval: 300, message: 'the broadcast sent' });
     // Two of the four opened and one clicked, recorded as email events as the tracking endpoints record them.
     for (const [personId, name] of [[people[0], 'opened'], [people[1], 'opened'], [people[1], 'clicked']] as const) {
       await sql(`insert into events (account_id, person_id, type, name, data, source) values ($1, $2, 'email', $3, $4, 'tracking')`, [
@@ -123,11 +121,11 @@ describe('dashboard and quick start', () => {
     }
 
     // The rates come from the email-metrics rollups, which the worker brings up to date within seconds.
-    for (let i = 0; i < 100; i++) {
-      const recent = (await api('GET', '/v1/dashboard', undefined, cookie)).body.broadcasts.recent as { clicks: number }[];
-      if (recent[0]?.clicks === 1) break;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    await until(async () => ((await api('GET', '/v1/dashboard', undefined, cookie)).body.broadcasts.recent as { clicks: number }[])[0]?.clicks === 1, {
+      timeout: 30_000,
+      interval: 300,
+      message: 'the click in the rollups',
+    });
 
     const { page } = await newPage(browser);
     await logIn(page, marketer.email, marketer.password);

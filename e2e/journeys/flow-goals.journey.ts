@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
 import { api, createUser, launchBrowser, logIn, newPage, screenshot, sql, uniqueEmail } from '../support/browser.ts';
+import { until } from '../support/until.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,17 +16,11 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** Waits for `done` to hold; on time-out, says where the flow's runs stand. */
-async function until(what: string, done: () => Promise<boolean>, flowId: number) {
-  const deadline = Date.now() + 30_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) {
-      const runs = await sql('select r.status, r.step_id, r.wake_at, r.last_error, array(select step_id from flow_run_steps s where s.run_id = r.id order by seq) as steps from flow_runs r where r.flow_id = $1', [flowId]);
-      throw new Error(`${what}: not after 30 s; runs: ${JSON.stringify(runs.rows)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** On time-out, says where the flow's runs stand. */
+const runsOf = (what: string, flowId: number) => async () => {
+  const runs = await sql('select r.status, r.step_id, r.wake_at, r.last_error, array(select step_id from flow_run_steps s where s.run_id = r.id order by seq) as steps from flow_runs r where r.flow_id = $1', [flowId]);
+  return `${what} (runs: ${JSON.stringify(runs.rows)})`;
+};
 
 describe('flow goals', () => {
   it('a marketer sets a goal on a flow, a person reaching it leaves the flow as a conversion, and the header and the steps show it', async () => {
@@ -60,9 +55,9 @@ describe('flow goals', () => {
 
     // Ada enters the flow and waits at the wait step; becoming a customer ends her run as a conversion.
     expect((await api('POST', '/v1/tags/', { tag: 'trial', id: personId }, cookie)).status).toBeLessThan(300);
-    await until('Ada waits in the flow', async () => (await sql("select 1 from flow_runs where flow_id = $1 and status = 'waiting'", [flow.id])).rowCount === 1, flow.id);
+    await until(async () => (await sql("select 1 from flow_runs where flow_id = $1 and status = 'waiting'", [flow.id])).rowCount === 1, { timeout: 30_000, interval: 200, message: runsOf('Ada waits in the flow', flow.id) });
     expect((await api('POST', '/v1/tags/', { tag: 'customer', id: personId }, cookie)).status).toBeLessThan(300);
-    await until('Ada converts', async () => (await api('GET', `/v1/integrations/${flow.id}/conversions`, undefined, cookie)).body.conversions === 1, flow.id);
+    await until(async () => (await api('GET', `/v1/integrations/${flow.id}/conversions`, undefined, cookie)).body.conversions === 1, { timeout: 30_000, interval: 200, message: runsOf('Ada converts', flow.id) });
     await page.reload();
     await page.getByRole('button', { name: 'Goal: 1 conversion (100%)' }).waitFor();
     const stepFigures = page.getByTestId('step-conversion');

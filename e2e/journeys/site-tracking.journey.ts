@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
 import { api, baseUrl, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { until } from '../support/until.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -45,15 +46,6 @@ async function submitNewsletter(site: string, email: string, firstName: string) 
   await context.close();
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 50; i++) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
-
 async function openSettings(page: Page) {
   await page.goto('/settings/site-tracking');
   await page.getByRole('heading', { name: 'Site Tracking', level: 1 }).waitFor();
@@ -79,10 +71,10 @@ describe('site and form tracking', () => {
     try {
       const first = uniqueEmail('reader');
       await submitNewsletter(site.url, first, 'Ada');
-      const forms = await waitFor(async () => {
+      const forms = await until(async () => {
         const res = await api('GET', '/v1/settings/site-tracking/unique-form-events', undefined, cookie);
         return res.body.events.length ? res.body.events : undefined;
-      }, 'the form');
+      }, { timeout: 10_000, interval: 200, message: 'the form' });
       expect(forms[0].data.form).toEqual({ id: 'newsletter', name: null, fields: ['email', 'given'] });
 
       await openSettings(page);
@@ -110,10 +102,10 @@ describe('site and form tracking', () => {
 
       const second = uniqueEmail('grace');
       await submitNewsletter(site.url, second, 'Grace');
-      await waitFor(async () => {
+      await until(async () => {
         const found = await api('GET', `/v1/people/search?query=${encodeURIComponent(second)}`, undefined, cookie);
-        return found.body.users[0]?.firstName === 'Grace' ? true : undefined;
-      }, 'the mapped person');
+        return found.body.users[0]?.firstName === 'Grace';
+      }, { timeout: 10_000, interval: 200, message: 'the mapped person' });
       await page.goto('/people');
       await page.getByRole('searchbox', { name: 'Search people' }).fill(second);
       await page.getByRole('link', { name: second }).waitFor();

@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { startDnsServer } from '../../apps/server/test/dns-server.ts';
 import { startOpenAiStandin } from '../../apps/server/test/openai-standin.ts';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from '../../apps/server/test/test-database.ts';
+import { until } from './until.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -80,17 +81,11 @@ export default async function setup(project: TestProject) {
   });
   server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
   server.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the server stopped while starting:\n${output.join('')}`);
-    try {
-      if ((await fetch(`${baseUrl}/v1/heartbeat`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not start within 60 s:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const started = await until(
+    async () => (server.exitCode !== null ? 'stopped' : (await fetch(`${baseUrl}/v1/heartbeat`)).ok && 'answering'),
+    { timeout: 60_000, interval: 250, message: () => `the server started:\n${output.join('')}\n` },
+  );
+  if (started === 'stopped') throw new Error(`the server stopped while starting:\n${output.join('')}`);
   project.provide('baseUrl', baseUrl);
   project.provide('databaseUrl', databaseUrl);
   project.provide('dnsZoneFile', dnsZoneFile);

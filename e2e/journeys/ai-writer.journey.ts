@@ -115,7 +115,7 @@ describe('AI writer', () => {
     await phone.getByRole('button', { name: 'AI writer' }).click();
     const phoneDialog = phone.getByRole('dialog', { name: 'AI writer' });
     await phoneDialog.getByRole('list', { name: 'Write Email suggestions' }).getByText('We have news at Acme Bikes').waitFor();
-    await phone.waitForTimeout(300);
+    await phone.waitForTimeout(300); // the opening transition (CSS, for the screenshot; no assertion follows)
     await screenshot(phone, 'ai-writer-phone');
   });
 
@@ -139,7 +139,7 @@ describe('AI writer', () => {
     await dialog.getByText('The AI writer is not enabled on this server.').waitFor();
     await dialog.getByText('AI_BASE_URL', { exact: true }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Generate' }).count()).toBe(0);
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(300); // the opening transition (CSS, for the screenshot; no assertion follows)
     await screenshot(page, 'ai-writer-off');
     await dialog.getByRole('button', { name: 'Close' }).first().click();
     await dialog.waitFor({ state: 'hidden' });

@@ -38,6 +38,7 @@ async function closeDrawer(page: Page) {
 /** Drags from a step's outgoing handle to another step's incoming handle. */
 async function link(page: Page, from: string, to: string) {
   await page.getByRole('button', { name: 'Fit View' }).click();
+  // Not a wait for work: the canvas's fit-view animation (a timer in React Flow) ends before the handles are dragged.
   await page.waitForTimeout(300);
   const source = node(page, from).locator('.react-flow__handle.source').first();
   const target = node(page, to).locator('.react-flow__handle.target');

@@ -165,7 +165,7 @@ describe('imports', () => {
     for (const p of ['/people/imports', importPath]) {
       await narrow.goto(p);
       await narrow.getByRole('heading', { level: 1 }).waitFor();
-      await narrow.waitForTimeout(300);
+      await narrow.waitForTimeout(300); // the page's entrance transition (CSS, for the screenshot; no assertion follows)
       await screenshot(narrow, p === importPath ? 'narrow-import' : 'narrow-imports');
     }
     await narrow.context().close();

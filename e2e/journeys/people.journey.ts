@@ -97,6 +97,7 @@ describe('people', () => {
       .first()
       .waitFor();
     await page.getByRole('searchbox', { name: 'Search people' }).fill('L');
+    // Not a wait for work: longer than the search box's debounce (a timer); a one-letter search would have gone out.
     await page.waitForTimeout(800);
     expect(await page.getByRole('link', { name: /grace-/ }).count()).toBe(1);
     await page.getByRole('searchbox', { name: 'Search people' }).fill('Lovelace');
@@ -194,7 +195,7 @@ describe('people', () => {
       await logIn(narrow, owner.email, owner.password);
       await narrow.goto(path);
       await narrow.getByRole('heading', { level: 1 }).waitFor();
-      await narrow.waitForTimeout(500);
+      await narrow.waitForTimeout(500); // the page's entrance transition (CSS, for the screenshot; no assertion follows)
       await screenshot(narrow, `narrow${path.replace(/\/\d+$/, '-person').replaceAll('/', '-')}`);
       await narrow.context().close();
     }

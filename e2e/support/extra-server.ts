@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { e2eSessionSecret } from './global-setup.ts';
+import { until } from './until.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -59,14 +60,14 @@ export async function startExtraServer(options: { name: string; databaseUrl: str
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the ${options.name} server stopped while starting:\n${output.join('')}`);
-    if (await fetch(`${base}/v1/heartbeat`).then((r) => r.ok, () => false)) return { base, stop };
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the ${options.name} server did not start within 60 s:\n${output.join('')}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const started = await until(async () => (server.exitCode !== null ? 'stopped' : (await fetch(`${base}/v1/heartbeat`).then((r) => r.ok, () => false)) && 'answering'), {
+    timeout: 60_000,
+    interval: 250,
+    message: () => `the ${options.name} server started:\n${output.join('')}\n`,
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  if (started === 'stopped') throw new Error(`the ${options.name} server stopped while starting:\n${output.join('')}`);
+  return { base, stop };
 }

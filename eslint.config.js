@@ -16,7 +16,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          // Mantine's Loader is a span and its Skeleton a div: named, they need a role (docs/decisions.md, loading states).
+          // Mantine's Loader is a span and its Skeleton a div: named, they need a role (docs/web-app.md, "Loading states are checked too").
           selector: "JSXOpeningElement[name.name=/^(Loader|Skeleton)$/]:has(JSXAttribute[name.name='aria-label']):not(:has(JSXAttribute[name.name='role']))",
           message: 'A Loader or Skeleton with an aria-label needs role="status" (axe: aria-prohibited-attr); or use LoadingSpinner from src/ui.',
         },

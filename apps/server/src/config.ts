@@ -99,7 +99,7 @@ export interface Config {
   embeddedPgPort: number;
   smtpUrl: string | undefined;
   /**
-   * TLS towards SMTP_URL, for both mail paths (docs/decisions.md, "Sending through a real mail server"):
+   * TLS towards SMTP_URL, for both mail paths (docs/broadcasts-and-sending.md, "Sending through a real mail server"):
    * extra trusted CA certificates (PEM, from SMTP_TLS_CA_FILE) and whether the certificate is checked at all
    * (SMTP_TLS_VERIFY=false, allowed only for a relay on this host).
    */

@@ -6,7 +6,7 @@ import type { LookupFunction } from 'node:net';
 
 /**
  * Requests Herald makes to URLs a user typed (webhook steps). They must never reach the machine's own network
- * (SSRF, LESSONS.md: Mautic's webhooks): loopback, private, link-local, unique-local, CGNAT, multicast and the
+ * (SSRF, docs/security.md: Mautic's webhooks): loopback, private, link-local, unique-local, CGNAT, multicast and the
  * unspecified address are refused, written in any form (the WHATWG URL parser turns `2130706433`, `0x7f.1` and
  * `0177.0.0.1` into 127.0.0.1; IPv4-mapped, NAT64 and 6to4 IPv6 addresses are judged by the IPv4 address inside).
  * `checkOutgoingUrl` is the check when a URL is saved; `fetchOutgoing` checks the address the socket actually

@@ -16,7 +16,7 @@ function withShades(name: string, shades: Record<number, string>): MantineColors
 }
 
 /**
- * Every colour that carries text meets WCAG AA (4.5:1; docs/decisions.md has the table). Mantine draws
+ * Every colour that carries text meets WCAG AA (4.5:1; docs/web-app.md has the table). Mantine draws
  * filled, light, subtle and outline variants, links and `c="red"` text from the primary shade, which is 8
  * here: each palette's shade 8 reads at 4.5:1 or more on white, on gray.0 and on its own light tint, and
  * takes white text. Mantine's shades 8 and 9 of the brighter hues fall short, so they are darkened below;

@@ -81,7 +81,7 @@ export function useListState<T extends ListStateDefaults>(defaults: T, options: 
 
 /**
  * A list's address with only its own query parameters (those starting with `prefix`), for a detail
- * page's way back: the list opens as it was left (work-areas.md §2).
+ * page's way back: the list opens as it was left (docs/web-app.md).
  */
 export function listReturnPath(path: string, prefix: string, search: string): string {
   const kept = new URLSearchParams([...new URLSearchParams(search)].filter(([key]) => key.startsWith(prefix)));

@@ -3,7 +3,7 @@ import { protectTenantTables } from './tenant-policy.ts';
 
 /**
  * The audience: people (first-class columns, custom fields in JSONB, tags as an array), custom field
- * definitions, managed tags, events, and folders. Indexes on people are kept few (LESSONS.md):
+ * definitions, managed tags, events, and folders. Indexes on people are kept few (docs/people.md):
  * unique email, one trigram index for search, one GIN index for tags.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { protectTenantTables } from './tenant-policy.ts';
 
 /**
- * The sending pipeline and broadcasts. `deliveries` is the queue (ARCHITECTURE.md, "Sending"): one row per
+ * The sending pipeline and broadcasts. `deliveries` is the queue (docs/broadcasts-and-sending.md, "The sending pipeline"): one row per
  * (source, person), created set-wise from an audience, claimed in batches under a lease, sent once. A row's
  * status moves pending → sending (claimed, lease running) → sent | failed | canceled; a lease that runs out
  * returns it to the claimable set, and a row marked sent is never claimed again.

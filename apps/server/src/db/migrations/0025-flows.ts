@@ -4,7 +4,7 @@ import { protectTenantTables } from './tenant-policy.ts';
 /**
  * Flows (issue 19). A flow holds steps joined by links; a step's configuration is the spec's `inputFields` tree.
  * A plain step has at most one next step; a filter has one per branch ('yes' / 'no') and an A/B test one per
- * variant name, so a link is unique on (source, condition). Runs (ARCHITECTURE.md, "Flow runs") are one row per
+ * variant name, so a link is unique on (source, condition). Runs (docs/flows.md, "Running") are one row per
  * (flow, person, entry) with the step to execute next and, while waiting, the time to wake; `seq` counts the steps a
  * run has executed and keys every effect, so a retried batch never repeats one.
  */

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { protectTenantTables } from './tenant-policy.ts';
 
 /**
- * Running flows (issue 19, ARCHITECTURE.md "Flow runs").
+ * Running flows (issue 19, docs/flows.md).
  *
  * - Entries are set-wise, in the transaction of the change that triggers them: a statement-level trigger on
  *   `events` (segment entered / left, tracked events, email activity, page views, form submissions) and one on

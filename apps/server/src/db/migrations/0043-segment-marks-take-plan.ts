@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * a lookup by address for each (a nested loop over a TID scan). Left to choose, PostgreSQL hashed every mark of the
  * account whenever the statistics said the account had many: under `tracking-hits`, with 400,000 marks waiting, 72 ms
  * a take of 5,000 against 18 ms by address, and the cost grew with the backlog it was meant to shrink
- * (docs/decisions.md, "The take of segment marks"). The function runs with its caller's rights, so the tenant
+ * (docs/tracking-and-metrics.md, "The take of segment marks"). The function runs with its caller's rights, so the tenant
  * policy still holds; the settings end with it.
  */
 

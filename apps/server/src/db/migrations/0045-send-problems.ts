@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { protectTenantTables } from './tenant-policy.ts';
 
 /**
- * A send that cannot reach its mail server (connect, TLS or login fails) says so (docs/decisions.md, "Sending through
+ * A send that cannot reach its mail server (connect, TLS or login fails) says so (docs/broadcasts-and-sending.md, "Sending through
  * a real mail server"): one row per source while the problem lasts, with the latest cause, when it began and how
  * many attempts in a row failed. The broadcast's status answer shows it, the third failure in a row raises an account
  * alert, and the first message the server takes again removes the row.

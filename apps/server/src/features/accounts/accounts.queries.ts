@@ -136,7 +136,7 @@ export async function markPasswordSetOnOwnedAccounts(db: Database, userId: numbe
     .execute();
 }
 
-/** The account's connected services that work (account.md §3 activeServices). */
+/** The account's connected services that work (docs/team-and-accounts.md). */
 export async function activeServiceIds(db: Database, accountId: number): Promise<string[]> {
   const { rows } = await sql<{ serviceId: string }>`select service_id as "serviceId" from account_services where account_id = ${accountId} and status = 'active' order by service_id`.execute(db);
   return rows.map((r) => r.serviceId);

@@ -25,7 +25,7 @@ import {
   switchAccount,
 } from './account-admin.service.ts';
 
-/** Account routes (account.md §7). */
+/** Account routes (docs/team-and-accounts.md). */
 export const accountsRoutes = [
   route({ method: 'POST', url: '/v1/accounts/', auth: 'public', example: { email: 'new-user@example.com', source: 'web', timezone: 'Europe/Berlin' }, summary: 'Register: create an account, its owner and a session', body: CreateAccountBody, response: Account, status: 201,
     handler: ({ services, body, request, reply }) => registerAccount(services, body, request, reply) }),

@@ -144,7 +144,7 @@ export async function registerAccount(
 const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'logo'] as const;
 /** Email settings (Settings → Email): account:write or emailSettings:write may change them. */
 const emailSettings = ['mailingAddress', 'linkUTMs', 'emailFonts', 'defaultFromName', 'defaultFromEmail'] as const;
-/** Saved only when non-empty and changed (account.md §5). */
+/** Saved only when non-empty and changed (docs/team-and-accounts.md). */
 const keptUnlessEmpty = ['name', 'site', 'phone', 'timezone', 'mailingAddress'] as const;
 
 /** PATCH /v1/accounts/me, in the session's account-scoped transaction `db`. */

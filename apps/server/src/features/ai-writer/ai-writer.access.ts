@@ -23,7 +23,7 @@ export function aiWriterAccess(config: Pick<Config, 'ai' | 'billing'>, account: 
   return status === 'trial' || status === 'active' ? 'allowed' : 'planInactive';
 }
 
-/** The account answer's flag canAccessAIWriter (account.md §3). */
+/** The account answer's flag canAccessAIWriter (docs/ai-writer.md). */
 export function canAccessAIWriter(config: Pick<Config, 'ai' | 'billing'>, account: AccountStanding, now: Date = new Date()): boolean {
   return aiWriterAccess(config, account, now) === 'allowed';
 }

@@ -14,7 +14,7 @@ export interface AiCompletion {
 }
 
 /**
- * The web app gives up on a call after 30 s (account.md §9), so the provider gets at most 25 s in all, retries
+ * The web app gives up on a call after 30 s (docs/ai-writer.md), so the provider gets at most 25 s in all, retries
  * included: a longer wait could never reach the user.
  */
 const longestWaitMs = 25_000;
@@ -47,7 +47,7 @@ const CompletionShape = z.object({
     .optional(),
 });
 
-/** A provider failure, in the words the user sees (account.md §8: the server's message, else the generic one). */
+/** A provider failure, in the words the user sees (docs/ai-writer.md: the server's message, else the generic one). */
 function providerError(message: string = aiWriterMessages.couldNotRetrieve): AppError {
   return new AppError('ServiceError', message, { errorCode: 'ai-provider' });
 }

@@ -2,7 +2,7 @@ import { AiSuggestionList, AiWriterRequest } from '@herald/contracts';
 import { route, type RouteDef } from '../../http/route.ts';
 import { generateAiSuggestions, listAiSuggestions } from './ai-writer.service.ts';
 
-/** The AI writer (account.md §2, §3, §7): drafting is writing email content, reading the drafts is reading emails. */
+/** The AI writer (docs/ai-writer.md): drafting is writing email content, reading the drafts is reading emails. */
 export const aiWriterRoutes: RouteDef[] = [
   route({ method: 'GET', url: '/v1/ai-writer', auth: 'session', scopes: ['emails:read'], summary: 'AI writer suggestions, newest first', response: AiSuggestionList,
     handler: ({ services, db, session }) => listAiSuggestions(services, db, session) }),

@@ -11,7 +11,7 @@ import { route } from '../../http/route.ts';
 import { endSession } from '../../http/session-cookie.ts';
 import { login, loginWithGoogle, requestPasswordReset, resetPassword } from './auth.service.ts';
 
-/** Sign-in, sign-out, session check and password reset (account.md §7). */
+/** Sign-in, sign-out, session check and password reset (docs/team-and-accounts.md). */
 export const authRoutes = [
   route({ method: 'POST', url: '/v1/accounts/login/', auth: 'public', example: { email: 'someone@example.com', password: 'a long password' }, summary: 'Log in with email and password', body: LoginBody, response: Account,
     handler: ({ services, body, request, reply }) => login(services, body, request, reply) }),

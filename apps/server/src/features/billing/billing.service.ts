@@ -37,7 +37,7 @@ export function planOfRow(row: Pick<AccountBillingRow, 'planName' | 'planPeopleU
   return { ...plan, price: row.planPrice === null ? plan.price : Number(row.planPrice) };
 }
 
-/** The account answer's `payment` (account.md §3): null when billing is off. */
+/** The account answer's `payment` (docs/billing.md): null when billing is off. */
 export function accountPayment(mode: Config['billing']['mode'], row: AccountBillingRow): AccountPayment | null {
   if (mode === 'off') return null;
   const provider = row.planProvider as PlanProvider | null;
@@ -83,7 +83,7 @@ export async function getBilling(services: Services, db: Database, session: Sess
 }
 
 /**
- * GET /v1/billing/plans: the upgrade dialog's groups. Only plans above the current upper limit (account.md §5; none
+ * GET /v1/billing/plans: the upgrade dialog's groups. Only plans above the current upper limit (docs/billing.md; none
  * when the plan was canceled) and, so that no choice is refused later, not below the people count; a marketplace
  * account sees the marketplace list.
  */

@@ -27,7 +27,7 @@ import {
 const read = ['broadcasts:read'] as const;
 const write = ['broadcasts:write'] as const;
 
-/** Broadcasts (work-areas.md §3, §4, §5, §7, §8); scopes from §6. */
+/** Broadcasts (docs/broadcasts-and-sending.md); scopes as listed in docs/team-and-accounts.md. */
 export const broadcastsRoutes = [
   route({ method: 'GET', url: '/v1/broadcasts', auth: 'session', scopes: [...read], summary: 'Broadcasts, newest change first, with live figures; archived ones only when asked', query: BroadcastListQuery, response: BroadcastList,
     handler: ({ db, session, query }) => getBroadcasts(db, session, query.archived) }),

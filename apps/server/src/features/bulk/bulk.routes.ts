@@ -2,7 +2,7 @@ import { BulkAccepted, BulkAction, BulkArchiveBody, BulkExportBody, BulkTagBody,
 import { route } from '../../http/route.ts';
 import { exportFile, getBulkAction, startBulkAction } from './bulk.service.ts';
 
-/** Bulk work on people, run as background jobs (account.md §5, §7). */
+/** Bulk work on people, run as background jobs (docs/people.md). */
 export const bulkRoutes = [
   route({ method: 'POST', url: '/v1/tags/bulk', auth: 'session', scopes: ['people:write'], summary: 'Tag people (ids or a segment) in the background', body: BulkTagBody, response: BulkAccepted, status: 202,
     example: { tag: 'customer', people: [1, 2, 3] },

@@ -10,7 +10,7 @@ import {
 import { route } from '../../http/route.ts';
 import { countCategories, createCategory, listCategories, updateCategory } from './categories.service.ts';
 
-/** Communication categories (account.md §3, §7); changing them needs emailSettings:write. */
+/** Communication categories (docs/senders-and-consent.md); changing them needs emailSettings:write. */
 export const categoriesRoutes = [
   route({ method: 'GET', url: '/v1/settings/communication-categories', auth: 'session', summary: 'Communication categories, the default first; archived ones flagged', response: CategoryList,
     handler: ({ db, session }) => listCategories(db, session) }),

@@ -38,7 +38,7 @@ const retryDelay = (attempts: number) => Math.min(30 * 2 ** (attempts - 1), 3600
 /**
  * A connection that cannot be opened (connect, TLS, login) is the relay's or the settings' fault, not the message's:
  * its rows wait and are tried again at least this often, for as long as it lasts, and never fail for it; the
- * broadcast shows the cause meanwhile (docs/decisions.md, "Sending through a real mail server").
+ * broadcast shows the cause meanwhile (docs/broadcasts-and-sending.md, "Sending through a real mail server").
  */
 const openingRetryCapSeconds = 300;
 /** Failed attempts in a row after which the account gets an alert. */
@@ -75,7 +75,7 @@ async function prepareEmail(services: Services, db: Database, key: ContentKey, a
     flowId: flowStep ? Number(flowStep.flowId) : null,
     emailId: key.emailId,
     variant: key.variant,
-    // A test send is a preview: its opens and clicks would count as readers' (issue 18, docs/decisions.md).
+    // A test send is a preview: its opens and clicks would count as readers' (issue 18, docs/broadcasts-and-sending.md).
     tracking: key.kind !== 'test',
     sources,
     from: formatAddress(email.fromName, email.fromEmail),

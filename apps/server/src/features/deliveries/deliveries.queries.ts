@@ -165,7 +165,7 @@ export async function failSource(db: Database, accountId: number, kind: SourceKi
 
 /**
  * A failed attempt to open the mail server's connection for this source: the problem row is written or brought up
- * to date (docs/decisions.md, "Sending through a real mail server"). Answers how many attempts in a row failed.
+ * to date (docs/broadcasts-and-sending.md, "Sending through a real mail server"). Answers how many attempts in a row failed.
  */
 export async function noteSendProblem(db: Database, accountId: number, kind: SourceKind, sourceId: number, message: string): Promise<{ failures: number; counted: boolean }> {
   // The batches of one attempt fail together (a send claims several at once): failures within 5 s of the last

@@ -2,7 +2,7 @@ import { AddDomainBody, IdParams, SenderDomainList, SenderDomainResponse, Verify
 import { route } from '../../http/route.ts';
 import { addDomain, deleteDomain, getDomain, listDomains, verifyDomain } from './domains.service.ts';
 
-/** Sender domains (work-areas.md §2, §4, §7): DKIM, SPF, DMARC and return path, checked live. */
+/** Sender domains (docs/senders-and-consent.md): DKIM, SPF, DMARC and return path, checked live. */
 export const domainsRoutes = [
   route({ method: 'GET', url: '/v1/settings/email/domains', auth: 'session', summary: 'Sender domains with their records and last check', response: SenderDomainList,
     handler: ({ services, db, session }) => listDomains(services, db, session) }),

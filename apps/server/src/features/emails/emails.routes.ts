@@ -23,7 +23,7 @@ import { createEmail, duplicateEmail, getEmail, getEmails, updateEmail } from '.
 const bodyLimit = emailLimits.bodyLimitBytes;
 const sample = { subject: 'Welcome, {{ person.firstName | default: "friend" }}', fromEmail: 'hello@example.com', html: '<p>Hi {{ person.firstName | default: "there" }}</p>' };
 
-/** Emails (work-areas.md §3, §4, §5, §7, §8); scopes from §6. */
+/** Emails (docs/emails.md); scopes as listed in docs/team-and-accounts.md. */
 export const emailsRoutes = [
   route({ method: 'GET', url: '/v1/emails', auth: 'session', scopes: ['emails:read'], summary: 'Emails, newest change first; archived ones only when asked', query: EmailListQuery, response: EmailList,
     handler: ({ db, session, query }) => getEmails(db, session, query.archived) }),

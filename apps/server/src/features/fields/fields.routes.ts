@@ -5,7 +5,7 @@ import { createFields, deleteField, listFields, updateField } from './fields.ser
 
 const FieldParams = z.object({ name: z.string().min(1).max(100) });
 
-/** Custom person fields (work-areas.md §3, §5, §7). */
+/** Custom person fields (docs/people.md). */
 export const fieldsRoutes = [
   route({ method: 'GET', url: '/v1/fields', auth: 'session', scopes: ['people:read'], summary: 'Built-in and custom person fields', response: FieldList,
     handler: ({ db, session }) => listFields(db, session) }),

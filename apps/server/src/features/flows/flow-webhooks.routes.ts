@@ -3,7 +3,7 @@ import { route, type RouteDef } from '../../http/route.ts';
 import { receiveWebhookTrigger } from './flow-webhooks.service.ts';
 
 /**
- * The webhook trigger's inbound URL (issue 19): public, signed with the step's secret (docs/decisions.md, "Flows:
+ * The webhook trigger's inbound URL (issue 19): public, signed with the step's secret (docs/flows.md,   [and on the next line: 'running")' -> '"Running")']
  * running"), answered 401 when the signature does not verify.
  */
 export const flowWebhooksRoutes: RouteDef[] = [

@@ -50,7 +50,7 @@ import { testWebhookStep } from './webhook-tester.ts';
 const read = ['flows:read'] as const;
 const write = ['flows:write'] as const;
 
-/** Flows, steps, links and the step catalogue (work-areas.md §3, §4, §7); scopes flows:read / flows:write. */
+/** Flows, steps, links and the step catalogue (docs/flows.md); scopes flows:read / flows:write. */
 export const flowsRoutes = [
   ...flowSimulateRoutes,
   ...flowGoalsRoutes,

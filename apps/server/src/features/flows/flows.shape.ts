@@ -35,7 +35,7 @@ const storedWarnings = (value: unknown): string[] => (Array.isArray(value) ? val
 /** Flows as the API shows them: steps keyed by id, links, and the problems that block activation. */
 export async function shapeFlows(db: Database, services: Services, accountId: number, rows: readonly FlowRow[], options: { readOnly?: boolean } = {}): Promise<Flow[]> {
   const ids = rows.map((r) => Number(r.id));
-  // A share link shows no figures of the account's people: every step reads 0 people (work-areas.md §4).
+  // A share link shows no figures of the account's people: every step reads 0 people (docs/flows.md).
   const [steps, links, peopleAt] = await Promise.all([listSteps(db, accountId, ids), listLinks(db, accountId, ids), options.readOnly ? new Map<number, number>() : peopleAtSteps(db, accountId, ids)]);
   const context: StepShapeContext = { lookup: await loadResourceLookup(db, accountId, steps), peopleAt, publicUrl: services.config.publicUrl, showInboundUrl: !options.readOnly };
   const stepsOf = groupBy(steps, (s) => Number(s.flowId));

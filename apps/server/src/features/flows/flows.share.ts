@@ -8,7 +8,7 @@ import type { Services } from '../../services.ts';
 import { flowOrThrow, type FlowReader } from './flow-lookup.ts';
 
 /**
- * Read-only sharing (work-areas.md §4 "Read-only flow mode"): a share token is signed with the app's token
+ * Read-only sharing (docs/flows.md): a share token is signed with the app's token
  * secret, as reset and invitation links are, and names the account and the flow. It opens that flow, its
  * emails, segments and attached resources for reading, to anyone holding it, for 30 days.
  */

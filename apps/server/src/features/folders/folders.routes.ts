@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { route } from '../../http/route.ts';
 import { createFolder, deleteFolder, getFolders, setFavorite, updateFolder } from './folders.service.ts';
 
-/** Folders of segments, emails, flows, person fields, broadcasts and tags (work-areas.md §3, §4). */
+/** Folders of segments, emails, flows, person fields, broadcasts and tags (docs/people.md). */
 export const foldersRoutes = [
   route({ method: 'GET', url: '/v1/folders', auth: 'session', summary: 'The folder trees of the account, or of one kind of item', query: FolderQuery, response: FolderList,
     handler: ({ db, session, query }) => getFolders(db, session, query.folderType) }),

@@ -2,7 +2,7 @@ import { CreateImportBody, IdParams, Import, ImportCreated, ImportList, ImportUp
 import { route } from '../../http/route.ts';
 import { createImport, failuresCsv, getImport, importUploadUrl, listImports } from './imports.service.ts';
 
-/** CSV imports (work-areas.md §3, §4, §7). */
+/** CSV imports (docs/imports.md). */
 export const importsRoutes = [
   route({ method: 'POST', url: '/v1/imports/upload-url', auth: 'session', scopes: ['people:write'], summary: 'Signed URL to PUT the CSV to', response: ImportUploadUrl,
     handler: async ({ services, session }) => importUploadUrl(services, session) }),

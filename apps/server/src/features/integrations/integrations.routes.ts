@@ -25,10 +25,10 @@ import { runServiceOperation, saveCredentials, serviceSchema } from './services-
 import { disconnectSlack, listConnections } from './slack.service.ts';
 import { createEndpoint, deleteEndpoint, endpointSecret, listDeliveries, listEndpoints, retryDelivery, testEndpoint, updateEndpoint } from './webhook-endpoints.service.ts';
 
-/** Connected apps need apps:write (account.md §3 has no apps:read); which services are connected needs a session only. */
+/** Connected apps need apps:write (docs/apps-and-webhooks.md has no apps:read); which services are connected needs a session only. */
 const apps = ['apps:write'] as const;
 
-/** Outgoing webhooks, service credentials and service operations (issue 20; account.md §2 /apps, §7). */
+/** Outgoing webhooks, service credentials and service operations (issue 20; docs/apps-and-webhooks.md). */
 export const integrationsRoutes = [
   route({ method: 'GET', url: '/v1/webhook-endpoints', auth: 'session', scopes: [...apps], summary: "The account's outgoing webhook endpoints", response: WebhookEndpointList,
     handler: ({ db, session }) => listEndpoints(db, session) }),

@@ -6,7 +6,7 @@ import type { Services } from '../../services.ts';
 import { findService } from './catalogue.ts';
 import { connectSlack, testSlack } from './slack.service.ts';
 
-/** POST /v1/services/{serviceId}/{operation}, /refreshServiceResponseSchema and /v1/auth/{service} (account.md §7). */
+/** POST /v1/services/{serviceId}/{operation}, /refreshServiceResponseSchema and /v1/auth/{service} (docs/apps-and-webhooks.md). */
 
 const known = (id: string) => {
   const service = findService(id);

@@ -93,7 +93,7 @@ export async function connectSlack(db: Database, services: Services, session: Se
   await sql`update flows set warnings = warnings - ${warnings}::text[], auth_reason = null
     where account_id = ${session.accountId} and auth_reason is not null`.execute(db);
   await sql`update account_issues set resolved_at = now() where account_id = ${session.accountId} and kind in ('slack-connection', 'slack-refused') and resolved_at is null`.execute(db);
-  // Connecting an app completes the getting-started step 'Connect Apps' (account.md §4).
+  // Connecting an app completes the getting-started step 'Connect Apps' (docs/apps-and-webhooks.md).
   await mergeAccountJson(db, session.accountId, 'onboarding', { apps: true });
   return { connection: shapeConnection(rows[0]!), message: serviceMessages.slackConnected };
 }

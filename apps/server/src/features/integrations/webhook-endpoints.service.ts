@@ -73,7 +73,7 @@ export async function createEndpoint(db: Database, services: Services, session: 
     values (${session.accountId}, ${body.url}, ${body.description || null}, ${[...new Set(body.events)]}::text[], ${body.enabled ?? true})
     returning ${endpointColumns}, secret`.execute(db);
   const row = rows[0]!;
-  // Sending Herald's events somewhere completes the getting-started step 'Connect Apps' (account.md §4).
+  // Sending Herald's events somewhere completes the getting-started step 'Connect Apps' (docs/apps-and-webhooks.md).
   await mergeAccountJson(db, session.accountId, 'onboarding', { apps: true });
   return { endpoint: shape(row), secret: row.secret };
 }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { insertCodes, listCodes, type NewMarketplaceCode } from './marketplace.queries.ts';
 
-/** Every code grants a band of this list (account.md §9 'Marketplace growth monthly'). */
+/** Every code grants a band of this list (docs/billing.md). */
 export const marketplacePlanName = 'marketplace-growth-monthly-v1';
 
 /** How a code is found: the SHA-256 of its normalised form (the code itself is never stored). */

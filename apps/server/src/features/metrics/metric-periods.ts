@@ -1,7 +1,7 @@
 import { allTimeStart, type MetricsBucket, type MetricsPreset } from '@herald/contracts';
 
 /**
- * The arithmetic of metrics periods (work-areas.md §4): where each preset starts and ends and how it is cut into
+ * The arithmetic of metrics periods (docs/tracking-and-metrics.md): where each preset starts and ends and how it is cut into
  * buckets, in the requester's time zone. Local wall clocks are read and set with Intl, so days of 23 or 25 hours
  * (daylight-saving changes) come out as the zone has them. Weeks start on Monday (ISO 8601).
  */
@@ -87,7 +87,7 @@ export function presetPeriod(preset: MetricsPreset, now: number, timeZone: strin
   // A period "this …" runs from its start to now; at the very instant it starts it is one millisecond long, never empty.
   const sinceStart = (start: number, bucket: Period['bucket']): Period => ({ start, end: Math.max(now, start + 1), bucket });
   // The rolling presets are the last N local days with today, so a send of today counts at once: from the start of
-  // the day N-1 days before today to now (docs/decisions.md, Email metrics, "Periods"). At the very instant today
+  // the day N-1 days before today to now (docs/tracking-and-metrics.md, Email metrics, "Periods"). At the very instant today
   // starts they run one millisecond into it, so today is still one of their days.
   const rolling = (days: number, bucket: Period['bucket']): Period => ({ start: at(addDays(day, 1 - days)), end: Math.max(now, at(day) + 1), bucket });
   switch (preset) {

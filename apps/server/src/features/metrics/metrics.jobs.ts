@@ -7,7 +7,7 @@ import { rollupOfBatch } from '../../db/migrations/0044-tracking-rollup-at-write
 /**
  * How often the rollup looks for queued email events, and how many it takes in one transaction. Often, so that under
  * a stream of hits each pass is short: a pass every 2 s held a core for half a second while the same cores answered
- * the hits (docs/decisions.md, "Email metrics").
+ * the hits (docs/tracking-and-metrics.md, "Email metrics").
  */
 export const rollupEveryMs = 500;
 const batchSize = 50_000;
@@ -36,7 +36,7 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
       -- Oldest first by the queue's own sequence, through its index (deleted rows at the front are skipped there).
       -- The batch is every visible row up to the limit-th one in sequence order: the same rows as a list of those
       -- sequence numbers (rows not yet committed are not visible to either), read in one range of the index instead
-      -- of a descent for each number (docs/decisions.md, "How the rollup reads its batch", has the figures).
+      -- of a descent for each number (docs/tracking-and-metrics.md, "How the rollup reads its batch", has the figures).
       with batch as (
         delete from email_metric_queue
         where seq <= (select max(seq) from (select seq from email_metric_queue order by seq limit ${limit}) first_rows)

@@ -94,7 +94,7 @@ export async function emailStats(db: Database, session: Session, query: EmailSta
   if (query.abTest) {
     stats.variants = (await variantCounters(db, filter)).map((row) => ({ variant: Number(row.variant), ...figuresOf(countersOf(row)) }));
   }
-  // Asked for by flow step, the answer is the stats alone (work-areas.md §7).
+  // Asked for by flow step, the answer is the stats alone (docs/tracking-and-metrics.md).
   if (query.stepIds.length) return { stats };
   const clicks = (await linkClicks(db, filter)).map((row) => ({ link: row.link, clicks: Number(row.clicks) }));
   return { stats, clicks };

@@ -5,7 +5,7 @@ import { createPerson, editPerson, getPerson, removePerson, search, tagPeople, u
 
 const TagResult = z.object({ tag: z.string(), changed: z.number().int() });
 
-/** People and per-person tags (account.md §7, work-areas.md §7). */
+/** People and per-person tags (docs/people.md). */
 export const peopleRoutes = [
   route({ method: 'GET', url: '/v1/people/search', auth: 'session', scopes: ['people:read'], summary: 'Search people by email or name, 100 a page', query: PersonSearchQuery, response: PersonSearchResult,
     handler: ({ db, session, query }) => search(db, session, query.query, query.page) }),

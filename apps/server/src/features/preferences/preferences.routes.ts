@@ -7,7 +7,7 @@ import { getPreferences, savePreferences, unsubscribe, unsubscribeFromAll } from
 /** Recipients' own calls, no login: the token of the link is the only key. 120 calls per 10 minutes per address. */
 const limit = (services: Services, ip: string) => enforceRateLimit(services.db, `recipient:${ip}`, 120, 600);
 
-/** The preference centre and unsubscribe (account.md §2, §3, §7; RFC 8058). */
+/** The preference centre and unsubscribe (docs/senders-and-consent.md; RFC 8058). */
 export const preferencesRoutes = [
   route({ method: 'GET', url: '/v1/communication-preferences', auth: 'public', summary: "A recipient's choices per communication category", query: TokenQuery, response: CommunicationPreferences,
     handler: async ({ services, query, request }) => {

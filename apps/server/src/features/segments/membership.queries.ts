@@ -81,7 +81,7 @@ export async function applyMembership(
 /**
  * The statement that takes up to `limit` marks of the account (deleted with the transaction's commit): the function
  * of migration 0043, which picks the marks and deletes each by its address, with planner settings that allow no
- * other plan (docs/decisions.md, "The take of segment marks"). Written as `ctid = any(array(...))`, statistics that
+ * other plan (docs/tracking-and-metrics.md, "The take of segment marks"). Written as `ctid = any(array(...))`, statistics that
  * knew nothing of the account had PostgreSQL read all of the account's marks through the tenant policy's index and
  * compare each with every picked address in turn (10-20 s a take with 400,000 marks waiting); as a join left to the
  * planner, statistics that knew the account had many marks had it hash them all (72 ms a take against 18).

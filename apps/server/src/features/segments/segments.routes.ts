@@ -5,7 +5,7 @@ import { createSegment, listAccountSegments, personSegments, removeSegment, save
 
 const example = [{ type: 'tag' as const, operator: 'has' as const, tag: 'customer' }];
 
-/** Segments (work-areas.md §3, §4, §7, §8): reads need people:read, writes people:write. */
+/** Segments (docs/segments.md): reads need people:read, writes people:write. */
 export const segmentsRoutes = [
   route({ method: 'GET', url: '/v1/segments', auth: 'session', scopes: ['people:read'], summary: 'Segments, automatic ones first', response: SegmentList,
     handler: ({ db, session }) => listAccountSegments(db, session) }),

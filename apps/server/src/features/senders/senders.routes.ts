@@ -12,7 +12,7 @@ import { route } from '../../http/route.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { addAddress, confirmAddress, listAddresses, removeAddress, resendVerification } from './senders.service.ts';
 
-/** Sender addresses (account.md §3, §7): proved by a link mailed to them. */
+/** Sender addresses (docs/senders-and-consent.md): proved by a link mailed to them. */
 export const sendersRoutes = [
   route({ method: 'GET', url: '/v1/settings/email/addresses', auth: 'session', summary: 'Sender addresses with their verification status', response: SenderAddressList,
     handler: ({ db, session }) => listAddresses(db, session) }),

@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.ts';
 export type SenderStanding = { allowed: true; by: 'address' | 'domain' | 'test-account'; domainId: number | null } | { allowed: false };
 
 /**
- * The sending rule (work-areas.md §5), used by every send: an address may be used when it was verified by
+ * The sending rule (docs/senders-and-consent.md), used by every send: an address may be used when it was verified by
  * its link or its domain is verified; test accounts skip the check. A verified domain also names the DKIM
  * key that signs the message.
  */

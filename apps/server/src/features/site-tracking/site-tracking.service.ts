@@ -110,7 +110,7 @@ export async function collect(services: Services, body: SiteCollectBody) {
   });
 }
 
-/** The forms seen on the site, most recent first (account.md "Form-tracking entry"). */
+/** The forms seen on the site, most recent first (docs/tracking-and-metrics.md). */
 export async function uniqueFormEvents(db: Database, session: Session) {
   const rows = await db
     .selectFrom('siteForms')

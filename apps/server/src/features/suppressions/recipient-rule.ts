@@ -6,8 +6,8 @@ import type { Database } from '../../db/connection.ts';
 export const stoppingAll = (Object.keys(suppressesTransactional) as SuppressionReason[]).filter((reason) => suppressesTransactional[reason]);
 
 /**
- * Who may receive mail of a category, as a condition on `people p` (work-areas.md §5 and the sending half of
- * ARCHITECTURE.md): an address, not archived, not suppressed for the category's type (any suppression stops
+ * Who may receive mail of a category, as a condition on `people p` (docs/senders-and-consent.md and the sending half of
+ * docs/senders-and-consent.md): an address, not archived, not suppressed for the category's type (any suppression stops
  * marketing; hard bounces, invalid addresses and manual entries stop transactional mail too), and not opted
  * out of the category. The send pipeline puts it in its INSERT … SELECT and re-checks it at claim time.
  */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { route } from '../../http/route.ts';
 import { countTags, createTags, deleteTag, listManagedTags, updateTag } from './tags.service.ts';
 
-/** Tags management (account.md §2, §5, §7). */
+/** Tags management (docs/people.md). */
 export const tagsRoutes = [
   route({ method: 'GET', url: '/v1/tags-management', auth: 'session', scopes: ['people:read'], summary: 'Managed tags', response: TagList,
     handler: ({ db, session }) => listManagedTags(db, session) }),

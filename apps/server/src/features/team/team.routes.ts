@@ -13,7 +13,7 @@ import { acceptInvitation, invitationInfo, inviteMember, listTeam, removeTeamMem
 
 const MemberParams = z.object({ id: z.coerce.number().int().positive().max(2 ** 53) });
 
-/** Team members and invitations (account.md §6, §7). */
+/** Team members and invitations (docs/team-and-accounts.md). */
 export const teamRoutes = [
   route({ method: 'GET', url: '/v1/team-members', auth: 'session', scopes: ['team:read'], summary: 'Team members of the account', response: TeamMemberList,
     handler: ({ db, session }) => listTeam(db, session) }),

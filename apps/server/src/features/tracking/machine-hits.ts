@@ -1,5 +1,5 @@
 /**
- * Which tracking hits a person made and which a machine made (docs/decisions.md, "Email tracking"). Apple Mail
+ * Which tracking hits a person made and which a machine made (docs/tracking-and-metrics.md, "Email tracking"). Apple Mail
  * Privacy Protection fetches every image of a message through Apple's proxy when it arrives, with the bare user
  * agent `Mozilla/5.0`; security gateways follow every link of a message as it is delivered, with their own
  * agents or a headless browser, often with HEAD. Those hits are recorded (a timeline shows them) with

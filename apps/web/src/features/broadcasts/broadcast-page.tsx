@@ -23,7 +23,7 @@ import { sendChecks, type SendCheck } from './send-checks.ts';
 import { SendPanel } from './send-panel.tsx';
 import { usableTimeZone } from './send-time.ts';
 
-/** The list's address with only its own (broadcasts-…) query parameters (work-areas.md §2). */
+/** The list's address with only its own (broadcasts-…) query parameters (docs/broadcasts-and-sending.md). */
 const listPath = (search: string) => listReturnPath('/broadcasts', 'broadcasts', search);
 
 /** Waiting for the audience to settle before counting and saving it. */
@@ -89,7 +89,7 @@ export function BroadcastPage() {
 
   const view = (item: Broadcast) => {
     if (!account.data || audience === null) return null; // the loader waits for them
-    // Send: save a changed time first, then send (the server checks the sender again) (work-areas.md §4).
+    // Send: save a changed time first, then send (the server checks the sender again) (docs/broadcasts-and-sending.md).
     const sendBroadcast = (sendAt: string | null, time: BroadcastTime | null) => {
       const go = () =>
         send.mutate(id, {

@@ -14,7 +14,7 @@ import { FolderTree } from '../folders/folder-tree.tsx';
 import { useBroadcasts, useCreateBroadcast, type ArchivedFilter } from './broadcasts.api.ts';
 import { BroadcastsTable } from './broadcasts-table.tsx';
 
-/** The list's own query parameters: they survive opening a broadcast and coming back (work-areas.md §2). */
+/** The list's own query parameters: they survive opening a broadcast and coming back (docs/broadcasts-and-sending.md). */
 export const listParams = { archived: 'broadcasts-archived', search: 'broadcasts-search', folderItem: 'broadcasts-folder-item' } as const;
 
 /** /broadcasts: the account's broadcasts with their status, email, recipients and time; active or archived, searchable. */

@@ -14,7 +14,7 @@ import { useEmails, type ArchivedFilter } from './emails.api.ts';
 import { EmailsTable } from './emails-table.tsx';
 import { NewEmailModal } from './new-email-modal.tsx';
 
-/** The list's own query parameters: they survive opening an email and coming back (work-areas.md §2). */
+/** The list's own query parameters: they survive opening an email and coming back (docs/emails.md). */
 export const emailListParams = { archived: 'emails-archived', search: 'emails-search' } as const;
 
 /** /emails: the account's emails with folders and favourites, search, archived ones on request, and their figures. */

@@ -26,14 +26,14 @@ export const countsRefreshMs = 15_000;
 export const archivedFlowListKey = [...flowListKey, 'archived'] as const;
 
 /**
- * GET /v1/integrations: every flow of the account with its steps and links (work-areas.md §2: all flows are
+ * GET /v1/integrations: every flow of the account with its steps and links (docs/flows.md: all flows are
  * fetched); the archived ones instead with `archived` (?archived=true).
  */
 export function useFlows(options: { enabled?: boolean; archived?: boolean } = {}) {
   const archived = options.archived ?? false;
   return useQuery({
     queryKey: archived ? archivedFlowListKey : flowListKey,
-    // A 403 is treated as forbidden: the list comes back empty (work-areas.md §4).
+    // A 403 is treated as forbidden: the list comes back empty (docs/flows.md).
     queryFn: () =>
       api.get(archived ? '/integrations?archived=true' : '/integrations', { schema: FlowList }).catch((error: unknown) => {
         if (isApiError(error) && error.statusCode === 403) return { integrations: [] };
@@ -43,7 +43,7 @@ export function useFlows(options: { enabled?: boolean; archived?: boolean } = {}
   });
 }
 
-/** GET /v1/integrations/{id}: only that flow (work-areas.md §2); with a share token, read-only (read-only-auth). */
+/** GET /v1/integrations/{id}: only that flow (docs/flows.md); with a share token, read-only (read-only-auth). */
 export function useFlow(id: number, shareToken: string | null = null) {
   return useQuery({
     queryKey: shareToken ? [...flowKey(id), shareToken] : flowKey(id),
@@ -118,7 +118,7 @@ export type FlowChanges = { name?: string; status?: FlowStatus; archived?: boole
 
 /**
  * PATCH /v1/integrations/{id}. The list shows the change at once and takes the old values back when the
- * server refuses (work-areas.md §4: on failure the old status is restored).
+ * server refuses (docs/flows.md: on failure the old status is restored).
  */
 export function useUpdateFlow() {
   const queryClient = useQueryClient();

@@ -11,7 +11,7 @@ export interface BillingProvider {
   startCheckout(request: CheckoutRequest): Promise<CheckoutStart>;
   /** The provider's page that moves the account's paying subscription to `request.plan` (no second subscription). */
   startPlanChange(request: PlanChangeRequest): Promise<{ url: string }>;
-  /** The Herald plan a provider's plan id stands for (by the naming rule in docs/decisions.md), or null. */
+  /** The Herald plan a provider's plan id stands for (by the naming rule in docs/billing.md), or null. */
   planOfProviderPlan(providerPlanId: string): Promise<HeraldPlanRef | null>;
   /** Whether the call really comes from the provider (basic auth, or the provider's signature check). */
   verifyWebhook(call: WebhookCall): Promise<boolean>;
@@ -23,7 +23,7 @@ export interface BillingProvider {
 
 export interface CheckoutRequest {
   accountId: number;
-  /** The account's email, prefilled on the provider's page (account.md §7). */
+  /** The account's email, prefilled on the provider's page (docs/billing.md). */
   email: string;
   accountName: string | null;
   plan: Plan;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../src/app/routes.ts';
+import { mountedRoutes } from '../src/http/app.ts';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -11,7 +12,60 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const concrete = (url: string) => url.replace(/:[a-zA-Z]+/g, '1');
+const concrete = (url: string) => url.replace(/:[a-zA-Z]+/g, '1').replace(/\*$/, 'x');
+
+/**
+ * The routes anyone may call without a session, reviewed one by one (docs/security.md): sign-up and sign-in, links
+ * from emails, the tracking endpoints, signed files and webhooks that carry their own proof, instance-level health and
+ * configuration, the read-only flow views that take a share token, and the web app itself. Any other route must
+ * answer 401 without a session.
+ */
+const publicRoutes = [
+  'GET /v1/config',
+  'GET /v1/heartbeat',
+  'POST /v1/logging',
+  'POST /v1/accounts/login/',
+  'POST /v1/accounts/login/google',
+  'POST /v1/accounts/logout',
+  'POST /v1/accounts/request-reset-password',
+  'POST /v1/accounts/reset-password',
+  'POST /v1/accounts/',
+  'GET /v1/team-members/invitations/:token',
+  'POST /v1/team-members/invitations/accept',
+  'POST /v1/ingest/batch',
+  'POST /v1/ingest',
+  'POST /v1/sender-verification',
+  'GET /v1/communication-preferences',
+  'POST /v1/communication-preferences',
+  'POST /v1/communication-preferences/all',
+  'POST /v1/unsubscribe',
+  'POST /public/unsubscribe',
+  'PUT /v1/uploads/*',
+  'GET /files/*',
+  'GET /v1/dev/mailbox',
+  'GET /v1/dev/mailbox/:id',
+  'POST /v1/webhooks/bounces/ses',
+  'POST /v1/webhooks/bounces/postmark',
+  'POST /v1/webhooks/bounces/sendgrid',
+  'POST /v1/webhooks/bounces/mailgun',
+  'GET /site.js',
+  'POST /v1/site-tracking/collect',
+  'GET /v1/integrations/:id',
+  'GET /v1/integrations/:id/emails',
+  'GET /v1/integrations/:id/segments',
+  'GET /v1/integrations/:id/attached',
+  'GET /v1/services',
+  'POST /v1/hooks/flows/:stepId',
+  'POST /v1/hooks/billing/chargebee',
+  'POST /v1/hooks/billing/paypal',
+  'POST /v1/marketplace/redeem',
+  'GET /v1/openapi.json',
+  // The open pixel and the click redirect (signed links in sent mail).
+  'GET /t/o',
+  'GET /t/o/*',
+  'GET /t/c',
+  'GET /t/c/*',
+];
 
 describe('the API surface', () => {
   it('documents every route in /v1/openapi.json', async () => {
@@ -26,12 +80,19 @@ describe('the API surface', () => {
     }
   });
 
-  it('every session route answers 401 without a session', async () => {
-    for (const route of allRoutes.filter((r) => r.auth === 'session')) {
-      const res = await new Client(ctx.app).request(route.method, concrete(route.url), { body: route.method === 'GET' ? undefined : {} });
-      expect([400, 401], `${route.method} ${route.url}`).toContain(res.status);
-      if (res.status === 400) expect(route.body ?? route.query ?? route.params, `${route.method} ${route.url} validated before auth`).toBeDefined();
+  it('every route but the reviewed public ones answers 401 without a session, before looking at its input', async () => {
+    const mounted = mountedRoutes(ctx.app).filter((r) => r.method !== 'OPTIONS');
+    const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+    // Declared public and not reviewed, or reviewed and gone: the list below is out of date, or a route is open by mistake.
+    expect(allRoutes.filter((r) => r.auth === 'public').map(key).sort()).toEqual(publicRoutes.filter((r) => allRoutes.some((d) => key(d) === r)).sort());
+    expect(publicRoutes.filter((r) => !mounted.some((m) => key(m) === r))).toEqual([]);
+    const answers: string[] = [];
+    for (const route of mounted.filter((r) => !publicRoutes.includes(key(r)))) {
+      const method = route.method as Parameters<Client['request']>[0];
+      const res = await new Client(ctx.app).request(method, concrete(route.url), { body: method === 'GET' ? undefined : {} });
+      if (res.status !== 401) answers.push(`${key(route)} → ${res.status}`);
     }
+    expect(answers).toEqual([]);
   });
 
   it('unknown API paths are JSON 404s', async () => {

@@ -40,6 +40,17 @@ export interface HttpAppParts {
   sessionFromApiKey(services: Services, key: string): Promise<Session | undefined>;
 }
 
+export interface MountedRoute {
+  method: string;
+  url: string;
+}
+const mountedByApp = new WeakMap<FastifyInstance, MountedRoute[]>();
+
+/** Every route an app built by buildHttpApp serves (HEAD routes aside), declared with route() or not. */
+export function mountedRoutes(app: FastifyInstance): MountedRoute[] {
+  return [...(mountedByApp.get(app) ?? [])];
+}
+
 /** The whole HTTP app: API under /v1, OpenAPI at /v1/openapi.json, the built web app everywhere else. */
 export async function buildHttpApp(services: Services, parts: HttpAppParts): Promise<FastifyInstance> {
   const { routes, endpoints: tracking } = parts;
@@ -49,6 +60,12 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
     bodyLimit: 1024 * 1024,
     trustProxy: services.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  // Every route the app serves, for the tests that walk them all (mountedRoutes).
+  const mounted: MountedRoute[] = [];
+  mountedByApp.set(app, mounted);
+  app.addHook('onRoute', (options) => {
+    for (const method of [options.method].flat()) if (method !== 'HEAD') mounted.push({ method, url: options.url });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -118,6 +135,9 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
   return app;
 }
 
+/** The session each request acts as, settled in preValidation. */
+const sessions = new WeakMap<FastifyRequest, Session | undefined>();
+
 function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppParts, def: RouteDef): void {
   app.route({
     method: def.method,
@@ -132,7 +152,9 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
       ...(def.response ? { response: { [def.status]: def.response } } : {}),
       ...(def.auth === 'session' ? { security: [{ session: [] }] } : {}),
     },
-    handler: async (request, reply) => {
+    // Who is asking is settled before the input is validated: a caller without a session learns nothing of a
+    // route's input from its answer (401, not a 400 naming the fields; docs/security.md).
+    preValidation: async (request) => {
       let session: Session | undefined;
       const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (bearer) {
@@ -148,6 +170,10 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
           throw forbidden(`You need the ${def.scopes.join(', ')} permission${def.scopes.length > 1 ? 's' : ''} to do this.`);
         }
       }
+      sessions.set(request, session);
+    },
+    handler: async (request, reply) => {
+      const session = sessions.get(request);
       const run = (db: Database) =>
         def.handler({ body: request.body, query: request.query, params: request.params, request, reply, services, db, session });
       const result = def.auth === 'session' && session ? await withAccount(services.db, session.accountId, run) : await run(services.db);

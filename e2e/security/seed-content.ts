@@ -2,6 +2,7 @@ import { encodeInputFields } from '@herald/contracts';
 import { sealToken } from '../../apps/server/src/lib/sealed-tokens.ts';
 import { e2eSessionSecret } from '../support/global-setup.ts';
 import { sql } from '../support/browser.ts';
+import { until } from '../support/until.ts';
 import { corpus, fitting, pick, type Payload } from './payloads.ts';
 import { inParallel, runTag, slices, type Seeder } from './seed-support.ts';
 
@@ -155,17 +156,15 @@ export async function seedContent(s: Seeder, people: { heavyPersonIds: number[];
 
 /** The token of the first invitation the seeding sent, read from the built-in mailbox. */
 async function invitationToken(s: Seeder): Promise<string | null> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
+  const token = async () => {
     const list = await s.call('GET', '/v1/dev/mailbox', undefined, {}, false);
     const messages = (list.body?.messages ?? list.body?.items ?? []) as Array<{ id: number; to: string | string[] }>;
     const invite = messages.find((m) => String(m.to).includes(`mate-${runTag}-0@`));
-    if (invite) {
-      const message = await s.call('GET', `/v1/dev/mailbox/${invite.id}`, undefined, {}, false);
-      const match = /accept-invite\?token=([^"&<\s]+)/.exec(JSON.stringify(message.body));
-      if (match) return decodeURIComponent(match[1]!.replaceAll('&amp;', '&'));
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return null;
+    if (!invite) return null;
+    const message = await s.call('GET', `/v1/dev/mailbox/${invite.id}`, undefined, {}, false);
+    const match = /accept-invite\?token=([^"&<\s]+)/.exec(JSON.stringify(message.body));
+    return match ? decodeURIComponent(match[1]!.replaceAll('&amp;', '&')) : null;
+  };
+  // No invitation within 15 s: the walk goes on without its page (null), as it always has.
+  return until(token, { timeout: 15_000, interval: 300, message: 'the invitation in the mailbox' }).catch(() => null);
 }

@@ -1,5 +1,6 @@
 import { corpus, fitting, pick, type Payload } from './payloads.ts';
 import { allFitting, inParallel, runTag, slices, type Seeder } from './seed-support.ts';
+import { until } from '../support/until.ts';
 
 export interface PeopleSeed {
   /** People whose page shows many payloads (fields, tags, events, form submissions, import values). */
@@ -167,12 +168,12 @@ async function seedImport(s: Seeder, fieldNames: string[]): Promise<number[]> {
   const made = await s.write('import.cells', cells, 'POST', '/v1/imports', { name: pick(322).text, peopleFileKey: upload.key, numPeople: rows.length, fieldMapping, tags: [pick(323).text, pick(324).text] });
   if (!made) return [];
   s.note('import.name+tags+header', [pick(320, 500), pick(321), pick(322), pick(323), pick(324)]);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const state = await s.must('import state', 'GET', `/v1/imports/${made.id}`);
-    if (state.status === 'done' || state.status === 'failed') break;
-    if (Date.now() > deadline) throw new Error(`the import did not finish: ${JSON.stringify(state)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await until(
+    async () => {
+      const state = await s.must('import state', 'GET', `/v1/imports/${made.id}`);
+      return state.status === 'done' || state.status === 'failed';
+    },
+    { timeout: 60_000, interval: 200, message: `the import ${made.id} finished` },
+  );
   return [made.id as number];
 }

@@ -257,7 +257,8 @@ export class XssWalker {
       const busy = await this.page.evaluate(() => Array.from(document.querySelectorAll('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]')).map((el) => el.outerHTML.slice(0, 120)).join(' | ')).catch(() => '?');
       console.error(`settle took ${Date.now() - begun} ms on ${this.state}: ${busy}`);
     }
-    // Handlers of broken images, focus and toggles fire within a few frames; give them time.
+    // Handlers of broken images, focus and toggles fire within a few frames; give them time. Not a wait for work: a
+    // payload that never runs sends no signal, so this is the window in which one would have run.
     await this.page.waitForTimeout(300);
   }
 
@@ -280,6 +281,7 @@ export class XssWalker {
     );
     for (const [i, [x, y]] of grid.entries()) if (!overPreview[i]) await this.answering(`sweep: mouse to ${x},${y}`, this.page.mouse.move(x, y), undefined);
     await this.answering('sweep: scroll to the end', this.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)).catch(() => undefined), undefined);
+    // Not a wait for work: the window in which a hover or scroll handler of a payload would have run (none signals).
     await this.page.waitForTimeout(100);
     if (process.env.XSS_TRACE) console.error(`sweep took ${Date.now() - begun} ms on ${this.state}`);
   }

@@ -52,6 +52,7 @@ describe('hostile input in the browser', () => {
     });
     await walker.visit('people: search results', '/people', async (page) => {
       await page.getByLabel('Search people').fill('onerror');
+      // Not a wait for work: longer than the search box's debounce (a timer), so the walk sees the results.
       await page.waitForTimeout(900);
     });
     for (const id of people.segmentIds.slice(0, 2)) {

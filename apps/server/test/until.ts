@@ -11,7 +11,7 @@ export interface UntilOptions {
 }
 
 /**
- * The one way the server's tests wait for something (docs/operations.md, "Tests"): asks `condition` until it gives a
+ * The one way the server's tests wait for something (docs/operations.md, "Tests, CI and the suites"): asks `condition` until it gives a
  * truthy value and resolves with that value; an exception counts as "not yet". After `timeout` ms it throws an Error
  * naming `message` and the last value or exception seen. A test never waits a fixed time for work to be done.
  */

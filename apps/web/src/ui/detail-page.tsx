@@ -1,4 +1,5 @@
-import { Stack } from '@mantine/core';
+import { Button, Skeleton, Stack } from '@mantine/core';
+import { Link } from 'react-router';
 import type { ReactNode } from 'react';
 import { errorMessage, isApiError } from '../lib/api.ts';
 import { EmptyState } from './empty-state.tsx';
@@ -15,8 +16,25 @@ export interface NotFoundMessage {
   title: string;
   description: ReactNode;
   icon?: ReactNode;
-  /** The way back to the list. */
-  action?: ReactNode;
+  /** The way back to the list: a button to `to`. */
+  back?: { to: string; label: string; variant?: 'light' | 'default' };
+}
+
+/** Whether an id read from the address cannot name an item (not a whole number above 0). */
+export function isBadId(id: number): boolean {
+  return !Number.isInteger(id) || id <= 0;
+}
+
+/** A page's grey shapes while it loads, named for screen readers: a title, then blocks of these heights. */
+export function DetailSkeleton({ label, heights }: { label: string; heights: number[] }) {
+  return (
+    <Stack gap="md" py="md" role="status" aria-label={label}>
+      <Skeleton h={36} w={320} />
+      {heights.map((height, index) => (
+        <Skeleton key={index} h={height} />
+      ))}
+    </Stack>
+  );
 }
 
 export interface DetailPageProps<T> {
@@ -65,7 +83,12 @@ export function DetailPage<T>(props: DetailPageProps<T>) {
   const item = query.data;
   const isLoadedEmpty = !query.isPending && !query.isError && (item === null || item === undefined);
   if (props.isMissing || isNotFoundError(query.error) || isLoadedEmpty) {
-    const { title, description, icon, action } = props.notFound;
+    const { title, description, icon, back } = props.notFound;
+    const action = back && (
+      <Button component={Link} to={back.to} variant={back.variant ?? 'light'}>
+        {back.label}
+      </Button>
+    );
     return frame(<EmptyState icon={icon} title={title} description={description} action={action} />);
   }
   if (query.isError)

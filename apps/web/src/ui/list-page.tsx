@@ -26,6 +26,18 @@ export interface PageGate {
   description: string;
 }
 
+/**
+ * The gate of a page whose lock says "You can't see {what}" and "Seeing {what} needs the “{permission}”
+ * permission. Ask an owner of the account to give it to you." (the permission's name as the team page shows it).
+ */
+export function seeGate(canRead: boolean, what: string, permission: string): PageGate {
+  return {
+    canRead,
+    title: `You can't see ${what}`,
+    description: `Seeing ${what} needs the “${permission}” permission. Ask an owner of the account to give it to you.`,
+  };
+}
+
 /** The lock message of a page the user may not see. */
 export function LockedState({ gate }: { gate: PageGate }) {
   return <EmptyState icon={<IconLock size={28} />} title={gate.title} description={gate.description} />;

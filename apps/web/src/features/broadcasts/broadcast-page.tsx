@@ -1,5 +1,5 @@
 import { type Broadcast, broadcastMessages, cancelableBroadcastStatuses, hasScopes, isBroadcastEditable, isBroadcastPolled, type Audience, type BroadcastTime } from '@herald/contracts';
-import { Alert, Anchor, Button, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconArrowLeft, IconLock } from '@tabler/icons-react';
@@ -8,7 +8,8 @@ import { Link, useLocation, useParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { listReturnPath } from '../../lib/use-list-state.ts';
-import { DetailPage } from '../../ui/detail-page.tsx';
+import { DetailPage, DetailSkeleton } from '../../ui/detail-page.tsx';
+import { seeGate } from '../../ui/list-page.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useEmail, useEmails } from '../emails/emails.api.ts';
@@ -191,22 +192,12 @@ export function BroadcastPage() {
     <DetailPage
       query={{ ...broadcast, isPending: broadcast.isPending || !account.data || audience === null, data: item }}
       loadingLabel="Loading broadcast"
-      skeleton={
-        <Stack gap="md" py="md" role="status" aria-label="Loading broadcast">
-          <Skeleton h={36} w={320} />
-          <Skeleton h={200} />
-          <Skeleton h={240} />
-        </Stack>
-      }
-      gate={{ canRead: canRead || !account.data, title: "You can't see broadcasts", description: 'Seeing broadcasts needs the “See broadcasts” permission. Ask an owner of the account to give it to you.' }}
+      skeleton={<DetailSkeleton label="Loading broadcast" heights={[200, 240]} />}
+      gate={seeGate(canRead || !account.data, 'broadcasts', 'See broadcasts')}
       notFound={{
         title: 'Broadcast not found',
         description: 'It may have been deleted, or it belongs to another account.',
-        action: (
-          <Button component={Link} to={listPath(location.search)} variant="light">
-            Back to broadcasts
-          </Button>
-        ),
+        back: { to: listPath(location.search), label: 'Back to broadcasts' },
       }}
       errorFallback={broadcastMessages.loadError}
     >

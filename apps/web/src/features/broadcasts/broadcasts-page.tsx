@@ -1,5 +1,5 @@
 import { broadcastMessages } from '@herald/contracts';
-import { Button, Group, SegmentedControl, TextInput } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconPlus, IconSearch, IconSpeakerphone } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -7,7 +7,8 @@ import { notifyError } from '../../lib/notify.ts';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { useListState } from '../../lib/use-list-state.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { ListPage } from '../../ui/list-page.tsx';
+import { ListFilters } from '../../ui/list-filters.tsx';
+import { ListPage, seeGate } from '../../ui/list-page.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { useEmails } from '../emails/emails.api.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
@@ -56,7 +57,7 @@ export function BroadcastsPage() {
       description="One-off emails to everyone, a segment or a tag — sent now or at a time you pick."
       actions={newButton('New Broadcast')}
       isReady={isReady}
-      gate={{ canRead, title: "You can't see broadcasts", description: 'Seeing broadcasts needs the “See broadcasts” permission. Ask an owner of the account to give it to you.' }}
+      gate={seeGate(canRead, 'broadcasts', 'See broadcasts')}
       readOnly={!canWrite && 'You can see broadcasts. Creating and sending them needs the “Edit broadcasts” permission.'}
       sidebar={(narrow) => (
         <FolderTree
@@ -74,25 +75,13 @@ export function BroadcastsPage() {
         />
       )}
       toolbar={
-        <Group gap="sm" wrap="wrap">
-          <TextInput
-            aria-label="Search broadcasts"
-            placeholder="Search by name or email"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => filters.set({ search: event.currentTarget.value })}
-            style={{ flex: 1, minWidth: 200 }}
-          />
-          <SegmentedControl
-            aria-label="Which broadcasts"
-            value={archived}
-            onChange={(value) => filters.set({ archived: value === 'true' })}
-            data={[
-              { value: 'false', label: 'Active' },
-              { value: 'true', label: 'Archived' },
-            ]}
-          />
-        </Group>
+        <ListFilters
+          searchLabel="Search broadcasts"
+          placeholder="Search by name or email"
+          search={search}
+          onSearch={(value) => filters.set({ search: value })}
+          archived={{ label: 'Which broadcasts', value: filters.values.archived, onChange: (value) => filters.set({ archived: value }) }}
+        />
       }
       query={broadcasts}
       loadingLabel="Loading broadcasts"

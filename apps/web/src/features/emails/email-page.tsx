@@ -1,5 +1,5 @@
 import { emailMessages, hasScopes, type EmailWarning } from '@herald/contracts';
-import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconAlertTriangle, IconArrowLeft, IconChecklist, IconDeviceFloppy, IconLock, IconSend } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
@@ -7,7 +7,7 @@ import { Link, useBlocker, useLocation, useParams } from 'react-router';
 import { api } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { listReturnPath } from '../../lib/use-list-state.ts';
-import { DetailPage } from '../../ui/detail-page.tsx';
+import { DetailPage, DetailSkeleton } from '../../ui/detail-page.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { AiWriterButton } from '../ai-writer/ai-writer-button.tsx';
@@ -198,21 +198,11 @@ export function EmailPage() {
     <DetailPage
       query={{ ...email, isPending: email.isPending || !account.data || !draft, data: draft }}
       loadingLabel="Loading email"
-      skeleton={
-        <Stack gap="md" py="md" role="status" aria-label="Loading email">
-          <Skeleton h={36} w={320} />
-          <Skeleton h={120} />
-          <Skeleton h={480} />
-        </Stack>
-      }
+      skeleton={<DetailSkeleton label="Loading email" heights={[120, 480]} />}
       notFound={{
         title: 'Email not found',
         description: 'It may have been copied into another account or never existed.',
-        action: (
-          <Button component={Link} to={backPath} variant="light">
-            Back to emails
-          </Button>
-        ),
+        back: { to: backPath, label: 'Back to emails' },
       }}
       errorFallback={emailMessages.retrieveFallback}
     >

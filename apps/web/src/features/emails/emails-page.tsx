@@ -1,12 +1,13 @@
 import { emailMessages, type EmailSummary } from '@herald/contracts';
-import { Button, Group, SegmentedControl, TextInput } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconMail, IconPlus, IconSearch, IconSettings } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { useListState } from '../../lib/use-list-state.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { ListPage } from '../../ui/list-page.tsx';
+import { ListFilters } from '../../ui/list-filters.tsx';
+import { ListPage, seeGate } from '../../ui/list-page.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { DuplicateEmailDialog } from './duplicate-email-dialog.tsx';
@@ -64,7 +65,7 @@ export function EmailsPage() {
         </Group>
       }
       isReady={isReady}
-      gate={{ canRead, title: "You can't see emails", description: 'Seeing emails needs the “See emails” permission. Ask an owner of the account to give it to you.' }}
+      gate={seeGate(canRead, 'emails', 'See emails')}
       readOnly={!canWrite && 'You can see emails. Writing and changing them needs the “Edit emails” permission.'}
       sidebar={(narrow) => (
         <FolderTree
@@ -78,25 +79,13 @@ export function EmailsPage() {
         />
       )}
       toolbar={
-        <Group gap="sm" wrap="wrap">
-          <TextInput
-            aria-label="Search emails"
-            placeholder="Search by name or subject"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => filters.set({ search: event.currentTarget.value })}
-            style={{ flex: 1, minWidth: 200 }}
-          />
-          <SegmentedControl
-            aria-label="Which emails"
-            value={archived}
-            onChange={(value) => filters.set({ archived: value === 'true' })}
-            data={[
-              { value: 'false', label: 'Active' },
-              { value: 'true', label: 'Archived' },
-            ]}
-          />
-        </Group>
+        <ListFilters
+          searchLabel="Search emails"
+          placeholder="Search by name or subject"
+          search={search}
+          onSearch={(value) => filters.set({ search: value })}
+          archived={{ label: 'Which emails', value: filters.values.archived, onChange: (value) => filters.set({ archived: value }) }}
+        />
       }
       query={emails}
       loadingLabel="Loading emails"

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Group, Stack, Table, Text, Tooltip, VisuallyHidde
 import { IconPlus } from '@tabler/icons-react';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
-import { ListPage } from '../../ui/list-page.tsx';
+import { ListPage, seeGate } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
@@ -102,11 +102,7 @@ export function PersonFieldsPage() {
         )
       }
       isReady={isReady}
-      gate={{
-        canRead,
-        title: "You can't see person fields",
-        description: 'Seeing person fields needs the “See people” permission. Ask an owner of the account to give it to you.',
-      }}
+      gate={seeGate(canRead, 'person fields', 'See people')}
       readOnly={!canWrite && 'You can see person fields. Creating and changing them needs the “Manage custom fields” permission.'}
       sidebar={(isNarrow) => (
         <FolderTree

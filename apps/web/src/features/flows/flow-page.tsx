@@ -8,7 +8,8 @@ import { errorMessage } from '../../lib/api.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { DetailPage } from '../../ui/detail-page.tsx';
+import { seeGate } from '../../ui/list-page.tsx';
+import { DetailPage, isBadId } from '../../ui/detail-page.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useEmails } from '../emails/emails.api.ts';
 import { usePersonFields } from '../people/people.api.ts';
@@ -286,8 +287,8 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
       query={flow}
       loadingLabel="Loading the flow"
       isReady={account.data !== undefined || shareToken !== null}
-      gate={{ canRead, title: "You can't see flows", description: 'Seeing flows needs the “See flows” permission. Ask an owner of the account to give it to you.' }}
-      isMissing={!Number.isInteger(flowId) || flowId <= 0}
+      gate={seeGate(canRead, 'flows', 'See flows')}
+      isMissing={isBadId(flowId)}
       notFound={{ title: 'No such flow', description: 'The address does not name a flow. Open one from the list of flows.' }}
       errorTitle={flowMessages.oneFallback}
       errorFallback={flowMessages.oneFallback}

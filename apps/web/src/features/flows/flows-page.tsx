@@ -1,11 +1,12 @@
 import { flowMessages } from '@herald/contracts';
-import { Button, Group, SegmentedControl, TextInput } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconBook2, IconPlus, IconSearch, IconSitemap } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useListState } from '../../lib/use-list-state.ts';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { ListPage } from '../../ui/list-page.tsx';
+import { ListFilters } from '../../ui/list-filters.tsx';
+import { ListPage, seeGate } from '../../ui/list-page.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
 import { CreateFlowModal, recipesPopupValue } from './create-flow-modal.tsx';
@@ -40,7 +41,7 @@ export function FlowsPage() {
       description="Automations that act when people do something: a trigger, then emails, waits, tags and branches."
       actions={newButton('New flow')}
       isReady={isReady}
-      gate={{ canRead, title: "You can't see flows", description: 'Seeing flows needs the “See flows” permission. Ask an owner of the account to give it to you.' }}
+      gate={seeGate(canRead, 'flows', 'See flows')}
       readOnly={!canWrite && 'You can see flows. Creating and changing them needs the “Edit flows” permission.'}
       sidebar={(isNarrow) => (
         <FolderTree
@@ -54,25 +55,13 @@ export function FlowsPage() {
         />
       )}
       toolbar={
-        <Group gap="sm" wrap="wrap">
-          <TextInput
-            aria-label="Search flows"
-            placeholder="Search by name"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => filters.set({ search: event.currentTarget.value })}
-            style={{ flex: 1, minWidth: 200 }}
-          />
-          <SegmentedControl
-            aria-label="Which flows"
-            value={archived ? 'true' : 'false'}
-            onChange={(value) => filters.set({ archived: value === 'true' })}
-            data={[
-              { value: 'false', label: 'Active' },
-              { value: 'true', label: 'Archived' },
-            ]}
-          />
-        </Group>
+        <ListFilters
+          searchLabel="Search flows"
+          placeholder="Search by name"
+          search={search}
+          onSearch={(value) => filters.set({ search: value })}
+          archived={{ label: 'Which flows', value: filters.values.archived, onChange: (value) => filters.set({ archived: value }) }}
+        />
       }
       query={flows}
       loadingLabel="Loading flows"

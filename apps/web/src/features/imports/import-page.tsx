@@ -9,7 +9,8 @@ import {
 } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format.ts';
-import { DetailPage } from '../../ui/detail-page.tsx';
+import { seeGate } from '../../ui/list-page.tsx';
+import { DetailPage, isBadId } from '../../ui/detail-page.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { countLabels, ImportProgress, ImportStatusBadge } from './import-status.tsx';
@@ -134,17 +135,13 @@ export function ImportPage() {
       query={query}
       loadingLabel="Loading import"
       isReady={isReady}
-      gate={{ canRead, title: "You can't see imports", description: 'Seeing imports needs the “See people” permission. Ask an owner of the account to give it to you.' }}
-      isMissing={!Number.isInteger(id) || id <= 0}
+      gate={seeGate(canRead, 'imports', 'See people')}
+      isMissing={isBadId(id)}
       notFound={{
         icon: <IconFileImport size={28} />,
         title: importMessages.importNotFound,
         description: 'It may belong to another account. The list of imports shows the ones in this account.',
-        action: (
-          <Button component={Link} to="/people/imports" variant="default">
-            All imports
-          </Button>
-        ),
+        back: { to: '/people/imports', label: 'All imports', variant: 'default' },
       }}
       errorFallback={importListMessages.loadOne}
       top={back}

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { formatDateTime } from '../../lib/format.ts';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { ListPage } from '../../ui/list-page.tsx';
+import { ListPage, seeGate } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { countsSummary, ImportProgress, ImportStatusBadge } from './import-status.tsx';
@@ -37,7 +37,7 @@ export function ImportsPage() {
       description="People brought in from CSV files, newest first."
       actions={list.length > 0 && newButton}
       isReady={isReady}
-      gate={{ canRead, title: "You can't see imports", description: 'Seeing imports needs the “See people” permission. Ask an owner of the account to give it to you.' }}
+      gate={seeGate(canRead, 'imports', 'See people')}
       query={imports}
       loadingLabel="Loading imports"
       errorFallback={importListMessages.loadList}

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useListState } from '../../lib/use-list-state.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { ListPage } from '../../ui/list-page.tsx';
+import { ListPage, seeGate } from '../../ui/list-page.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { ConditionsDrawer } from '../segments/conditions-drawer.tsx';
 import { ExplainModal } from '../segments/explain-modal.tsx';
@@ -116,7 +116,7 @@ export function PeoplePage() {
         )
       }
       isReady={isReady}
-      gate={{ canRead, title: "You can't see people", description: 'Seeing people needs the “See people” permission. Ask an owner of the account to give it to you.' }}
+      gate={seeGate(canRead, 'people', 'See people')}
       sidebar={(isNarrow) => <SegmentsColumn segments={list} currentId={current?.id ?? null} canWrite={canWrite} isNarrow={isNarrow} />}
       toolbar={
         <PeopleToolbar

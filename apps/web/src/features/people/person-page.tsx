@@ -19,7 +19,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDate } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { DetailPage } from '../../ui/detail-page.tsx';
+import { seeGate } from '../../ui/list-page.tsx';
+import { DetailPage, isBadId } from '../../ui/detail-page.tsx';
 import { useAccess } from '../account/use-access.ts';
 import {
   tagsOf,
@@ -250,17 +251,13 @@ export function PersonPage() {
       query={person}
       loadingLabel="Loading person"
       isReady={isReady}
-      gate={{ canRead, title: "You can't see people", description: 'Seeing people needs the “See people” permission. Ask an owner of the account to give it to you.' }}
-      isMissing={!Number.isInteger(id) || id <= 0}
+      gate={seeGate(canRead, 'people', 'See people')}
+      isMissing={isBadId(id)}
       notFound={{
         icon: <IconUserQuestion size={28} />,
         title: peopleMessages.personNotFound,
         description: 'They may have been deleted, or the link is wrong.',
-        action: (
-          <Button component={Link} to="/people" variant="light">
-            Back to People
-          </Button>
-        ),
+        back: { to: '/people', label: 'Back to People' },
       }}
       errorFallback="Error while loading this person."
       top={backLink}

@@ -12,7 +12,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CopyButton } from '../../ui/copy-button.tsx';
-import { DetailPage } from '../../ui/detail-page.tsx';
+import { DetailPage, isBadId } from '../../ui/detail-page.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { EmailSettingsNav } from './email-settings-nav.tsx';
 import { useSenderAccess } from './sender-access.ts';
@@ -230,16 +230,12 @@ export function SenderDomainPage() {
       query={domain}
       loadingLabel="Loading domain"
       isReady={account.data !== undefined}
-      isMissing={!Number.isInteger(id) || id <= 0}
+      isMissing={isBadId(id)}
       notFound={{
         icon: <IconWorldOff size={28} />,
         title: sendingMessages.domainNotFound,
         description: 'It may have been deleted, or it belongs to another account.',
-        action: (
-          <Button component={Link} to="/settings/email/domains" variant="light">
-            See all domains
-          </Button>
-        ),
+        back: { to: '/settings/email/domains', label: 'See all domains' },
       }}
       errorTitle={sendingMessages.domainsLoadError}
       errorFallback={sendingMessages.domainsLoadError}

@@ -146,11 +146,7 @@ export function FormEditPage() {
       notFound={{
         title: 'Form not found',
         description: 'This form has not been seen on your site. Pick one from the tracked forms.',
-        action: (
-          <Button component={Link} to="/settings/site-tracking/forms" variant="light">
-            Tracked forms
-          </Button>
-        ),
+        back: { to: '/settings/site-tracking/forms', label: 'Tracked forms' },
       }}
       errorFallback="Error while loading your form."
       top={header}

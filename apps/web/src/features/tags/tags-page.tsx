@@ -7,7 +7,7 @@ import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { formatDate } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { ListPage } from '../../ui/list-page.tsx';
+import { ListPage, seeGate } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { FolderTree } from '../folders/folder-tree.tsx';
@@ -52,11 +52,7 @@ export function TagsPage() {
         )
       }
       isReady={isReady}
-      gate={{
-        canRead,
-        title: "You can't see tags",
-        description: 'Seeing tags needs the “See people” permission. Ask an owner of the account to give it to you.',
-      }}
+      gate={seeGate(canRead, 'tags', 'See people')}
       readOnly={!canWrite && 'You can see tags. Creating and changing them needs the “Add and edit people” permission.'}
       sidebar={(isNarrow) => (
         <FolderTree

@@ -183,15 +183,7 @@ class PageAudit {
       // cross-origin frames, which are all that legacy mode leaves out. axe's source goes only into the frames
       // that lack it, with no time limit: given none, the builder evaluates all 580 kB twice in the page and once
       // in every frame at every run, and drops a frame that takes over a second (on a busy machine, the page).
-      for (const frame of this.page.frames()) {
-        const inject = async () => {
-          if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axeSource);
-        };
-        // A frame other than the page's that goes away meanwhile (a preview redrawn) is left out, as the builder does.
-        if (frame === this.page.mainFrame()) await inject();
-        else await inject().catch(() => undefined);
-      }
-      const results = await new AxeBuilder({ page: this.page, axeSource: axeAlreadyLoaded }).setLegacyMode().options(axeOptions).analyze();
+      const results = await this.runAxe();
       const quietFor = await this.page.evaluate(measureQuiet);
       // A client-side navigation during the run mixes two states: the new state's own check covers it.
       if (navigation !== this.navigation) return null;
@@ -203,6 +195,30 @@ class PageAudit {
     } catch (error) {
       if (isInterruption(error, this.page)) return null;
       throw error;
+    }
+  }
+
+  /**
+   * Puts axe into the frames that lack it and runs it. A frame redrawn between the two (an email preview whose
+   * document is replaced) comes back without axe, and the run fails reading axe's functions there: that frame's
+   * new document gets axe and the run is made again, up to three times.
+   */
+  private async runAxe(): Promise<Awaited<ReturnType<AxeBuilder['analyze']>>> {
+    for (let attempt = 1; ; attempt++) {
+      for (const frame of this.page.frames()) {
+        const inject = async () => {
+          if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axeSource);
+        };
+        // A frame other than the page's that goes away meanwhile (a preview redrawn) is left out, as the builder does.
+        if (frame === this.page.mainFrame()) await inject();
+        else await inject().catch(() => undefined);
+      }
+      try {
+        return await new AxeBuilder({ page: this.page, axeSource: axeAlreadyLoaded }).setLegacyMode().options(axeOptions).analyze();
+      } catch (error) {
+        const lostAxe = error instanceof Error && /Cannot read properties of undefined \(reading '(run|runPartial|finishRun|configure)'\)/.test(error.message);
+        if (!lostAxe || attempt >= 3) throw error;
+      }
     }
   }
 

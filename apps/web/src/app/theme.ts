@@ -7,6 +7,7 @@ import {
   type MantineColorsTuple,
   type VariantColorsResolver,
 } from '@mantine/core';
+import { screens, type ScreenName } from '../lib/screens.ts';
 
 /** Mantine's palette with some shades replaced. */
 function withShades(name: string, shades: Record<number, string>): MantineColorsTuple {
@@ -46,23 +47,7 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   return { ...resolved, color: `var(--mantine-color-${parsed.color}-9)` };
 };
 
-/**
- * The widths the layout changes at, in px: each names the narrowest screen that is no longer "below" it
- * (`useIsNarrow('tablet')` is true under 768 px). Mantine's own breakpoints (xs 576, sm 768, md 992…)
- * stay as they are for its responsive props; these are the ones the app's code asks about.
- */
-export const screens = {
-  /** Under this, dialogs go full screen and small bars stack: phones. */
-  phone: 576,
-  /** Under this, the flow editor and its drawers take the whole width: phones and small tablets. */
-  tablet: 768,
-  /** Under this, the top navigation collapses and list pages put their folders above the list. */
-  desktop: 900,
-  /** Under this, the HTML editor shows its code and preview one above the other. */
-  wide: 1100,
-} as const;
-
-export type ScreenName = keyof typeof screens;
+export { screens, type ScreenName };
 
 export const theme = createTheme({
   primaryColor: 'indigo',

@@ -1,8 +1,8 @@
 import { useMantineTheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { screens, type ScreenName } from '../app/theme.ts';
+import { screens, type ScreenName } from './screens.ts';
 
-/** The media query for screens narrower than the named width of the theme (app/theme.ts). */
+/** The media query for screens narrower than the named width of the theme (lib/screens.ts, given to Mantine in app/theme.ts). */
 export function narrowerThan(screen: ScreenName, widths: Record<ScreenName, number> = screens): string {
   return `(max-width: ${widths[screen] - 1}px)`;
 }

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { ChoosePlanButton } from '../../features/billing/choose-plan-button.tsx';
 import { useLogout } from '../../features/account/account.api.ts';
-import { useConfig } from '../config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 
 function LogoutLink() {
   const logout = useLogout();

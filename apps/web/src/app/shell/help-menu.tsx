@@ -12,7 +12,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api } from '../../lib/api.ts';
-import { useConfig } from '../config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 
 function StatusBadge() {
   const heartbeat = useQuery({

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../../lib/api.ts';
 import { safeRedirectPath } from '../../lib/format.ts';
-import { useConfig } from '../../app/config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 import { useSession } from '../account/account.api.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { GoogleButton } from './google-button.tsx';

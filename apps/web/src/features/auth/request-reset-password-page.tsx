@@ -4,7 +4,7 @@ import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
-import { useConfig } from '../../app/config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { useRequestPasswordReset } from './auth.api.ts';
 

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { useConfig } from '../../app/config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 import { extractLinks } from './extract-links.ts';
 import { useMailbox, useMailboxMessage } from './mailbox.api.ts';
 

@@ -3,7 +3,7 @@ import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/c
 import { ColourChoice } from '../../ui/colour-choice.tsx';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import type { FolderTreeItem } from './folder-tree.tsx';
+import type { FolderTreeItem } from './folder-tree-item.ts';
 import { folderErrors, useCreateFolder, useMoveItem, useUpdateFolder } from './folders.api.ts';
 
 /** Colours offered for folders (colorPattern: #rrggbb). */

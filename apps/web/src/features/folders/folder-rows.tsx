@@ -9,7 +9,7 @@ import {
   IconStarFilled,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { FolderTreeItem } from './folder-tree.tsx';
+import type { FolderTreeItem } from './folder-tree-item.ts';
 
 /** The "…" button of a tree row and the menu it opens. */
 function RowActionsMenu({

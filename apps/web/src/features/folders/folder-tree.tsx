@@ -23,17 +23,9 @@ import {
 } from './folders.api.ts';
 
 export { folderColors } from './folder-dialogs.tsx';
+import type { FolderTreeItem } from './folder-tree-item.ts';
 
-export interface FolderTreeItem {
-  id: string | number;
-  label: string;
-  /** A colour dot before the label (segments have colours). */
-  color?: string | null;
-  /** The item the page shows now: highlighted and marked as the current page. */
-  isCurrent?: boolean;
-  /** A number shown after the label (a segment's people), with its spoken form. */
-  count?: { value: number; label: string } | null;
-}
+export type { FolderTreeItem } from './folder-tree-item.ts';
 
 interface FolderTreeProps {
   folderType: FolderType;

@@ -2,7 +2,7 @@ import { EmailAddress, MarketplaceCode, marketplaceMessages, messages, type Rede
 import { Anchor, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { useConfig } from '../../app/config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 import { errorMessage } from '../../lib/api.ts';
 import { browserTimeZone } from '../../lib/format.ts';
 import { GoogleButton } from '../auth/google-button.tsx';

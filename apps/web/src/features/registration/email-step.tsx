@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { browserTimeZone } from '../../lib/format.ts';
-import { useConfig } from '../../app/config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 import { GoogleButton } from '../auth/google-button.tsx';
 import { FormError } from './form-error.tsx';
 import { StepHeading } from './registration-layout.tsx';

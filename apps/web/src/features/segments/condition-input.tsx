@@ -1,17 +1,12 @@
-import { emailActivities, type Condition, type ConditionOf, type PersonField, type Segment } from '@herald/contracts';
+import { emailActivities, type Condition, type ConditionOf } from '@herald/contracts';
 import { ActionIcon, Autocomplete, Button, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
+import type { ConditionChoices } from './condition-choices.ts';
 import { DateInput, today } from './date-input.tsx';
 import { FieldConditionInput } from './field-condition-input.tsx';
 import { WindowInput } from './window-input.tsx';
 
-export interface ConditionChoices {
-  fields: PersonField[];
-  tags: string[];
-  eventNames: string[];
-  /** Segments a condition may refer to (not the one being edited). */
-  segments: Pick<Segment, 'id' | 'name'>[];
-}
+export type { ConditionChoices } from './condition-choices.ts';
 
 const performedData = [
   { value: 'yes', label: 'did' },

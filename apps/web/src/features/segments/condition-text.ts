@@ -1,5 +1,5 @@
 import type { Condition, ConditionNode, FieldOperator, TimeWindow } from '@herald/contracts';
-import type { ConditionChoices } from './condition-input.tsx';
+import type { ConditionChoices } from './condition-choices.ts';
 
 /** Words for operators, condition types and windows, shared by the editor and the explanations. */
 export const operatorLabels: Record<FieldOperator, string> = {

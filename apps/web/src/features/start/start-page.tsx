@@ -7,7 +7,7 @@ import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-r
 import { errorMessage } from '../../lib/api.ts';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { FullScreenLoader } from '../../ui/full-screen-loader.tsx';
-import { useConfig } from '../../app/config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 import { useAccount, useUpdateAccount } from '../account/account.api.ts';
 import { useImports } from '../imports/imports.api.ts';
 import { StageNav } from './stage-nav.tsx';

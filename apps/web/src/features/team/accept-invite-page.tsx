@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Center, Divider, PasswordInput, Stack, Text, Tex
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useConfig } from '../../app/config.api.ts';
+import { useConfig } from '../../lib/config.api.ts';
 import { errorMessage } from '../../lib/api.ts';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { AuthLayout } from '../auth/auth-layout.tsx';

@@ -1,6 +1,6 @@
 import type { PublicConfig } from '@herald/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../lib/api.ts';
+import { api } from './api.ts';
 
 const fallbackConfig: PublicConfig = {
   productName: 'Herald',

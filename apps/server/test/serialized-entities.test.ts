@@ -1,6 +1,7 @@
 import { bodyIdMismatch, emailMessages, segmentMessages, type Broadcast, type Email, type Segment } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEmail } from './email-helpers.ts';
+import { accountRows } from './account-rows.ts';
 import { createTestContext, registerUser, type Client, type TestContext } from './helpers.ts';
 
 /**
@@ -18,10 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function rows() {
-  const read = async (table: string) => (await ctx.services.pool.query(`select * from ${table} where account_id = $1 order by id`, [accountId])).rows;
-  return { broadcasts: await read('broadcasts'), emails: await read('emails'), segments: await read('segments'), folders: await read('folders') };
-}
+const rows = () => accountRows(ctx, accountId, { broadcasts: 'broadcasts', emails: 'emails', segments: 'segments', folders: 'folders' });
 
 /** 400 with this message, and not a row of the account changed. */
 async function expectRefused(request: Promise<{ status: number; body: { message: string } }>, message: string | RegExp) {

@@ -1,5 +1,6 @@
 import { bodyIdMismatch, encodeInputFields, flowApiMessages, flowBodyMessages, flowMessages, type Flow, type Step } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountRows } from './account-rows.ts';
 import { createTestContext, registerUser, type Client, type TestContext } from './helpers.ts';
 
 /**
@@ -19,10 +20,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** Every flow, step and link row of the account, to show that a refused body changed nothing. */
-async function rows() {
-  const read = async (table: string) => (await ctx.services.pool.query(`select * from ${table} where account_id = $1 order by id`, [accountId])).rows;
-  return { flows: await read('flows'), steps: await read('flow_steps'), links: await read('flow_links') };
-}
+const rows = () => accountRows(ctx, accountId, { flows: 'flows', steps: 'flow_steps', links: 'flow_links' });
 
 async function expectRefused(request: Promise<{ status: number; body: { message: string } }>, message: string | RegExp) {
   const before = await rows();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../lib/api.ts';
 import { renderAt } from '../test/render.tsx';
 import { DetailPage } from './detail-page.tsx';
-import { ListPage, type PageQuery } from './list-page.tsx';
+import { ListBody, ListPage, type PageQuery } from './list-page.tsx';
 
 const loaded: PageQuery = { isPending: false, isError: false, error: null, refetch: () => undefined };
 
@@ -87,6 +87,28 @@ describe('ListPage', () => {
     expect(screen.getByRole('heading', { name: "You can't see things" })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'New thing' })).toBeNull();
     expect(screen.queryByRole('list', { name: 'Things' })).toBeNull();
+  });
+});
+
+describe('ListBody', () => {
+  const body = (query: PageQuery, more: Partial<Parameters<typeof ListBody>[0]> = {}) => (
+    <ListBody query={query} loadingLabel="Loading invoices" errorFallback="We couldn't load the invoices." {...more}>
+      {() => <p>Rows</p>}
+    </ListBody>
+  );
+
+  it('draws the grey bars at the heights it is given, under the named loader', () => {
+    renderAt('/', body({ ...loaded, isPending: true }, { skeletonHeights: [36, 120] }));
+    const loader = screen.getByRole('status', { name: 'Loading invoices' });
+    expect(loader.children).toHaveLength(2);
+    expect(screen.queryByText('Rows')).toBeNull();
+  });
+
+  it("puts a failure in the section's own words, without the retry, when told how", () => {
+    const failure = (message: string) => <p role="alert">This link can’t be used: {message}</p>;
+    renderAt('/', body({ ...loaded, isError: true, error: new Error('network') }, { failure }));
+    expect(screen.getByRole('alert').textContent).toBe("This link can’t be used: We couldn't load the invoices.");
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 });
 

@@ -49,9 +49,13 @@ export interface ListBodyProps {
   loadingLabel: string;
   /** Replaces the rows of grey bars (a table of its own shape). */
   skeleton?: ReactNode;
+  /** The grey bars' heights, top to bottom, instead of four rows: a compact section's one bar, a page's blocks. */
+  skeletonHeights?: number[];
   /** The message when the query fails and the server says nothing better. */
   errorFallback: string;
   errorTitle?: string;
+  /** Replaces the error alert and its retry, given the message: a page with its own words for a failure. */
+  failure?: (message: string) => ReactNode;
   /** Shown instead of the list once loaded, e.g. the list's parent does not exist. */
   notFound?: ReactNode;
   /** The list has nothing in it at all. */
@@ -70,9 +74,12 @@ export interface ListBodyProps {
 export function ListBody(props: ListBodyProps) {
   const { query } = props;
   const isNarrow = useIsNarrow();
-  if (query.isPending) return props.skeleton ?? <ListSkeleton label={props.loadingLabel} />;
-  if (query.isError)
-    return <LoadError title={props.errorTitle} message={errorMessage(query.error, props.errorFallback)} onRetry={() => void query.refetch()} />;
+  if (query.isPending) return props.skeleton ?? <ListSkeleton label={props.loadingLabel} heights={props.skeletonHeights} />;
+  if (query.isError) {
+    const message = errorMessage(query.error, props.errorFallback);
+    if (props.failure) return props.failure(message);
+    return <LoadError title={props.errorTitle} message={message} onRetry={() => void query.refetch()} />;
+  }
   if (props.notFound) return props.notFound;
   if (props.isEmpty) return props.empty;
   if (props.isNoMatch) return props.noMatch;

@@ -1,21 +1,17 @@
-import { Alert, Anchor, Badge, Box, Button, Container, Grid, Group, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import type { MailboxMessage } from '@herald/contracts';
+import { Anchor, Badge, Box, Button, Container, Grid, Group, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconInbox, IconMail, IconRefresh } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { EmptyState } from '../../ui/empty-state.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useConfig } from '../../lib/config.api.ts';
 import { extractLinks } from './extract-links.ts';
 import { useMailbox, useMailboxMessage } from './mailbox.api.ts';
 
-function MessageReader({ id }: { id: number }) {
-  const message = useMailboxMessage(id);
-  if (message.isPending) return <LoadingSpinner label="Loading message" />;
-  if (message.isError) return <Alert color="red">{errorMessage(message.error, 'This message could not be loaded.')}</Alert>;
-
-  const mail = message.data;
+function MessageView({ mail }: { mail: MailboxMessage }) {
   const links = extractLinks(mail.text, mail.html);
   return (
     <Stack gap="md">
@@ -71,6 +67,15 @@ function MessageReader({ id }: { id: number }) {
   );
 }
 
+function MessageReader({ id }: { id: number }) {
+  const message = useMailboxMessage(id);
+  return (
+    <ListBody query={message} loadingLabel="Loading message" skeletonHeights={[32, 20, 120, 420]} errorFallback="This message could not be loaded.">
+      {() => message.data && <MessageView mail={message.data} />}
+    </ListBody>
+  );
+}
+
 /** /dev/mailbox: emails the server would have sent, when no SMTP server is configured. */
 export function MailboxPage() {
   const config = useConfig();
@@ -123,13 +128,13 @@ export function MailboxPage() {
       <Text c="dimmed" size="sm" mb="md">
         No SMTP server is configured, so every email the server sends is kept here instead. Newest first.
       </Text>
-      {mailbox.isPending ? (
-        <LoadingSpinner label="Loading mail" />
-      ) : mailbox.isError ? (
-        <Alert color="red">{errorMessage(mailbox.error, 'The mailbox could not be loaded.')}</Alert>
-      ) : list.length === 0 ? (
-        <EmptyState icon={<IconInbox size={28} />} title="No mail yet" description="Emails the server sends (password resets, invitations...) will appear here." />
-      ) : (
+      <ListBody
+        query={mailbox}
+        loadingLabel="Loading mail"
+        errorFallback="The mailbox could not be loaded."
+        isEmpty={list.length === 0}
+        empty={<EmptyState icon={<IconInbox size={28} />} title="No mail yet" description="Emails the server sends (password resets, invitations...) will appear here." />}
+      >
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Paper withBorder radius="md">
@@ -177,7 +182,7 @@ export function MailboxPage() {
             </Paper>
           </Grid.Col>
         </Grid>
-      )}
+      </ListBody>
     </Container>
   );
 }

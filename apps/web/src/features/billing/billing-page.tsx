@@ -1,13 +1,10 @@
 import { hasScopes } from '@herald/contracts';
 import { Alert, SimpleGrid, Stack } from '@mantine/core';
-import { IconCircleCheck, IconInfinity, IconLock, IconX } from '@tabler/icons-react';
+import { IconCircleCheck, IconInfinity, IconX } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { usePopupParam } from '../../lib/use-popup-param.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useBilling } from './billing.api.ts';
 import { InvoicesCard } from './invoices-card.tsx';
@@ -54,56 +51,37 @@ export function BillingPage() {
   const dialog = usePopupParam(upgradeParam);
   const openDialog = () => dialog.open('1');
 
-  const header = (
-    <PageHeader
+  return (
+    <ListPage
       title="Plan and Billing"
       description="Your plan, your trial and the people your plan includes."
-    />
-  );
-  let content;
-  if (!account.data) content = <LoadingSpinner />;
-  else if (!canRead)
-    content = (
-      <EmptyState
-        icon={<IconLock size={28} />}
-        title="You can't see the plan and billing"
-        description="Seeing the plan needs the “See plan and billing” permission. Ask an owner of the account to give it to you."
-      />
-    );
-  else if (billing.isPending) content = <LoadingSpinner label="Loading plan and billing" />;
-  else if (billing.isError)
-    content = (
-      <LoadError
-        message={errorMessage(billing.error, "We couldn't load your plan.")}
-        onRetry={() => void billing.refetch()}
-      />
-    );
-  else if (billing.data.mode === 'off')
-    content = (
-      <EmptyState
-        icon={<IconInfinity size={28} />}
-        title="Billing is off on this server"
-        description="Every account here is unlimited: no trial end, no people limit and nothing to pay."
-      />
-    );
-  else
-    content = (
-      <Stack gap="md">
-        <CheckoutReturn />
-        <UsageAlert billing={billing.data} onUpgrade={openDialog} />
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          <CurrentPlanCard billing={billing.data} onUpgrade={openDialog} />
-          <PeopleUsageCard billing={billing.data} />
-        </SimpleGrid>
-        <InvoicesCard />
-        <UpgradePlanDialog opened={dialog.value !== null} onClose={dialog.close} />
-      </Stack>
-    );
-
-  return (
-    <Stack gap="lg" py="md">
-      {header}
-      {content}
-    </Stack>
+      isReady={account.data !== undefined}
+      gate={{
+        canRead,
+        title: "You can't see the plan and billing",
+        description: 'Seeing the plan needs the “See plan and billing” permission. Ask an owner of the account to give it to you.',
+      }}
+      query={billing}
+      loadingLabel="Loading plan and billing"
+      skeletonHeights={[200, 160]}
+      errorFallback="We couldn't load your plan."
+      isEmpty={billing.data?.mode === 'off'}
+      empty={<EmptyState icon={<IconInfinity size={28} />} title="Billing is off on this server" description="Every account here is unlimited: no trial end, no people limit and nothing to pay." />}
+    >
+      {() =>
+        billing.data && (
+          <Stack gap="md">
+            <CheckoutReturn />
+            <UsageAlert billing={billing.data} onUpgrade={openDialog} />
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+              <CurrentPlanCard billing={billing.data} onUpgrade={openDialog} />
+              <PeopleUsageCard billing={billing.data} />
+            </SimpleGrid>
+            <InvoicesCard />
+            <UpgradePlanDialog opened={dialog.value !== null} onClose={dialog.close} />
+          </Stack>
+        )
+      }
+    </ListPage>
   );
 }

@@ -20,8 +20,7 @@ import {
 import { IconCreditCard, IconInfoCircle, IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useBilling, useCheckout, usePlanChoices } from './billing.api.ts';
 
@@ -248,39 +247,47 @@ export function UpgradePlanDialog({ opened, onClose, confirmLabel = 'Upgrade to 
         <CancelOnly onCancel={onClose} />
       </>
     );
-  } else if (billing.isPending || choices.isPending) content = <LoadingSpinner label="Loading plans" />;
-  else if (billing.isError || choices.isError) {
-    content = (
-      <>
-        <LoadError
-          message={errorMessage(billing.error ?? choices.error, "We couldn't load the plans.")}
-          onRetry={() => {
-            void billing.refetch();
-            void choices.refetch();
-          }}
-        />
-        <CancelOnly onCancel={onClose} />
-      </>
-    );
-  } else if (choices.data.groups.length === 0) {
-    content = (
-      <>
-        <Text size="sm">
-          Your account is on the largest plan there is. For more people, contact us and we will find a plan
-          that fits.
-        </Text>
-        <CancelOnly onCancel={onClose} />
-      </>
-    );
   } else {
+    const plans = {
+      isPending: billing.isPending || choices.isPending,
+      isError: billing.isError || choices.isError,
+      error: billing.error ?? choices.error,
+      refetch: () => {
+        void billing.refetch();
+        void choices.refetch();
+      },
+    };
+    const hasPlans = (choices.data?.groups.length ?? 0) > 0;
     content = (
-      <PlanForm
-        billing={billing.data}
-        groups={choices.data.groups}
-        accountId={account.data?.accountId ?? 0}
-        confirmLabel={confirmLabel}
-        onCancel={onClose}
-      />
+      <>
+        <ListBody
+          query={plans}
+          loadingLabel="Loading plans"
+          skeletonHeights={[36, 36, 120]}
+          errorFallback="We couldn't load the plans."
+          isEmpty={!hasPlans}
+          empty={
+            <Text size="sm">
+              Your account is on the largest plan there is. For more people, contact us and we will find a plan
+              that fits.
+            </Text>
+          }
+        >
+          {() =>
+            billing.data &&
+            choices.data && (
+              <PlanForm
+                billing={billing.data}
+                groups={choices.data.groups}
+                accountId={account.data?.accountId ?? 0}
+                confirmLabel={confirmLabel}
+                onCancel={onClose}
+              />
+            )
+          }
+        </ListBody>
+        {!plans.isPending && (plans.isError || !hasPlans) && <CancelOnly onCancel={onClose} />}
+      </>
     );
   }
 

@@ -22,6 +22,7 @@ export * from './metrics.ts';
 export * from './site-tracking.ts';
 export * from './dashboard.ts';
 export * from './flows.ts';
+export * from './flow-operation-configs.ts';
 export * from './flow-calls.ts';
 export * from './flow-bodies.ts';
 export * from './entity-body.ts';

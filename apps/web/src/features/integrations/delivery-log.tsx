@@ -1,9 +1,7 @@
 import { webhookMessages, type WebhookDelivery, type WebhookEndpoint } from '@herald/contracts';
 import { Badge, Button, Modal, ScrollArea, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { useDeliveries, useRetryDelivery } from './integrations.api.ts';
 
 const statusColors: Record<WebhookDelivery['status'], string> = { pending: 'yellow', sending: 'blue', sent: 'teal', failed: 'red' };
@@ -63,46 +61,41 @@ function DeliveryRow({ delivery, endpointId }: { delivery: WebhookDelivery; endp
 /** The endpoint's last 50 deliveries, refreshed every 5 s while open. */
 export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
   const deliveries = useDeliveries(endpoint.id);
-  let content;
-  if (deliveries.isPending) content = <LoadingSpinner label="Loading deliveries" />;
-  else if (deliveries.isError) content = <LoadError message={errorMessage(deliveries.error, webhookMessages.logError)} onRetry={() => void deliveries.refetch()} />;
-  else if (!deliveries.data.deliveries.length)
-    content = (
-      <Text size="sm" c="dimmed">
-        Nothing sent yet. Deliveries appear here when one of the endpoint’s events happens, or when you send a test event.
-      </Text>
-    );
-  else
-    content = (
-      <ScrollArea type="auto">
-        <Table striped miw={640} aria-label="Deliveries">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Time</Table.Th>
-              <Table.Th>Events</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Attempts</Table.Th>
-              <Table.Th>Answer</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {deliveries.data.deliveries.map((delivery) => (
-              <DeliveryRow key={delivery.id} delivery={delivery} endpointId={endpoint.id} />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
-    );
+  const list = deliveries.data?.deliveries ?? [];
+  const empty = (
+    <Text size="sm" c="dimmed">
+      Nothing sent yet. Deliveries appear here when one of the endpoint’s events happens, or when you send a test event.
+    </Text>
+  );
   return (
     <Modal opened onClose={onClose} title="Delivery log" size="xl">
       <Stack gap="sm">
         <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
           {endpoint.url}
         </Text>
-        {content}
+        <ListBody query={deliveries} loadingLabel="Loading deliveries" skeletonHeights={[36, 48, 48, 48]} errorFallback={webhookMessages.logError} isEmpty={list.length === 0} empty={empty}>
+          <ScrollArea type="auto">
+            <Table striped miw={640} aria-label="Deliveries">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Time</Table.Th>
+                  <Table.Th>Events</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Attempts</Table.Th>
+                  <Table.Th>Answer</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((delivery) => (
+                  <DeliveryRow key={delivery.id} delivery={delivery} endpointId={endpoint.id} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        </ListBody>
       </Stack>
     </Modal>
   );

@@ -5,8 +5,7 @@ import { IconAlertTriangle, IconBrandSlack } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { notifyProblem } from './notify-problem.ts';
 import { useConnectSlack, useConnections, useDisconnectSlack, useTestSlack } from './integrations.api.ts';
 
@@ -70,11 +69,8 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
       onError: (error) => notifyError(error, serviceMessages.saveConfigFallback),
     });
 
-  let body;
-  if (connections.isPending) body = <LoadingSpinner label="Loading connections" />;
-  else if (connections.isError) body = <LoadError message={errorMessage(connections.error, serviceMessages.retrieveFallback)} onRetry={() => void connections.refetch()} />;
-  else
-    body = (
+  const body = (
+    <ListBody query={connections} loadingLabel="Loading connections" skeletonHeights={[20, 36]} errorFallback={serviceMessages.retrieveFallback}>
       <Stack gap="sm">
         {connection && (
           <Text size="sm" style={{ wordBreak: 'break-all' }}>
@@ -134,7 +130,8 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
           </Group>
         )}
       </Stack>
-    );
+    </ListBody>
+  );
 
   return (
     <Card withBorder radius="md" p="lg" component="section" aria-labelledby="slack-heading">

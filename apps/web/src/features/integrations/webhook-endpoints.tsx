@@ -3,11 +3,9 @@ import { ActionIcon, Alert, Badge, Button, Card, Group, Menu, Stack, Switch, Tex
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconDots, IconPlus, IconWebhook } from '@tabler/icons-react';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CopyButton } from '../../ui/copy-button.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { notifyProblem } from './notify-problem.ts';
 import { DeliveryLog } from './delivery-log.tsx';
 import { EndpointModal } from './endpoint-modal.tsx';
@@ -124,29 +122,31 @@ export function WebhookEndpoints({ canWrite }: { canWrite: boolean }) {
   const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
 
-  let content;
-  if (!canWrite)
-    content = (
-      <Text size="sm" c="dimmed">
-        Managing webhooks needs the “Connect and configure apps” permission. Ask an owner of the account to give it to you.
-      </Text>
-    );
-  else if (endpoints.isPending) content = <LoadingSpinner label="Loading webhook endpoints" />;
-  else if (endpoints.isError) content = <LoadError message={errorMessage(endpoints.error, webhookMessages.loadError)} onRetry={() => void endpoints.refetch()} />;
-  else if (!endpoints.data.endpoints.length)
-    content = (
-      <Text size="sm" c="dimmed">
-        No endpoints yet. Add one to have Herald call your server when people, tags, segments, emails, flows or forms change.
-      </Text>
-    );
-  else
-    content = (
+  const list = endpoints.data?.endpoints ?? [];
+  const content = canWrite ? (
+    <ListBody
+      query={endpoints}
+      loadingLabel="Loading webhook endpoints"
+      skeletonHeights={[110, 110]}
+      errorFallback={webhookMessages.loadError}
+      isEmpty={list.length === 0}
+      empty={
+        <Text size="sm" c="dimmed">
+          No endpoints yet. Add one to have Herald call your server when people, tags, segments, emails, flows or forms change.
+        </Text>
+      }
+    >
       <Stack gap="sm" role="list" aria-label="Webhook endpoints">
-        {endpoints.data.endpoints.map((endpoint) => (
+        {list.map((endpoint) => (
           <EndpointCard key={endpoint.id} endpoint={endpoint} onEdit={() => setEditing(endpoint)} onLog={() => setLogOf(endpoint)} />
         ))}
       </Stack>
-    );
+    </ListBody>
+  ) : (
+    <Text size="sm" c="dimmed">
+      Managing webhooks needs the “Connect and configure apps” permission. Ask an owner of the account to give it to you.
+    </Text>
+  );
 
   return (
     <Card withBorder radius="md" p="lg" component="section" aria-labelledby="webhooks-heading">
@@ -159,7 +159,7 @@ export function WebhookEndpoints({ canWrite }: { canWrite: boolean }) {
             </Title>
           </Group>
           {canWrite && (
-            <Button size="sm" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={(endpoints.data?.endpoints.length ?? 0) >= webhookLimits.maxEndpoints}>
+            <Button size="sm" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={list.length >= webhookLimits.maxEndpoints}>
               Add endpoint
             </Button>
           )}

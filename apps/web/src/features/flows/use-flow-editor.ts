@@ -1,88 +1,40 @@
-import { LinkResponse, StepResponse, flowLimits, flowMessages, type Flow, type InputFields, type Step, type StepType } from '@herald/contracts';
+import { LinkResponse, StepResponse, flowMessages, type Flow, type InputFields } from '@herald/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../../lib/api.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { confirmActiveEdit } from './confirm-active-edit.tsx';
+import {
+  appendLink,
+  appendStep,
+  dropLink,
+  dropStep,
+  duplicateOf,
+  fromFlow,
+  hasLink,
+  linkDeletePath,
+  nameLink,
+  nameStep,
+  newEditorStep,
+  newStepBody,
+  placeStep,
+  replaceStep,
+  roundPoint,
+  setStepSettings,
+  settingsBody,
+  stepDeletePath,
+  stepIdOf,
+  stepKey,
+  type EditorState,
+  type NewStep,
+  type Point,
+} from './flow-editor-state.ts';
 import { flowCountsKey, flowKey, flowListKey } from './flows.api.ts';
 
-/** A step on the canvas: `key` is its node id, the server id as text once saved, a temporary id before. */
-export interface EditorStep {
-  key: string;
-  id: number | null;
-  type: StepType;
-  serviceId: string;
-  operationKey: string;
-  inputFields: InputFields;
-  outputFields: Record<string, unknown> | null;
-  coordinates: { x: number; y: number };
-  linkConditions: string[] | null;
-  mustConfig: boolean;
-  problem: string | null;
-  peopleCount: number;
-}
-
-export interface EditorLink {
-  key: string;
-  id: number | null;
-  source: string;
-  target: string;
-  condition: string | null;
-}
-
-interface EditorState {
-  steps: EditorStep[];
-  links: EditorLink[];
-}
-
-/** What a new step starts from: its catalogue entry's identity and, for a copy, the original's settings. */
-export interface NewStep {
-  type: StepType;
-  serviceId: string;
-  operationKey: string;
-  mustConfig: boolean;
-  inputFields?: InputFields;
-}
+export type { EditorLink, EditorStep, NewStep } from './flow-editor-state.ts';
 
 /** How long a moved step waits before its new place is saved (one save per drag, not per pixel). */
 export const moveSaveDelayMs = 600;
-
-const stepKey = (id: number) => String(id);
-const linkKey = (id: number) => `link-${id}`;
-
-function fromStep(step: Step, key = stepKey(step.id)): EditorStep {
-  return {
-    key,
-    id: step.id,
-    type: step.type,
-    serviceId: step.serviceId,
-    operationKey: step.operationKey,
-    inputFields: step.inputFields,
-    outputFields: step.outputFields,
-    coordinates: step.coordinates,
-    linkConditions: step.linkConditions,
-    mustConfig: step.mustConfig,
-    problem: step.problem,
-    peopleCount: step.peopleCount,
-  };
-}
-
-function fromFlow(flow: Flow): EditorState {
-  return {
-    steps: Object.values(flow.steps).map((step) => fromStep(step)),
-    links: flow.links.map((link) => ({ key: linkKey(link.id), id: link.id, source: stepKey(link.source), target: stepKey(link.target), condition: link.condition })),
-  };
-}
-
-/** Link conditions a new step offers before the server says: yes/no for filters, the variant names of an A/B test. */
-function localConditions(step: NewStep): string[] | null {
-  if (step.type === 'filter') return ['yes', 'no'];
-  if (step.operationKey === '/ab-test') {
-    const variants = step.inputFields?.properties?.variants?.value;
-    return Array.isArray(variants) ? variants.map((v: { name?: unknown }) => String(v.name)) : null;
-  }
-  return null;
-}
 
 let temporaryIds = 0;
 const temporaryId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(temporaryIds++).toString(36)}`;
@@ -140,7 +92,7 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
   );
 
   /** The server id of a step key, once the step exists. */
-  const idOf = (key: string): number | null => ids.current.get(key) ?? (/^\d+$/.test(key) ? Number(key) : null);
+  const idOf = (key: string): number | null => stepIdOf(ids.current, key);
 
   /** Resolves true when the change may go ahead: the flow is off, or the user confirmed changing it while active. */
   const mayEdit = useCallback(async (): Promise<boolean> => {
@@ -151,37 +103,21 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
   }, []);
 
   const update = (change: (current: EditorState) => EditorState) => setState((current) => (current ? change(current) : current));
-  const replaceStep = (key: string, step: Step) =>
-    update((s) => ({ ...s, steps: s.steps.map((one) => (one.key === key ? { ...fromStep(step, key), coordinates: one.coordinates } : one)) }));
-
-  const activeEdit = () => (status.current === 'active' ? { confirmActiveEdit: true } : {});
 
   const addStep = useCallback(
-    async (step: NewStep, coordinates: { x: number; y: number }): Promise<string | null> => {
+    async (step: NewStep, coordinates: Point): Promise<string | null> => {
       if (!(await mayEdit())) return null;
       const key = temporaryId('new-step');
-      const inputFields = step.inputFields ?? {};
-      update((s) => ({
-        ...s,
-        steps: [
-          ...s.steps,
-          { key, id: null, type: step.type, serviceId: step.serviceId, operationKey: step.operationKey, inputFields, outputFields: null, coordinates, linkConditions: localConditions(step), mustConfig: step.mustConfig, problem: null, peopleCount: 0 },
-        ],
-      }));
+      update((s) => appendStep(s, newEditorStep(key, step, coordinates)));
       void enqueue(async () => {
         try {
-          const answer = await api.post('/steps/', { flowId, tempId: key, serviceId: step.serviceId, operationKey: step.operationKey, inputFields, coordinates }, { schema: StepResponse });
+          const answer = await api.post('/steps/', newStepBody(flowId, key, step, coordinates), { schema: StepResponse });
           ids.current.set(key, answer.step.id);
           // The temporary id is swapped for the server's everywhere it is used.
-          const saved = stepKey(answer.step.id);
-          const swap = (k: string) => (k === key ? saved : k);
-          update((s) => ({
-            steps: s.steps.map((one) => (one.key === key ? { ...fromStep(answer.step), coordinates: one.coordinates } : one)),
-            links: s.links.map((link) => ({ ...link, source: swap(link.source), target: swap(link.target) })),
-          }));
-          setRenamed({ from: key, to: saved });
+          update((s) => nameStep(s, key, answer.step));
+          setRenamed({ from: key, to: stepKey(answer.step.id) });
         } catch (error) {
-          update((s) => ({ steps: s.steps.filter((one) => one.key !== key), links: s.links.filter((link) => link.source !== key && link.target !== key) }));
+          update((s) => dropStep(s, key));
           notifyError(error, flowMessages.saveError);
         }
       });
@@ -201,14 +137,14 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
     async (key: string, inputFields: InputFields, onStart: () => void): Promise<boolean> => {
       if (!(await mayEdit())) return false;
       onStart();
-      update((s) => ({ ...s, steps: s.steps.map((one) => (one.key === key ? { ...one, inputFields } : one)) }));
+      update((s) => setStepSettings(s, key, inputFields));
       let isSaved = false;
       await enqueue(async () => {
         const id = idOf(key);
         if (id === null) return;
         try {
-          const answer = await api.patch(`/steps/${id}`, { inputFields, ...activeEdit() }, { schema: StepResponse });
-          replaceStep(stepKey(id), answer.step);
+          const answer = await api.patch(`/steps/${id}`, settingsBody(inputFields, status.current), { schema: StepResponse });
+          update((s) => replaceStep(s, stepKey(id), answer.step));
           isSaved = true;
         } catch (error) {
           notifyError(error, flowMessages.saveError);
@@ -221,9 +157,9 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
 
   /** A moved step: shown at once, saved once it has rested for a moment. Layout only, so no confirmation. */
   const moveStep = useCallback(
-    (key: string, coordinates: { x: number; y: number }) => {
-      const rounded = { x: Math.round(coordinates.x), y: Math.round(coordinates.y) };
-      update((s) => ({ ...s, steps: s.steps.map((one) => (one.key === key ? { ...one, coordinates: rounded } : one)) }));
+    (key: string, coordinates: Point) => {
+      const rounded = roundPoint(coordinates);
+      update((s) => placeStep(s, key, rounded));
       const earlier = moves.current.get(key);
       if (earlier) clearTimeout(earlier.timer);
       else changePending(1);
@@ -248,12 +184,12 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
   const deleteStep = useCallback(
     async (key: string): Promise<boolean> => {
       if (!(await mayEdit())) return false;
-      update((s) => ({ steps: s.steps.filter((one) => one.key !== key), links: s.links.filter((link) => link.source !== key && link.target !== key) }));
+      update((s) => dropStep(s, key));
       void enqueue(async () => {
         const id = idOf(key);
         if (id === null) return;
         try {
-          await api.delete(`/steps/${id}${status.current === 'active' ? '?confirmActiveEdit=true' : ''}`);
+          await api.delete(stepDeletePath(id, status.current));
         } catch (error) {
           notifyError(error, flowMessages.saveError);
           // The server's copy comes back when the queue is empty, with the step still there.
@@ -266,19 +202,19 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
 
   const addLink = useCallback(
     async (source: string, target: string, condition: string | null) => {
-      if (!state || state.links.some((link) => link.source === source && link.target === target)) return;
+      if (!state || hasLink(state, source, target)) return;
       if (!(await mayEdit())) return;
       const key = temporaryId('new-link');
-      update((s) => ({ ...s, links: [...s.links, { key, id: null, source, target, condition }] }));
+      update((s) => appendLink(s, { key, id: null, source, target, condition }));
       void enqueue(async () => {
         const sourceId = idOf(source);
         const targetId = idOf(target);
         try {
           if (sourceId === null || targetId === null) throw new Error(flowMessages.linkCreateError);
           const answer = await api.post('/links/', { source: sourceId, target: targetId, condition }, { schema: LinkResponse });
-          update((s) => ({ ...s, links: s.links.map((link) => (link.key === key ? { ...link, key: linkKey(answer.link.id), id: answer.link.id } : link)) }));
+          update((s) => nameLink(s, key, answer.link.id));
         } catch (error) {
-          update((s) => ({ ...s, links: s.links.filter((link) => link.key !== key) }));
+          update((s) => dropLink(s, key));
           notifyError(error, flowMessages.linkCreateError);
         }
       });
@@ -291,17 +227,13 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
       const link = state?.links.find((one) => one.key === key);
       if (!link) return;
       if (!(await mayEdit())) return;
-      update((s) => ({ ...s, links: s.links.filter((one) => one.key !== key) }));
+      update((s) => dropLink(s, key));
       void enqueue(async () => {
         try {
-          if (link.id !== null) await api.delete(`/links/${link.id}`);
-          else {
-            const source = idOf(link.source);
-            const target = idOf(link.target);
-            if (source !== null && target !== null) await api.delete(`/links/${source}/${target}`);
-          }
+          const path = linkDeletePath(link, idOf);
+          if (path !== null) await api.delete(path);
         } catch (error) {
-          update((s) => ({ ...s, links: [...s.links, link] }));
+          update((s) => appendLink(s, link));
           notifyError(error, flowMessages.linkDeleteError);
         }
       });
@@ -314,11 +246,8 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
     async (key: string) => {
       const step = state?.steps.find((one) => one.key === key);
       if (!step) return null;
-      const { x, y } = step.coordinates;
-      return addStep(
-        { type: step.type, serviceId: step.serviceId, operationKey: step.operationKey, mustConfig: step.mustConfig, inputFields: step.inputFields },
-        { x: x + flowLimits.duplicateOffset, y: y + flowLimits.duplicateOffset },
-      );
+      const copy = duplicateOf(step);
+      return addStep(copy.step, copy.coordinates);
     },
     [addStep, state],
   );

@@ -1,57 +1,11 @@
-import { metricsMessages, scopeIds, type EmailStatsResponse, type ScopeId } from '@herald/contracts';
+import { metricsMessages, scopeIds, type EmailStatsResponse } from '@herald/contracts';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rollUpEmailMetrics } from '../src/features/metrics/metrics.jobs.ts';
-import { rollupLockKey } from '../src/db/migrations/0038-rollup-without-row-keys.ts';
-import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
-import { waitingOnALock } from './lock-waits.ts';
-import { startSmtpServer } from './smtp.ts';
-import { until } from './until.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from './email-helpers.ts';
+import { Client, registerUser, uniqueEmail } from './helpers.ts';
+import { accountOf, ctx, record, roll, smtp, stats, useMetricsContext, type Owner } from './metrics-fixtures.ts';
 
-let ctx: TestContext;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  ctx = await createTestContext({ SMTP_URL: smtp.url });
-  // Invitations leave through the worker, which also runs the rollup poller.
-  await ctx.startWorker();
-});
-afterAll(async () => {
-  await ctx.close();
-  await smtp.close();
-});
-
-type Owner = Awaited<ReturnType<typeof registerUser>>;
-const accountOf = (owner: Owner) => owner.account.accountId as number;
-
-interface EventSpec {
-  person: number;
-  name: string;
-  data: Record<string, unknown>;
-  /** Hours before now. */
-  ago?: number;
-}
-
-/** Email events written as the pipeline and tracking write them: one multi-row insert. */
-async function record(accountId: number, events: EventSpec[]): Promise<void> {
-  await ctx.services.db
-    .insertInto('events')
-    .values(
-      events.map((e) => ({
-        accountId,
-        personId: e.person,
-        type: 'email',
-        name: e.name,
-        source: 'email',
-        data: JSON.stringify(e.data),
-        createdAt: new Date(Date.now() - (e.ago ?? 0) * 3_600_000),
-      })),
-    )
-    .execute();
-}
-
-const stats = (client: Client, query: string) => client.get<EmailStatsResponse>(`/v1/emails/stats?${query}`);
-const roll = () => rollUpEmailMetrics(ctx.services.db, { wait: true });
+useMetricsContext();
 
 /** A broadcast of email 11 to people 1-4 (variant 1 or 2), 26 to 30 hours ago, with opens, clicks and feedback. */
 async function seed(accountId: number, broadcastId = 7) {
@@ -234,9 +188,9 @@ describe('GET /v1/emails/stats', () => {
 
   it('needs a session and the emailMetrics:read scope', async () => {
     expect((await new Client(ctx.app).get('/v1/emails/stats')).status).toBe(401);
-    const without = await addMember(owner, scopeIds.filter((id) => id !== 'emailMetrics:read'));
+    const without = await addMember(ctx, smtp, owner, scopeIds.filter((id) => id !== 'emailMetrics:read'));
     expect((await stats(without, '')).status).toBe(403);
-    const withScope = await addMember(owner, ['emailMetrics:read']);
+    const withScope = await addMember(ctx, smtp, owner, ['emailMetrics:read']);
     expect((await stats(withScope, '')).body.stats.totals.sent).toBe(4);
   });
 
@@ -275,104 +229,3 @@ describe('GET /v1/people/metrics/{id}', () => {
     expect((await stranger.client.get(`/v1/people/metrics/${person.id}`)).status).toBe(404);
   });
 });
-
-describe('the rollup', () => {
-  it('counts a batch whose transaction commits after later batches were rolled up', async () => {
-    const owner = await registerUser(ctx.app);
-    const accountId = accountOf(owner);
-    const client = await ctx.database.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query(`insert into events (account_id, person_id, type, name, source, data) values ($1, 1, 'email', 'sent', 'email', '{"broadcastId": 3, "emailId": 4}')`, [accountId]);
-      // A later insert commits first and is rolled up while the first is still open.
-      await record(accountId, [{ person: 2, name: 'sent', data: { broadcastId: 3, emailId: 4 } }]);
-      await roll();
-      expect((await stats(owner.client, 'period=thisYear')).body.stats.totals.sent).toBe(1);
-      await client.query('commit');
-    } finally {
-      client.release();
-    }
-    await roll();
-    expect((await stats(owner.client, 'period=thisYear')).body.stats.totals.sent).toBe(2);
-  });
-
-  it('adds concurrent batches of the pipeline without losing or doubling any', async () => {
-    const owner = await registerUser(ctx.app);
-    const accountId = accountOf(owner);
-    const batches = Array.from({ length: 8 }, (_, b) => Array.from({ length: 250 }, (_, i) => ({ person: b * 250 + i + 1, name: 'sent', data: { broadcastId: 9, emailId: 4 } })));
-    await Promise.all([...batches.map((batch) => record(accountId, batch)), roll(), roll()]);
-    await roll();
-    expect((await stats(owner.client, 'broadcastId=9&period=thisYear')).body.stats.totals.sent).toBe(2000);
-  });
-
-  it("leaves out the queued events of an account deleted meanwhile and rolls up the others' figures", async () => {
-    const gone = await registerUser(ctx.app);
-    const kept = await registerUser(ctx.app);
-    // The queue has no key to accounts: the gone account's events wait there after its delete. The rollup's lock
-    // is held meanwhile, so that the worker's poller cannot take them before the delete.
-    const lock = await ctx.database.pool.connect();
-    try {
-      await lock.query('select pg_advisory_lock($1)', [rollupLockKey]);
-      await record(accountOf(gone), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
-      await record(accountOf(kept), [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
-      // Deleting an account takes the rollup's lock too: on this connection, which holds it already.
-      await lock.query('delete from accounts where id = $1', [accountOf(gone)]);
-    } finally {
-      await lock.query('select pg_advisory_unlock($1)', [rollupLockKey]);
-      lock.release();
-    }
-    await roll();
-    const totals = (await stats(kept.client, 'period=thisYear')).body.stats.totals;
-    expect(totals.opened).toBe(1);
-    expect(totals.uniqueOpens).toBe(1);
-    const left = await sql<{ n: string }>`select count(*)::text as n from email_metric_queue where account_id = ${accountOf(gone)}`.execute(ctx.services.db);
-    expect(left.rows[0]!.n).toBe('0');
-  });
-
-  it("deletes an account's per-recipient rollup rows with it, a rollup under way included", async () => {
-    const gone = await registerUser(ctx.app);
-    const id = accountOf(gone);
-    await record(id, [{ person: 1, name: 'opened', data: { broadcastId: 3, emailId: 4, machine: false } }]);
-    await roll();
-    const rowsOf = async () =>
-      (await sql<{ n: string }>`select count(*)::text as n from email_metric_firsts where account_id = ${id}`.execute(ctx.services.db)).rows[0]!.n;
-    expect(await rowsOf()).toBe('1');
-    // A rollup that holds its lock while the account is deleted: the delete waits for it, then takes its rows too.
-    await record(id, [{ person: 2, name: 'clicked', data: { broadcastId: 3, emailId: 4, machine: false, link: 'https://example.com/' } }]);
-    const rollup = await ctx.database.pool.connect();
-    try {
-      await rollup.query('begin');
-      await rollup.query('select pg_advisory_xact_lock($1)', [rollupLockKey]);
-      const deleted = sql`delete from accounts where id = ${id}`.execute(ctx.services.db);
-      await waitingOnALock(ctx.database.pool, 'delete from accounts');
-      await rollup.query(
-        `insert into email_metric_firsts (account_id, source_kind, source_id, email_id, step_id, person_id, name, first_at, variant)
-         values ($1, 'broadcast', 3, 4, '', 2, 'clicked', now(), 0)`,
-        [id],
-      );
-      await rollup.query('commit');
-      await deleted;
-    } finally {
-      rollup.release();
-    }
-    expect(await rowsOf()).toBe('0');
-  });
-
-  it('runs in the worker: figures include new events within seconds', async () => {
-    const owner = await registerUser(ctx.app);
-    await record(accountOf(owner), [{ person: 1, name: 'sent', data: { broadcastId: 5, emailId: 6 } }]);
-    const sent = await until(async () => (await stats(owner.client, 'period=thisYear')).body.stats.totals.sent as number, { timeout: 15_000, interval: 250, message: 'the sent event in the figures' });
-    expect(sent).toBe(1);
-  });
-});
-
-/** A team member holding exactly `enabled`, signed in through the mailed invitation. */
-async function addMember(owner: Owner, enabled: ScopeId[]): Promise<Client> {
-  const email = uniqueEmail('member');
-  const invited = await owner.client.post('/v1/team-members', { name: 'Member', email, scopes: scopeIds.map((id) => ({ id, enabled: enabled.includes(id) })) });
-  expect(invited.status).toBe(201);
-  const token = decodeURIComponent(/accept-invite\?token=([^\s"<]+)/.exec((await smtp.waitFor(email)).text ?? '')![1]!);
-  const member = new Client(ctx.app);
-  expect((await member.post('/v1/team-members/invitations/accept', { token, password: 'member password 1' })).status).toBe(200);
-  return member;
-}

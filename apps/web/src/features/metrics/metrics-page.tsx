@@ -1,13 +1,10 @@
 import { defaultMetricsPreset, hasScopes, metricsMessages, metricsPresetLabels, metricsPresets, type MetricsPreset } from '@herald/contracts';
-import { Group, MultiSelect, Paper, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconChartLine, IconLock } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { Group, MultiSelect, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { IconChartLine } from '@tabler/icons-react';
+import { useMemo, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useBroadcasts } from '../broadcasts/broadcasts.api.ts';
 import { useEmails } from '../emails/emails.api.ts';
@@ -58,17 +55,6 @@ export function MetricsPage() {
       },
       { replace: true },
     );
-
-  const header = <PageHeader title="Metrics" description="How your emails do: deliveries, opens, clicks and unsubscribes over the period you pick." />;
-  if (!account.data) return <LoadingSpinner />;
-  if (!canRead) {
-    return (
-      <Stack gap="lg" py="md">
-        {header}
-        <EmptyState icon={<IconLock size={28} />} title="You can't see email metrics" description="Seeing metrics needs the “See email metrics” permission. Ask an owner of the account to give it to you." />
-      </Stack>
-    );
-  }
 
   const filterBar = (
     <Paper withBorder radius="md" p="md">
@@ -125,32 +111,49 @@ export function MetricsPage() {
     </Paper>
   );
 
-  let content;
-  if (stats.isPending) {
-    content = (
-      <Stack gap="md" role="status" aria-busy="true" aria-label="Loading metrics">
-        <Skeleton height={96} radius="md" />
-        <Skeleton height={320} radius="md" />
-        <Skeleton height={160} radius="md" />
-      </Stack>
-    );
-  } else if (stats.isError) {
-    content = <LoadError message={errorMessage(stats.error, metricsMessages.loadError)} onRetry={() => void stats.refetch()} />;
-  } else {
-    const { stats: figures, clicks = [] } = stats.data;
-    const t = figures.totals;
-    const quiet = t.sent + t.opened + t.clicked + t.unsubscribed + t.bounced + t.complained === 0;
-    const range = periodRange(figures.startDate, figures.endDate, figures.timezone);
-    content = (
+  const figures = stats.data?.stats;
+  const t = figures?.totals;
+  const isQuiet = t !== undefined && t.sent + t.opened + t.clicked + t.unsubscribed + t.bounced + t.complained === 0;
+  /** The period's dates above what it shows, dimmed while another period loads. */
+  const period = (shown: ReactNode) =>
+    figures && (
       <Stack gap="md" style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }} aria-busy={stats.isPlaceholderData}>
         <Text size="sm" c="dimmed">
-          {range} · times in {figures.timezone}
+          {periodRange(figures.startDate, figures.endDate, figures.timezone)} · times in {figures.timezone}
         </Text>
-        {quiet ? (
-          <EmptyState icon={<IconChartLine size={28} />} title="Nothing to report yet" description={`${metricsMessages.noData} Try a longer period, or send a broadcast.`} />
-        ) : (
+        {shown}
+      </Stack>
+    );
+  const clicks = stats.data?.clicks ?? [];
+
+  return (
+    <ListPage
+      title="Metrics"
+      description="How your emails do: deliveries, opens, clicks and unsubscribes over the period you pick."
+      isReady={account.data !== undefined}
+      gate={{
+        canRead,
+        title: "You can't see email metrics",
+        description: 'Seeing metrics needs the “See email metrics” permission. Ask an owner of the account to give it to you.',
+      }}
+      toolbar={
+        <>
+          {filterBar}
+          {chosenFlow && <FlowConversionsSection flow={chosenFlow} />}
+        </>
+      }
+      query={stats}
+      loadingLabel="Loading metrics"
+      skeletonHeights={[96, 320, 160]}
+      errorFallback={metricsMessages.loadError}
+      isNoMatch={isQuiet}
+      noMatch={period(<EmptyState icon={<IconChartLine size={28} />} title="Nothing to report yet" description={`${metricsMessages.noData} Try a longer period, or send a broadcast.`} />)}
+    >
+      {() =>
+        figures &&
+        period(
           <>
-            <FigureCards totals={t} />
+            <FigureCards totals={figures.totals} />
             <MetricsChart buckets={figures.series} bucket={figures.bucket} timeZone={figures.timezone} />
             {figures.emails && figures.emails.length > 0 && (
               <Stack gap="xs">
@@ -168,18 +171,9 @@ export function MetricsPage() {
                 <LinkClicksTable clicks={clicks} />
               </Stack>
             )}
-          </>
-        )}
-      </Stack>
-    );
-  }
-
-  return (
-    <Stack gap="lg" py="md">
-      {header}
-      {filterBar}
-      {chosenFlow && <FlowConversionsSection flow={chosenFlow} />}
-      {content}
-    </Stack>
+          </>,
+        )
+      }
+    </ListPage>
   );
 }

@@ -1,15 +1,26 @@
-import { hasScopes, metricsMessages } from '@herald/contracts';
-import { Alert, Anchor, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { hasScopes, metricsMessages, type EmailFigures } from '@herald/contracts';
+import { Alert, Anchor, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconChartBar, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useAccount } from '../account/account.api.ts';
-import { errorMessage } from '../../lib/api.ts';
 import { Figure } from '../../ui/figure.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { LinkClicksTable, percent } from './metrics-figures.tsx';
 import { useAllTimeStats } from './metrics.api.ts';
 
 type Subject = { broadcastId: number } | { emailId: number };
+
+function AllTimeFigures({ totals }: { totals: EmailFigures }) {
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="md" aria-label="Opens and clicks">
+      <Figure label="Opens" value={percent(totals.openRate)} hint={`${totals.uniqueOpens.toLocaleString()} people opened (${totals.opened.toLocaleString()} opens), of ${totals.delivered.toLocaleString()} delivered. Machine opens (privacy proxies, link scanners) are left out.`} />
+      <Figure label="Clicks" value={percent(totals.clickRate)} hint={`${totals.uniqueClicks.toLocaleString()} people clicked (${totals.clicked.toLocaleString()} clicks), of ${totals.delivered.toLocaleString()} delivered.`} />
+      <Figure label="Unsubscribes" value={totals.unsubscribed.toLocaleString()} hint="People who unsubscribed from this email." />
+      <Figure label="Bounces" value={totals.bounced.toLocaleString()} hint="Messages the recipients' servers refused or returned." />
+      <Figure label="Complaints" value={totals.complained.toLocaleString()} hint="Recipients who marked the email as spam." />
+    </SimpleGrid>
+  );
+}
 
 /**
  * Opens, clicks, unsubscribes, bounces and complaints of one broadcast or email since it was first sent, from the
@@ -26,36 +37,34 @@ export function SendFigures({ subject }: { subject: Subject }) {
         Opens and clicks need the “See email metrics” permission.
       </Alert>
     );
-  if (stats.isError) return <LoadError message={errorMessage(stats.error, metricsMessages.loadError)} onRetry={() => void stats.refetch()} />;
-  if (!stats.data)
-    return (
-      <Group justify="center" py="sm">
-        <Loader size="sm" role="status" aria-label="Loading the figures" />
-      </Group>
-    );
-  const totals = stats.data.stats.totals;
-  if (totals.sent === 0 && 'emailId' in subject)
-    return (
-      <Text size="sm" c="dimmed">
-        Not sent yet. Opens and clicks show here after the first send.
-      </Text>
-    );
+  const data = stats.data;
   const metricsLink = 'broadcastId' in subject ? `/metrics?broadcast=${subject.broadcastId}` : `/metrics?emails=${subject.emailId}`;
   return (
-    <Stack gap="sm">
-      <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="md" aria-label="Opens and clicks">
-        <Figure label="Opens" value={percent(totals.openRate)} hint={`${totals.uniqueOpens.toLocaleString()} people opened (${totals.opened.toLocaleString()} opens), of ${totals.delivered.toLocaleString()} delivered. Machine opens (privacy proxies, link scanners) are left out.`} />
-        <Figure label="Clicks" value={percent(totals.clickRate)} hint={`${totals.uniqueClicks.toLocaleString()} people clicked (${totals.clicked.toLocaleString()} clicks), of ${totals.delivered.toLocaleString()} delivered.`} />
-        <Figure label="Unsubscribes" value={totals.unsubscribed.toLocaleString()} hint="People who unsubscribed from this email." />
-        <Figure label="Bounces" value={totals.bounced.toLocaleString()} hint="Messages the recipients' servers refused or returned." />
-        <Figure label="Complaints" value={totals.complained.toLocaleString()} hint="Recipients who marked the email as spam." />
-      </SimpleGrid>
-      {stats.data.clicks && stats.data.clicks.length > 0 && <LinkClicksTable clicks={stats.data.clicks} />}
-      <Anchor component={Link} to={metricsLink} size="sm">
-        <Group gap={4}>
-          <IconChartBar size={14} aria-hidden /> Open in Metrics
-        </Group>
-      </Anchor>
-    </Stack>
+    <ListBody
+      query={stats}
+      loadingLabel="Loading the figures"
+      skeletonHeights={[72]}
+      errorFallback={metricsMessages.loadError}
+      isEmpty={data?.stats.totals.sent === 0 && 'emailId' in subject}
+      empty={
+        <Text size="sm" c="dimmed">
+          Not sent yet. Opens and clicks show here after the first send.
+        </Text>
+      }
+    >
+      {() =>
+        data && (
+          <Stack gap="sm">
+            <AllTimeFigures totals={data.stats.totals} />
+            {data.clicks && data.clicks.length > 0 && <LinkClicksTable clicks={data.clicks} />}
+            <Anchor component={Link} to={metricsLink} size="sm">
+              <Group gap={4}>
+                <IconChartBar size={14} aria-hidden /> Open in Metrics
+              </Group>
+            </Anchor>
+          </Stack>
+        )
+      }
+    </ListBody>
   );
 }

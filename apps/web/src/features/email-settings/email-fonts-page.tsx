@@ -1,15 +1,14 @@
 import { emailMessages, type Account } from '@herald/contracts';
 
 type EmailFont = Account['emailFonts'][number];
-import { Alert, Anchor, Button, Card, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Card, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconLock, IconPlus, IconTypography } from '@tabler/icons-react';
+import { IconPlus, IconTypography } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useUpdateAccount } from '../account/account.api.ts';
 import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
@@ -70,8 +69,7 @@ export function EmailFontsPage() {
   const { account, canWrite } = useEmailSettingsAccess();
   const update = useUpdateAccount();
   const [adding, setAdding] = useState(false);
-  if (!account.data) return <LoadingSpinner />;
-  const fonts = account.data.emailFonts;
+  const fonts = account.data?.emailFonts ?? [];
 
   const remove = (font: EmailFont) =>
     modals.openConfirmModal({
@@ -92,72 +90,76 @@ export function EmailFontsPage() {
     </Button>
   );
   return (
-    <Stack gap="lg" py="md" maw={900}>
-      <PageHeader
-        title="Email Fonts"
-        description="Custom web fonts for your emails. Clients that don't load web fonts show the fallback."
-        actions={add}
-        back={
-          <Anchor component={Link} to="/settings/email/general" size="sm" c="dimmed">
-            ← Email settings
-          </Anchor>
-        }
-      />
-      <EmailSettingsNav />
-      {!canWrite && (
-        <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see the fonts. Changing them needs the “Email settings” or “Account settings” permission.
-        </Alert>
-      )}
-      {fonts.length === 0 ? (
+    <ListPage
+      title="Email Fonts"
+      description="Custom web fonts for your emails. Clients that don't load web fonts show the fallback."
+      actions={add}
+      back={
+        <Anchor component={Link} to="/settings/email/general" size="sm" c="dimmed">
+          ← Email settings
+        </Anchor>
+      }
+      tabs={<EmailSettingsNav />}
+      maw={900}
+      isReady={account.data !== undefined}
+      readOnly={!canWrite && 'You can see the fonts. Changing them needs the “Email settings” or “Account settings” permission.'}
+      query={account}
+      loadingLabel="Loading your account"
+      errorFallback="We couldn't load your account."
+      isEmpty={fonts.length === 0}
+      empty={
         <EmptyState
           icon={<IconTypography size={28} />}
           title="No custom fonts"
           description="Emails use web-safe fonts (Arial, Helvetica, Georgia…) by default. Add a web font with its stylesheet to use your brand's typeface; Apple Mail and iOS show it, other clients fall back."
           action={canWrite ? <Button variant="light" onClick={() => setAdding(true)}>Add Font</Button> : undefined}
         />
-      ) : (
-        <TableCard minWidth={480}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Family</Table.Th>
-              <Table.Th>Stylesheet</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
+      }
+      after={
+        <>
+          <Card withBorder radius="md" padding="md">
+            <Text size="sm" c="dimmed">
+              Fonts load only in the emails that use them; nothing is fetched from a font's address inside Herald.
+            </Text>
+          </Card>
+          <AddFontModal opened={adding} onClose={() => setAdding(false)} fonts={fonts} />
+        </>
+      }
+    >
+      <TableCard minWidth={480}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Family</Table.Th>
+            <Table.Th>Stylesheet</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {fonts.map((font) => (
+            <Table.Tr key={font.family}>
+              <Table.Td>
+                <Text fw={600} size="sm">
+                  {font.family}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                  {font.url}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                {canWrite && (
+                  <Button size="xs" variant="subtle" color="red" onClick={() => remove(font)} aria-label={`Delete ${font.family}`}>
+                    Delete
+                  </Button>
+                )}
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {fonts.map((font) => (
-              <Table.Tr key={font.family}>
-                <Table.Td>
-                  <Text fw={600} size="sm">
-                    {font.family}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
-                    {font.url}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">
-                  {canWrite && (
-                    <Button size="xs" variant="subtle" color="red" onClick={() => remove(font)} aria-label={`Delete ${font.family}`}>
-                      Delete
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </TableCard>
-      )}
-      <Card withBorder radius="md" padding="md">
-        <Text size="sm" c="dimmed">
-          Fonts load only in the emails that use them; nothing is fetched from a font's address inside Herald.
-        </Text>
-      </Card>
-      <AddFontModal opened={adding} onClose={() => setAdding(false)} fonts={fonts} />
-    </Stack>
+          ))}
+        </Table.Tbody>
+      </TableCard>
+    </ListPage>
   );
 }

@@ -1,12 +1,12 @@
 import { sendingMessages, type CommunicationPreferences, type PreferenceValue } from '@herald/contracts';
-import { Alert, Anchor, Badge, Button, Divider, Group, Paper, Skeleton, Stack, Switch, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Divider, Group, Paper, Stack, Switch, Text, ThemeIcon, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconMailOff, IconShieldCheck } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { CompanyLogo } from '../../ui/company-logo.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { LinkProblem, PreviewNote, PublicCard } from './public-card.tsx';
 import { usePreferences, useSavePreferences, useUnsubscribeFromAll } from './preferences.api.ts';
 
@@ -157,9 +157,18 @@ export function PreferenceCentrePage() {
 
   let body: ReactNode;
   if (!token) body = isPreview ? null : <LinkProblem message={sendingMessages.linkInvalid} />;
-  else if (preferences.isPending) body = <Skeleton h={220} role="status" aria-label="Loading your preferences" />;
-  else if (preferences.isError) body = isPreview ? null : <LinkProblem message={errorMessage(preferences.error, sendingMessages.preferencesLoadError)} />;
-  else body = <PreferencesForm key={preferences.dataUpdatedAt} data={preferences.data} token={token} />;
+  else
+    body = (
+      <ListBody
+        query={preferences}
+        loadingLabel="Loading your preferences"
+        skeletonHeights={[220]}
+        errorFallback={sendingMessages.preferencesLoadError}
+        failure={(message) => (isPreview ? null : <LinkProblem message={message} />)}
+      >
+        {() => preferences.data && <PreferencesForm key={preferences.dataUpdatedAt} data={preferences.data} token={token} />}
+      </ListBody>
+    );
 
   const data = preferences.data;
   return (

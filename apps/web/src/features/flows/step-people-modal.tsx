@@ -1,10 +1,8 @@
 import { flowMessages } from '@herald/contracts';
 import { Anchor, Modal, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';
-import { ListSkeleton } from '../../ui/list-skeleton.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { useStepPeople } from './flows.api.ts';
 
 /** The people waiting at a step now (GET /v1/steps/{id}/people), each opening their profile. */
@@ -13,13 +11,14 @@ export function StepPeopleModal({ step, onClose }: { step: { id: number; label: 
   const rows = people.data?.people ?? [];
   return (
     <Modal opened={step !== null} onClose={onClose} title={step ? `People at “${step.label}”` : ''} size="lg">
-      {people.isPending ? (
-        <ListSkeleton label="Loading people" rows={3} height={36} />
-      ) : people.isError ? (
-        <LoadError message={errorMessage(people.error, flowMessages.stepLoadError)} onRetry={() => void people.refetch()} />
-      ) : rows.length === 0 ? (
-        <Text c="dimmed">Nobody is at this step now.</Text>
-      ) : (
+      <ListBody
+        query={people}
+        loadingLabel="Loading people"
+        skeletonHeights={[36, 36, 36]}
+        errorFallback={flowMessages.stepLoadError}
+        isEmpty={rows.length === 0}
+        empty={<Text c="dimmed">Nobody is at this step now.</Text>}
+      >
         <Stack gap="xs">
           {step && step.count > rows.length && (
             <Text size="sm" c="dimmed">
@@ -63,7 +62,7 @@ export function StepPeopleModal({ step, onClose }: { step: { id: number; label: 
             </Table>
           </Table.ScrollContainer>
         </Stack>
-      )}
+      </ListBody>
     </Modal>
   );
 }

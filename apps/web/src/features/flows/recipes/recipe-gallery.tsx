@@ -2,10 +2,8 @@ import { flowMessages, type RecipeSummary } from '@herald/contracts';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconBolt, IconMail, IconSitemap } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { errorMessage } from '../../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../../lib/notify.ts';
-import { ListSkeleton } from '../../../ui/list-skeleton.tsx';
-import { LoadError } from '../../../ui/load-error.tsx';
+import { ListBody } from '../../../ui/list-page.tsx';
 import { useCreateFromRecipe, useRecipes } from './recipes.api.ts';
 
 const categoryColors: Record<RecipeSummary['category'], string> = {
@@ -67,10 +65,7 @@ export function RecipeGallery({ onCreated }: { onCreated?: () => void }) {
   const create = useCreateFromRecipe();
   const navigate = useNavigate();
 
-  if (list.isPending) return <ListSkeleton label="Loading recipes" rows={3} height={120} />;
-  if (list.isError) return <LoadError title="Couldn't load the recipes." message={errorMessage(list.error, "We couldn't load the recipes.")} onRetry={() => void list.refetch()} />;
-  if (list.data.recipes.length === 0) return <Text c="dimmed">No recipes are available.</Text>;
-
+  const recipes = list.data?.recipes ?? [];
   const use = (recipe: RecipeSummary) =>
     create.mutate(recipe.id, {
       onSuccess: (data) => {
@@ -82,10 +77,20 @@ export function RecipeGallery({ onCreated }: { onCreated?: () => void }) {
     });
 
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-      {list.data.recipes.map((recipe) => (
-        <RecipeCard key={recipe.id} recipe={recipe} isCreating={create.isPending && create.variables === recipe.id} isDisabled={create.isPending && create.variables !== recipe.id} onUse={() => use(recipe)} />
-      ))}
-    </SimpleGrid>
+    <ListBody
+      query={list}
+      loadingLabel="Loading recipes"
+      skeletonHeights={[120, 120, 120]}
+      errorTitle="Couldn't load the recipes."
+      errorFallback="We couldn't load the recipes."
+      isEmpty={recipes.length === 0}
+      empty={<Text c="dimmed">No recipes are available.</Text>}
+    >
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        {recipes.map((recipe) => (
+          <RecipeCard key={recipe.id} recipe={recipe} isCreating={create.isPending && create.variables === recipe.id} isDisabled={create.isPending && create.variables !== recipe.id} onUse={() => use(recipe)} />
+        ))}
+      </SimpleGrid>
+    </ListBody>
   );
 }

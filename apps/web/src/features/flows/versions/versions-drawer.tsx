@@ -2,10 +2,7 @@ import { hasScopes } from '@herald/contracts';
 import { Alert, Badge, Button, Checkbox, Drawer, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { errorMessage } from '../../../lib/api.ts';
-import { ListSkeleton } from '../../../ui/list-skeleton.tsx';
-import { LoadError } from '../../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../../ui/loading-spinner.tsx';
+import { ListBody } from '../../../ui/list-page.tsx';
 import { useAccount } from '../../account/account.api.ts';
 import { useFlow, useServices } from '../flows.api.ts';
 import { stepLabel } from '../step-display.tsx';
@@ -39,20 +36,24 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
   // Picking a third version lets go of the first one picked.
   const toggle = (number: number, checked: boolean) => setPicked((current) => (checked ? [...current.filter((n) => n !== number), number].slice(-2) : current.filter((n) => n !== number)));
 
-  let list;
-  if (versions.isPending) list = <ListSkeleton label="Loading versions" rows={3} />;
-  else if (versions.isError) list = <LoadError title="Couldn't load the versions." message={errorMessage(versions.error, "We couldn't load the versions of this flow.")} onRetry={() => void versions.refetch()} />;
-  else if (versions.data.versions.length === 0)
-    list = (
-      <Alert variant="light" color="gray" icon={<IconHistory size={18} />} title="No versions yet">
-        A version is saved each time the flow is switched on with changes. Switch it on to save the first one.
-      </Alert>
-    );
-  else
-    list = (
+  const items = versions.data?.versions ?? [];
+  const list = (
+    <ListBody
+      query={versions}
+      loadingLabel="Loading versions"
+      skeletonHeights={[52, 52, 52]}
+      errorTitle="Couldn't load the versions."
+      errorFallback="We couldn't load the versions of this flow."
+      isEmpty={items.length === 0}
+      empty={
+        <Alert variant="light" color="gray" icon={<IconHistory size={18} />} title="No versions yet">
+          A version is saved each time the flow is switched on with changes. Switch it on to save the first one.
+        </Alert>
+      }
+    >
       <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Versions">
-        {versions.data.versions.map((version) => {
-          const isCurrent = versions.data.matchesCurrent === version.number;
+        {items.map((version) => {
+          const isCurrent = versions.data?.matchesCurrent === version.number;
           return (
             <Paper component="li" key={version.number} withBorder radius="sm" p="sm" data-testid="flow-version">
               <Group justify="space-between" wrap="wrap" gap="xs">
@@ -86,7 +87,8 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
           );
         })}
       </Stack>
-    );
+    </ListBody>
+  );
 
   return (
     <>
@@ -106,20 +108,20 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
               <Title order={3} fz="md">
                 Version {pair.older} and version {pair.newer}
               </Title>
-              {comparison.isPending ? (
-                <LoadingSpinner label="Comparing" size="sm" />
-              ) : comparison.isError ? (
-                <LoadError message={errorMessage(comparison.error, "We couldn't compare these versions.")} onRetry={() => void comparison.refetch()} />
-              ) : (
-                <VersionDiffView
-                  diff={comparison.data.diff!}
-                  newer={comparison.data.version.snapshot}
-                  olderLabel={`Version ${pair.older}`}
-                  newerLabel={`Version ${pair.newer}`}
-                  names={names}
-                  label={(operationKey) => stepLabel(operationKey, catalogue)}
-                />
-              )}
+              <ListBody query={comparison} loadingLabel="Comparing" skeletonHeights={[120]} errorFallback="We couldn't compare these versions.">
+                {() =>
+                  comparison.data && (
+                    <VersionDiffView
+                      diff={comparison.data.diff!}
+                      newer={comparison.data.version.snapshot}
+                      olderLabel={`Version ${pair.older}`}
+                      newerLabel={`Version ${pair.newer}`}
+                      names={names}
+                      label={(operationKey) => stepLabel(operationKey, catalogue)}
+                    />
+                  )
+                }
+              </ListBody>
             </Stack>
           )}
         </Stack>

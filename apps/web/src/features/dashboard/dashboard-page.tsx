@@ -4,9 +4,7 @@ import { IconFileImport, IconHierarchy2, IconMailPlus, IconRocket } from '@table
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../lib/api.ts';
-import { LoadError } from '../../ui/load-error.tsx';
-import { PageHeader } from '../../ui/page-header.tsx';
+import { ListPage } from '../../ui/list-page.tsx';
 import { accountKey, useAccount } from '../account/account.api.ts';
 import { useDashboard } from './dashboard.api.ts';
 import { GettingStartedCard } from './getting-started-card.tsx';
@@ -141,15 +139,16 @@ export function DashboardPage() {
   }, [total, peopleCount, queryClient]);
 
   return (
-    <Stack gap="lg" py="md">
-      <PageHeader title="Dashboard" description="Your people, your latest sends and what to do next." />
-      {dashboard.isPending ? (
-        <DashboardSkeleton />
-      ) : dashboard.isError ? (
-        <LoadError title="Couldn't load the dashboard" message={errorMessage(dashboard.error, "Couldn't load the dashboard.")} onRetry={() => void dashboard.refetch()} />
-      ) : (
-        <DashboardCards data={dashboard.data} name={account.data?.name ?? null} />
-      )}
-    </Stack>
+    <ListPage
+      title="Dashboard"
+      description="Your people, your latest sends and what to do next."
+      query={dashboard}
+      loadingLabel="Loading the dashboard"
+      skeleton={<DashboardSkeleton />}
+      errorTitle="Couldn't load the dashboard"
+      errorFallback="Couldn't load the dashboard."
+    >
+      {() => dashboard.data && <DashboardCards data={dashboard.data} name={account.data?.name ?? null} />}
+    </ListPage>
   );
 }

@@ -7,12 +7,14 @@ export default defineConfig({
     setupFiles: ['support/setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 180_000,
-    // One server, one Chromium per file, files one after another: journeys stay independent and steady.
-    fileParallelism: false,
-    // One retry, for now: a clean-clone run without it failed on a flaky step (the flow's email preview, mended since);
-    // the retry goes once three clean-clone runs pass without it (docs/operations.md, "Tests, CI and the suites").
-    // support/setup.ts prints what the pages of a failed first try showed, so a flaky step stays visible in the log.
-    retry: 1,
+    // One server for the run (support/global-setup.ts), one Chromium per file, two files at a time: a journey keeps
+    // about one core busy (the browser drawing, axe, the server), so two keep the machine's two busy. Journeys stay
+    // independent: each signs up an account of its own. E2E_WORKERS=1 runs them one after another.
+    fileParallelism: true,
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    minWorkers: 1,
+    // No retry: a flaky journey fails the run (support/setup.ts prints what its pages showed).
+    retry: 0,
     pool: 'forks',
   },
 });

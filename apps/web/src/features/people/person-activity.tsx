@@ -3,7 +3,6 @@ import {
   Anchor,
   Button,
   Card,
-  Group,
   SimpleGrid,
   Stack,
   Text,
@@ -21,12 +20,10 @@ import {
   IconMailOff,
   IconUser,
   IconWorld,
-  IconAlertTriangle,
 } from '@tabler/icons-react';
 import type { z } from 'zod';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { usePersonEvents, usePersonMetrics } from './people.api.ts';
 
 type PersonEvent = z.infer<typeof Event>;
@@ -47,18 +44,12 @@ export function PersonMetrics({ id }: { id: number }) {
       <Title order={2} fz={18} mb="md">
         Email activity
       </Title>
-      {metrics.isPending ? (
-        <LoadingSpinner size="sm" label="Loading email activity" />
-      ) : metrics.isError ? (
-        <Text size="sm" c="red">
-          {errorMessage(metrics.error, 'Error while loading this person.')}
-        </Text>
-      ) : (
+      <ListBody query={metrics} loadingLabel="Loading email activity" skeletonHeights={[48]} errorFallback="Error while loading this person.">
         <SimpleGrid cols={{ base: 3, xs: 5 }} spacing="sm">
           {metricLabels.map(([key, label]) => (
             <Stack key={key} gap={0} align="center" ta="center">
               <Text fz={22} fw={700} lh={1.2}>
-                {(metrics.data.metrics[key] ?? 0).toLocaleString()}
+                {(metrics.data?.metrics[key] ?? 0).toLocaleString()}
               </Text>
               <Text size="xs" c="dimmed">
                 {label}
@@ -66,7 +57,7 @@ export function PersonMetrics({ id }: { id: number }) {
             </Stack>
           ))}
         </SimpleGrid>
-      )}
+      </ListBody>
     </Card>
   );
 }
@@ -99,18 +90,18 @@ export function PersonActivity({ id }: { id: number }) {
       <Title order={2} fz={18} mb="md">
         Activity
       </Title>
-      {events.isPending ? (
-        <LoadingSpinner size="sm" label="Loading activity" />
-      ) : events.isError ? (
-        <Group gap="xs" c="red">
-          <IconAlertTriangle size={16} />
-          <Text size="sm">{errorMessage(events.error, 'Error while loading person events.')}</Text>
-        </Group>
-      ) : list.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No activity yet. Page visits, events and email activity show here as they happen.
-        </Text>
-      ) : (
+      <ListBody
+        query={events}
+        loadingLabel="Loading activity"
+        skeletonHeights={[40, 40, 40]}
+        errorFallback="Error while loading person events."
+        isEmpty={list.length === 0}
+        empty={
+          <Text size="sm" c="dimmed">
+            No activity yet. Page visits, events and email activity show here as they happen.
+          </Text>
+        }
+      >
         <Stack gap="md">
           <Timeline bulletSize={26} lineWidth={2}>
             {list.map((event) => (
@@ -157,7 +148,7 @@ export function PersonActivity({ id }: { id: number }) {
             </Button>
           )}
         </Stack>
-      )}
+      </ListBody>
     </Card>
   );
 }

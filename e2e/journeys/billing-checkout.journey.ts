@@ -2,16 +2,9 @@ import crypto from 'node:crypto';
 import { allPlans } from '@herald/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chargebeeAuthHeader,
-  fixture,
-  providerEnv,
-  startChargebeeStandIn,
-  startPaypalStandIn,
-  stockProviders,
-  type ChargebeeStandIn,
-  type PaypalStandIn,
-} from '../../apps/server/test/billing-standins.ts';
+import { fixture, providerEnv, stockProviders } from '../../apps/server/test/billing-standins.ts';
+import { chargebeeAuthHeader, startChargebeeStandIn, type ChargebeeStandIn } from '../../apps/server/test/chargebee-standin.ts';
+import { startPaypalStandIn, type PaypalStandIn } from '../../apps/server/test/paypal-standin.ts';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from '../../apps/server/test/test-database.ts';
 import { watchAccessibility } from '../support/accessibility.ts';
 import { launchBrowser, logIn, screenshot, uniqueEmail, visitorAddress } from '../support/browser.ts';

@@ -2,7 +2,9 @@ import { allPlans, billingProviderMessages, scopeIds } from '@herald/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, publicUrl, registerUser, type TestContext } from './helpers.ts';
-import { providerEnv, startChargebeeStandIn, startPaypalStandIn, stockProviders, type ChargebeeStandIn, type PaypalStandIn } from './billing-standins.ts';
+import { providerEnv, stockProviders } from './billing-standins.ts';
+import { startChargebeeStandIn, type ChargebeeStandIn } from './chargebee-standin.ts';
+import { startPaypalStandIn, type PaypalStandIn } from './paypal-standin.ts';
 
 let chargebee: ChargebeeStandIn;
 let paypal: PaypalStandIn;

@@ -3,7 +3,9 @@ import { allPlans, billingProviderMessages } from '@herald/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
-import { chargebeeAuthHeader, fixture, providerEnv, startChargebeeStandIn, startPaypalStandIn, stockProviders, type ChargebeeStandIn, type PaypalStandIn } from './billing-standins.ts';
+import { fixture, providerEnv, stockProviders } from './billing-standins.ts';
+import { chargebeeAuthHeader, startChargebeeStandIn, type ChargebeeStandIn } from './chargebee-standin.ts';
+import { startPaypalStandIn, type PaypalStandIn } from './paypal-standin.ts';
 
 let chargebee: ChargebeeStandIn;
 let paypal: PaypalStandIn;

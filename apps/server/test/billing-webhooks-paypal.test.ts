@@ -4,7 +4,9 @@ import path from 'node:path';
 import { allPlans, billingProviderMessages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestContext, registerUser, type TestContext } from './helpers.ts';
-import { fixture, fixturesDir, providerEnv, signPaypalWebhook, startChargebeeStandIn, startPaypalStandIn, stockProviders, type ChargebeeStandIn, type PaypalStandIn } from './billing-standins.ts';
+import { fixture, fixturesDir, providerEnv, stockProviders } from './billing-standins.ts';
+import { startChargebeeStandIn, type ChargebeeStandIn } from './chargebee-standin.ts';
+import { signPaypalWebhook, startPaypalStandIn, type PaypalStandIn } from './paypal-standin.ts';
 
 /** The PayPal event recorded with its signature headers (made with fixtures/billing/paypal-test-key.pem). */
 const recorded = JSON.parse(fs.readFileSync(path.join(fixturesDir, 'paypal-recorded-activated.json'), 'utf8')) as { webhookId: string; headers: Record<string, string>; body: string };

@@ -2,12 +2,10 @@ import { EmailAddress, sendingMessages, suppressionReasonLabels, suppressionReas
 import { Badge, Button, Drawer, Group, Modal, Select, Stack, Text, Textarea, TextInput, Timeline } from '@mantine/core';
 import { IconCircleMinus, IconCirclePlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { EmptyState } from '../../ui/empty-state.tsx';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { useAddSuppressions, useRemoveSuppression, useSuppressionHistory } from './suppressions.api.ts';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
@@ -145,35 +143,42 @@ export function RemoveSuppressionModal({ email, onClose }: { email: string | nul
 
 function History({ email }: { email: string }) {
   const history = useSuppressionHistory(email);
-  if (history.isPending) return <LoadingSpinner label="Loading history" />;
-  if (history.isError) return <LoadError message={errorMessage(history.error, sendingMessages.suppressionsLoadError)} onRetry={() => void history.refetch()} />;
-  if (history.data.history.length === 0) return <EmptyState title="No history" description="This address has never been on the suppression list." />;
+  const entries = history.data?.history ?? [];
   return (
-    <Timeline bulletSize={24} lineWidth={2}>
-      {history.data.history.map((entry, index) => (
-        <Timeline.Item
-          key={`${entry.at}-${index}`}
-          bullet={entry.action === 'added' ? <IconCirclePlus size={14} /> : <IconCircleMinus size={14} />}
-          color={entry.action === 'added' ? 'red' : 'teal'}
-          title={entry.action === 'added' ? 'Added' : 'Removed'}
-        >
-          <Stack gap={4}>
-            <Group gap={6}>
-              <Badge variant="light" color="gray" size="sm" tt="none">
-                {suppressionReasonLabels[entry.reason]}
-              </Badge>
+    <ListBody
+      query={history}
+      loadingLabel="Loading history"
+      skeletonHeights={[64, 64, 64]}
+      errorFallback={sendingMessages.suppressionsLoadError}
+      isEmpty={entries.length === 0}
+      empty={<EmptyState title="No history" description="This address has never been on the suppression list." />}
+    >
+      <Timeline bulletSize={24} lineWidth={2}>
+        {entries.map((entry, index) => (
+          <Timeline.Item
+            key={`${entry.at}-${index}`}
+            bullet={entry.action === 'added' ? <IconCirclePlus size={14} /> : <IconCircleMinus size={14} />}
+            color={entry.action === 'added' ? 'red' : 'teal'}
+            title={entry.action === 'added' ? 'Added' : 'Removed'}
+          >
+            <Stack gap={4}>
+              <Group gap={6}>
+                <Badge variant="light" color="gray" size="sm" tt="none">
+                  {suppressionReasonLabels[entry.reason]}
+                </Badge>
+                <Text size="xs" c="dimmed">
+                  by {entry.source}
+                </Text>
+              </Group>
+              {entry.note && <Text size="sm">{entry.note}</Text>}
               <Text size="xs" c="dimmed">
-                by {entry.source}
+                {formatDateTime(entry.at)}
               </Text>
-            </Group>
-            {entry.note && <Text size="sm">{entry.note}</Text>}
-            <Text size="xs" c="dimmed">
-              {formatDateTime(entry.at)}
-            </Text>
-          </Stack>
-        </Timeline.Item>
-      ))}
-    </Timeline>
+            </Stack>
+          </Timeline.Item>
+        ))}
+      </Timeline>
+    </ListBody>
   );
 }
 

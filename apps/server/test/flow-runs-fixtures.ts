@@ -1,33 +1,24 @@
 import { encodeInputFields, stepTypeOf, type OperationKey } from '@herald/contracts';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { newEmail } from './email-helpers.ts';
-import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import { Client, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /**
  * What the flow-run tests share: a server on PUBLIC_URL `origin` with a worker and an SMTP sink, accounts with a
  * verified sender, flows written straight to the database, and the reads the tests check runs with.
- * `ctx` and `smtp` are the current file's: each file calls useFlowRunsContext(), whose beforeAll builds them anew
+ * `ctx` and `smtp` are the current file's: each file calls useFlowRunsContext(), whose hooks build them anew
  * (the test worker shares this module between files; nothing here outlives the file that built it).
  */
 export const origin = 'https://herald.test';
 export let ctx: TestContext;
-export let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+export let smtp: SmtpSink;
 
 export function useFlowRunsContext(): void {
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    ctx = await createTestContext({
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Herald <no-reply@herald.test>',
-      PUBLIC_URL: origin,
-    });
-    await ctx.startWorker();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
+  useSmtpContext({ MAIL_FROM: 'Herald <no-reply@herald.test>', PUBLIC_URL: origin }, (server, sink) => {
+    ctx = server;
+    smtp = sink;
   });
 }
 

@@ -1,27 +1,22 @@
 import type { Broadcast, ScopeId } from '@herald/contracts';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { addMember as addTeamMember, newEmail } from './email-helpers.ts';
-import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import { Client, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /**
  * What the send-time tests share: a server with a worker and an SMTP sink, accounts in a time zone with a verified
  * sender, and the reads of a broadcast's deliveries and mail. `ctx` and `smtp` are the current file's: each file
- * calls useSendTimesContext(), whose beforeAll builds them anew (the test worker shares this module between files).
+ * calls useSendTimesContext(), whose hooks build them anew (the test worker shares this module between files).
  */
 export let ctx: TestContext;
-export let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+export let smtp: SmtpSink;
 
 export function useSendTimesContext(): void {
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    // Batches of 250: the pause test's audience is sized so the first claims (loops × batch) leave people pending.
-    ctx = await createTestContext({ SMTP_URL: smtp.url, SEND_BATCH_SIZE: '250' });
-    await ctx.startWorker();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
+  // Batches of 250: the pause test's audience is sized so the first claims (loops × batch) leave people pending.
+  useSmtpContext({ SEND_BATCH_SIZE: '250' }, (server, sink) => {
+    ctx = server;
+    smtp = sink;
   });
 }
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 
 /** A person as the tests create them, with the values the reference evaluator reads. */
@@ -54,8 +55,10 @@ const day = 86_400_000;
 /** Create an account with custom fields, `count` people and their events; returns what was stored. */
 export async function createDataSet(db: Kysely<any>, seed: number, count = 60): Promise<DataSet> {
   const r = random(seed);
+  // Two test files may build the same seed's data set at once: the account's write key (unique) must still differ.
+  const unique = `${seed}-${Date.now()}-${crypto.randomUUID()}`;
   const { rows: accounts } = await sql<{ id: number }>`insert into accounts (name, email, write_key, trial_ends_at)
-    values (${`segments-test-${seed}`}, ${`owner-${seed}-${Date.now()}@example.com`}, ${`wk-${seed}-${Date.now()}`}, now()) returning id`.execute(db);
+    values (${`segments-test-${seed}`}, ${`owner-${unique}@example.com`}, ${`wk-${unique}`}, now()) returning id`.execute(db);
   const accountId = Number(accounts[0]!.id);
   for (const [name, type] of Object.entries(customFieldTypes)) {
     await sql`insert into person_fields (account_id, name, type, title) values (${accountId}, ${name}, ${type}, ${name})`.execute(db);

@@ -1,9 +1,10 @@
 import { emailMessages, type EmailEditorType, type EmailTemplate } from '@herald/contracts';
-import { Alert, Badge, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconAlertCircle, IconCheck } from '@tabler/icons-react';
+import { Badge, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { notifyError } from '../../lib/notify.ts';
+import { ListBody } from '../../ui/list-page.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { blankHtml, blankRichText, editorChoices, editorLabel } from './editor-types.ts';
 import { validate } from './email-draft.ts';
@@ -120,21 +121,21 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
             <Text fw={600} size="sm">
               Or start from a template
             </Text>
-            {templates.isPending ? (
-              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" role="status" aria-label="Loading templates">
-                {[0, 1, 2].map((key) => (
-                  <Skeleton key={key} h={84} radius="md" />
-                ))}
-              </SimpleGrid>
-            ) : templates.isError ? (
-              <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={emailMessages.templatesError}>
-                <Button size="xs" variant="default" onClick={() => void templates.refetch()}>
-                  Try again
-                </Button>
-              </Alert>
-            ) : (
+            <ListBody
+              query={templates}
+              loadingLabel="Loading templates"
+              skeleton={
+                <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" role="status" aria-label="Loading templates">
+                  {[0, 1, 2].map((key) => (
+                    <Skeleton key={key} h={84} radius="md" />
+                  ))}
+                </SimpleGrid>
+              }
+              errorTitle={emailMessages.templatesError}
+              errorFallback={emailMessages.templatesError}
+            >
               <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-                {templates.data.templates.map((template) => (
+                {(templates.data?.templates ?? []).map((template) => (
                   <ChoiceCard
                     key={template.id}
                     title={template.name}
@@ -145,7 +146,7 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
                   />
                 ))}
               </SimpleGrid>
-            )}
+            </ListBody>
           </Stack>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>

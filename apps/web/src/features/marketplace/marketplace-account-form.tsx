@@ -4,8 +4,7 @@ import { IconCircleCheck, IconLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
-import { LoadError } from '../../ui/load-error.tsx';
-import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { registrationStepOf } from '../account/account.api.ts';
 import { FormError } from '../registration/form-error.tsx';
 import { StepHeading } from '../registration/registration-layout.tsx';
@@ -113,19 +112,23 @@ export function MarketplaceAccountForm({ account }: { account: Account }) {
 
 function RedemptionsCard() {
   const redemptions = useRedemptions();
+  const rows = redemptions.data?.redemptions ?? [];
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="sm">
         <Text fw={600}>Codes on this account</Text>
-        {redemptions.isPending ? (
-          <LoadingSpinner label="Loading the codes on this account" />
-        ) : redemptions.isError ? (
-          <LoadError message={errorMessage(redemptions.error, "We couldn't load the codes on this account.")} onRetry={() => void redemptions.refetch()} />
-        ) : redemptions.data.redemptions.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No code has been redeemed on this account yet.
-          </Text>
-        ) : (
+        <ListBody
+          query={redemptions}
+          loadingLabel="Loading the codes on this account"
+          skeletonHeights={[32, 32]}
+          errorFallback="We couldn't load the codes on this account."
+          isEmpty={rows.length === 0}
+          empty={
+            <Text size="sm" c="dimmed">
+              No code has been redeemed on this account yet.
+            </Text>
+          }
+        >
           <Table.ScrollContainer minWidth={320}>
             <Table verticalSpacing="xs" fz="sm">
               <Table.Thead>
@@ -136,7 +139,7 @@ function RedemptionsCard() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {redemptions.data.redemptions.map((row) => (
+                {rows.map((row) => (
                   <Table.Tr key={`${row.codeHint}-${row.redeemedAt}`}>
                     <Table.Td ff="monospace">{row.codeHint}</Table.Td>
                     <Table.Td>up to {people(row.peopleUpperLimit)}</Table.Td>
@@ -146,7 +149,7 @@ function RedemptionsCard() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-        )}
+        </ListBody>
       </Stack>
     </Paper>
   );

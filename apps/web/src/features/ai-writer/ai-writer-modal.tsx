@@ -25,7 +25,7 @@ import {
 import { IconAlertCircle, IconSparkles } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/api.ts';
-import { LoadError } from '../../ui/load-error.tsx';
+import { ListBody } from '../../ui/list-page.tsx';
 import { insertHints } from './ai-insert.ts';
 import { AiSuggestionItem } from './ai-suggestion-item.tsx';
 import { useAiSuggestions, useGenerateSuggestions } from './ai-writer.api.ts';
@@ -168,21 +168,18 @@ export function AiWriterModal({ opened, onClose, companyName, editorType, onInse
               <Skeleton h={56} />
             </Stack>
           )}
-          {suggestions.isPending ? (
-            <Stack gap="xs" role="status" aria-label="Loading suggestions">
-              <Skeleton h={56} />
-              <Skeleton h={56} />
-            </Stack>
-          ) : suggestions.isError ? (
-            <LoadError
-              message={errorMessage(suggestions.error, aiWriterMessages.couldNotRetrieve)}
-              onRetry={() => void suggestions.refetch()}
-            />
-          ) : shown.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No suggestions yet. Describe the email above and press Generate.
-            </Text>
-          ) : (
+          <ListBody
+            query={suggestions}
+            loadingLabel="Loading suggestions"
+            skeletonHeights={[56, 56]}
+            errorFallback={aiWriterMessages.couldNotRetrieve}
+            isEmpty={shown.length === 0}
+            empty={
+              <Text size="sm" c="dimmed">
+                No suggestions yet. Describe the email above and press Generate.
+              </Text>
+            }
+          >
             <Stack gap="xs" component="ul" p={0} m={0} aria-label={`${aiUseCaseLabels[useCase]} suggestions`}>
               {shown.map((suggestion) => (
                 <AiSuggestionItem
@@ -192,7 +189,7 @@ export function AiWriterModal({ opened, onClose, companyName, editorType, onInse
                 />
               ))}
             </Stack>
-          )}
+          </ListBody>
         </Stack>
       </Stack>
     </Modal>

@@ -1,10 +1,10 @@
 import { sendTimeMessages } from '@herald/contracts';
-import { Alert, Button, Card, Group, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { TimeInput } from '@mantine/dates';
 import { IconMoon } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { ListBody } from '../../ui/list-page.tsx';
 import { useQuietHours, useSaveQuietHours } from './send-times.api.ts';
 
 const timePattern = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -51,31 +51,29 @@ export function QuietHoursCard({ canWrite, timeZone }: { canWrite: boolean; time
             </Text>
           </div>
         </Group>
-        {quietHours.isError ? (
-          <Alert color="red" variant="light">
-            {errorMessage(quietHours.error, "Couldn't load quiet hours.")}
-          </Alert>
-        ) : !stored ? (
-          <Skeleton h={72} role="status" aria-label="Loading quiet hours" />
-        ) : (
-          <>
-            <Switch label="Hold broadcasts during quiet hours" checked={stored.enabled} onChange={(e) => submit(e.currentTarget.checked)} disabled={!canWrite || save.isPending} />
-            <Group gap="sm" align="flex-start" wrap="wrap">
-              <TimeInput label="From" value={start} onChange={(e) => (setStart(e.currentTarget.value), setProblem(null))} readOnly={!canWrite} w={140} />
-              <TimeInput label="Until" value={end} onChange={(e) => (setEnd(e.currentTarget.value), setProblem(null))} readOnly={!canWrite} w={140} error={problem} />
-            </Group>
-            <Text size="xs" c="dimmed">
-              {stored.enabled ? `On: nothing is sent from ${stored.start} until ${stored.end}, local time.` : 'Off: broadcasts go at any hour.'}
-            </Text>
-            {canWrite && (
-              <Group justify="flex-end">
-                <Button onClick={() => submit(stored.enabled)} loading={save.isPending} disabled={!changed}>
-                  Save quiet hours
-                </Button>
-              </Group>
-            )}
-          </>
-        )}
+        <ListBody query={quietHours} loadingLabel="Loading quiet hours" skeletonHeights={[72]} errorFallback="Couldn't load quiet hours.">
+          {() =>
+            stored && (
+              <>
+                <Switch label="Hold broadcasts during quiet hours" checked={stored.enabled} onChange={(e) => submit(e.currentTarget.checked)} disabled={!canWrite || save.isPending} />
+                <Group gap="sm" align="flex-start" wrap="wrap">
+                  <TimeInput label="From" value={start} onChange={(e) => (setStart(e.currentTarget.value), setProblem(null))} readOnly={!canWrite} w={140} />
+                  <TimeInput label="Until" value={end} onChange={(e) => (setEnd(e.currentTarget.value), setProblem(null))} readOnly={!canWrite} w={140} error={problem} />
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {stored.enabled ? `On: nothing is sent from ${stored.start} until ${stored.end}, local time.` : 'Off: broadcasts go at any hour.'}
+                </Text>
+                {canWrite && (
+                  <Group justify="flex-end">
+                    <Button onClick={() => submit(stored.enabled)} loading={save.isPending} disabled={!changed}>
+                      Save quiet hours
+                    </Button>
+                  </Group>
+                )}
+              </>
+            )
+          }
+        </ListBody>
       </Stack>
     </Card>
   );

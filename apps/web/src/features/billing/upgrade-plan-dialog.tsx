@@ -1,10 +1,4 @@
-import {
-  formatDollars,
-  hasScopes,
-  type BillingAnswer,
-  type CheckoutProvider,
-  type PlanChoicesAnswer,
-} from '@herald/contracts';
+import { hasScopes, type BillingAnswer, type CheckoutProvider } from '@herald/contracts';
 import {
   Alert,
   Anchor,
@@ -23,16 +17,18 @@ import { errorMessage } from '../../lib/api.ts';
 import { ListBody } from '../../ui/list-page.tsx';
 import { useAccount } from '../account/account.api.ts';
 import { useBilling, useCheckout, usePlanChoices } from './billing.api.ts';
+import {
+  billedText,
+  checkoutBody,
+  chosenPlan,
+  chosenProvider,
+  configuredProviders,
+  planValue,
+  type PlanGroups,
+} from './plan-choice.ts';
 
 export const upgradeDialogTitle = 'Upgrade your plan';
 const providerNames: Record<CheckoutProvider, string> = { chargebee: 'Card', paypal: 'PayPal' };
-
-/** "growth-monthly-v1:5000" ↔ the plan's name and upper limit (one Select value per option). */
-const valueOf = (plan: { name: string; peopleUpperLimit: number }) => `${plan.name}:${plan.peopleUpperLimit}`;
-
-function configuredProviders(billing: BillingAnswer): CheckoutProvider[] {
-  return (['chargebee', 'paypal'] as const).filter((p) => billing.providers[p]);
-}
 
 /** No payment provider on this server: say how a plan is given instead, and confirm nothing. */
 function HowToPay({
@@ -83,28 +79,18 @@ function HowToPay({
   );
 }
 
-/** Which group the chosen option is in and what is billed, since labels repeat across groups. */
-function billedText(groups: PlanChoicesAnswer['groups'], value: string | null): string | null {
-  for (const group of groups) {
-    const plan = group.plans.find((p) => valueOf(p) === value);
-    if (plan && plan.price !== null)
-      return `${group.label}: ${formatDollars(plan.price)} billed ${plan.period === 'year' ? 'every year' : 'every month'}.`;
-  }
-  return null;
-}
-
 function PlanPicker({
   groups,
   value,
   onChange,
 }: {
-  groups: PlanChoicesAnswer['groups'];
+  groups: PlanGroups;
   value: string | null;
   onChange: (v: string | null) => void;
 }) {
   const data = groups.map((group) => ({
     group: group.label,
-    items: group.plans.map((plan) => ({ value: valueOf(plan), label: plan.label })),
+    items: group.plans.map((plan) => ({ value: planValue(plan), label: plan.label })),
   }));
   const billed = billedText(groups, value);
   return (
@@ -130,7 +116,7 @@ function PlanPicker({
 
 interface FormProps {
   billing: BillingAnswer;
-  groups: PlanChoicesAnswer['groups'];
+  groups: PlanGroups;
   accountId: number;
   confirmLabel: string;
   onCancel: () => void;
@@ -141,12 +127,9 @@ function PlanForm({ billing, groups, accountId, confirmLabel, onCancel }: FormPr
   const checkout = useCheckout();
   const [picked, setPicked] = useState<string | null>(null);
   const [pickedProvider, setPickedProvider] = useState<CheckoutProvider | null>(null);
-  const first = groups[0]?.plans[0];
-  const choice = picked ?? (first ? valueOf(first) : null);
+  const choice = chosenPlan(groups, picked);
   const providers = configuredProviders(billing);
-  const provider =
-    pickedProvider && providers.includes(pickedProvider) ? pickedProvider : (providers[0] ?? null);
-  const [name, limit] = (choice ?? ':').split(':');
+  const provider = chosenProvider(providers, pickedProvider);
   const canConfirm = billing.canChangePlan && provider !== null && choice !== null;
 
   return (
@@ -154,10 +137,9 @@ function PlanForm({ billing, groups, accountId, confirmLabel, onCancel }: FormPr
       onSubmit={(event) => {
         event.preventDefault();
         if (!canConfirm || !provider) return;
-        checkout.mutate(
-          { plan: name ?? '', peopleUpperLimit: Number(limit), provider },
-          { onSuccess: (answer) => window.location.assign(answer.url) },
-        );
+        checkout.mutate(checkoutBody(choice, provider), {
+          onSuccess: (answer) => window.location.assign(answer.url),
+        });
       }}
     >
       <Stack gap="md">

@@ -1,9 +1,10 @@
-import { accountMergeTags, personMergeTag, type MergeTag } from '@herald/contracts';
+import type { MergeTag } from '@herald/contracts';
 import { Button, Divider, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconBraces, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { usePersonFields } from '../people/people.api.ts';
+import { mergeTagText, mergeTagsFor } from './merge-tags.ts';
 
 const groupTitles: Record<MergeTag['group'], string> = { person: 'Person fields', account: 'Account', links: 'Links' };
 
@@ -13,13 +14,10 @@ export function MergeTagPicker({ onInsert, disabled }: { onInsert: (liquid: stri
   const [search, setSearch] = useState('');
   const [fallback, setFallback] = useState('');
   const fields = usePersonFields({ enabled: opened });
-  const query = search.trim().toLowerCase();
-  const personTags: MergeTag[] = (fields.data?.items ?? []).map((field) => ({ label: field.title || field.name, liquid: personMergeTag(field.name), group: 'person' }));
-  const tags = [...personTags, ...accountMergeTags].filter((tag) => !query || tag.label.toLowerCase().includes(query) || tag.liquid.toLowerCase().includes(query));
+  const tags = mergeTagsFor(fields.data?.items ?? [], search);
 
   const insert = (tag: MergeTag) => {
-    const withFallback = tag.group === 'person' && fallback.trim() ? tag.liquid.replace(/ \}\}$/, ` | default: ${JSON.stringify(fallback.trim())} }}`) : tag.liquid;
-    onInsert(withFallback);
+    onInsert(mergeTagText(tag, fallback));
     close();
     setSearch('');
   };

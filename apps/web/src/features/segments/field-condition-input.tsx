@@ -1,39 +1,25 @@
-import { dayOperators, operatorsByFieldType, valuelessOperators, type ConditionOf, type PersonField } from '@herald/contracts';
+import { dayOperators, valuelessOperators, type PersonField } from '@herald/contracts';
 import { Group, NumberInput, Select, Switch, TextInput } from '@mantine/core';
-import { operatorLabels } from './condition-text.ts';
 import { DateInput } from './date-input.tsx';
-
-type FieldCondition = ConditionOf<'field'>;
+import { fieldGroups, operatorChoices, withField, withOperator, type FieldCondition } from './field-condition.ts';
 
 /** A person field, an operator that fits its type, and a value input of that type. */
 export function FieldConditionInput({ condition, fields, onChange }: { condition: FieldCondition; fields: PersonField[]; onChange: (c: FieldCondition) => void }) {
   const field = fields.find((f) => f.name === condition.field);
   const type = field?.type ?? 'string';
-  const operators = operatorsByFieldType[type];
-  const pickable = fields.filter((f) => f.name !== 'tags');
-  const groups = (['string', 'number', 'boolean', 'date', 'enum'] as const)
-    .map((t) => ({ group: { string: 'Text', number: 'Number', boolean: 'Yes / no', date: 'Date', enum: 'Choice' }[t], items: pickable.filter((f) => f.type === t).map((f) => ({ value: f.name, label: f.title })) }))
-    .filter((g) => g.items.length > 0);
+  const groups = fieldGroups(fields);
   const changeField = (name: string | null) => {
-    const next = fields.find((f) => f.name === name);
-    if (!next) return;
-    const nextOperators = operatorsByFieldType[next.type];
-    const operator = nextOperators.includes(condition.operator) ? condition.operator : nextOperators[0]!;
-    onChange({ type: 'field', field: next.name, operator, ...(next.type === type && condition.value !== undefined ? { value: condition.value } : {}) });
+    const next = withField(condition, fields, name);
+    if (next) onChange(next);
   };
   const changeOperator = (operator: string | null) => {
-    const op = operators.find((o) => o === operator);
-    if (!op) return;
-    const keepsValue = !valuelessOperators.includes(op) && dayOperators.includes(op) === dayOperators.includes(condition.operator);
-    onChange({ type: 'field', field: condition.field, operator: op, ...(keepsValue && condition.value !== undefined ? { value: condition.value } : dayOperators.includes(op) ? { value: 30 } : {}) });
+    const next = withOperator(condition, fields, operator);
+    if (next) onChange(next);
   };
   const value = condition.value;
   // A yes/no field reads "is" plus a switch; the switch picks isTrue or isFalse.
   const isBooleanValue = type === 'boolean' && (condition.operator === 'isTrue' || condition.operator === 'isFalse');
-  const operatorData =
-    type === 'boolean'
-      ? [{ value: 'isTrue', label: 'is' }, ...operators.filter((o) => o !== 'isTrue' && o !== 'isFalse').map((o) => ({ value: o, label: operatorLabels[o] }))]
-      : operators.map((o) => ({ value: o, label: operatorLabels[o] }));
+  const operatorData = operatorChoices(type);
   const operatorValue = condition.operator === 'isFalse' ? 'isTrue' : condition.operator;
   let valueInput = null;
   if (isBooleanValue) {

@@ -1,8 +1,7 @@
 import type { EmailStatsResponse } from '@herald/contracts';
-import { afterAll, beforeAll } from 'vitest';
 import { rollUpEmailMetrics } from '../src/features/metrics/metrics.jobs.ts';
-import { createTestContext, type Client, type registerUser, type TestContext } from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import type { Client, registerUser, TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /**
  * What the email metrics tests share: a server with a worker and an SMTP sink, and the calls that write email events,
@@ -10,18 +9,13 @@ import { startSmtpServer } from './smtp.ts';
  * and its afterAll closes it; `ctx` and `smtp`, read live by the importers, name the current file's.
  */
 export let ctx: TestContext;
-export let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+export let smtp: SmtpSink;
 
 export function useMetricsContext(): void {
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    ctx = await createTestContext({ SMTP_URL: smtp.url });
-    // Invitations leave through the worker, which also runs the rollup poller.
-    await ctx.startWorker();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
+  // Invitations leave through the worker, which also runs the rollup poller.
+  useSmtpContext({}, (server, sink) => {
+    ctx = server;
+    smtp = sink;
   });
 }
 

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createTestContext, type registerUser, type TestContext } from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import type { registerUser, TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /** A receiver on loopback (trusted by this server): what it got; a path decides what it answers. */
 export interface Received {
@@ -22,7 +22,7 @@ export interface Received {
  * afterAll closes them; the bindings below, read live by the importers, name the current file's.
  */
 export let ctx: TestContext;
-export let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+export let smtp: SmtpSink;
 /** The receiver's origin: an endpoint's URL is `${base}${path}`. */
 export let base: string;
 export let received: Received[] = [];
@@ -51,14 +51,14 @@ export function useWebhooksContext(): void {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    smtp = await startSmtpServer();
-    ctx = await createTestContext({ SMTP_URL: smtp.url, OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1' });
-    await ctx.startWorker();
   });
+  // Registered first, so run last: the receiver closes after the server.
   afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
     await new Promise((resolve) => receiver.close(resolve));
+  });
+  useSmtpContext({ OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1' }, (server, sink) => {
+    ctx = server;
+    smtp = sink;
   });
 }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect } from 'vitest';
-import { createTestContext, uniqueEmail, type registerUser, type TestContext } from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import { expect } from 'vitest';
+import { uniqueEmail, type registerUser, type TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /**
  * What the suppression and preference tests share: a server with a worker and an SMTP sink (team invitations), and
@@ -8,17 +8,12 @@ import { startSmtpServer } from './smtp.ts';
  * the server and its afterAll closes it; `ctx` and `smtp`, read live by the importers, name the current file's.
  */
 export let ctx: TestContext;
-export let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+export let smtp: SmtpSink;
 
 export function useSuppressionsContext(): void {
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    ctx = await createTestContext({ SMTP_URL: smtp.url });
-    await ctx.startWorker();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
+  useSmtpContext({}, (server, sink) => {
+    ctx = server;
+    smtp = sink;
   });
 }
 

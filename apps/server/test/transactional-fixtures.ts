@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { newEmail } from './email-helpers.ts';
-import {
-  Client,
-  createTestContext,
-  registerUser,
-  uniqueEmail,
-  type ApiResponse,
-  type TestContext,
-} from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import { Client, registerUser, uniqueEmail, type ApiResponse, type TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /**
  * What the transactional send tests share: a server (on its own public URL) with a worker and an SMTP sink, an account
@@ -18,21 +11,12 @@ import { startSmtpServer } from './smtp.ts';
  */
 export const origin = 'https://herald.test';
 export let ctx: TestContext;
-export let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+export let smtp: SmtpSink;
 
 export function useTransactionalContext(): void {
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    ctx = await createTestContext({
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Herald <no-reply@herald.test>',
-      PUBLIC_URL: origin,
-    });
-    await ctx.startWorker();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
+  useSmtpContext({ MAIL_FROM: 'Herald <no-reply@herald.test>', PUBLIC_URL: origin }, (server, sink) => {
+    ctx = server;
+    smtp = sink;
   });
 }
 

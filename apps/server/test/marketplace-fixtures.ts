@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
 import { addCodes, codeHashOf } from '../src/features/marketplace/marketplace-codes.service.ts';
-import { createTestContext, type TestContext } from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import type { TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /**
  * What the marketplace code tests share: a server with a worker and an SMTP sink (team invitations), and the calls
@@ -11,17 +10,12 @@ import { startSmtpServer } from './smtp.ts';
  * current file's.
  */
 export let ctx: TestContext;
-export let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+export let smtp: SmtpSink;
 
 export function useMarketplaceContext(): void {
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    ctx = await createTestContext({ SMTP_URL: smtp.url, MAIL_FROM: 'Herald <no-reply@herald.test>' });
-    await ctx.startWorker();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
+  useSmtpContext({ MAIL_FROM: 'Herald <no-reply@herald.test>' }, (server, sink) => {
+    ctx = server;
+    smtp = sink;
   });
 }
 

@@ -11,7 +11,9 @@ import { codeRow, ctx, newCode, useMarketplaceContext } from './marketplace-fixt
 
 useMarketplaceContext();
 
-describe('npm run cli -- marketplace-codes', () => {
+// Each test starts the CLI (a Node process loading the server through tsx) up to six times: 1–2 s each on a quiet
+// machine, 7–10 s with the cores busy, so these tests get four times the suite's 30 s.
+describe('npm run cli -- marketplace-codes', { timeout: 120_000 }, () => {
   const serverDir = path.resolve(import.meta.dirname, '..');
   const cli = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

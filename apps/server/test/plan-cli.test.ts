@@ -29,7 +29,9 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-describe('npm run cli -- plan', () => {
+// Each test starts the CLI (a Node process loading the server through tsx) up to six times: 1–2 s each on a quiet
+// machine, 7–10 s with the cores busy, so these tests get four times the suite's 30 s.
+describe('npm run cli -- plan', { timeout: 120_000 }, () => {
   it('assigns a plan through assignPlan; running it again changes nothing', async () => {
     const { client, account } = await registerUser(ctx.app);
     const first = await cli(['plan', String(account.accountId), 'premium-monthly-v3', '10000']);

@@ -1,51 +1,12 @@
 import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
-import { baseUrl, visitorAddress } from '../support/browser.ts';
+import { baseUrl, logIn, visitorAddress } from '../support/browser.ts';
+import { emailContentFrame, passiveTypes, type FrameKind } from './email-frames.ts';
 import { corpus, idFromMarkerUrl, isScriptMarker, markerHost } from './payloads.ts';
+import type { Finding, Stall, VisitResult } from './walker-findings.ts';
+import { installProbes, payloadDirectives, withoutCsp } from './walker-probes.ts';
+import { withTimeout } from './with-timeout.ts';
 
-export interface Finding {
-  kind: 'hook' | 'dialog' | 'marker request' | 'csp' | 'page error';
-  /** The payload's id, when the finding names one. */
-  id: number | null;
-  /** The page state the walker was in (its label). */
-  state: string;
-  detail: string;
-}
-
-/** A state where the page stopped answering (a hung renderer): the walker opened a fresh page and went on. */
-export interface Stall {
-  state: string;
-  /** The call that did not return. */
-  call: string;
-  url: string;
-}
-
-export interface VisitResult {
-  state: string;
-  /** Payloads whose text the page showed (in any frame, as text or in a field). */
-  shown: number;
-}
-
-/**
- * Resource types an email may load from the marker host inside its sandboxed preview or the editor canvas: its own
- * images, styles, media, and documents of its frames and objects (which the sandbox keeps from running script).
- */
-const passiveTypes: ReadonlySet<string> = new Set(['image', 'stylesheet', 'font', 'media', 'document']);
-/** CSP directives a payload trips (scripts, plugins, frames, base, forms); others are listed, not failed on. */
-const payloadDirectives = /^(script-src|object-src|frame-src|child-src|base-uri|form-action|default-src)/;
-
-/**
- * Runs in every document of the context before its scripts: reports CSP violations to the test, and gives case-mangled
- * payloads (a field that lower- or upper-cases its text) something to call, so they are caught too.
- */
-function installProbes(): void {
-  const w = window as unknown as Record<string, unknown>;
-  w.FETCH = (url: unknown) => fetch(String(url));
-  w.ALERT = (m: unknown) => (w.__heraldXss as (id: unknown) => void)(m);
-  document.addEventListener('securitypolicyviolation', (event) => {
-    const report = w.__heraldCsp as ((json: string) => void) | undefined;
-    report?.(JSON.stringify({ directive: event.effectiveDirective, blocked: event.blockedURI, sample: event.sample, source: event.sourceFile, line: event.lineNumber, document: location.href, element: event.target instanceof Element ? event.target.outerHTML.slice(0, 160) : String(event.target) }));
-  });
-}
+export type { Finding, Stall, VisitResult } from './walker-findings.ts';
 
 /**
  * A signed-in browser context that watches for payloads running, in every frame: hook calls (a binding present in
@@ -96,24 +57,8 @@ export class XssWalker {
     page.setDefaultTimeout(15_000);
     const walker = new XssWalker(context, page);
     await walker.watch();
-    if (!keepCsp) {
-      const origin = new URL(baseUrl()).origin;
-      await context.route(
-        (url) => url.origin === origin && !/^\/(v1|assets|files)\//.test(url.pathname),
-        async (route) => {
-          if (route.request().resourceType() !== 'document') return route.continue();
-          const response = await route.fetch();
-          const headers = { ...response.headers() };
-          delete headers['content-security-policy'];
-          await route.fulfill({ response, headers });
-        },
-      );
-    }
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    if (!keepCsp) await withoutCsp(context);
+    await logIn(page, email, password);
     await page.waitForLoadState('load');
     return walker;
   }
@@ -326,45 +271,4 @@ export class XssWalker {
     await this.drain();
     await this.context.close();
   }
-}
-
-/** The promise's value, or `fallback` when it fails or takes longer than `ms`. */
-function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(fallback), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(fallback);
-      },
-    );
-  });
-}
-
-/**
- * Where a frame shows an email as its recipient would: inside the sandboxed preview (no scripts), or in the
- * drag-and-drop builder's canvas (same origin, scripts possible); null anywhere else.
- */
-type FrameKind = 'sandboxed preview' | 'editor canvas' | null;
-
-async function emailContentFrame(page: Page, frame: Frame): Promise<FrameKind> {
-  let current: Frame | null = frame;
-  while (current && current.parentFrame() && current.parentFrame() !== page.mainFrame()) current = current.parentFrame();
-  if (!current || current === page.mainFrame() || current.isDetached()) return null;
-  const element = await withTimeout(current.frameElement(), 10_000, null);
-  if (!element) return null;
-  return withTimeout(
-    element.evaluate((node) => {
-      const el = node as Element;
-      const sandbox = el.getAttribute('sandbox');
-      if (sandbox !== null && !/allow-scripts/.test(sandbox)) return 'sandboxed preview' as const;
-      return el.classList.contains('gjs-frame') || el.getAttribute('title') === 'Email canvas' ? ('editor canvas' as const) : null;
-    }),
-    10_000,
-    null,
-  );
 }

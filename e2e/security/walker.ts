@@ -8,6 +8,9 @@ import { withTimeout } from './with-timeout.ts';
 
 export type { Finding, Stall, VisitResult } from './walker-findings.ts';
 
+/** What a page shows while it loads: a loader, a visible skeleton, or something busy. */
+const loaderSelector = '.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]';
+
 /**
  * A signed-in browser context that watches for payloads running, in every frame: hook calls (a binding present in
  * every frame, under the hook's name in three cases), dialogs, requests to the marker host, CSP violations and
@@ -191,15 +194,16 @@ export class XssWalker {
   /** Until nothing loads (no loader, no skeleton, no pending request) for a moment, at most 6 s. */
   async settle(): Promise<void> {
     const begun = Date.now();
-    const deadline = begun + 6_000;
     await this.page.waitForLoadState('load').catch(() => undefined);
-    while (Date.now() < deadline) {
-      const busy = await this.answering('settle: a loader shown?', this.page.evaluate(() => document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]') !== null).catch(() => true), false);
-      if (!busy) break;
-      await this.page.waitForTimeout(100);
+    // Asked in the page every 100 ms up to 6 s after the settle began: a page still loading then (or gone) is walked
+    // as it is, and one that stopped answering is replaced (see `answering`).
+    const timeout = begun + 6_000 - Date.now();
+    if (timeout > 0) {
+      const loaded = this.page.waitForFunction((selector) => document.querySelector(selector) === null, loaderSelector, { timeout, polling: 100 });
+      await this.answering('settle: a loader shown?', loaded.then(() => undefined, () => undefined), undefined);
     }
     if (process.env.XSS_TRACE && Date.now() - begun > 2_000) {
-      const busy = await this.page.evaluate(() => Array.from(document.querySelectorAll('.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]')).map((el) => el.outerHTML.slice(0, 120)).join(' | ')).catch(() => '?');
+      const busy = await this.page.evaluate((selector) => Array.from(document.querySelectorAll(selector)).map((el) => el.outerHTML.slice(0, 120)).join(' | '), loaderSelector).catch(() => '?');
       console.error(`settle took ${Date.now() - begun} ms on ${this.state}: ${busy}`);
     }
     // Handlers of broken images, focus and toggles fire within a few frames; give them time. Not a wait for work: a

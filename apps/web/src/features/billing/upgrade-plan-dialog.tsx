@@ -103,6 +103,9 @@ function PlanPicker({
         onChange={onChange}
         allowDeselect={false}
         maxDropdownHeight={320}
+        // The open list scrolls past 320 px and its options take no focus (the input keeps it): the scrolling area
+        // itself can be focused, so a keyboard can scroll it (axe: scrollable-region-focusable).
+        scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
         comboboxProps={{ withinPortal: true }}
       />
       {billed && (

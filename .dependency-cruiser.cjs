@@ -66,14 +66,16 @@ const webRules = [
   {
     name: 'web/ui-and-lib-below-features',
     severity: 'error',
-    comment: 'apps/web/src/ui and lib are used by the features and the app shell; they import neither (docs/architecture.md)',
+    comment:
+      'apps/web/src/ui and lib are used by the features and the app shell; they import neither (docs/architecture.md)',
     from: { path: `${web}(ui|lib)/` },
     to: { path: `${web}(features|app)/` },
   },
   {
     name: 'web/features-below-app',
     severity: 'error',
-    comment: 'apps/web/src/app (routes, shell) puts the features together; a feature does not import it (docs/architecture.md)',
+    comment:
+      'apps/web/src/app (routes, shell) puts the features together; a feature does not import it (docs/architecture.md)',
     from: { path: `${web}features/` },
     to: { path: `${web}app/` },
   },
@@ -84,7 +86,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'No module may import itself through others, type-only imports included (docs/architecture.md)',
+      comment:
+        'No module may import itself through others, type-only imports included (docs/architecture.md)',
       from: {},
       to: { circular: true },
     },
@@ -107,14 +110,16 @@ module.exports = {
     {
       name: 'jobs-imports-no-feature',
       severity: 'error',
-      comment: 'jobs/ is a toolkit (enqueue, job types, the runner); the task list is put together in app/ (docs/architecture.md)',
+      comment:
+        'jobs/ is a toolkit (enqueue, job types, the runner); the task list is put together in app/ (docs/architecture.md)',
       from: { path: `${server}jobs/` },
       to: { path: `${server}(features|app|cli)/` },
     },
     {
       name: 'toolkit-imports-no-feature',
       severity: 'error',
-      comment: 'The toolkit (config, db, lib, mail, services.ts...) sits below every feature (docs/architecture.md)',
+      comment:
+        'The toolkit (config, db, lib, mail, services.ts...) sits below every feature (docs/architecture.md)',
       from: { path: `${server}([^/]+\\.ts$|db/|lib/|mail/)` },
       to: { path: `${server}(features|app|cli)/` },
     },
@@ -128,7 +133,8 @@ module.exports = {
     {
       name: 'feature-order/listed',
       severity: 'error',
-      comment: 'Every server feature has its place in the declared order (serverFeatures in .dependency-cruiser.cjs, docs/architecture.md)',
+      comment:
+        'Every server feature has its place in the declared order (serverFeatures in .dependency-cruiser.cjs, docs/architecture.md)',
       from: { path: `${features}([^/]+)/` },
       to: { path: features, pathNot: [listed, `${features}$1/`] },
     },

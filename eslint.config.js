@@ -17,8 +17,10 @@ export default tseslint.config(
         'error',
         {
           // Mantine's Loader is a span and its Skeleton a div: named, they need a role (docs/web-app.md, "Loading states are checked too").
-          selector: "JSXOpeningElement[name.name=/^(Loader|Skeleton)$/]:has(JSXAttribute[name.name='aria-label']):not(:has(JSXAttribute[name.name='role']))",
-          message: 'A Loader or Skeleton with an aria-label needs role="status" (axe: aria-prohibited-attr); or use LoadingSpinner from src/ui.',
+          selector:
+            "JSXOpeningElement[name.name=/^(Loader|Skeleton)$/]:has(JSXAttribute[name.name='aria-label']):not(:has(JSXAttribute[name.name='role']))",
+          message:
+            'A Loader or Skeleton with an aria-label needs role="status" (axe: aria-prohibited-attr); or use LoadingSpinner from src/ui.',
         },
       ],
     },

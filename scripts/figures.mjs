@@ -16,7 +16,12 @@ if (command === 'reset') {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
 } else {
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.txt')).sort() : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith('.txt'))
+        .sort()
+    : [];
   if (files.length === 0) {
     console.error(`${suite}: no figures were written`);
     process.exit(1);

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 /** The suite's files (test/faults/*.test.ts): each gets a worker, so they all run side by side. */
-const faultFiles = fs.readdirSync(new URL('./test/faults/', import.meta.url)).filter((name) => name.endsWith('.test.ts')).length;
+const faultFiles = fs
+  .readdirSync(new URL('./test/faults/', import.meta.url))
+  .filter((name) => name.endsWith('.test.ts')).length;
 
 /** `npm run test:faults -w apps/server`: crashes in the middle of imports, sends and flows (issue 22), apart from npm test. */
 export default defineConfig({

@@ -22,30 +22,184 @@ import {
  */
 
 export const firstNames = [
-  'Olivia', 'Emma', 'Amelia', 'Sophia', 'Isabella', 'Mia', 'Charlotte', 'Ava', 'Harper', 'Evelyn', 'Anna', 'Lena',
-  'Marie', 'Sofia', 'Laura', 'Julia', 'Chloe', 'Zoe', 'Nora', 'Hannah', 'Liam', 'Noah', 'Oliver', 'James', 'Elijah',
-  'William', 'Henry', 'Lucas', 'Benjamin', 'Theodore', 'Jack', 'Leo', 'Daniel', 'Mateo', 'David', 'Samuel', 'Jonas',
-  'Felix', 'Paul', 'Luis', 'Marco', 'Ahmed', 'Yuki', 'Wei', 'Priya', 'Arjun', 'Fatima', 'Omar', 'Ines', 'Pedro',
+  'Olivia',
+  'Emma',
+  'Amelia',
+  'Sophia',
+  'Isabella',
+  'Mia',
+  'Charlotte',
+  'Ava',
+  'Harper',
+  'Evelyn',
+  'Anna',
+  'Lena',
+  'Marie',
+  'Sofia',
+  'Laura',
+  'Julia',
+  'Chloe',
+  'Zoe',
+  'Nora',
+  'Hannah',
+  'Liam',
+  'Noah',
+  'Oliver',
+  'James',
+  'Elijah',
+  'William',
+  'Henry',
+  'Lucas',
+  'Benjamin',
+  'Theodore',
+  'Jack',
+  'Leo',
+  'Daniel',
+  'Mateo',
+  'David',
+  'Samuel',
+  'Jonas',
+  'Felix',
+  'Paul',
+  'Luis',
+  'Marco',
+  'Ahmed',
+  'Yuki',
+  'Wei',
+  'Priya',
+  'Arjun',
+  'Fatima',
+  'Omar',
+  'Ines',
+  'Pedro',
 ];
 export const lastNames = [
-  'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez',
-  'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez',
-  'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen',
-  'King', 'Wright', 'Scott', 'Torres', 'Nguyen', 'Hill', 'Flores', 'Mueller', 'Schmidt', 'Schneider', 'Fischer',
-  'Weber', 'Rossi', 'Russo', 'Dubois', 'Kowalski', 'Tanaka',
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  'Ramirez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Torres',
+  'Nguyen',
+  'Hill',
+  'Flores',
+  'Mueller',
+  'Schmidt',
+  'Schneider',
+  'Fischer',
+  'Weber',
+  'Rossi',
+  'Russo',
+  'Dubois',
+  'Kowalski',
+  'Tanaka',
 ];
 export const domains = [
-  'gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'proton.me', 'gmx.de', 'web.de',
-  'acme.io', 'globex.com', 'initech.net', 'umbrella.co', 'stark.industries', 'wayne.enterprises', 'hooli.xyz', 'example.org',
+  'gmail.com',
+  'yahoo.com',
+  'outlook.com',
+  'hotmail.com',
+  'icloud.com',
+  'proton.me',
+  'gmx.de',
+  'web.de',
+  'acme.io',
+  'globex.com',
+  'initech.net',
+  'umbrella.co',
+  'stark.industries',
+  'wayne.enterprises',
+  'hooli.xyz',
+  'example.org',
 ];
 export const benchTags = [
-  'customer', 'lead', 'trial', 'newsletter', 'vip', 'churned', 'webinar-2024', 'beta', 'partner', 'enterprise',
-  'smb', 'eu', 'us', 'apac', 'mobile', 'desktop', 'referral', 'ads', 'organic', 'event-attendee',
+  'customer',
+  'lead',
+  'trial',
+  'newsletter',
+  'vip',
+  'churned',
+  'webinar-2024',
+  'beta',
+  'partner',
+  'enterprise',
+  'smb',
+  'eu',
+  'us',
+  'apac',
+  'mobile',
+  'desktop',
+  'referral',
+  'ads',
+  'organic',
+  'event-attendee',
 ];
 const plans = ['free', 'starter', 'pro', 'enterprise'];
-const cities = ['Berlin', 'London', 'Paris', 'New York', 'San Francisco', 'Tokyo', 'Madrid', 'Toronto', 'Sydney', 'Lisbon'];
-const trackNames = ['Signed in', 'Viewed product', 'Added to cart', 'Checkout started', 'Order completed', 'Searched', 'Email opened', 'Email clicked'];
-const paths = ['/', '/pricing', '/features', '/blog', '/blog/launch', '/docs', '/signup', '/login', '/contact', '/careers'];
+const cities = [
+  'Berlin',
+  'London',
+  'Paris',
+  'New York',
+  'San Francisco',
+  'Tokyo',
+  'Madrid',
+  'Toronto',
+  'Sydney',
+  'Lisbon',
+];
+const trackNames = [
+  'Signed in',
+  'Viewed product',
+  'Added to cart',
+  'Checkout started',
+  'Order completed',
+  'Searched',
+  'Email opened',
+  'Email clicked',
+];
+const paths = [
+  '/',
+  '/pricing',
+  '/features',
+  '/blog',
+  '/blog/launch',
+  '/docs',
+  '/signup',
+  '/login',
+  '/contact',
+  '/careers',
+];
 
 const peopleChunk = 50_000;
 const eventsChunk = 250_000;
@@ -70,7 +224,13 @@ async function insertPeople(db: Database, accountId: number, from: number, to: n
   );
 }
 
-async function insertEvents(db: Database, accountId: number, firstPersonId: number, from: number, to: number) {
+async function insertEvents(
+  db: Database,
+  accountId: number,
+  firstPersonId: number,
+  from: number,
+  to: number,
+) {
   await unbounded(db, (trx) =>
     sql`insert into events (account_id, person_id, type, name, url, data, source, created_at)
       select ${accountId}, case when ${sql.raw(h(21, 50))} = 0 then null else ${firstPersonId}::bigint + ${sql.raw(h(22, benchPeople))} end,
@@ -94,7 +254,10 @@ async function createAccount(bench: Bench): Promise<{ accountId: number; writeKe
   if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
   const account = (await res.json()) as { accountId: number; writeKey: string };
   const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
-  const rotated = await fetch(`${bench.base}/v1/accounts/rotate-api-key`, { method: 'POST', headers: { cookie, origin: bench.config.publicUrl } });
+  const rotated = await fetch(`${bench.base}/v1/accounts/rotate-api-key`, {
+    method: 'POST',
+    headers: { cookie, origin: bench.config.publicUrl },
+  });
   if (rotated.status !== 200) throw new Error(`rotate-api-key: ${rotated.status} ${await rotated.text()}`);
   const { apiKey } = (await rotated.json()) as { apiKey: string };
   const id = account.accountId;
@@ -102,12 +265,16 @@ async function createAccount(bench: Bench): Promise<{ accountId: number; writeKe
   await sql`insert into person_fields (account_id, name, type, title) values
     (${id}, 'plan', 'string', 'Plan'), (${id}, 'city', 'string', 'City'), (${id}, 'score', 'number', 'Score'), (${id}, 'newsletter', 'boolean', 'Newsletter')
     on conflict do nothing`.execute(bench.db);
-  await sql`insert into tags (account_id, tag) select ${id}, unnest(${benchTags}::text[]) on conflict do nothing`.execute(bench.db);
+  await sql`insert into tags (account_id, tag) select ${id}, unnest(${benchTags}::text[]) on conflict do nothing`.execute(
+    bench.db,
+  );
   return { accountId: id, writeKey: account.writeKey, apiKey };
 }
 
 /** The marker account with all its rows, loading what is missing; returns its credentials and what was loaded. */
-export async function ensureBenchData(bench: Bench): Promise<BenchAccount & { loadedRows: number; loadSeconds: number }> {
+export async function ensureBenchData(
+  bench: Bench,
+): Promise<BenchAccount & { loadedRows: number; loadSeconds: number }> {
   let row = await findBenchAccountRow(bench.db);
   let apiKey: string | undefined;
   if (!row) {
@@ -120,7 +287,9 @@ export async function ensureBenchData(bench: Bench): Promise<BenchAccount & { lo
   const credentials = await benchCredentials(bench, accountId, row.writeKey, apiKey);
   const counts = await benchCounts(bench.db, accountId);
   if (counts.people >= benchPeople && counts.events >= benchEvents) {
-    console.log(`  account ${accountId} already holds ${counts.people} people and ${counts.events} events: reused`);
+    console.log(
+      `  account ${accountId} already holds ${counts.people} people and ${counts.events} events: reused`,
+    );
     return { ...credentials, loadedRows: 0, loadSeconds: 0 };
   }
   console.log(`  account ${accountId}: ${counts.people} people, ${counts.events} events; loading the rest`);
@@ -131,7 +300,8 @@ export async function ensureBenchData(bench: Bench): Promise<BenchAccount & { lo
     const to = Math.min(benchPeople, from + peopleChunk - 1);
     await insertPeople(bench.db, accountId, from, to);
     loaded += to - from + 1;
-    if (to % 100_000 === 0 || to === benchPeople) console.log(`  people ${to}/${benchPeople} (${elapsed()} s)`);
+    if (to % 100_000 === 0 || to === benchPeople)
+      console.log(`  people ${to}/${benchPeople} (${elapsed()} s)`);
   }
   // Events point at the first 1M people of the account by offset: their ids must be contiguous.
   const { rows: ids } = await unbounded(bench.db, (trx) =>
@@ -139,12 +309,14 @@ export async function ensureBenchData(bench: Bench): Promise<BenchAccount & { lo
       select id from people where account_id = ${accountId} order by id limit ${benchPeople}) p`.execute(trx),
   );
   const first = ids[0]!.first;
-  if (ids[0]!.last - first + 1 !== benchPeople) throw new Error(`people ids of account ${accountId} are not contiguous; drop the account and reload`);
+  if (ids[0]!.last - first + 1 !== benchPeople)
+    throw new Error(`people ids of account ${accountId} are not contiguous; drop the account and reload`);
   for (let from = counts.events + 1; from <= benchEvents; from += eventsChunk) {
     const to = Math.min(benchEvents, from + eventsChunk - 1);
     await insertEvents(bench.db, accountId, first, from, to);
     loaded += to - from + 1;
-    if (to % 1_000_000 === 0 || to === benchEvents) console.log(`  events ${to}/${benchEvents} (${elapsed()} s)`);
+    if (to % 1_000_000 === 0 || to === benchEvents)
+      console.log(`  events ${to}/${benchEvents} (${elapsed()} s)`);
   }
   const loadSeconds = (performance.now() - started) / 1000;
   console.log(`  loaded ${loaded} rows in ${loadSeconds.toFixed(1)} s`);

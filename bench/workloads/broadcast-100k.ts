@@ -14,7 +14,12 @@ import { newsletter } from './render-10k.ts';
 const people = Number(process.env.BROADCAST_PEOPLE ?? 100_000);
 const accountName = `bench-broadcast-${people}`;
 
-export interface SinkStats { received: number; distinct: number; duplicates: number; lastAt: number }
+export interface SinkStats {
+  received: number;
+  distinct: number;
+  duplicates: number;
+  lastAt: number;
+}
 
 /**
  * Which receiver a workload sends into: 'smtp-server' (the library the tests run, smtp-sink.ts) or 'lean'
@@ -25,12 +30,21 @@ export type SinkKind = 'smtp-server' | 'lean';
 export const throughputSink: SinkKind = process.env.BENCH_SINK === 'smtp-server' ? 'smtp-server' : 'lean';
 
 /** The SMTP sink in a process of its own; `stats()` asks it what has arrived. */
-export async function startSink(kind: SinkKind = 'smtp-server'): Promise<{ url: string; child: ChildProcess; stats(): Promise<SinkStats>; stop(): void }> {
+export async function startSink(
+  kind: SinkKind = 'smtp-server',
+): Promise<{ url: string; child: ChildProcess; stats(): Promise<SinkStats>; stop(): void }> {
   const file = kind === 'lean' ? 'smtp-sink-lean.ts' : 'smtp-sink.ts';
-  console.log(`  SMTP sink: ${kind === 'lean' ? 'lean (smtp-sink-lean.ts; BENCH_SINK=smtp-server for smtp-server)' : 'smtp-server'}`);
-  const child = fork(path.resolve(import.meta.dirname, file), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  console.log(
+    `  SMTP sink: ${kind === 'lean' ? 'lean (smtp-sink-lean.ts; BENCH_SINK=smtp-server for smtp-server)' : 'smtp-server'}`,
+  );
+  const child = fork(path.resolve(import.meta.dirname, file), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m: { type: string; port: number }) => (m.type === 'ready' ? resolve(m.port) : reject(new Error('sink did not start'))));
+    child.once('message', (m: { type: string; port: number }) =>
+      m.type === 'ready' ? resolve(m.port) : reject(new Error('sink did not start')),
+    );
     child.once('exit', () => reject(new Error('sink exited')));
   });
   return {
@@ -56,12 +70,29 @@ export async function startSink(kind: SinkKind = 'smtp-server'): Promise<{ url: 
  */
 export async function prepareBroadcast(db: Database) {
   const prepared = await unbounded(db, async (trx) => {
-    let account = await trx.selectFrom('accounts').select('id').where('name', '=', accountName).executeTakeFirst();
+    let account = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('name', '=', accountName)
+      .executeTakeFirst();
     if (!account) {
-      account = await trx.insertInto('accounts').values({ name: accountName, email: `${accountName}@example.com`, writeKey: `${accountName}-write-key`, trialEndsAt: new Date(Date.now() + 365 * 86_400_000), mailingAddress: '1 Engine Way, London', site: 'https://example.com' }).returning('id').executeTakeFirstOrThrow();
+      account = await trx
+        .insertInto('accounts')
+        .values({
+          name: accountName,
+          email: `${accountName}@example.com`,
+          writeKey: `${accountName}-write-key`,
+          trialEndsAt: new Date(Date.now() + 365 * 86_400_000),
+          mailingAddress: '1 Engine Way, London',
+          site: 'https://example.com',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     }
     const accountId = Number(account.id);
-    const { rows } = await sql<{ n: string }>`select count(*) as n from people where account_id = ${accountId}`.execute(trx);
+    const { rows } = await sql<{
+      n: string;
+    }>`select count(*) as n from people where account_id = ${accountId}`.execute(trx);
     if (Number(rows[0]!.n) !== people) {
       const started = performance.now();
       await sql`delete from people where account_id = ${accountId}`.execute(trx);
@@ -73,18 +104,54 @@ export async function prepareBroadcast(db: Database) {
     }
     // Earlier runs' deliveries and sent events go (each run starts from the same tables), and sends a killed or
     // interrupted run left behind would otherwise go to this run's sink.
-    const stale = await sql`delete from deliveries d using accounts a where a.id = d.account_id and a.name like 'bench-broadcast-%'`.execute(trx);
-    await sql`delete from events e using accounts a where a.id = e.account_id and a.name like 'bench-broadcast-%'`.execute(trx);
-    if (Number(stale.numAffectedRows ?? 0)) console.log(`  removed ${Number(stale.numAffectedRows)} deliveries of earlier runs`);
-    await sql`insert into sender_addresses (account_id, email, status) values (${accountId}, 'news@sink.example.com', 'verified') on conflict do nothing`.execute(trx);
+    const stale =
+      await sql`delete from deliveries d using accounts a where a.id = d.account_id and a.name like 'bench-broadcast-%'`.execute(
+        trx,
+      );
+    await sql`delete from events e using accounts a where a.id = e.account_id and a.name like 'bench-broadcast-%'`.execute(
+      trx,
+    );
+    if (Number(stale.numAffectedRows ?? 0))
+      console.log(`  removed ${Number(stale.numAffectedRows)} deliveries of earlier runs`);
+    await sql`insert into sender_addresses (account_id, email, status) values (${accountId}, 'news@sink.example.com', 'verified') on conflict do nothing`.execute(
+      trx,
+    );
     const email = newsletter();
-    const row = await trx.insertInto('emails').values({ accountId, name: 'Bench newsletter', subject: email.subject, preheader: email.preheader, html: email.html, fromName: 'Bench', fromEmail: 'news@sink.example.com' }).returning('id').executeTakeFirstOrThrow();
-    const broadcast = await trx.insertInto('broadcasts').values({ accountId, name: 'Bench broadcast', status: 'sending', emailId: row.id, startedAt: new Date() }).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('emails')
+      .values({
+        accountId,
+        name: 'Bench newsletter',
+        subject: email.subject,
+        preheader: email.preheader,
+        html: email.html,
+        fromName: 'Bench',
+        fromEmail: 'news@sink.example.com',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const broadcast = await trx
+      .insertInto('broadcasts')
+      .values({
+        accountId,
+        name: 'Bench broadcast',
+        status: 'sending',
+        emailId: row.id,
+        startedAt: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return { accountId, emailId: Number(row.id), broadcastId: Number(broadcast.id) };
   });
   // The metric queue is written and emptied once per message: with autovacuum off (as on the CI machine) its dead rows
   // would pile up run after run and slow the rollups that read it.
-  await vacuumAnalyze(db, ['deliveries', 'events', 'email_metric_queue', 'segment_dirty_people', 'email_metric_firsts']);
+  await vacuumAnalyze(db, [
+    'deliveries',
+    'events',
+    'email_metric_queue',
+    'segment_dirty_people',
+    'email_metric_firsts',
+  ]);
   return prepared;
 }
 
@@ -148,15 +215,26 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
     console.log(`  Herald process (pid ${herald.pid}) ready: rss ${Math.round(atStart.rss / 1e6)} MB`);
     const queued = await withAccount(bench.db, accountId, async (db) => {
       const category = (await defaultCategory(db, accountId))!;
-      return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+      return enqueueDeliveries(db, {
+        accountId,
+        kind: 'broadcast',
+        sourceId: broadcastId,
+        emailId,
+        category: { id: Number(category.id), type: 'marketing' },
+        audience: sql`true`,
+      });
     });
-    console.log(`  queued ${queued.queued} (excluded ${queued.excluded}) in ${round1((performance.now() - started) / 1000)} s`);
+    console.log(
+      `  queued ${queued.queued} (excluded ${queued.excluded}) in ${round1((performance.now() - started) / 1000)} s`,
+    );
     let stats = await sink.stats();
     for (;;) {
       await new Promise((r) => setTimeout(r, 1000));
       stats = await sink.stats();
       const now = processFigures(herald.pid);
-      console.log(`  ${stats.received} received (${round1((performance.now() - started) / 1000)} s, rss ${Math.round(now.rss / 1e6)} MB, peak ${Math.round(now.peak / 1e6)} MB)`);
+      console.log(
+        `  ${stats.received} received (${round1((performance.now() - started) / 1000)} s, rss ${Math.round(now.rss / 1e6)} MB, peak ${Math.round(now.peak / 1e6)} MB)`,
+      );
       if (stats.received >= people) break;
       if (performance.now() - started > 600_000) throw new Error('not done in 10 minutes');
     }
@@ -166,13 +244,21 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
     const postgresCpu = postgresCpuSeconds() - postgresAtStart;
     await new Promise((r) => setTimeout(r, 1500));
     stats = await sink.stats();
-    const status = await bench.db.selectFrom('broadcasts').select('status').where('id', '=', broadcastId).executeTakeFirst();
-    console.log(`  ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates; broadcast ${status?.status}`);
+    const status = await bench.db
+      .selectFrom('broadcasts')
+      .select('status')
+      .where('id', '=', broadcastId)
+      .executeTakeFirst();
+    console.log(
+      `  ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates; broadcast ${status?.status}`,
+    );
     // CPU of the Herald process (main thread and sender threads): the figure that does not depend on what else runs.
     const cpu = end.cpuSeconds - atStart.cpuSeconds;
     console.log(`  Herald CPU: ${round1(cpu)} s (${((cpu * 1000) / people).toFixed(3)} ms per message)`);
     // Where the rest of the two cores went: the sink stands for the mail server, PostgreSQL for the queue's writes.
-    console.log(`  sink CPU: ${round1(sinkCpu)} s; PostgreSQL CPU: ${round1(postgresCpu)} s (${((postgresCpu * 1000) / people).toFixed(3)} ms per message)`);
+    console.log(
+      `  sink CPU: ${round1(sinkCpu)} s; PostgreSQL CPU: ${round1(postgresCpu)} s (${((postgresCpu * 1000) / people).toFixed(3)} ms per message)`,
+    );
     console.log(`peak memory: ${Math.round(end.peak / 1e6)} MB`);
     return { figure: round1(seconds), unit: 's' };
   } finally {

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { withAccount } from '../../apps/server/src/db/tenancy.ts';
 import { defaultCategory } from '../../apps/server/src/features/categories/categories.service.ts';
-import { enqueueDeliveries, sourceProgress } from '../../apps/server/src/features/deliveries/deliveries.service.ts';
+import {
+  enqueueDeliveries,
+  sourceProgress,
+} from '../../apps/server/src/features/deliveries/deliveries.service.ts';
 import { prepareBroadcast } from './broadcast-100k.ts';
 import { startKillHarness } from './kill-harness.ts';
 import { round1 } from './lib.ts';
@@ -21,7 +24,14 @@ export async function broadcastKill(): Promise<{ figure: number; unit: string }>
     const started = performance.now();
     await withAccount(server.services.db, accountId, async (db) => {
       const category = (await defaultCategory(db, accountId))!;
-      return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: broadcastId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+      return enqueueDeliveries(db, {
+        accountId,
+        kind: 'broadcast',
+        sourceId: broadcastId,
+        emailId,
+        category: { id: Number(category.id), type: 'marketing' },
+        audience: sql`true`,
+      });
     });
     harness.startWorker();
     let before = 0;
@@ -34,21 +44,29 @@ export async function broadcastKill(): Promise<{ figure: number; unit: string }>
       }
       const { received } = await sink.stats();
       before = received;
-      console.log(`  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${received} received); restarting`);
+      console.log(
+        `  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${received} received); restarting`,
+      );
       await harness.restartWorker();
     }
     for (;;) {
       await new Promise((r) => setTimeout(r, 2000));
-      const progress = await withAccount(server.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', broadcastId));
+      const progress = await withAccount(server.services.db, accountId, (db) =>
+        sourceProgress(db, accountId, 'broadcast', broadcastId),
+      );
       const stats = await sink.stats();
-      console.log(`  ${stats.received} received, ${progress.sent} recorded sent, ${progress.pending + progress.sending} left (${round1((performance.now() - started) / 1000)} s)`);
+      console.log(
+        `  ${stats.received} received, ${progress.sent} recorded sent, ${progress.pending + progress.sending} left (${round1((performance.now() - started) / 1000)} s)`,
+      );
       if (progress.pending + progress.sending === 0) break;
       if (performance.now() - started > 900_000) throw new Error('not done in 15 minutes');
     }
     await new Promise((r) => setTimeout(r, 1000));
     const stats = await sink.stats();
     const missing = people - stats.distinct;
-    console.log(`  ${stats.received} received for ${stats.distinct} people: ${stats.duplicates} duplicates, ${missing} missing`);
+    console.log(
+      `  ${stats.received} received for ${stats.distinct} people: ${stats.duplicates} duplicates, ${missing} missing`,
+    );
     return { figure: stats.duplicates + missing, unit: 'wrong' };
   } finally {
     await harness.stop();

@@ -18,7 +18,9 @@ export async function bulkTag(): Promise<{ figure: number; unit: string }> {
       const cleared = await sql`update people set tags = array_remove(tags, ${tag})
         where account_id = ${accountId} and tags @> array[${tag}]::text[]`.execute(trx);
       console.log(`  cleared the tag from ${Number(cleared.numAffectedRows ?? 0)} people`);
-      const { rows } = await sql<{ id: number }>`select id from people where account_id = ${accountId} and id % 10 = 3
+      const { rows } = await sql<{
+        id: number;
+      }>`select id from people where account_id = ${accountId} and id % 10 = 3
         order by id limit ${target}`.execute(trx);
       return rows.map((r) => r.id);
     });
@@ -26,14 +28,25 @@ export async function bulkTag(): Promise<{ figure: number; unit: string }> {
     await vacuumAnalyze(bench.db, ['people']);
 
     const started = performance.now();
-    const accepted = await call<{ bulkActionId: number }>(bench, 'POST', '/v1/tags/bulk', { apiKey, body: { tag, people }, expect: 202 });
+    const accepted = await call<{ bulkActionId: number }>(bench, 'POST', '/v1/tags/bulk', {
+      apiKey,
+      body: { tag, people },
+      expect: 202,
+    });
     const id = accepted.body.bulkActionId;
     console.log(`  accepted as bulk action ${id} after ${round1(performance.now() - started)} ms`);
     let lastDone = -1;
     for (;;) {
-      const { body } = await call<{ status: string; done: number; total: number | null; result: unknown }>(bench, 'GET', `/v1/bulk-actions/${id}`, { apiKey });
+      const { body } = await call<{ status: string; done: number; total: number | null; result: unknown }>(
+        bench,
+        'GET',
+        `/v1/bulk-actions/${id}`,
+        { apiKey },
+      );
       if (body.done !== lastDone) {
-        console.log(`  ${body.status} ${body.done}/${body.total} (${round1((performance.now() - started) / 1000)} s)`);
+        console.log(
+          `  ${body.status} ${body.done}/${body.total} (${round1((performance.now() - started) / 1000)} s)`,
+        );
         lastDone = body.done;
       }
       if (body.status === 'done') break;
@@ -42,7 +55,11 @@ export async function bulkTag(): Promise<{ figure: number; unit: string }> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const seconds = (performance.now() - started) / 1000;
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from people where account_id = ${accountId} and tags @> array[${tag}]::text[]`.execute(bench.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from people where account_id = ${accountId} and tags @> array[${tag}]::text[]`.execute(
+      bench.db,
+    );
     console.log(`  ${rows[0]!.n} people carry the tag`);
     if (rows[0]!.n !== target) throw new Error(`expected ${target} tagged people, found ${rows[0]!.n}`);
     return { figure: round1(seconds), unit: 's' };

@@ -8,7 +8,14 @@ const durationMs = 20_000;
 /** Share of messages that are identify calls with traits (they update the person too). */
 const identifyShare = Number(process.env.INGEST_IDENTIFY_SHARE ?? 0.05);
 const newShare = 0.2;
-const trackNames = ['Signed in', 'Viewed product', 'Added to cart', 'Checkout started', 'Order completed', 'Searched'];
+const trackNames = [
+  'Signed in',
+  'Viewed product',
+  'Added to cart',
+  'Checkout started',
+  'Order completed',
+  'Searched',
+];
 const paths = ['/', '/pricing', '/features', '/blog', '/docs', '/signup'];
 
 type Message = Record<string, unknown> & { type: 'track' | 'page' | 'identify' };
@@ -35,23 +42,55 @@ export async function eventIngest(): Promise<{ figure: number; unit: string }> {
     let newCount = 0;
     const message = (): Message => {
       const r = Math.random();
-      const email = Math.random() < newShare ? `ingest-${runId}-${newCount++}@new-signups.example` : known[Math.floor(Math.random() * known.length)]!.email;
-      const timestamp = Math.random() < 0.5 ? { timestamp: new Date(Date.now() - Math.floor(Math.random() * 3_600_000)).toISOString() } : {};
-      if (r < identifyShare) return { type: 'identify', email, traits: { firstName: firstNames[Math.floor(Math.random() * firstNames.length)], plan: 'pro' }, ...timestamp };
-      if (r < identifyShare + 0.2) return { type: 'page', email, url: `https://www.example.com${paths[Math.floor(Math.random() * paths.length)]}`, ...timestamp };
-      return { type: 'track', email, name: trackNames[Math.floor(Math.random() * trackNames.length)], properties: { productId: Math.floor(Math.random() * 500), price: 19.9 }, ...timestamp };
+      const email =
+        Math.random() < newShare
+          ? `ingest-${runId}-${newCount++}@new-signups.example`
+          : known[Math.floor(Math.random() * known.length)]!.email;
+      const timestamp =
+        Math.random() < 0.5
+          ? { timestamp: new Date(Date.now() - Math.floor(Math.random() * 3_600_000)).toISOString() }
+          : {};
+      if (r < identifyShare)
+        return {
+          type: 'identify',
+          email,
+          traits: { firstName: firstNames[Math.floor(Math.random() * firstNames.length)], plan: 'pro' },
+          ...timestamp,
+        };
+      if (r < identifyShare + 0.2)
+        return {
+          type: 'page',
+          email,
+          url: `https://www.example.com${paths[Math.floor(Math.random() * paths.length)]}`,
+          ...timestamp,
+        };
+      return {
+        type: 'track',
+        email,
+        name: trackNames[Math.floor(Math.random() * trackNames.length)],
+        properties: { productId: Math.floor(Math.random() * 500), price: 19.9 },
+        ...timestamp,
+      };
     };
     const send = async () => {
       const batch = Array.from({ length: batchSize }, message);
       const started = performance.now();
-      const { body } = await call<{ accepted: number; rejected: { index: number; message: string }[] }>(bench, 'POST', '/v1/ingest/batch', { writeKey, body: { batch } });
-      if (body.accepted !== batch.length) throw new Error(`rejected: ${JSON.stringify(body.rejected.slice(0, 3))}`);
+      const { body } = await call<{ accepted: number; rejected: { index: number; message: string }[] }>(
+        bench,
+        'POST',
+        '/v1/ingest/batch',
+        { writeKey, body: { batch } },
+      );
+      if (body.accepted !== batch.length)
+        throw new Error(`rejected: ${JSON.stringify(body.rejected.slice(0, 3))}`);
       return performance.now() - started;
     };
     console.log('  warm-up: 10 batches');
     for (let i = 0; i < 10; i += 1) await send();
 
-    console.log(`  ${concurrency} clients, batches of ${batchSize}, ${durationMs / 1000} s, ${identifyShare * 100}% identify, ${newShare * 100}% new people`);
+    console.log(
+      `  ${concurrency} clients, batches of ${batchSize}, ${durationMs / 1000} s, ${identifyShare * 100}% identify, ${newShare * 100}% new people`,
+    );
     let events = 0;
     const latencies: number[] = [];
     const started = performance.now();
@@ -71,11 +110,15 @@ export async function eventIngest(): Promise<{ figure: number; unit: string }> {
     );
     const seconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    console.log(`  ${events} events in ${round1(seconds)} s; batch latency p50 ${round1(percentile(latencies, 50))} ms, p95 ${round1(percentile(latencies, 95))} ms`);
+    console.log(
+      `  ${events} events in ${round1(seconds)} s; batch latency p50 ${round1(percentile(latencies, 50))} ms, p95 ${round1(percentile(latencies, 95))} ms`,
+    );
 
     const cleanup = await unbounded(bench.db, async (trx) => {
-      const e = await sql`delete from events where account_id = ${accountId} and id > ${before.events}`.execute(trx);
-      const p = await sql`delete from people where account_id = ${accountId} and id > ${before.people}`.execute(trx);
+      const e =
+        await sql`delete from events where account_id = ${accountId} and id > ${before.events}`.execute(trx);
+      const p =
+        await sql`delete from people where account_id = ${accountId} and id > ${before.people}`.execute(trx);
       return { events: Number(e.numAffectedRows ?? 0), people: Number(p.numAffectedRows ?? 0) };
     });
     console.log(`  cleaned up ${cleanup.events} events and ${cleanup.people} new people`);

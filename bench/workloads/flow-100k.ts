@@ -20,10 +20,23 @@ export async function prepareFlowAccount(db: Database, people: number, name = `b
   const prepared = await unbounded(db, async (trx) => {
     let account = await trx.selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirst();
     if (!account) {
-      account = await trx.insertInto('accounts').values({ name, email: `${name}@example.com`, writeKey: `${name}-write-key`, trialEndsAt: new Date(Date.now() + 365 * 86_400_000), mailingAddress: '1 Engine Way, London', site: 'https://example.com' }).returning('id').executeTakeFirstOrThrow();
+      account = await trx
+        .insertInto('accounts')
+        .values({
+          name,
+          email: `${name}@example.com`,
+          writeKey: `${name}-write-key`,
+          trialEndsAt: new Date(Date.now() + 365 * 86_400_000),
+          mailingAddress: '1 Engine Way, London',
+          site: 'https://example.com',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     }
     const accountId = Number(account.id);
-    const { rows } = await sql<{ n: string }>`select count(*) as n from people where account_id = ${accountId}`.execute(trx);
+    const { rows } = await sql<{
+      n: string;
+    }>`select count(*) as n from people where account_id = ${accountId}`.execute(trx);
     if (Number(rows[0]!.n) !== people) {
       const started = performance.now();
       await sql`delete from people where account_id = ${accountId}`.execute(trx);
@@ -40,20 +53,47 @@ export async function prepareFlowAccount(db: Database, people: number, name = `b
     await sql`delete from flow_run_steps where account_id in ${earlier}`.execute(trx);
     await sql`delete from segments where account_id = ${accountId} and auto_type is null`.execute(trx);
     const stale = await sql`delete from deliveries where account_id in ${earlier}`.execute(trx);
-    if (Number(stale.numAffectedRows ?? 0)) console.log(`  removed ${Number(stale.numAffectedRows)} deliveries of earlier runs`);
+    if (Number(stale.numAffectedRows ?? 0))
+      console.log(`  removed ${Number(stale.numAffectedRows)} deliveries of earlier runs`);
     await sql`delete from events where account_id in ${earlier}`.execute(trx);
-    await sql`update people set tags = '{reader}' where account_id = ${accountId} and tags <> '{reader}'`.execute(trx);
+    await sql`update people set tags = '{reader}' where account_id = ${accountId} and tags <> '{reader}'`.execute(
+      trx,
+    );
     // Pending membership marks (people just created or reset) would otherwise be followed during the timed part.
     await sql`delete from segment_dirty_accounts where account_id = ${accountId}`.execute(trx);
     await sql`delete from segment_dirty_people where account_id = ${accountId}`.execute(trx);
-    await sql`insert into sender_addresses (account_id, email, status) values (${accountId}, 'flows@sink.example.com', 'verified') on conflict do nothing`.execute(trx);
+    await sql`insert into sender_addresses (account_id, email, status) values (${accountId}, 'flows@sink.example.com', 'verified') on conflict do nothing`.execute(
+      trx,
+    );
     const email = newsletter();
-    const row = await trx.insertInto('emails').values({ accountId, name: 'Bench flow email', subject: email.subject, preheader: email.preheader, html: email.html, fromName: 'Bench', fromEmail: 'flows@sink.example.com' }).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('emails')
+      .values({
+        accountId,
+        name: 'Bench flow email',
+        subject: email.subject,
+        preheader: email.preheader,
+        html: email.html,
+        fromName: 'Bench',
+        fromEmail: 'flows@sink.example.com',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return { accountId, emailId: Number(row.id) };
   });
   // Every table a run fills or churns: with autovacuum off (this machine's PostgreSQL) their dead rows piled up run after
   // run (2.4 million in segment_members after some twenty runs) and each run was slower than the one before.
-  await vacuumAnalyze(db, ['people', 'deliveries', 'events', 'flow_runs', 'flow_run_steps', 'email_metric_queue', 'segment_members', 'segment_dirty_people', 'email_metric_firsts']);
+  await vacuumAnalyze(db, [
+    'people',
+    'deliveries',
+    'events',
+    'flow_runs',
+    'flow_run_steps',
+    'email_metric_queue',
+    'segment_members',
+    'segment_dirty_people',
+    'email_metric_firsts',
+  ]);
   return prepared;
 }
 
@@ -64,20 +104,44 @@ export interface BenchStep {
 }
 
 /** A flow stored as the flows API stores one, switched on; returns its id and its steps' ids by name. */
-export async function createActiveFlow(db: Database, accountId: number, steps: BenchStep[], links: [string, string, string?][]) {
-  const flow = await db.insertInto('flows').values({ accountId, name: 'Bench flow' }).returning('id').executeTakeFirstOrThrow();
+export async function createActiveFlow(
+  db: Database,
+  accountId: number,
+  steps: BenchStep[],
+  links: [string, string, string?][],
+) {
+  const flow = await db
+    .insertInto('flows')
+    .values({ accountId, name: 'Bench flow' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const flowId = Number(flow.id);
   const ids: Record<string, number> = {};
   for (const step of steps) {
     const row = await db
       .insertInto('flowSteps')
-      .values({ accountId, flowId, type: stepTypeOf(step.op), operationKey: step.op, inputFields: JSON.stringify(encodeInputFields(step.config ?? {})) })
+      .values({
+        accountId,
+        flowId,
+        type: stepTypeOf(step.op),
+        operationKey: step.op,
+        inputFields: JSON.stringify(encodeInputFields(step.config ?? {})),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     ids[step.name] = Number(row.id);
   }
-  for (const [source, target, condition] of links) await db.insertInto('flowLinks').values({ accountId, flowId, source: ids[source]!, target: ids[target]!, condition: condition ?? null }).execute();
-  await db.updateTable('flows').set({ status: 'active', activatedAt: new Date() }).where('accountId', '=', accountId).where('id', '=', flowId).execute();
+  for (const [source, target, condition] of links)
+    await db
+      .insertInto('flowLinks')
+      .values({ accountId, flowId, source: ids[source]!, target: ids[target]!, condition: condition ?? null })
+      .execute();
+  await db
+    .updateTable('flows')
+    .set({ status: 'active', activatedAt: new Date() })
+    .where('accountId', '=', accountId)
+    .where('id', '=', flowId)
+    .execute();
   return { flowId, ids };
 }
 
@@ -88,7 +152,13 @@ export async function createActiveFlow(db: Database, accountId: number, steps: B
 export async function prepareFlow100k(db: Database, accountId: number, emailId: number) {
   const segment = await db
     .insertInto('segments')
-    .values({ accountId, name: 'Bench readers', conditions: JSON.stringify([{ type: 'tag', operator: 'has', tag: 'reader' }]), memberCount: 0, refreshedAt: new Date() })
+    .values({
+      accountId,
+      name: 'Bench readers',
+      conditions: JSON.stringify([{ type: 'tag', operator: 'has', tag: 'reader' }]),
+      memberCount: 0,
+      refreshedAt: new Date(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const segmentId = Number(segment.id);
@@ -102,7 +172,12 @@ export async function prepareFlow100k(db: Database, accountId: number, emailId: 
       { name: 'wait', op: '/delay-v2', config: { wait: { mode: 'duration', amount: 0, unit: 'minutes' } } },
       { name: 'send', op: '/send', config: { email: { id: emailId } } },
     ],
-    [['trigger', 'filter'], ['filter', 'tag', 'yes'], ['tag', 'wait'], ['wait', 'send']],
+    [
+      ['trigger', 'filter'],
+      ['filter', 'tag', 'yes'],
+      ['tag', 'wait'],
+      ['wait', 'send'],
+    ],
   );
   return { segmentId, ...flow };
 }
@@ -122,21 +197,37 @@ export async function runProgress(db: Database, accountId: number, flowId: numbe
  * first entry of the index), so the harness takes about 0.15 s of PostgreSQL's time in a run instead of 1.1 s.
  * Answers null when some are left but they were not counted.
  */
-export async function liveRuns(db: Database, accountId: number, flowId: number, count: boolean): Promise<number | null> {
+export async function liveRuns(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  count: boolean,
+): Promise<number | null> {
   if (!count) {
     const { rows } = await sql<{ left: boolean }>`
-      select exists (select 1 from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')) as left`.execute(db);
+      select exists (select 1 from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')) as left`.execute(
+      db,
+    );
     return rows[0]!.left ? null : 0;
   }
   const { rows } = await sql<{ live: number }>`
-    select count(*)::int as live from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')`.execute(db);
+    select count(*)::int as live from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')`.execute(
+    db,
+  );
   return rows[0]!.live;
 }
 
 /** What the database says after a run: steps executed more than once, runs without all five steps, deliveries. */
 export async function verifyFlowRun(db: Database, accountId: number, flowId: number, steps: number) {
   return unbounded(db, async (trx) => {
-    const { rows } = await sql<{ twice: number; runs: number; short: number; executed: number; deliveries: number; sent: number }>`
+    const { rows } = await sql<{
+      twice: number;
+      runs: number;
+      short: number;
+      executed: number;
+      deliveries: number;
+      sent: number;
+    }>`
       select
         (select count(*) from (select run_id, step_id from flow_run_steps where account_id = ${accountId} and flow_id = ${flowId} group by 1, 2 having count(*) > 1) d)::int as twice,
         (select count(*) from flow_runs where account_id = ${accountId} and flow_id = ${flowId})::int as runs,
@@ -144,7 +235,9 @@ export async function verifyFlowRun(db: Database, accountId: number, flowId: num
            where r.account_id = ${accountId} and r.flow_id = ${flowId} group by r.id having count(s.seq) <> ${steps}) d)::int as short,
         (select count(*) from flow_run_steps where account_id = ${accountId} and flow_id = ${flowId})::int as executed,
         (select count(*) from deliveries where account_id = ${accountId} and source_kind = 'flow')::int as deliveries,
-        (select count(*) from deliveries where account_id = ${accountId} and source_kind = 'flow' and status = 'sent')::int as sent`.execute(trx);
+        (select count(*) from deliveries where account_id = ${accountId} and source_kind = 'flow' and status = 'sent')::int as sent`.execute(
+      trx,
+    );
     return rows[0]!;
   });
 }
@@ -153,12 +246,20 @@ export async function verifyFlowRun(db: Database, accountId: number, flowId: num
 export async function enterSegment(services: Services, accountId: number, segmentId: number) {
   const started = performance.now();
   await runSegmentRefresh(services, accountId, segmentId);
-  console.log(`  segment entered (members, events and runs in one statement) in ${round1((performance.now() - started) / 1000)} s`);
+  console.log(
+    `  segment entered (members, events and runs in one statement) in ${round1((performance.now() - started) / 1000)} s`,
+  );
 }
 
 /** The built Herald process (API and worker, as `npm start` runs it) on the bench's database, sending into the sink. */
 export async function startHerald(main: string, databaseUrl: string, sinkUrl: string): Promise<ChildProcess> {
-  const herald = await startHeraldProcess({ main, databaseUrl, port: 3967, secret: 'bench-flow-secret-bench-flow-secret-bench-flow-01', env: { SMTP_URL: sinkUrl, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32' } });
+  const herald = await startHeraldProcess({
+    main,
+    databaseUrl,
+    port: 3967,
+    secret: 'bench-flow-secret-bench-flow-secret-bench-flow-01',
+    env: { SMTP_URL: sinkUrl, SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '32' },
+  });
   return herald.child;
 }
 
@@ -192,7 +293,9 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
         doneAt = elapsed;
         cpuAtDone = `; when the runs were done, Herald ${round1(processFigures(herald.pid!).cpuSeconds - atStart.cpuSeconds)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s`;
       }
-      console.log(`  ${live ?? 'some'} runs in progress; ${stats.received} emails received (${round1(elapsed)} s)`);
+      console.log(
+        `  ${live ?? 'some'} runs in progress; ${stats.received} emails received (${round1(elapsed)} s)`,
+      );
       if (live === 0 && stats.received >= flowPeople) break;
       if (elapsed > 600) throw new Error('not done in 10 minutes');
     }
@@ -203,10 +306,24 @@ export async function flow100k(): Promise<{ figure: number; unit: string }> {
     stats = await sink.stats();
     const check = await verifyFlowRun(bench.db, accountId, flowId, 5);
     const final = await runProgress(bench.db, accountId, flowId);
-    console.log(`  runs done at ${round1(doneAt)} s, last email at ${round1(lastMail)} s; Herald CPU ${round1(cpu)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s${cpuAtDone}`);
-    console.log(`  sink: ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates`);
-    console.log(`  database: ${check.runs} runs (${final.done} done, ${final.failed} failed), ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`);
-    if (final.failed || check.twice || check.short || stats.duplicates || stats.distinct !== flowPeople || check.runs !== flowPeople) throw new Error('flow-100k: the totals are wrong');
+    console.log(
+      `  runs done at ${round1(doneAt)} s, last email at ${round1(lastMail)} s; Herald CPU ${round1(cpu)} s, PostgreSQL ${round1(postgresCpuSeconds() - postgresAtStart)} s${cpuAtDone}`,
+    );
+    console.log(
+      `  sink: ${stats.received} received, ${stats.distinct} distinct, ${stats.duplicates} duplicates`,
+    );
+    console.log(
+      `  database: ${check.runs} runs (${final.done} done, ${final.failed} failed), ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`,
+    );
+    if (
+      final.failed ||
+      check.twice ||
+      check.short ||
+      stats.duplicates ||
+      stats.distinct !== flowPeople ||
+      check.runs !== flowPeople
+    )
+      throw new Error('flow-100k: the totals are wrong');
     return { figure: round1(seconds), unit: 's' };
   } finally {
     herald.kill('SIGTERM');

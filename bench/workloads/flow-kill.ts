@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import { enterSegment, flowPeople, prepareFlow100k, prepareFlowAccount, runProgress, verifyFlowRun } from './flow-100k.ts';
+import {
+  enterSegment,
+  flowPeople,
+  prepareFlow100k,
+  prepareFlowAccount,
+  runProgress,
+  verifyFlowRun,
+} from './flow-100k.ts';
 import { startKillHarness } from './kill-harness.ts';
 import { round1 } from './lib.ts';
 
@@ -12,7 +19,10 @@ const kills = 5;
  * database recorded twice for a run.
  */
 export async function flowKill(): Promise<{ figure: number; unit: string }> {
-  const harness = await startKillHarness(process.env.PORT ?? '3968', 'bench-flow-kill-secret-bench-flow-kill-secret-01');
+  const harness = await startKillHarness(
+    process.env.PORT ?? '3968',
+    'bench-flow-kill-secret-bench-flow-kill-secret-01',
+  );
   const { sink, server } = harness;
   const db = server.services.db;
   try {
@@ -31,23 +41,32 @@ export async function flowKill(): Promise<{ figure: number; unit: string }> {
         const progress = await runProgress(db, accountId, flowId);
         const { received } = await sink.stats();
         const whileSending = i % 2 === 0 || progress.live === 0;
-        if (whileSending ? received > mailBefore + Math.max(100, flowPeople / 100) : progress.done > runsBefore) break;
+        if (
+          whileSending ? received > mailBefore + Math.max(100, flowPeople / 100) : progress.done > runsBefore
+        )
+          break;
         await new Promise((r) => setTimeout(r, 100));
       }
       const runs = await runProgress(db, accountId, flowId);
       const { received } = await sink.stats();
       runsBefore = runs.done;
       mailBefore = received;
-      console.log(`  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${runs.done} runs done, ${received} emails received); restarting`);
+      console.log(
+        `  kill ${i} at ${round1((performance.now() - started) / 1000)} s (${runs.done} runs done, ${received} emails received); restarting`,
+      );
       await harness.restartWorker();
     }
     for (;;) {
       await new Promise((r) => setTimeout(r, 2000));
       const runs = await runProgress(db, accountId, flowId);
       const { rows } = await sql<{ left: number }>`
-        select count(*)::int as left from deliveries where account_id = ${accountId} and source_kind = 'flow' and status in ('pending', 'sending')`.execute(db);
+        select count(*)::int as left from deliveries where account_id = ${accountId} and source_kind = 'flow' and status in ('pending', 'sending')`.execute(
+        db,
+      );
       const stats = await sink.stats();
-      console.log(`  ${runs.done} runs done, ${runs.live} in progress; ${stats.received} emails received, ${rows[0]!.left} deliveries left (${round1((performance.now() - started) / 1000)} s)`);
+      console.log(
+        `  ${runs.done} runs done, ${runs.live} in progress; ${stats.received} emails received, ${rows[0]!.left} deliveries left (${round1((performance.now() - started) / 1000)} s)`,
+      );
       if (runs.live === 0 && rows[0]!.left === 0) break;
       if (performance.now() - started > 900_000) throw new Error('not done in 15 minutes');
     }
@@ -55,8 +74,12 @@ export async function flowKill(): Promise<{ figure: number; unit: string }> {
     const stats = await sink.stats();
     const check = await verifyFlowRun(db, accountId, flowId, 5);
     const missing = flowPeople - stats.distinct;
-    console.log(`  sink: ${stats.received} received for ${stats.distinct} people: ${stats.duplicates} duplicates, ${missing} missing`);
-    console.log(`  database: ${check.runs} runs, ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`);
+    console.log(
+      `  sink: ${stats.received} received for ${stats.distinct} people: ${stats.duplicates} duplicates, ${missing} missing`,
+    );
+    console.log(
+      `  database: ${check.runs} runs, ${check.executed} steps executed, ${check.twice} executed twice, ${check.short} runs without all 5 steps, ${check.deliveries} deliveries (${check.sent} sent)`,
+    );
     return { figure: stats.duplicates + missing + check.twice, unit: 'wrong' };
   } finally {
     await harness.stop();

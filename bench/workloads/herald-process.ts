@@ -6,7 +6,10 @@ import type { Bench } from './lib.ts';
 /** Build the server as `npm start` runs it (apps/server/dist), so the figures are those of the deployed process. */
 export function buildServer(): string {
   const root = path.resolve(import.meta.dirname, '../..');
-  const built = spawnSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, ['apps/server/scripts/build.mjs'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('the server did not build');
   return path.join(root, 'apps/server/dist/main.js');
 }
@@ -30,7 +33,8 @@ export interface HeraldProcessOptions {
 
 /** The connection string of the bench's database, for a Herald process of its own. */
 export function databaseUrlOf(bench: Bench): string {
-  return (bench.server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+  return (bench.server.services.pool as unknown as { options: { connectionString: string } }).options
+    .connectionString;
 }
 
 /**
@@ -41,10 +45,22 @@ export function databaseUrlOf(bench: Bench): string {
  */
 export async function startHeraldProcess(options: HeraldProcessOptions): Promise<HeraldProcess> {
   const main = options.main ?? buildServer();
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), main], {
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, PORT: String(options.port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: options.secret, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), main],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: options.databaseUrl,
+        PORT: String(options.port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        SESSION_SECRET: options.secret,
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -53,7 +69,10 @@ export async function startHeraldProcess(options: HeraldProcessOptions): Promise
   };
   try {
     await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Herald is running') && resolve());
+      child.stdout!.on(
+        'data',
+        (chunk: Buffer) => chunk.toString().includes('Herald is running') && resolve(),
+      );
       child.once('exit', (code) => reject(new Error(`the Herald process stopped (exit code ${code})`)));
     });
   } catch (error) {

@@ -10,7 +10,20 @@ import { call, checkpoint, round1, startBench, unbounded, vacuumAnalyze } from '
 /** Rows of the bench file; half of them are new people at `newDomain` (import-floor stages the same shape). */
 export const rows = 1_000_000;
 export const newDomain = 'bench-import.example';
-const header = ['Email', 'First name', 'Last name', 'Phone', 'Company', 'Website', 'City', 'Plan', 'Score', 'Signed up', 'Newsletter', 'Tags'];
+const header = [
+  'Email',
+  'First name',
+  'Last name',
+  'Phone',
+  'Company',
+  'Website',
+  'City',
+  'Plan',
+  'Score',
+  'Signed up',
+  'Newsletter',
+  'Tags',
+];
 const cities = ['Berlin', 'Lisbon', 'Austin', 'Osaka', 'Lagos', 'Lima', 'Oslo', 'Pune'];
 const plans = ['free', 'starter', 'pro', 'business'];
 
@@ -31,9 +44,15 @@ async function* existingEmails(db: Database, accountId: number, count: number): 
   let after = 0;
   let left = count;
   while (left > 0) {
-    const page = await unbounded(db, async (trx) =>
-      (await sql<{ key: string; email: string }>`select id::text as key, email from people
-        where account_id = ${accountId} and email is not null and id > ${after} order by id limit ${Math.min(50_000, left)}`.execute(trx)).rows,
+    const page = await unbounded(
+      db,
+      async (trx) =>
+        (
+          await sql<{ key: string; email: string }>`select id::text as key, email from people
+        where account_id = ${accountId} and email is not null and id > ${after} order by id limit ${Math.min(50_000, left)}`.execute(
+            trx,
+          )
+        ).rows,
     );
     if (page.length === 0) return;
     for (const row of page) yield row.email;
@@ -45,21 +64,32 @@ async function* existingEmails(db: Database, accountId: number, count: number): 
 /** Half the rows are people the account has, half are new: both the update and the insert path. */
 async function writeCsv(file: string, existing: AsyncGenerator<string>): Promise<void> {
   const out = fs.createWriteStream(file);
-  const write = (line: string) => (out.write(line) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  const write = (line: string) =>
+    out.write(line) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
   await write(`${header.join(',')}\n`);
   for (let i = 0; i < rows; i += 1) {
     const known = i % 2 === 0 ? await existing.next() : undefined;
     const email = known && !known.done ? known.value : `imp-${i}@${newDomain}`;
     const line = [
-      email, `First${i % 997}`, `Last${i % 991}`, `+1 555 ${String(i).padStart(7, '0')}`, `"Company ${i % 5000}, Inc."`,
-      `https://site${i % 9000}.example`, cities[i % cities.length], plans[i % plans.length], String(i % 1000),
-      `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`, i % 3 === 0 ? 'true' : 'false',
+      email,
+      `First${i % 997}`,
+      `Last${i % 991}`,
+      `+1 555 ${String(i).padStart(7, '0')}`,
+      `"Company ${i % 5000}, Inc."`,
+      `https://site${i % 9000}.example`,
+      cities[i % cities.length],
+      plans[i % plans.length],
+      String(i % 1000),
+      `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
+      i % 3 === 0 ? 'true' : 'false',
       i % 4 === 0 ? '"imported, csv"' : 'imported',
     ].join(',');
     await write(`${line}\n`);
     if ((i + 1) % 250_000 === 0) console.log(`  wrote ${i + 1} rows`);
   }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
 }
 
 /**
@@ -78,7 +108,13 @@ async function uploadFromOtherProcess(url: string, file: string, size: number): 
     });
     req.on('error', (e) => { console.error(e.message); process.exit(1); });
     fs.createReadStream(file).pipe(req);`;
-  const { stderr } = await promisify(execFile)(process.execPath, ['-e', script, url, file, String(size)]).catch((error: { stderr?: string; message: string }) => {
+  const { stderr } = await promisify(execFile)(process.execPath, [
+    '-e',
+    script,
+    url,
+    file,
+    String(size),
+  ]).catch((error: { stderr?: string; message: string }) => {
     throw new Error(`upload failed: ${error.stderr || error.message}`);
   });
   if (stderr) console.log(stderr);
@@ -96,24 +132,41 @@ const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
  */
 async function resetAccount(db: Database, accountId: number): Promise<void> {
   await unbounded(db, async (trx) => {
-    const removed = await sql`delete from people where account_id = ${accountId} and email_key like ${`%@${newDomain}`}`.execute(trx);
+    const removed =
+      await sql`delete from people where account_id = ${accountId} and email_key like ${`%@${newDomain}`}`.execute(
+        trx,
+      );
     console.log(`  removed ${Number(removed.numAffectedRows ?? 0)} people left by an earlier run`);
-    const snapshot = await sql<{ exists: boolean }>`select to_regclass(${snapshotTable}) is not null as exists`.execute(trx);
+    const snapshot = await sql<{
+      exists: boolean;
+    }>`select to_regclass(${snapshotTable}) is not null as exists`.execute(trx);
     if (!snapshot.rows[0]!.exists) {
-      const touched = await sql<{ n: number }>`select count(*)::int as n from people where account_id = ${accountId} and 'bench-import' = any(tags)`.execute(trx);
-      if (touched.rows[0]!.n > 0) throw new Error(`no snapshot of the account before the first import-1m run; reload the bench data (bench-data) to compare runs`);
+      const touched = await sql<{
+        n: number;
+      }>`select count(*)::int as n from people where account_id = ${accountId} and 'bench-import' = any(tags)`.execute(
+        trx,
+      );
+      if (touched.rows[0]!.n > 0)
+        throw new Error(
+          `no snapshot of the account before the first import-1m run; reload the bench data (bench-data) to compare runs`,
+        );
       await sql`create table ${sql.table(snapshotTable)} as
         select account_id, id, first_name, last_name, phone, company, website, external_id, fields, tags, updated_at
-        from people where account_id = ${accountId} and email is not null order by id limit ${rows / 2}`.execute(trx);
+        from people where account_id = ${accountId} and email is not null order by id limit ${rows / 2}`.execute(
+        trx,
+      );
       console.log(`  took a snapshot of the ${rows / 2} people the file updates`);
       return;
     }
-    const restored = await sql`update people p set first_name = b.first_name, last_name = b.last_name, phone = b.phone, company = b.company,
+    const restored =
+      await sql`update people p set first_name = b.first_name, last_name = b.last_name, phone = b.phone, company = b.company,
         website = b.website, external_id = b.external_id, fields = b.fields, tags = b.tags, updated_at = b.updated_at
       from ${sql.table(snapshotTable)} b
       where p.account_id = b.account_id and p.id = b.id
         and (p.first_name, p.last_name, p.phone, p.company, p.website, p.external_id, p.fields, p.tags)
-            is distinct from (b.first_name, b.last_name, b.phone, b.company, b.website, b.external_id, b.fields, b.tags)`.execute(trx);
+            is distinct from (b.first_name, b.last_name, b.phone, b.company, b.website, b.external_id, b.fields, b.tags)`.execute(
+        trx,
+      );
     console.log(`  restored ${Number(restored.numAffectedRows ?? 0)} people an earlier run updated`);
   });
 }
@@ -130,32 +183,56 @@ async function settleSegmentRefreshes(db: Database, accountId: number): Promise<
         (select count(*)::int from segment_dirty_accounts where account_id = ${accountId})
           + (select count(*)::int from (select 1 from segment_dirty_people where account_id = ${accountId} limit 1) p) as marks,
         (select count(*)::int from graphile_worker.jobs where task_identifier in ('refresh-segment', 'refresh-segments', 'people-search-fill')
-          and attempts < max_attempts and (locked_at is null or locked_at > now() - interval '10 minutes')) as jobs`.execute(db);
+          and attempts < max_attempts and (locked_at is null or locked_at > now() - interval '10 minutes')) as jobs`.execute(
+      db,
+    );
     const { marks, jobs } = rows[0]!;
     if (marks === 0 && jobs === 0) break;
-    if (performance.now() - started > 15 * 60_000) throw new Error('segment refreshes did not settle in 15 minutes');
+    if (performance.now() - started > 15 * 60_000)
+      throw new Error('segment refreshes did not settle in 15 minutes');
     await new Promise((r) => setTimeout(r, 1000));
   }
-  console.log(`  segment refreshes and search fills after the reset settled in ${round1((performance.now() - started) / 1000)} s`);
+  console.log(
+    `  segment refreshes and search fills after the reset settled in ${round1((performance.now() - started) / 1000)} s`,
+  );
 }
 
 /**
  * How long after the import is done its people are findable by any part of their name or email: the
  * people-search-fill job it asked for, then a search for part of the last new person's email.
  */
-async function reportSearchFill(db: Database, apiKey: string, bench: Awaited<ReturnType<typeof startBench>>, accountId: number, importId: number): Promise<void> {
+async function reportSearchFill(
+  db: Database,
+  apiKey: string,
+  bench: Awaited<ReturnType<typeof startBench>>,
+  accountId: number,
+  importId: number,
+): Promise<void> {
   const started = performance.now();
   for (;;) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from graphile_worker.jobs where key = ${`people-search-fill:${accountId}:${importId}`}`.execute(db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from graphile_worker.jobs where key = ${`people-search-fill:${accountId}:${importId}`}`.execute(
+      db,
+    );
     if (rows[0]!.n === 0) break;
-    if (performance.now() - started > 10 * 60_000) throw new Error('the search fill did not finish in 10 minutes');
+    if (performance.now() - started > 10 * 60_000)
+      throw new Error('the search fill did not finish in 10 minutes');
     await new Promise((r) => setTimeout(r, 100));
   }
   const filled = (performance.now() - started) / 1000;
   const part = `imp-${rows - 1}@bench-import`;
-  const { body } = await call<{ users: { email: string }[] }>(bench, 'GET', `/v1/people/search?query=${encodeURIComponent(part)}`, { apiKey });
-  if (!body.users.some((u) => u.email === `imp-${rows - 1}@${newDomain}`)) throw new Error(`a search for "${part}" did not find the imported person`);
-  console.log(`  imported people findable by any part of name or email ${round1(filled)} s after the import was done (people-search-fill)`);
+  const { body } = await call<{ users: { email: string }[] }>(
+    bench,
+    'GET',
+    `/v1/people/search?query=${encodeURIComponent(part)}`,
+    { apiKey },
+  );
+  if (!body.users.some((u) => u.email === `imp-${rows - 1}@${newDomain}`))
+    throw new Error(`a search for "${part}" did not find the imported person`);
+  console.log(
+    `  imported people findable by any part of name or email ${round1(filled)} s after the import was done (people-search-fill)`,
+  );
 }
 
 /**
@@ -178,16 +255,30 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     await vacuumAnalyze(bench.db, ['people']);
     await settleSegmentRefreshes(bench.db, accountId);
     const existingFields = new Set(
-      (await sql<{ name: string }>`select name from person_fields where account_id = ${accountId}`.execute(bench.db)).rows.map((r) => r.name),
+      (
+        await sql<{ name: string }>`select name from person_fields where account_id = ${accountId}`.execute(
+          bench.db,
+        )
+      ).rows.map((r) => r.name),
     );
     const fieldMapping = [
-      { column: 'Email', field: 'email' }, { column: 'First name', field: 'firstName' }, { column: 'Last name', field: 'lastName' },
-      { column: 'Phone', field: 'phone' }, { column: 'Company', field: 'company' }, { column: 'Website', field: 'website' },
-      ...customColumns.map((c) => (existingFields.has(c.field) ? { column: c.column, field: c.field } : { column: c.column, field: c.field, newField: { title: c.title, type: c.type } })),
+      { column: 'Email', field: 'email' },
+      { column: 'First name', field: 'firstName' },
+      { column: 'Last name', field: 'lastName' },
+      { column: 'Phone', field: 'phone' },
+      { column: 'Company', field: 'company' },
+      { column: 'Website', field: 'website' },
+      ...customColumns.map((c) =>
+        existingFields.has(c.field)
+          ? { column: c.column, field: c.field }
+          : { column: c.column, field: c.field, newField: { title: c.title, type: c.type } },
+      ),
       { column: 'Tags', field: 'tags' },
     ];
 
-    const upload = await call<{ url: string; key: string }>(bench, 'POST', '/v1/imports/upload-url', { apiKey });
+    const upload = await call<{ url: string; key: string }>(bench, 'POST', '/v1/imports/upload-url', {
+      apiKey,
+    });
     const size = fs.statSync(file).size;
     console.log(`  uploading ${Math.round(size / 1e6)} MB`);
     await uploadFromOtherProcess(upload.body.url, file, size);
@@ -204,11 +295,19 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
         peakPhase = phase;
       }
     }, 100);
-    const walBefore = (await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(bench.db)).rows[0]!.lsn;
+    const walBefore = (await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(bench.db))
+      .rows[0]!.lsn;
     const started = performance.now();
     const created = await call<{ id: number }>(bench, 'POST', '/v1/imports', {
       apiKey,
-      body: { name: 'bench import 1m', peopleFileKey: upload.body.key, numPeople: rows, fieldMapping, tags: ['bench-import'], existingPeopleStrategy: 'update' },
+      body: {
+        name: 'bench import 1m',
+        peopleFileKey: upload.body.key,
+        numPeople: rows,
+        fieldMapping,
+        tags: ['bench-import'],
+        existingPeopleStrategy: 'update',
+      },
       expect: 201,
     });
     let last = '';
@@ -217,11 +316,18 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     for (;;) {
       // Time the import's statements spend waiting for other transactions' locks (e.g. segment refreshes).
       const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where wait_event_type = 'Lock' and (query like 'with batch as%' or query like 'copy import_staging.%')`.execute(bench.db);
+        where wait_event_type = 'Lock' and (query like 'with batch as%' or query like 'copy import_staging.%')`.execute(
+        bench.db,
+      );
       const now = performance.now();
       if (waiting.rows[0]!.n > 0) lockWait += now - lastPoll;
       lastPoll = now;
-      const { body } = await call<{ status: string; progress: number; counts: Record<string, number>; error: string | null }>(bench, 'GET', `/v1/imports/${created.body.id}`, { apiKey });
+      const { body } = await call<{
+        status: string;
+        progress: number;
+        counts: Record<string, number>;
+        error: string | null;
+      }>(bench, 'GET', `/v1/imports/${created.body.id}`, { apiKey });
       phase = body.status;
       const line = `  ${body.status} ${Math.round(body.progress * 100)}%`;
       if (line !== last) console.log(`${line} (${round1((performance.now() - started) / 1000)} s)`);
@@ -229,8 +335,14 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
       if (body.status === 'failed') throw new Error(`import failed: ${body.error}`);
       if (body.status === 'done') {
         console.log(`  counts ${JSON.stringify(body.counts)}`);
-        console.log(`  import statements waited on other transactions' locks for about ${round1(lockWait / 1000)} s`);
-        const wal = await sql<{ mb: number }>`select round(pg_wal_lsn_diff(pg_current_wal_lsn(), ${walBefore}::pg_lsn) / 1048576)::int as mb`.execute(bench.db);
+        console.log(
+          `  import statements waited on other transactions' locks for about ${round1(lockWait / 1000)} s`,
+        );
+        const wal = await sql<{
+          mb: number;
+        }>`select round(pg_wal_lsn_diff(pg_current_wal_lsn(), ${walBefore}::pg_lsn) / 1048576)::int as mb`.execute(
+          bench.db,
+        );
         console.log(`  WAL written meanwhile (the whole server): ${wal.rows[0]!.mb} MB`);
         break;
       }
@@ -239,7 +351,9 @@ export async function import1m(): Promise<{ figure: number; unit: string }> {
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     await reportSearchFill(bench.db, apiKey, bench, accountId, created.body.id);
-    console.log(`  at the peak (${peakPhase}): JS heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB, external ${mb(peak.external)} MB, buffers ${mb(peak.arrayBuffers)} MB`);
+    console.log(
+      `  at the peak (${peakPhase}): JS heap ${mb(peak.heapUsed)} of ${mb(peak.heapTotal)} MB, external ${mb(peak.external)} MB, buffers ${mb(peak.arrayBuffers)} MB`,
+    );
     console.log(`peak memory: ${mb(peak.rss)} MB`);
     return { figure: round1(seconds), unit: 's' };
   } finally {

@@ -17,7 +17,9 @@ async function prepare(db: Database, accountId: number): Promise<void> {
   await unbounded(db, async (trx) => {
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
     await sql`create schema ${sql.id(schema)}`.execute(trx);
-    await sql`create table ${sql.id(schema, 'people')} (like public.people including defaults including identity including generated)`.execute(trx);
+    await sql`create table ${sql.id(schema, 'people')} (like public.people including defaults including identity including generated)`.execute(
+      trx,
+    );
     const copied = await sql`insert into ${sql.id(schema, 'people')}
         (account_id, id, email, first_name, last_name, phone, company, website, external_id, anonymous_id, fields, tags, created_at, updated_at)
       overriding system value
@@ -27,8 +29,12 @@ async function prepare(db: Database, accountId: number): Promise<void> {
       order by id`.execute(trx);
     console.log(`  copied ${Number(copied.numAffectedRows ?? 0)} people`);
     await sql`alter table ${sql.id(schema, 'people')} add primary key (account_id, id)`.execute(trx);
-    await sql`create unique index on ${sql.id(schema, 'people')} (account_id, email_key) where email_key is not null`.execute(trx);
-    await sql`select setval(pg_get_serial_sequence(${`${schema}.people`}, 'id'), (select max(id) from public.people))`.execute(trx);
+    await sql`create unique index on ${sql.id(schema, 'people')} (account_id, email_key) where email_key is not null`.execute(
+      trx,
+    );
+    await sql`select setval(pg_get_serial_sequence(${`${schema}.people`}, 'id'), (select max(id) from public.people))`.execute(
+      trx,
+    );
     await sql`create unlogged table ${sql.id(schema, 'staging')} as
       with existing as (
         select email, row_number() over (order by id) as k from ${sql.id(schema, 'people')} where email is not null order by id limit ${rows / 2}
@@ -51,21 +57,34 @@ async function prepare(db: Database, accountId: number): Promise<void> {
 }
 
 /** The barest merge of one batch: update the people found by email, insert the others. No change checks, no conflict handling. */
-async function mergeBatch(db: Database, accountId: number, from: number, to: number): Promise<{ updated: number; created: number; updateSeconds: number; insertSeconds: number }> {
+async function mergeBatch(
+  db: Database,
+  accountId: number,
+  from: number,
+  to: number,
+): Promise<{ updated: number; created: number; updateSeconds: number; insertSeconds: number }> {
   return unbounded(db, async (trx) => {
     // The import's planner settings: each staged row reaches its person through the email index.
-    await sql`select set_config('jit', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(trx);
+    await sql`select set_config('jit', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(
+      trx,
+    );
     const t0 = performance.now();
-    const updated = await sql`update ${sql.id(schema, 'people')} p set first_name = s.first_name, last_name = s.last_name, phone = s.phone,
+    const updated =
+      await sql`update ${sql.id(schema, 'people')} p set first_name = s.first_name, last_name = s.last_name, phone = s.phone,
         company = s.company, website = s.website, fields = p.fields || s.fields, tags = p.tags || s.tags, updated_at = now()
       from ${sql.id(schema, 'staging')} s
-      where s.row_no > ${from} and s.row_no <= ${to} and p.account_id = ${accountId} and p.email_key = s.email`.execute(trx);
+      where s.row_no > ${from} and s.row_no <= ${to} and p.account_id = ${accountId} and p.email_key = s.email`.execute(
+        trx,
+      );
     const t1 = performance.now();
-    const created = await sql`insert into ${sql.id(schema, 'people')} (account_id, email, first_name, last_name, phone, company, website, fields, tags)
+    const created =
+      await sql`insert into ${sql.id(schema, 'people')} (account_id, email, first_name, last_name, phone, company, website, fields, tags)
       select ${accountId}, s.email, s.first_name, s.last_name, s.phone, s.company, s.website, s.fields, s.tags
       from ${sql.id(schema, 'staging')} s
       where s.row_no > ${from} and s.row_no <= ${to}
-        and not exists (select 1 from ${sql.id(schema, 'people')} p where p.account_id = ${accountId} and p.email_key = s.email)`.execute(trx);
+        and not exists (select 1 from ${sql.id(schema, 'people')} p where p.account_id = ${accountId} and p.email_key = s.email)`.execute(
+        trx,
+      );
     return {
       updated: Number(updated.numAffectedRows ?? 0),
       created: Number(created.numAffectedRows ?? 0),
@@ -101,7 +120,9 @@ export async function importFloor(): Promise<{ figure: number; unit: string }> {
         const r = await mergeBatch(bench.db, accountId, b * batchRows, (b + 1) * batchRows);
         updated += r.updated;
         created += r.created;
-        console.log(`  batch ${b + 1}: ${r.updated} updated in ${round1(r.updateSeconds)} s, ${r.created} created in ${round1(r.insertSeconds)} s`);
+        console.log(
+          `  batch ${b + 1}: ${r.updated} updated in ${round1(r.updateSeconds)} s, ${r.created} created in ${round1(r.insertSeconds)} s`,
+        );
       }
     };
     await Promise.all(Array.from({ length: lanes }, lane));
@@ -109,7 +130,9 @@ export async function importFloor(): Promise<{ figure: number; unit: string }> {
     console.log(`  ${updated} updated and ${created} created in all`);
     return { figure: round1(seconds), unit: 's' };
   } finally {
-    await unbounded(bench.db, (trx) => sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx)).catch(() => undefined);
+    await unbounded(bench.db, (trx) =>
+      sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx),
+    ).catch(() => undefined);
     await bench.stop();
   }
 }

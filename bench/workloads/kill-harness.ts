@@ -14,15 +14,31 @@ const root = path.resolve(import.meta.dirname, '../..');
  */
 export async function startKillHarness(port: string, secret: string) {
   const sink = await startSink();
-  const config = loadConfig({ ...process.env, PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_URL: sink.url, SESSION_SECRET: secret, DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data') });
+  const config = loadConfig({
+    ...process.env,
+    PORT: port,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    SMTP_URL: sink.url,
+    SESSION_SECRET: secret,
+    DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data'),
+  });
   const server = await startServer(config, 'api', (m) => console.log(m));
-  const databaseUrl = (server.services.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+  const databaseUrl = (server.services.pool as unknown as { options: { connectionString: string } }).options
+    .connectionString;
   const main = buildServer();
   let worker: ChildProcess | null = null;
   const startWorker = () => {
     worker = spawn(process.execPath, [main, '--role=worker'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, SMTP_URL: sink.url, SESSION_SECRET: secret, LOG_LEVEL: 'warn', SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        SMTP_URL: sink.url,
+        SESSION_SECRET: secret,
+        LOG_LEVEL: 'warn',
+        SMTP_MAX_CONNECTIONS: process.env.SMTP_MAX_CONNECTIONS ?? '16',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   };

@@ -36,7 +36,13 @@ export async function startBench(role: 'all' | 'api' = 'all'): Promise<Bench> {
     DATA_DIR: process.env.DATA_DIR ?? path.resolve(import.meta.dirname, '../../data'),
   });
   const server = await startServer(config, role, (m) => console.log(m));
-  return { server, config, base: `http://127.0.0.1:${config.port}`, db: server.services.db, stop: () => server.stop() };
+  return {
+    server,
+    config,
+    base: `http://127.0.0.1:${config.port}`,
+    db: server.services.db,
+    stop: () => server.stop(),
+  };
 }
 
 /** Run `fn` on one owner connection with no statement timeout (the pool's 30 s is for requests). */
@@ -73,14 +79,18 @@ export async function checkpoint(db: Database): Promise<void> {
     console.log(`  checkpoint: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     // A DATABASE_URL user that is neither superuser nor pg_checkpoint: the figure then depends on the last one.
-    console.log(`  no checkpoint before timing (${(error as Error).message}): figures may vary more from run to run`);
+    console.log(
+      `  no checkpoint before timing (${(error as Error).message}): figures may vary more from run to run`,
+    );
   }
 }
 
 /** The marker account, if it was created (loaded or not). */
 export async function findBenchAccountRow(db: Database) {
   const { rows } = await sql<{ id: number; writeKey: string; apiKeyHash: string | null }>`
-    select id, write_key, api_key_hash from accounts where name = ${benchAccountName} and deleting_at is null order by id limit 1`.execute(db);
+    select id, write_key, api_key_hash from accounts where name = ${benchAccountName} and deleting_at is null order by id limit 1`.execute(
+    db,
+  );
   return rows[0];
 }
 
@@ -100,7 +110,12 @@ const credentialsFile = (config: Config) => path.join(config.dataDir, 'bench-1m.
  * The API key of the marker account. The database keeps only its hash, so the key lives in
  * DATA_DIR/bench-1m.json; when that file is missing or stale (another database), a new key is set.
  */
-export async function benchCredentials(bench: Bench, accountId: number, writeKey: string, apiKey?: string): Promise<BenchAccount> {
+export async function benchCredentials(
+  bench: Bench,
+  accountId: number,
+  writeKey: string,
+  apiKey?: string,
+): Promise<BenchAccount> {
   const file = credentialsFile(bench.config);
   if (!apiKey) {
     try {
@@ -113,7 +128,9 @@ export async function benchCredentials(bench: Bench, accountId: number, writeKey
   const row = await findBenchAccountRow(bench.db);
   if (!apiKey || row?.apiKeyHash !== hashToken(apiKey)) {
     apiKey = `hk_${randomToken(30)}`;
-    await sql`update accounts set api_key_hash = ${hashToken(apiKey)}, api_key_hint = ${apiKey.slice(-4)} where id = ${accountId}`.execute(bench.db);
+    await sql`update accounts set api_key_hash = ${hashToken(apiKey)}, api_key_hint = ${apiKey.slice(-4)} where id = ${accountId}`.execute(
+      bench.db,
+    );
   }
   const account = { accountId, apiKey, writeKey };
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -139,7 +156,8 @@ export async function call<T>(
   });
   const text = await res.text();
   const expect = options.expect ?? 200;
-  if (res.status !== expect) throw new Error(`${method} ${url}: ${res.status} (expected ${expect}) ${text.slice(0, 300)}`);
+  if (res.status !== expect)
+    throw new Error(`${method} ${url}: ${res.status} (expected ${expect}) ${text.slice(0, 300)}`);
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 

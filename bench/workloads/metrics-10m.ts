@@ -15,20 +15,30 @@ const runs = 30;
 
 /** The metrics bench account (created through the registration call the first time) and a fresh API key. */
 export async function metricsAccount(bench: Bench): Promise<{ accountId: number; apiKey: string }> {
-  const found = await sql<{ id: number }>`select id from accounts where name = ${metricsAccountName} and deleting_at is null order by id limit 1`.execute(bench.db);
+  const found = await sql<{
+    id: number;
+  }>`select id from accounts where name = ${metricsAccountName} and deleting_at is null order by id limit 1`.execute(
+    bench.db,
+  );
   let accountId = found.rows[0]?.id;
   if (!accountId) {
     // Registration is a same-origin browser call: it carries the app's own Origin.
     const res = await fetch(`${bench.base}/v1/accounts/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: bench.config.publicUrl },
-      body: JSON.stringify({ email: `metrics-${randomToken(6)}@bench.example`, source: 'bench', timezone: 'Europe/Berlin' }),
+      body: JSON.stringify({
+        email: `metrics-${randomToken(6)}@bench.example`,
+        source: 'bench',
+        timezone: 'Europe/Berlin',
+      }),
     });
     if (res.status !== 201) throw new Error(`registration: ${res.status} ${await res.text()}`);
     accountId = ((await res.json()) as { accountId: number }).accountId;
   }
   const apiKey = `hk_${randomToken(30)}`;
-  await sql`update accounts set name = ${metricsAccountName}, timezone = 'Europe/Berlin', api_key_hash = ${hashToken(apiKey)}, api_key_hint = ${apiKey.slice(-4)} where id = ${accountId}`.execute(bench.db);
+  await sql`update accounts set name = ${metricsAccountName}, timezone = 'Europe/Berlin', api_key_hash = ${hashToken(apiKey)}, api_key_hint = ${apiKey.slice(-4)} where id = ${accountId}`.execute(
+    bench.db,
+  );
   return { accountId: Number(accountId), apiKey };
 }
 
@@ -94,11 +104,17 @@ export async function metrics10m(): Promise<{ figure: number; unit: string }> {
   const bench = await startBench();
   try {
     const { accountId, apiKey } = await metricsAccount(bench);
-    const { rows } = await unbounded(bench.db, (trx) => sql<{ n: string }>`select count(*) as n from events where account_id = ${accountId} and type = 'email'`.execute(trx));
+    const { rows } = await unbounded(bench.db, (trx) =>
+      sql<{
+        n: string;
+      }>`select count(*) as n from events where account_id = ${accountId} and type = 'email'`.execute(trx),
+    );
     const have = Number(rows[0]?.n ?? 0);
     if (have < 9_900_000) {
       console.log(`  ${have} email events; loading 10M`);
-      await unbounded(bench.db, (trx) => sql`delete from events where account_id = ${accountId}`.execute(trx));
+      await unbounded(bench.db, (trx) =>
+        sql`delete from events where account_id = ${accountId}`.execute(trx),
+      );
       await load(bench, accountId);
     }
     const started = performance.now();
@@ -109,12 +125,17 @@ export async function metrics10m(): Promise<{ figure: number; unit: string }> {
       const queued = await sql<{ n: string }>`select count(*) as n from email_metric_queue`.execute(bench.db);
       if (n === 0 && Number(queued.rows[0]?.n) === 0) break;
     }
-    if (taken) console.log(`  rollups built from ${taken} events in ${round1((performance.now() - started) / 1000)} s`);
+    if (taken)
+      console.log(
+        `  rollups built from ${taken} events in ${round1((performance.now() - started) / 1000)} s`,
+      );
     await vacuumAnalyze(bench.db, ['email_metrics_hourly', 'email_metrics_links']);
     // Counting 10M events outlasts the pool's 30 s statement timeout: one connection without it.
-    const sizes = await unbounded(bench.db, (trx) => sql<{ hourly: string; total: string }>`select
+    const sizes = await unbounded(bench.db, (trx) =>
+      sql<{ hourly: string; total: string }>`select
       (select count(*) from email_metrics_hourly where account_id = ${accountId}) as hourly,
-      (select count(*) from events where account_id = ${accountId} and type = 'email') as total`.execute(trx));
+      (select count(*) from events where account_id = ${accountId} and type = 'email') as total`.execute(trx),
+    );
     console.log(`  ${sizes.rows[0]?.total} email events, ${sizes.rows[0]?.hourly} hourly rollup rows`);
 
     let worst = 0;
@@ -133,7 +154,9 @@ export async function metrics10m(): Promise<{ figure: number; unit: string }> {
         times.sort((a, b) => a - b);
         const p95 = percentile(times, 95);
         worst = Math.max(worst, p95);
-        console.log(`  ${scope.padEnd(9)} ${period.padEnd(11)} p50 ${round1(percentile(times, 50))} ms, p95 ${round1(p95)} ms (sent ${sent})`);
+        console.log(
+          `  ${scope.padEnd(9)} ${period.padEnd(11)} p50 ${round1(percentile(times, 50))} ms, p95 ${round1(p95)} ms (sent ${sent})`,
+        );
       }
     }
     return { figure: round1(worst), unit: 'ms' };

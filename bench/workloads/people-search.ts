@@ -8,10 +8,46 @@ import { call, percentile, round1, startBench } from './lib.ts';
  * and the empty query (the first page of everyone).
  */
 export const searchQueries = [
-  '', 'an', 'li', 'emma', 'Olivia', 'noah', 'mia', 'jonas', 'Priya', 'ahmed', 'anna.s', 'liam.g',
-  'garcia', 'smith', 'Nguyen', 'mueller', 'tanaka', 'kowalski', 'lee', 'gmail', 'gmail.com', 'yahoo.com',
-  '@acme.io', 'proton.me', 'hooli', 'stark.ind', '@web.de', '1234', '98765', '42@', 'emma.lee7',
-  'sofia.rossi12', 'zzqx', 'nobody@none', 'marco.', 'felix.weber', 'chloe.mart', 'ines', 'wei.tan', 'example.org',
+  '',
+  'an',
+  'li',
+  'emma',
+  'Olivia',
+  'noah',
+  'mia',
+  'jonas',
+  'Priya',
+  'ahmed',
+  'anna.s',
+  'liam.g',
+  'garcia',
+  'smith',
+  'Nguyen',
+  'mueller',
+  'tanaka',
+  'kowalski',
+  'lee',
+  'gmail',
+  'gmail.com',
+  'yahoo.com',
+  '@acme.io',
+  'proton.me',
+  'hooli',
+  'stark.ind',
+  '@web.de',
+  '1234',
+  '98765',
+  '42@',
+  'emma.lee7',
+  'sofia.rossi12',
+  'zzqx',
+  'nobody@none',
+  'marco.',
+  'felix.weber',
+  'chloe.mart',
+  'ines',
+  'wei.tan',
+  'example.org',
 ];
 
 export async function peopleSearch(): Promise<{ figure: number; unit: string }> {
@@ -20,7 +56,12 @@ export async function peopleSearch(): Promise<{ figure: number; unit: string }> 
     const { apiKey } = await ensureBenchData(bench);
     const search = async (query: string) => {
       const started = performance.now();
-      const { body } = await call<{ users: unknown[] }>(bench, 'GET', `/v1/people/search?query=${encodeURIComponent(query)}&page=0`, { apiKey });
+      const { body } = await call<{ users: unknown[] }>(
+        bench,
+        'GET',
+        `/v1/people/search?query=${encodeURIComponent(query)}&page=0`,
+        { apiKey },
+      );
       return { ms: performance.now() - started, hits: body.users.length };
     };
     console.log('  warm-up: 40 searches');
@@ -41,13 +82,23 @@ export async function peopleSearch(): Promise<{ figure: number; unit: string }> 
       if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${total} searches`);
     }
     const slowest = [...byQuery.entries()]
-      .map(([q, e]) => ({ q, median: percentile([...e.ms].sort((a, b) => a - b), 50), hits: e.hits }))
+      .map(([q, e]) => ({
+        q,
+        median: percentile(
+          [...e.ms].sort((a, b) => a - b),
+          50,
+        ),
+        hits: e.hits,
+      }))
       .sort((a, b) => b.median - a.median)
       .slice(0, 8);
     console.log('  slowest queries (median ms, hits on page 0):');
-    for (const s of slowest) console.log(`    ${JSON.stringify(s.q).padEnd(16)} ${round1(s.median)} ms  ${s.hits} hits`);
+    for (const s of slowest)
+      console.log(`    ${JSON.stringify(s.q).padEnd(16)} ${round1(s.median)} ms  ${s.hits} hits`);
     timings.sort((a, b) => a - b);
-    console.log(`  p50 ${round1(percentile(timings, 50))} ms, p95 ${round1(percentile(timings, 95))} ms, max ${round1(timings[timings.length - 1]!)} ms`);
+    console.log(
+      `  p50 ${round1(percentile(timings, 50))} ms, p95 ${round1(percentile(timings, 95))} ms, max ${round1(timings[timings.length - 1]!)} ms`,
+    );
     return { figure: round1(percentile(timings, 95)), unit: 'ms' };
   } finally {
     await bench.stop();

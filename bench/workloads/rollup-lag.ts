@@ -20,7 +20,8 @@ export async function rollupLag(): Promise<{ figure: number; unit: string }> {
     const { accountId, apiKey } = await metricsAccount(bench);
     const broadcastId = 2_000_000 + Math.floor(Math.random() * 1_000_000);
     const url = `/v1/emails/stats?period=thisWeek&broadcastId=${broadcastId}`;
-    const base = (await call<{ stats: { totals: { sent: number } } }>(bench, 'GET', url, { apiKey })).body.stats.totals;
+    const base = (await call<{ stats: { totals: { sent: number } } }>(bench, 'GET', url, { apiKey })).body
+      .stats.totals;
     if (base.sent !== 0) throw new Error('the broadcast id is taken');
     const sentTotal = burst / 2;
     const trackTotal = burst / 2;
@@ -39,7 +40,10 @@ export async function rollupLag(): Promise<{ figure: number; unit: string }> {
       while (next < sentTotal) {
         const from = next;
         next += sendBatch;
-        await insert('sent', Array.from({ length: Math.min(sendBatch, sentTotal - from) }, (_, i) => from + i + 1));
+        await insert(
+          'sent',
+          Array.from({ length: Math.min(sendBatch, sentTotal - from) }, (_, i) => from + i + 1),
+        );
       }
     });
     const tracking = (async () => {
@@ -55,14 +59,19 @@ export async function rollupLag(): Promise<{ figure: number; unit: string }> {
     const clicks = (trackTotal / trackingBatch / 5) * trackingBatch;
     const expected = { sent: sentTotal, opened: trackTotal - clicks, clicked: clicks };
     for (;;) {
-      const { body } = await call<{ stats: { totals: { sent: number; opened: number; clicked: number; uniqueOpens: number } } }>(bench, 'GET', url, { apiKey });
+      const { body } = await call<{
+        stats: { totals: { sent: number; opened: number; clicked: number; uniqueOpens: number } };
+      }>(bench, 'GET', url, { apiKey });
       const t = body.stats.totals;
       if (t.sent === expected.sent && t.opened === expected.opened && t.clicked === expected.clicked) {
         const lag = (performance.now() - started) / 1000;
-        console.log(`  figures complete after ${round1(lag)} s (${round1(lag - written)} s after the last write): sent ${t.sent}, opened ${t.opened} (${t.uniqueOpens} unique), clicked ${t.clicked}`);
+        console.log(
+          `  figures complete after ${round1(lag)} s (${round1(lag - written)} s after the last write): sent ${t.sent}, opened ${t.opened} (${t.uniqueOpens} unique), clicked ${t.clicked}`,
+        );
         return { figure: round1(lag), unit: 's' };
       }
-      if ((performance.now() - started) / 1000 > 300) throw new Error(`figures still incomplete after 300 s: ${JSON.stringify(t)}`);
+      if ((performance.now() - started) / 1000 > 300)
+        throw new Error(`figures still incomplete after 300 s: ${JSON.stringify(t)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } finally {

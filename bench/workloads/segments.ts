@@ -14,14 +14,27 @@ import { call, percentile, round1, startBench, type Bench, type BenchAccount } f
 export const threeConditions: ConditionNode[] = [
   { type: 'field', field: 'plan', operator: 'equals', value: 'pro' },
   { type: 'tag', operator: 'has', tag: 'customer' },
-  { type: 'event', name: 'Order completed', count: { operator: 'atLeast', value: 1 }, window: { type: 'inTheLast', days: 30 }, properties: [] },
+  {
+    type: 'event',
+    name: 'Order completed',
+    count: { operator: 'atLeast', value: 1 },
+    window: { type: 'inTheLast', days: 30 },
+    properties: [],
+  },
 ];
 
 const runs = 15;
 
 /** The named segment with these conditions, created or brought back to them. */
-async function ensureSegment(bench: Bench, account: BenchAccount, name: string, conditions: ConditionNode[]): Promise<Segment> {
-  const { body } = await call<{ segments: Segment[] }>(bench, 'GET', '/v1/segments', { apiKey: account.apiKey });
+async function ensureSegment(
+  bench: Bench,
+  account: BenchAccount,
+  name: string,
+  conditions: ConditionNode[],
+): Promise<Segment> {
+  const { body } = await call<{ segments: Segment[] }>(bench, 'GET', '/v1/segments', {
+    apiKey: account.apiKey,
+  });
   const existing = body.segments.find((s) => s.name === name);
   if (existing) {
     const saved = await call<{ segment: Segment }>(bench, 'PATCH', `/v1/segments/${existing.id}`, {
@@ -30,7 +43,11 @@ async function ensureSegment(bench: Bench, account: BenchAccount, name: string, 
     });
     return saved.body.segment;
   }
-  const created = await call<{ segment: Segment }>(bench, 'POST', '/v1/segments/', { apiKey: account.apiKey, body: { name, conditions }, expect: 201 });
+  const created = await call<{ segment: Segment }>(bench, 'POST', '/v1/segments/', {
+    apiKey: account.apiKey,
+    body: { name, conditions },
+    expect: 201,
+  });
   return created.body.segment;
 }
 
@@ -46,7 +63,9 @@ async function timeCalls(label: string, fn: () => Promise<string>): Promise<numb
     if (i % 5 === 4) console.log(`  ${label} ${i + 1}/${runs}: ${round1(ms)} ms (${what})`);
   }
   timings.sort((a, b) => a - b);
-  console.log(`  ${label}: median ${round1(percentile(timings, 50))} ms, p95 ${round1(percentile(timings, 95))} ms, max ${round1(timings.at(-1)!)} ms`);
+  console.log(
+    `  ${label}: median ${round1(percentile(timings, 50))} ms, p95 ${round1(percentile(timings, 95))} ms, max ${round1(timings.at(-1)!)} ms`,
+  );
   return round1(percentile(timings, 50));
 }
 
@@ -55,9 +74,19 @@ export async function segmentCount(): Promise<{ figure: number; unit: string }> 
   const bench = await startBench();
   try {
     const account = await ensureBenchData(bench);
-    const segment = await ensureSegment(bench, account, 'bench: pro customers who ordered lately', threeConditions);
+    const segment = await ensureSegment(
+      bench,
+      account,
+      'bench: pro customers who ordered lately',
+      threeConditions,
+    );
     const figure = await timeCalls('count', async () => {
-      const { body } = await call<{ totalCount: number }>(bench, 'GET', `/v1/segments/${segment.id}/preview`, { apiKey: account.apiKey });
+      const { body } = await call<{ totalCount: number }>(
+        bench,
+        'GET',
+        `/v1/segments/${segment.id}/preview`,
+        { apiKey: account.apiKey },
+      );
       return `${body.totalCount} people`;
     });
     return { figure, unit: 'ms' };
@@ -71,11 +100,21 @@ export async function segmentPeople(): Promise<{ figure: number; unit: string }>
   const bench = await startBench();
   try {
     const account = await ensureBenchData(bench);
-    const segment = await ensureSegment(bench, account, 'bench: pro customers who ordered lately', threeConditions);
+    const segment = await ensureSegment(
+      bench,
+      account,
+      'bench: pro customers who ordered lately',
+      threeConditions,
+    );
     const figure = await timeCalls('first page', async () => {
-      const { body } = await call<{ users: unknown[]; hasMore: boolean }>(bench, 'GET', `/v1/segments/${segment.id}/people?limit=100&offset=0`, {
-        apiKey: account.apiKey,
-      });
+      const { body } = await call<{ users: unknown[]; hasMore: boolean }>(
+        bench,
+        'GET',
+        `/v1/segments/${segment.id}/people?limit=100&offset=0`,
+        {
+          apiKey: account.apiKey,
+        },
+      );
       return `${body.users.length} people, hasMore ${body.hasMore}`;
     });
     return { figure, unit: 'ms' };
@@ -90,7 +129,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function waitFor(what: string, check: () => Promise<boolean>, limitSeconds: number): Promise<number> {
   const started = performance.now();
   while (!(await check())) {
-    if (performance.now() - started > limitSeconds * 1000) throw new Error(`${what}: not after ${limitSeconds} s`);
+    if (performance.now() - started > limitSeconds * 1000)
+      throw new Error(`${what}: not after ${limitSeconds} s`);
     await sleep(50);
   }
   return (performance.now() - started) / 1000;
@@ -99,13 +139,22 @@ async function waitFor(what: string, check: () => Promise<boolean>, limitSeconds
 /** True when every segment has been built at least once. */
 async function built3(bench: Bench, accountId: number, ids: number[]): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from segments
-    where account_id = ${accountId} and id = any(${ids}::bigint[]) and refreshed_at is not null`.execute(bench.db);
+    where account_id = ${accountId} and id = any(${ids}::bigint[]) and refreshed_at is not null`.execute(
+    bench.db,
+  );
   return rows[0]!.n === ids.length;
 }
 
-async function isMember(bench: Bench, accountId: number, segmentId: number, personId: number): Promise<boolean> {
+async function isMember(
+  bench: Bench,
+  accountId: number,
+  segmentId: number,
+  personId: number,
+): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from segment_members
-    where account_id = ${accountId} and segment_id = ${segmentId} and person_id = ${personId}`.execute(bench.db);
+    where account_id = ${accountId} and segment_id = ${segmentId} and person_id = ${personId}`.execute(
+    bench.db,
+  );
   return rows[0]!.n === 1;
 }
 
@@ -120,10 +169,20 @@ export async function segmentFreshness(): Promise<{ figure: number; unit: string
     const account = await ensureBenchData(bench);
     const { apiKey, accountId } = account;
     const marker = `fresh-${Date.now()}`;
-    const byField = await ensureSegment(bench, account, 'bench: freshness by city', [{ type: 'field', field: 'city', operator: 'equals', value: 'Freshville' }]);
-    const byTag = await ensureSegment(bench, account, 'bench: freshness by tag', [{ type: 'tag', operator: 'has', tag: 'bench-fresh' }]);
+    const byField = await ensureSegment(bench, account, 'bench: freshness by city', [
+      { type: 'field', field: 'city', operator: 'equals', value: 'Freshville' },
+    ]);
+    const byTag = await ensureSegment(bench, account, 'bench: freshness by tag', [
+      { type: 'tag', operator: 'has', tag: 'bench-fresh' },
+    ]);
     const byEvent = await ensureSegment(bench, account, 'bench: freshness by event', [
-      { type: 'event', name: 'Bench fresh', count: { operator: 'atLeast', value: 1 }, window: { type: 'inTheLast', days: 1 }, properties: [] },
+      {
+        type: 'event',
+        name: 'Bench fresh',
+        count: { operator: 'atLeast', value: 1 },
+        window: { type: 'inTheLast', days: 1 },
+        properties: [],
+      },
     ]);
     const ids = [byField.id, byTag.id, byEvent.id];
     console.log('  waiting for the three segments to be built');
@@ -139,9 +198,31 @@ export async function segmentFreshness(): Promise<{ figure: number; unit: string
     const seconds: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       const changes: [string, number, () => Promise<unknown>][] = [
-        ['field', byField.id, () => call(bench, 'PATCH', `/v1/people/${people[i]!.id}`, { apiKey, body: { city: 'Freshville' } })],
-        ['tag', byTag.id, () => call(bench, 'POST', '/v1/tags/', { apiKey, body: { tag: 'bench-fresh', id: people[3 + i]!.id } })],
-        ['event', byEvent.id, () => call(bench, 'POST', '/v1/ingest', { writeKey: account.writeKey, body: { type: 'track', email: people[6 + i]!.email, name: 'Bench fresh', properties: { marker } } })],
+        [
+          'field',
+          byField.id,
+          () => call(bench, 'PATCH', `/v1/people/${people[i]!.id}`, { apiKey, body: { city: 'Freshville' } }),
+        ],
+        [
+          'tag',
+          byTag.id,
+          () =>
+            call(bench, 'POST', '/v1/tags/', { apiKey, body: { tag: 'bench-fresh', id: people[3 + i]!.id } }),
+        ],
+        [
+          'event',
+          byEvent.id,
+          () =>
+            call(bench, 'POST', '/v1/ingest', {
+              writeKey: account.writeKey,
+              body: {
+                type: 'track',
+                email: people[6 + i]!.email,
+                name: 'Bench fresh',
+                properties: { marker },
+              },
+            }),
+        ],
       ];
       for (const [kind, segmentId, change] of changes) {
         const person = people[(kind === 'field' ? 0 : kind === 'tag' ? 3 : 6) + i]!;
@@ -154,8 +235,12 @@ export async function segmentFreshness(): Promise<{ figure: number; unit: string
       }
     }
     // Put the people back so the next run starts from the same state (not timed).
-    await call(bench, 'DELETE', '/v1/tags/', { apiKey, body: { tag: 'bench-fresh', id: people.slice(3, 6).map((p) => p.id) } });
-    for (const p of people.slice(0, 3)) await call(bench, 'PATCH', `/v1/people/${p.id}`, { apiKey, body: { city: 'Berlin' } });
+    await call(bench, 'DELETE', '/v1/tags/', {
+      apiKey,
+      body: { tag: 'bench-fresh', id: people.slice(3, 6).map((p) => p.id) },
+    });
+    for (const p of people.slice(0, 3))
+      await call(bench, 'PATCH', `/v1/people/${p.id}`, { apiKey, body: { city: 'Berlin' } });
     seconds.sort((a, b) => a - b);
     console.log(`  worst ${round1(seconds.at(-1)!)} s`);
     return { figure: round1(percentile(seconds, 50)), unit: 's' };
@@ -171,12 +256,28 @@ export function refreshSegments(): { name: string; conditions: ConditionNode[] }
   const tags = ['customer', 'lead', 'trial', 'vip', 'newsletter'];
   const list: { name: string; conditions: ConditionNode[] }[] = [];
   for (let i = 0; i < 20; i += 1) {
-    const conditions: ConditionNode[] = [{ type: 'field', field: 'plan', operator: 'equals', value: plans[i % 4]! }];
+    const conditions: ConditionNode[] = [
+      { type: 'field', field: 'plan', operator: 'equals', value: plans[i % 4]! },
+    ];
     if (i % 2 === 0) conditions.push({ type: 'tag', operator: 'has', tag: tags[i % 5]! });
-    if (i % 3 === 0) conditions.push({ type: 'field', field: 'score', operator: 'greaterThan', value: 10 + i * 3 });
+    if (i % 3 === 0)
+      conditions.push({ type: 'field', field: 'score', operator: 'greaterThan', value: 10 + i * 3 });
     if (i % 4 === 1)
-      conditions.push({ type: 'event', name: 'Viewed product', count: { operator: 'atLeast', value: 1 }, window: { type: 'inTheLast', days: 30 + i }, properties: [] });
-    if (i % 5 === 2) conditions.push({ type: 'pageVisited', performed: true, match: 'contains', url: '/pricing', window: { type: 'inTheLast', days: 60 } });
+      conditions.push({
+        type: 'event',
+        name: 'Viewed product',
+        count: { operator: 'atLeast', value: 1 },
+        window: { type: 'inTheLast', days: 30 + i },
+        properties: [],
+      });
+    if (i % 5 === 2)
+      conditions.push({
+        type: 'pageVisited',
+        performed: true,
+        match: 'contains',
+        url: '/pricing',
+        window: { type: 'inTheLast', days: 60 },
+      });
     if (i % 6 === 3)
       conditions.push({
         type: 'group',
@@ -209,7 +310,11 @@ export async function segmentRefresh(): Promise<{ figure: number; unit: string }
     const started = performance.now();
     const ids: number[] = [];
     for (const s of refreshSegments()) {
-      const created = await call<{ segment: Segment }>(bench, 'POST', '/v1/segments/', { apiKey, body: s, expect: 201 });
+      const created = await call<{ segment: Segment }>(bench, 'POST', '/v1/segments/', {
+        apiKey,
+        body: s,
+        expect: 201,
+      });
       ids.push(created.body.segment.id);
     }
     console.log(`  saved 20 segments in ${round1((performance.now() - started) / 1000)} s`);
@@ -218,7 +323,9 @@ export async function segmentRefresh(): Promise<{ figure: number; unit: string }
       'refresh of 20 segments',
       async () => {
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from segments
-          where account_id = ${accountId} and id = any(${ids}::bigint[]) and refreshed_at >= ${since}`.execute(bench.db);
+          where account_id = ${accountId} and id = any(${ids}::bigint[]) and refreshed_at >= ${since}`.execute(
+          bench.db,
+        );
         if (rows[0]!.n !== last) {
           last = rows[0]!.n;
           console.log(`  ${last}/20 built (${round1((performance.now() - started) / 1000)} s)`);

@@ -15,7 +15,11 @@ const connections = 100;
 const seconds = Number(process.env.TRACKING_SECONDS ?? 20);
 /** Distinct messages: taken in turn, each URL comes back every few seconds, under the per-address limit of three a second. */
 const messages = Number(process.env.TRACKING_MESSAGES ?? 100_000);
-const links = ['https://shop.example/spring-sale?utm_source=herald&utm_medium=email', 'https://shop.example/new-arrivals', 'https://blog.example/how-we-ship'];
+const links = [
+  'https://shop.example/spring-sale?utm_source=herald&utm_medium=email',
+  'https://shop.example/new-arrivals',
+  'https://blog.example/how-we-ship',
+];
 
 export interface LoadResult {
   /** The generator that made the load: wrk (C, little CPU of its own) or autocannon (Node). */
@@ -30,7 +34,8 @@ export interface LoadResult {
   timeouts: number;
 }
 
-const userAgent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
+const userAgent =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
 
 /**
  * autocannon in a process of its own (the server keeps this one's event loop): `connections` connections for
@@ -93,7 +98,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) =>
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(command)} exited with ${code}`)))),
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${path.basename(command)} exited with ${code}`)),
+    ),
   );
 }
 
@@ -103,15 +110,44 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
  * As fast as it answers, wrk makes the load when it is installed: autocannon is a Node program that spends
  * about as much CPU a request as the server it measures, which on two cores halves what the server can show.
  */
-export async function load(base: string, paths: string[], duration: number, rate?: number): Promise<LoadResult> {
-  const file = path.join(os.tmpdir(), `tracking-hits-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
+export async function load(
+  base: string,
+  paths: string[],
+  duration: number,
+  rate?: number,
+): Promise<LoadResult> {
+  const file = path.join(
+    os.tmpdir(),
+    `tracking-hits-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
+  );
   const wrk = rate ? null : wrkPath();
   try {
     if (wrk) {
       const threads = 2;
       fs.writeFileSync(`${file}.txt`, `${paths.join('\n')}\n`);
       fs.writeFileSync(`${file}.lua`, wrkScript);
-      const out = await run(wrk, ['-t', String(threads), '-c', String(connections), '-d', `${duration}s`, '--timeout', '10s', '-H', `User-Agent: ${userAgent}`, '-s', `${file}.lua`, base, '--', `${file}.txt`, String(threads)], process.env);
+      const out = await run(
+        wrk,
+        [
+          '-t',
+          String(threads),
+          '-c',
+          String(connections),
+          '-d',
+          `${duration}s`,
+          '--timeout',
+          '10s',
+          '-H',
+          `User-Agent: ${userAgent}`,
+          '-s',
+          `${file}.lua`,
+          base,
+          '--',
+          `${file}.txt`,
+          String(threads),
+        ],
+        process.env,
+      );
       const line = out.split('\n').find((l) => l.startsWith('WRK '));
       if (!line) throw new Error(`wrk printed no totals:\n${out}`);
       const w = JSON.parse(line.slice(4)) as Record<string, number>;
@@ -128,25 +164,65 @@ export async function load(base: string, paths: string[], duration: number, rate
     }
     fs.writeFileSync(`${file}.json`, JSON.stringify({ base, paths }));
     const out = await run(process.execPath, ['--input-type=module', '-e', autocannonScript], {
-      ...process.env, AC_MODULE: createRequire(import.meta.url).resolve('autocannon'), AC_FILE: `${file}.json`, AC_CONNECTIONS: String(connections), AC_SECONDS: String(duration), AC_AGENT: userAgent, AC_RATE: rate ? String(rate) : '',
+      ...process.env,
+      AC_MODULE: createRequire(import.meta.url).resolve('autocannon'),
+      AC_FILE: `${file}.json`,
+      AC_CONNECTIONS: String(connections),
+      AC_SECONDS: String(duration),
+      AC_AGENT: userAgent,
+      AC_RATE: rate ? String(rate) : '',
     });
-    const a = JSON.parse(out) as { requests: { average: number; total: number }; latency: LoadResult['latency']; statusCodeStats: Record<string, { count: number }>; errors: number; timeouts: number };
-    const answered = Object.entries(a.statusCodeStats).filter(([code]) => /^[23]/.test(code)).reduce((sum, [, { count: c }]) => sum + c, 0);
+    const a = JSON.parse(out) as {
+      requests: { average: number; total: number };
+      latency: LoadResult['latency'];
+      statusCodeStats: Record<string, { count: number }>;
+      errors: number;
+      timeouts: number;
+    };
+    const answered = Object.entries(a.statusCodeStats)
+      .filter(([code]) => /^[23]/.test(code))
+      .reduce((sum, [, { count: c }]) => sum + c, 0);
     const total = Object.values(a.statusCodeStats).reduce((sum, { count: c }) => sum + c, 0);
-    return { tool: 'autocannon', requests: a.requests, latency: a.latency, answered, others: total - answered, errors: a.errors, timeouts: a.timeouts };
+    return {
+      tool: 'autocannon',
+      requests: a.requests,
+      latency: a.latency,
+      answered,
+      others: total - answered,
+      errors: a.errors,
+      timeouts: a.timeouts,
+    };
   } finally {
     for (const ext of ['.txt', '.lua', '.json']) fs.rmSync(`${file}${ext}`, { force: true });
   }
 }
 
 /** The open-pixel and click-redirect paths of `messages` messages of a bench account, sent an hour ago (no hit is a machine's by time). */
-export function trackingPaths(secret: string, accountId: number, messages: number): { opens: string[]; clicks: string[] } {
+export function trackingPaths(
+  secret: string,
+  accountId: number,
+  messages: number,
+): { opens: string[]; clicks: string[] } {
   const sentAt = Date.now() - 3_600_000;
   const opens: string[] = [];
   const clicks: string[] = [];
-  const signatures = links.map((link) => `${signLink(secret, accountId, 900, link)}?u=${encodeURIComponent(link)}`);
+  const signatures = links.map(
+    (link) => `${signLink(secret, accountId, 900, link)}?u=${encodeURIComponent(link)}`,
+  );
   for (let i = 0; i < messages; i++) {
-    const token = encodeMessage(secret, { accountId, deliveryId: 1_000_000 + i, personId: 5_000_000 + i, emailId: 900, sourceKind: 'broadcast', sourceId: 300, variant: 0 }, sentAt);
+    const token = encodeMessage(
+      secret,
+      {
+        accountId,
+        deliveryId: 1_000_000 + i,
+        personId: 5_000_000 + i,
+        emailId: 900,
+        sourceKind: 'broadcast',
+        sourceId: 300,
+        variant: 0,
+      },
+      sentAt,
+    );
     opens.push(`/t/o/${token}`);
     clicks.push(`/t/c/${token}/${signatures[i % signatures.length]}`);
   }
@@ -158,7 +234,12 @@ export async function settledHits(db: Bench['db'], accountId: number): Promise<M
   let last = '';
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const { rows } = await sql<{ name: string; n: string }>`select name, count(*) as n from events where account_id = ${accountId} and name in ('opened', 'clicked') group by name`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+      n: string;
+    }>`select name, count(*) as n from events where account_id = ${accountId} and name in ('opened', 'clicked') group by name`.execute(
+      db,
+    );
     const now = JSON.stringify(rows);
     if (now === last) return new Map(rows.map((row) => [row.name, Number(row.n)]));
     last = now;
@@ -175,18 +256,28 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
   const bench = await startBench('api');
   const { db } = bench;
   const secret = 'bench-hits-secret-bench-hits-secret-0123456789';
-  const herald = await startHeraldProcess({ databaseUrl: databaseUrlOf(bench), port: Number(process.env.TRACKING_PORT ?? 3954), secret }).catch(async (error: unknown) => {
+  const herald = await startHeraldProcess({
+    databaseUrl: databaseUrlOf(bench),
+    port: Number(process.env.TRACKING_PORT ?? 3954),
+    secret,
+  }).catch(async (error: unknown) => {
     await bench.stop();
     throw error;
   });
   let accountId = 0;
   try {
-    const { rows } = await sql<{ id: string }>`insert into accounts (name, email, write_key, trial_ends_at, test_account)
-      values ('tracking-hits bench', 'tracking-bench@example.com', ${`wk_${crypto.randomBytes(12).toString('hex')}`}, now() + interval '30 days', true) returning id`.execute(db);
+    const { rows } = await sql<{
+      id: string;
+    }>`insert into accounts (name, email, write_key, trial_ends_at, test_account)
+      values ('tracking-hits bench', 'tracking-bench@example.com', ${`wk_${crypto.randomBytes(12).toString('hex')}`}, now() + interval '30 days', true) returning id`.execute(
+      db,
+    );
     accountId = Number(rows[0]!.id);
     const { opens, clicks } = trackingPaths(secret, accountId, messages);
     const tool = wrkPath() ? 'wrk' : 'autocannon';
-    console.log(`  account ${accountId}: ${messages} messages' URLs; ${tool}, ${connections} connections, ${seconds} s each, against pid ${herald.pid}`);
+    console.log(
+      `  account ${accountId}: ${messages} messages' URLs; ${tool}, ${connections} connections, ${seconds} s each, against pid ${herald.pid}`,
+    );
 
     console.log('  warm-up: 3 s on the pixel and 3 s on the redirect');
     await load(herald.base, opens.slice(0, messages / 2), 3);
@@ -200,33 +291,53 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
     const figures: { name: string; result: LoadResult }[] = [];
     const postgresAtStart = postgresCpuSeconds();
     const heraldAtStart = processFigures(herald.pid).cpuSeconds;
-    for (const [name, paths] of [['open pixel', opens], ['click redirect', clicks]] as const) {
+    for (const [name, paths] of [
+      ['open pixel', opens],
+      ['click redirect', clicks],
+    ] as const) {
       const cpu = processFigures(herald.pid).cpuSeconds;
       const postgres = postgresCpuSeconds();
       const result = await load(herald.base, paths, seconds);
       const used = processFigures(herald.pid).cpuSeconds - cpu;
       figures.push({ name, result });
-      console.log(`  ${name}: ${round1(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${result.answered} answered, ${result.others} other statuses, ${result.errors} errors, ${result.timeouts} timeouts; Herald CPU ${round1((used * 1e6) / Math.max(1, result.answered))} µs a hit, PostgreSQL ${round1(postgresCpuSeconds() - postgres)} s`);
+      console.log(
+        `  ${name}: ${round1(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${result.answered} answered, ${result.others} other statuses, ${result.errors} errors, ${result.timeouts} timeouts; Herald CPU ${round1((used * 1e6) / Math.max(1, result.answered))} µs a hit, PostgreSQL ${round1(postgresCpuSeconds() - postgres)} s`,
+      );
     }
 
     const stored = await settledHits(db, accountId);
     await rollUpEmailMetrics(db, { maxBatches: 1000, wait: true });
     const hits = (stored.get('opened') ?? 0) + (stored.get('clicked') ?? 0);
     const perHit = (seconds: number) => round1((seconds * 1e6) / Math.max(1, hits));
-    console.log(`  persisted: ${stored.get('opened') ?? 0} opens, ${stored.get('clicked') ?? 0} clicks; CPU a hit, written and rolled up: Herald ${perHit(processFigures(herald.pid).cpuSeconds - heraldAtStart)} µs, PostgreSQL ${perHit(postgresCpuSeconds() - postgresAtStart)} µs`);
+    console.log(
+      `  persisted: ${stored.get('opened') ?? 0} opens, ${stored.get('clicked') ?? 0} clicks; CPU a hit, written and rolled up: Herald ${perHit(processFigures(herald.pid).cpuSeconds - heraldAtStart)} µs, PostgreSQL ${perHit(postgresCpuSeconds() - postgresAtStart)} µs`,
+    );
     const [open, click] = figures as [(typeof figures)[0], (typeof figures)[0]];
     // The load stops with a request in flight on each connection: the server answered (and recorded) those, the generator did not count them.
-    const persistedAll = (written: number, answered: number) => written >= answered && written <= answered + connections;
-    if (!persistedAll(stored.get('opened') ?? 0, open.result.answered) || !persistedAll(stored.get('clicked') ?? 0, click.result.answered)) {
-      throw new Error(`answered ${open.result.answered} opens and ${click.result.answered} clicks, but ${stored.get('opened') ?? 0} and ${stored.get('clicked') ?? 0} were written`);
+    const persistedAll = (written: number, answered: number) =>
+      written >= answered && written <= answered + connections;
+    if (
+      !persistedAll(stored.get('opened') ?? 0, open.result.answered) ||
+      !persistedAll(stored.get('clicked') ?? 0, click.result.answered)
+    ) {
+      throw new Error(
+        `answered ${open.result.answered} opens and ${click.result.answered} clicks, but ${stored.get('opened') ?? 0} and ${stored.get('clicked') ?? 0} were written`,
+      );
     }
-    if (open.result.others || click.result.others) throw new Error(`${open.result.others + click.result.others} hits got a status other than the image or the redirect`);
+    if (open.result.others || click.result.others)
+      throw new Error(
+        `${open.result.others + click.result.others} hits got a status other than the image or the redirect`,
+      );
     const worst = Math.max(open.result.latency.p99, click.result.latency.p99);
     console.log(`  every answered hit was written; worst p99 ${worst} ms`);
-    return { figure: Math.round(Math.min(open.result.requests.average, click.result.requests.average)), unit: 'req/s' };
+    return {
+      figure: Math.round(Math.min(open.result.requests.average, click.result.requests.average)),
+      unit: 'req/s',
+    };
   } finally {
     await herald.stop();
-    if (accountId) await unbounded(db, async (trx) => sql`delete from accounts where id = ${accountId}`.execute(trx));
+    if (accountId)
+      await unbounded(db, async (trx) => sql`delete from accounts where id = ${accountId}`.execute(trx));
     await bench.stop();
   }
 }

@@ -47,20 +47,26 @@ function closure(manifest: Manifest, key: string, files: Set<string>): void {
  */
 export async function webWeight(): Promise<{ figure: number; unit: string }> {
   console.log('building apps/web (vite build)…');
-  execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: path.resolve(webDir, '../..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: path.resolve(webDir, '../..'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
   const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
   if (!entryKey) throw new Error('the build has no entry chunk');
   const entryFiles = new Set<string>();
   closure(manifest, entryKey, entryFiles);
-  const cssOfIndex = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8').match(/href="\/?(assets\/[^"]+\.css)"/g) ?? [];
+  const cssOfIndex =
+    fs.readFileSync(path.join(distDir, 'index.html'), 'utf8').match(/href="\/?(assets\/[^"]+\.css)"/g) ?? [];
   for (const link of cssOfIndex) entryFiles.add(link.replace(/^href="\/?/, '').replace(/"$/, ''));
 
   let heaviest = 0;
   for (const page of pages) {
     const files = new Set(entryFiles);
     for (const module of page.modules) if (manifest[module]) closure(manifest, module, files);
-    const sizes = [...files].map((file) => ({ file, bytes: gzipBytes(file) })).sort((a, b) => b.bytes - a.bytes);
+    const sizes = [...files]
+      .map((file) => ({ file, bytes: gzipBytes(file) }))
+      .sort((a, b) => b.bytes - a.bytes);
     const total = sizes.reduce((sum, item) => sum + item.bytes, 0);
     console.log(`\n${page.path}: ${kB(total)} kB gzipped in ${sizes.length} files`);
     for (const item of sizes) console.log(`  ${kB(item.bytes).padStart(7)} kB  ${item.file}`);
@@ -70,7 +76,8 @@ export async function webWeight(): Promise<{ figure: number; unit: string }> {
   const all = fs.readdirSync(path.join(distDir, 'assets')).filter((file) => /\.(js|css)$/.test(file));
   const editors = all.filter((file) => editorPattern.test(file));
   console.log('\nEditor chunks (loaded only when an email is opened in that editor):');
-  for (const file of editors) console.log(`  ${kB(gzipBytes(`assets/${file}`)).padStart(7)} kB  assets/${file}`);
+  for (const file of editors)
+    console.log(`  ${kB(gzipBytes(`assets/${file}`)).padStart(7)} kB  assets/${file}`);
   const leaked = editors.filter((file) => [...entryFiles].some((entry) => entry.endsWith(file)));
   if (leaked.length > 0) console.log(`WARNING: editor code in the entry: ${leaked.join(', ')}`);
   return { figure: Number(kB(heaviest)), unit: 'kB' };

@@ -18,14 +18,24 @@ async function marketer() {
   const { cookie, sender, ...user } = await verifiedMarketer(browser);
   const email = async (name: string, body: string) => {
     const html = `<p>${body}</p>${unsubscribe}`;
-    const created = await api('POST', '/v1/emails', { name, subject: name, fromEmail: sender, html, editor: { type: 'html', state: null, html } }, cookie);
+    const created = await api(
+      'POST',
+      '/v1/emails',
+      { name, subject: name, fromEmail: sender, html, editor: { type: 'html', state: null, html } },
+      cookie,
+    );
     expect(created.status).toBeLessThan(300);
     return created.body.email.id as number;
   };
   const plain = await email('Spring sale', 'Our spring sale starts today.');
   await email('Spring sale (short)', 'Sale. Today.');
   for (let i = 0; i < 10; i++) {
-    const created = await api('POST', '/v1/people/?source=manual', { email: uniqueEmail(`reader${i}`), firstName: `Reader${i}` }, cookie);
+    const created = await api(
+      'POST',
+      '/v1/people/?source=manual',
+      { email: uniqueEmail(`reader${i}`), firstName: `Reader${i}` },
+      cookie,
+    );
     expect(created.status).toBe(201);
   }
   return { ...user, cookie, emailId: plain };
@@ -34,7 +44,12 @@ async function marketer() {
 describe('A/B tests', () => {
   it('a marketer sets up an A/B test of two subjects, sends it, watches it A/B testing, and sees the winner go to the rest with the reason', async () => {
     const user = await marketer();
-    const created = await api('POST', '/v1/broadcasts', { name: 'Spring sale', emailId: user.emailId }, user.cookie);
+    const created = await api(
+      'POST',
+      '/v1/broadcasts',
+      { name: 'Spring sale', emailId: user.emailId },
+      user.cookie,
+    );
     const id = created.body.item.id as number;
 
     const { page } = await newPage(browser);
@@ -49,9 +64,15 @@ describe('A/B tests', () => {
     const abSwitch = page.getByRole('switch', { name: 'A/B test' });
     await abSwitch.evaluate((input: HTMLInputElement) => input.click());
     await expect.poll(() => abSwitch.isChecked()).toBe(true);
-    await page.getByRole('alert').filter({ hasText: 'Not saved yet' }).getByText(abTestMessages.sameAsAnother('B')).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Not saved yet' })
+      .getByText(abTestMessages.sameAsAnother('B'))
+      .waitFor();
     await page.locator('[data-check="abTest"][data-state="fail"]').waitFor();
-    await expect.poll(async () => page.getByRole('button', { name: 'Send now' }).last().isDisabled()).toBe(true);
+    await expect
+      .poll(async () => page.getByRole('button', { name: 'Send now' }).last().isDisabled())
+      .toBe(true);
 
     await page.getByRole('textbox', { name: 'Subject of variant A' }).fill('Spring sale: 20% off');
     await page.getByRole('textbox', { name: 'Subject of variant B' }).fill('Your spring discount is here');
@@ -59,7 +80,11 @@ describe('A/B tests', () => {
     await page.getByRole('button', { name: 'Add variant' }).click();
     await page.getByRole('textbox', { name: 'Email of variant C' }).click();
     await page.getByRole('option', { name: 'Spring sale (short)' }).click();
-    await page.getByText('20% of 10 recipients get one of 3 variants; after 4 hours the variant with more opens goes to the other 7.').waitFor();
+    await page
+      .getByText(
+        '20% of 10 recipients get one of 3 variants; after 4 hours the variant with more opens goes to the other 7.',
+      )
+      .waitFor();
     await page.getByRole('button', { name: 'Remove variant C' }).click();
     // The share by keyboard (20% → 30%), the metric and the wait.
     await page.getByRole('slider', { name: 'Test share' }).focus();
@@ -67,33 +92,61 @@ describe('A/B tests', () => {
     await page.getByRole('textbox', { name: 'Winner by' }).click();
     await page.getByRole('option', { name: 'Most clicks' }).click();
     await page.getByRole('textbox', { name: 'Wait (hours)' }).fill('2');
-    await page.getByText('30% of 10 recipients get one of 2 variants; after 2 hours the variant with more clicks goes to the other 7.').waitFor();
+    await page
+      .getByText(
+        '30% of 10 recipients get one of 2 variants; after 2 hours the variant with more clicks goes to the other 7.',
+      )
+      .waitFor();
     await expect
-      .poll(async () => (await api('GET', `/v1/broadcasts/${id}`, undefined, user.cookie)).body.item.abTest, { timeout: 10_000 })
-      .toMatchObject({ variants: [{ name: 'A', subject: 'Spring sale: 20% off' }, { name: 'B', subject: 'Your spring discount is here' }], testShare: 30, metric: 'clicks', waitHours: 2 });
+      .poll(async () => (await api('GET', `/v1/broadcasts/${id}`, undefined, user.cookie)).body.item.abTest, {
+        timeout: 10_000,
+      })
+      .toMatchObject({
+        variants: [
+          { name: 'A', subject: 'Spring sale: 20% off' },
+          { name: 'B', subject: 'Your spring discount is here' },
+        ],
+        testShare: 30,
+        metric: 'clicks',
+        waitHours: 2,
+      });
     await page.locator('[data-check="abTest"]').waitFor({ state: 'detached' });
     await checkAccessibility(page);
     await screenshot(page, 'ab-test-setup');
 
     await page.getByRole('button', { name: 'Send now' }).last().click();
-    await page.getByRole('dialog', { name: 'Send “Spring sale” now?' }).getByRole('button', { name: 'Send now' }).click();
+    await page
+      .getByRole('dialog', { name: 'Send “Spring sale” now?' })
+      .getByRole('button', { name: 'Send now' })
+      .click();
     await page.getByText(broadcastMessages.sending).first().waitFor();
     await page.getByText('A/B Testing', { exact: true }).first().waitFor();
     const variants = page.getByRole('table', { name: 'A/B test variants' });
     await variants.getByRole('row', { name: /Spring sale: 20% off/ }).waitFor();
     // Three people (30% of 10) split 2 and 1, all sent; the winner is chosen by clicks in two hours.
-    await expect.poll(async () => (await api('GET', `/v1/broadcasts/${id}/status`, undefined, user.cookie)).body.progress.sent, { timeout: 30_000 }).toBe(3);
-    await expect.poll(async () => variants.locator('[data-variant="A"] td').nth(2).textContent(), { timeout: 10_000 }).toBe('2');
-    await expect.poll(async () => variants.locator('[data-variant="B"] td').nth(2).textContent(), { timeout: 10_000 }).toBe('1');
+    await expect
+      .poll(
+        async () =>
+          (await api('GET', `/v1/broadcasts/${id}/status`, undefined, user.cookie)).body.progress.sent,
+        { timeout: 30_000 },
+      )
+      .toBe(3);
+    await expect
+      .poll(async () => variants.locator('[data-variant="A"] td').nth(2).textContent(), { timeout: 10_000 })
+      .toBe('2');
+    await expect
+      .poll(async () => variants.locator('[data-variant="B"] td').nth(2).textContent(), { timeout: 10_000 })
+      .toBe('1');
     await page.getByText(/The winner is chosen by clicks on/).waitFor();
     await page.getByText('A/B Testing', { exact: true }).first().waitFor();
     await checkAccessibility(page);
     await screenshot(page, 'ab-test-testing');
 
     // The decision, due in two hours, is brought forward: with no clicks recorded, variant A goes to the other seven.
-    await sql("select graphile_worker.add_job('ab-test-decide', json_build_object('accountId', $1::bigint, 'broadcastId', $2::bigint), job_key => $3, run_at => now())", [
-      user.accountId, id, `ab-test-decide:${user.accountId}:${id}`,
-    ]);
+    await sql(
+      "select graphile_worker.add_job('ab-test-decide', json_build_object('accountId', $1::bigint, 'broadcastId', $2::bigint), job_key => $3, run_at => now())",
+      [user.accountId, id, `ab-test-decide:${user.accountId}:${id}`],
+    );
     await page.getByRole('heading', { name: 'Results' }).waitFor({ timeout: 30_000 });
     await page.getByText('Sent', { exact: true }).first().waitFor();
     await variants.locator('[data-variant="A"]').getByText('Winner').waitFor();
@@ -106,7 +159,9 @@ describe('A/B tests', () => {
     // The rest got variant A's subject.
     const inbox = (await newPage(browser)).page;
     await inbox.goto('/dev/mailbox');
-    await expect.poll(async () => inbox.getByText('Spring sale: 20% off').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => inbox.getByText('Spring sale: 20% off').count(), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(1);
     await inbox.close();
 
     // At phone width the decided test reads as well.
@@ -118,11 +173,25 @@ describe('A/B tests', () => {
     await screenshot(phone, 'ab-test-decided-phone');
 
     // And the editor: a draft with a test of three variants, at phone width.
-    const abTest = { variants: [{ subject: 'One' }, { subject: 'Two' }, { emailId: user.emailId, subject: 'Three' }], testShare: 25, metric: 'opens', waitHours: 6 };
-    const next = await api('POST', '/v1/broadcasts', { name: 'Summer sale', emailId: user.emailId, abTest }, user.cookie);
+    const abTest = {
+      variants: [{ subject: 'One' }, { subject: 'Two' }, { emailId: user.emailId, subject: 'Three' }],
+      testShare: 25,
+      metric: 'opens',
+      waitHours: 6,
+    };
+    const next = await api(
+      'POST',
+      '/v1/broadcasts',
+      { name: 'Summer sale', emailId: user.emailId, abTest },
+      user.cookie,
+    );
     expect(next.status).toBe(201);
     await phone.goto(`/broadcasts/${next.body.item.id}`);
-    await phone.getByText('25% of 10 recipients get one of 3 variants; after 6 hours the variant with more opens goes to the other 7.').waitFor();
+    await phone
+      .getByText(
+        '25% of 10 recipients get one of 3 variants; after 6 hours the variant with more opens goes to the other 7.',
+      )
+      .waitFor();
     await checkAccessibility(phone);
     await screenshot(phone, 'ab-test-setup-phone');
   }, 240_000);

@@ -15,7 +15,12 @@ afterAll(async () => {
 
 /** A second Herald (API role) on the journeys' database, with no AI provider configured: the writer is off there. */
 async function startServerWithoutAi(): Promise<string> {
-  serverWithoutAi = await startExtraServer({ name: 'no-ai', databaseUrl: inject('databaseUrl'), role: 'api', env: { BILLING_MODE: 'plans', AI_BASE_URL: undefined, AI_API_KEY: undefined } });
+  serverWithoutAi = await startExtraServer({
+    name: 'no-ai',
+    databaseUrl: inject('databaseUrl'),
+    role: 'api',
+    env: { BILLING_MODE: 'plans', AI_BASE_URL: undefined, AI_API_KEY: undefined },
+  });
   return serverWithoutAi.base;
 }
 
@@ -29,12 +34,21 @@ const blankRichText = '<p>Hi there,</p><p></p><p><a href="{{ unsubscribe_url }}"
 describe('AI writer', () => {
   it('a marketer drafts subject lines and an email with the AI writer and puts them into the email', async () => {
     const user = await createUser();
-    const { cookie } = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
+    const { cookie } = await api('POST', '/v1/accounts/login/', {
+      email: user.email,
+      password: user.password,
+    });
     await api('PATCH', '/v1/accounts/me', { name: 'Acme Bikes' }, cookie);
     const created = await api(
       'POST',
       '/v1/emails',
-      { name: 'Spring sale', subject: 'Draft subject', fromEmail: user.email, html: blankRichText, editor: { type: 'richtext', state: null, html: blankRichText } },
+      {
+        name: 'Spring sale',
+        subject: 'Draft subject',
+        fromEmail: user.email,
+        html: blankRichText,
+        editor: { type: 'richtext', state: null, html: blankRichText },
+      },
       cookie,
     );
     expect(created.status).toBe(201);
@@ -59,7 +73,9 @@ describe('AI writer', () => {
 
     // Subject lines from a brief; the newest are listed first; one becomes the subject.
     await choose(page, 'Subject Lines');
-    await dialog.getByRole('textbox', { name: 'What is the email about?' }).fill('Spring sale: 30% off every bike until Sunday');
+    await dialog
+      .getByRole('textbox', { name: 'What is the email about?' })
+      .fill('Spring sale: 30% off every bike until Sunday');
     await dialog.getByRole('textbox', { name: 'Tone' }).fill('Playful');
     await page.keyboard.press('Escape'); // the tone's suggestions
     expect(await generate.isDisabled()).toBe(false);
@@ -70,7 +86,9 @@ describe('AI writer', () => {
     await screenshot(page, 'ai-writer-subject-lines');
 
     // A model that fails: the server's message is shown and nothing is added to the list.
-    await dialog.getByRole('textbox', { name: 'What is the email about?' }).fill('Spring sale [standin:error500]');
+    await dialog
+      .getByRole('textbox', { name: 'What is the email about?' })
+      .fill('Spring sale [standin:error500]');
     await generate.click();
     await dialog.getByRole('alert').getByText("We couldn't retrieve suggestions.").waitFor();
     expect(await subjects.getByRole('listitem').count()).toBe(5);
@@ -81,7 +99,9 @@ describe('AI writer', () => {
       .getByRole('button', { name: 'Use as subject' })
       .click();
     await dialog.waitFor({ state: 'hidden' });
-    expect(await page.getByRole('textbox', { name: 'Subject' }).inputValue()).toBe('Acme Bikes: Spring sale: 30% off every bike until Sunday');
+    expect(await page.getByRole('textbox', { name: 'Subject' }).inputValue()).toBe(
+      'Acme Bikes: Spring sale: 30% off every bike until Sunday',
+    );
 
     // A whole email from the same brief goes into the body at the cursor.
     await page.locator('.tiptap p').first().click();
@@ -89,14 +109,19 @@ describe('AI writer', () => {
     await page.getByRole('button', { name: 'AI writer' }).click();
     await dialog.waitFor();
     await choose(page, 'Write Email');
-    await dialog.getByRole('textbox', { name: 'What should the email say?' }).fill('Spring sale: 30% off every bike until Sunday');
+    await dialog
+      .getByRole('textbox', { name: 'What should the email say?' })
+      .fill('Spring sale: 30% off every bike until Sunday');
     await dialog.getByRole('button', { name: 'Generate' }).click();
     const emails = dialog.getByRole('list', { name: 'Write Email suggestions' });
     await emails.getByText('We have news at Acme Bikes').waitFor();
     await screenshot(page, 'ai-writer-email');
     await emails.getByRole('listitem').first().getByRole('button', { name: 'Insert' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.locator('.tiptap').getByText('We have news at Acme Bikes: Spring sale: 30% off every bike until Sunday.').waitFor();
+    await page
+      .locator('.tiptap')
+      .getByText('We have news at Acme Bikes: Spring sale: 30% off every bike until Sunday.')
+      .waitFor();
 
     // Saved: the server has the new subject and body.
     await page.getByRole('button', { name: 'Save' }).click();
@@ -114,7 +139,10 @@ describe('AI writer', () => {
     await screenshot(phone, 'ai-writer-phone-editor');
     await phone.getByRole('button', { name: 'AI writer' }).click();
     const phoneDialog = phone.getByRole('dialog', { name: 'AI writer' });
-    await phoneDialog.getByRole('list', { name: 'Write Email suggestions' }).getByText('We have news at Acme Bikes').waitFor();
+    await phoneDialog
+      .getByRole('list', { name: 'Write Email suggestions' })
+      .getByText('We have news at Acme Bikes')
+      .waitFor();
     await phone.waitForTimeout(300); // the opening transition (CSS, for the screenshot; no assertion follows)
     await screenshot(phone, 'ai-writer-phone');
   });
@@ -122,8 +150,22 @@ describe('AI writer', () => {
   it('on a server with no AI provider, the button explains how to turn the writer on and nothing generates', async () => {
     const url = await startServerWithoutAi();
     const user = await createUser();
-    const { cookie } = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
-    const created = await api('POST', '/v1/emails', { name: 'No AI', subject: 'Hello', fromEmail: user.email, html: blankRichText, editor: { type: 'richtext', state: null, html: blankRichText } }, cookie);
+    const { cookie } = await api('POST', '/v1/accounts/login/', {
+      email: user.email,
+      password: user.password,
+    });
+    const created = await api(
+      'POST',
+      '/v1/emails',
+      {
+        name: 'No AI',
+        subject: 'Hello',
+        fromEmail: user.email,
+        html: blankRichText,
+        editor: { type: 'richtext', state: null, html: blankRichText },
+      },
+      cookie,
+    );
     const id = created.body.email.id as number;
 
     const { page } = await newPage(browser);

@@ -9,7 +9,10 @@ import { api, createUser, launchBrowser, logIn, newPage, screenshot } from '../s
 let browser: Browser;
 /** Stand-ins on loopback: Slack's incoming webhook (/services/…) and the marketer's own webhook receiver (/hooks). */
 const slackMessages: string[] = [];
-const hookCalls: { headers: http.IncomingHttpHeaders; json: { events: { type: string; data: Record<string, unknown> }[] } }[] = [];
+const hookCalls: {
+  headers: http.IncomingHttpHeaders;
+  json: { events: { type: string; data: Record<string, unknown> }[] };
+}[] = [];
 const receiver = http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -85,10 +88,17 @@ describe('apps', () => {
     await page.getByText('Test event delivered (200).').waitFor();
 
     // A real change: a person added through the API reaches the receiver and the log shows the delivery.
-    const { cookie } = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
+    const { cookie } = await api('POST', '/v1/accounts/login/', {
+      email: user.email,
+      password: user.password,
+    });
     const person = await api('POST', '/v1/people/', { email: 'ada@example.com', tags: ['vip'] }, cookie);
     expect(person.status).toBe(201);
-    await expect.poll(() => hookCalls.some((c) => c.json.events.some((e) => e.type === 'person.created')), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => hookCalls.some((c) => c.json.events.some((e) => e.type === 'person.created')), {
+        timeout: 15_000,
+      })
+      .toBe(true);
     const delivered = hookCalls.find((c) => c.json.events.some((e) => e.type === 'person.created'))!;
     expect(delivered.headers['herald-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(delivered.json.events.map((e) => e.type).sort()).toEqual(['person.created', 'tag.added']);
@@ -125,11 +135,32 @@ describe('apps', () => {
 
   it("a marketer sets up a flow's Slack step; when Slack drops the webhook, the flow stops and says why", async () => {
     const user = await createUser();
-    const { cookie } = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
-    const flow = (await api('POST', '/v1/integrations', { name: 'VIP alerts' }, cookie)).body.integration as { id: number };
-    const trigger = (await api('POST', '/v1/steps/', { flowId: flow.id, operationKey: '/added-tag', inputFields: encodeInputFields({ tag: 'vip' }) }, cookie)).body.step as { id: number };
-    const slackStep = (await api('POST', '/v1/steps/', { flowId: flow.id, operationKey: '/slack-notification', coordinates: { x: 0, y: 200 } }, cookie)).body.step as { id: number };
-    expect((await api('POST', '/v1/links/', { source: trigger.id, target: slackStep.id }, cookie)).status).toBe(201);
+    const { cookie } = await api('POST', '/v1/accounts/login/', {
+      email: user.email,
+      password: user.password,
+    });
+    const flow = (await api('POST', '/v1/integrations', { name: 'VIP alerts' }, cookie)).body.integration as {
+      id: number;
+    };
+    const trigger = (
+      await api(
+        'POST',
+        '/v1/steps/',
+        { flowId: flow.id, operationKey: '/added-tag', inputFields: encodeInputFields({ tag: 'vip' }) },
+        cookie,
+      )
+    ).body.step as { id: number };
+    const slackStep = (
+      await api(
+        'POST',
+        '/v1/steps/',
+        { flowId: flow.id, operationKey: '/slack-notification', coordinates: { x: 0, y: 200 } },
+        cookie,
+      )
+    ).body.step as { id: number };
+    expect(
+      (await api('POST', '/v1/links/', { source: trigger.id, target: slackStep.id }, cookie)).status,
+    ).toBe(201);
 
     const { page } = await newPage(browser);
     await logIn(page, user.email, user.password);
@@ -144,18 +175,34 @@ describe('apps', () => {
     await screenshot(page, 'apps-slack-step');
 
     // Slack is connected to a webhook that Slack has since removed; the first message stops the flow.
-    expect((await api('POST', '/v1/auth/slack', { url: `${base}/services/T01/B02/removed` }, cookie)).status).toBe(200);
-    expect((await api('PATCH', `/v1/integrations/${flow.id}`, { status: 'active' }, cookie)).status).toBe(200);
-    const person = (await api('POST', '/v1/people/', { email: 'vip@example.com' }, cookie)).body.user as { id: number };
+    expect(
+      (await api('POST', '/v1/auth/slack', { url: `${base}/services/T01/B02/removed` }, cookie)).status,
+    ).toBe(200);
+    expect((await api('PATCH', `/v1/integrations/${flow.id}`, { status: 'active' }, cookie)).status).toBe(
+      200,
+    );
+    const person = (await api('POST', '/v1/people/', { email: 'vip@example.com' }, cookie)).body.user as {
+      id: number;
+    };
     await api('POST', '/v1/tags/', { tag: 'vip', id: person.id }, cookie);
     await expect
-      .poll(async () => ((await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration as { status: string }).status, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (
+            (await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration as {
+              status: string;
+            }
+          ).status,
+        { timeout: 15_000 },
+      )
       .toBe('deactivated-expired-auth');
 
     await page.goto('/flows');
     await page.getByText('Stopped: a connection expired').waitFor();
     await page.goto(`/flows/${flow.id}`);
-    await page.getByText(/Slack no longer accepts the connection this flow posts to \(wrong_credentials\)/).waitFor();
+    await page
+      .getByText(/Slack no longer accepts the connection this flow posts to \(wrong_credentials\)/)
+      .waitFor();
     await page.goto('/apps');
     await page.getByText('Connection failed').waitFor();
     await page.getByText("Slack stopped accepting Herald's messages").waitFor();
@@ -165,7 +212,10 @@ describe('apps', () => {
     await page.getByRole('button', { name: 'Reconnect' }).click();
     await page.getByText('Slack connected.').waitFor();
     await page.getByRole('button', { name: 'Send test message' }).waitFor();
-    const after = (await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration as { status: string; warnings: string[] };
+    const after = (await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration as {
+      status: string;
+      warnings: string[];
+    };
     expect(after.warnings.some((w) => w.includes('wrong_credentials'))).toBe(false);
   });
 
@@ -176,7 +226,9 @@ describe('apps', () => {
     await page.goto('/settings/apps');
     await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Typeform' }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'apps-phone');
   });

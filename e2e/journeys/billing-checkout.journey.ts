@@ -3,7 +3,11 @@ import { allPlans } from '@herald/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, providerEnv, stockProviders } from '../../apps/server/test/billing-standins.ts';
-import { chargebeeAuthHeader, startChargebeeStandIn, type ChargebeeStandIn } from '../../apps/server/test/chargebee-standin.ts';
+import {
+  chargebeeAuthHeader,
+  startChargebeeStandIn,
+  type ChargebeeStandIn,
+} from '../../apps/server/test/chargebee-standin.ts';
 import { startPaypalStandIn, type PaypalStandIn } from '../../apps/server/test/paypal-standin.ts';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from '../../apps/server/test/test-database.ts';
 import { watchAccessibility } from '../support/accessibility.ts';
@@ -22,7 +26,6 @@ let server: ExtraServer | undefined;
 let base: string;
 let admin: Awaited<ReturnType<typeof adminDatabaseUrl>>;
 const databaseName = `herald_e2e_checkout_${process.pid}`;
-
 
 beforeAll(async () => {
   chargebee = await startChargebeeStandIn();
@@ -48,19 +51,40 @@ afterAll(async () => {
 async function call(method: string, url: string, body?: unknown, cookie?: string) {
   const res = await fetch(`${base}${url}`, {
     method,
-    headers: { 'content-type': 'application/json', origin: base, 'x-forwarded-for': visitorAddress(), ...(cookie ? { cookie } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      origin: base,
+      'x-forwarded-for': visitorAddress(),
+      ...(cookie ? { cookie } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? cookie };
+  return {
+    status: res.status,
+    body: text ? JSON.parse(text) : undefined,
+    cookie: res.headers.get('set-cookie')?.split(';')[0] ?? cookie,
+  };
 }
 
 async function owner() {
   const email = uniqueEmail('checkout');
   const password = 'journey password 1';
-  const created = await call('POST', '/v1/accounts/', { email, source: 'journey', timezone: 'Europe/Berlin' });
+  const created = await call('POST', '/v1/accounts/', {
+    email,
+    source: 'journey',
+    timezone: 'Europe/Berlin',
+  });
   expect(created.status).toBe(201);
-  const profile = { name: 'Journey Tester', phone: '+49 30 000000', site: 'journey.example.com', industry: 'Agency', estimatedContacts: '0 - 500', goals: 'Test the product', flags: { hasFilledGoals: true } };
+  const profile = {
+    name: 'Journey Tester',
+    phone: '+49 30 000000',
+    site: 'journey.example.com',
+    industry: 'Agency',
+    estimatedContacts: '0 - 500',
+    goals: 'Test the product',
+    flags: { hasFilledGoals: true },
+  };
   await call('PATCH', '/v1/accounts/me', profile, created.cookie);
   await call('POST', '/v1/accounts/initial-password', { password }, created.cookie);
   return { email, password, accountId: created.body.accountId as number };
@@ -68,10 +92,19 @@ async function owner() {
 
 /** A browser page on this journey's server; the providers' hosts answer with a page of their own. */
 async function openPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() } });
-  const providerPage = (title: string) => `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1></main></body></html>`;
-  await context.route('https://herald-test.chargebee.com/**', (route) => route.fulfill({ contentType: 'text/html', body: providerPage('Chargebee checkout') }));
-  await context.route('https://www.sandbox.paypal.com/**', (route) => route.fulfill({ contentType: 'text/html', body: providerPage('PayPal approval') }));
+  const context = await browser.newContext({
+    baseURL: base,
+    viewport: { width: 1280, height: 800 },
+    extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
+  });
+  const providerPage = (title: string) =>
+    `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1></main></body></html>`;
+  await context.route('https://herald-test.chargebee.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: providerPage('Chargebee checkout') }),
+  );
+  await context.route('https://www.sandbox.paypal.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: providerPage('PayPal approval') }),
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   await watchAccessibility(context, page);
@@ -100,12 +133,36 @@ describe('paying for a plan', () => {
     await page.getByRole('heading', { name: 'Chargebee checkout' }).waitFor();
 
     const form = chargebee.form(chargebee.requests.at(-1)!);
-    expect(form).toMatchObject({ 'subscription_items[item_price_id][0]': 'growth-monthly-v1-2000', 'customer[email]': user.email, 'customer[id]': `herald-${user.accountId}`, redirect_url: `${base}/billing?checkout=done` });
+    expect(form).toMatchObject({
+      'subscription_items[item_price_id][0]': 'growth-monthly-v1-2000',
+      'customer[email]': user.email,
+      'customer[id]': `herald-${user.accountId}`,
+      redirect_url: `${base}/billing?checkout=done`,
+    });
 
     // Chargebee tells Herald the subscription is paid, then sends the browser back.
-    const values = { subscriptionId: form['subscription[id]']!, customerId: form['customer[id]']!, email: user.email, itemPriceId: 'growth-monthly-v1-2000', eventId: `ev_${crypto.randomBytes(8).toString('hex')}` };
-    chargebee.invoices.set(values.customerId, [{ id: 'inv_journey_1', customer_id: values.customerId, status: 'paid', date: Math.floor(Date.now() / 1000), total: 4900, currency_code: 'USD' }]);
-    const hook = await fetch(`${base}/v1/hooks/billing/chargebee`, { method: 'POST', headers: { 'content-type': 'application/json', ...chargebeeAuthHeader() }, body: fixture('chargebee-subscription-created.json', values) });
+    const values = {
+      subscriptionId: form['subscription[id]']!,
+      customerId: form['customer[id]']!,
+      email: user.email,
+      itemPriceId: 'growth-monthly-v1-2000',
+      eventId: `ev_${crypto.randomBytes(8).toString('hex')}`,
+    };
+    chargebee.invoices.set(values.customerId, [
+      {
+        id: 'inv_journey_1',
+        customer_id: values.customerId,
+        status: 'paid',
+        date: Math.floor(Date.now() / 1000),
+        total: 4900,
+        currency_code: 'USD',
+      },
+    ]);
+    const hook = await fetch(`${base}/v1/hooks/billing/chargebee`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...chargebeeAuthHeader() },
+      body: fixture('chargebee-subscription-created.json', values),
+    });
     expect(hook.status).toBe(200);
     await page.goto('/billing?checkout=done');
     await page.getByRole('status').filter({ hasText: 'Thank you: your payment is on its way' }).waitFor();
@@ -118,7 +175,11 @@ describe('paying for a plan', () => {
     expect(new URL(page.url()).search).toBe('');
     // Back from a canceled checkout: nothing charged, the plan unchanged.
     await page.goto('/billing?checkout=canceled');
-    await page.getByRole('status').filter({ hasText: 'Checkout canceled' }).getByText('Nothing was charged and your plan is unchanged.').waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Checkout canceled' })
+      .getByText('Nothing was charged and your plan is unchanged.')
+      .waitFor();
     await context.close();
   });
 
@@ -129,10 +190,15 @@ describe('paying for a plan', () => {
     const dialog = await openDialog(page);
     await dialog.getByRole('radio', { name: 'PayPal' }).evaluate((radio: HTMLInputElement) => radio.click());
     await dialog.getByRole('button', { name: 'Upgrade to this plan' }).click();
-    await page.waitForURL(/^https:\/\/www\.sandbox\.paypal\.com\/webapps\/billing\/subscriptions\?ba_token=BA-/);
+    await page.waitForURL(
+      /^https:\/\/www\.sandbox\.paypal\.com\/webapps\/billing\/subscriptions\?ba_token=BA-/,
+    );
     await page.getByRole('heading', { name: 'PayPal approval' }).waitFor();
     const created = paypal.requests.filter((r) => r.path === '/v1/billing/subscriptions').at(-1)!;
-    expect(JSON.parse(created.body)).toMatchObject({ custom_id: String(user.accountId), subscriber: { email_address: user.email } });
+    expect(JSON.parse(created.body)).toMatchObject({
+      custom_id: String(user.accountId),
+      subscriber: { email_address: user.email },
+    });
     await context.close();
   });
 });

@@ -13,9 +13,13 @@ let browser: Browser;
 let server: ExtraServer | undefined;
 let base: string;
 
-
 beforeAll(async () => {
-  server = await startExtraServer({ name: 'billing-off', databaseUrl: inject('databaseUrl'), role: 'api', env: { BILLING_MODE: 'off' } });
+  server = await startExtraServer({
+    name: 'billing-off',
+    databaseUrl: inject('databaseUrl'),
+    role: 'api',
+    env: { BILLING_MODE: 'off' },
+  });
   base = server.base;
   browser = await launchBrowser();
 });
@@ -27,15 +31,28 @@ afterAll(async () => {
 async function call(method: string, url: string, body?: unknown, cookie?: string) {
   const res = await fetch(`${base}${url}`, {
     method,
-    headers: { 'content-type': 'application/json', origin: base, 'x-forwarded-for': visitorAddress(), ...(cookie ? { cookie } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      origin: base,
+      'x-forwarded-for': visitorAddress(),
+      ...(cookie ? { cookie } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? cookie };
+  return {
+    status: res.status,
+    body: text ? JSON.parse(text) : undefined,
+    cookie: res.headers.get('set-cookie')?.split(';')[0] ?? cookie,
+  };
 }
 
 async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() } });
+  const context = await browser.newContext({
+    baseURL: base,
+    viewport: { width: 1280, height: 800 },
+    extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   await watchAccessibility(context, page);
@@ -46,14 +63,28 @@ describe('billing off (self-hosting)', () => {
   it('no star, no expiry: /billing says every account is unlimited, and Plan and Billing still leads there', async () => {
     const email = uniqueEmail('selfhost');
     const password = 'journey password 1';
-    const created = await call('POST', '/v1/accounts/', { email, source: 'journey', timezone: 'Europe/Berlin' });
+    const created = await call('POST', '/v1/accounts/', {
+      email,
+      source: 'journey',
+      timezone: 'Europe/Berlin',
+    });
     expect(created.status).toBe(201);
     expect(created.body.payment).toBeNull();
-    const profile = { name: 'Self Hoster', phone: '+49 30 000000', site: 'selfhost.example.com', industry: 'Agency', estimatedContacts: '0 - 500', goals: 'Run my own', flags: { hasFilledGoals: true } };
+    const profile = {
+      name: 'Self Hoster',
+      phone: '+49 30 000000',
+      site: 'selfhost.example.com',
+      industry: 'Agency',
+      estimatedContacts: '0 - 500',
+      goals: 'Run my own',
+      flags: { hasFilledGoals: true },
+    };
     await call('PATCH', '/v1/accounts/me', profile, created.cookie);
     await call('POST', '/v1/accounts/initial-password', { password }, created.cookie);
     // Long past the 14 days: still nothing blocks.
-    await sql("update accounts set trial_ends_at = now() - interval '60 days' where id = $1", [created.body.accountId]);
+    await sql("update accounts set trial_ends_at = now() - interval '60 days' where id = $1", [
+      created.body.accountId,
+    ]);
 
     const page = await openPage();
     await page.goto('/login');
@@ -70,7 +101,9 @@ describe('billing off (self-hosting)', () => {
     await page.getByRole('menuitem', { name: 'Plan and Billing' }).click();
     await page.waitForURL(/\/billing$/);
     await page.getByText('Billing is off on this server').waitFor();
-    await page.getByText('Every account here is unlimited: no trial end, no people limit and nothing to pay.').waitFor();
+    await page
+      .getByText('Every account here is unlimited: no trial end, no people limit and nothing to pay.')
+      .waitFor();
     await screenshot(page, 'billing-off');
   });
 });

@@ -11,7 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-const groups = ['Monthly Growth', 'Monthly Premium', 'Annual Growth - 2 Months Free', 'Annual Premium - 2 Months Free'];
+const groups = [
+  'Monthly Growth',
+  'Monthly Premium',
+  'Annual Growth - 2 Months Free',
+  'Annual Premium - 2 Months Free',
+];
 
 /** The dialog's plan picker: open it and read the group headings and options. */
 async function readPicker(page: Page) {
@@ -51,7 +56,9 @@ describe('plan and billing', () => {
     await dialog.getByText('Monthly Premium: $199 billed every month.').waitFor();
     await dialog.getByText('Online payment is not set up on this server').waitFor();
     await dialog.getByRole('link', { name: 'support@herald.test' }).waitFor();
-    expect(await dialog.getByText(`npm run cli -- plan ${user.accountId} premium-monthly-v3 10000`).count()).toBe(1);
+    expect(
+      await dialog.getByText(`npm run cli -- plan ${user.accountId} premium-monthly-v3 10000`).count(),
+    ).toBe(1);
     // Without a provider nothing can be confirmed here.
     expect(await dialog.getByRole('button', { name: 'Upgrade to this plan' }).count()).toBe(0);
     await screenshot(page, 'billing-upgrade-dialog-how-to-pay');
@@ -59,8 +66,14 @@ describe('plan and billing', () => {
     await page.waitForURL((url) => !url.search.includes('upgrade'));
 
     // The operator assigns the plan; the page shows it, people against the limit, and the star goes away.
-    await sql("update accounts set plan_name = 'growth-monthly-v1', plan_people_upper_limit = 2000, plan_period = 'month', plan_price = 49, plan_provider = 'operator', plan_set_at = now(), status = 'active' where id = $1", [user.accountId]);
-    await sql("insert into people (account_id, email) select $1, 'person' || g || '@example.com' from generate_series(1, 1850) g", [user.accountId]);
+    await sql(
+      "update accounts set plan_name = 'growth-monthly-v1', plan_people_upper_limit = 2000, plan_period = 'month', plan_price = 49, plan_provider = 'operator', plan_set_at = now(), status = 'active' where id = $1",
+      [user.accountId],
+    );
+    await sql(
+      "insert into people (account_id, email) select $1, 'person' || g || '@example.com' from generate_series(1, 1850) g",
+      [user.accountId],
+    );
     await page.reload();
     await page.getByText('0 - 2,000 People: $49 per month').waitFor();
     await page.getByText('Your account is close to its people limit').waitFor();
@@ -77,8 +90,14 @@ describe('plan and billing', () => {
     await page.keyboard.press('Escape');
 
     // At 100% the billing sweep opens a people-limit issue; the modal says nothing is paused and links to the plans.
-    await sql("insert into people (account_id, email) select $1, 'more' || g || '@example.com' from generate_series(1, 150) g", [user.accountId]);
-    await sql("insert into account_issues (account_id, kind, message) values ($1, 'people-limit', 'Your account has 2,000 people and your plan includes 2,000. Nothing has stopped and nothing is deleted.')", [user.accountId]);
+    await sql(
+      "insert into people (account_id, email) select $1, 'more' || g || '@example.com' from generate_series(1, 150) g",
+      [user.accountId],
+    );
+    await sql(
+      "insert into account_issues (account_id, kind, message) values ($1, 'people-limit', 'Your account has 2,000 people and your plan includes 2,000. Nothing has stopped and nothing is deleted.')",
+      [user.accountId],
+    );
     await page.goto('/dashboard');
     await page.getByText('your account has reached its plan').waitFor();
     await page.getByRole('button', { name: 'Account issues' }).click();
@@ -98,7 +117,10 @@ describe('plan and billing', () => {
     await page.getByText(/Free trial with every feature on/).waitFor();
     await screenshot(page, 'billing-narrow');
     await page.getByRole('button', { name: 'Choose a plan' }).click();
-    await page.getByRole('dialog', { name: 'Upgrade your plan' }).getByText('Online payment is not set up on this server').waitFor();
+    await page
+      .getByRole('dialog', { name: 'Upgrade your plan' })
+      .getByText('Online payment is not set up on this server')
+      .waitFor();
     await screenshot(page, 'billing-narrow-dialog');
   });
 
@@ -113,14 +135,20 @@ describe('plan and billing', () => {
     for (const group of groups) expect(text).toContain(group);
     expect(options).toContain('0 - 2,000 People: $49 per month');
     await page.keyboard.press('Escape');
-    await page.getByRole('dialog', { name: 'Upgrade your plan' }).getByText('Online payment is not set up on this server').waitFor();
+    await page
+      .getByRole('dialog', { name: 'Upgrade your plan' })
+      .getByText('Online payment is not set up on this server')
+      .waitFor();
     await screenshot(page, 'billing-expired-choose-plan');
   });
 
   it('a teammate without billing:read is told so', async () => {
     const user = await createUser();
     const noScopes = JSON.stringify(scopeIds.map((id) => ({ id, enabled: id === 'people:read' })));
-    await sql('update team_members set is_owner = false, scopes = $2::jsonb where account_id = $1', [user.accountId, noScopes]);
+    await sql('update team_members set is_owner = false, scopes = $2::jsonb where account_id = $1', [
+      user.accountId,
+      noScopes,
+    ]);
     const { page } = await newPage(browser);
     await logIn(page, user.email, user.password);
     await page.goto('/billing');

@@ -19,8 +19,20 @@ async function choose(page: Page, name: string) {
 /** An owner with a session cookie, a verified sender (proved by the link in the mailbox), a mailing address and an email. */
 async function marketer() {
   const { cookie, sender, ...user } = await verifiedMarketer(browser);
-  const html = '<p>Hi {{ person.firstName | default: "there" }}, our November news.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
-  const created = await api('POST', '/v1/emails', { name: 'November news', subject: 'November news', fromEmail: sender, html, editor: { type: 'html', state: null, html } }, cookie);
+  const html =
+    '<p>Hi {{ person.firstName | default: "there" }}, our November news.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
+  const created = await api(
+    'POST',
+    '/v1/emails',
+    {
+      name: 'November news',
+      subject: 'November news',
+      fromEmail: sender,
+      html,
+      editor: { type: 'html', state: null, html },
+    },
+    cookie,
+  );
   expect(created.status).toBeLessThan(300);
   return { ...user, cookie, sender, emailId: created.body.email.id as number };
 }
@@ -61,7 +73,10 @@ describe('broadcasts', () => {
     await page.waitForURL(/\/broadcasts\/\d+$/);
     await page.getByRole('heading', { name: broadcastMessages.defaultName, level: 1 }).waitFor();
     await page.getByText('Draft', { exact: true }).first().waitFor();
-    await page.locator('[data-check="email"][data-state="fail"]').getByText(broadcastMessages.noEmail).waitFor();
+    await page
+      .locator('[data-check="email"][data-state="fail"]')
+      .getByText(broadcastMessages.noEmail)
+      .waitFor();
     await checkAccessibility(page);
 
     const name = page.getByRole('textbox', { name: 'Broadcast name' });
@@ -71,22 +86,39 @@ describe('broadcasts', () => {
     await pickEmail(page, 'November news');
 
     // Everyone: three people, one suppressed, so two recipients; every check passes.
-    await expect.poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 }).toBe('2 recipients');
+    await expect
+      .poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 })
+      .toBe('2 recipients');
     await page.getByText(/3 in this audience after exclusions; 1 can't receive it/).waitFor();
     for (const check of ['email', 'sender', 'unsubscribe', 'mailingAddress', 'audience']) {
       await page.locator(`[data-check="${check}"][data-state="pass"]`).waitFor();
     }
-    await page.locator('[data-check="suppressed"]').getByText(/33% excluded as suppressed/).waitFor();
+    await page
+      .locator('[data-check="suppressed"]')
+      .getByText(/33% excluded as suppressed/)
+      .waitFor();
 
     // Segments: none picked blocks the send; the automatic segment New holds the same three people.
     await choose(page, 'Segments');
-    await page.locator('[data-check="audience"][data-state="fail"]').getByText('Pick at least one segment or tag.').waitFor();
+    await page
+      .locator('[data-check="audience"][data-state="fail"]')
+      .getByText('Pick at least one segment or tag.')
+      .waitFor();
     await page.getByRole('textbox', { name: 'Segments', exact: true }).click();
     await page.getByRole('option', { name: 'New' }).click();
     await page.keyboard.press('Escape');
-    await expect.poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 }).toBe('2 recipients');
+    await expect
+      .poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 })
+      .toBe('2 recipients');
     await page.locator('[data-check="audience"][data-state="pass"]').waitFor();
-    await expect.poll(async () => (await api('GET', `/v1/broadcasts/${page.url().split('/').pop()}`, undefined, user.cookie)).body.item.audience, { timeout: 10_000 }).toMatchObject({ type: 'segments' });
+    await expect
+      .poll(
+        async () =>
+          (await api('GET', `/v1/broadcasts/${page.url().split('/').pop()}`, undefined, user.cookie)).body
+            .item.audience,
+        { timeout: 10_000 },
+      )
+      .toMatchObject({ type: 'segments' });
     await checkAccessibility(page);
     await screenshot(page, 'broadcast-ready');
 
@@ -101,7 +133,9 @@ describe('broadcasts', () => {
     expect(await delivered.textContent()).toBe('2');
     // Opens and clicks come from the metrics rollups: nobody has opened yet.
     await page.getByRole('link', { name: 'Open in Metrics' }).waitFor({ timeout: 15_000 });
-    expect(await page.getByText('Opens', { exact: true }).locator('xpath=following-sibling::*[1]').textContent()).toBe('0%');
+    expect(
+      await page.getByText('Opens', { exact: true }).locator('xpath=following-sibling::*[1]').textContent(),
+    ).toBe('0%');
     await checkAccessibility(page);
     await screenshot(page, 'broadcast-sent');
 
@@ -136,7 +170,10 @@ describe('broadcasts', () => {
     await checkAccessibility(page);
     await screenshot(page, 'broadcast-scheduled');
     await page.getByRole('button', { name: 'Cancel broadcast' }).click();
-    await page.getByRole('dialog', { name: 'Cancel “My Broadcast”?' }).getByRole('button', { name: 'Cancel broadcast' }).click();
+    await page
+      .getByRole('dialog', { name: 'Cancel “My Broadcast”?' })
+      .getByRole('button', { name: 'Cancel broadcast' })
+      .click();
     await page.getByText(broadcastMessages.canceled).first().waitFor();
     await page.getByText('Canceled', { exact: true }).first().waitFor();
     await page.getByText('This broadcast was canceled before it went out.').waitFor();
@@ -150,12 +187,18 @@ describe('broadcasts', () => {
     await page.getByText('Draft', { exact: true }).first().waitFor();
     await page.getByText('Email chosen: November news').waitFor();
     await page.getByRole('link', { name: 'Broadcasts' }).first().click();
-    await page.getByRole('row', { name: /November newsletter.*Draft/ }).getByRole('button', { name: 'Actions for November newsletter' }).click();
+    await page
+      .getByRole('row', { name: /November newsletter.*Draft/ })
+      .getByRole('button', { name: 'Actions for November newsletter' })
+      .click();
     await page.getByRole('menuitem', { name: 'Archive' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
     await page.getByText(broadcastMessages.archived).first().waitFor();
     await choose(page, 'Archived');
-    await page.getByRole('row', { name: /November newsletter/ }).getByText('Draft', { exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: /November newsletter/ })
+      .getByText('Draft', { exact: true })
+      .waitFor();
     await checkAccessibility(page);
 
     // At phone width the list and the editor stay usable.

@@ -1,6 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, sql, uniqueEmail } from '../support/browser.ts';
+import {
+  api,
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  sql,
+  uniqueEmail,
+} from '../support/browser.ts';
 import { verifiedMarketer } from '../support/marketer.ts';
 import { until } from '../support/until.ts';
 
@@ -12,7 +21,10 @@ afterAll(() => browser.close());
 
 /** The number a key-number card shows. */
 async function cardValue(page: Page, label: string): Promise<string> {
-  const card = page.locator('.mantine-Paper-root').filter({ has: page.getByText(label, { exact: true }) }).first();
+  const card = page
+    .locator('.mantine-Paper-root')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .first();
   return (await card.locator('p').nth(1).textContent()) ?? '';
 }
 
@@ -20,7 +32,9 @@ async function waitForDashboard(page: Page) {
   await page.goto('/dashboard');
   // The first visit loads the page's code: on a busy machine that can take longer than a click.
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor({ timeout: 30_000 });
-  await page.getByRole('status', { name: 'Loading the dashboard' }).waitFor({ state: 'detached', timeout: 30_000 });
+  await page
+    .getByRole('status', { name: 'Loading the dashboard' })
+    .waitFor({ state: 'detached', timeout: 30_000 });
 }
 
 describe('dashboard and quick start', () => {
@@ -80,7 +94,10 @@ describe('dashboard and quick start', () => {
 
     // Opening the developer docs from the help stage is the help action: saved without a click on "Mark as done".
     await page.goto('/start/help');
-    const [docs] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Read the developer docs' }).click()]);
+    const [docs] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('link', { name: 'Read the developer docs' }).click(),
+    ]);
     await docs.close();
     await page.getByRole('button', { name: 'Done' }).waitFor();
     const helped = await page.evaluate(async () => (await fetch('/v1/accounts')).json());
@@ -100,32 +117,66 @@ describe('dashboard and quick start', () => {
     const { cookie } = marketer;
     const people: number[] = [];
     for (const name of ['Ada', 'Grace', 'Katherine', 'Dorothy']) {
-      const created = await api('POST', '/v1/people/?source=manual', { email: uniqueEmail(name.toLowerCase()), firstName: name }, cookie);
+      const created = await api(
+        'POST',
+        '/v1/people/?source=manual',
+        { email: uniqueEmail(name.toLowerCase()), firstName: name },
+        cookie,
+      );
       expect(created.status).toBe(201);
       people.push(created.body.user.id as number);
     }
-    const email = await api('POST', '/v1/emails', { name: 'Launch', subject: 'We launched', fromName: 'Herald', fromEmail: marketer.sender, html: '<p>Hello</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>' }, cookie);
+    const email = await api(
+      'POST',
+      '/v1/emails',
+      {
+        name: 'Launch',
+        subject: 'We launched',
+        fromName: 'Herald',
+        fromEmail: marketer.sender,
+        html: '<p>Hello</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+      },
+      cookie,
+    );
     expect(email.status).toBe(201);
-    const created = await api('POST', '/v1/broadcasts', { name: 'Launch news', emailId: email.body.email.id }, cookie);
+    const created = await api(
+      'POST',
+      '/v1/broadcasts',
+      { name: 'Launch news', emailId: email.body.email.id },
+      cookie,
+    );
     const id = created.body.item.id as number;
     expect((await api('POST', `/v1/broadcasts/${id}/send`, {}, cookie)).status).toBe(200);
-    await until(async () => (await api('GET', `/v1/broadcasts/${id}`, undefined, cookie)).body.item.status === 'sent', { timeout: 30_000, interval: 300, message: 'the broadcast sent' });
+    await until(
+      async () => (await api('GET', `/v1/broadcasts/${id}`, undefined, cookie)).body.item.status === 'sent',
+      { timeout: 30_000, interval: 300, message: 'the broadcast sent' },
+    );
     // Two of the four opened and one clicked, recorded as email events as the tracking endpoints record them.
-    for (const [personId, name] of [[people[0], 'opened'], [people[1], 'opened'], [people[1], 'clicked']] as const) {
-      await sql(`insert into events (account_id, person_id, type, name, data, source) values ($1, $2, 'email', $3, $4, 'tracking')`, [
-        marketer.accountId,
-        personId,
-        name,
-        JSON.stringify({ broadcastId: id }),
-      ]);
+    for (const [personId, name] of [
+      [people[0], 'opened'],
+      [people[1], 'opened'],
+      [people[1], 'clicked'],
+    ] as const) {
+      await sql(
+        `insert into events (account_id, person_id, type, name, data, source) values ($1, $2, 'email', $3, $4, 'tracking')`,
+        [marketer.accountId, personId, name, JSON.stringify({ broadcastId: id })],
+      );
     }
 
     // The rates come from the email-metrics rollups, which the worker brings up to date within seconds.
-    await until(async () => ((await api('GET', '/v1/dashboard', undefined, cookie)).body.broadcasts.recent as { clicks: number }[])[0]?.clicks === 1, {
-      timeout: 30_000,
-      interval: 300,
-      message: 'the click in the rollups',
-    });
+    await until(
+      async () =>
+        (
+          (await api('GET', '/v1/dashboard', undefined, cookie)).body.broadcasts.recent as {
+            clicks: number;
+          }[]
+        )[0]?.clicks === 1,
+      {
+        timeout: 30_000,
+        interval: 300,
+        message: 'the click in the rollups',
+      },
+    );
 
     const { page } = await newPage(browser);
     await logIn(page, marketer.email, marketer.password);

@@ -26,19 +26,35 @@ describe('email settings', () => {
     await page.getByRole('textbox', { name: 'From email' }).fill('ada@analytical.example.com');
     await page.getByRole('button', { name: 'Save sender' }).click();
     await page.getByText('Default sender saved.').first().waitFor();
-    await page.getByRole('switch', { name: 'Tag links in my emails' }).evaluate((input: HTMLInputElement) => input.click());
+    await page
+      .getByRole('switch', { name: 'Tag links in my emails' })
+      .evaluate((input: HTMLInputElement) => input.click());
     await page.getByText('Links will be tagged with UTM parameters.').first().waitFor();
     await screenshot(page, 'email-settings-general');
 
     await page.reload();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Mailing address' }).inputValue()).toBe('1 Engine Way, London');
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Mailing address' }).inputValue())
+      .toBe('1 Engine Way, London');
     expect(await page.getByRole('switch', { name: 'Tag links in my emails' }).isChecked()).toBe(true);
     const account = (await api('GET', '/v1/accounts', undefined, session.cookie)).body;
-    expect(account).toMatchObject({ mailingAddress: '1 Engine Way, London', defaultFromName: 'Ada at Analytical', defaultFromEmail: 'ada@analytical.example.com', linkUTMs: true });
+    expect(account).toMatchObject({
+      mailingAddress: '1 Engine Way, London',
+      defaultFromName: 'Ada at Analytical',
+      defaultFromEmail: 'ada@analytical.example.com',
+      linkUTMs: true,
+    });
 
     // A new email starts with the default sender.
     await page.goto('/emails?new=1');
-    await expect.poll(() => page.getByRole('dialog', { name: 'New email' }).getByRole('textbox', { name: 'From email' }).inputValue()).toBe('ada@analytical.example.com');
+    await expect
+      .poll(() =>
+        page
+          .getByRole('dialog', { name: 'New email' })
+          .getByRole('textbox', { name: 'From email' })
+          .inputValue(),
+      )
+      .toBe('ada@analytical.example.com');
 
     await page.goto('/settings/email/fonts');
     await page.getByRole('heading', { name: 'No custom fonts' }).waitFor();

@@ -1,6 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import {
+  api,
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  uniqueEmail,
+} from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,7 +25,10 @@ async function createFromModal(page: Page, options: { subject: string; start: st
   const dialog = page.getByRole('dialog', { name: 'New email' });
   await dialog.waitFor();
   await dialog.getByRole('textbox', { name: 'Subject' }).fill(options.subject);
-  await dialog.getByRole('button', { name: new RegExp(options.start) }).first().click();
+  await dialog
+    .getByRole('button', { name: new RegExp(options.start) })
+    .first()
+    .click();
   await dialog.getByRole('button', { name: 'Create email' }).click();
   await page.waitForURL(/\/emails\/\d+$/);
   return Number(new URL(page.url()).pathname.split('/').pop());
@@ -27,7 +38,12 @@ describe('emails', () => {
   it('a marketer creates an email from a template, personalises, previews, saves, tests, copies and archives it', async () => {
     const user = await createUser();
     const session = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
-    await api('POST', '/v1/people/', { email: uniqueEmail('grace'), firstName: 'Grace', lastName: 'Hopper' }, session.cookie);
+    await api(
+      'POST',
+      '/v1/people/',
+      { email: uniqueEmail('grace'), firstName: 'Grace', lastName: 'Hopper' },
+      session.cookie,
+    );
     const { page } = await newPage(browser);
     await logIn(page, user.email, user.password);
 
@@ -38,7 +54,10 @@ describe('emails', () => {
     await page.getByRole('dialog', { name: 'New email' }).getByText('Newsletter').waitFor();
     await page.waitForTimeout(400); // the dialog's opening transition
     await screenshot(page, 'emails-new-modal');
-    const id = await createFromModal(page, { subject: 'News for {{ person.firstName | default: "you" }}', start: 'Newsletter' });
+    const id = await createFromModal(page, {
+      subject: 'News for {{ person.firstName | default: "you" }}',
+      start: 'Newsletter',
+    });
 
     // The HTML editor with its live preview.
     await page.getByRole('textbox', { name: 'Email name' }).waitFor();
@@ -48,7 +67,9 @@ describe('emails', () => {
     await page.getByRole('textbox', { name: 'Email name' }).fill('March newsletter');
     await page.keyboard.press('Control+s');
     await page.getByText('Email saved.').first().waitFor();
-    expect((await api('GET', `/v1/emails/${id}`, undefined, session.cookie)).body.email.name).toBe('March newsletter');
+    expect((await api('GET', `/v1/emails/${id}`, undefined, session.cookie)).body.email.name).toBe(
+      'March newsletter',
+    );
 
     // A merge tag from the picker goes into the code at the cursor.
     await page.locator('.cm-content').first().click();
@@ -56,20 +77,30 @@ describe('emails', () => {
     await page.getByRole('button', { name: 'Merge tag' }).click();
     await page.getByLabel('Fallback when empty').fill('friend');
     await page.getByRole('button', { name: /First name/ }).click();
-    await page.locator('.cm-content').getByText('{{ person.firstName | default: "friend" }}').last().waitFor();
+    await page
+      .locator('.cm-content')
+      .getByText('{{ person.firstName | default: "friend" }}')
+      .last()
+      .waitFor();
 
     // Preview as sample data and as a real person, desktop and phone width; scripts never run.
     await choose(page, 'Preview');
     await page.getByTestId('preview-subject').getByText('News for Jane').waitFor();
     const frame = page.locator('iframe[title="Email preview, desktop width"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
-    await page.frameLocator('iframe[title="Email preview, desktop width"]').getByText('Hi Jane, here is').waitFor({ timeout: 30_000 });
+    await page
+      .frameLocator('iframe[title="Email preview, desktop width"]')
+      .getByText('Hi Jane, here is')
+      .waitFor({ timeout: 30_000 });
     await screenshot(page, 'email-preview-desktop');
     await choose(page, 'Mobile');
     const mobile = page.locator('iframe[title="Email preview, mobile width"]');
     await mobile.waitFor();
     await expect.poll(async () => (await mobile.boundingBox())!.width).toBeLessThanOrEqual(380);
-    await page.frameLocator('iframe[title="Email preview, mobile width"]').getByText('Hi Jane, here is').waitFor();
+    await page
+      .frameLocator('iframe[title="Email preview, mobile width"]')
+      .getByText('Hi Jane, here is')
+      .waitFor();
     await screenshot(page, 'email-preview-mobile');
     await page.getByRole('textbox', { name: 'Preview as' }).click();
     await page.getByRole('textbox', { name: 'Preview as' }).fill('Grace');
@@ -113,10 +144,15 @@ describe('emails', () => {
     await screenshot(page, 'emails-list');
     await page.getByRole('button', { name: 'Actions for March newsletter' }).click();
     await page.getByRole('menuitem', { name: 'Copy…' }).click();
-    await page.getByRole('dialog', { name: 'Copy email' }).getByText('Are you sure you want to copy this email?').waitFor();
+    await page
+      .getByRole('dialog', { name: 'Copy email' })
+      .getByText('Are you sure you want to copy this email?')
+      .waitFor();
     await page.getByRole('button', { name: 'Copy Email' }).click();
     await page.waitForURL((url) => url.pathname !== `/emails/${id}` && /\/emails\/\d+$/.test(url.pathname));
-    await expect.poll(async () => page.getByRole('textbox', { name: 'Email name' }).inputValue()).toBe('Copy of March newsletter');
+    await expect
+      .poll(async () => page.getByRole('textbox', { name: 'Email name' }).inputValue())
+      .toBe('Copy of March newsletter');
     await page.goto('/emails');
     await page.getByRole('button', { name: 'Actions for Copy of March newsletter' }).click();
     await page.getByRole('menuitem', { name: 'Archive' }).click();
@@ -151,7 +187,12 @@ describe('emails', () => {
     expect(saved.editor.type).toBe('richtext');
     expect(saved.html).toContain('Spring is here.');
     expect(saved.html).toContain('{{ unsubscribe_url }}');
-    const renderedRich = await api('POST', '/v1/emails/preview', { email: { subject: saved.subject, html: saved.html } }, session.cookie);
+    const renderedRich = await api(
+      'POST',
+      '/v1/emails/preview',
+      { email: { subject: saved.subject, html: saved.html } },
+      session.cookie,
+    );
     expect(renderedRich.body.html).toMatch(/<td class="content" style="[^"]*padding/);
 
     await page.goto('/emails?new=1');
@@ -170,21 +211,59 @@ describe('emails', () => {
 
   it('a teammate with only emails:read sees the email view-only, and the server refuses changes', async () => {
     const owner = await createUser();
-    const ownerSession = await api('POST', '/v1/accounts/login/', { email: owner.email, password: owner.password });
-    const email = (await api('POST', '/v1/emails', { name: 'Read me', subject: 'Hello', fromEmail: owner.email, html: '<p>Hello</p>', editor: { type: 'html', state: null, html: '<p>Hello</p>' } }, ownerSession.cookie)).body.email;
+    const ownerSession = await api('POST', '/v1/accounts/login/', {
+      email: owner.email,
+      password: owner.password,
+    });
+    const email = (
+      await api(
+        'POST',
+        '/v1/emails',
+        {
+          name: 'Read me',
+          subject: 'Hello',
+          fromEmail: owner.email,
+          html: '<p>Hello</p>',
+          editor: { type: 'html', state: null, html: '<p>Hello</p>' },
+        },
+        ownerSession.cookie,
+      )
+    ).body.email;
     const readerEmail = uniqueEmail('reader');
     const readable = new Set(['people:read', 'emails:read']);
-    const scopes = (await api('GET', '/v1/accounts', undefined, ownerSession.cookie)).body.teamMember.accountData.scopes as { id: string }[];
-    await api('POST', '/v1/team-members', { name: 'Rita Reader', email: readerEmail, scopes: scopes.map((scope) => ({ id: scope.id, enabled: readable.has(scope.id) })) }, ownerSession.cookie);
+    const scopes = (await api('GET', '/v1/accounts', undefined, ownerSession.cookie)).body.teamMember
+      .accountData.scopes as { id: string }[];
+    await api(
+      'POST',
+      '/v1/team-members',
+      {
+        name: 'Rita Reader',
+        email: readerEmail,
+        scopes: scopes.map((scope) => ({ id: scope.id, enabled: readable.has(scope.id) })),
+      },
+      ownerSession.cookie,
+    );
     let token = '';
     await expect
-      .poll(async () => {
-        const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as { to: string; text: string }[];
-        token = /accept-invite\?token=([^\s&"<>]+)/.exec(messages.find((m) => m.to.includes(readerEmail))?.text ?? '')?.[1] ?? '';
-        return token;
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as {
+            to: string;
+            text: string;
+          }[];
+          token =
+            /accept-invite\?token=([^\s&"<>]+)/.exec(
+              messages.find((m) => m.to.includes(readerEmail))?.text ?? '',
+            )?.[1] ?? '';
+          return token;
+        },
+        { timeout: 20_000 },
+      )
       .not.toBe('');
-    const accepted = await api('POST', '/v1/team-members/invitations/accept', { token: decodeURIComponent(token), password: 'reader password 1' });
+    const accepted = await api('POST', '/v1/team-members/invitations/accept', {
+      token: decodeURIComponent(token),
+      password: 'reader password 1',
+    });
     expect(accepted.status).toBe(200);
 
     const { page } = await newPage(browser);
@@ -199,7 +278,17 @@ describe('emails', () => {
     expect(await page.getByRole('textbox', { name: 'Subject' }).getAttribute('readonly')).not.toBeNull();
     await page.locator('.cm-content[contenteditable="false"]').waitFor();
     await screenshot(page, 'email-view-only');
-    const status = await page.evaluate(async (id) => (await fetch(`/v1/emails/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'Changed' }) })).status, email.id);
+    const status = await page.evaluate(
+      async (id) =>
+        (
+          await fetch(`/v1/emails/${id}`, {
+            method: 'PATCH',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ subject: 'Changed' }),
+          })
+        ).status,
+      email.id,
+    );
     expect(status).toBe(403);
   });
 

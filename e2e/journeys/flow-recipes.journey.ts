@@ -11,13 +11,23 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-const node = (page: Page, text: string): Locator => page.locator('.react-flow__node').filter({ hasText: text });
+const node = (page: Page, text: string): Locator =>
+  page.locator('.react-flow__node').filter({ hasText: text });
 
 describe('flow recipes', () => {
   it('a marketer starts a welcome series from a recipe: the flow opens with its steps and emails, and switches on', async () => {
     const user = await verifiedMarketer(browser);
     // The recipe's emails go out from the account's default sender.
-    expect((await api('PATCH', '/v1/accounts/me', { defaultFromEmail: user.sender, defaultFromName: 'Journey News' }, user.cookie)).status).toBe(200);
+    expect(
+      (
+        await api(
+          'PATCH',
+          '/v1/accounts/me',
+          { defaultFromEmail: user.sender, defaultFromName: 'Journey News' },
+          user.cookie,
+        )
+      ).status,
+    ).toBe(200);
     const { page } = await newPage(browser);
     await logIn(page, user.email, user.password);
     await page.goto('/flows');
@@ -29,10 +39,16 @@ describe('flow recipes', () => {
     const modal = page.getByRole('dialog', { name: 'New flow' });
     await modal.getByRole('tab', { name: 'Start from a recipe', selected: true }).waitFor();
     await expect.poll(() => modal.getByTestId('recipe-card').count()).toBeGreaterThanOrEqual(8);
-    const welcome = modal.getByTestId('recipe-card').filter({ has: page.getByRole('heading', { name: 'Welcome series' }) });
+    const welcome = modal
+      .getByTestId('recipe-card')
+      .filter({ has: page.getByRole('heading', { name: 'Welcome series' }) });
     await welcome.getByText('6 steps').waitFor();
     await welcome.getByText('3 emails').waitFor();
-    await modal.getByTestId('recipe-card').filter({ has: page.getByRole('heading', { name: 'Webinar reminders' }) }).getByText(/Before switching it on/).waitFor();
+    await modal
+      .getByTestId('recipe-card')
+      .filter({ has: page.getByRole('heading', { name: 'Webinar reminders' }) })
+      .getByText(/Before switching it on/)
+      .waitFor();
     await checkAccessibility(page);
     await screenshot(page, 'flow-recipes-gallery');
 
@@ -64,7 +80,12 @@ describe('flow recipes', () => {
 
     // Its emails are drafts in Emails, named after the recipe.
     await page.goto('/emails');
-    for (const name of ['Welcome series: 1. Hello', 'Welcome series: 2. The first step', 'Welcome series: 3. What to try next']) await page.getByText(name).first().waitFor();
+    for (const name of [
+      'Welcome series: 1. Hello',
+      'Welcome series: 2. The first step',
+      'Welcome series: 3. What to try next',
+    ])
+      await page.getByText(name).first().waitFor();
     await screenshot(page, 'flow-recipe-emails');
   });
 

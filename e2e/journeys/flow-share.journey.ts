@@ -10,22 +10,56 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-const node = (page: Page, label: string): Locator => page.locator('.react-flow__node').filter({ hasText: label });
+const node = (page: Page, label: string): Locator =>
+  page.locator('.react-flow__node').filter({ hasText: label });
 
 type User = Awaited<ReturnType<typeof createUser>>;
 
 /** A flow through the API: entering a segment sends an email ("Onboarding welcome" to "Trial users"). */
 async function onboardingFlow(user: User, cookie: string) {
-  const html = '<p>Hello {{ person.firstName | default: "there" }}</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
-  const email = await api('POST', '/v1/emails', { name: 'Onboarding welcome', subject: 'Welcome aboard', fromEmail: user.email, html, editor: { type: 'html', state: null, html } }, cookie);
+  const html =
+    '<p>Hello {{ person.firstName | default: "there" }}</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
+  const email = await api(
+    'POST',
+    '/v1/emails',
+    {
+      name: 'Onboarding welcome',
+      subject: 'Welcome aboard',
+      fromEmail: user.email,
+      html,
+      editor: { type: 'html', state: null, html },
+    },
+    cookie,
+  );
   expect(email.status).toBe(201);
-  const segment = await api('POST', '/v1/segments/', { name: 'Trial users', conditions: [{ type: 'tag', operator: 'has', tag: 'trial' }] }, cookie);
+  const segment = await api(
+    'POST',
+    '/v1/segments/',
+    { name: 'Trial users', conditions: [{ type: 'tag', operator: 'has', tag: 'trial' }] },
+    cookie,
+  );
   expect(segment.status).toBe(201);
-  const flow = (await api('POST', '/v1/integrations', { name: 'Onboarding' }, cookie)).body.integration.id as number;
+  const flow = (await api('POST', '/v1/integrations', { name: 'Onboarding' }, cookie)).body.integration
+    .id as number;
   const step = async (operationKey: string, inputFields: unknown, y: number) =>
-    (await api('POST', '/v1/steps/', { flowId: flow, operationKey, inputFields, coordinates: { x: 0, y } }, cookie)).body.step.id as number;
-  const entered = await step('/entered-segment', { properties: { segment: { properties: { id: { value: segment.body.segment.id } } } } }, 0);
-  const send = await step('/send', { properties: { email: { properties: { id: { value: email.body.email.id } } } } }, 170);
+    (
+      await api(
+        'POST',
+        '/v1/steps/',
+        { flowId: flow, operationKey, inputFields, coordinates: { x: 0, y } },
+        cookie,
+      )
+    ).body.step.id as number;
+  const entered = await step(
+    '/entered-segment',
+    { properties: { segment: { properties: { id: { value: segment.body.segment.id } } } } },
+    0,
+  );
+  const send = await step(
+    '/send',
+    { properties: { email: { properties: { id: { value: email.body.email.id } } } } },
+    170,
+  );
   expect((await api('POST', '/v1/links/', { source: entered, target: send }, cookie)).status).toBe(201);
   return flow;
 }
@@ -81,19 +115,24 @@ describe('sharing and copying flows across accounts', () => {
     await page.getByText('Trial users').first().waitFor();
 
     // A share link of the agency's flow, opened while in the sub-account: the current account is offered first.
-    const token = (await api('GET', `/v1/integrations/${flowId}/share-token`, undefined, cookie)).body.shareToken as string;
+    const token = (await api('GET', `/v1/integrations/${flowId}/share-token`, undefined, cookie)).body
+      .shareToken as string;
     await page.goto(`/flows/${flowId}?${new URLSearchParams({ 'flow-read-auth': token }).toString()}`);
     await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
     await page.getByRole('banner').getByRole('button', { name: flowCopyMessages.copyToYourAccount }).click();
     const shared = page.getByRole('dialog', { name: 'Copy “Onboarding”' });
-    await expect.poll(() => shared.getByRole('textbox', { name: flowCopyMessages.prompt }).inputValue()).toBe('Client Co (this account)');
+    await expect
+      .poll(() => shared.getByRole('textbox', { name: flowCopyMessages.prompt }).inputValue())
+      .toBe('Client Co (this account)');
     await shared.getByTestId('copy-flow-counts').getByText('Emails: 1').waitFor();
     await shared.getByRole('textbox', { name: flowCopyMessages.prompt }).click();
     await page.getByRole('option', { name: 'Journey Tester' }).waitFor();
     await checkAccessibility(page);
     await page.getByRole('option', { name: 'Client Co (this account)' }).click();
     await shared.getByRole('button', { name: 'Copy Flow' }).click();
-    await page.waitForURL((url) => /^\/flows\/\d+$/.test(url.pathname) && url.pathname !== `/flows/${flowId}`);
+    await page.waitForURL(
+      (url) => /^\/flows\/\d+$/.test(url.pathname) && url.pathname !== `/flows/${flowId}`,
+    );
     await page.getByRole('heading', { name: 'Copy of Onboarding', level: 1 }).waitFor();
     await page.goto('/emails');
     await page.getByText('Onboarding welcome (copy)').first().waitFor();
@@ -103,7 +142,8 @@ describe('sharing and copying flows across accounts', () => {
     const owner = await createUser();
     const ownerCookie = await signIn(owner);
     const flowId = await onboardingFlow(owner, ownerCookie);
-    const token = (await api('GET', `/v1/integrations/${flowId}/share-token`, undefined, ownerCookie)).body.shareToken as string;
+    const token = (await api('GET', `/v1/integrations/${flowId}/share-token`, undefined, ownerCookie)).body
+      .shareToken as string;
     const link = `/flows/${flowId}?${new URLSearchParams({ 'flow-read-auth': token }).toString()}`;
     const visitor = await createUser();
 
@@ -144,7 +184,9 @@ describe('sharing and copying flows across accounts', () => {
     await page.getByLabel('Email').fill(visitor.email);
     await page.getByLabel('Password').fill(visitor.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL((url) => url.pathname === `/flows/${flowId}` && url.searchParams.has('flow-read-auth'));
+    await page.waitForURL(
+      (url) => url.pathname === `/flows/${flowId}` && url.searchParams.has('flow-read-auth'),
+    );
     await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
 
     await page.getByRole('banner').getByRole('button', { name: flowCopyMessages.copyToYourAccount }).click();
@@ -155,7 +197,12 @@ describe('sharing and copying flows across accounts', () => {
     await checkAccessibility(page);
     await screenshot(page, 'flow-shared-copy-dialog');
     await dialog.getByRole('button', { name: 'Copy Flow' }).click();
-    await page.waitForURL((url) => /^\/flows\/\d+$/.test(url.pathname) && url.pathname !== `/flows/${flowId}` && !url.searchParams.has('flow-read-auth'));
+    await page.waitForURL(
+      (url) =>
+        /^\/flows\/\d+$/.test(url.pathname) &&
+        url.pathname !== `/flows/${flowId}` &&
+        !url.searchParams.has('flow-read-auth'),
+    );
     await page.getByRole('heading', { name: 'Copy of Onboarding', level: 1 }).waitFor();
     await node(page, 'Onboarding welcome').waitFor();
     await page.getByRole('button', { name: 'Add step' }).waitFor();
@@ -167,7 +214,10 @@ describe('sharing and copying flows across accounts', () => {
     const phone = await newPage(browser, { width: 390, height: 844 });
     await phone.page.goto(link);
     await phone.page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
-    await phone.page.getByRole('banner').getByRole('button', { name: flowCopyMessages.copyToYourAccount }).waitFor();
+    await phone.page
+      .getByRole('banner')
+      .getByRole('button', { name: flowCopyMessages.copyToYourAccount })
+      .waitFor();
     await checkAccessibility(phone.page);
     await screenshot(phone.page, 'flow-shared-phone');
     await phone.context.close();

@@ -2,7 +2,15 @@ import { encodeInputFields } from '@herald/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import {
+  api,
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  uniqueEmail,
+} from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,17 +20,29 @@ afterAll(() => browser.close());
 
 /** signup → has tag vip? yes: send the welcome email; no: wait 2 days → add tag 'warm'. */
 async function onboardingFlow(cookie: string) {
-  const email = await api('POST', '/v1/emails', {
-    name: 'Welcome',
-    subject: 'Welcome, {{ person.firstName | default: "friend" }}',
-    fromName: 'Ada',
-    fromEmail: 'ada@analytical.example.com',
-    html: '<html><body><p>Hi {{ person.firstName | default: "there" }}, glad you are here.</p></body></html>',
-  }, cookie);
+  const email = await api(
+    'POST',
+    '/v1/emails',
+    {
+      name: 'Welcome',
+      subject: 'Welcome, {{ person.firstName | default: "friend" }}',
+      fromName: 'Ada',
+      fromEmail: 'ada@analytical.example.com',
+      html: '<html><body><p>Hi {{ person.firstName | default: "there" }}, glad you are here.</p></body></html>',
+    },
+    cookie,
+  );
   expect(email.status).toBe(201);
-  const flow = (await api('POST', '/v1/integrations', { name: 'Onboarding' }, cookie)).body.integration as { id: number };
+  const flow = (await api('POST', '/v1/integrations', { name: 'Onboarding' }, cookie)).body.integration as {
+    id: number;
+  };
   const step = async (operationKey: string, config: Record<string, unknown>, y: number) => {
-    const res = await api('POST', '/v1/steps/', { flowId: flow.id, operationKey, inputFields: encodeInputFields(config), coordinates: { x: 0, y } }, cookie);
+    const res = await api(
+      'POST',
+      '/v1/steps/',
+      { flowId: flow.id, operationKey, inputFields: encodeInputFields(config), coordinates: { x: 0, y } },
+      cookie,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.step.id as number;
   };
@@ -31,8 +51,18 @@ async function onboardingFlow(cookie: string) {
   const send = await step('/send', { email: { id: email.body.email.id } }, 340);
   const wait = await step('/delay-v2', { wait: { mode: 'duration', amount: 2, unit: 'days' } }, 340);
   const warm = await step('/add-tag', { tag: 'warm' }, 510);
-  for (const [source, target, condition] of [[trigger, vip], [vip, send, 'yes'], [vip, wait, 'no'], [wait, warm]] as const) {
-    const res = await api('POST', '/v1/links/', { source, target, ...(condition ? { condition } : {}) }, cookie);
+  for (const [source, target, condition] of [
+    [trigger, vip],
+    [vip, send, 'yes'],
+    [vip, wait, 'no'],
+    [wait, warm],
+  ] as const) {
+    const res = await api(
+      'POST',
+      '/v1/links/',
+      { source, target, ...(condition ? { condition } : {}) },
+      cookie,
+    );
     expect(res.status).toBe(201);
   }
   return flow;
@@ -41,10 +71,18 @@ async function onboardingFlow(cookie: string) {
 describe('flow simulator', () => {
   it('a marketer test-runs a flow for a made-up person and for a real one, reads each verdict and why, and previews the email; nothing is sent', async () => {
     const user = await createUser();
-    const { cookie } = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
+    const { cookie } = await api('POST', '/v1/accounts/login/', {
+      email: user.email,
+      password: user.password,
+    });
     const flow = await onboardingFlow(cookie!);
     const real = uniqueEmail('grace');
-    const created = await api('POST', '/v1/people/?source=manual', { email: real, firstName: 'Grace' }, cookie);
+    const created = await api(
+      'POST',
+      '/v1/people/?source=manual',
+      { email: real, firstName: 'Grace' },
+      cookie,
+    );
     expect(created.status).toBe(201);
 
     const { page } = await newPage(browser);
@@ -87,7 +125,10 @@ describe('flow simulator', () => {
     // A mistake in the form is said before anything is asked.
     await drawer.getByRole('textbox', { name: 'Email of the person' }).fill('nobody@example.com');
     await drawer.getByRole('button', { name: 'Run' }).click();
-    await drawer.getByRole('alert').filter({ hasText: 'No person with this email in this account.' }).waitFor();
+    await drawer
+      .getByRole('alert')
+      .filter({ hasText: 'No person with this email in this account.' })
+      .waitFor();
 
     // On a phone the drawer fills the screen and the form still fits.
     const phone = (await newPage(browser, { width: 390, height: 844 })).page;
@@ -95,7 +136,10 @@ describe('flow simulator', () => {
     await phone.goto(`/flows/${flow.id}`);
     await phone.getByRole('button', { name: 'Test run' }).click();
     await phone.getByRole('dialog', { name: 'Test run' }).getByRole('button', { name: 'Run' }).click();
-    await phone.getByTestId('simulation-result').getByText(/Waits until/).waitFor();
+    await phone
+      .getByTestId('simulation-result')
+      .getByText(/Waits until/)
+      .waitFor();
     await phone.getByTestId('simulation-result').scrollIntoViewIfNeeded();
     await checkAccessibility(phone);
     await screenshot(phone, 'flow-simulator-phone');

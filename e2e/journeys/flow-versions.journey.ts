@@ -11,9 +11,18 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-const node = (page: Page, text: string): Locator => page.locator('.react-flow__node').filter({ hasText: text });
-const encode = (config: Record<string, unknown>): unknown =>
-  ({ properties: Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v !== null && typeof v === 'object' && !Array.isArray(v) ? encode(v as Record<string, unknown>) : { value: v }])) });
+const node = (page: Page, text: string): Locator =>
+  page.locator('.react-flow__node').filter({ hasText: text });
+const encode = (config: Record<string, unknown>): unknown => ({
+  properties: Object.fromEntries(
+    Object.entries(config).map(([k, v]) => [
+      k,
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? encode(v as Record<string, unknown>)
+        : { value: v },
+    ]),
+  ),
+});
 
 async function switchFlow(page: Page, message: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -25,11 +34,29 @@ describe('flow versions', () => {
   it('a marketer switches a flow on, changes it, switches it on again, compares the two versions and restores the first', async () => {
     const user = await verifiedMarketer(browser);
     const cookie = user.cookie;
-    const email = await api('POST', '/v1/emails', { name: 'Hello', subject: 'Hello', fromEmail: user.sender, html: '<p>Hi</p><p>{{ account.mailingAddress }} <a href="{{ unsubscribe_url }}">Unsubscribe</a></p>' }, cookie);
+    const email = await api(
+      'POST',
+      '/v1/emails',
+      {
+        name: 'Hello',
+        subject: 'Hello',
+        fromEmail: user.sender,
+        html: '<p>Hi</p><p>{{ account.mailingAddress }} <a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+      },
+      cookie,
+    );
     expect(email.status).toBe(201);
-    const flow = (await api('POST', '/v1/integrations', { name: 'Versioned welcome' }, cookie)).body.integration;
+    const flow = (await api('POST', '/v1/integrations', { name: 'Versioned welcome' }, cookie)).body
+      .integration;
     const step = async (operationKey: string, config: Record<string, unknown>, y: number) =>
-      (await api('POST', '/v1/steps/', { flowId: flow.id, operationKey, inputFields: encode(config), coordinates: { x: 300, y } }, cookie)).body.step;
+      (
+        await api(
+          'POST',
+          '/v1/steps/',
+          { flowId: flow.id, operationKey, inputFields: encode(config), coordinates: { x: 300, y } },
+          cookie,
+        )
+      ).body.step;
     const trigger = await step('/added-tag', { tag: 'trial' }, 60);
     const wait = await step('/delay-v2', { wait: { mode: 'duration', amount: 1, unit: 'days' } }, 230);
     const send = await step('/send', { email: { id: email.body.email.id } }, 400);
@@ -86,7 +113,11 @@ describe('flow versions', () => {
     await node(page, 'Wait 1 day').waitFor();
     const saved = await api('GET', `/v1/integrations/${flow.id}/versions`, undefined, cookie);
     expect(saved.body.matchesCurrent).toBe(1);
-    expect(Object.keys((await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration.steps).map(Number).sort()).toEqual([trigger.id, wait.id, send.id].sort());
+    expect(
+      Object.keys((await api('GET', `/v1/integrations/${flow.id}`, undefined, cookie)).body.integration.steps)
+        .map(Number)
+        .sort(),
+    ).toEqual([trigger.id, wait.id, send.id].sort());
 
     // On a phone the drawer covers the screen and the comparison scrolls sideways.
     const phone = (await newPage(browser, { width: 375, height: 740 })).page;

@@ -3,7 +3,15 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
 import { verifiedMarketer } from '../support/marketer.ts';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import {
+  api,
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  uniqueEmail,
+} from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,11 +20,15 @@ beforeAll(async () => {
 afterAll(() => browser.close());
 
 /** A step on the canvas by its label. */
-const node = (page: Page, label: string): Locator => page.locator('.react-flow__node').filter({ hasText: label });
+const node = (page: Page, label: string): Locator =>
+  page.locator('.react-flow__node').filter({ hasText: label });
 
 /** Opens the new-step popup, searches the catalogue and picks a step; its drawer opens. */
 async function addStep(page: Page, search: string, label: string) {
-  await page.getByRole('button', { name: /^Add (a trigger|step)$/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Add (a trigger|step)$/ })
+    .first()
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Add a step' });
   await dialog.getByRole('textbox', { name: 'Search steps' }).fill(search);
   await dialog.getByRole('button', { name: new RegExp(`^${label}`) }).click();
@@ -60,11 +72,28 @@ async function switchFlow(page: Page) {
 describe('flows', () => {
   it('a marketer builds a tag-triggered flow with a wait and an email on the canvas, activates it, watches a person arrive, opens the people at a step, and confirms an edit of the active flow', async () => {
     const user = await verifiedMarketer(browser);
-    const html = '<p>Welcome to the trial, {{ person.firstName | default: "friend" }}.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
-    const email = await api('POST', '/v1/emails', { name: 'Trial welcome', subject: 'Welcome to your trial', fromEmail: user.sender, html, editor: { type: 'html', state: null, html } }, user.cookie);
+    const html =
+      '<p>Welcome to the trial, {{ person.firstName | default: "friend" }}.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
+    const email = await api(
+      'POST',
+      '/v1/emails',
+      {
+        name: 'Trial welcome',
+        subject: 'Welcome to your trial',
+        fromEmail: user.sender,
+        html,
+        editor: { type: 'html', state: null, html },
+      },
+      user.cookie,
+    );
     expect(email.status).toBeLessThan(300);
     const personEmail = uniqueEmail('trialist');
-    const person = await api('POST', '/v1/people/?source=manual', { email: personEmail, firstName: 'Tess' }, user.cookie);
+    const person = await api(
+      'POST',
+      '/v1/people/?source=manual',
+      { email: personEmail, firstName: 'Tess' },
+      user.cookie,
+    );
     expect(person.status).toBe(201);
 
     const { page } = await newPage(browser);
@@ -118,7 +147,9 @@ describe('flows', () => {
     const preview = page.locator('iframe[title="Preview of Trial welcome"]');
     await preview.scrollIntoViewIfNeeded();
     await preview.waitFor();
-    await expect.poll(() => page.frameLocator('iframe[title="Preview of Trial welcome"]').locator('body').textContent()).toContain('Welcome to the trial, Jane.');
+    await expect
+      .poll(() => page.frameLocator('iframe[title="Preview of Trial welcome"]').locator('body').textContent())
+      .toContain('Welcome to the trial, Jane.');
     await saveStep(page);
     await checkAccessibility(page);
     await screenshot(page, 'flow-send-step-drawer');
@@ -139,22 +170,32 @@ describe('flows', () => {
     await page.getByTestId('flow-warnings').waitFor({ state: 'detached' });
 
     // A person gets the tag: they enter the flow and wait at the wait step.
-    expect((await api('POST', '/v1/tags/', { tag: 'trial', id: person.body.user.id }, user.cookie)).status).toBeLessThan(300);
+    expect(
+      (await api('POST', '/v1/tags/', { tag: 'trial', id: person.body.user.id }, user.cookie)).status,
+    ).toBeLessThan(300);
     await page.reload();
     // A waiting person counts at the wait they are in.
     await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Fit View' }).click();
-        return node(page, 'Wait').getByTestId('step-count').textContent();
-      }, { timeout: 40_000, interval: 2_000 })
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Fit View' }).click();
+          return node(page, 'Wait').getByTestId('step-count').textContent();
+        },
+        { timeout: 40_000, interval: 2_000 },
+      )
       .toBe('1');
     expect(await node(page, 'Send email').getByTestId('step-count').textContent()).toBe('0');
-    await page.getByTestId('flow-people').getByText('1 in the flow now · 1 entered').waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('flow-people')
+      .getByText('1 in the flow now · 1 entered')
+      .waitFor({ timeout: 20_000 });
     await checkAccessibility(page);
     await screenshot(page, 'flow-active');
 
     // The people at the step, each a link to their profile, with when they go on.
-    await node(page, 'Wait').getByRole('button', { name: /1 person at Wait/ }).click();
+    await node(page, 'Wait')
+      .getByRole('button', { name: /1 person at Wait/ })
+      .click();
     const people = page.getByRole('dialog', { name: 'People at “Wait”' });
     await people.getByRole('link', { name: 'Tess' }).waitFor();
     await checkAccessibility(page);
@@ -175,7 +216,16 @@ describe('flows', () => {
     await confirm.getByRole('button', { name: 'Change the flow' }).click();
     await page.getByTestId('step-drawer-subtitle').getByText('Wait 2 days').waitFor();
     await page.getByTestId('save-state').getByText('All changes saved').waitFor();
-    const waitStep = Object.values((await api('GET', `/v1/integrations/${flowId}`, undefined, user.cookie)).body.integration.steps as Record<string, { operationKey: string; inputFields: { properties: { wait: { properties: { amount: { value: number } } } } } }>).find((s) => s.operationKey === '/delay-v2');
+    const waitStep = Object.values(
+      (await api('GET', `/v1/integrations/${flowId}`, undefined, user.cookie)).body.integration
+        .steps as Record<
+        string,
+        {
+          operationKey: string;
+          inputFields: { properties: { wait: { properties: { amount: { value: number } } } } };
+        }
+      >,
+    ).find((s) => s.operationKey === '/delay-v2');
     expect(waitStep?.inputFields.properties.wait.properties.amount.value).toBe(2);
     await closeDrawer(page);
 
@@ -191,10 +241,17 @@ describe('flows', () => {
     await page.getByTestId('save-state').getByText('All changes saved').waitFor();
     await expect
       .poll(async () => {
-        const steps = (await api('GET', `/v1/integrations/${flowId}`, undefined, user.cookie)).body.integration.steps as Record<string, { operationKey: string; coordinates: { x: number } }>;
+        const steps = (await api('GET', `/v1/integrations/${flowId}`, undefined, user.cookie)).body
+          .integration.steps as Record<string, { operationKey: string; coordinates: { x: number } }>;
         return Object.values(steps).find((s) => s.operationKey === '/send')!.coordinates.x;
       })
-      .toBeGreaterThan(saved.body.integration.steps[Object.keys(saved.body.integration.steps).find((k) => saved.body.integration.steps[k].operationKey === '/send')!].coordinates.x + 50);
+      .toBeGreaterThan(
+        saved.body.integration.steps[
+          Object.keys(saved.body.integration.steps).find(
+            (k) => saved.body.integration.steps[k].operationKey === '/send',
+          )!
+        ].coordinates.x + 50,
+      );
 
     // The list: the flow is on, with its people.
     await page.goto('/flows');
@@ -220,7 +277,9 @@ describe('flows', () => {
     await page.goto(`/flows/${flowId}`);
     await page.getByRole('button', { name: 'More flow actions' }).click();
     await page.getByRole('menuitem', { name: 'Share flow' }).click();
-    const shareLink = page.getByRole('dialog', { name: 'Share this flow' }).getByRole('textbox', { name: 'Read-only link' });
+    const shareLink = page
+      .getByRole('dialog', { name: 'Share this flow' })
+      .getByRole('textbox', { name: 'Read-only link' });
     await expect.poll(() => shareLink.inputValue()).toContain('flow-read-auth=');
     await checkAccessibility(page);
     const shareUrl = new URL(await shareLink.inputValue());
@@ -242,16 +301,29 @@ describe('flows', () => {
     await page.getByText(flowMessages.deactivated).waitFor();
 
     // A segment that an active flow starts on: deleting it names the flow first, and Cancel keeps it.
-    const segment = await api('POST', '/v1/segments/', { name: 'Trial users', conditions: [{ type: 'tag', operator: 'has', tag: 'trial' }] }, user.cookie);
+    const segment = await api(
+      'POST',
+      '/v1/segments/',
+      { name: 'Trial users', conditions: [{ type: 'tag', operator: 'has', tag: 'trial' }] },
+      user.cookie,
+    );
     expect(segment.status).toBeLessThan(300);
     const segmentId = segment.body.segment.id as number;
-    const other = (await api('POST', '/v1/integrations', { name: 'Trial nurture' }, user.cookie)).body.integration.id as number;
+    const other = (await api('POST', '/v1/integrations', { name: 'Trial nurture' }, user.cookie)).body
+      .integration.id as number;
     const step = async (operationKey: string, inputFields: unknown) =>
-      (await api('POST', '/v1/steps/', { flowId: other, operationKey, inputFields }, user.cookie)).body.step.id as number;
-    const entered = await step('/entered-segment', { properties: { segment: { properties: { id: { value: segmentId } } } } });
+      (await api('POST', '/v1/steps/', { flowId: other, operationKey, inputFields }, user.cookie)).body.step
+        .id as number;
+    const entered = await step('/entered-segment', {
+      properties: { segment: { properties: { id: { value: segmentId } } } },
+    });
     const tagged = await step('/add-tag', { properties: { tag: { value: 'nurtured' } } });
-    expect((await api('POST', '/v1/links/', { source: entered, target: tagged }, user.cookie)).status).toBe(201);
-    expect((await api('PATCH', `/v1/integrations/${other}`, { status: 'active' }, user.cookie)).status).toBe(200);
+    expect((await api('POST', '/v1/links/', { source: entered, target: tagged }, user.cookie)).status).toBe(
+      201,
+    );
+    expect((await api('PATCH', `/v1/integrations/${other}`, { status: 'active' }, user.cookie)).status).toBe(
+      200,
+    );
     await page.goto(`/segments/${segmentId}`);
     await page.getByRole('heading', { name: 'Trial users', level: 2 }).waitFor();
     await page.getByRole('button', { name: 'Segment actions' }).click();

@@ -37,7 +37,9 @@ describe('folders', () => {
     const folderDialog = page.getByRole('dialog', { name: 'New folder' });
     await folderDialog.getByRole('textbox', { name: 'Folder name' }).fill('Lifecycle');
     await folderDialog.getByRole('radio', { name: '#12b886' }).click();
-    expect(await folderDialog.getByRole('radio', { name: '#12b886' }).getAttribute('aria-checked')).toBe('true');
+    expect(await folderDialog.getByRole('radio', { name: '#12b886' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
     await folderDialog.getByRole('button', { name: 'Create folder' }).click();
     await folderDialog.waitFor({ state: 'detached' });
     const lifecycle = tree.getByRole('group', { name: 'Lifecycle' });

@@ -34,9 +34,16 @@ afterAll(() => browser.close());
 /** What loading indicators the page shows, for a failure message: each status's name, and loaders that are not one. */
 function visibleLoaders(page: Page): Promise<string[]> {
   return page.evaluate(() =>
-    Array.from(document.querySelectorAll('[role="status"], [aria-busy="true"], .mantine-Loader-root, .mantine-Skeleton-root'))
+    Array.from(
+      document.querySelectorAll(
+        '[role="status"], [aria-busy="true"], .mantine-Loader-root, .mantine-Skeleton-root',
+      ),
+    )
       .filter((node) => node.checkVisibility())
-      .map((node) => `${node.tagName.toLowerCase()} role=${node.getAttribute('role') ?? ''} name=${node.getAttribute('aria-label') ?? (node as HTMLElement).innerText.slice(0, 40)}`),
+      .map(
+        (node) =>
+          `${node.tagName.toLowerCase()} role=${node.getAttribute('role') ?? ''} name=${node.getAttribute('aria-label') ?? (node as HTMLElement).innerText.slice(0, 40)}`,
+      ),
   );
 }
 
@@ -55,10 +62,18 @@ describe('loading states: axe finds no serious or critical violation while a pag
         gate.hold(held);
         await page.goto(state.path());
       }
-      const loader = typeof state.loader === 'string' ? page.getByRole('status', { name: state.loader, exact: true }) : state.loader(page);
-      await loader.first().waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
-        throw new Error(`no loader ${String(state.loader)} on ${page.url()}; loaders shown: ${JSON.stringify(await visibleLoaders(page))}\n${String(error)}`);
-      });
+      const loader =
+        typeof state.loader === 'string'
+          ? page.getByRole('status', { name: state.loader, exact: true })
+          : state.loader(page);
+      await loader
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(async (error: unknown) => {
+          throw new Error(
+            `no loader ${String(state.loader)} on ${page.url()}; loaders shown: ${JSON.stringify(await visibleLoaders(page))}\n${String(error)}`,
+          );
+        });
       await checkAccessibilityNow(page);
       // The loader was still there when axe finished: it checked the loading state, not the page loaded.
       expect(await loader.first().isVisible()).toBe(true);

@@ -3,7 +3,15 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUser, launchBrowser, logIn, newPage, screenshot, sql, uniqueEmail } from '../support/browser.ts';
+import {
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  sql,
+  uniqueEmail,
+} from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,7 +27,10 @@ function addCodes(peopleUpperLimit: number, ...codes: string[]): Promise<string>
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli/index.ts', 'marketplace-codes', 'add', String(peopleUpperLimit), ...codes],
-      { cwd: serverDir, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: inject('databaseUrl') } },
+      {
+        cwd: serverDir,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: inject('databaseUrl') },
+      },
       (error, stdout, stderr) => (error ? reject(new Error(`${stderr}${stdout}`)) : resolve(stdout)),
     );
   });
@@ -76,8 +87,16 @@ describe('marketplace registration', () => {
     await page.waitForURL((url) => url.pathname === '/start');
 
     // The account has the marketplace plan, and the page now offers to redeem onto it, listing the code used.
-    const account = await sql('select id, status, plan_name, plan_people_upper_limit, plan_provider from accounts where email = $1', [email]);
-    expect(account.rows[0]).toMatchObject({ status: 'active', plan_name: 'marketplace-growth-monthly-v1', plan_people_upper_limit: 5000, plan_provider: 'marketplace' });
+    const account = await sql(
+      'select id, status, plan_name, plan_people_upper_limit, plan_provider from accounts where email = $1',
+      [email],
+    );
+    expect(account.rows[0]).toMatchObject({
+      status: 'active',
+      plan_name: 'marketplace-growth-monthly-v1',
+      plan_people_upper_limit: 5000,
+      plan_provider: 'marketplace',
+    });
     await page.goto('/public/register/appsumo');
     await page.getByRole('heading', { name: 'Redeem a marketplace code' }).waitFor();
     await page.getByText('Codes on this account').waitFor();
@@ -94,7 +113,10 @@ describe('marketplace registration', () => {
     await second.page.getByRole('alert').getByText('This code has already been redeemed.').waitFor();
     expect(new URL(second.page.url()).pathname).toBe('/public/register/appsumo');
     await screenshot(second.page, 'marketplace-code-used');
-    expect((await sql('select count(*)::int as n from users where lower(email) = lower($1)', [secondEmail])).rows[0].n).toBe(0);
+    expect(
+      (await sql('select count(*)::int as n from users where lower(email) = lower($1)', [secondEmail]))
+        .rows[0].n,
+    ).toBe(0);
   });
 
   it('a signed-in owner redeems a code onto the current account; a used code shows the message', async () => {
@@ -102,10 +124,10 @@ describe('marketplace registration', () => {
     await addCodes(10000, code, used);
     const owner = await createUser();
     const other = await createUser();
-    await sql('update marketplace_codes set redeemed_at = now(), redeemed_by_account_id = $1 where code_hash = $2', [
-      other.accountId,
-      crypto.createHash('sha256').update(used).digest('hex'),
-    ]);
+    await sql(
+      'update marketplace_codes set redeemed_at = now(), redeemed_by_account_id = $1 where code_hash = $2',
+      [other.accountId, crypto.createHash('sha256').update(used).digest('hex')],
+    );
     const { page } = await newPage(browser);
     await logIn(page, owner.email, owner.password);
     await page.goto('/public/register/appsumo');
@@ -122,10 +144,14 @@ describe('marketplace registration', () => {
     await page.getByText('now has the Growth (marketplace) plan for up to 10,000 people.').waitFor();
     await page.getByRole('cell', { name: `…${code.slice(-4)}` }).waitFor();
     await screenshot(page, 'marketplace-signed-in');
-    const row = await sql('select plan_people_upper_limit, plan_provider from accounts where id = $1', [owner.accountId]);
+    const row = await sql('select plan_people_upper_limit, plan_provider from accounts where id = $1', [
+      owner.accountId,
+    ]);
     expect(row.rows[0]).toEqual({ plan_people_upper_limit: 10000, plan_provider: 'marketplace' });
 
-    expect(await page.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(await page.getByRole('link', { name: 'Go to the dashboard' }).getAttribute('href')).toBe(
+      '/dashboard',
+    );
 
     // Someone who wanted a separate account logs out here and gets the visitor form.
     await page.getByRole('button', { name: 'Log out' }).click();

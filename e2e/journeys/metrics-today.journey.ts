@@ -20,30 +20,81 @@ const timeZone = 'Europe/Berlin';
 
 /** "Nov 6 – Dec 5, 2026" on Dec 5: the 30 local days up to and including today, as en-US writes a range of days. */
 function last30DaysLine(now: number): string {
-  const [year, month, day] = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now).split('-').map(Number);
-  const days = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
-  return days.formatRange(new Date(Date.UTC(year!, month! - 1, day! - 29)), new Date(Date.UTC(year!, month! - 1, day!))).replace(/\s+/g, ' ');
+  const [year, month, day] = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  })
+    .format(now)
+    .split('-')
+    .map(Number);
+  const days = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+  return days
+    .formatRange(
+      new Date(Date.UTC(year!, month! - 1, day! - 29)),
+      new Date(Date.UTC(year!, month! - 1, day!)),
+    )
+    .replace(/\s+/g, ' ');
 }
 
 /** A key-number card of the Metrics page, found by its label. */
-const card = (page: Page, label: string) => page.locator('.mantine-Paper-root').filter({ has: page.getByText(label, { exact: true }) }).first();
+const card = (page: Page, label: string) =>
+  page
+    .locator('.mantine-Paper-root')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .first();
 
 describe('metrics of today', () => {
   it('a marketer sends a broadcast and finds its figures of today on Metrics, the dashboard and the broadcast, with the periods as they open', async () => {
     const user = await verifiedMarketer(browser);
     const { cookie } = user;
-    const html = '<p>Fresh today: <a href="https://shop.example.com/today">see what is new</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
-    const email = await api('POST', '/v1/emails', { name: 'Fresh today', subject: 'Fresh today', fromEmail: user.sender, html, editor: { type: 'html', state: null, html } }, cookie);
+    const html =
+      '<p>Fresh today: <a href="https://shop.example.com/today">see what is new</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
+    const email = await api(
+      'POST',
+      '/v1/emails',
+      {
+        name: 'Fresh today',
+        subject: 'Fresh today',
+        fromEmail: user.sender,
+        html,
+        editor: { type: 'html', state: null, html },
+      },
+      cookie,
+    );
     expect(email.status).toBeLessThan(300);
     const emailId = email.body.email.id as number;
     for (const name of ['Ada', 'Grace', 'Edsger']) {
-      expect((await api('POST', '/v1/people/?source=manual', { email: uniqueEmail(name.toLowerCase()), firstName: name }, cookie)).status).toBeLessThan(300);
+      expect(
+        (
+          await api(
+            'POST',
+            '/v1/people/?source=manual',
+            { email: uniqueEmail(name.toLowerCase()), firstName: name },
+            cookie,
+          )
+        ).status,
+      ).toBeLessThan(300);
     }
     const broadcast = await api('POST', '/v1/broadcasts', { name: 'Fresh today broadcast' }, cookie);
     const broadcastId = broadcast.body.item.id as number;
-    expect((await api('PATCH', `/v1/broadcasts/${broadcastId}`, { emailId, audience: { type: 'all' } }, cookie)).status).toBe(200);
+    expect(
+      (await api('PATCH', `/v1/broadcasts/${broadcastId}`, { emailId, audience: { type: 'all' } }, cookie))
+        .status,
+    ).toBe(200);
     expect((await api('POST', `/v1/broadcasts/${broadcastId}/send`, {}, cookie)).status).toBeLessThan(300);
-    await expect.poll(async () => (await api('GET', `/v1/broadcasts/${broadcastId}`, undefined, cookie)).body.item.status, { timeout: 30_000 }).toBe('sent');
+    await expect
+      .poll(
+        async () => (await api('GET', `/v1/broadcasts/${broadcastId}`, undefined, cookie)).body.item.status,
+        { timeout: 30_000 },
+      )
+      .toBe('sent');
     // Two recipients open and one clicks, a moment after the send, as the tracking endpoints record them.
     await sql(
       `insert into events (account_id, person_id, type, name, source, data)
@@ -54,7 +105,12 @@ describe('metrics of today', () => {
       [user.accountId, broadcastId, emailId],
     );
     // The default period (no `period` asked) already holds them once the worker's rollup has run.
-    await expect.poll(async () => (await api('GET', '/v1/emails/stats', undefined, cookie)).body.stats.totals.uniqueClicks, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => (await api('GET', '/v1/emails/stats', undefined, cookie)).body.stats.totals.uniqueClicks,
+        { timeout: 20_000 },
+      )
+      .toBe(1);
 
     const { page } = await newPage(browser);
     await logIn(page, user.email, user.password);
@@ -66,8 +122,14 @@ describe('metrics of today', () => {
     await card(page, 'Sent').getByText('3', { exact: true }).waitFor();
     await card(page, 'Open rate').getByText('66.7%').waitFor();
     await card(page, 'Click rate').getByText('1 person clicked (1 click)').waitFor();
-    await page.getByRole('table', { name: 'Figures by email' }).getByRole('link', { name: 'Fresh today' }).waitFor();
-    await page.getByRole('table', { name: 'Clicks by link' }).getByText('https://shop.example.com/today').waitFor();
+    await page
+      .getByRole('table', { name: 'Figures by email' })
+      .getByRole('link', { name: 'Fresh today' })
+      .waitFor();
+    await page
+      .getByRole('table', { name: 'Clicks by link' })
+      .getByText('https://shop.example.com/today')
+      .waitFor();
     expect(await page.getByRole('heading', { name: 'Nothing to report yet' }).count()).toBe(0);
     const line = (await page.getByText(/· times in Europe\/Berlin$/).textContent())!.replace(/\s+/g, ' ');
     expect(line).toBe(`${last30DaysLine(Date.now())} · times in ${timeZone}`);

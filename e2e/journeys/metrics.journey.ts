@@ -13,19 +13,44 @@ afterAll(() => browser.close());
 /** A marketer who sent one broadcast of "Spring sale" to three people, through the real send pipeline. */
 async function marketerWithSentBroadcast() {
   const { cookie, sender, ...user } = await verifiedMarketer(browser);
-  const html = '<p>Spring is here: <a href="https://shop.example.com/sale">see the sale</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
-  const email = await api('POST', '/v1/emails', { name: 'Spring sale', subject: 'Spring sale', fromEmail: sender, html, editor: { type: 'html', state: null, html } }, cookie);
+  const html =
+    '<p>Spring is here: <a href="https://shop.example.com/sale">see the sale</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
+  const email = await api(
+    'POST',
+    '/v1/emails',
+    {
+      name: 'Spring sale',
+      subject: 'Spring sale',
+      fromEmail: sender,
+      html,
+      editor: { type: 'html', state: null, html },
+    },
+    cookie,
+  );
   expect(email.status).toBeLessThan(300);
   const emailId = email.body.email.id as number;
   for (const name of ['Ada', 'Grace', 'Edsger']) {
-    const person = await api('POST', '/v1/people/?source=manual', { email: uniqueEmail(name.toLowerCase()), firstName: name }, cookie);
+    const person = await api(
+      'POST',
+      '/v1/people/?source=manual',
+      { email: uniqueEmail(name.toLowerCase()), firstName: name },
+      cookie,
+    );
     expect(person.status).toBeLessThan(300);
   }
   const broadcast = await api('POST', '/v1/broadcasts', { name: 'Spring sale broadcast' }, cookie);
   const broadcastId = broadcast.body.item.id as number;
-  expect((await api('PATCH', `/v1/broadcasts/${broadcastId}`, { emailId, audience: { type: 'all' } }, cookie)).status).toBe(200);
+  expect(
+    (await api('PATCH', `/v1/broadcasts/${broadcastId}`, { emailId, audience: { type: 'all' } }, cookie))
+      .status,
+  ).toBe(200);
   expect((await api('POST', `/v1/broadcasts/${broadcastId}/send`, {}, cookie)).status).toBeLessThan(300);
-  await expect.poll(async () => (await api('GET', `/v1/broadcasts/${broadcastId}`, undefined, cookie)).body.item.status, { timeout: 30_000 }).toBe('sent');
+  await expect
+    .poll(
+      async () => (await api('GET', `/v1/broadcasts/${broadcastId}`, undefined, cookie)).body.item.status,
+      { timeout: 30_000 },
+    )
+    .toBe('sent');
   return { ...user, cookie, emailId, broadcastId };
 }
 
@@ -43,7 +68,12 @@ describe('metrics', () => {
     );
     // Figures come from the rollups, which the worker brings up to date every two seconds.
     await expect
-      .poll(async () => (await api('GET', '/v1/emails/stats?period=thisWeek', undefined, user.cookie)).body.stats.totals.uniqueClicks, { timeout: 20_000 })
+      .poll(
+        async () =>
+          (await api('GET', '/v1/emails/stats?period=thisWeek', undefined, user.cookie)).body.stats.totals
+            .uniqueClicks,
+        { timeout: 20_000 },
+      )
       .toBe(1);
 
     const { page } = await newPage(browser);
@@ -51,14 +81,21 @@ describe('metrics', () => {
     await page.goto('/metrics');
     await page.getByRole('heading', { name: 'Metrics', level: 1 }).waitFor();
     // Last 30 days includes today: today's send is in it (metrics-today.journey.ts looks closer).
-    await page.getByRole('table', { name: 'Figures by email' }).getByRole('link', { name: 'Spring sale' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Figures by email' })
+      .getByRole('link', { name: 'Spring sale' })
+      .waitFor();
     await checkAccessibility(page);
     await screenshot(page, 'metrics-default');
 
     await page.getByRole('textbox', { name: 'Period' }).click();
     await page.getByRole('option', { name: 'This week' }).click();
     await page.waitForURL(/period=thisWeek/);
-    const card = (label: string) => page.locator('.mantine-Paper-root').filter({ has: page.getByText(label, { exact: true }) }).first();
+    const card = (label: string) =>
+      page
+        .locator('.mantine-Paper-root')
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .first();
     await card('Sent').getByText('3', { exact: true }).waitFor();
     await card('Open rate').getByText('66.7%').waitFor();
     await card('Click rate').getByText('33.3%').waitFor();
@@ -66,7 +103,10 @@ describe('metrics', () => {
     await card('Click rate').getByText('1 person clicked (1 click)').waitFor();
     const byEmail = page.getByRole('table', { name: 'Figures by email' });
     await byEmail.getByRole('link', { name: 'Spring sale' }).waitFor();
-    await page.getByRole('table', { name: 'Clicks by link' }).getByText('https://shop.example.com/sale').waitFor();
+    await page
+      .getByRole('table', { name: 'Clicks by link' })
+      .getByText('https://shop.example.com/sale')
+      .waitFor();
     await page.locator('.recharts-area-area').first().waitFor();
     await checkAccessibility(page);
     await screenshot(page, 'metrics-this-week');
@@ -76,7 +116,18 @@ describe('metrics', () => {
     await page.getByRole('option', { name: 'Spring sale broadcast' }).click();
     await page.waitForURL(new RegExp(`broadcast=${user.broadcastId}`));
     await card('Sent').getByText('3', { exact: true }).waitFor();
-    const other = await api('POST', '/v1/emails', { name: 'Autumn news', subject: 'Autumn news', fromEmail: 'x@example.com', html: '<p>x</p>', editor: { type: 'html', state: null, html: '<p>x</p>' } }, user.cookie);
+    const other = await api(
+      'POST',
+      '/v1/emails',
+      {
+        name: 'Autumn news',
+        subject: 'Autumn news',
+        fromEmail: 'x@example.com',
+        html: '<p>x</p>',
+        editor: { type: 'html', state: null, html: '<p>x</p>' },
+      },
+      user.cookie,
+    );
     expect(other.status).toBeLessThan(300);
     await page.goto(`/metrics?period=thisWeek&emails=${other.body.email.id}`);
     await page.getByRole('heading', { name: 'Nothing to report yet' }).waitFor();
@@ -86,7 +137,12 @@ describe('metrics', () => {
     const phone = await newPage(browser, { width: 390, height: 844 });
     await logIn(phone.page, user.email, user.password);
     await phone.page.goto(`/metrics?period=thisWeek&broadcast=${user.broadcastId}`);
-    await phone.page.locator('.mantine-Paper-root').filter({ has: phone.page.getByText('Sent', { exact: true }) }).first().getByText('3', { exact: true }).waitFor();
+    await phone.page
+      .locator('.mantine-Paper-root')
+      .filter({ has: phone.page.getByText('Sent', { exact: true }) })
+      .first()
+      .getByText('3', { exact: true })
+      .waitFor();
     await checkAccessibility(phone.page);
     await screenshot(phone.page, 'metrics-phone');
     await phone.context.close();

@@ -21,7 +21,9 @@ describe('navigation and account states', () => {
     await page.goto('/settings/team?team-member=new');
     await page.waitForURL(/\/login\?/);
     await logIn(page, user.email, user.password);
-    await page.waitForURL((url) => url.pathname === '/settings/team' && url.searchParams.get('team-member') === 'new');
+    await page.waitForURL(
+      (url) => url.pathname === '/settings/team' && url.searchParams.get('team-member') === 'new',
+    );
   });
 
   it('an unknown path goes to /dashboard inside the shell', async () => {
@@ -57,7 +59,11 @@ describe('navigation and account states', () => {
     await page.goto('/login');
     await logIn(page, user.email, user.password);
     await page.getByText('Oh no! Your trial has expired').waitFor();
-    await page.getByRole('link', { name: /Choose a plan/ }).or(page.getByRole('button', { name: /Choose a plan/ })).first().waitFor();
+    await page
+      .getByRole('link', { name: /Choose a plan/ })
+      .or(page.getByRole('button', { name: /Choose a plan/ }))
+      .first()
+      .waitFor();
     await screenshot(page, 'trial-expired');
   });
 });

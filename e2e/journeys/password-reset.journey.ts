@@ -20,7 +20,9 @@ describe('password reset through the built-in mailbox', () => {
     await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     // The answer is the same whether or not the email has an account; an error would show as an alert instead.
-    await page.getByText('If an account uses that email, a link to reset the password is on its way.').waitFor({ timeout: 30_000 });
+    await page
+      .getByText('If an account uses that email, a link to reset the password is on its way.')
+      .waitFor({ timeout: 30_000 });
 
     await page.goto('/dev/mailbox');
     const row = page.getByText(user.email).first();
@@ -37,7 +39,9 @@ describe('password reset through the built-in mailbox', () => {
     await page.getByRole('button', { name: 'Save new password' }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/reset-password'));
 
-    expect((await api('POST', '/v1/accounts/login/', { email: user.email, password: 'the old password' })).status).toBe(401);
+    expect(
+      (await api('POST', '/v1/accounts/login/', { email: user.email, password: 'the old password' })).status,
+    ).toBe(401);
     // The link works once.
     await page.context().clearCookies();
     await page.goto(href!);

@@ -29,12 +29,18 @@ async function addPerson(cookie: string, email: string): Promise<number> {
 }
 
 async function categories(cookie: string): Promise<Category[]> {
-  return (await api('GET', '/v1/settings/communication-categories', undefined, cookie)).body.categories as Category[];
+  return (await api('GET', '/v1/settings/communication-categories', undefined, cookie)).body
+    .categories as Category[];
 }
 
 /** The link token an email to this person would carry (the server's payload: a, p, c, s). */
 function tokenFor(accountId: number, personId: number, categoryId?: number): string {
-  return sealToken({ a: accountId, p: personId, ...(categoryId ? { c: categoryId } : {}), s: 'test' }, e2eSessionSecret, 'preferences', 3600);
+  return sealToken(
+    { a: accountId, p: personId, ...(categoryId ? { c: categoryId } : {}), s: 'test' },
+    e2eSessionSecret,
+    'preferences',
+    3600,
+  );
 }
 
 /** Mantine's switch input sits under its track; a click on the input is what a tap on the switch does. */
@@ -81,13 +87,27 @@ describe('communication preferences', () => {
     expect(new URL(page.url()).searchParams.has('communication-category')).toBe(false);
 
     await page.getByRole('button', { name: 'Edit Product news' }).click();
-    await page.getByRole('dialog', { name: 'Edit Category' }).getByRole('button', { name: 'Make default' }).click();
-    await expect.poll(async () => (await categories(user.cookie)).find((c) => c.isDefault)?.name).toBe('Product news');
+    await page
+      .getByRole('dialog', { name: 'Edit Category' })
+      .getByRole('button', { name: 'Make default' })
+      .click();
+    await expect
+      .poll(async () => (await categories(user.cookie)).find((c) => c.isDefault)?.name)
+      .toBe('Product news');
     await page.keyboard.press('Escape');
-    await page.getByRole('row').filter({ hasText: 'Product news' }).getByText('Default', { exact: true }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'Product news' })
+      .getByText('Default', { exact: true })
+      .waitFor();
 
     // An email is filed under a category from the editor's settings.
-    const email = await api('POST', '/v1/emails', { name: 'Launch', subject: 'We launched', fromEmail: user.email }, user.cookie);
+    const email = await api(
+      'POST',
+      '/v1/emails',
+      { name: 'Launch', subject: 'We launched', fromEmail: user.email },
+      user.cookie,
+    );
     expect(email.status).toBe(201);
     await page.goto(`/emails/${email.body.email.id}`);
     await page.getByRole('textbox', { name: 'Category' }).click();
@@ -96,12 +116,17 @@ describe('communication preferences', () => {
     await page.getByText('Email saved.').first().waitFor();
     await screenshot(page, 'email-category');
     const newsletterId = (await categories(user.cookie)).find((c) => c.name === 'Newsletter')!.id;
-    expect((await api('GET', `/v1/emails/${email.body.email.id}`, undefined, user.cookie)).body.email.categoryId).toBe(newsletterId);
+    expect(
+      (await api('GET', `/v1/emails/${email.body.email.id}`, undefined, user.cookie)).body.email.categoryId,
+    ).toBe(newsletterId);
     await page.goto('/settings/communication-categories');
 
     // The old default can go now.
     await page.getByRole('button', { name: 'Edit Newsletter' }).click();
-    await page.getByRole('dialog', { name: 'Edit Category' }).getByRole('button', { name: 'Archive' }).click();
+    await page
+      .getByRole('dialog', { name: 'Edit Category' })
+      .getByRole('button', { name: 'Archive' })
+      .click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Newsletter', exact: true }).waitFor({ state: 'detached' });
     await page.getByText('Archived (1)').click();
@@ -119,7 +144,12 @@ describe('communication preferences', () => {
     const user = await owner();
     const email = uniqueEmail('reader');
     const personId = await addPerson(user.cookie, email);
-    const created = await api('POST', '/v1/settings/communication-categories', { name: 'Events', description: 'Invitations to our webinars.' }, user.cookie);
+    const created = await api(
+      'POST',
+      '/v1/settings/communication-categories',
+      { name: 'Events', description: 'Invitations to our webinars.' },
+      user.cookie,
+    );
     expect(created.status).toBe(201);
     const newsletter = (await categories(user.cookie)).find((c) => c.name === 'Newsletter')!;
     const token = tokenFor(user.accountId, personId, newsletter.id);
@@ -143,7 +173,8 @@ describe('communication preferences', () => {
     await page.getByRole('switch', { name: 'Events' }).waitFor();
     expect(await page.getByRole('switch', { name: 'Events' }).isChecked()).toBe(false);
     expect(await page.getByRole('switch', { name: 'Newsletter' }).isChecked()).toBe(true);
-    const counts = (await api('GET', '/v1/settings/communication-categories/counts', undefined, user.cookie)).body.counts as { id: number; optedOut: number }[];
+    const counts = (await api('GET', '/v1/settings/communication-categories/counts', undefined, user.cookie))
+      .body.counts as { id: number; optedOut: number }[];
     expect(counts.find((c) => c.id === created.body.category.id)?.optedOut).toBe(1);
 
     await page.getByRole('button', { name: 'Unsubscribe from all' }).click();
@@ -185,8 +216,15 @@ describe('communication preferences', () => {
     await page.getByText(sendingMessages.unsubscribed).waitFor();
     if (user.accountName) await page.getByText(user.accountName).waitFor();
     await screenshot(page, 'unsubscribe-phone');
-    const list = await api('GET', `/v1/suppressions?search=${encodeURIComponent(email)}`, undefined, user.cookie);
-    expect(list.body.suppressions).toMatchObject([{ email, reason: 'unsubscribed', source: 'link', personId }]);
+    const list = await api(
+      'GET',
+      `/v1/suppressions?search=${encodeURIComponent(email)}`,
+      undefined,
+      user.cookie,
+    );
+    expect(list.body.suppressions).toMatchObject([
+      { email, reason: 'unsubscribed', source: 'link', personId },
+    ]);
 
     await page.getByRole('link', { name: 'Manage your preferences' }).click();
     await page.waitForURL(/\/public\/subscription-preferences\?token=/);

@@ -12,7 +12,11 @@ afterAll(() => browser.close());
 async function call(page: Page, method: string, url: string, body?: unknown) {
   return page.evaluate(
     async ({ method, url, body }) => {
-      const res = await fetch(url, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },
@@ -32,19 +36,24 @@ describe('segments', () => {
     const { page } = await newPage(browser);
     await logIn(page, owner.email, owner.password);
     await page.goto('/people');
-    expect((await call(page, 'POST', '/v1/fields', { items: [{ name: 'plan', title: 'Plan', type: 'string' }] })).status).toBe(201);
+    expect(
+      (await call(page, 'POST', '/v1/fields', { items: [{ name: 'plan', title: 'Plan', type: 'string' }] }))
+        .status,
+    ).toBe(201);
     const ada = uniqueEmail('ada');
     const people = [
       { email: uniqueEmail('bea'), firstName: 'Bea', plan: 'pro', tags: 'customer' },
       { email: ada, firstName: 'Ada', plan: 'pro', tags: 'vip, customer' },
       { email: uniqueEmail('cal'), firstName: 'Cal', plan: 'free', tags: 'vip' },
     ];
-    for (const person of people) expect((await call(page, 'POST', '/v1/people/?source=manual', person)).status).toBe(201);
+    for (const person of people)
+      expect((await call(page, 'POST', '/v1/people/?source=manual', person)).status).toBe(201);
     await page.reload();
 
     // The automatic segments are listed; a new segment opens with its conditions editor.
     const nav = page.getByRole('navigation', { name: 'Segments' });
-    for (const name of ['All People', 'Archived', 'Unsubscribed', 'New', 'Engaged', 'Need some love']) await nav.getByText(name, { exact: true }).waitFor();
+    for (const name of ['All People', 'Archived', 'Unsubscribed', 'New', 'Engaged', 'Need some love'])
+      await nav.getByText(name, { exact: true }).waitFor();
     await page.getByRole('button', { name: 'New segment' }).click();
     const create = page.getByRole('dialog', { name: 'New segment' });
     await create.getByLabel('Segment name').fill('Pro VIPs');
@@ -93,11 +102,17 @@ describe('segments', () => {
     await reopened.getByRole('button', { name: 'Add condition' }).click();
     await page.getByRole('menuitem', { name: 'Subscription status' }).click();
     await page.evaluate(() => history.back());
-    await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Keep editing' }).click();
+    await page
+      .getByRole('dialog', { name: 'Discard your changes?' })
+      .getByRole('button', { name: 'Keep editing' })
+      .click();
     await reopened.getByRole('textbox', { name: 'Status' }).waitFor();
     expect(new URL(page.url()).searchParams.get('edit')).toBe('1');
     await reopened.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('dialog', { name: 'Discard your changes?' }).getByRole('button', { name: 'Discard changes' }).click();
+    await page
+      .getByRole('dialog', { name: 'Discard your changes?' })
+      .getByRole('button', { name: 'Discard changes' })
+      .click();
     await reopened.waitFor({ state: 'hidden' });
 
     // Why is Ada in?
@@ -117,19 +132,33 @@ describe('segments', () => {
     // Tag everyone in the segment (a bulk action by segment).
     await page.getByRole('button', { name: 'Segment actions' }).click();
     await page.getByRole('menuitem', { name: 'Tag, export or archive everyone' }).click();
-    await page.getByRole('toolbar', { name: 'Everyone in this segment' }).getByRole('button', { name: 'Add tag' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Everyone in this segment' })
+      .getByRole('button', { name: 'Add tag' })
+      .click();
     const tagDialog = page.getByRole('dialog', { name: /Add tag to everyone in Pro VIP customers/ });
     await tagDialog.getByLabel('Tag').fill('pro-vip');
     await tagDialog.getByRole('button', { name: 'Add tag' }).click();
     await page.getByText('People will be tagged shortly.').first().waitFor();
     await expect
-      .poll(async () => (await call(page, 'POST', '/v1/segments/preview', { conditions: [{ type: 'tag', operator: 'has', tag: 'pro-vip' }] })).body.totalCount, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (
+            await call(page, 'POST', '/v1/segments/preview', {
+              conditions: [{ type: 'tag', operator: 'has', tag: 'pro-vip' }],
+            })
+          ).body.totalCount,
+        { timeout: 15_000 },
+      )
       .toBe(1);
 
     // Delete it: All People opens.
     await page.getByRole('button', { name: 'Segment actions' }).click();
     await page.getByRole('menuitem', { name: 'Delete segment' }).click();
-    await page.getByRole('dialog', { name: /Delete segment “Pro VIP customers”/ }).getByRole('button', { name: 'Delete segment' }).click();
+    await page
+      .getByRole('dialog', { name: /Delete segment “Pro VIP customers”/ })
+      .getByRole('button', { name: 'Delete segment' })
+      .click();
     await page.getByText('Segment deleted.').first().waitFor();
     await page.waitForURL((url) => url.pathname === '/people');
     await page.getByRole('heading', { name: 'All People' }).waitFor();

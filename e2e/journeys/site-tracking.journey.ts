@@ -4,7 +4,16 @@ import { siteTrackingMessages } from '@herald/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
-import { api, baseUrl, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import {
+  api,
+  baseUrl,
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  uniqueEmail,
+} from '../support/browser.ts';
 import { until } from '../support/until.ts';
 
 let browser: Browser;
@@ -27,10 +36,17 @@ async function customerSite(snippet: string) {
   const server = http.createServer((request, response) => {
     request.resume();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(request.url?.startsWith('/thanks') ? page('Thanks', '<h1>Thanks for joining</h1>') : page('Shoe shop', form));
+    response.end(
+      request.url?.startsWith('/thanks')
+        ? page('Thanks', '<h1>Thanks for joining</h1>')
+        : page('Shoe shop', form),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A visitor of the customer's site (a browser context of its own) fills in the newsletter form. */
@@ -57,13 +73,16 @@ describe('site and form tracking', () => {
     const { context, page } = await newPage(browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
     await logIn(page, user.email, user.password);
-    const cookie = (await api('POST', '/v1/accounts/login', { email: user.email, password: user.password })).cookie;
+    const cookie = (await api('POST', '/v1/accounts/login', { email: user.email, password: user.password }))
+      .cookie;
 
     await openSettings(page);
     await page.getByText('No visits yet').waitFor();
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     const snippet = await page.evaluate(() => navigator.clipboard.readText());
-    expect(snippet).toMatch(new RegExp(`^<script async src="${baseUrl()}/site.js" data-write-key="[^"]+"></script>$`));
+    expect(snippet).toMatch(
+      new RegExp(`^<script async src="${baseUrl()}/site.js" data-write-key="[^"]+"></script>$`),
+    );
     await checkAccessibility(page);
     await screenshot(page, 'site-tracking-snippet');
 
@@ -71,10 +90,13 @@ describe('site and form tracking', () => {
     try {
       const first = uniqueEmail('reader');
       await submitNewsletter(site.url, first, 'Ada');
-      const forms = await until(async () => {
-        const res = await api('GET', '/v1/settings/site-tracking/unique-form-events', undefined, cookie);
-        return res.body.events.length ? res.body.events : undefined;
-      }, { timeout: 10_000, interval: 200, message: 'the form' });
+      const forms = await until(
+        async () => {
+          const res = await api('GET', '/v1/settings/site-tracking/unique-form-events', undefined, cookie);
+          return res.body.events.length ? res.body.events : undefined;
+        },
+        { timeout: 10_000, interval: 200, message: 'the form' },
+      );
       expect(forms[0].data.form).toEqual({ id: 'newsletter', name: null, fields: ['email', 'given'] });
 
       await openSettings(page);
@@ -102,10 +124,18 @@ describe('site and form tracking', () => {
 
       const second = uniqueEmail('grace');
       await submitNewsletter(site.url, second, 'Grace');
-      await until(async () => {
-        const found = await api('GET', `/v1/people/search?query=${encodeURIComponent(second)}`, undefined, cookie);
-        return found.body.users[0]?.firstName === 'Grace';
-      }, { timeout: 10_000, interval: 200, message: 'the mapped person' });
+      await until(
+        async () => {
+          const found = await api(
+            'GET',
+            `/v1/people/search?query=${encodeURIComponent(second)}`,
+            undefined,
+            cookie,
+          );
+          return found.body.users[0]?.firstName === 'Grace';
+        },
+        { timeout: 10_000, interval: 200, message: 'the mapped person' },
+      );
       await page.goto('/people');
       await page.getByRole('searchbox', { name: 'Search people' }).fill(second);
       await page.getByRole('link', { name: second }).waitFor();

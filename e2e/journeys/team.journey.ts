@@ -1,6 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import {
+  api,
+  createUser,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  uniqueEmail,
+} from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -11,8 +19,16 @@ afterAll(() => browser.close());
 describe('team members', () => {
   it('an owner invites a teammate, who accepts from the email and cannot change people or the account', async () => {
     const owner = await createUser();
-    const ownerSession = await api('POST', '/v1/accounts/login/', { email: owner.email, password: owner.password });
-    const person = await api('POST', '/v1/people/', { email: uniqueEmail('customer'), firstName: 'Carla', lastName: 'Customer' }, ownerSession.cookie);
+    const ownerSession = await api('POST', '/v1/accounts/login/', {
+      email: owner.email,
+      password: owner.password,
+    });
+    const person = await api(
+      'POST',
+      '/v1/people/',
+      { email: uniqueEmail('customer'), firstName: 'Carla', lastName: 'Customer' },
+      ownerSession.cookie,
+    );
     const { page } = await newPage(browser);
     await logIn(page, owner.email, owner.password);
     await page.goto('/settings/team');
@@ -45,7 +61,11 @@ describe('team members', () => {
     expect(await invitee.getByRole('button', { name: 'Add tag' }).count()).toBe(0);
     await screenshot(invitee, 'teammate-person-readonly');
     const status = await invitee.evaluate(async () => {
-      const res = await fetch('/v1/people/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'someone@example.com' }) });
+      const res = await fetch('/v1/people/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'someone@example.com' }),
+      });
       return res.status;
     });
     expect(status).toBe(403);
@@ -69,7 +89,9 @@ describe('team members', () => {
     await page.getByRole('dialog').getByRole('textbox', { name: 'Name' }).fill('Client Co');
     await page.getByRole('dialog').getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('button', { name: 'Switch to Client Co' }).click();
-    await page.waitForURL((url) => url.pathname === '/' || url.pathname === '/dashboard' || url.pathname.startsWith('/start'));
+    await page.waitForURL(
+      (url) => url.pathname === '/' || url.pathname === '/dashboard' || url.pathname.startsWith('/start'),
+    );
 
     await page.goto('/settings/account');
     await expect.poll(() => page.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Client Co');

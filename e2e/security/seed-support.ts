@@ -23,10 +23,22 @@ export class Seeder {
     readonly accountId: number,
   ) {}
 
-  async call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, withSession = true): Promise<Answer> {
+  async call(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    withSession = true,
+  ): Promise<Answer> {
     const res = await fetch(`${baseUrl()}${url}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), origin: baseUrl(), 'x-forwarded-for': visitorAddress(), ...(withSession ? { cookie: this.cookie } : {}), ...headers },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        origin: baseUrl(),
+        'x-forwarded-for': visitorAddress(),
+        ...(withSession ? { cookie: this.cookie } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
@@ -40,9 +52,19 @@ export class Seeder {
   }
 
   /** A call that must succeed; a 5xx or any refusal stops the seeding with the answer. */
-  async must(what: string, method: string, url: string, body?: unknown, headers?: Record<string, string>, withSession = true): Promise<any> {
+  async must(
+    what: string,
+    method: string,
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    withSession = true,
+  ): Promise<any> {
     const answer = await this.call(method, url, body, headers, withSession);
-    if (answer.status >= 300) throw new Error(`seeding ${what}: ${method} ${url} answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 400)}`);
+    if (answer.status >= 300)
+      throw new Error(
+        `seeding ${what}: ${method} ${url} answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 400)}`,
+      );
     return answer.body;
   }
 
@@ -50,9 +72,20 @@ export class Seeder {
    * A write of payloads into a kind of field: stored when it succeeds, counted as refused on a 4xx. A 5xx is a
    * product bug (input a user can type must never crash the server) and stops the run.
    */
-  async write(kind: string, payloads: Payload[], method: string, url: string, body: unknown, headers?: Record<string, string>, withSession = true): Promise<any> {
+  async write(
+    kind: string,
+    payloads: Payload[],
+    method: string,
+    url: string,
+    body: unknown,
+    headers?: Record<string, string>,
+    withSession = true,
+  ): Promise<any> {
     const answer = await this.call(method, url, body, headers, withSession);
-    if (answer.status >= 500) throw new Error(`${kind}: ${method} ${url} answered ${answer.status} for payloads ${payloads.map((p) => p.id).join(',')}: ${JSON.stringify(answer.body).slice(0, 400)}`);
+    if (answer.status >= 500)
+      throw new Error(
+        `${kind}: ${method} ${url} answered ${answer.status} for payloads ${payloads.map((p) => p.id).join(',')}: ${JSON.stringify(answer.body).slice(0, 400)}`,
+      );
     if (answer.status >= 300) {
       this.refused.set(kind, (this.refused.get(kind) ?? 0) + payloads.length);
       this.refusedWhy.set(kind, `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
@@ -71,12 +104,21 @@ export class Seeder {
   /** One line per kind of field: how many payloads it stored and refused. */
   summary(): string {
     const kinds = [...new Set([...this.stored.keys(), ...this.refused.keys()])].sort();
-    return kinds.map((kind) => `  ${kind}: ${this.stored.get(kind)?.size ?? 0} stored${this.refused.get(kind) ? `, ${this.refused.get(kind)} refused (last: ${this.refusedWhy.get(kind)})` : ''}`).join('\n');
+    return kinds
+      .map(
+        (kind) =>
+          `  ${kind}: ${this.stored.get(kind)?.size ?? 0} stored${this.refused.get(kind) ? `, ${this.refused.get(kind)} refused (last: ${this.refusedWhy.get(kind)})` : ''}`,
+      )
+      .join('\n');
   }
 }
 
 /** Runs `work` over items with at most `width` at a time. */
-export async function inParallel<T>(items: T[], width: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function inParallel<T>(
+  items: T[],
+  width: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(width, items.length) }, async () => {
     while (next < items.length) {

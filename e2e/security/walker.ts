@@ -9,7 +9,8 @@ import { withTimeout } from './with-timeout.ts';
 export type { Finding, Stall, VisitResult } from './walker-findings.ts';
 
 /** What a page shows while it loads: a loader, a visible skeleton, or something busy. */
-const loaderSelector = '.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]';
+const loaderSelector =
+  '.mantine-Loader-root, .mantine-Skeleton-root[data-visible="true"], [aria-busy="true"]';
 
 /**
  * A signed-in browser context that watches for payloads running, in every frame: hook calls (a binding present in
@@ -36,7 +37,8 @@ export class XssWalker {
   /** Names the state the walk has stayed on for 20 s or more, every 20 s, so a walk stopped by the test's timeout says where. */
   private readonly watchdog = setInterval(() => {
     const seconds = Math.round((Date.now() - this.stateSince) / 1000);
-    if (seconds >= 20) console.error(`xss walk: still on ${this.state} after ${seconds} s (at ${this.page.url()})`);
+    if (seconds >= 20)
+      console.error(`xss walk: still on ${this.state} after ${seconds} s (at ${this.page.url()})`);
   }, 20_000).unref();
   /** XSS_ONLY (a pattern of states) walks only the matching pages, to look into one finding quickly. */
   private skipping = false;
@@ -55,7 +57,12 @@ export class XssWalker {
    * name no rendering bug; `keepCsp` walks that way and lists them.)
    */
   static async open(browser: Browser, email: string, password: string, keepCsp = false): Promise<XssWalker> {
-    const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Berlin', extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() } });
+    const context = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: { width: 1440, height: 900 },
+      timezoneId: 'Europe/Berlin',
+      extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const walker = new XssWalker(context, page);
@@ -73,15 +80,30 @@ export class XssWalker {
 
   private async watch(): Promise<void> {
     for (const name of ['__heraldXss', '__heraldxss', '__HERALDXSS']) {
-      await this.context.exposeBinding(name, ({ frame }, id: unknown) => this.record('hook', Number(id), `${name}(${String(id)}) in ${frame.url().slice(0, 120)}`));
+      await this.context.exposeBinding(name, ({ frame }, id: unknown) =>
+        this.record('hook', Number(id), `${name}(${String(id)}) in ${frame.url().slice(0, 120)}`),
+      );
     }
     await this.context.exposeBinding('__heraldCsp', (_source, json: string) => {
-      const report = JSON.parse(json) as { directive: string; blocked: string; sample: string; source: string; line: number; document: string; element: string };
-      const id = idFromMarkerUrl(report.blocked) ?? (/(?:heraldxss|alert)\((\d+)\)/i.exec(report.sample)?.[1] ? Number(/(?:heraldxss|alert)\((\d+)\)/i.exec(report.sample)![1]) : null);
+      const report = JSON.parse(json) as {
+        directive: string;
+        blocked: string;
+        sample: string;
+        source: string;
+        line: number;
+        document: string;
+        element: string;
+      };
+      const id =
+        idFromMarkerUrl(report.blocked) ??
+        (/(?:heraldxss|alert)\((\d+)\)/i.exec(report.sample)?.[1]
+          ? Number(/(?:heraldxss|alert)\((\d+)\)/i.exec(report.sample)![1])
+          : null);
       const line = `${report.directive} blocked ${report.blocked || '(inline)'}${report.sample ? ` “${report.sample}”` : ''} in ${report.document.slice(0, 80)} at ${report.element}${report.source ? ` (${report.source}:${report.line})` : ''}`;
       // The app's libraries probe whether eval is allowed (a caught `new Function`): not a payload unless it names one.
       const isProbe = report.blocked === 'eval' && id === null;
-      if (!isProbe && (payloadDirectives.test(report.directive) || report.blocked.includes(markerHost))) this.record('csp', id, line);
+      if (!isProbe && (payloadDirectives.test(report.directive) || report.blocked.includes(markerHost)))
+        this.record('csp', id, line);
       else this.otherViolations.push(`${this.state}: ${line}`);
     });
     await this.context.addInitScript(installProbes);
@@ -126,7 +148,9 @@ export class XssWalker {
     if (outcome !== stalled) return outcome;
     const url = this.page.url();
     this.stalls.push({ state: this.state, call, url });
-    console.error(`xss walk: the page stopped answering on ${this.state} (${call} at ${url}); going on in a fresh page`);
+    console.error(
+      `xss walk: the page stopped answering on ${this.state} (${call} at ${url}); going on in a fresh page`,
+    );
     const hung = this.page;
     this.page = await this.context.newPage();
     this.page.setDefaultTimeout(15_000);
@@ -148,13 +172,25 @@ export class XssWalker {
     }
     // An email's own markup may load from anywhere inside its sandboxed preview (nothing there can run: even a
     // script tag's file is only fetched by the preload scanner), and passive resources in the editor's canvas.
-    const where = !isScriptMarker(url) && frame ? await (this.frameKinds.get(frame) ?? emailContentFrame(frame.page(), frame)).catch(() => null) : null;
-    if (where === 'sandboxed preview' || (where === 'editor canvas' && passiveTypes.has(request.resourceType()))) {
+    const where =
+      !isScriptMarker(url) && frame
+        ? await (this.frameKinds.get(frame) ?? emailContentFrame(frame.page(), frame)).catch(() => null)
+        : null;
+    if (
+      where === 'sandboxed preview' ||
+      (where === 'editor canvas' && passiveTypes.has(request.resourceType()))
+    ) {
       this.emailContentLoads.push(`${state}: ${where} ${request.resourceType()} ${url}`);
       return;
     }
-    this.findings.push({ kind: 'marker request', id: idFromMarkerUrl(url), state, detail: `${request.resourceType()} ${url} from ${frame?.url().slice(0, 120) ?? '(no frame)'}` });
-    if (process.env.XSS_TRACE) console.error(`finding on ${state}: marker request ${request.resourceType()} ${url}`);
+    this.findings.push({
+      kind: 'marker request',
+      id: idFromMarkerUrl(url),
+      state,
+      detail: `${request.resourceType()} ${url} from ${frame?.url().slice(0, 120) ?? '(no frame)'}`,
+    });
+    if (process.env.XSS_TRACE)
+      console.error(`finding on ${state}: marker request ${request.resourceType()} ${url}`);
   }
 
   /** Opens a page, lets it settle, sweeps the mouse over it, runs the extra steps, and notes what it showed. */
@@ -165,7 +201,9 @@ export class XssWalker {
     if (this.skipping) return;
     try {
       // A navigation the app itself started (after sign-in, say) can abort the first attempt.
-      await this.page.goto(path, { waitUntil: 'domcontentloaded' }).catch(() => this.page.goto(path, { waitUntil: 'domcontentloaded' }));
+      await this.page
+        .goto(path, { waitUntil: 'domcontentloaded' })
+        .catch(() => this.page.goto(path, { waitUntil: 'domcontentloaded' }));
       await this.settle();
       if (extra) await extra(this.page);
       await this.settle();
@@ -199,11 +237,30 @@ export class XssWalker {
     // as it is, and one that stopped answering is replaced (see `answering`).
     const timeout = begun + 6_000 - Date.now();
     if (timeout > 0) {
-      const loaded = this.page.waitForFunction((selector) => document.querySelector(selector) === null, loaderSelector, { timeout, polling: 100 });
-      await this.answering('settle: a loader shown?', loaded.then(() => undefined, () => undefined), undefined);
+      const loaded = this.page.waitForFunction(
+        (selector) => document.querySelector(selector) === null,
+        loaderSelector,
+        { timeout, polling: 100 },
+      );
+      await this.answering(
+        'settle: a loader shown?',
+        loaded.then(
+          () => undefined,
+          () => undefined,
+        ),
+        undefined,
+      );
     }
     if (process.env.XSS_TRACE && Date.now() - begun > 2_000) {
-      const busy = await this.page.evaluate((selector) => Array.from(document.querySelectorAll(selector)).map((el) => el.outerHTML.slice(0, 120)).join(' | '), loaderSelector).catch(() => '?');
+      const busy = await this.page
+        .evaluate(
+          (selector) =>
+            Array.from(document.querySelectorAll(selector))
+              .map((el) => el.outerHTML.slice(0, 120))
+              .join(' | '),
+          loaderSelector,
+        )
+        .catch(() => '?');
       console.error(`settle took ${Date.now() - begun} ms on ${this.state}: ${busy}`);
     }
     // Handlers of broken images, focus and toggles fire within a few frames; give them time. Not a wait for work: a
@@ -220,16 +277,29 @@ export class XssWalker {
     const overPreview = await this.answering(
       'sweep: where the previews are',
       this.page
-        .evaluate((points) =>
-          points.map(([x, y]) => {
-            const element = document.elementFromPoint(x, y);
-            return element instanceof HTMLIFrameElement && element.hasAttribute('sandbox') && !/allow-scripts/.test(element.getAttribute('sandbox') ?? '');
-          }), grid)
+        .evaluate(
+          (points) =>
+            points.map(([x, y]) => {
+              const element = document.elementFromPoint(x, y);
+              return (
+                element instanceof HTMLIFrameElement &&
+                element.hasAttribute('sandbox') &&
+                !/allow-scripts/.test(element.getAttribute('sandbox') ?? '')
+              );
+            }),
+          grid,
+        )
         .catch(() => grid.map(() => false)),
       grid.map(() => false),
     );
-    for (const [i, [x, y]] of grid.entries()) if (!overPreview[i]) await this.answering(`sweep: mouse to ${x},${y}`, this.page.mouse.move(x, y), undefined);
-    await this.answering('sweep: scroll to the end', this.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)).catch(() => undefined), undefined);
+    for (const [i, [x, y]] of grid.entries())
+      if (!overPreview[i])
+        await this.answering(`sweep: mouse to ${x},${y}`, this.page.mouse.move(x, y), undefined);
+    await this.answering(
+      'sweep: scroll to the end',
+      this.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)).catch(() => undefined),
+      undefined,
+    );
     // Not a wait for work: the window in which a hover or scroll handler of a payload would have run (none signals).
     await this.page.waitForTimeout(100);
     if (process.env.XSS_TRACE) console.error(`sweep took ${Date.now() - begun} ms on ${this.state}`);
@@ -242,8 +312,12 @@ export class XssWalker {
       this.page.frames().map((frame) =>
         withTimeout(
           frame.evaluate(() => {
-            const fields = Array.from(document.querySelectorAll('input, textarea')).map((el) => (el as HTMLInputElement).value);
-            const attributes = Array.from(document.querySelectorAll('[title], [aria-label]')).map((el) => `${el.getAttribute('title') ?? ''}\n${el.getAttribute('aria-label') ?? ''}`);
+            const fields = Array.from(document.querySelectorAll('input, textarea')).map(
+              (el) => (el as HTMLInputElement).value,
+            );
+            const attributes = Array.from(document.querySelectorAll('[title], [aria-label]')).map(
+              (el) => `${el.getAttribute('title') ?? ''}\n${el.getAttribute('aria-label') ?? ''}`,
+            );
             return `${document.body?.innerText ?? ''}\n${fields.join('\n')}\n${attributes.join('\n')}\n${document.title}`;
           }),
           3_000,
@@ -260,7 +334,10 @@ export class XssWalker {
       }
     }
     this.visits.push({ state, shown });
-    if (process.env.XSS_TRACE) console.error(`${new Date().toISOString().slice(11, 23)} ${state}: ${shown} shown, ${this.findings.length} findings`);
+    if (process.env.XSS_TRACE)
+      console.error(
+        `${new Date().toISOString().slice(11, 23)} ${state}: ${shown} shown, ${this.findings.length} findings`,
+      );
   }
 
   /** Waits for the classification of every marker request seen so far. */

@@ -17,12 +17,20 @@ afterAll(() => browser.close());
 /** Clicks a control when it is there (a page without it is still walked). */
 async function clickIfThere(page: Page, selector: ReturnType<Page['locator']>): Promise<boolean> {
   if ((await selector.count()) === 0) return false;
-  await selector.first().click({ timeout: 5_000 }).catch(() => undefined);
+  await selector
+    .first()
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
   return true;
 }
 
 function describeFindings(findings: Finding[]): string {
-  return findings.map((f) => `- ${f.kind} ${f.id === null ? '' : `payload #${f.id} `}on ${f.state}: ${f.detail}${f.id ? `\n    payload: ${corpus.find((p) => p.id === f.id)?.text ?? '?'}` : ''}`).join('\n');
+  return findings
+    .map(
+      (f) =>
+        `- ${f.kind} ${f.id === null ? '' : `payload #${f.id} `}on ${f.state}: ${f.detail}${f.id ? `\n    payload: ${corpus.find((p) => p.id === f.id)?.text ?? '?'}` : ''}`,
+    )
+    .join('\n');
 }
 
 describe('hostile input in the browser', () => {
@@ -45,7 +53,8 @@ describe('hostile input in the browser', () => {
     await walker.visit('dashboard', '/dashboard');
     await walker.visit('start', '/start');
     await walker.visit('people', '/people', async (page) => {
-      for (let i = 0; i < 3; i++) if (await clickIfThere(page, page.getByRole('button', { name: 'Load more' }))) await walker.settle();
+      for (let i = 0; i < 3; i++)
+        if (await clickIfThere(page, page.getByRole('button', { name: 'Load more' }))) await walker.settle();
     });
     await walker.within('people: profile menu (accounts)', async (page) => {
       await page.locator('[aria-label$="Profile menu"]').first().click();
@@ -90,8 +99,15 @@ describe('hostile input in the browser', () => {
       const count = index === 0 ? await walker.page.locator('.react-flow__node').count() : 1;
       for (let n = 0; n < count; n++) {
         await walker.within(`flow ${id}: step drawer ${n + 1}`, async (page) => {
-          await page.getByRole('button', { name: 'Fit View' }).click().catch(() => undefined);
-          await page.locator('.react-flow__node').nth(n).click({ position: { x: 20, y: 12 }, timeout: 5_000 }).catch(() => undefined);
+          await page
+            .getByRole('button', { name: 'Fit View' })
+            .click()
+            .catch(() => undefined);
+          await page
+            .locator('.react-flow__node')
+            .nth(n)
+            .click({ position: { x: 20, y: 12 }, timeout: 5_000 })
+            .catch(() => undefined);
         });
         await clickIfThere(walker.page, walker.page.getByRole('button', { name: 'Close step' }));
       }
@@ -132,8 +148,15 @@ describe('hostile input in the browser', () => {
     }
 
     // Public pages that show account data: the preference centre, an invitation.
-    await walker.visit('public: preference centre', `/public/subscription-preferences?token=${encodeURIComponent(content.preferenceToken)}`);
-    if (content.invitationToken) await walker.visit('public: invitation', `/public/accept-invite?token=${encodeURIComponent(content.invitationToken)}`);
+    await walker.visit(
+      'public: preference centre',
+      `/public/subscription-preferences?token=${encodeURIComponent(content.preferenceToken)}`,
+    );
+    if (content.invitationToken)
+      await walker.visit(
+        'public: invitation',
+        `/public/accept-invite?token=${encodeURIComponent(content.invitationToken)}`,
+      );
 
     await walker.close();
     const findings = walker.findings;
@@ -147,19 +170,51 @@ describe('hostile input in the browser', () => {
         `xss: ${corpus.length} payloads x ${pages} pages in ${seconds.toFixed(1)} s (seeding ${seededIn.toFixed(1)} s); ${walker.seen.size} payloads shown as text somewhere`,
         `xss: executions ${executions.length}, ${keepCsp ? `CSP reports ${csp.length}` : `walked without the app's CSP (so nothing was left to it), CSP reports ${csp.length}`}, email-content loads in sandboxed frames ${walker.emailContentLoads.length}`,
         ...walker.visits.map((v) => `  ${v.state}: ${v.shown} payloads shown`),
-        ...(walker.stalls.length ? [`pages that stopped answering (the walk went on in a fresh page):`, ...walker.stalls.map((s) => `  ${s.state}: ${s.call} at ${s.url}`)] : []),
-        ...(walker.otherViolations.length ? [`other CSP reports (not from payloads' directives):`, ...walker.otherViolations.slice(0, 20).map((v) => `  ${v}`)] : []),
+        ...(walker.stalls.length
+          ? [
+              `pages that stopped answering (the walk went on in a fresh page):`,
+              ...walker.stalls.map((s) => `  ${s.state}: ${s.call} at ${s.url}`),
+            ]
+          : []),
+        ...(walker.otherViolations.length
+          ? [
+              `other CSP reports (not from payloads' directives):`,
+              ...walker.otherViolations.slice(0, 20).map((v) => `  ${v}`),
+            ]
+          : []),
       ].join('\n'),
     );
 
-    if (keepCsp && csp.length > 0) console.log(`CSP reports (listed, not failed on, with the CSP on):\n${describeFindings(csp)}`);
-    expect(keepCsp ? executions : findings, `payloads ran:\n${describeFindings(keepCsp ? executions : findings)}`).toEqual([]);
+    if (keepCsp && csp.length > 0)
+      console.log(`CSP reports (listed, not failed on, with the CSP on):\n${describeFindings(csp)}`);
+    expect(
+      keepCsp ? executions : findings,
+      `payloads ran:\n${describeFindings(keepCsp ? executions : findings)}`,
+    ).toEqual([]);
     // The walk reached the data: every payload short enough for a name was shown somewhere, and each page showed some.
-    expect(unseen.map((p) => p.id), 'payloads no page showed').toEqual([]);
+    expect(
+      unseen.map((p) => p.id),
+      'payloads no page showed',
+    ).toEqual([]);
     // (A state whose page stopped answering is listed with the stalls above: its fresh page shows the page without it.)
-    expect(walker.visits.filter((v) => v.shown === 0 && !walker.stalls.some((s) => s.state === v.state) && !/^(dashboard|start|metrics|settings: (billing|site tracking|sender addresses|sender domains))$/.test(v.state)).map((v) => v.state), 'pages that showed no payload').toEqual([]);
+    expect(
+      walker.visits
+        .filter(
+          (v) =>
+            v.shown === 0 &&
+            !walker.stalls.some((s) => s.state === v.state) &&
+            !/^(dashboard|start|metrics|settings: (billing|site tracking|sender addresses|sender domains))$/.test(
+              v.state,
+            ),
+        )
+        .map((v) => v.state),
+      'pages that showed no payload',
+    ).toEqual([]);
     // One hung renderer is noted and walked past; a second one says the app (not the browser) stops answering.
-    expect(walker.stalls.length, `pages that stopped answering: ${walker.stalls.map((s) => `${s.state} (${s.call})`).join('; ')}`).toBeLessThan(2);
+    expect(
+      walker.stalls.length,
+      `pages that stopped answering: ${walker.stalls.map((s) => `${s.state} (${s.call})`).join('; ')}`,
+    ).toBeLessThan(2);
     writeFigure('security', 10, 'xss', `security: ${corpus.length} payloads x ${pages} pages, 0 executions`);
   });
 });

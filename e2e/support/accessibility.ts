@@ -27,7 +27,11 @@ const awaitedResources: ReadonlySet<string> = new Set(['document', 'script', 'st
 const settleLimitMs = 5_000;
 const targetsShown = 3;
 /** axe-core's source, from the copy @axe-core/playwright uses. */
-const axeSource = (createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))('axe-core') as { source: string }).source;
+const axeSource = (
+  createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))('axe-core') as {
+    source: string;
+  }
+).source;
 /** Given to AxeBuilder instead of axe's source, which `analyze` has put into every frame that lacked it. */
 const axeAlreadyLoaded = 'void 0; // axe-core is already in this document';
 
@@ -214,9 +218,16 @@ class PageAudit {
         else await inject().catch(() => undefined);
       }
       try {
-        return await new AxeBuilder({ page: this.page, axeSource: axeAlreadyLoaded }).setLegacyMode().options(axeOptions).analyze();
+        return await new AxeBuilder({ page: this.page, axeSource: axeAlreadyLoaded })
+          .setLegacyMode()
+          .options(axeOptions)
+          .analyze();
       } catch (error) {
-        const lostAxe = error instanceof Error && /Cannot read properties of undefined \(reading '(run|runPartial|finishRun|configure)'\)/.test(error.message);
+        const lostAxe =
+          error instanceof Error &&
+          /Cannot read properties of undefined \(reading '(run|runPartial|finishRun|configure)'\)/.test(
+            error.message,
+          );
         if (!lostAxe || attempt >= 3) throw error;
       }
     }
@@ -309,7 +320,8 @@ function measureQuiet(): number {
  */
 function watchDomChanges(): void {
   const still = document.createElement('style');
-  still.textContent = '*, *::before, *::after { transition-duration: 0s !important; transition-delay: 0s !important; animation-duration: 0s !important; animation-delay: 0s !important; }';
+  still.textContent =
+    '*, *::before, *::after { transition-duration: 0s !important; transition-delay: 0s !important; animation-duration: 0s !important; animation-delay: 0s !important; }';
   const addStill = () => (document.head ?? document.documentElement)?.appendChild(still);
   if (document.head) addStill();
   else document.addEventListener('DOMContentLoaded', addStill, { once: true });

@@ -16,15 +16,32 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
 /** A page in a context of its own; every state it reaches is checked with axe (see accessibility.ts). */
-export async function newPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page }> {
   // Each page is a visitor of its own (the e2e server trusts X-Forwarded-For), so the whole suite's sign-ins stay
   // under the per-address limits, which the server tests check on their own.
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport, timezoneId: 'Europe/Berlin', extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() } });
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport,
+    timezoneId: 'Europe/Berlin',
+    extraHTTPHeaders: { 'x-forwarded-for': visitorAddress() },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   openPages.add(page);
@@ -41,7 +58,9 @@ export async function describeOpenPages(): Promise<string> {
   for (const page of openPages) {
     const text = await page
       .evaluate(() => {
-        const alerts = Array.from(document.querySelectorAll('[role="alert"], [role="status"]')).map((node) => (node as HTMLElement).innerText.trim()).filter(Boolean);
+        const alerts = Array.from(document.querySelectorAll('[role="alert"], [role="status"]'))
+          .map((node) => (node as HTMLElement).innerText.trim())
+          .filter(Boolean);
         return `alerts: ${JSON.stringify(alerts)}\ntext: ${document.body.innerText.replace(/\s+/g, ' ').slice(0, 600)}`;
       })
       .catch((error: unknown) => `(page not readable: ${String(error)})`);
@@ -67,10 +86,22 @@ export function visitorAddress(): string {
 }
 
 /** Call the API as a same-origin browser would, from an address of its own; returns the response and its session cookie. */
-export async function api(method: string, url: string, body?: unknown, cookie?: string, headers: Record<string, string> = {}) {
+export async function api(
+  method: string,
+  url: string,
+  body?: unknown,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${baseUrl()}${url}`, {
     method,
-    headers: { 'content-type': 'application/json', origin: baseUrl(), 'x-forwarded-for': visitorAddress(), ...(cookie ? { cookie } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      origin: baseUrl(),
+      'x-forwarded-for': visitorAddress(),
+      ...(cookie ? { cookie } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const setCookie = res.headers.get('set-cookie');
@@ -85,15 +116,20 @@ export async function createUser(password = 'journey password 1') {
   const created = await api('POST', '/v1/accounts/', { email, source: 'journey', timezone: 'Europe/Berlin' });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   const cookie = created.cookie;
-  await api('PATCH', '/v1/accounts/me', {
-    name: 'Journey Tester',
-    phone: '+49 30 000000',
-    site: 'journey.example.com',
-    industry: 'Agency',
-    estimatedContacts: '0 - 500',
-    goals: 'Test the product',
-    flags: { hasFilledGoals: true },
-  }, cookie);
+  await api(
+    'PATCH',
+    '/v1/accounts/me',
+    {
+      name: 'Journey Tester',
+      phone: '+49 30 000000',
+      site: 'journey.example.com',
+      industry: 'Agency',
+      estimatedContacts: '0 - 500',
+      goals: 'Test the product',
+      flags: { hasFilledGoals: true },
+    },
+    cookie,
+  );
   await api('POST', '/v1/accounts/initial-password', { password }, cookie);
   return { email, password, accountId: created.body.accountId as number };
 }

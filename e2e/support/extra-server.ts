@@ -30,7 +30,12 @@ function freePort(): Promise<number> {
  * not have (billing off, payment providers, no AI provider). It runs from the sources like the shared one, with its
  * own data directory; `env` adds to (or, with undefined, removes from) the shared server's settings.
  */
-export async function startExtraServer(options: { name: string; databaseUrl: string; role?: 'all' | 'api'; env?: Record<string, string | undefined> }): Promise<ExtraServer> {
+export async function startExtraServer(options: {
+  name: string;
+  databaseUrl: string;
+  role?: 'all' | 'api';
+  env?: Record<string, string | undefined>;
+}): Promise<ExtraServer> {
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `herald-e2e-${options.name}-`));
@@ -50,7 +55,11 @@ export async function startExtraServer(options: { name: string; databaseUrl: str
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   const output: string[] = [];
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/app/main.ts', `--role=${options.role ?? 'all'}`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/app/main.ts', `--role=${options.role ?? 'all'}`],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
   server.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
   const stop = async () => {
@@ -60,14 +69,24 @@ export async function startExtraServer(options: { name: string; databaseUrl: str
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  const started = await until(async () => (server.exitCode !== null ? 'stopped' : (await fetch(`${base}/v1/heartbeat`).then((r) => r.ok, () => false)) && 'answering'), {
-    timeout: 60_000,
-    interval: 250,
-    message: () => `the ${options.name} server started:\n${output.join('')}\n`,
-  }).catch(async (error: unknown) => {
+  const started = await until(
+    async () =>
+      server.exitCode !== null
+        ? 'stopped'
+        : (await fetch(`${base}/v1/heartbeat`).then(
+            (r) => r.ok,
+            () => false,
+          )) && 'answering',
+    {
+      timeout: 60_000,
+      interval: 250,
+      message: () => `the ${options.name} server started:\n${output.join('')}\n`,
+    },
+  ).catch(async (error: unknown) => {
     await stop();
     throw error;
   });
-  if (started === 'stopped') throw new Error(`the ${options.name} server stopped while starting:\n${output.join('')}`);
+  if (started === 'stopped')
+    throw new Error(`the ${options.name} server stopped while starting:\n${output.join('')}`);
   return { base, stop };
 }

@@ -35,7 +35,9 @@ function freePort(): Promise<number> {
 
 /** The real server (built web app, job worker, built-in mailbox) on a fresh database. */
 export default async function setup(project: TestProject) {
-  const webDist = process.env.WEB_DIST_DIR ? path.resolve(root, process.env.WEB_DIST_DIR) : path.join(root, 'apps/web/dist');
+  const webDist = process.env.WEB_DIST_DIR
+    ? path.resolve(root, process.env.WEB_DIST_DIR)
+    : path.join(root, 'apps/web/dist');
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('The web app is not built: run `npm run build` first (npm run test:e2e does).');
   }
@@ -82,7 +84,8 @@ export default async function setup(project: TestProject) {
   server.stdout?.on('data', (d: Buffer) => output.push(d.toString()));
   server.stderr?.on('data', (d: Buffer) => output.push(d.toString()));
   const started = await until(
-    async () => (server.exitCode !== null ? 'stopped' : (await fetch(`${baseUrl}/v1/heartbeat`)).ok && 'answering'),
+    async () =>
+      server.exitCode !== null ? 'stopped' : (await fetch(`${baseUrl}/v1/heartbeat`)).ok && 'answering',
     { timeout: 60_000, interval: 250, message: () => `the server started:\n${output.join('')}\n` },
   );
   if (started === 'stopped') throw new Error(`the server stopped while starting:\n${output.join('')}`);

@@ -8,9 +8,12 @@ import { api, createUser, newPage, uniqueEmail } from './browser.ts';
  */
 export async function verifiedMarketer(browser: Browser) {
   const user = await createUser();
-  const cookie = (await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password })).cookie!;
+  const cookie = (await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password }))
+    .cookie!;
   const sender = uniqueEmail('news');
-  expect((await api('POST', '/v1/settings/email/addresses', { email: sender }, cookie)).status).toBeLessThan(300);
+  expect((await api('POST', '/v1/settings/email/addresses', { email: sender }, cookie)).status).toBeLessThan(
+    300,
+  );
   const inbox = (await newPage(browser)).page;
   await inbox.goto('/dev/mailbox');
   await inbox.getByText(sender).first().click({ timeout: 20_000 });
@@ -19,6 +22,8 @@ export async function verifiedMarketer(browser: Browser) {
   await inbox.goto((await link.getAttribute('href'))!);
   await inbox.getByRole('heading', { name: 'Address verified' }).waitFor();
   await inbox.close();
-  expect((await api('PATCH', '/v1/accounts/me', { mailingAddress: '1 Engine Way, London' }, cookie)).status).toBe(200);
+  expect(
+    (await api('PATCH', '/v1/accounts/me', { mailingAddress: '1 Engine Way, London' }, cookie)).status,
+  ).toBe(200);
   return { ...user, cookie, sender };
 }

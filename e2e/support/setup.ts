@@ -4,7 +4,8 @@ import { describeOpenPages } from './browser.ts';
 
 // A failed journey prints what its pages showed, so a failure on a CI machine names its cause.
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') console.error(`What the open pages showed:\n${await describeOpenPages()}`);
+  if (context.task.result?.state === 'fail')
+    console.error(`What the open pages showed:\n${await describeOpenPages()}`);
 });
 
 // Every journey fails on a serious or critical axe violation in any state its pages reached.

@@ -27,7 +27,11 @@ await build({
     {
       name: 'node-modules-external',
       setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => (ownPackages.test(args.path) || path.isAbsolute(args.path) ? undefined : { path: args.path, external: true }));
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          ownPackages.test(args.path) || path.isAbsolute(args.path)
+            ? undefined
+            : { path: args.path, external: true },
+        );
       },
     },
   ],

@@ -17,19 +17,38 @@ export class ConfigError extends Error {}
  * at once: mail not leaving, links signed with a secret other processes do not share, links to localhost.
  */
 const productionRequirements: { name: 'SMTP_URL' | 'SESSION_SECRET' | 'PUBLIC_URL'; why: string }[] = [
-  { name: 'SMTP_URL', why: 'your mail server, for example smtps://user:password@smtp.example.com:465 (outside production, mail goes to the built-in mailbox)' },
-  { name: 'SESSION_SECRET', why: 'a secret of 32+ characters shared by every Herald process, for example the output of `openssl rand -base64 48`' },
-  { name: 'PUBLIC_URL', why: 'the address people reach Herald at, for example https://herald.example.com (used in every emailed link)' },
+  {
+    name: 'SMTP_URL',
+    why: 'your mail server, for example smtps://user:password@smtp.example.com:465 (outside production, mail goes to the built-in mailbox)',
+  },
+  {
+    name: 'SESSION_SECRET',
+    why: 'a secret of 32+ characters shared by every Herald process, for example the output of `openssl rand -base64 48`',
+  },
+  {
+    name: 'PUBLIC_URL',
+    why: 'the address people reach Herald at, for example https://herald.example.com (used in every emailed link)',
+  },
 ];
 
 /** Loopback names and addresses: where a relay counts as on this host. */
 const isLoopback = (host: string) => {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
+  return (
+    bare === 'localhost' ||
+    bare.endsWith('.localhost') ||
+    bare === '::1' ||
+    (net.isIPv4(bare) && bare.startsWith('127.'))
+  );
 };
 
 /** SMTP_TLS_CA_FILE read once (a file that cannot be read stops the start), and the verification opt-out's limits. */
-function smtpTlsOf(smtpUrl: string | undefined, caFile: string | undefined, verify: boolean, repoRoot: string): Config['smtpTls'] {
+function smtpTlsOf(
+  smtpUrl: string | undefined,
+  caFile: string | undefined,
+  verify: boolean,
+  repoRoot: string,
+): Config['smtpTls'] {
   let ca: string | undefined;
   if (caFile) {
     try {
@@ -37,7 +56,8 @@ function smtpTlsOf(smtpUrl: string | undefined, caFile: string | undefined, veri
     } catch (error) {
       throw new ConfigError(`SMTP_TLS_CA_FILE: cannot read ${caFile} (${(error as Error).message})`);
     }
-    if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`SMTP_TLS_CA_FILE: ${caFile} holds no PEM certificate`);
+    if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+      throw new ConfigError(`SMTP_TLS_CA_FILE: ${caFile} holds no PEM certificate`);
   }
   if (!verify) {
     let host = '';
@@ -46,7 +66,10 @@ function smtpTlsOf(smtpUrl: string | undefined, caFile: string | undefined, veri
     } catch {
       // SMTP_URL's own check names it.
     }
-    if (!isLoopback(host)) throw new ConfigError('SMTP_TLS_VERIFY=false is only for a relay on this host (SMTP_URL on localhost or 127.0.0.1); give a remote relay\'s CA with SMTP_TLS_CA_FILE instead');
+    if (!isLoopback(host))
+      throw new ConfigError(
+        "SMTP_TLS_VERIFY=false is only for a relay on this host (SMTP_URL on localhost or 127.0.0.1); give a remote relay's CA with SMTP_TLS_CA_FILE instead",
+      );
   }
   return { ca, verify };
 }
@@ -60,14 +83,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production') {
-    const missing = productionRequirements.filter((required) => !e[required.name]).map((required) => `  ${required.name}: ${required.why}`);
-    if (missing.length) throw new ConfigError(`NODE_ENV=production needs these settings:\n${missing.join('\n')}`);
+    const missing = productionRequirements
+      .filter((required) => !e[required.name])
+      .map((required) => `  ${required.name}: ${required.why}`);
+    if (missing.length)
+      throw new ConfigError(`NODE_ENV=production needs these settings:\n${missing.join('\n')}`);
   }
   const repoRoot = env.INIT_CWD ?? process.cwd();
   let s3: S3Config | undefined;
   if (e.S3_BUCKET || e.S3_ENDPOINT) {
     if (!e.S3_BUCKET || !e.S3_ENDPOINT || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) {
-      throw new ConfigError('S3 storage needs S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together.');
+      throw new ConfigError(
+        'S3 storage needs S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together.',
+      );
     }
     s3 = {
       endpoint: e.S3_ENDPOINT,
@@ -78,9 +106,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicUrl: e.S3_PUBLIC_URL ?? `${e.S3_ENDPOINT.replace(/\/+$/, '')}/${e.S3_BUCKET}`,
     };
   }
-  const smtpTls = smtpTlsOf(e.SMTP_URL || undefined, e.SMTP_TLS_CA_FILE, e.SMTP_TLS_VERIFY === 'true', repoRoot);
+  const smtpTls = smtpTlsOf(
+    e.SMTP_URL || undefined,
+    e.SMTP_TLS_CA_FILE,
+    e.SMTP_TLS_VERIFY === 'true',
+    repoRoot,
+  );
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
+  if (!/^https?:\/\//.test(publicUrl))
+    throw new ConfigError('PUBLIC_URL must start with http:// or https://');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -96,7 +130,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     google: {
       clientId: e.GOOGLE_CLIENT_ID || undefined,
       jwksUrl: e.GOOGLE_JWKS_URL,
-      issuers: e.GOOGLE_ISSUERS.split(',').map((s) => s.trim()).filter(Boolean),
+      issuers: e.GOOGLE_ISSUERS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     },
     supportUrl: e.SUPPORT_URL,
     supportEmail: e.SUPPORT_EMAIL,
@@ -117,22 +153,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       batchSize: e.SEND_BATCH_SIZE,
     },
     dns: {
-      servers: (e.DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      servers: (e.DNS_SERVERS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       timeoutMs: e.DNS_TIMEOUT_MS,
       spfInclude: e.SPF_INCLUDE?.toLowerCase(),
       returnPathDomain: e.RETURN_PATH_DOMAIN?.toLowerCase(),
     },
     bounces: {
       inboundSmtpPort: e.INBOUND_SMTP_PORT,
-      sesTopicArns: (e.SES_SNS_TOPIC_ARNS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      sesTopicArns: (e.SES_SNS_TOPIC_ARNS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       postmarkAuth: e.POSTMARK_WEBHOOK_AUTH || undefined,
       sendgridPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY || undefined,
       mailgunSigningKey: e.MAILGUN_WEBHOOK_SIGNING_KEY || undefined,
     },
     outgoing: {
-      trustedAddresses: (e.OUTGOING_TRUSTED_ADDRESSES ?? '').split(',').map((part) => part.trim()).filter(Boolean),
-      dnsServers: (e.OUTGOING_DNS_SERVERS ?? '').split(',').map((part) => part.trim()).filter(Boolean),
-      slackWebhookHosts: (e.SLACK_WEBHOOK_HOSTS ?? 'hooks.slack.com').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean),
+      trustedAddresses: (e.OUTGOING_TRUSTED_ADDRESSES ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+      dnsServers: (e.OUTGOING_DNS_SERVERS ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+      slackWebhookHosts: (e.SLACK_WEBHOOK_HOSTS ?? 'hooks.slack.com')
+        .split(',')
+        .map((part) => part.trim().toLowerCase())
+        .filter(Boolean),
     },
     billing: {
       mode: e.BILLING_MODE,
@@ -142,12 +193,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               site: e.CHARGEBEE_SITE,
               apiKey: e.CHARGEBEE_API_KEY,
               webhookAuth: e.CHARGEBEE_WEBHOOK_AUTH,
-              apiUrl: (e.CHARGEBEE_API_URL ?? `https://${e.CHARGEBEE_SITE}.chargebee.com/api/v2`).replace(/\/+$/, ''),
+              apiUrl: (e.CHARGEBEE_API_URL ?? `https://${e.CHARGEBEE_SITE}.chargebee.com/api/v2`).replace(
+                /\/+$/,
+                '',
+              ),
             }
           : undefined,
       paypal:
         e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
-          ? { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, webhookId: e.PAYPAL_WEBHOOK_ID, apiUrl: e.PAYPAL_API_URL.replace(/\/+$/, '') }
+          ? {
+              clientId: e.PAYPAL_CLIENT_ID,
+              clientSecret: e.PAYPAL_CLIENT_SECRET,
+              webhookId: e.PAYPAL_WEBHOOK_ID,
+              apiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''),
+            }
           : undefined,
     },
     ai:

@@ -10,14 +10,24 @@ const levels = { debug: 20, info: 30, warn: 40, error: 50 } as const;
  * `{"level":30,"time":…,"pid":…,"hostname":…,"msg":"…"}` — so a log collector reads one format. An Error keeps its
  * stack in `err`.
  */
-export function useJsonLogs(stream: { write(line: string): unknown } = process.stdout, errors: { write(line: string): unknown } = process.stderr): void {
+export function useJsonLogs(
+  stream: { write(line: string): unknown } = process.stdout,
+  errors: { write(line: string): unknown } = process.stderr,
+): void {
   const base = { pid: process.pid, hostname: os.hostname() };
-  const writer = (level: keyof typeof levels, to: { write(line: string): unknown }) => (...args: unknown[]) => {
-    const error = args.find((arg): arg is Error => arg instanceof Error);
-    const line: Record<string, unknown> = { level: levels[level], time: Date.now(), ...base, msg: format(...args.map((arg) => (arg instanceof Error ? arg.message : arg))) };
-    if (error) line.err = { type: error.name, message: error.message, stack: error.stack };
-    to.write(`${JSON.stringify(line)}\n`);
-  };
+  const writer =
+    (level: keyof typeof levels, to: { write(line: string): unknown }) =>
+    (...args: unknown[]) => {
+      const error = args.find((arg): arg is Error => arg instanceof Error);
+      const line: Record<string, unknown> = {
+        level: levels[level],
+        time: Date.now(),
+        ...base,
+        msg: format(...args.map((arg) => (arg instanceof Error ? arg.message : arg))),
+      };
+      if (error) line.err = { type: error.name, message: error.message, stack: error.stack };
+      to.write(`${JSON.stringify(line)}\n`);
+    };
   console.log = writer('info', stream);
   console.info = writer('info', stream);
   console.debug = writer('debug', stream);

@@ -84,12 +84,19 @@ describe('the API surface', () => {
     const mounted = mountedRoutes(ctx.app).filter((r) => r.method !== 'OPTIONS');
     const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
     // Declared public and not reviewed, or reviewed and gone: the list below is out of date, or a route is open by mistake.
-    expect(allRoutes.filter((r) => r.auth === 'public').map(key).sort()).toEqual(publicRoutes.filter((r) => allRoutes.some((d) => key(d) === r)).sort());
+    expect(
+      allRoutes
+        .filter((r) => r.auth === 'public')
+        .map(key)
+        .sort(),
+    ).toEqual(publicRoutes.filter((r) => allRoutes.some((d) => key(d) === r)).sort());
     expect(publicRoutes.filter((r) => !mounted.some((m) => key(m) === r))).toEqual([]);
     const answers: string[] = [];
     for (const route of mounted.filter((r) => !publicRoutes.includes(key(r)))) {
       const method = route.method as Parameters<Client['request']>[0];
-      const res = await new Client(ctx.app).request(method, concrete(route.url), { body: method === 'GET' ? undefined : {} });
+      const res = await new Client(ctx.app).request(method, concrete(route.url), {
+        body: method === 'GET' ? undefined : {},
+      });
       if (res.status !== 401) answers.push(`${key(route)} → ${res.status}`);
     }
     expect(answers).toEqual([]);
@@ -102,28 +109,67 @@ describe('the API surface', () => {
   });
 
   it('a body over 1 MiB is refused with 413', async () => {
-    const res = await signedIn.request('PATCH', '/v1/accounts/me', { rawBody: JSON.stringify({ goals: 'x'.repeat(1_100_000) }) });
+    const res = await signedIn.request('PATCH', '/v1/accounts/me', {
+      rawBody: JSON.stringify({ goals: 'x'.repeat(1_100_000) }),
+    });
     expect(res.status).toBe(413);
   });
 
   it('never answers 5xx to any JSON a user can send to any route', async () => {
     const writeRoutes = allRoutes.filter((r) => r.method !== 'GET');
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...writeRoutes), fc.jsonValue({ maxDepth: 3 }), fc.boolean(), async (route, body, withSession) => {
-        const client = withSession ? signedIn : new Client(ctx.app);
-        const res = await client.request(route.method, concrete(route.url), { rawBody: JSON.stringify(body) });
-        expect(res.status, `${route.method} ${route.url} ${JSON.stringify(body).slice(0, 200)}`).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...writeRoutes),
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.boolean(),
+        async (route, body, withSession) => {
+          const client = withSession ? signedIn : new Client(ctx.app);
+          const res = await client.request(route.method, concrete(route.url), {
+            rawBody: JSON.stringify(body),
+          });
+          expect(
+            res.status,
+            `${route.method} ${route.url} ${JSON.stringify(body).slice(0, 200)}`,
+          ).toBeLessThan(500);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('never answers 5xx to field values of the wrong shape', async () => {
-    const fields = ['email', 'password', 'name', 'site', 'phone', 'timezone', 'goals', 'flags', 'onboarding', 'token', 'idToken', 'peopleTableFields'];
+    const fields = [
+      'email',
+      'password',
+      'name',
+      'site',
+      'phone',
+      'timezone',
+      'goals',
+      'flags',
+      'onboarding',
+      'token',
+      'idToken',
+      'peopleTableFields',
+    ];
     await fc.assert(
       fc.asyncProperty(
-        fc.dictionary(fc.constantFrom(...fields), fc.oneof(fc.string({ maxLength: 300 }), fc.integer(), fc.constant(null), fc.array(fc.string()), fc.object())),
-        fc.constantFrom('/v1/accounts/me', '/v1/accounts/login/', '/v1/accounts/reset-password', '/v1/accounts/'),
+        fc.dictionary(
+          fc.constantFrom(...fields),
+          fc.oneof(
+            fc.string({ maxLength: 300 }),
+            fc.integer(),
+            fc.constant(null),
+            fc.array(fc.string()),
+            fc.object(),
+          ),
+        ),
+        fc.constantFrom(
+          '/v1/accounts/me',
+          '/v1/accounts/login/',
+          '/v1/accounts/reset-password',
+          '/v1/accounts/',
+        ),
         async (body, url) => {
           const method = url === '/v1/accounts/me' ? 'PATCH' : 'POST';
           const res = await signedIn.request(method, url, { body });

@@ -26,7 +26,11 @@ const [sourceName, copyName, fromEmbeddedName] = names as [string, string, strin
 const urls: Record<string, string> = {};
 
 function cli(args: string[], env: Record<string, string>) {
-  const result = spawnSync(tsx, ['src/cli/index.ts', ...args], { cwd: serverDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', INIT_CWD: workDir, ...env } });
+  const result = spawnSync(tsx, ['src/cli/index.ts', ...args], {
+    cwd: serverDir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', INIT_CWD: workDir, ...env },
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -35,10 +39,17 @@ async function contents(url: string): Promise<Record<string, string>> {
   const handle = openDatabase(url, 1);
   try {
     const { rows: tables } = await sql<{ name: string }>`
-      select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname !~ '^pg_' and schemaname <> 'information_schema' order by 1`.execute(handle.db);
+      select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname !~ '^pg_' and schemaname <> 'information_schema' order by 1`.execute(
+      handle.db,
+    );
     const found: Record<string, string> = {};
     for (const { name } of tables) {
-      const { rows } = await sql<{ count: string; digest: string | null }>`select count(*)::text as count, md5(string_agg(t::text, '|' order by t::text)) as digest from ${sql.raw(name)} t`.execute(handle.db);
+      const { rows } = await sql<{
+        count: string;
+        digest: string | null;
+      }>`select count(*)::text as count, md5(string_agg(t::text, '|' order by t::text)) as digest from ${sql.raw(name)} t`.execute(
+        handle.db,
+      );
       found[name] = `${rows[0]!.count} ${rows[0]!.digest ?? '-'}`;
     }
     return found;
@@ -72,7 +83,10 @@ beforeAll(async () => {
   const owner = await registerUser(ctx.app);
   await owner.client.post('/v1/people/', { email: 'ada@example.com', firstName: 'Ada', tags: 'vip,early' });
   await owner.client.post('/v1/people/', { email: 'grace@example.com', firstName: 'Grace' });
-  await owner.client.post('/v1/segments/', { name: 'VIPs', conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }] });
+  await owner.client.post('/v1/segments/', {
+    name: 'VIPs',
+    conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }],
+  });
   await owner.client.post('/v1/emails', newEmail());
   await ctx.close();
 });
@@ -102,7 +116,10 @@ describe.runIf(hasClientTools)('backup and restore', () => {
     expect(refused.status).toBe(2);
     expect(refused.output).toMatch(/already holds Herald data.*--replace/);
     expect(await contents(urls[copyName]!)).toEqual(before);
-    expect(cli(['restore', 'no-such.dump'], { DATABASE_URL: urls[copyName]! })).toMatchObject({ status: 2, output: expect.stringMatching(/No backup at/) });
+    expect(cli(['restore', 'no-such.dump'], { DATABASE_URL: urls[copyName]! })).toMatchObject({
+      status: 2,
+      output: expect.stringMatching(/No backup at/),
+    });
     const replaced = cli(['restore', 'source.dump', '--replace'], { DATABASE_URL: urls[copyName]! });
     expect(replaced.output).toMatch(/^Restored /m);
     expect(replaced.status).toBe(0);
@@ -119,7 +136,9 @@ describe.runIf(hasClientTools)('backup and restore', () => {
     const embedded = { DATA_DIR: path.join(workDir, 'data'), EMBEDDED_PG_PORT: String(port) };
     expect(cli(['restore', 'source.dump'], embedded)).toMatchObject({ status: 0 });
     expect(cli(['backup', '--file', 'embedded.dump'], embedded)).toMatchObject({ status: 0 });
-    expect(cli(['restore', 'embedded.dump'], { DATABASE_URL: urls[fromEmbeddedName]! })).toMatchObject({ status: 0 });
+    expect(cli(['restore', 'embedded.dump'], { DATABASE_URL: urls[fromEmbeddedName]! })).toMatchObject({
+      status: 0,
+    });
     expect(await contents(urls[fromEmbeddedName]!)).toEqual(await contents(urls[sourceName]!));
   }, 180_000);
 });

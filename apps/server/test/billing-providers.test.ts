@@ -31,7 +31,9 @@ const subscriptionsOf = (accountId: number) =>
 
 async function setScopes(accountId: number, enabled: string[]) {
   const scopes = scopeIds.map((id) => ({ id, enabled: enabled.includes(id) }));
-  await sql`update team_members set is_owner = false, scopes = ${JSON.stringify(scopes)}::jsonb where account_id = ${accountId}`.execute(ctx.services.db);
+  await sql`update team_members set is_owner = false, scopes = ${JSON.stringify(scopes)}::jsonb where account_id = ${accountId}`.execute(
+    ctx.services.db,
+  );
 }
 
 describe('POST /v1/billing/checkout with Chargebee', () => {
@@ -57,7 +59,14 @@ describe('POST /v1/billing/checkout with Chargebee', () => {
     expect(form['subscription[id]']).toMatch(new RegExp(`^hrld-${account.accountId}-[0-9a-f]{16}$`));
     // Nothing is paid yet: the subscription waits for Chargebee's webhook and the plan is unchanged.
     expect(await subscriptionsOf(account.accountId)).toMatchObject([
-      { provider: 'chargebee', subscriptionId: form['subscription[id]'], customerId: `herald-${account.accountId}`, planName: 'growth-monthly-v1', peopleUpperLimit: 2000, status: 'pending' },
+      {
+        provider: 'chargebee',
+        subscriptionId: form['subscription[id]'],
+        customerId: `herald-${account.accountId}`,
+        planName: 'growth-monthly-v1',
+        peopleUpperLimit: 2000,
+        status: 'pending',
+      },
     ]);
     expect((await client.get('/v1/billing')).body.plan).toBeNull();
   });
@@ -65,9 +74,15 @@ describe('POST /v1/billing/checkout with Chargebee', () => {
   it('a plan Chargebee does not sell yet is a clear 400, and nothing is stored', async () => {
     const { client, account } = await registerUser(ctx.app);
     chargebee.itemPrices.delete('premium-annual-v3-5000');
-    const res = await client.post('/v1/billing/checkout', { plan: 'premium-annual-v3', peopleUpperLimit: 5000, provider: 'chargebee' });
+    const res = await client.post('/v1/billing/checkout', {
+      plan: 'premium-annual-v3',
+      peopleUpperLimit: 5000,
+      provider: 'chargebee',
+    });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('This plan is not set up in Chargebee yet (item price premium-annual-v3-5000).');
+    expect(res.body.message).toBe(
+      'This plan is not set up in Chargebee yet (item price premium-annual-v3-5000).',
+    );
     expect(await subscriptionsOf(account.accountId)).toEqual([]);
   });
 
@@ -85,9 +100,15 @@ describe('POST /v1/billing/checkout with PayPal', () => {
   it('creates the PayPal subscription for the PayPal plan named by the rule and answers its approval link', async () => {
     const { client, account, email } = await registerUser(ctx.app);
     const before = paypal.requests.length;
-    const res = await client.post('/v1/billing/checkout', { plan: 'paypal-monthly-v1', peopleUpperLimit: 5000, provider: 'paypal' });
+    const res = await client.post('/v1/billing/checkout', {
+      plan: 'paypal-monthly-v1',
+      peopleUpperLimit: 5000,
+      provider: 'paypal',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.url).toMatch(/^https:\/\/www\.sandbox\.paypal\.com\/webapps\/billing\/subscriptions\?ba_token=BA-/);
+    expect(res.body.url).toMatch(
+      /^https:\/\/www\.sandbox\.paypal\.com\/webapps\/billing\/subscriptions\?ba_token=BA-/,
+    );
     const create = paypal.requests.slice(before).find((r) => r.path === '/v1/billing/subscriptions')!;
     expect(create.headers.authorization).toMatch(/^Bearer A21AA/);
     expect(create.headers['paypal-request-id']).toMatch(new RegExp(`^hrld-${account.accountId}-`));
@@ -96,14 +117,31 @@ describe('POST /v1/billing/checkout with PayPal', () => {
       plan_id: planId,
       custom_id: String(account.accountId),
       subscriber: { email_address: email },
-      application_context: { return_url: `${publicUrl}/billing?checkout=done`, cancel_url: `${publicUrl}/billing?checkout=canceled` },
+      application_context: {
+        return_url: `${publicUrl}/billing?checkout=done`,
+        cancel_url: `${publicUrl}/billing?checkout=canceled`,
+      },
     });
     const [row] = await subscriptionsOf(account.accountId);
-    expect(row).toMatchObject({ provider: 'paypal', planName: 'paypal-monthly-v1', peopleUpperLimit: 5000, providerPlanId: planId, status: 'pending' });
+    expect(row).toMatchObject({
+      provider: 'paypal',
+      planName: 'paypal-monthly-v1',
+      peopleUpperLimit: 5000,
+      providerPlanId: planId,
+      status: 'pending',
+    });
     expect(row!.subscriptionId).toMatch(/^I-/);
     // The token is kept between calls: a second checkout asks for none.
     const tokensBefore = paypal.requests.filter((r) => r.path === '/v1/oauth2/token').length;
-    expect((await client.post('/v1/billing/checkout', { plan: 'paypal-monthly-v1', peopleUpperLimit: 2000, provider: 'paypal' })).status).toBe(200);
+    expect(
+      (
+        await client.post('/v1/billing/checkout', {
+          plan: 'paypal-monthly-v1',
+          peopleUpperLimit: 2000,
+          provider: 'paypal',
+        })
+      ).status,
+    ).toBe(200);
     expect(paypal.requests.filter((r) => r.path === '/v1/oauth2/token')).toHaveLength(tokensBefore);
   });
 
@@ -143,14 +181,24 @@ describe('checkout refusals', () => {
 
   it('a plan below the current people count is refused before the provider is called', async () => {
     const { client, account } = await registerUser(ctx.app);
-    await sql`insert into people (account_id, email) select ${account.accountId}, 'p' || g || '@example.com' from generate_series(1, 2001) g`.execute(ctx.services.db);
+    await sql`insert into people (account_id, email) select ${account.accountId}, 'p' || g || '@example.com' from generate_series(1, 2001) g`.execute(
+      ctx.services.db,
+    );
     const before = chargebee.requests.length;
     const res = await client.post('/v1/billing/checkout', { ...growth, provider: 'chargebee' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ errorCode: 'plan-below-people-count' });
     expect(res.body.message).toContain('2,001 people, more than the 2,000');
     expect(chargebee.requests.length).toBe(before);
-    expect((await client.post('/v1/billing/checkout', { plan: 'growth-monthly-v1', peopleUpperLimit: 5000, provider: 'chargebee' })).status).toBe(200);
+    expect(
+      (
+        await client.post('/v1/billing/checkout', {
+          plan: 'growth-monthly-v1',
+          peopleUpperLimit: 5000,
+          provider: 'chargebee',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('bad bodies are 400 with the reason', async () => {
@@ -173,7 +221,11 @@ describe('checkout refusals', () => {
     const { client } = await registerUser(none.app);
     const card = await client.post('/v1/billing/checkout', { ...growth, provider: 'chargebee' });
     expect([card.status, card.body.message]).toEqual([400, billingProviderMessages.chargebeeOff]);
-    const pp = await client.post('/v1/billing/checkout', { plan: 'paypal-monthly-v1', peopleUpperLimit: 2000, provider: 'paypal' });
+    const pp = await client.post('/v1/billing/checkout', {
+      plan: 'paypal-monthly-v1',
+      peopleUpperLimit: 2000,
+      provider: 'paypal',
+    });
     expect([pp.status, pp.body.message]).toEqual([400, billingProviderMessages.paypalOff]);
     expect((await client.get('/v1/billing/invoices')).body).toEqual({ invoices: [] });
   });
@@ -202,6 +254,8 @@ describe('billing scopes', () => {
 
     const writer = await registerUser(ctx.app);
     await setScopes(writer.account.accountId, ['billing:read', 'billing:write']);
-    expect((await writer.client.post('/v1/billing/checkout', { ...growth, provider: 'chargebee' })).status).toBe(200);
+    expect(
+      (await writer.client.post('/v1/billing/checkout', { ...growth, provider: 'chargebee' })).status,
+    ).toBe(200);
   });
 });

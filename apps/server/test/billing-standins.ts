@@ -39,7 +39,12 @@ export async function serve(handler: Handler): Promise<Omit<StandIn, 'url'> & { 
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const recorded = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const recorded = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(recorded);
       let answer: { status: number; body: unknown };
       if (failures && failures.count > 0) {
@@ -62,7 +67,8 @@ export async function serve(handler: Handler): Promise<Omit<StandIn, 'url'> & { 
   };
 }
 
-export const basicOf = (header: string | undefined) => Buffer.from((header ?? '').replace(/^Basic /i, ''), 'base64').toString('utf8');
+export const basicOf = (header: string | undefined) =>
+  Buffer.from((header ?? '').replace(/^Basic /i, ''), 'base64').toString('utf8');
 
 /** A fixture with its {{name}} slots filled (ids differ per test so events are not replays of each other). */
 export function fixture(name: string, values: Record<string, string | number>): string {
@@ -92,9 +98,18 @@ export function providerEnv(chargebee: ChargebeeStandIn, paypal: PaypalStandIn):
 export const chargebeeWebhookAuth = 'chargebee-hook:s3cret-hook-password';
 
 /** Every Herald plan of the growth and premium tables as a Chargebee item price, plus the PayPal tier as PayPal plans. */
-export function stockProviders(chargebee: ChargebeeStandIn, paypal: PaypalStandIn, plans: readonly { name: string; peopleUpperLimit: number }[]): void {
+export function stockProviders(
+  chargebee: ChargebeeStandIn,
+  paypal: PaypalStandIn,
+  plans: readonly { name: string; peopleUpperLimit: number }[],
+): void {
   for (const plan of plans) {
     if (!plan.name.startsWith('paypal-')) chargebee.itemPrices.add(`${plan.name}-${plan.peopleUpperLimit}`);
-    else paypal.plans.push({ id: `P-${crypto.createHash('sha256').update(`${plan.name}-${plan.peopleUpperLimit}`).digest('hex').slice(0, 24).toUpperCase()}`, name: `${plan.name}-${plan.peopleUpperLimit}`, status: 'ACTIVE' });
+    else
+      paypal.plans.push({
+        id: `P-${crypto.createHash('sha256').update(`${plan.name}-${plan.peopleUpperLimit}`).digest('hex').slice(0, 24).toUpperCase()}`,
+        name: `${plan.name}-${plan.peopleUpperLimit}`,
+        status: 'ACTIVE',
+      });
   }
 }

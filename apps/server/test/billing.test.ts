@@ -19,12 +19,16 @@ afterAll(async () => {
 const day = 24 * 3600 * 1000;
 
 async function addPeople(ctx: TestContext, accountId: number, n: number) {
-  await sql`insert into people (account_id, email) select ${accountId}, 'p' || g || '-' || ${accountId} || '@example.com' from generate_series(1, ${n}) g`.execute(ctx.services.db);
+  await sql`insert into people (account_id, email) select ${accountId}, 'p' || g || '-' || ${accountId} || '@example.com' from generate_series(1, ${n}) g`.execute(
+    ctx.services.db,
+  );
 }
 
 async function setScopes(ctx: TestContext, accountId: number, enabled: string[]) {
   const scopes = scopeIds.map((id) => ({ id, enabled: enabled.includes(id) }));
-  await sql`update team_members set is_owner = false, scopes = ${JSON.stringify(scopes)}::jsonb where account_id = ${accountId}`.execute(ctx.services.db);
+  await sql`update team_members set is_owner = false, scopes = ${JSON.stringify(scopes)}::jsonb where account_id = ${accountId}`.execute(
+    ctx.services.db,
+  );
 }
 
 describe('BILLING_MODE=plans', () => {
@@ -57,31 +61,65 @@ describe('BILLING_MODE=plans', () => {
     expect(res.body.groups.map((g: { label: string }) => g.label)).toEqual([...planGroupLabels]);
     const [monthlyGrowth, monthlyPremium, annualGrowth, annualPremium] = res.body.groups;
     expect(monthlyGrowth.plans).toHaveLength(15);
-    expect(monthlyGrowth.plans[0]).toMatchObject({ name: 'growth-monthly-v1', peopleUpperLimit: 2000, price: 49, label: '0 - 2,000 People: $49 per month' });
-    expect(monthlyPremium.plans.at(-1)).toMatchObject({ name: 'premium-monthly-v3', peopleUpperLimit: 150000, label: '100,001 - 150,000 People: $1,199 per month' });
-    expect(annualGrowth.plans[1]).toMatchObject({ name: 'growth-annual-v1', price: 988, label: '2,001 - 5,000 People: $82.33 per month (billed yearly) - 2 Months Free!' });
+    expect(monthlyGrowth.plans[0]).toMatchObject({
+      name: 'growth-monthly-v1',
+      peopleUpperLimit: 2000,
+      price: 49,
+      label: '0 - 2,000 People: $49 per month',
+    });
+    expect(monthlyPremium.plans.at(-1)).toMatchObject({
+      name: 'premium-monthly-v3',
+      peopleUpperLimit: 150000,
+      label: '100,001 - 150,000 People: $1,199 per month',
+    });
+    expect(annualGrowth.plans[1]).toMatchObject({
+      name: 'growth-annual-v1',
+      price: 988,
+      label: '2,001 - 5,000 People: $82.33 per month (billed yearly) - 2 Months Free!',
+    });
     expect(annualPremium.plans).toHaveLength(12);
   });
 
   it('after a plan is assigned the picker offers only larger plans, and the account shows the plan', async () => {
     const { client, account } = await registerUser(plans.app);
     await addPeople(plans, account.accountId, 3);
-    const result = await assignPlan(plans.services.db, account.accountId, { planName: 'growth-monthly-v1', peopleUpperLimit: 10000, provider: 'operator' });
+    const result = await assignPlan(plans.services.db, account.accountId, {
+      planName: 'growth-monthly-v1',
+      peopleUpperLimit: 10000,
+      provider: 'operator',
+    });
     expect(result).toMatchObject({ changed: true, status: 'active' });
     const billing = (await client.get('/v1/billing')).body;
-    expect(billing).toMatchObject({ status: 'active', plan: { name: 'growth-monthly-v1', peopleUpperLimit: 10000, price: 179 }, planProvider: 'operator', peopleCount: 3, peopleUpperLimit: 10000, usage: 'ok' });
+    expect(billing).toMatchObject({
+      status: 'active',
+      plan: { name: 'growth-monthly-v1', peopleUpperLimit: 10000, price: 179 },
+      planProvider: 'operator',
+      peopleCount: 3,
+      peopleUpperLimit: 10000,
+      usage: 'ok',
+    });
     expect(typeof billing.planSetAt).toBe('string');
     const me = (await client.get('/v1/accounts')).body;
     expect(me.status).toBe('active');
-    expect(me.payment).toEqual({ plan: expect.objectContaining({ name: 'growth-monthly-v1', price: 179 }), paymentMethod: null, appsumo: false });
+    expect(me.payment).toEqual({
+      plan: expect.objectContaining({ name: 'growth-monthly-v1', price: 179 }),
+      paymentMethod: null,
+      appsumo: false,
+    });
     const groups = (await client.get('/v1/billing/plans')).body.groups;
-    for (const group of groups) for (const plan of group.plans) expect(plan.peopleUpperLimit).toBeGreaterThan(10000);
+    for (const group of groups)
+      for (const plan of group.plans) expect(plan.peopleUpperLimit).toBeGreaterThan(10000);
     expect(groups[0].plans[0].label).toBe('10,001 - 15,000 People: $249 per month');
   });
 
   it('after a cancellation every plan that holds the people is offered again, the old band included', async () => {
     const { client, account } = await registerUser(plans.app);
-    await assignPlan(plans.services.db, account.accountId, { planName: 'growth-monthly-v1', peopleUpperLimit: 5000, provider: 'paypal', status: 'canceled' });
+    await assignPlan(plans.services.db, account.accountId, {
+      planName: 'growth-monthly-v1',
+      peopleUpperLimit: 5000,
+      provider: 'paypal',
+      status: 'canceled',
+    });
     expect((await client.get('/v1/accounts')).body.status).toBe('canceled');
     const [monthly] = (await client.get('/v1/billing/plans')).body.groups;
     expect(monthly.plans[0]).toMatchObject({ name: 'growth-monthly-v1', peopleUpperLimit: 2000 });
@@ -89,11 +127,21 @@ describe('BILLING_MODE=plans', () => {
 
   it('a marketplace account is offered the marketplace list at half price, with the discount note', async () => {
     const { client, account } = await registerUser(plans.app);
-    await assignPlan(plans.services.db, account.accountId, { planName: 'marketplace-growth-monthly-v1', peopleUpperLimit: 2000, provider: 'marketplace' });
+    await assignPlan(plans.services.db, account.accountId, {
+      planName: 'marketplace-growth-monthly-v1',
+      peopleUpperLimit: 2000,
+      provider: 'marketplace',
+    });
     expect((await client.get('/v1/accounts')).body.payment.appsumo).toBe(true);
     const [monthly] = (await client.get('/v1/billing/plans')).body.groups;
-    expect(monthly.plans[0]).toMatchObject({ name: 'marketplace-growth-monthly-v1', peopleUpperLimit: 5000, price: 49.5 });
-    expect(monthly.plans[0].label).toBe('2,001 - 5,000 People: $49.50 per month (marketplace discount: half price)');
+    expect(monthly.plans[0]).toMatchObject({
+      name: 'marketplace-growth-monthly-v1',
+      peopleUpperLimit: 5000,
+      price: 49.5,
+    });
+    expect(monthly.plans[0].label).toBe(
+      '2,001 - 5,000 People: $49.50 per month (marketplace discount: half price)',
+    );
   });
 
   it('the picker leaves out plans smaller than the people count', async () => {
@@ -105,28 +153,50 @@ describe('BILLING_MODE=plans', () => {
 
   it('a trial whose end passed reads as trialExpired at once; the sweep writes it down', async () => {
     const { client, account } = await registerUser(plans.app);
-    await sql`update accounts set trial_ends_at = now() - interval '1 minute' where id = ${account.accountId}`.execute(plans.services.db);
+    await sql`update accounts set trial_ends_at = now() - interval '1 minute' where id = ${account.accountId}`.execute(
+      plans.services.db,
+    );
     expect((await client.get('/v1/accounts')).body.status).toBe('trialExpired');
     expect((await client.get('/v1/billing')).body.status).toBe('trialExpired');
-    const stored = () => plans.services.db.selectFrom('accounts').select('status').where('id', '=', account.accountId).executeTakeFirstOrThrow();
+    const stored = () =>
+      plans.services.db
+        .selectFrom('accounts')
+        .select('status')
+        .where('id', '=', account.accountId)
+        .executeTakeFirstOrThrow();
     expect((await stored()).status).toBe('trial');
     const { runBillingSweep } = await import('../src/features/billing/billing.jobs.ts');
     expect((await runBillingSweep(plans.services)).expired).toContain(account.accountId);
     expect((await stored()).status).toBe('trialExpired');
     // Choosing a plan ends the expired state.
-    await assignPlan(plans.services.db, account.accountId, { planName: 'premium-annual-v3', peopleUpperLimit: 2000, provider: 'operator' });
+    await assignPlan(plans.services.db, account.accountId, {
+      planName: 'premium-annual-v3',
+      peopleUpperLimit: 2000,
+      provider: 'operator',
+    });
     expect((await client.get('/v1/accounts')).body.status).toBe('active');
   });
 
   it('the billing-sweep job runs in the worker and expires an ended trial', async () => {
     const { account } = await registerUser(plans.app);
-    await sql`update accounts set trial_ends_at = now() - interval '1 day' where id = ${account.accountId}`.execute(plans.services.db);
+    await sql`update accounts set trial_ends_at = now() - interval '1 day' where id = ${account.accountId}`.execute(
+      plans.services.db,
+    );
     await plans.startWorker();
     await sql`select graphile_worker.add_job('billing-sweep', '{}'::json)`.execute(plans.services.db);
-    const status = await until(async () => {
-      const now = (await plans.services.db.selectFrom('accounts').select('status').where('id', '=', account.accountId).executeTakeFirstOrThrow()).status;
-      return now !== 'trial' && now;
-    }, { timeout: 10_000, message: 'the trial ended by the sweep' });
+    const status = await until(
+      async () => {
+        const now = (
+          await plans.services.db
+            .selectFrom('accounts')
+            .select('status')
+            .where('id', '=', account.accountId)
+            .executeTakeFirstOrThrow()
+        ).status;
+        return now !== 'trial' && now;
+      },
+      { timeout: 10_000, message: 'the trial ended by the sweep' },
+    );
     expect(status).toBe('trialExpired');
   });
 
@@ -156,26 +226,50 @@ describe('BILLING_MODE=off (the default)', () => {
   it('no trial expiry, no payment, every account unlimited; the plan list is refused with a clear message', async () => {
     const { client, account } = await registerUser(off.app);
     expect(account.payment).toBeNull();
-    await sql`update accounts set trial_ends_at = now() - interval '30 days' where id = ${account.accountId}`.execute(off.services.db);
+    await sql`update accounts set trial_ends_at = now() - interval '30 days' where id = ${account.accountId}`.execute(
+      off.services.db,
+    );
     await addPeople(off, account.accountId, 5);
     expect((await client.get('/v1/accounts')).body.status).toBe('trial');
     const billing = await client.get('/v1/billing');
     expect(billing.status).toBe(200);
-    expect(billing.body).toMatchObject({ mode: 'off', status: 'trial', plan: null, peopleCount: 5, peopleUpperLimit: null, usage: 'ok', canChangePlan: false, providers: { chargebee: false, paypal: false } });
+    expect(billing.body).toMatchObject({
+      mode: 'off',
+      status: 'trial',
+      plan: null,
+      peopleCount: 5,
+      peopleUpperLimit: null,
+      usage: 'ok',
+      canChangePlan: false,
+      providers: { chargebee: false, paypal: false },
+    });
     const choices = await client.get('/v1/billing/plans');
     expect(choices.status).toBe(404);
     expect(choices.body.message).toBe('Billing is off on this server: every account is unlimited.');
     const { runBillingSweep } = await import('../src/features/billing/billing.jobs.ts');
     expect((await runBillingSweep(off.services)).expired).toEqual([]);
-    const stored = await off.services.db.selectFrom('accounts').select('status').where('id', '=', account.accountId).executeTakeFirstOrThrow();
+    const stored = await off.services.db
+      .selectFrom('accounts')
+      .select('status')
+      .where('id', '=', account.accountId)
+      .executeTakeFirstOrThrow();
     expect(stored.status).toBe('trial');
   });
 
   it('a plan recorded while billing was on is not shown and sets no limit', async () => {
     const { client, account } = await registerUser(off.app);
-    await assignPlan(off.services.db, account.accountId, { planName: 'growth-monthly-v1', peopleUpperLimit: 2000, provider: 'operator' });
+    await assignPlan(off.services.db, account.accountId, {
+      planName: 'growth-monthly-v1',
+      peopleUpperLimit: 2000,
+      provider: 'operator',
+    });
     await addPeople(off, account.accountId, 2100);
-    expect((await client.get('/v1/billing')).body).toMatchObject({ plan: null, peopleUpperLimit: null, usage: 'ok', peopleCount: 2100 });
+    expect((await client.get('/v1/billing')).body).toMatchObject({
+      plan: null,
+      peopleUpperLimit: null,
+      usage: 'ok',
+      peopleCount: 2100,
+    });
     expect((await client.get('/v1/accounts')).body.payment).toBeNull();
   });
 });

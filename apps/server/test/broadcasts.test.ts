@@ -10,31 +10,75 @@ describe('broadcasts: create, list, edit', () => {
   it("creates 'My Broadcast' drafts, lists, reads and edits them; refuses unknown emails, segments and folders", async () => {
     const { client, emailId } = await setup();
     const plain = await create(client);
-    expect(plain).toMatchObject({ name: broadcastMessages.defaultName, status: 'draft', emailId: null, sendAt: null, time: null, audience: { type: 'all' }, archived: false, integrationId: null });
+    expect(plain).toMatchObject({
+      name: broadcastMessages.defaultName,
+      status: 'draft',
+      emailId: null,
+      sendAt: null,
+      time: null,
+      audience: { type: 'all' },
+      archived: false,
+      integrationId: null,
+    });
     expect(plain.stats).toEqual({ queued: 0, excluded: 0, sent: 0, failed: 0, pending: 0 });
     expect(plain.id).toBeGreaterThanOrEqual(100);
-    const named = await create(client, { name: 'November news', emailId, audience: { type: 'tags', tags: ['vip'], excludeTags: ['churned'] } });
-    expect(named).toMatchObject({ name: 'November news', emailId, audience: { type: 'tags', tags: ['vip'], excludeTags: ['churned'] } });
+    const named = await create(client, {
+      name: 'November news',
+      emailId,
+      audience: { type: 'tags', tags: ['vip'], excludeTags: ['churned'] },
+    });
+    expect(named).toMatchObject({
+      name: 'November news',
+      emailId,
+      audience: { type: 'tags', tags: ['vip'], excludeTags: ['churned'] },
+    });
 
     const list = await client.get('/v1/broadcasts');
     expect(list.status).toBe(200);
     expect(list.body.items.map((b: Broadcast) => b.id).sort()).toEqual([plain.id, named.id].sort());
-    expect((await client.get(`/v1/broadcasts/${named.id}`)).body.item).toMatchObject({ id: named.id, name: 'November news' });
+    expect((await client.get(`/v1/broadcasts/${named.id}`)).body.item).toMatchObject({
+      id: named.id,
+      name: 'November news',
+    });
 
-    const edited = await client.patch(`/v1/broadcasts/${plain.id}`, { name: '', emailId, sendAt: inAnHour(), time: { type: 'account' } });
+    const edited = await client.patch(`/v1/broadcasts/${plain.id}`, {
+      name: '',
+      emailId,
+      sendAt: inAnHour(),
+      time: { type: 'account' },
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body.item).toMatchObject({ name: broadcastMessages.defaultName, emailId, time: { type: 'account' }, status: 'draft' });
+    expect(edited.body.item).toMatchObject({
+      name: broadcastMessages.defaultName,
+      emailId,
+      time: { type: 'account' },
+      status: 'draft',
+    });
     // The item as it came back is a valid body.
-    expect((await client.patch(`/v1/broadcasts/${plain.id}`, { ...edited.body.item, name: 'Round trip' })).body.item.name).toBe('Round trip');
+    expect(
+      (await client.patch(`/v1/broadcasts/${plain.id}`, { ...edited.body.item, name: 'Round trip' })).body
+        .item.name,
+    ).toBe('Round trip');
 
-    expect((await client.patch(`/v1/broadcasts/${plain.id}`, { emailId: 999_999 })).body.message).toBe(emailMessages.notFound);
-    const badSegment = await client.patch(`/v1/broadcasts/${plain.id}`, { audience: { type: 'segments', segmentIds: [999_999] } });
+    expect((await client.patch(`/v1/broadcasts/${plain.id}`, { emailId: 999_999 })).body.message).toBe(
+      emailMessages.notFound,
+    );
+    const badSegment = await client.patch(`/v1/broadcasts/${plain.id}`, {
+      audience: { type: 'segments', segmentIds: [999_999] },
+    });
     expect(badSegment.status).toBe(400);
     expect(badSegment.body.message).toBe('Segment 999999 does not exist.');
-    expect((await client.patch(`/v1/broadcasts/${plain.id}`, { audience: { type: 'segments', segmentIds: [] } })).status).toBe(400);
-    expect((await client.post('/v1/broadcasts', { name: 'x'.repeat(201) })).body.message).toBe(broadcastMessages.nameTooLong);
+    expect(
+      (await client.patch(`/v1/broadcasts/${plain.id}`, { audience: { type: 'segments', segmentIds: [] } }))
+        .status,
+    ).toBe(400);
+    expect((await client.post('/v1/broadcasts', { name: 'x'.repeat(201) })).body.message).toBe(
+      broadcastMessages.nameTooLong,
+    );
     expect((await client.get('/v1/broadcasts/123456789')).status).toBe(404);
-    expect((await client.patch('/v1/broadcasts/123456789', { name: 'x' })).body.message).toBe(broadcastMessages.notFound);
+    expect((await client.patch('/v1/broadcasts/123456789', { name: 'x' })).body.message).toBe(
+      broadcastMessages.notFound,
+    );
 
     const emailsFolder = await client.post('/v1/folders/', { name: 'Mail', folderType: 'emails' });
     expect((await client.post('/v1/broadcasts', { folderId: emailsFolder.body.folder.id })).status).toBe(400);
@@ -49,18 +93,28 @@ describe('broadcasts: create, list, edit', () => {
     const { client, emailId } = await setup();
     await person(client, { firstName: 'Ann' });
     const loose = await create(client, { name: 'Loose' });
-    const folder = (await client.post('/v1/folders/', { name: 'Autumn', folderType: 'broadcasts' })).body.folder as { id: number };
+    const folder = (await client.post('/v1/folders/', { name: 'Autumn', folderType: 'broadcasts' })).body
+      .folder as { id: number };
     const draft = await create(client, { folderId: folder.id });
     const scheduled = await create(client, { emailId, sendAt: inAnHour(), folderId: folder.id });
     await client.post(`/v1/broadcasts/${scheduled.id}/send`);
     const sending = await create(client, { emailId, folderId: folder.id });
-    await ctx.services.db.updateTable('broadcasts').set({ status: 'sending' }).where('id', '=', sending.id).execute();
-    const tree = (await client.get('/v1/folders?folderType=broadcasts')).body.folders as { root: boolean; childrenIds: unknown[] }[];
+    await ctx.services.db
+      .updateTable('broadcasts')
+      .set({ status: 'sending' })
+      .where('id', '=', sending.id)
+      .execute();
+    const tree = (await client.get('/v1/folders?folderType=broadcasts')).body.folders as {
+      root: boolean;
+      childrenIds: unknown[];
+    }[];
     expect(tree.find((f) => f.root)!.childrenIds).toContainEqual({ type: 'item', id: loose.id });
     expect(tree.find((f) => f.root)!.childrenIds).not.toContainEqual({ type: 'item', id: draft.id });
 
     expect((await client.request('DELETE', `/v1/folders/${folder.id}`)).status).toBeLessThan(300);
-    const all = new Map(((await client.get('/v1/broadcasts?archived=all')).body.items as Broadcast[]).map((b) => [b.id, b]));
+    const all = new Map(
+      ((await client.get('/v1/broadcasts?archived=all')).body.items as Broadcast[]).map((b) => [b.id, b]),
+    );
     expect(all.get(loose.id)).toMatchObject({ archived: false });
     expect(all.get(draft.id)).toMatchObject({ archived: true, status: 'draft' });
     expect(all.get(scheduled.id)).toMatchObject({ archived: true, status: 'canceled' });
@@ -73,17 +127,29 @@ describe('broadcasts: create, list, edit', () => {
     const draft = await create(client, { name: 'Old news' });
     const archived = await client.request('DELETE', `/v1/broadcasts/${draft.id}`);
     expect(archived.status).toBe(200);
-    expect(archived.body).toMatchObject({ item: { archived: true, status: 'draft' }, message: broadcastMessages.archived });
+    expect(archived.body).toMatchObject({
+      item: { archived: true, status: 'draft' },
+      message: broadcastMessages.archived,
+    });
     expect((await client.get('/v1/broadcasts')).body.items).toEqual([]);
-    expect((await client.get('/v1/broadcasts?archived=true')).body.items.map((b: Broadcast) => b.id)).toEqual([draft.id]);
+    expect((await client.get('/v1/broadcasts?archived=true')).body.items.map((b: Broadcast) => b.id)).toEqual(
+      [draft.id],
+    );
     expect((await client.get('/v1/broadcasts?archived=all')).body.items).toHaveLength(1);
 
     const scheduled = await create(client, { emailId, sendAt: inAnHour() });
     expect((await client.post(`/v1/broadcasts/${scheduled.id}/send`)).body.item.status).toBe('scheduled');
-    expect((await client.request('DELETE', `/v1/broadcasts/${scheduled.id}`)).body.item).toMatchObject({ archived: true, status: 'canceled' });
+    expect((await client.request('DELETE', `/v1/broadcasts/${scheduled.id}`)).body.item).toMatchObject({
+      archived: true,
+      status: 'canceled',
+    });
 
     const sending = await create(client, { emailId });
-    await ctx.services.db.updateTable('broadcasts').set({ status: 'sending' }).where('id', '=', sending.id).execute();
+    await ctx.services.db
+      .updateTable('broadcasts')
+      .set({ status: 'sending' })
+      .where('id', '=', sending.id)
+      .execute();
     const refused = await client.request('DELETE', `/v1/broadcasts/${sending.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(broadcastMessages.cannotArchiveSending);
@@ -95,12 +161,30 @@ describe('broadcasts: create, list, edit', () => {
 
   it('duplicates into a new draft: name, email and audience kept; id, creator, times, sendAt and time not', async () => {
     const { client, emailId } = await setup();
-    const source = await create(client, { name: 'Launch', emailId, audience: { type: 'all', excludeTags: ['staff'] }, sendAt: inAnHour(), time: { type: 'account' } });
-    await ctx.services.db.updateTable('broadcasts').set({ status: 'sent', integrationId: 'flow-7', createdBy: null }).where('id', '=', source.id).execute();
+    const source = await create(client, {
+      name: 'Launch',
+      emailId,
+      audience: { type: 'all', excludeTags: ['staff'] },
+      sendAt: inAnHour(),
+      time: { type: 'account' },
+    });
+    await ctx.services.db
+      .updateTable('broadcasts')
+      .set({ status: 'sent', integrationId: 'flow-7', createdBy: null })
+      .where('id', '=', source.id)
+      .execute();
     const copy = await client.post(`/v1/broadcasts/${source.id}/duplicate`);
     expect(copy.status).toBe(201);
     expect(copy.body.message).toBe(broadcastMessages.duplicated);
-    expect(copy.body.item).toMatchObject({ name: 'Launch', emailId, audience: { type: 'all', excludeTags: ['staff'] }, status: 'draft', sendAt: null, time: null, integrationId: null });
+    expect(copy.body.item).toMatchObject({
+      name: 'Launch',
+      emailId,
+      audience: { type: 'all', excludeTags: ['staff'] },
+      status: 'draft',
+      sendAt: null,
+      time: null,
+      integrationId: null,
+    });
     expect(copy.body.item.id).not.toBe(source.id);
     expect(copy.body.item.createdBy).not.toBeNull();
     expect((await client.post('/v1/broadcasts/123456789/duplicate')).status).toBe(404);
@@ -114,8 +198,18 @@ describe('broadcasts: audience', () => {
     const cy = await person(client, { firstName: 'Cy', tags: ['vip'] });
     await person(client, { firstName: 'Di' });
     await client.post('/v1/suppressions', { emails: [cy.email], reason: 'unsubscribed' });
-    const vips = (await client.post('/v1/segments/', { name: 'VIPs', conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }] })).body.segment as { id: number };
-    const staff = (await client.post('/v1/segments/', { name: 'Staff', conditions: [{ type: 'tag', operator: 'has', tag: 'staff' }] })).body.segment as { id: number };
+    const vips = (
+      await client.post('/v1/segments/', {
+        name: 'VIPs',
+        conditions: [{ type: 'tag', operator: 'has', tag: 'vip' }],
+      })
+    ).body.segment as { id: number };
+    const staff = (
+      await client.post('/v1/segments/', {
+        name: 'Staff',
+        conditions: [{ type: 'tag', operator: 'has', tag: 'staff' }],
+      })
+    ).body.segment as { id: number };
     const count = async (audience: unknown) => {
       const res = await client.post('/v1/broadcasts/audience-count', { audience, emailId });
       expect(res.status).toBe(200);
@@ -123,11 +217,22 @@ describe('broadcasts: audience', () => {
     };
     expect(await count({ type: 'all' })).toEqual({ total: 4, deliverable: 3 });
     expect(await count({ type: 'segments', segmentIds: [vips.id] })).toEqual({ total: 3, deliverable: 2 });
-    expect(await count({ type: 'segments', segmentIds: [vips.id], excludeSegmentIds: [staff.id] })).toEqual({ total: 2, deliverable: 1 });
-    expect(await count({ type: 'tags', tags: ['vip'], excludeTags: ['staff'] })).toEqual({ total: 2, deliverable: 1 });
+    expect(await count({ type: 'segments', segmentIds: [vips.id], excludeSegmentIds: [staff.id] })).toEqual({
+      total: 2,
+      deliverable: 1,
+    });
+    expect(await count({ type: 'tags', tags: ['vip'], excludeTags: ['staff'] })).toEqual({
+      total: 2,
+      deliverable: 1,
+    });
     expect(await count({ type: 'all', excludeTags: ['vip'] })).toEqual({ total: 1, deliverable: 1 });
-    const unknown = await client.post('/v1/broadcasts/audience-count', { audience: { type: 'segments', segmentIds: [999_999] } });
+    const unknown = await client.post('/v1/broadcasts/audience-count', {
+      audience: { type: 'segments', segmentIds: [999_999] },
+    });
     expect(unknown.status).toBe(400);
-    expect((await client.post('/v1/broadcasts/audience-count', { audience: { type: 'all' }, emailId: 999_999 })).body.message).toBe(emailMessages.notFound);
+    expect(
+      (await client.post('/v1/broadcasts/audience-count', { audience: { type: 'all' }, emailId: 999_999 }))
+        .body.message,
+    ).toBe(emailMessages.notFound);
   });
 });

@@ -22,17 +22,21 @@ afterAll(async () => {
 
 async function addPeople(n: number, extra: Record<string, unknown> = {}) {
   const ids: number[] = [];
-  for (let i = 0; i < n; i += 1) ids.push((await owner.client.post('/v1/people/', { email: uniqueEmail('bulk'), ...extra })).body.user.id);
+  for (let i = 0; i < n; i += 1)
+    ids.push((await owner.client.post('/v1/people/', { email: uniqueEmail('bulk'), ...extra })).body.user.id);
   return ids;
 }
 
 async function waitDone(id: number) {
   let last: unknown;
-  return until(async () => {
-    const res = await owner.client.get(`/v1/bulk-actions/${id}`);
-    last = res.body;
-    return (res.body.status === 'done' || res.body.status === 'failed') && res.body;
-  }, { timeout: 20_000, message: () => `bulk action ${id} done (it is ${JSON.stringify(last)})` });
+  return until(
+    async () => {
+      const res = await owner.client.get(`/v1/bulk-actions/${id}`);
+      last = res.body;
+      return (res.body.status === 'done' || res.body.status === 'failed') && res.body;
+    },
+    { timeout: 20_000, message: () => `bulk action ${id} done (it is ${JSON.stringify(last)})` },
+  );
 }
 
 describe('bulk actions', () => {
@@ -49,7 +53,10 @@ describe('bulk actions', () => {
   it('archives and restores people; archived people leave the search', async () => {
     const marker = `arch${Date.now().toString(36)}`;
     const ids: number[] = [];
-    for (let i = 0; i < 2; i += 1) ids.push((await owner.client.post('/v1/people/', { email: `${marker}-${i}@example.com` })).body.user.id);
+    for (let i = 0; i < 2; i += 1)
+      ids.push(
+        (await owner.client.post('/v1/people/', { email: `${marker}-${i}@example.com` })).body.user.id,
+      );
     const archive = await owner.client.request('DELETE', '/v1/people/bulk', { body: { people: ids } });
     expect(archive.body.message).toBe(peopleMessages.peopleWillBeArchived);
     await waitDone(archive.body.bulkActionId);

@@ -17,13 +17,22 @@ describe('configuration', () => {
 
   it('derives PUBLIC_URL from PORT and trims a trailing slash', () => {
     expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
-    expect(loadConfig({ PUBLIC_URL: 'https://mail.example.com/' }).publicUrl).toBe('https://mail.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'https://mail.example.com/' }).publicUrl).toBe(
+      'https://mail.example.com',
+    );
   });
 
   it('refuses to start in production without its mail server, secret and public address, naming each', () => {
-    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mx:25', SESSION_SECRET: 's'.repeat(40), PUBLIC_URL: 'https://herald.example.com' };
+    const production = {
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mx:25',
+      SESSION_SECRET: 's'.repeat(40),
+      PUBLIC_URL: 'https://herald.example.com',
+    };
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL: .*\n {2}SESSION_SECRET: .*\n {2}PUBLIC_URL: /);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /SMTP_URL: .*\n {2}SESSION_SECRET: .*\n {2}PUBLIC_URL: /,
+    );
     for (const name of ['SMTP_URL', 'SESSION_SECRET', 'PUBLIC_URL'] as const) {
       const message = (() => {
         try {
@@ -63,7 +72,12 @@ describe('configuration', () => {
 describe('S3 configuration', () => {
   it('is off by default, complete when given, and refused when partial', () => {
     expect(loadConfig({}).s3).toBeUndefined();
-    const s3 = loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).s3;
+    const s3 = loadConfig({
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'b',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+    }).s3;
     expect(s3).toMatchObject({ bucket: 'b', region: 'us-east-1', publicUrl: 'http://127.0.0.1:9000/b' });
     expect(() => loadConfig({ S3_BUCKET: 'b' })).toThrow(/S3_ENDPOINT, S3_BUCKET/);
   });
@@ -72,25 +86,42 @@ describe('S3 configuration', () => {
 describe('SMTP TLS configuration', () => {
   const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
   it('checks certificates with the system CAs by default; SMTP_TLS_CA_FILE adds one, read at start', () => {
-    expect(loadConfig({ SMTP_URL: 'smtp://relay.example.com:587' }).smtpTls).toEqual({ ca: undefined, verify: true });
+    expect(loadConfig({ SMTP_URL: 'smtp://relay.example.com:587' }).smtpTls).toEqual({
+      ca: undefined,
+      verify: true,
+    });
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-ca-')), 'ca.pem');
     fs.writeFileSync(file, pem);
-    expect(loadConfig({ SMTP_URL: 'smtp://10.0.0.5:25', SMTP_TLS_CA_FILE: file }).smtpTls).toEqual({ ca: pem, verify: true });
+    expect(loadConfig({ SMTP_URL: 'smtp://10.0.0.5:25', SMTP_TLS_CA_FILE: file }).smtpTls).toEqual({
+      ca: pem,
+      verify: true,
+    });
   });
 
   it('refuses a CA file it cannot read or that holds no certificate, naming it', () => {
-    expect(() => loadConfig({ SMTP_TLS_CA_FILE: '/nonexistent/ca.pem' })).toThrow(/^SMTP_TLS_CA_FILE: cannot read \/nonexistent\/ca\.pem \(ENOENT/);
+    expect(() => loadConfig({ SMTP_TLS_CA_FILE: '/nonexistent/ca.pem' })).toThrow(
+      /^SMTP_TLS_CA_FILE: cannot read \/nonexistent\/ca\.pem \(ENOENT/,
+    );
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-ca-')), 'not-a-ca.txt');
     fs.writeFileSync(file, 'hello');
-    expect(() => loadConfig({ SMTP_TLS_CA_FILE: file })).toThrow(`SMTP_TLS_CA_FILE: ${file} holds no PEM certificate`);
+    expect(() => loadConfig({ SMTP_TLS_CA_FILE: file })).toThrow(
+      `SMTP_TLS_CA_FILE: ${file} holds no PEM certificate`,
+    );
   });
 
   it('lets SMTP_TLS_VERIFY=false skip the check only for a relay on this host', () => {
-    for (const url of ['smtp://127.0.0.1:2525', 'smtp://localhost:25', 'smtp://[::1]:25', 'smtps://u:p@127.0.0.2:465']) {
+    for (const url of [
+      'smtp://127.0.0.1:2525',
+      'smtp://localhost:25',
+      'smtp://[::1]:25',
+      'smtps://u:p@127.0.0.2:465',
+    ]) {
       expect(loadConfig({ SMTP_URL: url, SMTP_TLS_VERIFY: 'false' }).smtpTls.verify).toBe(false);
     }
     for (const url of ['smtp://10.0.0.5:25', 'smtp://relay.example.com:587', undefined]) {
-      expect(() => loadConfig({ SMTP_URL: url, SMTP_TLS_VERIFY: 'false' })).toThrow(/^SMTP_TLS_VERIFY=false is only for a relay on this host/);
+      expect(() => loadConfig({ SMTP_URL: url, SMTP_TLS_VERIFY: 'false' })).toThrow(
+        /^SMTP_TLS_VERIFY=false is only for a relay on this host/,
+      );
     }
     expect(() => loadConfig({ SMTP_TLS_VERIFY: 'no' })).toThrow(/SMTP_TLS_VERIFY/);
   });

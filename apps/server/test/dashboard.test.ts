@@ -29,7 +29,10 @@ async function dashboard(client: Client): Promise<DashboardResponse> {
 async function addPeople(owner: Owner, count: number, prefix = 'dash'): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
-    const created = await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail(`${prefix}${i}`), firstName: `P${i}` });
+    const created = await owner.client.post('/v1/people/?source=manual', {
+      email: uniqueEmail(`${prefix}${i}`),
+      firstName: `P${i}`,
+    });
     expect(created.status).toBe(201);
     ids.push(created.body.user.id as number);
   }
@@ -37,27 +40,45 @@ async function addPeople(owner: Owner, count: number, prefix = 'dash'): Promise<
 }
 
 /** Today in a time zone, 'YYYY-MM-DD'. */
-const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const todayIn = (timeZone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
 
 /** A broadcast to everyone, sent for real through the worker and the SMTP server; answers its id once it is sent. */
 async function sendBroadcast(owner: Owner, name: string): Promise<number> {
   const accountId = owner.account.accountId as number;
   const fromEmail = uniqueEmail('sender');
-  await ctx.services.db.insertInto('senderAddresses').values({ accountId, email: fromEmail, status: 'verified' }).execute();
+  await ctx.services.db
+    .insertInto('senderAddresses')
+    .values({ accountId, email: fromEmail, status: 'verified' })
+    .execute();
   const email = await owner.client.post('/v1/emails', newEmail({ fromEmail }));
   expect(email.status).toBe(201);
   const created = await owner.client.post('/v1/broadcasts', { name, emailId: email.body.email.id });
   expect(created.status).toBe(201);
   const id = created.body.item.id as number;
   expect((await owner.client.post(`/v1/broadcasts/${id}/send`)).status).toBe(200);
-  await until(async () => (await owner.client.get(`/v1/broadcasts/${id}`)).body.item.status === 'sent', { timeout: 20_000, message: `broadcast ${id} sent` });
+  await until(async () => (await owner.client.get(`/v1/broadcasts/${id}`)).body.item.status === 'sent', {
+    timeout: 20_000,
+    message: `broadcast ${id} sent`,
+  });
   return id;
 }
 
 /** Email events as the tracking endpoints record them (an open or a click naming the broadcast). */
-async function track(accountId: number, broadcastId: number, personId: number, name: 'opened' | 'clicked', machine = false) {
+async function track(
+  accountId: number,
+  broadcastId: number,
+  personId: number,
+  name: 'opened' | 'clicked',
+  machine = false,
+) {
   const data = { broadcastId, emailId: 1, ...(machine ? { machine: true } : {}) };
-  await ctx.services.db.insertInto('events').values({ accountId, personId, type: 'email', name, data: JSON.stringify(data), source: 'tracking' }).execute();
+  await ctx.services.db
+    .insertInto('events')
+    .values({ accountId, personId, type: 'email', name, data: JSON.stringify(data), source: 'tracking' })
+    .execute();
 }
 
 describe('GET /v1/dashboard', () => {
@@ -65,7 +86,13 @@ describe('GET /v1/dashboard', () => {
     const owner = await registerUser(ctx.app);
     const answer = await dashboard(owner.client);
     expect(answer.timezone).toBe('Europe/London');
-    expect(answer.people).toMatchObject({ total: 0, active: 0, unsubscribed: 0, newLast30: 0, newPrevious30: 0 });
+    expect(answer.people).toMatchObject({
+      total: 0,
+      active: 0,
+      unsubscribed: 0,
+      newLast30: 0,
+      newPrevious30: 0,
+    });
     expect(answer.people!.daily).toHaveLength(30);
     expect(answer.people!.daily.every((day) => day.count === 0)).toBe(true);
     expect(answer.people!.daily.at(-1)!.date).toBe(todayIn('Europe/London'));
@@ -83,7 +110,13 @@ describe('GET /v1/dashboard', () => {
     await owner.client.patch('/v1/accounts/me', { timezone: 'Pacific/Kiritimati' });
     const ids = await addPeople(owner, 6);
     const [unsubscribed, archived, old, older, ancient] = [ids[0]!, ids[1]!, ids[2]!, ids[3]!, ids[4]!];
-    const set = (id: number, changes: Record<string, unknown>) => ctx.services.db.updateTable('people').set(changes).where('accountId', '=', accountId).where('id', '=', id).execute();
+    const set = (id: number, changes: Record<string, unknown>) =>
+      ctx.services.db
+        .updateTable('people')
+        .set(changes)
+        .where('accountId', '=', accountId)
+        .where('id', '=', id)
+        .execute();
     await set(unsubscribed, { unsubscribedAt: new Date() });
     await set(archived, { archivedAt: new Date() });
     await set(old, { createdAt: sql<Date>`now() - interval '10 days'` });
@@ -115,12 +148,28 @@ describe('GET /v1/dashboard', () => {
     await track(accountId, id, people[2]!, 'opened', true);
 
     // The figures come from the email-metrics rollups, which the worker brings up to date within seconds.
-    const { broadcasts } = await until(async () => { const answer = await dashboard(owner.client); return answer.broadcasts!.recent[0]?.clicks === 1 && answer; }, { timeout: 30_000, message: 'the click on the dashboard' });
+    const { broadcasts } = await until(
+      async () => {
+        const answer = await dashboard(owner.client);
+        return answer.broadcasts!.recent[0]?.clicks === 1 && answer;
+      },
+      { timeout: 30_000, message: 'the click on the dashboard' },
+    );
     expect(broadcasts!.recent).toHaveLength(1);
-    expect(broadcasts!.recent[0]).toMatchObject({ id, name: 'November news', status: 'sent', sent: 4, opens: 2, clicks: 1, openRate: 0.5, clickRate: 0.25 });
+    expect(broadcasts!.recent[0]).toMatchObject({
+      id,
+      name: 'November news',
+      status: 'sent',
+      sent: 4,
+      opens: 2,
+      clicks: 1,
+      openRate: 0.5,
+      clickRate: 0.25,
+    });
     expect(broadcasts!.recent[0]!.startedAt).not.toBeNull();
     // The Metrics page's default period (the last 30 days with today) agrees with the card on a broadcast sent today.
-    const metrics = (await owner.client.get<EmailStatsResponse>(`/v1/emails/stats?broadcastId=${id}`)).body.stats.totals;
+    const metrics = (await owner.client.get<EmailStatsResponse>(`/v1/emails/stats?broadcastId=${id}`)).body
+      .stats.totals;
     expect([metrics.sent, metrics.uniqueOpens, metrics.uniqueClicks]).toEqual([4, 2, 1]);
 
     // A broadcast still going out counts `sent` live from its delivery rows (two of three sent so far).
@@ -129,10 +178,29 @@ describe('GET /v1/dashboard', () => {
       .values({ accountId, name: 'Going out', status: 'sending', startedAt: new Date(), queued: 3 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const emailId = (await ctx.services.db.selectFrom('emails').select('id').where('accountId', '=', accountId).executeTakeFirstOrThrow()).id;
+    const emailId = (
+      await ctx.services.db
+        .selectFrom('emails')
+        .select('id')
+        .where('accountId', '=', accountId)
+        .executeTakeFirstOrThrow()
+    ).id;
     await ctx.services.db
       .insertInto('deliveries')
-      .values(people.slice(0, 3).map((personId, index) => ({ accountId, sourceKind: 'broadcast', sourceId: going.id, personId, emailId, toAddress: `p${index}@example.com`, status: index < 2 ? 'sent' : 'pending', notBefore: new Date(Date.now() + 3_600_000) })))
+      .values(
+        people
+          .slice(0, 3)
+          .map((personId, index) => ({
+            accountId,
+            sourceKind: 'broadcast',
+            sourceId: going.id,
+            personId,
+            emailId,
+            toAddress: `p${index}@example.com`,
+            status: index < 2 ? 'sent' : 'pending',
+            notBefore: new Date(Date.now() + 3_600_000),
+          })),
+      )
       .execute();
     const both = (await dashboard(owner.client)).broadcasts!.recent;
     expect(both.map((item) => [item.name, item.sent])).toEqual([
@@ -172,12 +240,19 @@ describe('GET /v1/dashboard', () => {
       ['help', 100, null],
     ];
     for (const [action, percent, next] of steps) {
-      expect((await owner.client.patch('/v1/accounts/me', { onboarding: { [action]: true } })).status).toBe(200);
+      expect((await owner.client.patch('/v1/accounts/me', { onboarding: { [action]: true } })).status).toBe(
+        200,
+      );
       const { gettingStarted } = await dashboard(owner.client);
       expect(gettingStarted.percent).toBe(percent);
       expect(gettingStarted.next?.label ?? null).toBe(next);
     }
-    expect((await dashboard(owner.client)).gettingStarted.done).toEqual({ import: true, apps: true, flow: true, help: true });
+    expect((await dashboard(owner.client)).gettingStarted.done).toEqual({
+      import: true,
+      apps: true,
+      flow: true,
+      help: true,
+    });
     // An onboarding value other than true is refused and changes nothing.
     expect((await owner.client.patch('/v1/accounts/me', { onboarding: { apps: false } })).status).toBe(400);
     expect((await owner.client.patch('/v1/accounts/me', { onboarding: { tour: true } })).status).toBe(400);

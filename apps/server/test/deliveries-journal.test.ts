@@ -8,7 +8,13 @@ import { withAccount } from '../src/db/tenancy.ts';
 import { defaultCategory } from '../src/features/categories/categories.service.ts';
 import { runDeliver } from '../src/features/deliveries/deliveries.jobs.ts';
 import { enqueueDeliveries, sourceProgress } from '../src/features/deliveries/deliveries.service.ts';
-import { journalDir, journalName, orphanedJournals, readJournal, SendJournal } from '../src/features/deliveries/send-journal.ts';
+import {
+  journalDir,
+  journalName,
+  orphanedJournals,
+  readJournal,
+  SendJournal,
+} from '../src/features/deliveries/send-journal.ts';
 import { SmtpConnection } from '../src/features/deliveries/smtp-client.ts';
 import { toMime } from '@herald/email';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -53,8 +59,19 @@ describe('the send journal', () => {
   it('counts as orphaned the journals of dead processes and of an earlier life of this pid, never its own', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journals-'));
     const self = { pid: process.pid, startedAt: 1000 };
-    for (const name of [journalName(deadPid, 5, 0), journalName(process.pid, 1000, 0), journalName(process.pid, 999, 1), journalName(process.ppid, 5, 0), 'other.txt']) fs.writeFileSync(path.join(dir, name), '');
-    expect(orphanedJournals(dir, self).map((f) => path.basename(f)).sort()).toEqual([journalName(deadPid, 5, 0), journalName(process.pid, 999, 1)].sort());
+    for (const name of [
+      journalName(deadPid, 5, 0),
+      journalName(process.pid, 1000, 0),
+      journalName(process.pid, 999, 1),
+      journalName(process.ppid, 5, 0),
+      'other.txt',
+    ])
+      fs.writeFileSync(path.join(dir, name), '');
+    expect(
+      orphanedJournals(dir, self)
+        .map((f) => path.basename(f))
+        .sort(),
+    ).toEqual([journalName(deadPid, 5, 0), journalName(process.pid, 999, 1)].sort());
     expect(orphanedJournals(path.join(dir, 'missing'), self)).toEqual([]);
   });
 
@@ -62,33 +79,91 @@ describe('the send journal', () => {
     const owner = await registerUser(ctx.app);
     const accountId = owner.account.accountId as number;
     const sender = uniqueEmail('news');
-    await ctx.services.db.insertInto('senderAddresses').values({ accountId, email: sender, status: 'verified' }).execute();
-    const email = (await owner.client.post('/v1/emails', { name: 'Journal', subject: 'Hello {{ person.firstName }}', html: '<p>Hi</p>', fromEmail: sender, fromName: 'News' })).body.email;
+    await ctx.services.db
+      .insertInto('senderAddresses')
+      .values({ accountId, email: sender, status: 'verified' })
+      .execute();
+    const email = (
+      await owner.client.post('/v1/emails', {
+        name: 'Journal',
+        subject: 'Hello {{ person.firstName }}',
+        html: '<p>Hi</p>',
+        fromEmail: sender,
+        fromName: 'News',
+      })
+    ).body.email;
     const people: { id: number; email: string }[] = [];
-    for (let i = 0; i < 3; i++) people.push((await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('killed'), firstName: `K${i}` })).body.user);
+    for (let i = 0; i < 3; i++)
+      people.push(
+        (
+          await owner.client.post('/v1/people/?source=manual', {
+            email: uniqueEmail('killed'),
+            firstName: `K${i}`,
+          })
+        ).body.user,
+      );
     await withAccount(ctx.services.db, accountId, async (db) => {
       const category = (await defaultCategory(db, accountId))!;
-      await enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId: 77, emailId: email.id, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+      await enqueueDeliveries(db, {
+        accountId,
+        kind: 'broadcast',
+        sourceId: 77,
+        emailId: email.id,
+        category: { id: Number(category.id), type: 'marketing' },
+        audience: sql`true`,
+      });
     });
-    const rows = await ctx.services.db.selectFrom('deliveries').select(['id', 'personId']).where('accountId', '=', accountId).where('sourceId', '=', 77).execute();
+    const rows = await ctx.services.db
+      .selectFrom('deliveries')
+      .select(['id', 'personId'])
+      .where('accountId', '=', accountId)
+      .where('sourceId', '=', 77)
+      .execute();
     const rowOf = (i: number) => Number(rows.find((r) => Number(r.personId) === people[i]!.id)!.id);
     // The dead worker had claimed all three (leases run out since); it had put the dot on the first, and the
     // second was refused after its dot; the third it had not reached.
-    await ctx.services.db.updateTable('deliveries').set({ status: 'sending', attempts: 1, leaseUntil: new Date(Date.now() - 1000) }).where('accountId', '=', accountId).where('sourceId', '=', 77).execute();
+    await ctx.services.db
+      .updateTable('deliveries')
+      .set({ status: 'sending', attempts: 1, leaseUntil: new Date(Date.now() - 1000) })
+      .where('accountId', '=', accountId)
+      .where('sourceId', '=', 77)
+      .execute();
     const dir = journalDir(ctx.services.config.dataDir);
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, journalName(deadPid, Date.now(), 0));
-    fs.writeFileSync(file, [`S\t${accountId}\t${rowOf(0)}\t<killed-0@herald.test>`, `S\t${accountId}\t${rowOf(1)}\t<killed-1@herald.test>`, `R\t${accountId}\t${rowOf(1)}`, ''].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        `S\t${accountId}\t${rowOf(0)}\t<killed-0@herald.test>`,
+        `S\t${accountId}\t${rowOf(1)}\t<killed-1@herald.test>`,
+        `R\t${accountId}\t${rowOf(1)}`,
+        '',
+      ].join('\n'),
+    );
 
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 77 });
     expect(fs.existsSync(file)).toBe(false);
-    expect(await withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', 77))).toMatchObject({ sent: 3, pending: 0, sending: 0 });
+    expect(
+      await withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', 77)),
+    ).toMatchObject({ sent: 3, pending: 0, sending: 0 });
     await smtp.waitFor(people[1]!.email);
     await smtp.waitFor(people[2]!.email);
     expect(smtp.received.some((m) => JSON.stringify(m.to).includes(people[0]!.email))).toBe(false);
-    const first = await ctx.services.db.selectFrom('deliveries').select(['messageId', 'providerResponse']).where('accountId', '=', accountId).where('id', '=', rowOf(0)).executeTakeFirstOrThrow();
+    const first = await ctx.services.db
+      .selectFrom('deliveries')
+      .select(['messageId', 'providerResponse'])
+      .where('accountId', '=', accountId)
+      .where('id', '=', rowOf(0))
+      .executeTakeFirstOrThrow();
     expect(first).toEqual({ messageId: '<killed-0@herald.test>', providerResponse: null });
-    const sent = await withAccount(ctx.services.db, accountId, (db) => db.selectFrom('events').select('personId').where('type', '=', 'email').where('name', '=', 'sent').execute());
+    const sent = await withAccount(ctx.services.db, accountId, (db) =>
+      db
+        .selectFrom('events')
+        .select('personId')
+        .where('type', '=', 'email')
+        .where('name', '=', 'sent')
+        .execute(),
+    );
     expect(sent.map((e) => Number(e.personId)).sort()).toEqual(people.map((p) => p.id).sort());
   });
 });
@@ -100,11 +175,13 @@ describe('the SMTP client', () => {
    */
   const socketOf = (connection: SmtpConnection) => (connection as unknown as { socket: net.Socket }).socket;
   /** The bytes a message puts on the connection before its final dot: MAIL, RCPT and DATA, then the content. */
-  const bytesBeforeDot = (to: string, raw: string) => `MAIL FROM:<news@herald.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`.length + raw.length;
+  const bytesBeforeDot = (to: string, raw: string) =>
+    `MAIL FROM:<news@herald.test>\r\nRCPT TO:<${to}>\r\nDATA\r\n`.length + raw.length;
 
   function watchDot(socket: net.Socket, before: number, onSending?: () => void) {
     const seen: { hook: string; written: number; queued: number }[] = [];
-    const see = (hook: string) => seen.push({ hook, written: socket.bytesWritten - before, queued: socket.writableLength });
+    const see = (hook: string) =>
+      seen.push({ hook, written: socket.bytesWritten - before, queued: socket.writableLength });
     const hooks = {
       sending: () => {
         see('sending');
@@ -126,7 +203,10 @@ describe('the SMTP client', () => {
     const { seen, hooks } = watchDot(socket, socket.bytesWritten, () => {
       deliveredAtHook = smtp.received.some((m) => JSON.stringify(m.to).includes(to));
     });
-    const reply = await connection.send({ from: 'news@herald.test', to }, raw, { wireReady: true, dot: hooks });
+    const reply = await connection.send({ from: 'news@herald.test', to }, raw, {
+      wireReady: true,
+      dot: hooks,
+    });
     expect(reply).toMatch(/^250/);
     // MAIL, RCPT and DATA and the whole content written, none of it still queued, the dot not yet: the socket took the
     // dot at once, so nothing was taken back.
@@ -146,7 +226,10 @@ describe('the SMTP client', () => {
       socket.cork();
       setTimeout(() => socket.uncork(), 20);
     });
-    const reply = await connection.send({ from: 'news@herald.test', to }, raw, { wireReady: true, dot: hooks });
+    const reply = await connection.send({ from: 'news@herald.test', to }, raw, {
+      wireReady: true,
+      dot: hooks,
+    });
     expect(reply).toMatch(/^250/);
     const content = bytesBeforeDot(to, raw);
     expect(seen).toEqual([
@@ -160,8 +243,19 @@ describe('the SMTP client', () => {
   it('fails the send and ends the connection when the journal cannot be written', async () => {
     const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
     const to = uniqueEmail('unjournaled');
-    const failing = { sending: () => { throw new Error('journal: no space left on device'); }, held: () => undefined, left: () => undefined };
-    await expect(connection.send({ from: 'news@herald.test', to }, `To: ${to}\r\nSubject: x\r\n\r\nbody\r\n`, { wireReady: true, dot: failing })).rejects.toThrow(/no space left/);
+    const failing = {
+      sending: () => {
+        throw new Error('journal: no space left on device');
+      },
+      held: () => undefined,
+      left: () => undefined,
+    };
+    await expect(
+      connection.send({ from: 'news@herald.test', to }, `To: ${to}\r\nSubject: x\r\n\r\nbody\r\n`, {
+        wireReady: true,
+        dot: failing,
+      }),
+    ).rejects.toThrow(/no space left/);
     await until(() => connection.closed, { timeout: 5_000, message: 'the connection ended' });
     await smtp.idle();
     expect(smtp.received.some((m) => JSON.stringify(m.to).includes(to))).toBe(false);
@@ -170,7 +264,15 @@ describe('the SMTP client', () => {
   it('sends toMime output byte for byte: UTF-8 in the header block as UTF-8, the quoted-printable bodies as they are', async () => {
     const connection = await SmtpConnection.open({ url: new URL(smtp.url) });
     const to = uniqueEmail('bytes');
-    const mime = toMime({ from: '"Zoë" <news@herald.test>', to, subject: 'Grüße', html: '<p>Caffè ☕</p>', text: 'Caffè ☕', messageId: '<bytes@herald.test>', headers: { 'X-Note': 'Größe' } });
+    const mime = toMime({
+      from: '"Zoë" <news@herald.test>',
+      to,
+      subject: 'Grüße',
+      html: '<p>Caffè ☕</p>',
+      text: 'Caffè ☕',
+      messageId: '<bytes@herald.test>',
+      headers: { 'X-Note': 'Größe' },
+    });
     await connection.send({ from: 'news@herald.test', to }, mime, { wireReady: true });
     const mail = await smtp.waitFor(to);
     expect(mail.headers.get('x-note')).toBe('Größe');

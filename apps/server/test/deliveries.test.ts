@@ -45,27 +45,50 @@ async function setUp(n: number) {
   const accountId = owner.account.accountId as number;
   const name = `pipeline-${Date.now()}-${Math.floor(Math.random() * 1e6)}.example.org`;
   const domain = (await client.post('/v1/settings/email/domains', { domain: name })).body.domain;
-  for (const record of domain.records) if (record.type === 'TXT') dns.zone[record.host] = { TXT: [...(dns.zone[record.host]?.TXT ?? []), record.value] };
-  expect((await client.post(`/v1/settings/email/domains/${domain.id}/verify`)).body.domain.status).toBe('verified');
+  for (const record of domain.records)
+    if (record.type === 'TXT')
+      dns.zone[record.host] = { TXT: [...(dns.zone[record.host]?.TXT ?? []), record.value] };
+  expect((await client.post(`/v1/settings/email/domains/${domain.id}/verify`)).body.domain.status).toBe(
+    'verified',
+  );
   const email = (await client.post('/v1/emails', newEmail({ fromEmail: `news@${name}` }))).body.email;
   const people = [];
-  for (let i = 0; i < n; i++) people.push((await client.post('/v1/people/?source=manual', { email: uniqueEmail('reader'), firstName: `Reader${i}` })).body.user);
+  for (let i = 0; i < n; i++)
+    people.push(
+      (
+        await client.post('/v1/people/?source=manual', {
+          email: uniqueEmail('reader'),
+          firstName: `Reader${i}`,
+        })
+      ).body.user,
+    );
   return { owner, accountId, email, people, name };
 }
 
 async function enqueue(accountId: number, sourceId: number, emailId: number) {
   return withAccount(ctx.services.db, accountId, async (db) => {
     const category = (await defaultCategory(db, accountId))!;
-    return enqueueDeliveries(db, { accountId, kind: 'broadcast', sourceId, emailId, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+    return enqueueDeliveries(db, {
+      accountId,
+      kind: 'broadcast',
+      sourceId,
+      emailId,
+      category: { id: Number(category.id), type: 'marketing' },
+      audience: sql`true`,
+    });
   });
 }
 
-const progress = (accountId: number, sourceId: number) => withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', sourceId));
+const progress = (accountId: number, sourceId: number) =>
+  withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', sourceId));
 
 describe('the sending pipeline', () => {
   it('sends each queued person one personalised, DKIM-signed message; a second enqueue or run sends nothing again', async () => {
     const { accountId, email, people, name } = await setUp(3);
-    await ctx.services.db.insertInto('suppressions').values({ accountId, email: people[2].email, reason: 'unsubscribed', source: 'test' }).execute();
+    await ctx.services.db
+      .insertInto('suppressions')
+      .values({ accountId, email: people[2].email, reason: 'unsubscribed', source: 'test' })
+      .execute();
     expect(await enqueue(accountId, 1, email.id)).toEqual({ queued: 2, excluded: 1 });
     expect(await enqueue(accountId, 1, email.id)).toEqual({ queued: 0, excluded: 3 });
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 1 });
@@ -79,30 +102,55 @@ describe('the sending pipeline', () => {
     expect(raw).toMatch(/List-Unsubscribe: <http:\/\/localhost:3000\/public\/unsubscribe\?token=[\w-]+>/);
     const resolver = new Resolver({ timeout: 1000, tries: 1 });
     resolver.setServers([dns.server]);
-    const verified = await dkimVerify(smtp.raw.get(mails[0]!)!, { resolver: (host, rr) => resolver.resolve(host, rr as 'TXT') });
+    const verified = await dkimVerify(smtp.raw.get(mails[0]!)!, {
+      resolver: (host, rr) => resolver.resolve(host, rr as 'TXT'),
+    });
     expect(verified.results.find((r) => r.signingDomain === name)?.status.result).toBe('pass');
-    const events = await withAccount(ctx.services.db, accountId, (db) => db.selectFrom('events').select(['personId', 'data']).where('type', '=', 'email').where('name', '=', 'sent').execute());
+    const events = await withAccount(ctx.services.db, accountId, (db) =>
+      db
+        .selectFrom('events')
+        .select(['personId', 'data'])
+        .where('type', '=', 'email')
+        .where('name', '=', 'sent')
+        .execute(),
+    );
     expect(events).toHaveLength(2);
     expect(events[0]!.data).toMatchObject({ broadcastId: 1, emailId: email.id });
   });
 
   it("tracks a person's message (open pixel, click redirects for the email's links, not Herald's own) but not a test send", async () => {
     const { accountId, email, people } = await setUp(1);
-    await ctx.services.db.updateTable('emails').set({ html: '<html><body><p>Hi</p><a href="https://example.com/news?a=1&amp;b=2">News</a><a href="{{ unsubscribe_url }}">Unsubscribe</a></body></html>' }).where('id', '=', email.id).execute();
+    await ctx.services.db
+      .updateTable('emails')
+      .set({
+        html: '<html><body><p>Hi</p><a href="https://example.com/news?a=1&amp;b=2">News</a><a href="{{ unsubscribe_url }}">Unsubscribe</a></body></html>',
+      })
+      .where('id', '=', email.id)
+      .execute();
     await enqueue(accountId, 7, email.id);
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 7 });
     const html = (await smtp.waitFor(people[0].email)).html as string;
     expect(html).toMatch(/<img [^>]*src="http:\/\/localhost:3000\/t\/o\/[\w.-]+"/);
     const link = /href="(http:\/\/localhost:3000\/t\/c\/[^"]+)"/.exec(html)?.[1];
-    expect(decodeURIComponent(link!.replace(/&amp;/g, '&').split('?u=')[1]!)).toBe('https://example.com/news?a=1&b=2');
+    expect(decodeURIComponent(link!.replace(/&amp;/g, '&').split('?u=')[1]!)).toBe(
+      'https://example.com/news?a=1&b=2',
+    );
     expect(html).toMatch(/href="http:\/\/localhost:3000\/public\/unsubscribe\?token=/);
     const before = smtp.received.length;
     await withAccount(ctx.services.db, accountId, async (db) => {
       const category = (await defaultCategory(db, accountId))!;
-      await enqueueDeliveries(db, { accountId, kind: 'test', sourceId: 8, emailId: email.id, category: { id: Number(category.id), type: 'marketing' }, audience: sql`true` });
+      await enqueueDeliveries(db, {
+        accountId,
+        kind: 'test',
+        sourceId: 8,
+        emailId: email.id,
+        category: { id: Number(category.id), type: 'marketing' },
+        audience: sql`true`,
+      });
     });
     await runDeliver(ctx.services, { accountId, kind: 'test', sourceId: 8 });
-    const previewOf = () => smtp.received.slice(before).find((m) => JSON.stringify(m.to).includes(people[0].email));
+    const previewOf = () =>
+      smtp.received.slice(before).find((m) => JSON.stringify(m.to).includes(people[0].email));
     const preview = await until(previewOf, { timeout: 10_000, message: 'the preview mail' });
     expect(preview.html).toContain('href="https://example.com/news?a=1&amp;b=2"');
     expect(preview.html).not.toContain('/t/o/');
@@ -113,17 +161,44 @@ describe('the sending pipeline', () => {
     expect(await enqueue(accountId, 3, email.id)).toEqual({ queued: 5, excluded: 0 });
     const db = ctx.services.db;
     const category = (await withAccount(db, accountId, (scoped) => defaultCategory(scoped, accountId)))!;
-    await db.insertInto('suppressions').values({ accountId, email: people[0].email, reason: 'unsubscribed', source: 'test' }).execute();
-    await db.updateTable('people').set({ archivedAt: new Date() }).where('accountId', '=', accountId).where('id', '=', people[2].id).execute();
-    await db.insertInto('communicationPreferences').values({ accountId, personId: people[3].id, categoryId: category.id, value: 'optOut' }).execute();
+    await db
+      .insertInto('suppressions')
+      .values({ accountId, email: people[0].email, reason: 'unsubscribed', source: 'test' })
+      .execute();
+    await db
+      .updateTable('people')
+      .set({ archivedAt: new Date() })
+      .where('accountId', '=', accountId)
+      .where('id', '=', people[2].id)
+      .execute();
+    await db
+      .insertInto('communicationPreferences')
+      .values({ accountId, personId: people[3].id, categoryId: category.id, value: 'optOut' })
+      .execute();
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 3 });
-    const rows = await db.selectFrom('deliveries').select(['personId', 'status', 'lastError']).where('accountId', '=', accountId).where('sourceId', '=', 3).orderBy('personId').execute();
+    const rows = await db
+      .selectFrom('deliveries')
+      .select(['personId', 'status', 'lastError'])
+      .where('accountId', '=', accountId)
+      .where('sourceId', '=', 3)
+      .orderBy('personId')
+      .execute();
     const statusOf = new Map(rows.map((r) => [Number(r.personId), r.status]));
-    expect(people.map((p) => statusOf.get(p.id))).toEqual(['canceled', 'sent', 'canceled', 'canceled', 'sent']);
+    expect(people.map((p) => statusOf.get(p.id))).toEqual([
+      'canceled',
+      'sent',
+      'canceled',
+      'canceled',
+      'sent',
+    ]);
     expect(rows.find((r) => r.status === 'canceled')!.lastError).toMatch(/No longer receives this mail/);
     const mails = await Promise.all([people[1], people[4]].map((p) => smtp.waitFor(p.email)));
-    expect(mails.map((m) => m!.html)).toEqual([expect.stringContaining('Hi Reader1'), expect.stringContaining('Hi Reader4')]);
-    for (const p of [people[0], people[2], people[3]]) expect(smtp.received.some((m) => JSON.stringify(m.to).includes(p.email))).toBe(false);
+    expect(mails.map((m) => m!.html)).toEqual([
+      expect.stringContaining('Hi Reader1'),
+      expect.stringContaining('Hi Reader4'),
+    ]);
+    for (const p of [people[0], people[2], people[3]])
+      expect(smtp.received.some((m) => JSON.stringify(m.to).includes(p.email))).toBe(false);
   });
 
   it('retries a temporary refusal, fails a permanent one, and re-sends rows whose lease ran out but never rows marked sent', async () => {
@@ -132,18 +207,36 @@ describe('the sending pipeline', () => {
     hard.add(people[1].email);
     await enqueue(accountId, 2, email.id);
     // A crashed worker's claim: leased, lease already run out, never sent. And a row already sent must stay so.
-    await ctx.services.db.updateTable('deliveries').set({ status: 'sending', leaseUntil: new Date(Date.now() - 1000), attempts: 1 })
-      .where('accountId', '=', accountId).where('personId', '=', people[2].id).execute();
-    await ctx.services.db.updateTable('deliveries').set({ status: 'sent', sentAt: new Date() })
-      .where('accountId', '=', accountId).where('personId', '=', people[3].id).execute();
+    await ctx.services.db
+      .updateTable('deliveries')
+      .set({ status: 'sending', leaseUntil: new Date(Date.now() - 1000), attempts: 1 })
+      .where('accountId', '=', accountId)
+      .where('personId', '=', people[2].id)
+      .execute();
+    await ctx.services.db
+      .updateTable('deliveries')
+      .set({ status: 'sent', sentAt: new Date() })
+      .where('accountId', '=', accountId)
+      .where('personId', '=', people[3].id)
+      .execute();
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 2 });
     expect(await progress(accountId, 2)).toMatchObject({ sent: 2, failed: 1, pending: 1 });
-    const failed = await ctx.services.db.selectFrom('deliveries').select(['lastError', 'status']).where('accountId', '=', accountId).where('personId', '=', people[1].id).executeTakeFirstOrThrow();
+    const failed = await ctx.services.db
+      .selectFrom('deliveries')
+      .select(['lastError', 'status'])
+      .where('accountId', '=', accountId)
+      .where('personId', '=', people[1].id)
+      .executeTakeFirstOrThrow();
     expect(failed.lastError).toMatch(/No such user/);
     await smtp.waitFor(people[2].email);
     expect(smtp.received.some((m) => JSON.stringify(m.to).includes(people[3].email))).toBe(false);
     // The temporary refusal waits for its backoff; once due it goes.
-    await ctx.services.db.updateTable('deliveries').set({ notBefore: new Date() }).where('accountId', '=', accountId).where('status', '=', 'pending').execute();
+    await ctx.services.db
+      .updateTable('deliveries')
+      .set({ notBefore: new Date() })
+      .where('accountId', '=', accountId)
+      .where('status', '=', 'pending')
+      .execute();
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 2 });
     await smtp.waitFor(people[0].email);
     expect(await progress(accountId, 2)).toMatchObject({ sent: 3, failed: 1, pending: 0 });
@@ -153,18 +246,36 @@ describe('the sending pipeline', () => {
     const owner = await registerUser(ctx.app);
     const accountId = owner.account.accountId as number;
     const db = ctx.services.db;
-    const inserted = await sql<{ id: string }>`insert into deliveries (account_id, source_kind, source_id, email_id, to_address, status, lease_until)
-      select ${accountId}, 'broadcast', 9, 1, 'r' || i || '@example.com', 'sending', now() + interval '1 minute' from generate_series(1, 60) as i returning id`.execute(db);
+    const inserted = await sql<{
+      id: string;
+    }>`insert into deliveries (account_id, source_kind, source_id, email_id, to_address, status, lease_until)
+      select ${accountId}, 'broadcast', 9, 1, 'r' || i || '@example.com', 'sending', now() + interval '1 minute' from generate_series(1, 60) as i returning id`.execute(
+      db,
+    );
     const claimed = inserted.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-    const sent = claimed.slice(0, 50).map((id, i) => ({ id, messageId: `<m${id}@example.com>`, response: i % 2 ? `250 queued as ${id}` : null }));
-    const failed = claimed.slice(50, 52).map((id, i) => ({ id, error: `550 no user ${id}`, retryInSeconds: i ? 30 : null }));
+    const sent = claimed
+      .slice(0, 50)
+      .map((id, i) => ({
+        id,
+        messageId: `<m${id}@example.com>`,
+        response: i % 2 ? `250 queued as ${id}` : null,
+      }));
+    const failed = claimed
+      .slice(50, 52)
+      .map((id, i) => ({ id, error: `550 no user ${id}`, retryInSeconds: i ? 30 : null }));
     await withAccount(db, accountId, async (scoped) => {
       await recordSent(scoped, accountId, sent);
       await recordFailed(scoped, accountId, failed);
     });
-    const rows = await db.selectFrom('deliveries').select(['id', 'status', 'messageId', 'providerResponse', 'lastError', 'notBefore', 'leaseUntil'])
-      .where('accountId', '=', accountId).orderBy('id').execute();
-    expect(rows.slice(0, 50).map((r) => [Number(r.id), r.status, r.messageId, r.providerResponse, r.leaseUntil])).toEqual(sent.map((s) => [s.id, 'sent', s.messageId, s.response, null]));
+    const rows = await db
+      .selectFrom('deliveries')
+      .select(['id', 'status', 'messageId', 'providerResponse', 'lastError', 'notBefore', 'leaseUntil'])
+      .where('accountId', '=', accountId)
+      .orderBy('id')
+      .execute();
+    expect(
+      rows.slice(0, 50).map((r) => [Number(r.id), r.status, r.messageId, r.providerResponse, r.leaseUntil]),
+    ).toEqual(sent.map((s) => [s.id, 'sent', s.messageId, s.response, null]));
     expect(rows.slice(50).map((r) => [r.status, r.lastError])).toEqual([
       ['failed', `550 no user ${failed[0]!.id}`],
       ['pending', `550 no user ${failed[1]!.id}`],
@@ -174,37 +285,63 @@ describe('the sending pipeline', () => {
     expect(rows[50]!.notBefore.getTime()).toBeLessThan(Date.now());
     // Sent once only: a second report of a sent row changes nothing, and a failure after it neither.
     await withAccount(db, accountId, async (scoped) => {
-      await recordSent(scoped, accountId, [{ id: sent[0]!.id, messageId: '<again@example.com>', response: 'again' }]);
+      await recordSent(scoped, accountId, [
+        { id: sent[0]!.id, messageId: '<again@example.com>', response: 'again' },
+      ]);
       await recordFailed(scoped, accountId, [{ id: sent[1]!.id, error: 'late', retryInSeconds: 5 }]);
     });
-    const again = await db.selectFrom('deliveries').select(['messageId', 'status']).where('accountId', '=', accountId).where('id', 'in', [sent[0]!.id, sent[1]!.id]).orderBy('id').execute();
-    expect(again).toEqual([{ messageId: sent[0]!.messageId, status: 'sent' }, { messageId: sent[1]!.messageId, status: 'sent' }]);
+    const again = await db
+      .selectFrom('deliveries')
+      .select(['messageId', 'status'])
+      .where('accountId', '=', accountId)
+      .where('id', 'in', [sent[0]!.id, sent[1]!.id])
+      .orderBy('id')
+      .execute();
+    expect(again).toEqual([
+      { messageId: sent[0]!.messageId, status: 'sent' },
+      { messageId: sent[1]!.messageId, status: 'sent' },
+    ]);
     await db.deleteFrom('deliveries').where('accountId', '=', accountId).execute();
   });
 
   it('refuses to send from an address that is neither verified nor on a verified domain', async () => {
     const owner = await registerUser(ctx.app);
     const accountId = owner.account.accountId as number;
-    const email = (await owner.client.post('/v1/emails', newEmail({ fromEmail: 'someone@unverified.example.com' }))).body.email;
+    const email = (
+      await owner.client.post('/v1/emails', newEmail({ fromEmail: 'someone@unverified.example.com' }))
+    ).body.email;
     await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('reader') });
     await enqueue(accountId, 3, email.id);
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 3 });
     expect(await progress(accountId, 3)).toMatchObject({ failed: 1, sent: 0 });
-    const row = await ctx.services.db.selectFrom('deliveries').select('lastError').where('accountId', '=', accountId).executeTakeFirstOrThrow();
-    expect(row.lastError).toBe('Address someone@unverified.example.com has not been verified for sending email.');
+    const row = await ctx.services.db
+      .selectFrom('deliveries')
+      .select('lastError')
+      .where('accountId', '=', accountId)
+      .executeTakeFirstOrThrow();
+    expect(row.lastError).toBe(
+      'Address someone@unverified.example.com has not been verified for sending email.',
+    );
   });
 
   it('marks recipients for a segment re-check only when some segment of the account reads the sent activity', async () => {
     const { owner, accountId, email, people } = await setUp(2);
     const dirty = async () => {
-      const rows = await ctx.services.db.selectFrom('segmentDirtyPeople').select('personId').where('accountId', '=', accountId).execute();
+      const rows = await ctx.services.db
+        .selectFrom('segmentDirtyPeople')
+        .select('personId')
+        .where('accountId', '=', accountId)
+        .execute();
       return rows.map((r) => Number(r.personId));
     };
     await ctx.services.db.deleteFrom('segmentDirtyPeople').where('accountId', '=', accountId).execute();
     await enqueue(accountId, 4, email.id);
     await runDeliver(ctx.services, { accountId, kind: 'broadcast', sourceId: 4 });
     expect(await dirty()).toEqual([]);
-    const segment = await owner.client.post('/v1/segments', { name: 'Got an email', conditions: [{ type: 'emailActivity', activity: 'sent', performed: true }] });
+    const segment = await owner.client.post('/v1/segments', {
+      name: 'Got an email',
+      conditions: [{ type: 'emailActivity', activity: 'sent', performed: true }],
+    });
     expect(segment.status).toBe(201);
     await ctx.services.db.deleteFrom('segmentDirtyPeople').where('accountId', '=', accountId).execute();
     await enqueue(accountId, 5, email.id);

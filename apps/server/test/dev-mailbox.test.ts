@@ -11,7 +11,9 @@ afterAll(() => ctx.close());
 
 async function waitForMailTo(client: Client, email: string) {
   return until(
-    async () => (await client.get('/v1/dev/mailbox')).body.messages.find((m: { to: string }) => m.to === email) as { id: number; to: string; subject: string; text: string; html: string } | undefined,
+    async () =>
+      (await client.get('/v1/dev/mailbox')).body.messages.find((m: { to: string }) => m.to === email) as
+        { id: number; to: string; subject: string; text: string; html: string } | undefined,
     { timeout: 15_000, message: `a mail to ${email} in the mailbox` },
   );
 }

@@ -21,8 +21,14 @@ describe('DNS lookup', () => {
   it('throws DnsUnavailable for SERVFAIL, a timeout and an unreachable server', async () => {
     dns.zone['broken.test'] = { fail: 'servfail' };
     dns.zone['silent.test'] = { fail: 'timeout' };
-    await expect(lookup.txt('broken.test')).rejects.toMatchObject({ name: 'DnsUnavailable', reason: 'SERVFAIL' });
-    await expect(lookup.cname('silent.test')).rejects.toMatchObject({ name: 'DnsUnavailable', reason: 'timed out' });
+    await expect(lookup.txt('broken.test')).rejects.toMatchObject({
+      name: 'DnsUnavailable',
+      reason: 'SERVFAIL',
+    });
+    await expect(lookup.cname('silent.test')).rejects.toMatchObject({
+      name: 'DnsUnavailable',
+      reason: 'timed out',
+    });
     const other = await startDnsServer();
     await other.close();
     const unreachable = createDnsLookup({ servers: [other.server], timeoutMs: 300 });
@@ -31,7 +37,9 @@ describe('DNS lookup', () => {
 
   it('refuses DNS servers that are not IP addresses with an optional port', () => {
     expect(() => createDnsLookup({ servers: ['dns.example.com'], timeoutMs: 300 })).toThrow(/DNS_SERVERS/);
-    expect(() => createDnsLookup({ servers: ['127.0.0.1:5353', '[::1]:53', '::1', '9.9.9.9'], timeoutMs: 300 })).not.toThrow();
+    expect(() =>
+      createDnsLookup({ servers: ['127.0.0.1:5353', '[::1]:53', '::1', '9.9.9.9'], timeoutMs: 300 }),
+    ).not.toThrow();
   });
 });
 
@@ -41,7 +49,14 @@ describe('expected records', () => {
     expect(records.map((r) => [r.kind, r.type, r.host, r.value, r.required, r.status])).toEqual([
       ['dkim', 'TXT', 's1._domainkey.example.com', `v=DKIM1; k=rsa; p=${key}`, true, 'unchecked'],
       ['spf', 'TXT', 'example.com', 'v=spf1 include:_spf.herald.test ~all', true, 'unchecked'],
-      ['dmarc', 'TXT', '_dmarc.example.com', 'v=DMARC1; p=none; rua=mailto:dmarc@example.com', true, 'unchecked'],
+      [
+        'dmarc',
+        'TXT',
+        '_dmarc.example.com',
+        'v=DMARC1; p=none; rua=mailto:dmarc@example.com',
+        true,
+        'unchecked',
+      ],
       ['returnPath', 'CNAME', 'bounces.example.com', 'bounces.herald.test', false, 'unchecked'],
     ]);
   });
@@ -75,14 +90,21 @@ describe('checking a domain', () => {
     it('is missing without a TXT record', async () => {
       delete dns.zone['s1._domainkey.example.com'];
       const { records, dkim } = await check();
-      expect(dkim).toMatchObject({ status: 'missing', problems: ['No TXT record found at s1._domainkey.example.com.'], found: [] });
+      expect(dkim).toMatchObject({
+        status: 'missing',
+        problems: ['No TXT record found at s1._domainkey.example.com.'],
+        found: [],
+      });
       expect(domainVerified(records)).toBe(false);
       expect(checkComplete(records)).toBe(true);
     });
 
     it('is a mismatch when the published key is another one or cut short', async () => {
       dns.zone['s1._domainkey.example.com'] = { TXT: [`v=DKIM1; k=rsa; p=${publicKey()}`] };
-      expect((await check()).dkim).toMatchObject({ status: 'mismatch', problems: ['The published key differs from ours: copy the value again, whole.'] });
+      expect((await check()).dkim).toMatchObject({
+        status: 'mismatch',
+        problems: ['The published key differs from ours: copy the value again, whole.'],
+      });
       dns.zone['s1._domainkey.example.com'] = { TXT: [`v=DKIM1; k=rsa; p=${key.slice(0, 200)}`] };
       expect((await check()).dkim.status).toBe('mismatch');
     });
@@ -102,20 +124,32 @@ describe('checking a domain', () => {
 
     it('is invalid with two keys at the selector', async () => {
       dns.zone['s1._domainkey.example.com'] = { TXT: [`v=DKIM1; p=${key}`, `v=DKIM1; p=${publicKey()}`] };
-      expect((await check()).dkim).toMatchObject({ status: 'invalid', problems: ['There are 2 DKIM records at s1._domainkey.example.com; keep only the one with our key.'] });
+      expect((await check()).dkim).toMatchObject({
+        status: 'invalid',
+        problems: ['There are 2 DKIM records at s1._domainkey.example.com; keep only the one with our key.'],
+      });
     });
   });
   describe('DMARC', () => {
     it('is missing without a v=DMARC1 record', async () => {
       dns.zone['_dmarc.example.com'] = { TXT: ['something else'] };
-      expect((await check()).dmarc).toMatchObject({ status: 'missing', problems: ['No DMARC record found at _dmarc.example.com.'] });
+      expect((await check()).dmarc).toMatchObject({
+        status: 'missing',
+        problems: ['No DMARC record found at _dmarc.example.com.'],
+      });
     });
 
     it('needs a p= policy that is none, quarantine or reject', async () => {
       dns.zone['_dmarc.example.com'] = { TXT: ['v=DMARC1; rua=mailto:dmarc@example.com'] };
-      expect((await check()).dmarc).toMatchObject({ status: 'invalid', problems: ['The DMARC record has no p= policy.'] });
+      expect((await check()).dmarc).toMatchObject({
+        status: 'invalid',
+        problems: ['The DMARC record has no p= policy.'],
+      });
       dns.zone['_dmarc.example.com'] = { TXT: ['v=DMARC1; p=block'] };
-      expect((await check()).dmarc).toMatchObject({ status: 'invalid', problems: ['The DMARC policy p=block is not one of none, quarantine or reject.'] });
+      expect((await check()).dmarc).toMatchObject({
+        status: 'invalid',
+        problems: ['The DMARC policy p=block is not one of none, quarantine or reject.'],
+      });
       for (const policy of ['quarantine', 'reject']) {
         dns.zone['_dmarc.example.com'] = { TXT: [`v=DMARC1;p=${policy};pct=100`] };
         expect((await check()).dmarc.status).toBe('pass');
@@ -126,7 +160,9 @@ describe('checking a domain', () => {
       dns.zone['_dmarc.example.com'] = { TXT: ['v=DMARC1; p=none', 'v=DMARC1; p=reject'] };
       expect((await check()).dmarc).toMatchObject({
         status: 'invalid',
-        problems: ['There are 2 DMARC records at _dmarc.example.com; a domain must have exactly one (delete the others).'],
+        problems: [
+          'There are 2 DMARC records at _dmarc.example.com; a domain must have exactly one (delete the others).',
+        ],
       });
     });
   });
@@ -135,11 +171,17 @@ describe('checking a domain', () => {
     it('reports a CNAME pointing elsewhere or missing, without blocking verification', async () => {
       dns.zone['bounces.example.com'] = { CNAME: 'bounces.other.test' };
       const pointed = await check();
-      expect(pointed.returnPath).toMatchObject({ status: 'mismatch', problems: ['CNAME points to bounces.other.test instead of bounces.herald.test.'] });
+      expect(pointed.returnPath).toMatchObject({
+        status: 'mismatch',
+        problems: ['CNAME points to bounces.other.test instead of bounces.herald.test.'],
+      });
       expect(domainVerified(pointed.records)).toBe(true);
       delete dns.zone['bounces.example.com'];
       const missing = await check();
-      expect(missing.returnPath).toMatchObject({ status: 'missing', problems: ['No CNAME record found at bounces.example.com.'] });
+      expect(missing.returnPath).toMatchObject({
+        status: 'missing',
+        problems: ['No CNAME record found at bounces.example.com.'],
+      });
       expect(domainVerified(missing.records)).toBe(true);
     });
   });
@@ -148,7 +190,11 @@ describe('checking a domain', () => {
     it('a SERVFAIL makes the record unknown, never pass', async () => {
       dns.zone['s1._domainkey.example.com'] = { fail: 'servfail' };
       const { records, dkim, spf } = await check();
-      expect(dkim).toMatchObject({ status: 'unknown', problems: ['Could not check: the DNS server failed to answer (SERVFAIL).'], found: [] });
+      expect(dkim).toMatchObject({
+        status: 'unknown',
+        problems: ['Could not check: the DNS server failed to answer (SERVFAIL).'],
+        found: [],
+      });
       expect(spf.status).toBe('pass');
       expect(checkComplete(records)).toBe(false);
       expect(domainVerified(records)).toBe(false);
@@ -158,8 +204,14 @@ describe('checking a domain', () => {
       dns.zone['_dmarc.example.com'] = { fail: 'timeout' };
       dns.zone['_spf.herald.test'] = { fail: 'timeout' };
       const { records, dmarc, spf, dkim } = await check();
-      expect(dmarc).toMatchObject({ status: 'unknown', problems: ['Could not check: the DNS server timed out.'] });
-      expect(spf).toMatchObject({ status: 'unknown', problems: ['Could not check: the DNS server timed out.'] });
+      expect(dmarc).toMatchObject({
+        status: 'unknown',
+        problems: ['Could not check: the DNS server timed out.'],
+      });
+      expect(spf).toMatchObject({
+        status: 'unknown',
+        problems: ['Could not check: the DNS server timed out.'],
+      });
       expect(dkim.status).toBe('pass');
       expect(checkComplete(records)).toBe(false);
     });

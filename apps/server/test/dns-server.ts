@@ -12,11 +12,22 @@ export interface DnsZoneEntry {
   fail?: 'servfail' | 'timeout';
 }
 
-export interface DnsQuestion { name: string; type: number }
-interface DnsPacket { header: { id: number; qr: number; rcode: number; ra: number; rd: number }; questions: DnsQuestion[]; answers: unknown[] }
+export interface DnsQuestion {
+  name: string;
+  type: number;
+}
+interface DnsPacket {
+  header: { id: number; qr: number; rcode: number; ra: number; rd: number };
+  questions: DnsQuestion[];
+  answers: unknown[];
+}
 /** The answer being built for a question: its header and records, in the packet codec's shape. */
 export type DnsResponse = DnsPacket & { toBuffer(): Buffer };
-type PacketModule = ((request: DnsPacket) => DnsResponse) & { parse(data: Buffer): DnsPacket; TYPE: Record<string, number>; CLASS: Record<string, number> };
+type PacketModule = ((request: DnsPacket) => DnsResponse) & {
+  parse(data: Buffer): DnsPacket;
+  TYPE: Record<string, number>;
+  CLASS: Record<string, number>;
+};
 
 /** The packet codec's record types and classes (`dnsCodes.TYPE.A`, `dnsCodes.CLASS.IN`). */
 export const dnsCodes = Packet as unknown as PacketModule;
@@ -26,7 +37,9 @@ const P = dnsCodes;
  * A DNS server on a loopback UDP port: each question goes to `answer` with its name (lower-case, no trailing dot)
  * and a response to fill in (header and answers); `answer` returns false to leave the question unanswered (a timeout).
  */
-export async function serveDns(answer: (question: DnsQuestion, name: string, response: DnsResponse) => boolean | void) {
+export async function serveDns(
+  answer: (question: DnsQuestion, name: string, response: DnsResponse) => boolean | void,
+) {
   const socket = dgram.createSocket('udp4');
   socket.on('message', (data, rinfo) => {
     let request: DnsPacket;
@@ -72,7 +85,10 @@ function readZoneFile(file: string): Record<string, DnsZoneEntry> {
  * Tests change `zone` between checks. Unknown names answer NXDOMAIN. With `zoneFile`, answers come from
  * that JSON file instead, re-read on each query, so another process (a journey) can change them.
  */
-export async function startDnsServer(zone: Record<string, DnsZoneEntry> = {}, options: { zoneFile?: string } = {}) {
+export async function startDnsServer(
+  zone: Record<string, DnsZoneEntry> = {},
+  options: { zoneFile?: string } = {},
+) {
   const dns = await serveDns((question, name, response) => {
     const entry = (options.zoneFile ? readZoneFile(options.zoneFile) : zone)[name];
     if (entry?.fail === 'timeout') return false;
@@ -82,10 +98,22 @@ export async function startDnsServer(zone: Record<string, DnsZoneEntry> = {}, op
       response.header.rcode = 3;
     } else if (question.type === P.TYPE.TXT) {
       for (const value of entry.TXT ?? []) {
-        response.answers.push({ name: question.name, type: P.TYPE.TXT, class: P.CLASS.IN, ttl: 60, data: chunks(value) });
+        response.answers.push({
+          name: question.name,
+          type: P.TYPE.TXT,
+          class: P.CLASS.IN,
+          ttl: 60,
+          data: chunks(value),
+        });
       }
     } else if (question.type === P.TYPE.CNAME && entry.CNAME) {
-      response.answers.push({ name: question.name, type: P.TYPE.CNAME, class: P.CLASS.IN, ttl: 60, domain: entry.CNAME });
+      response.answers.push({
+        name: question.name,
+        type: P.TYPE.CNAME,
+        class: P.CLASS.IN,
+        ttl: 60,
+        domain: entry.CNAME,
+      });
     }
   });
   return { zone, ...dns };

@@ -25,13 +25,21 @@ function inviteToken(mail: ParsedMail): string {
 }
 
 /** A team member of the owner's account holding exactly `enabled`, signed in (invitation mailed through `smtp`). */
-export async function addMember(ctx: TestContext, smtp: Smtp, owner: Owner, enabled: ScopeId[]): Promise<Client> {
+export async function addMember(
+  ctx: TestContext,
+  smtp: Smtp,
+  owner: Owner,
+  enabled: ScopeId[],
+): Promise<Client> {
   const email = uniqueEmail('member');
   const scopes = scopeIds.map((id) => ({ id, enabled: enabled.includes(id) }));
   const invited = await owner.client.post('/v1/team-members', { name: 'Member', email, scopes });
   if (invited.status !== 201) throw new Error(`invite failed: ${JSON.stringify(invited.body)}`);
   const member = new Client(ctx.app);
-  const accepted = await member.post('/v1/team-members/invitations/accept', { token: inviteToken(await smtp.waitFor(email)), password: 'member password 1' });
+  const accepted = await member.post('/v1/team-members/invitations/accept', {
+    token: inviteToken(await smtp.waitFor(email)),
+    password: 'member password 1',
+  });
   if (accepted.status !== 200) throw new Error(`accept failed: ${JSON.stringify(accepted.body)}`);
   return member;
 }

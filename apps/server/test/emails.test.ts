@@ -39,9 +39,20 @@ describe('emails: create, read, change, archive', () => {
     expect(list.body.emails[0]).not.toHaveProperty('html');
 
     const editor = { type: 'richtext', state: { type: 'doc', content: [] }, html: '<p>Hi</p>' };
-    const saved = await client.patch(`/v1/emails/${id}`, { id, name: 'Onboarding 1', subject: 'Hi {{ person.firstName }}', html: '<p>Hi</p>', editor });
+    const saved = await client.patch(`/v1/emails/${id}`, {
+      id,
+      name: 'Onboarding 1',
+      subject: 'Hi {{ person.firstName }}',
+      html: '<p>Hi</p>',
+      editor,
+    });
     expect(saved.status).toBe(200);
-    expect(saved.body.email).toMatchObject({ name: 'Onboarding 1', subject: 'Hi {{ person.firstName }}', html: '<p>Hi</p>', editor });
+    expect(saved.body.email).toMatchObject({
+      name: 'Onboarding 1',
+      subject: 'Hi {{ person.firstName }}',
+      html: '<p>Hi</p>',
+      editor,
+    });
     const again = await client.get(`/v1/emails/${id}`);
     expect(again.body.email).toEqual(saved.body.email);
     // The entity as the client got it can be sent back whole.
@@ -50,10 +61,18 @@ describe('emails: create, read, change, archive', () => {
 
   it("refuses bad input with the spec's messages and changes nothing", async () => {
     const { client } = await registerUser(ctx.app);
-    expect((await client.post('/v1/emails', { fromEmail: 'me@example.com' })).body.message).toBe(emailMessages.subjectNeeded);
-    expect((await client.post('/v1/emails', { subject: '  ', fromEmail: 'me@example.com' })).body.message).toBe(emailMessages.subjectNeeded);
-    expect((await client.post('/v1/emails', { subject: 'Hi' })).body.message).toBe(emailMessages.fromEmailNeeded);
-    expect((await client.post('/v1/emails', { subject: 'Hi', fromEmail: 'not an address' })).status).toBe(400);
+    expect((await client.post('/v1/emails', { fromEmail: 'me@example.com' })).body.message).toBe(
+      emailMessages.subjectNeeded,
+    );
+    expect(
+      (await client.post('/v1/emails', { subject: '  ', fromEmail: 'me@example.com' })).body.message,
+    ).toBe(emailMessages.subjectNeeded);
+    expect((await client.post('/v1/emails', { subject: 'Hi' })).body.message).toBe(
+      emailMessages.fromEmailNeeded,
+    );
+    expect((await client.post('/v1/emails', { subject: 'Hi', fromEmail: 'not an address' })).status).toBe(
+      400,
+    );
     const { email } = (await client.post('/v1/emails', newEmail())).body;
 
     const cases: [unknown, string][] = [
@@ -78,18 +97,29 @@ describe('emails: create, read, change, archive', () => {
     expect((await client.get('/v1/emails/999999')).body.message).toBe(emailMessages.notFound);
 
     // A merge tag that does not parse, or an unknown filter: 422 naming the part and the line.
-    const syntax = await client.patch(`/v1/emails/${email.id}`, { html: '<p>a</p>\n<p>b</p>\n<p>{{ person.firstName </p>', editor: { type: 'html', state: null, html: '' } });
+    const syntax = await client.patch(`/v1/emails/${email.id}`, {
+      html: '<p>a</p>\n<p>b</p>\n<p>{{ person.firstName </p>',
+      editor: { type: 'html', state: null, html: '' },
+    });
     expect(syntax.status).toBe(422);
     expect(syntax.body.message).toMatch(/line 3/);
-    const filter = await client.patch(`/v1/emails/${email.id}`, { subject: 'Hi {{ person.firstName | shout }}' });
+    const filter = await client.patch(`/v1/emails/${email.id}`, {
+      subject: 'Hi {{ person.firstName | shout }}',
+    });
     expect(filter.status).toBe(422);
     expect(filter.body.message).toMatch(/subject/);
     expect((await client.post('/v1/emails', newEmail({ html: '{% include "secrets" %}' }))).status).toBe(422);
 
     // 5 MB of HTML: refused before it is read whole.
-    const huge = await client.patch(`/v1/emails/${email.id}`, { html: 'x'.repeat(5_000_000), editor: { type: 'html', state: null, html: '' } });
+    const huge = await client.patch(`/v1/emails/${email.id}`, {
+      html: 'x'.repeat(5_000_000),
+      editor: { type: 'html', state: null, html: '' },
+    });
     expect(huge.status).toBe(413);
-    const tooLong = await client.patch(`/v1/emails/${email.id}`, { html: 'x'.repeat(1_000_001), editor: { type: 'html', state: null, html: '' } });
+    const tooLong = await client.patch(`/v1/emails/${email.id}`, {
+      html: 'x'.repeat(1_000_001),
+      editor: { type: 'html', state: null, html: '' },
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.message).toBe(emailMessages.htmlTooLarge);
 
@@ -98,7 +128,8 @@ describe('emails: create, read, change, archive', () => {
 
   it('keeps scripts as authored (the app only shows them in a sandboxed frame)', async () => {
     const { client } = await registerUser(ctx.app);
-    const html = '<p onclick="steal()">Hi</p><script>alert(1)</script><iframe src="https://example.com"></iframe>';
+    const html =
+      '<p onclick="steal()">Hi</p><script>alert(1)</script><iframe src="https://example.com"></iframe>';
     const { email } = (await client.post('/v1/emails', newEmail({ html }))).body;
     expect((await client.get(`/v1/emails/${email.id}`)).body.email.html).toBe(html);
   });
@@ -108,7 +139,8 @@ describe('emails: create, read, change, archive', () => {
     const kept = (await client.post('/v1/emails', newEmail({ name: 'Kept' }))).body.email;
     const old = (await client.post('/v1/emails', newEmail({ name: 'Old' }))).body.email;
     expect((await client.patch(`/v1/emails/${old.id}`, { archived: true })).body.email.archived).toBe(true);
-    const names = async (query: string) => (await client.get(`/v1/emails${query}`)).body.emails.map((e: { name: string }) => e.name);
+    const names = async (query: string) =>
+      (await client.get(`/v1/emails${query}`)).body.emails.map((e: { name: string }) => e.name);
     expect(await names('')).toEqual(['Kept']);
     expect(await names('?archived=true')).toEqual(['Old']);
     expect((await names('?archived=all')).sort()).toEqual(['Kept', 'Old']);
@@ -121,13 +153,16 @@ describe('emails: create, read, change, archive', () => {
   it('emails live in folders: loose ones under the root, filed on create, archived when their folder is deleted', async () => {
     const { client } = await registerUser(ctx.app);
     const loose = (await client.post('/v1/emails', newEmail())).body.email;
-    const folder = (await client.post('/v1/folders', { folderType: 'emails', name: 'Onboarding' })).body.folder;
+    const folder = (await client.post('/v1/folders', { folderType: 'emails', name: 'Onboarding' })).body
+      .folder;
     const filed = (await client.post('/v1/emails', newEmail({ folderId: folder.id }))).body.email;
     const tree = (await client.get('/v1/folders?folderType=emails')).body.folders;
     const root = tree.find((f: { root: boolean }) => f.root);
     expect(root.childrenIds).toContainEqual({ type: 'item', id: loose.id });
     expect(root.childrenIds).not.toContainEqual({ type: 'item', id: filed.id });
-    expect(tree.find((f: { id: number }) => f.id === folder.id).childrenIds).toEqual([{ type: 'item', id: filed.id }]);
+    expect(tree.find((f: { id: number }) => f.id === folder.id).childrenIds).toEqual([
+      { type: 'item', id: filed.id },
+    ]);
 
     const tags = (await client.get('/v1/folders?folderType=tags')).body.folders[0];
     expect((await client.post('/v1/emails', newEmail({ folderId: tags.id }))).status).toBe(400);
@@ -145,11 +180,26 @@ describe('emails: duplication', () => {
     const here = await owner.client.post('/v1/emails/duplication', { emailId: source.id });
     expect(here.status).toBe(201);
     expect(here.body.message).toBe(emailMessages.copied);
-    expect(here.body.email).toMatchObject({ name: 'Copy of Launch', subject: source.subject, html: source.html, editor: source.editor });
+    expect(here.body.email).toMatchObject({
+      name: 'Copy of Launch',
+      subject: source.subject,
+      html: source.html,
+      editor: source.editor,
+    });
     expect(here.body.email.id).not.toBe(source.id);
 
-    const sub = (await owner.client.post('/v1/team-members/accounts', { name: 'Client Co', site: 'client.example.com', industry: 'Agency', timezone: 'UTC' })).body.subaccount;
-    const there = await owner.client.post('/v1/emails/duplication', { emailId: source.id, targetAccountId: sub.id });
+    const sub = (
+      await owner.client.post('/v1/team-members/accounts', {
+        name: 'Client Co',
+        site: 'client.example.com',
+        industry: 'Agency',
+        timezone: 'UTC',
+      })
+    ).body.subaccount;
+    const there = await owner.client.post('/v1/emails/duplication', {
+      emailId: source.id,
+      targetAccountId: sub.id,
+    });
     expect(there.status).toBe(201);
     expect(there.body.email.name).toBe('Copy of Launch');
     // Not in this account; in the other one.
@@ -159,16 +209,21 @@ describe('emails: duplication', () => {
     expect(inSub.map((e: { id: number }) => e.id)).toEqual([there.body.email.id]);
   });
 
-  it("refuses an account the user does not belong to, and a missing or foreign email", async () => {
+  it('refuses an account the user does not belong to, and a missing or foreign email', async () => {
     const owner = await registerUser(ctx.app);
     const stranger = await registerUser(ctx.app);
     const source = (await owner.client.post('/v1/emails', newEmail())).body.email;
-    const foreign = await owner.client.post('/v1/emails/duplication', { emailId: source.id, targetAccountId: stranger.account.accountId });
+    const foreign = await owner.client.post('/v1/emails/duplication', {
+      emailId: source.id,
+      targetAccountId: stranger.account.accountId,
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.message).toBe(emailMessages.targetAccountForbidden);
     expect((await stranger.client.get('/v1/emails')).body.emails).toHaveLength(0);
     expect((await stranger.client.post('/v1/emails/duplication', { emailId: source.id })).status).toBe(404);
-    expect((await owner.client.post('/v1/emails/duplication', {})).body.message).toBe(emailMessages.missingId);
+    expect((await owner.client.post('/v1/emails/duplication', {})).body.message).toBe(
+      emailMessages.missingId,
+    );
     expect((await owner.client.get('/v1/emails')).body.emails).toHaveLength(1);
   });
 });
@@ -180,7 +235,9 @@ describe('emails: permissions and accounts', () => {
     const reader = await addMember(ctx, smtp, owner, ['emails:read']);
     expect((await reader.get('/v1/emails')).body.emails).toHaveLength(1);
     expect((await reader.get(`/v1/emails/${email.id}`)).status).toBe(200);
-    expect((await reader.post('/v1/emails/preview', { email: { subject: 'x', html: '<p>x</p>' } })).status).toBe(200);
+    expect(
+      (await reader.post('/v1/emails/preview', { email: { subject: 'x', html: '<p>x</p>' } })).status,
+    ).toBe(200);
     for (const res of [
       await reader.post('/v1/emails', newEmail()),
       await reader.patch(`/v1/emails/${email.id}`, { subject: 'Taken over' }),
@@ -211,7 +268,9 @@ describe('emails: permissions and accounts', () => {
     expect(res.body.templates.length).toBeGreaterThanOrEqual(3);
     for (const template of res.body.templates) {
       // Every template renders, and every one can be unsubscribed from.
-      const preview = await client.post('/v1/emails/preview', { email: { subject: template.subject, preheader: template.preheader, html: template.html } });
+      const preview = await client.post('/v1/emails/preview', {
+        email: { subject: template.subject, preheader: template.preheader, html: template.html },
+      });
       expect(preview.status, template.id).toBe(200);
       const codes = preview.body.warnings.map((w: { code: string }) => w.code);
       expect(codes, template.id).not.toContain('noUnsubscribeLink');
@@ -220,6 +279,8 @@ describe('emails: permissions and accounts', () => {
       expect(template.html, template.id).not.toMatch(/<link|<script|src=["']?https?:|@import|url\(/i);
       expect(preview.body.html, template.id).toMatch(/<td class="content" style="[^"]*padding/);
     }
-    expect(new Set(res.body.templates.map((t: { editorType: string }) => t.editorType))).toEqual(new Set(['html', 'richtext', 'dragdrop']));
+    expect(new Set(res.body.templates.map((t: { editorType: string }) => t.editorType))).toEqual(
+      new Set(['html', 'richtext', 'dragdrop']),
+    );
   });
 });

@@ -23,7 +23,8 @@ const clusterDirs = new Set<string>();
 afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   // Run as root from a directory the postgres user cannot reach, the cluster lives in a fallback place.
-  for (const dir of clusterDirs) if (dir.startsWith('/var/lib/herald/')) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+  for (const dir of clusterDirs)
+    if (dir.startsWith('/var/lib/herald/')) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
 });
 
 describe('embedded PostgreSQL', () => {
@@ -34,7 +35,9 @@ describe('embedded PostgreSQL', () => {
     expect(await selectOne(first.url)).toMatch(/^15\./);
     // Sized to the machine: a quarter of the memory for shared buffers, between 128 MB and 2 GB.
     const expectedMb = Math.max(128, Math.min(2048, Math.floor(os.totalmem() / 4 / 1024 / 1024)));
-    expect(await setting(first.url, 'shared_buffers')).toBe(expectedMb % 1024 === 0 ? `${expectedMb / 1024}GB` : `${expectedMb}MB`);
+    expect(await setting(first.url, 'shared_buffers')).toBe(
+      expectedMb % 1024 === 0 ? `${expectedMb / 1024}GB` : `${expectedMb}MB`,
+    );
     expect(await setting(first.url, 'max_wal_size')).toBe('4GB');
     await first.stop();
     const second = await startEmbeddedPostgres({ dataDir, port, log });
@@ -56,7 +59,10 @@ describe('embedded PostgreSQL', () => {
   it('recovers from a stale postmaster.pid left by a killed run', async () => {
     const started = await startEmbeddedPostgres({ dataDir, port, log });
     await started.stop();
-    fs.writeFileSync(path.join(started.clusterDir, 'postmaster.pid'), `999999\n${started.clusterDir}\n0\n${port}\n`);
+    fs.writeFileSync(
+      path.join(started.clusterDir, 'postmaster.pid'),
+      `999999\n${started.clusterDir}\n0\n${port}\n`,
+    );
     logs.length = 0;
     const again = await startEmbeddedPostgres({ dataDir, port, log });
     expect(logs.join('\n')).toMatch(/Removed a stale postmaster.pid/);
@@ -67,7 +73,9 @@ describe('embedded PostgreSQL', () => {
   it('reuses a postmaster that outlived the process that started it', async () => {
     const orphan = await startEmbeddedPostgres({ dataDir, port, log });
     // The first handle is dropped without stop(), as when the server is killed.
-    const pid = Number(fs.readFileSync(path.join(orphan.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const pid = Number(
+      fs.readFileSync(path.join(orphan.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
     logs.length = 0;
     const next = await startEmbeddedPostgres({ dataDir, port: port + 1, log });
     expect(logs.join('\n')).toMatch(/already running/);

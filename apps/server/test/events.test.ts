@@ -14,7 +14,10 @@ afterAll(() => ctx.close());
 
 /** A site's browser calling the ingestion API: no cookie, another origin, the write key. */
 const ingest = (body: unknown, key = writeKey) =>
-  new Client(ctx.app).post('/v1/ingest/batch', body, { origin: 'https://customer-site.example', headers: { 'x-write-key': key } });
+  new Client(ctx.app).post('/v1/ingest/batch', body, {
+    origin: 'https://customer-site.example',
+    headers: { 'x-write-key': key },
+  });
 
 describe('event ingestion', () => {
   it('identifies people and records events in one batch; the timeline pages newest first', async () => {
@@ -22,9 +25,26 @@ describe('event ingestion', () => {
     const res = await ingest({
       batch: [
         { type: 'identify', email, traits: { firstName: 'Ina', tags: 'lead' } },
-        { type: 'page', email: email.toUpperCase(), url: 'https://customer-site.example/pricing', timestamp: '2026-01-01T10:00:00Z' },
-        { type: 'track', email, name: 'Signed up', properties: { plan: 'pro' }, timestamp: '2026-01-02T10:00:00Z' },
-        { type: 'track', email, name: 'form-submitted', url: 'https://customer-site.example/contact', properties: { form: { id: 'contact' } } },
+        {
+          type: 'page',
+          email: email.toUpperCase(),
+          url: 'https://customer-site.example/pricing',
+          timestamp: '2026-01-01T10:00:00Z',
+        },
+        {
+          type: 'track',
+          email,
+          name: 'Signed up',
+          properties: { plan: 'pro' },
+          timestamp: '2026-01-02T10:00:00Z',
+        },
+        {
+          type: 'track',
+          email,
+          name: 'form-submitted',
+          url: 'https://customer-site.example/contact',
+          properties: { form: { id: 'contact' } },
+        },
       ],
     });
     expect(res.status).toBe(200);
@@ -39,7 +59,9 @@ describe('event ingestion', () => {
     const first = await owner.client.get(`/v1/people/${person.id}/events?limit=2`);
     expect(first.body.events.map((e: { name: string }) => e.name)).toEqual(['form-submitted', null]);
     expect(first.body.paging.after).toBeTruthy();
-    const second = await owner.client.get(`/v1/people/${person.id}/events?limit=2&cursor=${first.body.paging.after}`);
+    const second = await owner.client.get(
+      `/v1/people/${person.id}/events?limit=2&cursor=${first.body.paging.after}`,
+    );
     expect(second.body.events.map((e: { name: string }) => e.name)).toEqual(['Signed up', 'Page viewed']);
     expect(second.body.paging.after).toBeNull();
 
@@ -67,23 +89,44 @@ describe('event ingestion', () => {
     expect(res.body.rejected.map((r: { index: number }) => r.index)).toEqual([3, 4, 5, 6]);
     expect(res.body.rejected[3].message).toBe(peopleMessages.unknownField('shoeSize'));
     const all = await owner.client.get('/v1/people/all/events?limit=500');
-    const anonEvents = all.body.events.filter((e: { url: string }) => e.url?.startsWith('https://customer-site.example/') && !e.url.includes('pricing') && !e.url.includes('contact'));
+    const anonEvents = all.body.events.filter(
+      (e: { url: string }) =>
+        e.url?.startsWith('https://customer-site.example/') &&
+        !e.url.includes('pricing') &&
+        !e.url.includes('contact'),
+    );
     expect(new Set(anonEvents.map((e: { personId: number }) => e.personId)).size).toBe(1);
   });
 
   it('refuses a wrong write key and bad batches, writing nothing', async () => {
-    expect((await ingest({ batch: [{ type: 'track', email: uniqueEmail(), name: 'x' }] }, 'wrong')).status).toBe(401);
+    expect(
+      (await ingest({ batch: [{ type: 'track', email: uniqueEmail(), name: 'x' }] }, 'wrong')).status,
+    ).toBe(401);
     expect((await ingest({ batch: [] })).status).toBe(400);
     expect((await ingest({ batch: [{ type: 'alias', email: uniqueEmail() }] })).status).toBe(400);
-    expect((await ingest({ batch: Array.from({ length: 1001 }, () => ({ type: 'track', anonymousId: 'a', name: 'x' })) })).status).toBe(400);
-    const preflight = await ctx.app.inject({ method: 'OPTIONS', url: '/v1/ingest/batch', headers: { origin: 'https://customer-site.example', 'access-control-request-method': 'POST' } });
+    expect(
+      (
+        await ingest({
+          batch: Array.from({ length: 1001 }, () => ({ type: 'track', anonymousId: 'a', name: 'x' })),
+        })
+      ).status,
+    ).toBe(400);
+    const preflight = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/ingest/batch',
+      headers: { origin: 'https://customer-site.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toContain('x-write-key');
   });
 
   it('accepts an API key instead of the write key', async () => {
     const key = (await owner.client.post('/v1/accounts/rotate-api-key')).body.apiKey;
-    const res = await new Client(ctx.app).post('/v1/ingest', { type: 'track', email: uniqueEmail(), name: 'Via API key' }, { headers: { authorization: `Bearer ${key}` }, origin: null });
+    const res = await new Client(ctx.app).post(
+      '/v1/ingest',
+      { type: 'track', email: uniqueEmail(), name: 'Via API key' },
+      { headers: { authorization: `Bearer ${key}` }, origin: null },
+    );
     expect(res.body).toEqual({ accepted: 1, rejected: [] });
   });
 

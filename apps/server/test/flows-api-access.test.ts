@@ -11,7 +11,9 @@ describe('attached resources and the catalogue', () => {
     const owner = await registerUser(testContext().app);
     const segmentId = await segment(owner, 'Engaged');
     const { id: emailId } = await email(owner);
-    const field = await owner.client.post('/v1/fields', { items: [{ name: 'plan', title: 'Plan', type: 'string' }] });
+    const field = await owner.client.post('/v1/fields', {
+      items: [{ name: 'plan', title: 'Plan', type: 'string' }],
+    });
     expect(field.status, JSON.stringify(field.body)).toBeLessThan(300);
     const flow = await newFlow(owner.client);
     await addStep(owner.client, flow.id, '/entered-segment', { segment: { id: segmentId } });
@@ -19,7 +21,9 @@ describe('attached resources and the catalogue', () => {
     await addStep(owner.client, flow.id, '/change-field', { field: 'plan', value: 'pro' });
     const emails = await owner.client.get(`/v1/integrations/${flow.id}/emails`);
     expect(emails.body.emails).toEqual([expect.objectContaining({ id: emailId, name: 'Welcome' })]);
-    expect((await owner.client.get(`/v1/integrations/${flow.id}/segments`)).body.segments).toEqual([{ id: segmentId, name: 'Engaged' }]);
+    expect((await owner.client.get(`/v1/integrations/${flow.id}/segments`)).body.segments).toEqual([
+      { id: segmentId, name: 'Engaged' },
+    ]);
     expect((await owner.client.get(`/v1/integrations/${flow.id}/attached`)).body).toEqual({
       email: [{ id: emailId, name: 'Welcome' }],
       field: [{ name: 'plan', title: 'Plan' }],
@@ -32,12 +36,28 @@ describe('attached resources and the catalogue', () => {
     const res = await owner.client.get('/v1/services');
     expect(res.status).toBe(200);
     // Herald's own steps first; Slack and the third-party apps follow (services-api.test.ts).
-    expect(res.body.services[0]).toMatchObject({ id: 'herald', name: 'herald', humanName: 'Herald', schema: {}, kind: 'native' });
-    expect(res.body.steps.map((s: { operationKey: string }) => s.operationKey).sort()).toEqual([...operationKeys].sort());
+    expect(res.body.services[0]).toMatchObject({
+      id: 'herald',
+      name: 'herald',
+      humanName: 'Herald',
+      schema: {},
+      kind: 'native',
+    });
+    expect(res.body.steps.map((s: { operationKey: string }) => s.operationKey).sort()).toEqual(
+      [...operationKeys].sort(),
+    );
     const send = res.body.steps.find((s: { operationKey: string }) => s.operationKey === '/send');
-    expect(send).toMatchObject({ type: 'action', serviceId: 'herald', isHidden: false, mustConfig: { configStep: true } });
+    expect(send).toMatchObject({
+      type: 'action',
+      serviceId: 'herald',
+      isHidden: false,
+      mustConfig: { configStep: true },
+    });
     expect(send.inputSchema).toMatchObject({ type: 'object', required: ['email'] });
-    expect(res.body.steps.find((s: { operationKey: string }) => s.operationKey === '/end-flow').mustConfig.configStep).toBe(false);
+    expect(
+      res.body.steps.find((s: { operationKey: string }) => s.operationKey === '/end-flow').mustConfig
+        .configStep,
+    ).toBe(false);
   });
 });
 
@@ -50,7 +70,8 @@ describe('access', () => {
     const send = await addStep(owner.client, flow.id, '/send', { email: { id: emailId } });
     await link(owner.client, hook.id, send.id);
     const other = await newFlow(owner.client, 'Private');
-    const token = (await owner.client.get(`/v1/integrations/${flow.id}/share-token`)).body.shareToken as string;
+    const token = (await owner.client.get(`/v1/integrations/${flow.id}/share-token`)).body
+      .shareToken as string;
     expect(token).toBeTruthy();
     const anonymous = new Client(testContext().app);
     const q = `read-only-auth=${encodeURIComponent(token)}`;
@@ -58,10 +79,20 @@ describe('access', () => {
     expect(seen.status).toBe(200);
     expect(seen.body.integration.name).toBe('Shared');
     expect(seen.body.integration.steps[String(hook.id)].outputFields).toBeNull();
-    expect((await anonymous.get(`/v1/integrations/${flow.id}/emails?${q}`)).body.emails.map((e: { id: number }) => e.id)).toEqual([emailId]);
+    expect(
+      (await anonymous.get(`/v1/integrations/${flow.id}/emails?${q}`)).body.emails.map(
+        (e: { id: number }) => e.id,
+      ),
+    ).toEqual([emailId]);
     expect((await anonymous.get(`/v1/integrations/${flow.id}/attached?${q}`)).status).toBe(200);
     expect((await anonymous.get(`/v1/integrations/${other.id}?${q}`)).status).toBe(403);
-    expect((await anonymous.get(`/v1/integrations/${flow.id}?read-only-auth=${encodeURIComponent(token.slice(0, -2))}`)).status).toBe(403);
+    expect(
+      (
+        await anonymous.get(
+          `/v1/integrations/${flow.id}?read-only-auth=${encodeURIComponent(token.slice(0, -2))}`,
+        )
+      ).status,
+    ).toBe(403);
     expect((await anonymous.get(`/v1/integrations/${flow.id}`)).status).toBe(401);
     // The token reads; it changes nothing.
     expect((await anonymous.patch(`/v1/integrations/${flow.id}?${q}`, { name: 'x' })).status).toBe(401);
@@ -122,7 +153,10 @@ describe('access', () => {
       ['DELETE', `/v1/links/${step.id}`],
     ];
     for (const [method, url, body] of writes) {
-      expect((await reader.request(method as 'GET', url, body === undefined ? {} : { body })).status, `${method} ${url}`).toBe(403);
+      expect(
+        (await reader.request(method as 'GET', url, body === undefined ? {} : { body })).status,
+        `${method} ${url}`,
+      ).toBe(403);
     }
     const outsider = await addMember(testContext(), smtpSink(), owner, ['people:read']);
     expect((await outsider.get('/v1/integrations')).status).toBe(403);

@@ -22,8 +22,18 @@ const kinds = {
 type Kind = keyof typeof kinds;
 
 const scenario = fc.record({
-  steps: fc.array(fc.constantFrom<Kind>('tag', 'tag', 'wait', 'waitZero', 'filter'), { minLength: 2, maxLength: 6 }),
-  attempts: fc.array(fc.record({ source: fc.nat(5), target: fc.nat(5), condition: fc.constantFrom(null, 'yes', 'no', 'maybe') }), { minLength: 1, maxLength: 14 }),
+  steps: fc.array(fc.constantFrom<Kind>('tag', 'tag', 'wait', 'waitZero', 'filter'), {
+    minLength: 2,
+    maxLength: 6,
+  }),
+  attempts: fc.array(
+    fc.record({
+      source: fc.nat(5),
+      target: fc.nat(5),
+      condition: fc.constantFrom(null, 'yes', 'no', 'maybe'),
+    }),
+    { minLength: 1, maxLength: 14 },
+  ),
 });
 
 describe('links drawn in any order', () => {
@@ -34,7 +44,11 @@ describe('links drawn in any order', () => {
         const ids: number[] = [];
         for (const kind of steps) {
           const { operationKey, config } = kinds[kind];
-          const res = await client.post('/v1/steps/', { flowId: flow.id, operationKey, inputFields: encodeInputFields(config) });
+          const res = await client.post('/v1/steps/', {
+            flowId: flow.id,
+            operationKey,
+            inputFields: encodeInputFields(config),
+          });
           expect(res.status).toBe(201);
           ids.push(res.body.step.id as number);
         }
@@ -48,7 +62,11 @@ describe('links drawn in any order', () => {
         const definition = toFlowDefinition({
           id: stored.id,
           version: 1,
-          steps: Object.values(stored.steps).map((s) => ({ id: s.id, operationKey: s.operationKey, inputFields: s.inputFields })),
+          steps: Object.values(stored.steps).map((s) => ({
+            id: s.id,
+            operationKey: s.operationKey,
+            inputFields: s.inputFields,
+          })),
           links: stored.links,
         });
         expect(validateFlow(definition)).not.toContain(flowMessages.cycleWithoutWait);

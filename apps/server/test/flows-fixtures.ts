@@ -38,14 +38,29 @@ export async function newFlow(client: Client, name?: string): Promise<Flow> {
   return res.body.integration;
 }
 
-export async function addStep(client: Client, flowId: number, operationKey: string, config?: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Step> {
-  const res = await client.post('/v1/steps/', { flowId, operationKey, ...(config ? { inputFields: fields(config) } : {}), ...extra });
+export async function addStep(
+  client: Client,
+  flowId: number,
+  operationKey: string,
+  config?: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<Step> {
+  const res = await client.post('/v1/steps/', {
+    flowId,
+    operationKey,
+    ...(config ? { inputFields: fields(config) } : {}),
+    ...extra,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.step;
 }
 
 export async function link(client: Client, source: number, target: number, condition?: string) {
-  const res = await client.post('/v1/links/', { source, target, ...(condition !== undefined ? { condition } : {}) });
+  const res = await client.post('/v1/links/', {
+    source,
+    target,
+    ...(condition !== undefined ? { condition } : {}),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.link as { id: number; source: number; target: number; condition: string | null };
 }
@@ -55,12 +70,19 @@ export async function email(owner: Owner, verified = true) {
   const fromEmail = uniqueEmail('sender');
   const res = await owner.client.post('/v1/emails', newEmail({ fromEmail }));
   expect(res.status).toBe(201);
-  if (verified) await ctx.services.db.insertInto('senderAddresses').values({ accountId: accountOf(owner), email: fromEmail, status: 'verified' }).execute();
+  if (verified)
+    await ctx.services.db
+      .insertInto('senderAddresses')
+      .values({ accountId: accountOf(owner), email: fromEmail, status: 'verified' })
+      .execute();
   return { id: res.body.email.id as number, fromEmail };
 }
 
 export async function segment(owner: Owner, name = 'Customers') {
-  const res = await owner.client.post('/v1/segments/', { name, conditions: [{ type: 'tag', operator: 'has', tag: 'customer' }] });
+  const res = await owner.client.post('/v1/segments/', {
+    name,
+    conditions: [{ type: 'tag', operator: 'has', tag: 'customer' }],
+  });
   expect(res.status).toBe(201);
   return res.body.segment.id as number;
 }
@@ -74,4 +96,5 @@ export async function sendFlow(owner: Owner, emailId: number) {
   return { flow, trigger, send };
 }
 
-export const activate = (client: Client, id: number, status = 'active') => client.patch(`/v1/integrations/${id}`, { status });
+export const activate = (client: Client, id: number, status = 'active') =>
+  client.patch(`/v1/integrations/${id}`, { status });

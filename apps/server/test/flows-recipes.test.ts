@@ -1,4 +1,11 @@
-import { decodeInputFields, firstClassFieldNames, flowMessages, recipeMessages, type Flow, type RecipeSummary } from '@herald/contracts';
+import {
+  decodeInputFields,
+  firstClassFieldNames,
+  flowMessages,
+  recipeMessages,
+  type Flow,
+  type RecipeSummary,
+} from '@herald/contracts';
 import { lintEmail } from '@herald/email';
 import { describe, expect, it } from 'vitest';
 import { recipes } from '../src/features/flows/recipes/index.ts';
@@ -15,7 +22,8 @@ async function fromRecipe(client: Client, recipe: string, body: Record<string, u
 }
 
 const stepsOf = (flow: Flow) => Object.values(flow.steps);
-const configOf = (flow: Flow, operationKey: string) => decodeInputFields(stepsOf(flow).find((s) => s.operationKey === operationKey)!.inputFields);
+const configOf = (flow: Flow, operationKey: string) =>
+  decodeInputFields(stepsOf(flow).find((s) => s.operationKey === operationKey)!.inputFields);
 
 describe('recipes', () => {
   it('lists at least eight recipes with what they hold, to anyone who may see flows', async () => {
@@ -24,10 +32,25 @@ describe('recipes', () => {
     expect(res.status).toBe(200);
     const list = res.body.recipes as RecipeSummary[];
     expect(list.length).toBeGreaterThanOrEqual(8);
-    expect(list.map((r) => r.id)).toEqual(expect.arrayContaining(['welcome-series', 'trial-nurture', 're-engagement', 'abandoned-signup', 'webinar-reminders', 'birthday', 'lead-scoring', 'post-purchase']));
+    expect(list.map((r) => r.id)).toEqual(
+      expect.arrayContaining([
+        'welcome-series',
+        'trial-nurture',
+        're-engagement',
+        'abandoned-signup',
+        'webinar-reminders',
+        'birthday',
+        'lead-scoring',
+        'post-purchase',
+      ]),
+    );
     for (const recipe of list) {
       const source = recipes.find((r) => r.id === recipe.id)!;
-      expect(recipe).toMatchObject({ name: source.name, stepCount: source.steps.length, emailCount: source.emails.length });
+      expect(recipe).toMatchObject({
+        name: source.name,
+        stepCount: source.steps.length,
+        emailCount: source.emails.length,
+      });
       expect(recipe.description.length).toBeGreaterThan(40);
     }
     const reader = await addMember(testContext(), smtpSink(), owner, ['emails:read', 'flows:read']);
@@ -42,15 +65,29 @@ describe('recipes', () => {
     for (const recipe of recipes) {
       const { integration: flow, message } = await fromRecipe(owner.client, recipe.id);
       expect(message).toBe(recipeMessages.created(recipe.name));
-      expect(flow).toMatchObject({ name: recipe.name, recipe: recipe.id, status: 'deactivated-user', archived: false });
+      expect(flow).toMatchObject({
+        name: recipe.name,
+        recipe: recipe.id,
+        status: 'deactivated-user',
+        archived: false,
+      });
       expect(stepsOf(flow)).toHaveLength(recipe.steps.length);
       expect(flow.links).toHaveLength(recipe.links.length);
-      expect(stepsOf(flow).map((s) => s.coordinates).sort((a, b) => a.y - b.y || a.x - b.x)).toEqual(recipe.steps.map((s) => ({ x: s.x, y: s.y })).sort((a, b) => a.y - b.y || a.x - b.x));
+      expect(
+        stepsOf(flow)
+          .map((s) => s.coordinates)
+          .sort((a, b) => a.y - b.y || a.x - b.x),
+      ).toEqual(recipe.steps.map((s) => ({ x: s.x, y: s.y })).sort((a, b) => a.y - b.y || a.x - b.x));
       // validateFlow and the step checks find nothing, except the settings the recipe asks the user to choose.
       if (recipe.toChoose.length === 0) expect(flow.warnings, recipe.id).toEqual([]);
       else expect(flow.warnings.length, recipe.id).toBeGreaterThan(0);
 
-      const emails = (await owner.client.get(`/v1/integrations/${flow.id}/emails`)).body.emails as Array<{ id: number; name: string; subject: string; fromEmail: string }>;
+      const emails = (await owner.client.get(`/v1/integrations/${flow.id}/emails`)).body.emails as Array<{
+        id: number;
+        name: string;
+        subject: string;
+        fromEmail: string;
+      }>;
       expect(emails.map((e) => e.name).sort(), recipe.id).toEqual(recipe.emails.map((e) => e.name).sort());
       for (const email of emails) {
         expect(email.fromEmail).toBe(owner.email);
@@ -68,14 +105,29 @@ describe('recipes', () => {
   });
 
   it('passes every recipe email through the email warnings check', () => {
-    const account = { name: 'Acme', mailingAddress: '1 Market Street, Springfield', site: 'https://acme.example' };
+    const account = {
+      name: 'Acme',
+      mailingAddress: '1 Market Street, Springfield',
+      site: 'https://acme.example',
+    };
     for (const recipe of recipes) {
       const personFields = [...firstClassFieldNames, ...(recipe.fields ?? []).map((f) => f.name)];
       for (const email of recipe.emails) {
         expect(email.subject.trim(), email.name).not.toBe('');
         expect(email.preheader.trim(), email.name).not.toBe('');
         expect(email.name.startsWith(`${recipe.name}: `), email.name).toBe(true);
-        expect(lintEmail({ subject: email.subject, preheader: email.preheader, html: email.html, fromEmail: 'team@acme.example' }, { personFields, account }), email.name).toEqual([]);
+        expect(
+          lintEmail(
+            {
+              subject: email.subject,
+              preheader: email.preheader,
+              html: email.html,
+              fromEmail: 'team@acme.example',
+            },
+            { personFields, account },
+          ),
+          email.name,
+        ).toEqual([]);
       }
     }
   });
@@ -83,15 +135,30 @@ describe('recipes', () => {
   it('points steps at the emails it made, the automatic segments, new custom fields and the user as notified team member', async () => {
     const owner = await registerUser(testContext().app);
     const welcome = (await fromRecipe(owner.client, 'welcome-series')).integration;
-    const segments = (await owner.client.get('/v1/segments')).body.segments as Array<{ id: number; autoType?: string; name: string }>;
+    const segments = (await owner.client.get('/v1/segments')).body.segments as Array<{
+      id: number;
+      autoType?: string;
+      name: string;
+    }>;
     const newSegment = segments.find((s) => s.name === 'New')!;
     expect(configOf(welcome, '/entered-segment')).toEqual({ segment: { id: newSegment.id } });
-    const emailIds = (await owner.client.get(`/v1/integrations/${welcome.id}/emails`)).body.emails.map((e: { id: number }) => e.id).sort();
-    const sent = stepsOf(welcome).filter((s) => s.operationKey === '/send').map((s) => (decodeInputFields(s.inputFields) as { email: { id: number } }).email.id).sort();
+    const emailIds = (await owner.client.get(`/v1/integrations/${welcome.id}/emails`)).body.emails
+      .map((e: { id: number }) => e.id)
+      .sort();
+    const sent = stepsOf(welcome)
+      .filter((s) => s.operationKey === '/send')
+      .map((s) => (decodeInputFields(s.inputFields) as { email: { id: number } }).email.id)
+      .sort();
     expect(sent).toEqual(emailIds);
 
     // A field named like the recipe's (in another case) is used, not doubled.
-    expect((await owner.client.post('/v1/fields', { items: [{ name: 'Birthday', title: 'Date of birth', type: 'date' }] })).status).toBe(201);
+    expect(
+      (
+        await owner.client.post('/v1/fields', {
+          items: [{ name: 'Birthday', title: 'Date of birth', type: 'date' }],
+        })
+      ).status,
+    ).toBe(201);
     await fromRecipe(owner.client, 'birthday');
     const scoring = (await fromRecipe(owner.client, 'lead-scoring')).integration;
     expect(scoring.reentry).toBe('after-days');
@@ -107,7 +174,10 @@ describe('recipes', () => {
     const refused = await activate(owner.client, flow.id);
     expect(refused.status).toBe(422);
     expect(refused.body.message).toBe(flowMessages.unverifiedAddress(owner.email));
-    await testContext().services.db.insertInto('senderAddresses').values({ accountId: accountOf(owner), email: owner.email, status: 'verified' }).execute();
+    await testContext()
+      .services.db.insertInto('senderAddresses')
+      .values({ accountId: accountOf(owner), email: owner.email, status: 'verified' })
+      .execute();
     const on = await activate(owner.client, flow.id);
     expect(on.status, JSON.stringify(on.body)).toBe(200);
     expect(on.body.message).toBe(flowMessages.activated);
@@ -116,19 +186,31 @@ describe('recipes', () => {
   it('runs a recipe flow: a person tagged trial gets its first email, with their name, and waits for the next', async () => {
     const owner = await registerUser(testContext().app);
     const accountId = accountOf(owner);
-    await testContext().services.db.insertInto('senderAddresses').values({ accountId, email: owner.email, status: 'verified' }).execute();
+    await testContext()
+      .services.db.insertInto('senderAddresses')
+      .values({ accountId, email: owner.email, status: 'verified' })
+      .execute();
     const flow = (await fromRecipe(owner.client, 'trial-nurture')).integration;
     expect((await activate(owner.client, flow.id)).status).toBe(200);
     const address = uniqueEmail('trialist');
-    const person = await owner.client.post('/v1/people/?source=manual', { email: address, firstName: 'Tess' });
+    const person = await owner.client.post('/v1/people/?source=manual', {
+      email: address,
+      firstName: 'Tess',
+    });
     expect(person.status, JSON.stringify(person.body)).toBe(201);
-    expect((await owner.client.post('/v1/tags/', { tag: 'trial', id: person.body.user.id })).status).toBeLessThan(300);
+    expect(
+      (await owner.client.post('/v1/tags/', { tag: 'trial', id: person.body.user.id })).status,
+    ).toBeLessThan(300);
     const mail = await smtpSink().waitFor(address);
     expect(mail.subject).toContain('Your trial of');
     expect(mail.html).toContain('Your trial is on, Tess');
     const wait = stepsOf(flow).find((s) => s.operationKey === '/delay-v2')!;
     await expect
-      .poll(async () => (await owner.client.get(`/v1/integrations/${flow.id}/people-counts`)).body.steps[String(wait.id)], { timeout: 20_000 })
+      .poll(
+        async () =>
+          (await owner.client.get(`/v1/integrations/${flow.id}/people-counts`)).body.steps[String(wait.id)],
+        { timeout: 20_000 },
+      )
       .toBe(1);
   });
 

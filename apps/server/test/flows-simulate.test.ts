@@ -2,7 +2,16 @@ import { simulateLimits, simulateMessages } from '@herald/contracts';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { addMember } from './email-helpers.ts';
-import { accountOf, addStep, email, link, newFlow, smtpSink, useFlowsContext, type Owner } from './flows-fixtures.ts';
+import {
+  accountOf,
+  addStep,
+  email,
+  link,
+  newFlow,
+  smtpSink,
+  useFlowsContext,
+  type Owner,
+} from './flows-fixtures.ts';
 import { registerUser, uniqueEmail } from './helpers.ts';
 
 const testContext = useFlowsContext();
@@ -15,7 +24,9 @@ async function footprint(owner: Owner) {
            (select count(*) from events where account_id = ${accountOf(owner)} and type = 'track')::int as events,
            (select count(*) from flow_runs where account_id = ${accountOf(owner)})::int as runs,
            (select count(*) from deliveries where account_id = ${accountOf(owner)})::int as deliveries,
-           (select count(*) from tags where account_id = ${accountOf(owner)})::int as tags`.execute(testContext().services.db);
+           (select count(*) from tags where account_id = ${accountOf(owner)})::int as tags`.execute(
+    testContext().services.db,
+  );
   return rows[0];
 }
 
@@ -27,8 +38,12 @@ async function branchingFlow(owner: Owner) {
   const trigger = await addStep(c, flow.id, '/event', { name: 'signup' });
   const vip = await addStep(c, flow.id, '/has-tag', { tag: 'vip' });
   const send = await addStep(c, flow.id, '/send', { email: { id: emailId } });
-  const wait = await addStep(c, flow.id, '/delay-v2', { wait: { mode: 'duration', amount: 2, unit: 'days' } });
-  const named = await addStep(c, flow.id, '/check-field', { condition: { type: 'field', field: 'firstName', operator: 'equals', value: 'Ada' } });
+  const wait = await addStep(c, flow.id, '/delay-v2', {
+    wait: { mode: 'duration', amount: 2, unit: 'days' },
+  });
+  const named = await addStep(c, flow.id, '/check-field', {
+    condition: { type: 'field', field: 'firstName', operator: 'equals', value: 'Ada' },
+  });
   const tag = await addStep(c, flow.id, '/add-tag', { tag: 'warm' });
   const warm = await addStep(c, flow.id, '/has-tag', { tag: 'warm' });
   await link(c, trigger.id, vip.id);
@@ -37,7 +52,19 @@ async function branchingFlow(owner: Owner) {
   await link(c, wait.id, named.id);
   await link(c, named.id, tag.id, 'yes');
   await link(c, tag.id, warm.id);
-  return { flow, emailId, ids: { trigger: trigger.id, vip: vip.id, send: send.id, wait: wait.id, named: named.id, tag: tag.id, warm: warm.id } };
+  return {
+    flow,
+    emailId,
+    ids: {
+      trigger: trigger.id,
+      vip: vip.id,
+      send: send.id,
+      wait: wait.id,
+      named: named.id,
+      tag: tag.id,
+      warm: warm.id,
+    },
+  };
 }
 
 describe('POST /v1/integrations/{id}/simulate', () => {
@@ -45,13 +72,24 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     const owner = await registerUser(testContext().app);
     const { flow, emailId, ids } = await branchingFlow(owner);
     const before = await footprint(owner);
-    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, { person: { fields: { firstName: 'Grace' }, tags: ['vip', 'trial'] }, start });
+    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, {
+      person: { fields: { firstName: 'Grace' }, tags: ['vip', 'trial'] },
+      start,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.ended).toBe('done');
-    expect(res.body.path.map((s: { stepId: number; outcome: string }) => [s.stepId, s.outcome])).toEqual([[ids.trigger, 'entered'], [ids.vip, 'yes'], [ids.send, 'send']]);
+    expect(res.body.path.map((s: { stepId: number; outcome: string }) => [s.stepId, s.outcome])).toEqual([
+      [ids.trigger, 'entered'],
+      [ids.vip, 'yes'],
+      [ids.send, 'send'],
+    ]);
     expect(res.body.path[1].why).toContain('has tag “vip”: yes (the person’s tags: vip, trial)');
-    expect(res.body.path[1].verdicts).toEqual([{ node: { type: 'tag', operator: 'has', tag: 'vip' }, matches: true }]);
-    expect(res.body.emails).toEqual([expect.objectContaining({ stepId: ids.send, emailId, at: start, subject: 'Welcome, Grace' })]);
+    expect(res.body.path[1].verdicts).toEqual([
+      { node: { type: 'tag', operator: 'has', tag: 'vip' }, matches: true },
+    ]);
+    expect(res.body.emails).toEqual([
+      expect.objectContaining({ stepId: ids.send, emailId, at: start, subject: 'Welcome, Grace' }),
+    ]);
     expect(res.body.emails[0].html).toContain('Hi Grace');
     expect(res.body.person).toEqual({ id: null, email: null, synthetic: true });
     expect(await footprint(owner)).toEqual(before);
@@ -60,9 +98,19 @@ describe('POST /v1/integrations/{id}/simulate', () => {
   it('waits on the person’s clock, and tag steps change the person for later filters', async () => {
     const owner = await registerUser(testContext().app);
     const { flow, ids } = await branchingFlow(owner);
-    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, { person: { fields: { firstName: 'Ada' }, timezone: 'Europe/Paris' }, start });
+    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, {
+      person: { fields: { firstName: 'Ada' }, timezone: 'Europe/Paris' },
+      start,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const path = res.body.path as { stepId: number; outcome: string; at: string; why: string; wakeAt?: string; wakeLocal?: string }[];
+    const path = res.body.path as {
+      stepId: number;
+      outcome: string;
+      at: string;
+      why: string;
+      wakeAt?: string;
+      wakeLocal?: string;
+    }[];
     expect(path.map((s) => [s.stepId, s.outcome])).toEqual([
       [ids.trigger, 'entered'],
       [ids.vip, 'no'],
@@ -84,7 +132,11 @@ describe('POST /v1/integrations/{id}/simulate', () => {
   it('stops at the horizon with the next wake time', async () => {
     const owner = await registerUser(testContext().app);
     const { flow } = await branchingFlow(owner);
-    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, { person: { fields: {}, tags: [] }, start, until: '2026-03-03T08:00:00.000Z' });
+    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, {
+      person: { fields: {}, tags: [] },
+      start,
+      until: '2026-03-03T08:00:00.000Z',
+    });
     expect(res.status).toBe(200);
     expect(res.body.ended).toBe('horizon');
     expect(res.body.wakeAt).toBe('2026-03-04T08:00:00.000Z');
@@ -94,10 +146,16 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     const owner = await registerUser(testContext().app);
     const { flow, ids } = await branchingFlow(owner);
     const address = uniqueEmail('ada');
-    const created = await owner.client.post('/v1/people/?source=manual', { email: address, firstName: 'Ada' });
+    const created = await owner.client.post('/v1/people/?source=manual', {
+      email: address,
+      firstName: 'Ada',
+    });
     expect(created.status).toBe(201);
     const before = await footprint(owner);
-    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, { person: { email: address.toUpperCase() }, start });
+    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, {
+      person: { email: address.toUpperCase() },
+      start,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.person).toEqual({ id: created.body.user.id, email: address, synthetic: false });
     expect(res.body.path.at(-1)).toMatchObject({ stepId: ids.warm, outcome: 'yes' });
@@ -108,14 +166,21 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     // A writer holding the person's row longer than the test run waits: 409, not a hang or a 500.
     let release = () => {};
     const locked = new Promise<void>((resolveLocked) => {
-      void testContext().services.db.transaction().execute(async (trx) => {
-        await sql`select 1 from people where account_id = ${accountOf(owner)} and id = ${created.body.user.id} for update`.execute(trx);
-        resolveLocked();
-        await new Promise<void>((resolve) => (release = resolve));
-      });
+      void testContext()
+        .services.db.transaction()
+        .execute(async (trx) => {
+          await sql`select 1 from people where account_id = ${accountOf(owner)} and id = ${created.body.user.id} for update`.execute(
+            trx,
+          );
+          resolveLocked();
+          await new Promise<void>((resolve) => (release = resolve));
+        });
     });
     await locked;
-    const busy = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, { person: { email: address }, start });
+    const busy = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, {
+      person: { email: address },
+      start,
+    });
     release();
     expect([busy.status, busy.body.message]).toEqual([409, simulateMessages.personBusy]);
   });
@@ -123,7 +188,9 @@ describe('POST /v1/integrations/{id}/simulate', () => {
   it('ends at the goal when an event reaches it while the person waits', async () => {
     const owner = await registerUser(testContext().app);
     const { flow } = await branchingFlow(owner);
-    const goal = await owner.client.request('PUT', `/v1/integrations/${flow.id}/goal`, { body: { conditions: [{ type: 'event', name: 'purchase' }] } });
+    const goal = await owner.client.request('PUT', `/v1/integrations/${flow.id}/goal`, {
+      body: { conditions: [{ type: 'event', name: 'purchase' }] },
+    });
     expect(goal.status, JSON.stringify(goal.body)).toBe(200);
     const before = await footprint(owner);
     const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, {
@@ -143,11 +210,17 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     const flow = await newFlow(owner.client, 'Loop');
     const trigger = await addStep(owner.client, flow.id, '/event', { name: 'go' });
     const tag = await addStep(owner.client, flow.id, '/add-tag', { tag: 'ping' });
-    const wait = await addStep(owner.client, flow.id, '/delay-v2', { wait: { mode: 'duration', amount: 1, unit: 'minutes' } });
+    const wait = await addStep(owner.client, flow.id, '/delay-v2', {
+      wait: { mode: 'duration', amount: 1, unit: 'minutes' },
+    });
     await link(owner.client, trigger.id, tag.id);
     await link(owner.client, tag.id, wait.id);
     await link(owner.client, wait.id, tag.id);
-    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, { person: { fields: {} }, start, until: '2027-03-01T00:00:00.000Z' });
+    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, {
+      person: { fields: {} },
+      start,
+      until: '2027-03-01T00:00:00.000Z',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.ended).toBe('stepLimit');
     expect(res.body.reason).toBe(simulateMessages.stepLimit);
@@ -158,7 +231,10 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     const owner = await registerUser(testContext().app);
     const { flow } = await branchingFlow(owner);
     const url = `/v1/integrations/${flow.id}/simulate`;
-    const events = Array.from({ length: 10_000 }, (_, i) => ({ name: 'view', at: new Date(Date.parse(start) + i * 1000).toISOString() }));
+    const events = Array.from({ length: 10_000 }, (_, i) => ({
+      name: 'view',
+      at: new Date(Date.parse(start) + i * 1000).toISOString(),
+    }));
     const many = await owner.client.post(url, { person: { fields: {} }, events, start });
     expect(many.status).toBe(400);
     expect(JSON.stringify(many.body)).toContain(simulateMessages.tooManyEvents);
@@ -166,9 +242,17 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     expect([unknown.status, unknown.body.message]).toEqual([404, simulateMessages.personNotFound]);
     const zone = await owner.client.post(url, { person: { fields: {}, timezone: 'Mars/Olympus' } });
     expect([zone.status, zone.body.message]).toEqual([400, simulateMessages.badTimeZone]);
-    const backwards = await owner.client.post(url, { person: { fields: {} }, start, until: '2026-03-01T00:00:00Z' });
+    const backwards = await owner.client.post(url, {
+      person: { fields: {} },
+      start,
+      until: '2026-03-01T00:00:00Z',
+    });
     expect([backwards.status, backwards.body.message]).toEqual([400, simulateMessages.untilBeforeStart]);
-    const long = await owner.client.post(url, { person: { fields: {} }, start, until: '2028-03-01T00:00:00Z' });
+    const long = await owner.client.post(url, {
+      person: { fields: {} },
+      start,
+      until: '2028-03-01T00:00:00Z',
+    });
     expect([long.status, long.body.message]).toEqual([400, simulateMessages.horizonTooLong]);
     const notTrigger = await owner.client.post(url, { person: { fields: {} }, triggerStepId: 999999999 });
     expect([notTrigger.status, notTrigger.body.message]).toEqual([400, simulateMessages.notATrigger]);
@@ -183,7 +267,9 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     const badTime = await owner.client.post(url, { person: { fields: {} }, start: 'tomorrow' });
     expect(badTime.status).toBe(400);
     const empty = await newFlow(owner.client, 'Empty');
-    const noTrigger = await owner.client.post(`/v1/integrations/${empty.id}/simulate`, { person: { fields: {} } });
+    const noTrigger = await owner.client.post(`/v1/integrations/${empty.id}/simulate`, {
+      person: { fields: {} },
+    });
     expect([noTrigger.status, noTrigger.body.message]).toEqual([400, simulateMessages.noTrigger]);
     const stranger = await registerUser(testContext().app);
     expect((await stranger.client.post(url, { person: { fields: {} } })).status).toBe(404);
@@ -196,6 +282,8 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     const ok = await reader.post(`/v1/integrations/${flow.id}/simulate`, { person: { fields: {} }, start });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const outsider = await addMember(testContext(), smtpSink(), owner, ['people:read']);
-    expect((await outsider.post(`/v1/integrations/${flow.id}/simulate`, { person: { fields: {} }, start })).status).toBe(403);
+    expect(
+      (await outsider.post(`/v1/integrations/${flow.id}/simulate`, { person: { fields: {} }, start })).status,
+    ).toBe(403);
   });
 });

@@ -1,7 +1,24 @@
-import { flowMessages, flowVersionMessages, type Flow, type FlowSnapshot, type VersionDiff } from '@herald/contracts';
+import {
+  flowMessages,
+  flowVersionMessages,
+  type Flow,
+  type FlowSnapshot,
+  type VersionDiff,
+} from '@herald/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from './email-helpers.ts';
-import { accountOf, activate, addStep, email, fields, link, sendFlow, smtpSink, useFlowsContext, type Owner } from './flows-fixtures.ts';
+import {
+  accountOf,
+  activate,
+  addStep,
+  email,
+  fields,
+  link,
+  sendFlow,
+  smtpSink,
+  useFlowsContext,
+  type Owner,
+} from './flows-fixtures.ts';
 import { registerUser } from './helpers.ts';
 
 const testContext = useFlowsContext();
@@ -9,10 +26,21 @@ const testContext = useFlowsContext();
 const versions = async (owner: Owner, flowId: number) => {
   const res = await owner.client.get(`/v1/integrations/${flowId}/versions`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { versions: Array<{ number: number; createdBy: { name: string; email: string } | null; createdAt: string; stepCount: number; linkCount: number }>; matchesCurrent: number | null };
+  return res.body as {
+    versions: Array<{
+      number: number;
+      createdBy: { name: string; email: string } | null;
+      createdAt: string;
+      stepCount: number;
+      linkCount: number;
+    }>;
+    matchesCurrent: number | null;
+  };
 };
 const version = async (owner: Owner, flowId: number, number: number, compare?: number) => {
-  const res = await owner.client.get(`/v1/integrations/${flowId}/versions/${number}${compare ? `?compare=${compare}` : ''}`);
+  const res = await owner.client.get(
+    `/v1/integrations/${flowId}/versions/${number}${compare ? `?compare=${compare}` : ''}`,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { version: { number: number; snapshot: FlowSnapshot }; diff: VersionDiff | null };
 };
@@ -41,18 +69,27 @@ describe('flow versions', () => {
     const { flow, delay } = await activeFlow(owner);
     let list = await versions(owner, flow.id);
     expect(list.versions).toHaveLength(1);
-    expect(list.versions[0]).toMatchObject({ number: 1, stepCount: 4, linkCount: 3, createdBy: { email: owner.email } });
+    expect(list.versions[0]).toMatchObject({
+      number: 1,
+      stepCount: 4,
+      linkCount: 3,
+      createdBy: { email: owner.email },
+    });
     expect(list.matchesCurrent).toBe(1);
 
     // Off and on again, unchanged: still one version. Moving a step is layout: no new version either.
     await off(owner, flow.id);
-    expect((await owner.client.patch(`/v1/steps/${delay.id}`, { coordinates: { x: 500, y: 500 } })).status).toBe(200);
+    expect(
+      (await owner.client.patch(`/v1/steps/${delay.id}`, { coordinates: { x: 500, y: 500 } })).status,
+    ).toBe(200);
     await activate(owner.client, flow.id);
     expect((await versions(owner, flow.id)).versions).toHaveLength(1);
 
     // A new setting, switched on: version 2; a failed activation writes none.
     await off(owner, flow.id);
-    expect((await owner.client.patch(`/v1/steps/${delay.id}`, { inputFields: fields(wait(3)) })).status).toBe(200);
+    expect((await owner.client.patch(`/v1/steps/${delay.id}`, { inputFields: fields(wait(3)) })).status).toBe(
+      200,
+    );
     expect((await versions(owner, flow.id)).matchesCurrent).toBeNull();
     const broken = await addStep(owner.client, flow.id, '/send', {});
     expect((await activate(owner.client, flow.id)).status).toBe(422);
@@ -63,7 +100,9 @@ describe('flow versions', () => {
     list = await versions(owner, flow.id);
     expect(list.versions.map((v) => v.number)).toEqual([2, 1]);
     expect(list.matchesCurrent).toBe(2);
-    expect(Date.parse(list.versions[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(list.versions[1]!.createdAt));
+    expect(Date.parse(list.versions[0]!.createdAt)).toBeGreaterThanOrEqual(
+      Date.parse(list.versions[1]!.createdAt),
+    );
   });
 
   it('shows a version and what changed from another: steps added, removed, changed setting by setting, links and settings', async () => {
@@ -82,7 +121,9 @@ describe('flow versions', () => {
     const { diff } = await version(owner, flow.id, 2, 1);
     expect(diff!.steps.added.map((s) => s.id)).toEqual([note.id]);
     expect(diff!.steps.removed.map((s) => s.id)).toEqual([tag.id]);
-    expect(diff!.steps.changed).toEqual([expect.objectContaining({ settings: [{ path: 'wait.amount', before: 1, after: 2 }] })]);
+    expect(diff!.steps.changed).toEqual([
+      expect.objectContaining({ settings: [{ path: 'wait.amount', before: 1, after: 2 }] }),
+    ]);
     expect(diff!.links.added).toEqual([{ source: delay.id, target: note.id, condition: null }]);
     expect(diff!.links.removed).toEqual([{ source: delay.id, target: tag.id, condition: null }]);
     expect(diff!.settings).toEqual([
@@ -94,7 +135,10 @@ describe('flow versions', () => {
   it('restores a version: steps that exist keep their id, removed ones come back under theirs, others go; an active flow asks first', async () => {
     const { flow, delay, tag } = await activeFlow(owner);
     await off(owner, flow.id);
-    await owner.client.patch(`/v1/steps/${delay.id}`, { inputFields: fields(wait(5)), coordinates: { x: 900, y: 900 } });
+    await owner.client.patch(`/v1/steps/${delay.id}`, {
+      inputFields: fields(wait(5)),
+      coordinates: { x: 900, y: 900 },
+    });
     expect((await owner.client.request('DELETE', `/v1/steps/${tag.id}`)).status).toBe(200);
     const extra = await addStep(owner.client, flow.id, '/lead-score', { change: 5 });
     await link(owner.client, delay.id, extra.id);
@@ -103,18 +147,38 @@ describe('flow versions', () => {
 
     const asked = await owner.client.post(`/v1/integrations/${flow.id}/versions/1/restore`, {});
     expect(asked.status).toBe(409);
-    expect(asked.body).toMatchObject({ message: flowMessages.confirmActiveEdit, errorCode: 'confirmActiveEdit' });
-    const restored = await owner.client.post(`/v1/integrations/${flow.id}/versions/1/restore`, { confirmActiveEdit: true });
+    expect(asked.body).toMatchObject({
+      message: flowMessages.confirmActiveEdit,
+      errorCode: 'confirmActiveEdit',
+    });
+    const restored = await owner.client.post(`/v1/integrations/${flow.id}/versions/1/restore`, {
+      confirmActiveEdit: true,
+    });
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     expect(restored.body.message).toBe(flowVersionMessages.restoredActive(1));
     const flowAfter = restored.body.integration as Flow;
-    expect(Object.keys(flowAfter.steps).map(Number).sort()).toEqual(Object.keys(before.steps).map(Number).filter((id) => id !== extra.id).concat(tag.id).sort());
-    expect(flowAfter.steps[String(delay.id)]!.coordinates).toEqual((await version(owner, flow.id, 1)).version.snapshot.steps.find((s) => s.id === delay.id)!.coordinates);
-    expect(flowAfter.links.map((l) => [l.source, l.target])).toEqual(expect.arrayContaining([[delay.id, tag.id]]));
+    expect(Object.keys(flowAfter.steps).map(Number).sort()).toEqual(
+      Object.keys(before.steps)
+        .map(Number)
+        .filter((id) => id !== extra.id)
+        .concat(tag.id)
+        .sort(),
+    );
+    expect(flowAfter.steps[String(delay.id)]!.coordinates).toEqual(
+      (await version(owner, flow.id, 1)).version.snapshot.steps.find((s) => s.id === delay.id)!.coordinates,
+    );
+    expect(flowAfter.links.map((l) => [l.source, l.target])).toEqual(
+      expect.arrayContaining([[delay.id, tag.id]]),
+    );
     expect(flowAfter.warnings).toEqual([]);
     expect((await versions(owner, flow.id)).matchesCurrent).toBe(1);
     // The workers reload it: its version counter moved.
-    const row = await testContext().services.db.selectFrom('flows').select('version').where('accountId', '=', accountOf(owner)).where('id', '=', flow.id).executeTakeFirstOrThrow();
+    const row = await testContext()
+      .services.db.selectFrom('flows')
+      .select('version')
+      .where('accountId', '=', accountOf(owner))
+      .where('id', '=', flow.id)
+      .executeTakeFirstOrThrow();
     expect(row.version).toBeGreaterThan(1);
     // Restoring on a flow that is off needs no confirmation.
     await off(owner, flow.id);
@@ -135,18 +199,50 @@ describe('flow versions', () => {
     await off(owner, flow.id);
     const db = testContext().services.db;
     const accountId = accountOf(owner);
-    const person = await owner.client.post('/v1/people/?source=manual', { email: `waiting-${Date.now()}@example.com` });
+    const person = await owner.client.post('/v1/people/?source=manual', {
+      email: `waiting-${Date.now()}@example.com`,
+    });
     expect(person.status, JSON.stringify(person.body)).toBe(201);
     const personId = person.body.user.id as number;
-    await db.insertInto('flowRuns').values([
-      { accountId, flowId: flow.id, personId, entry: 1, stepId: delay.id, status: 'waiting', wakeAt: new Date(Date.now() + 86_400_000) },
-      { accountId, flowId: flow.id, personId, entry: 2, stepId: wait2.id, status: 'waiting', wakeAt: new Date(Date.now() + 86_400_000) },
-    ]).execute();
+    await db
+      .insertInto('flowRuns')
+      .values([
+        {
+          accountId,
+          flowId: flow.id,
+          personId,
+          entry: 1,
+          stepId: delay.id,
+          status: 'waiting',
+          wakeAt: new Date(Date.now() + 86_400_000),
+        },
+        {
+          accountId,
+          flowId: flow.id,
+          personId,
+          entry: 2,
+          stepId: wait2.id,
+          status: 'waiting',
+          wakeAt: new Date(Date.now() + 86_400_000),
+        },
+      ])
+      .execute();
     expect((await owner.client.post(`/v1/integrations/${flow.id}/versions/1/restore`, {})).status).toBe(200);
-    const runs = await db.selectFrom('flowRuns').select(['entry', 'stepId']).where('accountId', '=', accountId).where('flowId', '=', flow.id).orderBy('entry').execute();
+    const runs = await db
+      .selectFrom('flowRuns')
+      .select(['entry', 'stepId'])
+      .where('accountId', '=', accountId)
+      .where('flowId', '=', flow.id)
+      .orderBy('entry')
+      .execute();
     // The run at the kept wait still points at it; the other points at a step that is gone (it exits when it wakes).
     expect(runs.map((r) => Number(r.stepId))).toEqual([delay.id, wait2.id]);
-    const steps = await db.selectFrom('flowSteps').select('id').where('accountId', '=', accountId).where('flowId', '=', flow.id).execute();
+    const steps = await db
+      .selectFrom('flowSteps')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .where('flowId', '=', flow.id)
+      .execute();
     expect(steps.map((s) => Number(s.id))).not.toContain(wait2.id);
     expect(steps.map((s) => Number(s.id))).toContain(delay.id);
   });
@@ -157,7 +253,13 @@ describe('flow versions', () => {
     const theirs = await activeFlow(other);
     expect((await owner.client.get(`/v1/integrations/${theirs.flow.id}/versions`)).status).toBe(404);
     expect((await owner.client.get(`/v1/integrations/${theirs.flow.id}/versions/1`)).status).toBe(404);
-    expect((await owner.client.post(`/v1/integrations/${theirs.flow.id}/versions/1/restore`, { confirmActiveEdit: true })).status).toBe(404);
+    expect(
+      (
+        await owner.client.post(`/v1/integrations/${theirs.flow.id}/versions/1/restore`, {
+          confirmActiveEdit: true,
+        })
+      ).status,
+    ).toBe(404);
     const missing = await owner.client.get(`/v1/integrations/${flow.id}/versions/9`);
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe(flowVersionMessages.notFound);
@@ -166,9 +268,18 @@ describe('flow versions', () => {
     expect(badCompare.body.message).toBe(flowVersionMessages.compareNotFound);
     expect((await owner.client.get(`/v1/integrations/${flow.id}/versions/0`)).status).toBe(400);
     expect((await owner.client.get(`/v1/integrations/${flow.id}/versions/abc`)).status).toBe(400);
-    expect((await owner.client.post(`/v1/integrations/${flow.id}/versions/1/restore`, { confirmActiveEdit: 'yes' })).status).toBe(400);
+    expect(
+      (
+        await owner.client.post(`/v1/integrations/${flow.id}/versions/1/restore`, {
+          confirmActiveEdit: 'yes',
+        })
+      ).status,
+    ).toBe(400);
     const reader = await addMember(testContext(), smtpSink(), owner, ['emails:read', 'flows:read']);
     expect((await reader.get(`/v1/integrations/${flow.id}/versions`)).status).toBe(200);
-    expect((await reader.post(`/v1/integrations/${flow.id}/versions/1/restore`, { confirmActiveEdit: true })).status).toBe(403);
+    expect(
+      (await reader.post(`/v1/integrations/${flow.id}/versions/1/restore`, { confirmActiveEdit: true }))
+        .status,
+    ).toBe(403);
   });
 });

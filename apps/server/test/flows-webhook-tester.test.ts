@@ -58,14 +58,24 @@ describe('POST /v1/steps/{id}/test-webhook', () => {
     expect(call.headers['idempotency-key']).toMatch(/^test:/);
     const sent = JSON.parse(call.body);
     expect(sent).toEqual(res.body.payload);
-    expect(sent).toMatchObject({ event: 'flow.step', test: true, stepId: step.id, person: { email: 'jane.doe@example.com' } });
+    expect(sent).toMatchObject({
+      event: 'flow.step',
+      test: true,
+      stepId: step.id,
+      person: { email: 'jane.doe@example.com' },
+    });
   });
 
   it('calls the URL on screen when one is given, and reports a failing receiver without failing itself', async () => {
     const step = await webhookStep(`${base}/hook`);
     const res = await owner.client.post(`/v1/steps/${step.id}/test-webhook`, { url: `${base}/fails` });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ok: false, status: 500, responseBody: 'the receiver broke', error: 'The webhook answered 500.' });
+    expect(res.body).toMatchObject({
+      ok: false,
+      status: 500,
+      responseBody: 'the receiver broke',
+      error: 'The webhook answered 500.',
+    });
     expect(received.at(-1)!.path).toBe('/fails');
   });
 
@@ -85,7 +95,12 @@ describe('POST /v1/steps/{id}/test-webhook', () => {
   it('refuses addresses that are not trusted, without calling anything', async () => {
     const step = await webhookStep(`${base}/hook`);
     const before = received.length;
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/hook', 'http://localhost/hook', 'ftp://example.com/x']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.1.2.3/hook',
+      'http://localhost/hook',
+      'ftp://example.com/x',
+    ]) {
       const res = await owner.client.post(`/v1/steps/${step.id}/test-webhook`, { url });
       expect(res.status, url).toBe(400);
       expect([outgoingMessages.private, outgoingMessages.protocol]).toContain(res.body.message);
@@ -95,13 +110,18 @@ describe('POST /v1/steps/{id}/test-webhook', () => {
 
   it('needs a URL and a webhook step', async () => {
     const empty = await webhookStep();
-    expect((await owner.client.post(`/v1/steps/${empty.id}/test-webhook`, {})).body.message).toBe(webhookTestMessages.noUrl);
+    expect((await owner.client.post(`/v1/steps/${empty.id}/test-webhook`, {})).body.message).toBe(
+      webhookTestMessages.noUrl,
+    );
     const flow = await newFlow(owner.client);
     const tag = await addStep(owner.client, flow.id, '/add-tag', { tag: 'x' });
     const res = await owner.client.post(`/v1/steps/${tag.id}/test-webhook`, { url: `${base}/hook` });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(webhookTestMessages.notWebhookStep);
-    expect((await owner.client.post(`/v1/steps/${empty.id}/test-webhook`, { url: `${base}/hook`, extra: 1 })).status).toBe(400);
+    expect(
+      (await owner.client.post(`/v1/steps/${empty.id}/test-webhook`, { url: `${base}/hook`, extra: 1 }))
+        .status,
+    ).toBe(400);
   });
 
   it("answers 404 for another account's step and 403 without flows:write", async () => {
@@ -118,9 +138,17 @@ describe('POST /v1/steps/{id}/test-webhook', () => {
 
   it('lets a trusted address be saved on a step, which the default rules refuse', async () => {
     const flow = await newFlow(owner.client);
-    const res = await owner.client.post('/v1/steps/', { flowId: flow.id, operationKey: '/send-webhook', inputFields: fields({ url: `${base}/hook` }) });
+    const res = await owner.client.post('/v1/steps/', {
+      flowId: flow.id,
+      operationKey: '/send-webhook',
+      inputFields: fields({ url: `${base}/hook` }),
+    });
     expect(res.status).toBe(201);
-    const other = await owner.client.post('/v1/steps/', { flowId: flow.id, operationKey: '/send-webhook', inputFields: fields({ url: 'http://127.0.0.2/hook' }) });
+    const other = await owner.client.post('/v1/steps/', {
+      flowId: flow.id,
+      operationKey: '/send-webhook',
+      inputFields: fields({ url: 'http://127.0.0.2/hook' }),
+    });
     expect(other.status).toBe(422);
   });
 });

@@ -18,15 +18,23 @@ describe('what the fuzzer found', () => {
     expect(inPath.body.message).toBe('Text cannot contain the NUL character (\\u0000).');
     const suppressed = uniqueEmail();
     expect((await client.post('/v1/suppressions', { emails: [suppressed] })).status).toBeLessThan(300);
-    expect((await client.request('DELETE', `/v1/suppressions/${encodeURIComponent(suppressed)}?note=a%00b`)).status).toBe(400);
-    expect((await client.get('/v1/suppressions')).body.suppressions.map((s: { email: string }) => s.email)).toContain(suppressed);
+    expect(
+      (await client.request('DELETE', `/v1/suppressions/${encodeURIComponent(suppressed)}?note=a%00b`))
+        .status,
+    ).toBe(400);
+    expect(
+      (await client.get('/v1/suppressions')).body.suppressions.map((s: { email: string }) => s.email),
+    ).toContain(suppressed);
     const inField = await client.post('/v1/people/', { email: uniqueEmail(), firstName: 'Ada\u0000' });
     expect(inField.status, JSON.stringify(inField.body)).toBe(400);
   });
 
   it('saves a category with an empty change as it is', async () => {
     const { client } = await registerUser(ctx.app);
-    const [category] = (await client.get('/v1/settings/communication-categories')).body.categories as Array<{ id: number; name: string }>;
+    const [category] = (await client.get('/v1/settings/communication-categories')).body.categories as Array<{
+      id: number;
+      name: string;
+    }>;
     const res = await client.patch(`/v1/settings/communication-categories/${category!.id}`, {});
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.category).toMatchObject({ id: category!.id, name: category!.name });
@@ -37,19 +45,37 @@ describe('what the fuzzer found', () => {
     const apiKey = (await client.post('/v1/accounts/rotate-api-key')).body.apiKey as string;
     let deep: unknown = 'x';
     for (let i = 0; i < 3000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
-    const res = await new Client(ctx.app).post('/v1/transactional/send', { emailId: -12345, to: 'ada@example.com', subject: 'Hi', html: '<p>Hi</p>', data: { orderId: deep } }, { origin: null, headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await new Client(ctx.app).post(
+      '/v1/transactional/send',
+      { emailId: -12345, to: 'ada@example.com', subject: 'Hi', html: '<p>Hi</p>', data: { orderId: deep } },
+      { origin: null, headers: { authorization: `Bearer ${apiKey}` } },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.message).toContain(transactionalMessages.dataTooDeep);
   });
 
   it("refuses a step position beyond the database's integer with a 400", async () => {
     const { client } = await registerUser(ctx.app);
-    const flow = (await client.post('/v1/integrations', { name: 'Positions' })).body.integration as { id: number };
-    const step = await client.post('/v1/steps/', { flowId: flow.id, operationKey: '/add-tag', position: 2 ** 40 });
+    const flow = (await client.post('/v1/integrations', { name: 'Positions' })).body.integration as {
+      id: number;
+    };
+    const step = await client.post('/v1/steps/', {
+      flowId: flow.id,
+      operationKey: '/add-tag',
+      position: 2 ** 40,
+    });
     expect(step.status, JSON.stringify(step.body)).toBe(400);
-    const created = await client.post('/v1/steps/', { flowId: flow.id, operationKey: '/add-tag', position: 1 });
+    const created = await client.post('/v1/steps/', {
+      flowId: flow.id,
+      operationKey: '/add-tag',
+      position: 1,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const moved = await client.patch(`/v1/steps/${created.body.step.id}`, { coordinates: { x: 100, y: 2 }, position: -5725818535301259, confirmActiveEdit: true });
+    const moved = await client.patch(`/v1/steps/${created.body.step.id}`, {
+      coordinates: { x: 100, y: 2 },
+      position: -5725818535301259,
+      confirmActiveEdit: true,
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(400);
     expect((await client.patch(`/v1/steps/${created.body.step.id}`, { position: 3 })).status).toBe(200);
   });
@@ -61,10 +87,19 @@ describe('what the fuzzer found', () => {
       expect(created.status, JSON.stringify(created.body)).toBe(400);
       expect(created.body.message).toBe(`Unknown field: ${name}.`);
     }
-    const person = (await owner.client.post('/v1/people/', { email: uniqueEmail() })).body.user as { id: number };
+    const person = (await owner.client.post('/v1/people/', { email: uniqueEmail() })).body.user as {
+      id: number;
+    };
     expect((await owner.client.patch(`/v1/people/${person.id}`, { constructor: 'x' })).status).toBe(400);
     const key = await uploadCsv(ctx, owner, 'Email,X\nada@example.com,1\n');
-    const imported = await owner.client.post('/v1/imports', { peopleFileKey: key, numPeople: 1, fieldMapping: [{ column: 'Email', field: 'email' }, { column: 'X', field: 'constructor' }] });
+    const imported = await owner.client.post('/v1/imports', {
+      peopleFileKey: key,
+      numPeople: 1,
+      fieldMapping: [
+        { column: 'Email', field: 'email' },
+        { column: 'X', field: 'constructor' },
+      ],
+    });
     expect(imported.status, JSON.stringify(imported.body)).toBe(400);
   });
 });

@@ -24,14 +24,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
   const port = (jwksServer.address() as { port: number }).port;
-  ctx = await createTestContext({ GOOGLE_CLIENT_ID: clientId, GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/certs` });
+  ctx = await createTestContext({
+    GOOGLE_CLIENT_ID: clientId,
+    GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/certs`,
+  });
 });
 afterAll(async () => {
   await ctx.close();
   await new Promise((r) => jwksServer.close(r));
 });
 
-function idToken(claims: Record<string, unknown>, options: { key?: SigningKey; audience?: string; expiresIn?: string | number; issuer?: string } = {}) {
+function idToken(
+  claims: Record<string, unknown>,
+  options: { key?: SigningKey; audience?: string; expiresIn?: string | number; issuer?: string } = {},
+) {
   return new SignJWT({ email_verified: true, name: 'Google User', ...claims })
     .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
     .setIssuer(options.issuer ?? 'https://accounts.google.com')
@@ -46,20 +52,27 @@ describe('Google sign-up and sign-in', () => {
   it('registers with a Google ID token, skipping the password step', async () => {
     const email = uniqueEmail('google');
     const client = new Client(ctx.app);
-    const res = await client.post('/v1/accounts/', { idToken: await idToken({ email, sub: `s-${email}` }), timezone: 'UTC' });
+    const res = await client.post('/v1/accounts/', {
+      idToken: await idToken({ email, sub: `s-${email}` }),
+      timezone: 'UTC',
+    });
     expect(res.status).toBe(201);
     expect(res.body.email).toBe(email);
     expect(res.body.name).toBe('Google User');
     expect(res.body.teamMember.data.createdWithGoogleSignin).toBe(true);
     const again = new Client(ctx.app);
-    const login = await again.post('/v1/accounts/login/google', { idToken: await idToken({ email, sub: `s-${email}` }) });
+    const login = await again.post('/v1/accounts/login/google', {
+      idToken: await idToken({ email, sub: `s-${email}` }),
+    });
     expect(login.status).toBe(200);
     expect(login.body.accountId).toBe(res.body.accountId);
   });
 
   it('lets a password user sign in with Google for the same verified email', async () => {
     const { email, account } = await registerUser(ctx.app);
-    const res = await new Client(ctx.app).post('/v1/accounts/login/google', { idToken: await idToken({ email, sub: 'linked-sub' }) });
+    const res = await new Client(ctx.app).post('/v1/accounts/login/google', {
+      idToken: await idToken({ email, sub: 'linked-sub' }),
+    });
     expect(res.status).toBe(200);
     expect(res.body.accountId).toBe(account.accountId);
   });
@@ -71,22 +84,34 @@ describe('Google sign-up and sign-in', () => {
     ['a wrong issuer', { issuer: 'https://evil.example' }],
   ])('refuses %s', async (_label, opts) => {
     const { email } = await registerUser(ctx.app);
-    const token = await idToken({ email }, { ...opts, key: opts.key === 'other' ? otherKey : goodKey } as never);
+    const token = await idToken({ email }, {
+      ...opts,
+      key: opts.key === 'other' ? otherKey : goodKey,
+    } as never);
     const login = await new Client(ctx.app).post('/v1/accounts/login/google', { idToken: token });
     expect(login.status).toBe(401);
     expect(login.body.message).toBe(messages.googleTokenInvalid);
-    const signup = await new Client(ctx.app).post('/v1/accounts/', { idToken: await idToken({ email: uniqueEmail() }, { ...opts, key: opts.key === 'other' ? otherKey : goodKey } as never) });
+    const signup = await new Client(ctx.app).post('/v1/accounts/', {
+      idToken: await idToken({ email: uniqueEmail() }, {
+        ...opts,
+        key: opts.key === 'other' ? otherKey : goodKey,
+      } as never),
+    });
     expect(signup.status).toBe(401);
   });
 
   it('refuses an unverified email and garbage', async () => {
     const unverified = await idToken({ email: uniqueEmail(), email_verified: false });
     expect((await new Client(ctx.app).post('/v1/accounts/', { idToken: unverified })).status).toBe(401);
-    expect((await new Client(ctx.app).post('/v1/accounts/login/google', { idToken: 'not.a.jwt' })).status).toBe(401);
+    expect(
+      (await new Client(ctx.app).post('/v1/accounts/login/google', { idToken: 'not.a.jwt' })).status,
+    ).toBe(401);
   });
 
   it('answers 404 for a Google user with no account', async () => {
-    const res = await new Client(ctx.app).post('/v1/accounts/login/google', { idToken: await idToken({ email: uniqueEmail() }) });
+    const res = await new Client(ctx.app).post('/v1/accounts/login/google', {
+      idToken: await idToken({ email: uniqueEmail() }),
+    });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe(messages.googleNoAccount);
   });

@@ -63,7 +63,9 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     storage: createLocalStorage(config.dataDir, config.publicUrl, config.sessionSecret!),
   };
   const app = await buildApp(services);
-  const mailer = createMailer(database.db, config, (accountId, domainId) => dkimKeyOf(services, database.db, accountId, domainId));
+  const mailer = createMailer(database.db, config, (accountId, domainId) =>
+    dkimKeyOf(services, database.db, accountId, domainId),
+  );
   const runners: Runner[] = [];
   return {
     app,
@@ -108,12 +110,18 @@ export class Client {
   async request<T = any>(
     method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
     url: string,
-    options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; origin?: string | null } = {},
+    options: {
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+      origin?: string | null;
+    } = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.origin !== null) headers.origin = options.origin ?? this.origin;
     if (this.cookie) headers.cookie = this.cookie;
-    if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+    if (options.body !== undefined || options.rawBody !== undefined)
+      headers['content-type'] ??= 'application/json';
     const res = await this.app.inject({
       method,
       url,
@@ -125,7 +133,9 @@ export class Client {
           ? { payload: JSON.stringify(options.body) }
           : {}),
     });
-    const setCookie = ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []);
+    const setCookie = ([] as string[]).concat(
+      (res.headers['set-cookie'] as string | string[] | undefined) ?? [],
+    );
     const session = setCookie.find((c) => c.startsWith('herald_session='));
     if (session) {
       const pair = session.split(';')[0]!;
@@ -137,7 +147,13 @@ export class Client {
     } catch {
       // not JSON
     }
-    return { status: res.statusCode, body: body as T, headers: res.headers, cookie: session?.split(';')[0], setCookie };
+    return {
+      status: res.statusCode,
+      body: body as T,
+      headers: res.headers,
+      cookie: session?.split(';')[0],
+      setCookie,
+    };
   }
 
   get<T = any>(url: string, options?: Parameters<Client['request']>[2]) {
@@ -170,7 +186,10 @@ export const registrationDetails = {
 };
 
 /** Register through the same calls the wizard makes; returns a signed-in client. */
-export async function registerUser(app: FastifyInstance, options: { email?: string; password?: string; origin?: string } = {}) {
+export async function registerUser(
+  app: FastifyInstance,
+  options: { email?: string; password?: string; origin?: string } = {},
+) {
   const client = new Client(app, options.origin);
   const email = options.email ?? uniqueEmail();
   const password = options.password ?? 'correct horse battery';

@@ -72,14 +72,20 @@ describe('the hit throttle (a fixed table of typed arrays)', () => {
   });
 });
 
-describe('a hit\'s COPY line', () => {
+describe("a hit's COPY line", () => {
   /** The line as an object through JSON.stringify would make it: COPY's text format escapes only backslashes here. */
   function expected(hit: TrackingHit): string {
     const { ref } = hit;
-    const key = { broadcast: 'broadcastId', flow: 'flowId', transactional: 'sourceId', test: 'sourceId' }[ref.sourceKind];
+    const key = { broadcast: 'broadcastId', flow: 'flowId', transactional: 'sourceId', test: 'sourceId' }[
+      ref.sourceKind
+    ];
     const data: Record<string, unknown> =
       ref.sourceKind === 'flow'
-        ? { ...(ref.flowId !== undefined ? { flowId: ref.flowId } : {}), stepId: String(ref.sourceId), emailId: ref.emailId }
+        ? {
+            ...(ref.flowId !== undefined ? { flowId: ref.flowId } : {}),
+            stepId: String(ref.sourceId),
+            emailId: ref.emailId,
+          }
         : { [key]: ref.sourceId, emailId: ref.emailId };
     if (ref.variant > 0) data.variant = ref.variant;
     if (hit.link !== null) data.link = hit.link;
@@ -105,8 +111,22 @@ describe('a hit\'s COPY line', () => {
       }),
       name: fc.constantFrom('opened', 'clicked' as const),
       // Links with what JSON and COPY escape: quotes, backslashes, tabs, line breaks, control and non-ASCII characters.
-      link: fc.option(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('https://a.example/?q=a\\b\t"c"\n\u0000é')), { nil: null }),
-      agent: fc.constantFrom('privacy-proxy', 'image-proxy', 'scanner', 'mobile', 'desktop', 'unknown' as const),
+      link: fc.option(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.constantFrom('https://a.example/?q=a\\b\t"c"\n\u0000é'),
+        ),
+        { nil: null },
+      ),
+      agent: fc.constantFrom(
+        'privacy-proxy',
+        'image-proxy',
+        'scanner',
+        'mobile',
+        'desktop',
+        'unknown' as const,
+      ),
       machine: fc.boolean(),
       stepMs: fc.oneof(fc.constant(0), fc.integer({ min: -5, max: 5 }), fc.integer({ min: 0, max: 10 ** 9 })),
     });
@@ -116,7 +136,11 @@ describe('a hit\'s COPY line', () => {
         for (const { stepMs, ref, ...rest } of hits) {
           atMs += stepMs;
           const { flowId, ...others } = ref;
-          const h: TrackingHit = { ...rest, ref: { ...others, ...(flowId !== undefined ? { flowId } : {}) }, atMs };
+          const h: TrackingHit = {
+            ...rest,
+            ref: { ...others, ...(flowId !== undefined ? { flowId } : {}) },
+            atMs,
+          };
           expect(copyLine(h)).toBe(expected(h));
         }
       }),
@@ -207,12 +231,21 @@ describe('the hit buffer (COPY lines in bytes outside the heap)', () => {
     await buffer.close();
     expect(buffer.written).toBe(60);
     const queued = async (account: number) =>
-      (await ctx.database.pool.query<{ n: number }>('select count(*)::int as n from email_metric_queue where account_id = $1', [account])).rows[0]!.n;
+      (
+        await ctx.database.pool.query<{ n: number }>(
+          'select count(*)::int as n from email_metric_queue where account_id = $1',
+          [account],
+        )
+      ).rows[0]!.n;
     expect(await queued(direct)).toBe(0);
 
     const client = await ctx.database.pool.connect();
     try {
-      const copy = client.query(copyStreams.from('copy events (account_id, person_id, type, name, source, data, created_at) from stdin'));
+      const copy = client.query(
+        copyStreams.from(
+          'copy events (account_id, person_id, type, name, source, data, created_at) from stdin',
+        ),
+      );
       copy.end(hits(other).map(copyLine).join(''));
       await finished(copy);
     } finally {
@@ -223,14 +256,24 @@ describe('the hit buffer (COPY lines in bytes outside the heap)', () => {
 
     const figures = async (account: number) => {
       const read = async (table: string, order: string) =>
-        (await ctx.database.pool.query(`select * from ${table} where account_id = $1 order by ${order}`, [account])).rows.map(({ account_id: _a, ...row }) => row as unknown);
+        (
+          await ctx.database.pool.query(`select * from ${table} where account_id = $1 order by ${order}`, [
+            account,
+          ])
+        ).rows.map(({ account_id: _a, ...row }) => row as unknown);
       return {
-        hourly: await read('email_metrics_hourly', 'hour, source_kind, source_id, email_id, step_id, variant'),
+        hourly: await read(
+          'email_metrics_hourly',
+          'hour, source_kind, source_id, email_id, step_id, variant',
+        ),
         accountHourly: await read('email_metrics_account_hourly', 'hour'),
         links: await read('email_metrics_links', 'hour, source_kind, source_id, email_id, step_id, link'),
         accountLinks: await read('email_metrics_account_links', 'hour, link'),
         accountLinksDaily: await read('email_metrics_account_links_daily', 'day, link'),
-        firsts: await read('email_metric_firsts', 'source_kind, source_id, email_id, step_id, person_id, name'),
+        firsts: await read(
+          'email_metric_firsts',
+          'source_kind, source_id, email_id, step_id, person_id, name',
+        ),
       };
     };
     const rolledUp = await figures(direct);

@@ -30,19 +30,35 @@ describe('CSV reader', () => {
   it('gives the same records wherever the chunks are cut', () => {
     const text = 'e,n\r\n"a""b","c\r\nd"\r\ne,""""\r\n\r\nf,g,\n';
     const whole = read(text);
-    expect(cells(whole)).toEqual([['e', 'n'], ['a"b', 'c\r\nd'], ['e', '"'], ['f', 'g', '']]);
+    expect(cells(whole)).toEqual([
+      ['e', 'n'],
+      ['a"b', 'c\r\nd'],
+      ['e', '"'],
+      ['f', 'g', ''],
+    ]);
     for (let cut = 1; cut < text.length; cut += 1) expect(read(text, [cut])).toEqual(whole);
-    expect(read(text, Array.from({ length: text.length - 1 }, (_, i) => i + 1))).toEqual(whole);
+    expect(
+      read(
+        text,
+        Array.from({ length: text.length - 1 }, (_, i) => i + 1),
+      ),
+    ).toEqual(whole);
   });
 
   it('keeps a quote inside an unquoted cell as text, skips empty lines, ends on a trailing delimiter', () => {
-    expect(cells(read('a"b,5" screen\n\n\nlast,\n'))).toEqual([['a"b', '5" screen'], ['last', '']]);
+    expect(cells(read('a"b,5" screen\n\n\nlast,\n'))).toEqual([
+      ['a"b', '5" screen'],
+      ['last', ''],
+    ]);
     expect(cells(read('only,'))).toEqual([['only', '']]);
     expect(read('')).toEqual([]);
   });
 
   it('reads other delimiters', () => {
-    expect(cells(read('a;b\t c\n"1;2";3', [], ';'))).toEqual([['a', 'b\t c'], ['1;2', '3']]);
+    expect(cells(read('a;b\t c\n"1;2";3', [], ';'))).toEqual([
+      ['a', 'b\t c'],
+      ['1;2', '3'],
+    ]);
   });
 
   it('marks broken records and goes on with the next ones', () => {
@@ -65,7 +81,10 @@ describe('CSV reader', () => {
   });
 
   it('reads back any records written with quoting, in any delimiter and line ending, wherever the chunks are cut', () => {
-    const cell = fc.string({ unit: fc.constantFrom('a', 'Z', '7', ' ', 'é', '😀', ',', ';', '\t', '"', '\n', '\r'), maxLength: 12 });
+    const cell = fc.string({
+      unit: fc.constantFrom('a', 'Z', '7', ' ', 'é', '😀', ',', ';', '\t', '"', '\n', '\r'),
+      maxLength: 12,
+    });
     fc.assert(
       fc.property(
         fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { maxLength: 8 }),
@@ -75,9 +94,14 @@ describe('CSV reader', () => {
         fc.array(fc.nat(), { maxLength: 6 }),
         (records, delimiter, eol, lastEol, rawCuts) => {
           const special = new RegExp(`["\r\n${delimiter === '\t' ? '\\t' : delimiter}]`);
-          const write = (value: string) => (value === '' || special.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-          const text = records.map((r) => r.map(write).join(delimiter)).join(eol) + (lastEol && records.length > 0 ? eol : '');
-          const cuts = [...new Set(rawCuts.map((c) => (text.length === 0 ? 0 : c % text.length)))].sort((a, b) => a - b);
+          const write = (value: string) =>
+            value === '' || special.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+          const text =
+            records.map((r) => r.map(write).join(delimiter)).join(eol) +
+            (lastEol && records.length > 0 ? eol : '');
+          const cuts = [...new Set(rawCuts.map((c) => (text.length === 0 ? 0 : c % text.length)))].sort(
+            (a, b) => a - b,
+          );
           expect(read(text, cuts, delimiter)).toEqual(records.map((r) => ({ cells: r, error: null })));
         },
       ),

@@ -11,13 +11,18 @@ const addAll = (emails: string[]) => {
 describe('seen emails', () => {
   it('notices any email added twice, and no repeat among different emails', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.emailAddress(), { minLength: 1, maxLength: 300 }), fc.nat(), fc.nat(), (emails, from, to) => {
-        expect(addAll(emails)).toBe(false);
-        // The same list with one of its emails again at any place.
-        const again = [...emails];
-        again.splice(to % (again.length + 1), 0, emails[from % emails.length]!);
-        expect(addAll(again)).toBe(true);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.emailAddress(), { minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        fc.nat(),
+        (emails, from, to) => {
+          expect(addAll(emails)).toBe(false);
+          // The same list with one of its emails again at any place.
+          const again = [...emails];
+          again.splice(to % (again.length + 1), 0, emails[from % emails.length]!);
+          expect(addAll(again)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -32,24 +37,33 @@ describe('seen emails', () => {
 
   it("tells whether a batch repeats an email of its own or one of an earlier batch's", () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom('a@x.io', 'b@x.io', 'c@x.io', 'd@x.io', 'e@x.io'), { maxLength: 4 }), { minLength: 1, maxLength: 6 }), (batches) => {
-        const seen = new SeenEmails(4);
-        const before = new Set<string>();
-        batches.forEach((emails, batch) => {
-          seen.startBatch(batch);
-          const mine = new Set<string>();
-          let inBatch = false;
-          let earlier = false;
-          for (const email of emails) {
-            seen.add(email);
-            if (before.has(email)) earlier = true;
-            else if (mine.has(email)) inBatch = true;
-            mine.add(email);
-          }
-          expect({ inBatch: seen.repeatedInBatch, earlier: seen.repeatedFromEarlier }).toEqual({ inBatch, earlier });
-          for (const email of mine) before.add(email);
-        });
-      }),
+      fc.property(
+        fc.array(
+          fc.array(fc.constantFrom('a@x.io', 'b@x.io', 'c@x.io', 'd@x.io', 'e@x.io'), { maxLength: 4 }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (batches) => {
+          const seen = new SeenEmails(4);
+          const before = new Set<string>();
+          batches.forEach((emails, batch) => {
+            seen.startBatch(batch);
+            const mine = new Set<string>();
+            let inBatch = false;
+            let earlier = false;
+            for (const email of emails) {
+              seen.add(email);
+              if (before.has(email)) earlier = true;
+              else if (mine.has(email)) inBatch = true;
+              mine.add(email);
+            }
+            expect({ inBatch: seen.repeatedInBatch, earlier: seen.repeatedFromEarlier }).toEqual({
+              inBatch,
+              earlier,
+            });
+            for (const email of mine) before.add(email);
+          });
+        },
+      ),
       { numRuns: 500 },
     );
   });

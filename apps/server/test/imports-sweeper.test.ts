@@ -16,7 +16,10 @@ afterAll(() => ctx.close());
 async function startImport(rows: number) {
   const lines = ['E-mail', ...Array.from({ length: rows }, (_, i) => `swept-${i}-${Date.now()}@example.com`)];
   const key = await uploadCsv(ctx, owner, lines.join('\n'));
-  const created = await owner.client.post('/v1/imports', { peopleFileKey: key, fieldMapping: [{ column: 'E-mail', field: 'email' }] });
+  const created = await owner.client.post('/v1/imports', {
+    peopleFileKey: key,
+    fieldMapping: [{ column: 'E-mail', field: 'email' }],
+  });
   expect(created.status).toBe(201);
   return created.body.id as number;
 }
@@ -30,7 +33,11 @@ describe('imports: a worker that dies mid-import', () => {
     const release = (await lockImportRun(ctx.services.pool, id))!;
     expect(release).toBeTypeOf('function');
     await runImport(ctx.services, accountId, id);
-    const row = await ctx.services.db.selectFrom('imports').select(['status', 'parsedRows']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await ctx.services.db
+      .selectFrom('imports')
+      .select(['status', 'parsedRows'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'queued', parsedRows: 0 });
     expect(await lockImportRun(ctx.services.pool, id)).toBeNull();
     await release();
@@ -38,11 +45,12 @@ describe('imports: a worker that dies mid-import', () => {
     expect(await waitForImport(owner, id, 10_000)).toMatchObject({ status: 'done', counts: { created: 2 } });
   });
 
-  it("gives an import whose job a dead worker holds a fresh job, which imports it (issue 22: a killed import stayed locked for hours)", async () => {
+  it('gives an import whose job a dead worker holds a fresh job, which imports it (issue 22: a killed import stayed locked for hours)', async () => {
     const accountId = owner.account.accountId as number;
     const id = await startImport(3);
     // The job as a worker killed with SIGKILL leaves it: locked, by a worker that no longer runs.
-    const locked = await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'worker-killed-mid-import'
+    const locked =
+      await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'worker-killed-mid-import'
       where key = ${importJobKey(accountId, id)}`.execute(ctx.services.db);
     expect(Number(locked.numAffectedRows)).toBe(1);
     await ctx.startWorker();

@@ -27,17 +27,45 @@ beforeAll(async () => {
   ctx = await createTestContext();
   a = await registerUser(ctx.app);
   await a.client.patch('/v1/accounts/me', { name: canary, mailingAddress: `${canary} street` });
-  teammateId = (await a.client.post('/v1/team-members', { name: canary, email: `${canary.toLowerCase()}@example.com` })).body.teamMember.id;
+  teammateId = (
+    await a.client.post('/v1/team-members', { name: canary, email: `${canary.toLowerCase()}@example.com` })
+  ).body.teamMember.id;
   subId = (await a.client.post('/v1/team-members/accounts', { name: canary })).body.subaccount.id;
   aKey = (await a.client.post('/v1/accounts/rotate-api-key')).body.apiKey;
-  await ctx.services.db.insertInto('accountIssues').values({ accountId: a.account.accountId, kind: 'probe', message: canary }).execute();
-  const issue = await ctx.services.db.selectFrom('accountIssues').select('id').where('accountId', '=', a.account.accountId).executeTakeFirstOrThrow();
-  const person = await a.client.post('/v1/people/', { email: `${canary.toLowerCase()}-person@example.com`, firstName: canary, tags: canary });
-  const segment = await a.client.post('/v1/segments/', { name: canary, conditions: [{ type: 'tag', operator: 'has', tag: canary }] });
-  aIds = [a.account.accountId, a.account.teamMemberId, teammateId, subId, issue.id, person.body.user.id, segment.body.segment.id];
+  await ctx.services.db
+    .insertInto('accountIssues')
+    .values({ accountId: a.account.accountId, kind: 'probe', message: canary })
+    .execute();
+  const issue = await ctx.services.db
+    .selectFrom('accountIssues')
+    .select('id')
+    .where('accountId', '=', a.account.accountId)
+    .executeTakeFirstOrThrow();
+  const person = await a.client.post('/v1/people/', {
+    email: `${canary.toLowerCase()}-person@example.com`,
+    firstName: canary,
+    tags: canary,
+  });
+  const segment = await a.client.post('/v1/segments/', {
+    name: canary,
+    conditions: [{ type: 'tag', operator: 'has', tag: canary }],
+  });
+  aIds = [
+    a.account.accountId,
+    a.account.teamMemberId,
+    teammateId,
+    subId,
+    issue.id,
+    person.body.user.id,
+    segment.body.segment.id,
+  ];
   b = await registerUser(ctx.app);
   bKey = (await b.client.post('/v1/accounts/rotate-api-key')).body.apiKey;
-  const bCategories = await ctx.services.db.selectFrom('communicationCategories').select('id').where('accountId', '=', b.account.accountId).execute();
+  const bCategories = await ctx.services.db
+    .selectFrom('communicationCategories')
+    .select('id')
+    .where('accountId', '=', b.account.accountId)
+    .execute();
   bCategoryIds = bCategories.map((row) => Number(row.id));
 });
 afterAll(() => ctx.close());
@@ -60,13 +88,20 @@ describe('tenant isolation', () => {
       const urls = hasParams ? ids.map((id) => route.url.replace(/:[a-zA-Z]+/g, String(id))) : [route.url];
       for (const url of urls) {
         for (const mode of ['session', 'api-key'] as const) {
-          const headers: Record<string, string> = mode === 'api-key' ? { authorization: `Bearer ${bKey}` } : {};
-          const res = await b.client.request(route.method, url, { ...(route.example !== undefined ? { body: route.example } : {}), headers });
+          const headers: Record<string, string> =
+            mode === 'api-key' ? { authorization: `Bearer ${bKey}` } : {};
+          const res = await b.client.request(route.method, url, {
+            ...(route.example !== undefined ? { body: route.example } : {}),
+            headers,
+          });
           calls += 1;
           const text = JSON.stringify(res.body ?? '');
           expect(text, `${mode} ${route.method} ${url}`).not.toContain(canary);
           expect(text.toLowerCase(), `${mode} ${route.method} ${url}`).not.toContain(canary.toLowerCase());
-          if (hasParams) expect([400, 401, 403, 404], `${mode} ${route.method} ${url} answered ${res.status}`).toContain(res.status);
+          if (hasParams)
+            expect([400, 401, 403, 404], `${mode} ${route.method} ${url} answered ${res.status}`).toContain(
+              res.status,
+            );
           if (url.endsWith('/rotate-api-key') && res.status === 200) bKey = res.body.apiKey;
         }
       }
@@ -74,13 +109,20 @@ describe('tenant isolation', () => {
     expect(calls).toBeGreaterThan(tenantRoutes.length);
 
     // A is exactly as it was.
-    const viaKey = await new Client(ctx.app).get('/v1/accounts', { headers: { authorization: `Bearer ${aKey}` } });
+    const viaKey = await new Client(ctx.app).get('/v1/accounts', {
+      headers: { authorization: `Bearer ${aKey}` },
+    });
     expect(viaKey.status).toBe(200);
     expect(viaKey.body).toMatchObject({ name: canary, mailingAddress: `${canary} street` });
     const team = await a.client.get('/v1/team-members');
-    expect(team.body.teamMembers.map((m: { id: number; name: string }) => [m.id, m.name])).toContainEqual([teammateId, canary]);
+    expect(team.body.teamMembers.map((m: { id: number; name: string }) => [m.id, m.name])).toContainEqual([
+      teammateId,
+      canary,
+    ]);
     const people = await a.client.get(`/v1/people/search?query=${canary}`);
-    expect(people.body.users.map((p: { firstName: string; tags: string }) => [p.firstName, p.tags])).toEqual([[canary, canary]]);
+    expect(people.body.users.map((p: { firstName: string; tags: string }) => [p.firstName, p.tags])).toEqual([
+      [canary, canary],
+    ]);
     const accounts = await a.client.get('/v1/team-members/accounts');
     expect(accounts.body.accounts.map((x: { id: number }) => x.id)).toContain(subId);
   });
@@ -100,7 +142,9 @@ describe('tenant isolation', () => {
   it('a signed-in query that forgets its account filter still sees only its own account', async () => {
     const seen = await withAccount(ctx.services.db, b.account.accountId, async (db) => ({
       accounts: (await sql<{ id: number }>`select id from accounts`.execute(db)).rows.map((r) => r.id),
-      members: (await sql<{ accountId: number }>`select account_id from team_members`.execute(db)).rows.map((r) => r.accountId),
+      members: (await sql<{ accountId: number }>`select account_id from team_members`.execute(db)).rows.map(
+        (r) => r.accountId,
+      ),
       issues: (await sql`select * from account_issues`.execute(db)).rows.length,
     }));
     expect(seen.accounts).toEqual([b.account.accountId]);
@@ -108,15 +152,22 @@ describe('tenant isolation', () => {
     expect(seen.issues).toBe(0);
   });
 
-  it("a signed-in transaction cannot write a row into another account", async () => {
+  it('a signed-in transaction cannot write a row into another account', async () => {
     await expect(
       withAccount(ctx.services.db, b.account.accountId, (db) =>
-        db.insertInto('accountIssues').values({ accountId: a.account.accountId, kind: 'x', message: 'forged' }).execute(),
+        db
+          .insertInto('accountIssues')
+          .values({ accountId: a.account.accountId, kind: 'x', message: 'forged' })
+          .execute(),
       ),
     ).rejects.toThrow(/row-level security/);
     await expect(
       withAccount(ctx.services.db, b.account.accountId, async (db) => {
-        const res = await db.updateTable('accounts').set({ name: 'hijacked' }).where('id', '=', a.account.accountId).executeTakeFirst();
+        const res = await db
+          .updateTable('accounts')
+          .set({ name: 'hijacked' })
+          .where('id', '=', a.account.accountId)
+          .executeTakeFirst();
         return Number(res.numUpdatedRows);
       }),
     ).resolves.toBe(0);

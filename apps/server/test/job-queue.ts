@@ -15,7 +15,10 @@ interface Waiting {
  * test can assert that something did NOT happen. `tasks` narrows it to those task names. Work that JS timers start
  * (the segment poller, the metrics rollup) is not a job: wait for its row instead.
  */
-export async function queueDrained(pool: Pick<pg.Pool, 'query'>, options: { timeout?: number; tasks?: string[]; dueWithin?: number } = {}): Promise<void> {
+export async function queueDrained(
+  pool: Pick<pg.Pool, 'query'>,
+  options: { timeout?: number; tasks?: string[]; dueWithin?: number } = {},
+): Promise<void> {
   let waiting: Waiting[] = [];
   await until(
     async () => {
@@ -29,6 +32,9 @@ export async function queueDrained(pool: Pick<pg.Pool, 'query'>, options: { time
       ));
       return waiting.length === 0;
     },
-    { timeout: options.timeout ?? 30_000, message: () => `the job queue drained (still ${JSON.stringify(waiting)})` },
+    {
+      timeout: options.timeout ?? 30_000,
+      message: () => `the job queue drained (still ${JSON.stringify(waiting)})`,
+    },
   );
 }

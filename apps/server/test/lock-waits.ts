@@ -5,7 +5,11 @@ import { until } from './until.ts';
  * Waits until a statement of this database whose text contains `statement` is waiting for a lock (a row, a
  * transaction or an advisory lock, pg_stat_activity): the positive sign that it got as far as the lock a test holds.
  */
-export async function waitingOnALock(pool: Pick<pg.Pool, 'query'>, statement: string, timeout = 10_000): Promise<void> {
+export async function waitingOnALock(
+  pool: Pick<pg.Pool, 'query'>,
+  statement: string,
+  timeout = 10_000,
+): Promise<void> {
   await until(
     async () =>
       (

@@ -14,7 +14,14 @@ describe('POST /v1/logging', () => {
     const { client } = await registerUser(ctx.app);
     const payloads: unknown[] = [
       { message: 'Cannot read properties of undefined' },
-      { error: { message: 'Boom', stack: 'Error: Boom\n    at x', name: 'TypeError', componentStack: 'in Page' } },
+      {
+        error: {
+          message: 'Boom',
+          stack: 'Error: Boom\n    at x',
+          name: 'TypeError',
+          componentStack: 'in Page',
+        },
+      },
       { error: 'plain string error' },
       'a bare string',
       42,
@@ -49,12 +56,18 @@ describe('POST /v1/logging', () => {
 
   it('still refuses a body over the limit and too many reports from one address', async () => {
     const sender = new Client(ctx.app);
-    const huge = await sender.request('POST', '/v1/logging', { rawBody: JSON.stringify({ message: 'x'.repeat(2 * 1024 * 1024) }) });
+    const huge = await sender.request('POST', '/v1/logging', {
+      rawBody: JSON.stringify({ message: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expect(huge.status).toBe(413);
-    expect(huge.body).toMatchObject({ name: 'PayloadTooLargeError', message: 'The request body is too large.' });
+    expect(huge.body).toMatchObject({
+      name: 'PayloadTooLargeError',
+      message: 'The request body is too large.',
+    });
 
     const flooder = new Client(ctx.app);
-    for (let i = 0; i < 60; i++) expect((await flooder.post('/v1/logging', { message: `report ${i}` })).status).toBe(204);
+    for (let i = 0; i < 60; i++)
+      expect((await flooder.post('/v1/logging', { message: `report ${i}` })).status).toBe(204);
     const refused = await flooder.post('/v1/logging', { message: 'one too many' });
     expect(refused.status).toBe(429);
     expect(refused.body.name).toBe('RateLimitError');
@@ -64,7 +77,9 @@ describe('POST /v1/logging', () => {
 
 describe('LogBody', () => {
   it('turns any payload into one bounded report', () => {
-    expect(LogBody.parse({ error: { message: 'Boom', stack: 'at x', name: 'TypeError', extra: 1 } })).toMatchObject({
+    expect(
+      LogBody.parse({ error: { message: 'Boom', stack: 'at x', name: 'TypeError', extra: 1 } }),
+    ).toMatchObject({
       message: 'Boom',
       name: 'TypeError',
       stack: 'at x',
@@ -72,7 +87,11 @@ describe('LogBody', () => {
     expect(LogBody.parse('a bare string').message).toBe('a bare string');
     expect(LogBody.parse({ message: { nested: [1] } }).message).toBe('{"nested":[1]}');
     expect(LogBody.parse(undefined).message).toBe('No message');
-    const capped = LogBody.parse({ message: 'x'.repeat(100_000), stack: 'y'.repeat(100_000), url: 'z'.repeat(10_000) });
+    const capped = LogBody.parse({
+      message: 'x'.repeat(100_000),
+      stack: 'y'.repeat(100_000),
+      url: 'z'.repeat(10_000),
+    });
     expect([capped.message.length, capped.stack?.length, capped.url?.length]).toEqual([5000, 20000, 2048]);
   });
 });

@@ -15,13 +15,22 @@ describe('POST /v1/accounts/login/', () => {
     const res = await client.post('/v1/accounts/login/', { email: email.toUpperCase(), password });
     expect(res.status).toBe(200);
     expect(res.body.accountId).toBe(account.accountId);
-    expect((await client.get('/v1/heartbeat/authenticated')).body).toEqual({ ok: true, accountId: account.accountId });
+    expect((await client.get('/v1/heartbeat/authenticated')).body).toEqual({
+      ok: true,
+      accountId: account.accountId,
+    });
   });
 
   it('refuses a wrong password and an unknown email with the same answer', async () => {
     const { email } = await registerUser(ctx.app);
-    const wrong = await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'wrong password' });
-    const unknown = await new Client(ctx.app).post('/v1/accounts/login/', { email: uniqueEmail(), password: 'whatever pw' });
+    const wrong = await new Client(ctx.app).post('/v1/accounts/login/', {
+      email,
+      password: 'wrong password',
+    });
+    const unknown = await new Client(ctx.app).post('/v1/accounts/login/', {
+      email: uniqueEmail(),
+      password: 'whatever pw',
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.body.message).toBe(messages.wrongCredentials);
@@ -46,7 +55,9 @@ describe('POST /v1/accounts/login/', () => {
   it('limits attempts per email: the 11th in 15 minutes gets 429 with retryAfter', async () => {
     const { email, password } = await registerUser(ctx.app);
     for (let i = 0; i < 10; i += 1) {
-      expect((await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'wrong password' })).status).toBe(401);
+      expect(
+        (await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'wrong password' })).status,
+      ).toBe(401);
     }
     const limited = await new Client(ctx.app).post('/v1/accounts/login/', { email, password });
     expect(limited.status).toBe(429);
@@ -57,7 +68,11 @@ describe('POST /v1/accounts/login/', () => {
 
   it('refuses a cross-site login', async () => {
     const { email, password } = await registerUser(ctx.app);
-    const res = await new Client(ctx.app).post('/v1/accounts/login/', { email, password }, { origin: 'http://attacker.test' });
+    const res = await new Client(ctx.app).post(
+      '/v1/accounts/login/',
+      { email, password },
+      { origin: 'http://attacker.test' },
+    );
     expect(res.status).toBe(403);
   });
 });
@@ -83,7 +98,11 @@ describe('logout and the session check', () => {
 
   it('an expired session is refused', async () => {
     const { client, account } = await registerUser(ctx.app);
-    await ctx.services.db.updateTable('sessions').set({ expiresAt: new Date(Date.now() - 1000) }).where('accountId', '=', account.accountId).execute();
+    await ctx.services.db
+      .updateTable('sessions')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where('accountId', '=', account.accountId)
+      .execute();
     expect((await client.get('/v1/accounts')).status).toBe(401);
   });
 });

@@ -3,5 +3,12 @@ declare module 'mailauth/lib/dkim/verify.js' {
   export function dkimVerify(
     message: Buffer,
     options?: { resolver?: (name: string, rr: string) => Promise<unknown> },
-  ): Promise<{ results: { status: { result: string; header?: { d?: string; s?: string } }; signingDomain?: string; selector?: string; info?: string }[] }>;
+  ): Promise<{
+    results: {
+      status: { result: string; header?: { d?: string; s?: string } };
+      signingDomain?: string;
+      selector?: string;
+      info?: string;
+    }[];
+  }>;
 }

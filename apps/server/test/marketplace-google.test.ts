@@ -21,7 +21,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
   const port = (jwksServer.address() as { port: number }).port;
-  ctx = await createTestContext({ GOOGLE_CLIENT_ID: clientId, GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/certs` });
+  ctx = await createTestContext({
+    GOOGLE_CLIENT_ID: clientId,
+    GOOGLE_JWKS_URL: `http://127.0.0.1:${port}/certs`,
+  });
 });
 afterAll(async () => {
   await ctx.close();
@@ -46,13 +49,22 @@ async function newCode(): Promise<string> {
 }
 
 const redeemedAt = async (code: string) =>
-  (await ctx.services.db.selectFrom('marketplaceCodes').select('redeemedAt').where('codeHash', '=', codeHashOf(code)).executeTakeFirstOrThrow()).redeemedAt;
+  (
+    await ctx.services.db
+      .selectFrom('marketplaceCodes')
+      .select('redeemedAt')
+      .where('codeHash', '=', codeHashOf(code))
+      .executeTakeFirstOrThrow()
+  ).redeemedAt;
 
 describe('POST /v1/marketplace/redeem with a Google sign-up', () => {
   it('registers the Google user with the code; the wizard then skips the password step', async () => {
     const code = await newCode();
     const email = uniqueEmail('google-deal');
-    const res = await new Client(ctx.app).post('/v1/marketplace/redeem', { code, idToken: await idToken(email) });
+    const res = await new Client(ctx.app).post('/v1/marketplace/redeem', {
+      code,
+      idToken: await idToken(email),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ accountCreated: true, plan: { peopleUpperLimit: 2000 } });
     expect(res.body.account).toMatchObject({ email, name: 'Deal Buyer', status: 'active' });
@@ -63,7 +75,10 @@ describe('POST /v1/marketplace/redeem with a Google sign-up', () => {
   it('a token Google did not sign for this server: refused, no account, the code stays free', async () => {
     const code = await newCode();
     const email = uniqueEmail('google-wrong');
-    const res = await new Client(ctx.app).post('/v1/marketplace/redeem', { code, idToken: await idToken(email, 'someone-else.apps.googleusercontent.com') });
+    const res = await new Client(ctx.app).post('/v1/marketplace/redeem', {
+      code,
+      idToken: await idToken(email, 'someone-else.apps.googleusercontent.com'),
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.cookie).toBeUndefined();

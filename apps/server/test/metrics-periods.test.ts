@@ -1,10 +1,27 @@
 import { metricsPresets, type MetricsPreset } from '@herald/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketsOf, customPeriod, instantOf, presetPeriod, wallClock } from '../src/features/metrics/metric-periods.ts';
+import {
+  bucketsOf,
+  customPeriod,
+  instantOf,
+  presetPeriod,
+  wallClock,
+} from '../src/features/metrics/metric-periods.ts';
 
 /** Zones with daylight saving at 01:00 UTC, 02:00 local, midnight (Santiago), half-hour shifts, odd offsets. */
-const zones = ['UTC', 'Europe/London', 'America/New_York', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'];
+const zones = [
+  'UTC',
+  'Europe/London',
+  'America/New_York',
+  'America/Santiago',
+  'Australia/Lord_Howe',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Pacific/Chatham',
+  'Pacific/Kiritimati',
+  'Pacific/Pago_Pago',
+];
 const hour = 3_600_000;
 const instants = fc.integer({ min: Date.UTC(2018, 0, 1), max: Date.UTC(2035, 11, 31) });
 const dayOf = (instant: number, tz: string) => {
@@ -23,7 +40,9 @@ const rolling: Partial<Record<MetricsPreset, number>> = { last7Days: 7, last30Da
 /** Local calendar days from one instant's date to another's (no time zone arithmetic beyond reading the dates). */
 const daysBetween = (from: number, to: number, tz: string) => {
   const [a, b] = [wallClock(from, tz), wallClock(to, tz)];
-  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / 86_400_000);
+  return Math.round(
+    (Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / 86_400_000,
+  );
 };
 
 describe('metrics periods', () => {
@@ -35,36 +54,41 @@ describe('metrics periods', () => {
 
   it('cut every preset into buckets that cover it exactly, on local boundaries', () => {
     fc.assert(
-      fc.property(instants, fc.constantFrom(...zones), fc.constantFrom(...metricsPresets), (now, tz, preset: MetricsPreset) => {
-        const period = presetPeriod(preset, now, tz);
-        expect(period.start).toBeLessThan(period.end);
-        expect(startsADay(period.start, tz)).toBe(true);
-        if (preset.startsWith('this')) expect(period.end).toBe(Math.max(now, period.start + 1));
-        else if (rolling[preset]) expect(period.end).toBeGreaterThanOrEqual(now);
-        else {
-          expect(period.end).toBeLessThanOrEqual(now);
-          expect(startsADay(period.end, tz)).toBe(true);
-        }
-        const buckets = bucketsOf(period, tz);
-        expect(buckets[0]!.start).toBe(period.start);
-        expect(buckets.at(-1)!.end).toBe(period.end);
-        for (let i = 0; i < buckets.length; i++) {
-          const b = buckets[i]!;
-          expect(b.start).toBeLessThan(b.end);
-          if (i > 0) expect(b.start).toBe(buckets[i - 1]!.end);
-          const inner = i > 0 ? b.start : null;
-          const length = b.end - b.start;
-          if (period.bucket === 'hour') expect(length).toBeLessThanOrEqual(hour);
-          if (period.bucket === 'day') {
-            expect(length).toBeLessThanOrEqual(25 * hour);
-            if (inner !== null) expect(startsADay(inner, tz)).toBe(true);
+      fc.property(
+        instants,
+        fc.constantFrom(...zones),
+        fc.constantFrom(...metricsPresets),
+        (now, tz, preset: MetricsPreset) => {
+          const period = presetPeriod(preset, now, tz);
+          expect(period.start).toBeLessThan(period.end);
+          expect(startsADay(period.start, tz)).toBe(true);
+          if (preset.startsWith('this')) expect(period.end).toBe(Math.max(now, period.start + 1));
+          else if (rolling[preset]) expect(period.end).toBeGreaterThanOrEqual(now);
+          else {
+            expect(period.end).toBeLessThanOrEqual(now);
+            expect(startsADay(period.end, tz)).toBe(true);
           }
-          if (period.bucket === 'week') {
-            expect(length).toBeLessThanOrEqual(7 * 24 * hour + hour);
-            if (inner !== null) expect([startsADay(inner, tz), weekdayOf(inner, tz)]).toEqual([true, 1]);
+          const buckets = bucketsOf(period, tz);
+          expect(buckets[0]!.start).toBe(period.start);
+          expect(buckets.at(-1)!.end).toBe(period.end);
+          for (let i = 0; i < buckets.length; i++) {
+            const b = buckets[i]!;
+            expect(b.start).toBeLessThan(b.end);
+            if (i > 0) expect(b.start).toBe(buckets[i - 1]!.end);
+            const inner = i > 0 ? b.start : null;
+            const length = b.end - b.start;
+            if (period.bucket === 'hour') expect(length).toBeLessThanOrEqual(hour);
+            if (period.bucket === 'day') {
+              expect(length).toBeLessThanOrEqual(25 * hour);
+              if (inner !== null) expect(startsADay(inner, tz)).toBe(true);
+            }
+            if (period.bucket === 'week') {
+              expect(length).toBeLessThanOrEqual(7 * 24 * hour + hour);
+              if (inner !== null) expect([startsADay(inner, tz), weekdayOf(inner, tz)]).toEqual([true, 1]);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -93,33 +117,49 @@ describe('metrics periods', () => {
       expect(count, preset).toBeGreaterThanOrEqual(min);
       expect(count, preset).toBeLessThanOrEqual(max);
     }
-    expect(new Date(presetPeriod('lastQuarter', now, 'UTC').start).toISOString()).toBe('2026-07-01T00:00:00.000Z');
-    expect(new Date(presetPeriod('thisWeek', now, 'UTC').start).toISOString()).toBe('2026-11-23T00:00:00.000Z');
-    expect(new Date(presetPeriod('lastMonth', Date.UTC(2026, 0, 10), 'UTC').start).toISOString()).toBe('2025-12-01T00:00:00.000Z');
+    expect(new Date(presetPeriod('lastQuarter', now, 'UTC').start).toISOString()).toBe(
+      '2026-07-01T00:00:00.000Z',
+    );
+    expect(new Date(presetPeriod('thisWeek', now, 'UTC').start).toISOString()).toBe(
+      '2026-11-23T00:00:00.000Z',
+    );
+    expect(new Date(presetPeriod('lastMonth', Date.UTC(2026, 0, 10), 'UTC').start).toISOString()).toBe(
+      '2025-12-01T00:00:00.000Z',
+    );
   });
 
   it('make the rolling presets the last N local days with today: from a local midnight to now', () => {
     fc.assert(
-      fc.property(instants, fc.constantFrom(...zones), fc.constantFrom<MetricsPreset>('last7Days', 'last30Days', 'last90Days'), fc.boolean(), (instant, tz, preset, atMidnight) => {
-        // Half the runs ask at the very instant a local day starts.
-        const local = wallClock(instant, tz);
-        const now = atMidnight ? instantOf({ year: local.year, month: local.month, day: local.day }, tz) : instant;
-        const days = rolling[preset]!;
-        const period = presetPeriod(preset, now, tz);
-        // It reaches now: a send made before the request counts, whatever the hour; it ends now, or one millisecond
-        // into today at the instant today starts.
-        expect(period.start).toBeLessThanOrEqual(now);
-        const today = wallClock(now, tz);
-        expect(period.end).toBe(Math.max(now, instantOf({ year: today.year, month: today.month, day: today.day }, tz) + 1));
-        expect(startsADay(period.start, tz)).toBe(true);
-        // N local days, the last of them today.
-        expect(daysBetween(period.start, now, tz)).toBe(days - 1);
-        const dates = new Set(bucketsOf(period, tz).map((bucket) => dayOf(bucket.start, tz)));
-        expect(dates.size).toBe(days);
-        expect(dates.has(dayOf(now, tz))).toBe(true);
-        expect(dates.has(dayOf(period.start - 1000, tz))).toBe(false);
-        if (period.bucket === 'day') expect(bucketsOf(period, tz)).toHaveLength(days);
-      }),
+      fc.property(
+        instants,
+        fc.constantFrom(...zones),
+        fc.constantFrom<MetricsPreset>('last7Days', 'last30Days', 'last90Days'),
+        fc.boolean(),
+        (instant, tz, preset, atMidnight) => {
+          // Half the runs ask at the very instant a local day starts.
+          const local = wallClock(instant, tz);
+          const now = atMidnight
+            ? instantOf({ year: local.year, month: local.month, day: local.day }, tz)
+            : instant;
+          const days = rolling[preset]!;
+          const period = presetPeriod(preset, now, tz);
+          // It reaches now: a send made before the request counts, whatever the hour; it ends now, or one millisecond
+          // into today at the instant today starts.
+          expect(period.start).toBeLessThanOrEqual(now);
+          const today = wallClock(now, tz);
+          expect(period.end).toBe(
+            Math.max(now, instantOf({ year: today.year, month: today.month, day: today.day }, tz) + 1),
+          );
+          expect(startsADay(period.start, tz)).toBe(true);
+          // N local days, the last of them today.
+          expect(daysBetween(period.start, now, tz)).toBe(days - 1);
+          const dates = new Set(bucketsOf(period, tz).map((bucket) => dayOf(bucket.start, tz)));
+          expect(dates.size).toBe(days);
+          expect(dates.has(dayOf(now, tz))).toBe(true);
+          expect(dates.has(dayOf(period.start - 1000, tz))).toBe(false);
+          if (period.bucket === 'day') expect(bucketsOf(period, tz)).toHaveLength(days);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -142,7 +182,14 @@ describe('metrics periods', () => {
   });
 
   it('give days of 23 and 25 hours on daylight-saving changes', () => {
-    const spring = bucketsOf({ start: instantOf({ year: 2026, month: 3, day: 29 }, 'Europe/London'), end: instantOf({ year: 2026, month: 3, day: 30 }, 'Europe/London'), bucket: 'day' }, 'Europe/London');
+    const spring = bucketsOf(
+      {
+        start: instantOf({ year: 2026, month: 3, day: 29 }, 'Europe/London'),
+        end: instantOf({ year: 2026, month: 3, day: 30 }, 'Europe/London'),
+        bucket: 'day',
+      },
+      'Europe/London',
+    );
     expect(spring.map((b) => (b.end - b.start) / hour)).toEqual([23]);
     const autumn = customPeriod('2026-10-25', '2026-10-25', Date.UTC(2027, 0, 1), 'Europe/London');
     expect(autumn.end - autumn.start).toBe(25 * hour);

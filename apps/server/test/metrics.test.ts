@@ -3,7 +3,16 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from './email-helpers.ts';
 import { Client, registerUser, uniqueEmail } from './helpers.ts';
-import { accountOf, ctx, record, roll, smtp, stats, useMetricsContext, type Owner } from './metrics-fixtures.ts';
+import {
+  accountOf,
+  ctx,
+  record,
+  roll,
+  smtp,
+  stats,
+  useMetricsContext,
+  type Owner,
+} from './metrics-fixtures.ts';
 
 useMetricsContext();
 
@@ -11,14 +20,34 @@ useMetricsContext();
 async function seed(accountId: number, broadcastId = 7) {
   const b = { broadcastId, emailId: 11 };
   await record(accountId, [
-    ...[1, 2, 3, 4].map((person) => ({ person, name: 'sent', data: { ...b, messageId: `m${person}`, variant: person <= 2 ? 1 : 2 }, ago: 30 })),
+    ...[1, 2, 3, 4].map((person) => ({
+      person,
+      name: 'sent',
+      data: { ...b, messageId: `m${person}`, variant: person <= 2 ? 1 : 2 },
+      ago: 30,
+    })),
     { person: 1, name: 'opened', data: { ...b, variant: 1, machine: false }, ago: 29 },
     { person: 1, name: 'opened', data: { ...b, variant: 1, machine: false }, ago: 28 },
     { person: 2, name: 'opened', data: { ...b, variant: 1, machine: true }, ago: 29 },
     { person: 3, name: 'opened', data: { ...b, variant: 2, machine: false }, ago: 27 },
-    { person: 1, name: 'clicked', data: { ...b, variant: 1, machine: false, link: 'https://example.com/a' }, ago: 28 },
-    { person: 1, name: 'clicked', data: { ...b, variant: 1, machine: false, link: 'https://example.com/b' }, ago: 28 },
-    { person: 2, name: 'clicked', data: { ...b, variant: 1, machine: true, link: 'https://example.com/a' }, ago: 29 },
+    {
+      person: 1,
+      name: 'clicked',
+      data: { ...b, variant: 1, machine: false, link: 'https://example.com/a' },
+      ago: 28,
+    },
+    {
+      person: 1,
+      name: 'clicked',
+      data: { ...b, variant: 1, machine: false, link: 'https://example.com/b' },
+      ago: 28,
+    },
+    {
+      person: 2,
+      name: 'clicked',
+      data: { ...b, variant: 1, machine: true, link: 'https://example.com/a' },
+      ago: 29,
+    },
     { person: 4, name: 'bounced', data: { ...b, messageId: 'm4' }, ago: 30 },
     { person: 3, name: 'bounced', data: { ...b, messageId: 'm3', soft: true }, ago: 30 },
     { person: 3, name: 'unsubscribed', data: b, ago: 26 },
@@ -46,7 +75,9 @@ describe('GET /v1/emails/stats', () => {
     // It ends now, and starts at midnight (UTC here) 29 days before today.
     expect(Date.parse(s.endDate)).toBeGreaterThanOrEqual(before);
     expect(Date.parse(s.endDate)).toBeLessThanOrEqual(Date.now());
-    expect(s.startDate).toBe(`${new Date(Date.parse(s.endDate) - 29 * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`);
+    expect(s.startDate).toBe(
+      `${new Date(Date.parse(s.endDate) - 29 * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`,
+    );
     expect(s.totals).toEqual({
       sent: 4,
       delivered: 3,
@@ -68,7 +99,16 @@ describe('GET /v1/emails/stats', () => {
   });
 
   it('cuts each preset into its buckets in the time zone asked for', async () => {
-    const expected = { last7Days: 'hour', lastWeek: 'hour', thisWeek: 'hour', last90Days: 'day', lastMonth: 'day', thisQuarter: 'day', lastYear: 'week', thisYear: 'week' } as const;
+    const expected = {
+      last7Days: 'hour',
+      lastWeek: 'hour',
+      thisWeek: 'hour',
+      last90Days: 'day',
+      lastMonth: 'day',
+      thisQuarter: 'day',
+      lastYear: 'week',
+      thisYear: 'week',
+    } as const;
     for (const [period, bucket] of Object.entries(expected)) {
       const res = await stats(owner.client, `period=${period}&timezone=America/New_York`);
       expect(res.status, period).toBe(200);
@@ -80,8 +120,12 @@ describe('GET /v1/emails/stats', () => {
     }
     // Six whole days and the hours of today begun so far.
     const week = (await stats(owner.client, 'period=last7Days')).body.stats;
-    expect(week.startDate).toBe(`${new Date(Date.parse(week.endDate) - 6 * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`);
-    expect(week.series).toHaveLength(Math.ceil((Date.parse(week.endDate) - Date.parse(week.startDate)) / 3_600_000));
+    expect(week.startDate).toBe(
+      `${new Date(Date.parse(week.endDate) - 6 * 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`,
+    );
+    expect(week.series).toHaveLength(
+      Math.ceil((Date.parse(week.endDate) - Date.parse(week.startDate)) / 3_600_000),
+    );
     expect(week.totals.sent).toBe(4);
   });
 
@@ -92,7 +136,8 @@ describe('GET /v1/emails/stats', () => {
     const broadcast = await stats(owner.client, 'period=last30Days&broadcastId=7');
     expect(everything.body.stats.totals).toEqual(broadcast.body.stats.totals);
     // Both end at the moment each was asked: the buckets' starts and figures agree.
-    const figures = (series: EmailStatsResponse['stats']['series']) => series.map(({ end: _end, ...bucket }) => bucket);
+    const figures = (series: EmailStatsResponse['stats']['series']) =>
+      series.map(({ end: _end, ...bucket }) => bucket);
     expect(figures(everything.body.stats.series)).toEqual(figures(broadcast.body.stats.series));
     expect(everything.body.clicks).toEqual(broadcast.body.clicks);
     expect((await stats(owner.client, 'emailIds=11,12')).body.stats.totals.uniqueOpens).toBe(2);
@@ -103,7 +148,10 @@ describe('GET /v1/emails/stats', () => {
     const flows = await stats(owner.client, 'flowIds[]=3');
     expect(flows.body.stats.totals.sent).toBe(0);
     // The largest id the query takes (the largest safe integer) finds nothing and fails nothing; past it, a 400.
-    for (const query of ['flowIds=9007199254740991&emailIds=9007199254740991', 'flowIds[]=9007199254740991&emailIds[]=11']) {
+    for (const query of [
+      'flowIds=9007199254740991&emailIds=9007199254740991',
+      'flowIds[]=9007199254740991&emailIds[]=11',
+    ]) {
       const far = await stats(owner.client, query);
       expect(far.status).toBe(200);
       expect(far.body.stats.totals.sent).toBe(0);
@@ -116,7 +164,9 @@ describe('GET /v1/emails/stats', () => {
 
   it('groups by email and by A/B variant when asked', async () => {
     const res = await stats(owner.client, 'groupByEmail=true&abTest=true');
-    expect(res.body.stats.emails).toEqual([expect.objectContaining({ emailId: 11, sent: 4, uniqueOpens: 2 })]);
+    expect(res.body.stats.emails).toEqual([
+      expect.objectContaining({ emailId: 11, sent: 4, uniqueOpens: 2 }),
+    ]);
     // Feedback events (bounces, complaints, unsubscribes) name no variant: they count under variant 0.
     expect(res.body.stats.variants).toEqual([
       expect.objectContaining({ variant: 0, sent: 0, bounced: 1, unsubscribed: 1, complained: 1 }),
@@ -139,7 +189,12 @@ describe('GET /v1/emails/stats', () => {
   it("counts a unique open in the hour of the recipient's earliest open in a batch, in whatever order the batch holds them", async () => {
     const other = await registerUser(ctx.app);
     const accountId = accountOf(other);
-    const open = (person: number, ago: number) => ({ person, name: 'opened', data: { broadcastId: 3, emailId: 4 }, ago });
+    const open = (person: number, ago: number) => ({
+      person,
+      name: 'opened',
+      data: { broadcastId: 3, emailId: 4 },
+      ago,
+    });
     // Later opens first, and recipients out of order: the rollup sorts them itself.
     await record(accountId, [open(9, 1), open(8, 1), open(9, 5), open(8, 3), open(9, 3)]);
     await roll();
@@ -161,7 +216,10 @@ describe('GET /v1/emails/stats', () => {
     expect(res.body.stats.period).toBeNull();
     expect(res.body.stats.bucket).toBe('hour');
     expect(res.body.stats.series).toHaveLength(24);
-    const allTime = await stats(owner.client, `endDate=${new Date().toISOString().slice(0, 10)}&timezone=UTC`);
+    const allTime = await stats(
+      owner.client,
+      `endDate=${new Date().toISOString().slice(0, 10)}&timezone=UTC`,
+    );
     expect(allTime.body.stats.startDate).toBe('2017-01-01T00:00:00.000Z');
     expect(allTime.body.stats.bucket).toBe('week');
     expect(allTime.body.stats.totals.sent).toBe(4);
@@ -181,14 +239,25 @@ describe('GET /v1/emails/stats', () => {
       expect(res.status, query).toBe(400);
       expect(JSON.stringify(res.body), query).toContain(message);
     }
-    for (const query of ['emailIds=abc', 'broadcastId=-1', 'abTest=maybe', `stepId=${'x'.repeat(200)}`, `flowIds=${'1,'.repeat(600)}`]) {
+    for (const query of [
+      'emailIds=abc',
+      'broadcastId=-1',
+      'abTest=maybe',
+      `stepId=${'x'.repeat(200)}`,
+      `flowIds=${'1,'.repeat(600)}`,
+    ]) {
       expect((await stats(owner.client, query)).status, query).toBe(400);
     }
   });
 
   it('needs a session and the emailMetrics:read scope', async () => {
     expect((await new Client(ctx.app).get('/v1/emails/stats')).status).toBe(401);
-    const without = await addMember(ctx, smtp, owner, scopeIds.filter((id) => id !== 'emailMetrics:read'));
+    const without = await addMember(
+      ctx,
+      smtp,
+      owner,
+      scopeIds.filter((id) => id !== 'emailMetrics:read'),
+    );
     expect((await stats(without, '')).status).toBe(403);
     const withScope = await addMember(ctx, smtp, owner, ['emailMetrics:read']);
     expect((await stats(withScope, '')).body.stats.totals.sent).toBe(4);
@@ -205,7 +274,10 @@ describe('GET /v1/emails/stats', () => {
 describe('GET /v1/people/metrics/{id}', () => {
   it("answers a person's email activity, counted from the person's email events as they are written", async () => {
     const owner = await registerUser(ctx.app);
-    const add = async () => (await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('reader') })).body.user as { id: number };
+    const add = async () =>
+      (await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('reader') })).body.user as {
+        id: number;
+      };
     const person = await add();
     const other = await add();
     const b = { broadcastId: 8, emailId: 9 };
@@ -220,7 +292,9 @@ describe('GET /v1/people/metrics/{id}', () => {
       { person: other.id, name: 'opened', data: b },
     ]);
     // An event of another type with an email event's name is not email activity.
-    await sql`insert into events (account_id, person_id, type, name, source) values (${accountOf(owner)}, ${person.id}, 'custom', 'opened', 'api')`.execute(ctx.services.db);
+    await sql`insert into events (account_id, person_id, type, name, source) values (${accountOf(owner)}, ${person.id}, 'custom', 'opened', 'api')`.execute(
+      ctx.services.db,
+    );
     // No rollup ran: the figures are there as soon as the events are.
     const res = await owner.client.get(`/v1/people/metrics/${person.id}`);
     expect(res.status).toBe(200);

@@ -13,7 +13,13 @@ export type StandinMode = 'ok' | 'slow' | 'garbage' | 'error500' | 'refuse' | 'e
 
 export interface StandinRequest {
   authorization: string | undefined;
-  body: { model?: string; messages?: { role: string; content: string }[]; max_tokens?: number; max_completion_tokens?: number; temperature?: number };
+  body: {
+    model?: string;
+    messages?: { role: string; content: string }[];
+    max_tokens?: number;
+    max_completion_tokens?: number;
+    temperature?: number;
+  };
 }
 
 export interface OpenAiStandin {
@@ -29,20 +35,30 @@ export interface OpenAiStandin {
 /** Start the stand-in on 127.0.0.1 with a free port. */
 export async function startOpenAiStandin(): Promise<OpenAiStandin> {
   const sockets = new Set<Socket>();
-  const standin: OpenAiStandin = { baseUrl: '', mode: 'ok', slowMs: 60_000, requests: [], close: async () => undefined };
+  const standin: OpenAiStandin = {
+    baseUrl: '',
+    mode: 'ok',
+    slowMs: 60_000,
+    requests: [],
+    close: async () => undefined,
+  };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
-        sendJson(response, 404, { error: { message: `Unknown path ${request.url}`, type: 'invalid_request_error' } });
+        sendJson(response, 404, {
+          error: { message: `Unknown path ${request.url}`, type: 'invalid_request_error' },
+        });
         return;
       }
       let body: StandinRequest['body'];
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as StandinRequest['body'];
       } catch {
-        sendJson(response, 400, { error: { message: 'The body is not JSON.', type: 'invalid_request_error' } });
+        sendJson(response, 400, {
+          error: { message: 'The body is not JSON.', type: 'invalid_request_error' },
+        });
         return;
       }
       standin.requests.push({ authorization: request.headers.authorization, body });
@@ -67,17 +83,29 @@ export async function startOpenAiStandin(): Promise<OpenAiStandin> {
 const modes: StandinMode[] = ['ok', 'slow', 'garbage', 'error500', 'refuse', 'empty', 'reasoning'];
 
 function answer(standin: OpenAiStandin, body: StandinRequest['body'], response: http.ServerResponse): void {
-  const asked = /\[standin:([a-z0-9]+)\]/.exec((body.messages ?? []).map((m) => m.content).join('\n'))?.[1] as StandinMode | undefined;
+  const asked = /\[standin:([a-z0-9]+)\]/.exec(
+    (body.messages ?? []).map((m) => m.content).join('\n'),
+  )?.[1] as StandinMode | undefined;
   const mode = asked && modes.includes(asked) ? asked : standin.mode;
   switch (mode) {
     case 'garbage':
-      response.writeHead(200, { 'content-type': 'application/json' }).end('<html>upstream proxy says hello</html>');
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('<html>upstream proxy says hello</html>');
       return;
     case 'error500':
-      sendJson(response, 500, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } });
+      sendJson(response, 500, {
+        error: { message: 'The server had an error while processing your request.', type: 'server_error' },
+      });
       return;
     case 'refuse':
-      sendJson(response, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      sendJson(response, 401, {
+        error: {
+          message: 'Incorrect API key provided.',
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      });
       return;
     case 'slow': {
       const timer = setTimeout(() => sendJson(response, 200, completion(body, write(body))), standin.slowMs);
@@ -85,10 +113,20 @@ function answer(standin: OpenAiStandin, body: StandinRequest['body'], response: 
       return;
     }
     case 'reasoning': {
-      const unsupported = body.max_tokens !== undefined ? 'max_tokens' : body.temperature !== undefined ? 'temperature' : undefined;
+      const unsupported =
+        body.max_tokens !== undefined
+          ? 'max_tokens'
+          : body.temperature !== undefined
+            ? 'temperature'
+            : undefined;
       if (unsupported) {
         sendJson(response, 400, {
-          error: { message: `Unsupported parameter: '${unsupported}' is not supported with this model.`, type: 'invalid_request_error', param: unsupported, code: 'unsupported_parameter' },
+          error: {
+            message: `Unsupported parameter: '${unsupported}' is not supported with this model.`,
+            type: 'invalid_request_error',
+            param: unsupported,
+            code: 'unsupported_parameter',
+          },
         });
       } else {
         sendJson(response, 200, completion(body, write(body)));
@@ -117,7 +155,11 @@ function completion(body: StandinRequest['body'], content: string) {
     created: Math.floor(Date.now() / 1000),
     model: body.model ?? 'standin',
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
 }
 
@@ -129,10 +171,22 @@ function write(body: StandinRequest['body']): string {
   const tone = field('Tone');
   const about = field('What the email is about');
   if (/subject lines/i.test(prompt)) {
-    return [`1. ${about}`, `2. "${company}: ${about}"`, `- Don't miss it: ${about}`, `News from ${company}`, `A ${tone} note: ${about}`].join('\n');
+    return [
+      `1. ${about}`,
+      `2. "${company}: ${about}"`,
+      `- Don't miss it: ${about}`,
+      `News from ${company}`,
+      `A ${tone} note: ${about}`,
+    ].join('\n');
   }
   if (/outline/i.test(prompt)) {
-    return [`- Open with a ${tone} hello from ${company}`, `- Explain: ${about}`, '- Say why it matters to the reader', '- Call to action', `- Sign off as ${company}`].join('\n');
+    return [
+      `- Open with a ${tone} hello from ${company}`,
+      `- Explain: ${about}`,
+      '- Say why it matters to the reader',
+      '- Call to action',
+      `- Sign off as ${company}`,
+    ].join('\n');
   }
   return [
     'Hi there,',

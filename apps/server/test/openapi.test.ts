@@ -8,7 +8,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const refsIn = (value: unknown) => [...new Set(JSON.stringify(value).match(/"#\/components\/schemas\/[^"]+"/g) ?? [])].map((ref) => ref.slice(22, -1));
+const refsIn = (value: unknown) =>
+  [...new Set(JSON.stringify(value).match(/"#\/components\/schemas\/[^"]+"/g) ?? [])].map((ref) =>
+    ref.slice(22, -1),
+  );
 
 describe('/v1/openapi.json', () => {
   it('is a valid OpenAPI document by a standard parser, every $ref resolving', async () => {
@@ -27,20 +30,40 @@ describe('/v1/openapi.json', () => {
     const node = doc.components.schemas.SegmentConditionNode;
     expect(refsIn(node)).toContain('SegmentConditionGroup');
     expect(refsIn(doc.components.schemas.SegmentConditionGroup)).toContain('SegmentConditionNode');
-    const operations = [doc.paths['/v1/segments'].get, doc.paths['/v1/segments/'].post, doc.paths['/v1/segments/{id}'].patch, doc.paths['/v1/segments/{id}/explain'].post];
-    for (const operation of operations) expect(refsIn(operation.responses).some((name) => name.startsWith('SegmentCondition')), operation.summary).toBe(true);
+    const operations = [
+      doc.paths['/v1/segments'].get,
+      doc.paths['/v1/segments/'].post,
+      doc.paths['/v1/segments/{id}'].patch,
+      doc.paths['/v1/segments/{id}/explain'].post,
+    ];
+    for (const operation of operations)
+      expect(
+        refsIn(operation.responses).some((name) => name.startsWith('SegmentCondition')),
+        operation.summary,
+      ).toBe(true);
   });
 
   it('documents the emails calls, folders and logging', async () => {
     const doc = (await new Client(ctx.app).get('/v1/openapi.json')).body;
     const expected = [
-      ['get', '/v1/emails'], ['post', '/v1/emails'], ['get', '/v1/emails/templates'], ['get', '/v1/emails/{id}'], ['patch', '/v1/emails/{id}'],
-      ['post', '/v1/emails/test'], ['post', '/v1/emails/duplication'], ['post', '/v1/emails/preview'],
-      ['get', '/v1/folders'], ['post', '/v1/folders'], ['post', '/v1/logging'],
+      ['get', '/v1/emails'],
+      ['post', '/v1/emails'],
+      ['get', '/v1/emails/templates'],
+      ['get', '/v1/emails/{id}'],
+      ['patch', '/v1/emails/{id}'],
+      ['post', '/v1/emails/test'],
+      ['post', '/v1/emails/duplication'],
+      ['post', '/v1/emails/preview'],
+      ['get', '/v1/folders'],
+      ['post', '/v1/folders'],
+      ['post', '/v1/logging'],
     ];
-    for (const [method, path] of expected) expect(doc.paths[path!]?.[method!], `${method} ${path}`).toBeDefined();
+    for (const [method, path] of expected)
+      expect(doc.paths[path!]?.[method!], `${method} ${path}`).toBeDefined();
     const create = doc.paths['/v1/emails'].post.requestBody.content['application/json'].schema;
     expect(create.type ?? create.$ref).toBeDefined();
-    expect(doc.paths['/v1/folders'].get.parameters.find((p: { name: string }) => p.name === 'folderType').required).not.toBe(true);
+    expect(
+      doc.paths['/v1/folders'].get.parameters.find((p: { name: string }) => p.name === 'folderType').required,
+    ).not.toBe(true);
   });
 });

@@ -34,20 +34,36 @@ describe('password reset through a real SMTP server', () => {
     expect(mail.html).toContain('Choose a new password');
 
     const browser = new Client(ctx.app);
-    const reset = await browser.post('/v1/accounts/reset-password', { token: resetTokenFrom(mail), password: 'brand new password' });
+    const reset = await browser.post('/v1/accounts/reset-password', {
+      token: resetTokenFrom(mail),
+      password: 'brand new password',
+    });
     expect(reset.status).toBe(200);
     expect((await browser.get('/v1/heartbeat/authenticated')).status).toBe(200);
     expect((await otherDevice.get('/v1/heartbeat/authenticated')).status).toBe(401);
     expect((await new Client(ctx.app).post('/v1/accounts/login/', { email, password })).status).toBe(401);
-    expect((await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'brand new password' })).status).toBe(200);
+    expect(
+      (await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'brand new password' }))
+        .status,
+    ).toBe(200);
   });
 
   it('a link works once', async () => {
     const { email } = await registerUser(ctx.app);
     await requestReset(email);
     const token = resetTokenFrom(await smtp.waitFor(email));
-    expect((await new Client(ctx.app).post('/v1/accounts/reset-password', { token, password: 'first new password' })).status).toBe(200);
-    const again = await new Client(ctx.app).post('/v1/accounts/reset-password', { token, password: 'second new password' });
+    expect(
+      (
+        await new Client(ctx.app).post('/v1/accounts/reset-password', {
+          token,
+          password: 'first new password',
+        })
+      ).status,
+    ).toBe(200);
+    const again = await new Client(ctx.app).post('/v1/accounts/reset-password', {
+      token,
+      password: 'second new password',
+    });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe(messages.resetTokenInvalid);
   });
@@ -61,21 +77,38 @@ describe('password reset through a real SMTP server', () => {
     const expired = signToken({ r: payload.r }, ctx.services.secret, 60, Date.now() - 2 * 3600_000);
     const tampered = `${Buffer.from(JSON.stringify({ ...payload, exp: 9_999_999_999 })).toString('base64url')}.${token.split('.')[1]}`;
     for (const bad of [expired, tampered, 'garbage', `${token}x`]) {
-      const res = await new Client(ctx.app).post('/v1/accounts/reset-password', { token: bad, password: 'a new password' });
+      const res = await new Client(ctx.app).post('/v1/accounts/reset-password', {
+        token: bad,
+        password: 'a new password',
+      });
       expect(res.status, bad).toBe(400);
       expect(res.body.message).toBe(messages.resetTokenInvalid);
     }
     // The genuine link still works: the failures above changed nothing.
-    expect((await new Client(ctx.app).post('/v1/accounts/reset-password', { token, password: 'a new password' })).status).toBe(200);
+    expect(
+      (await new Client(ctx.app).post('/v1/accounts/reset-password', { token, password: 'a new password' }))
+        .status,
+    ).toBe(200);
   });
 
   it('a stored reset past its expiry is refused even with a valid signature', async () => {
     const { email } = await registerUser(ctx.app);
     await requestReset(email);
     const token = resetTokenFrom(await smtp.waitFor(email));
-    const user = await ctx.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-    await ctx.services.db.updateTable('passwordResets').set({ expiresAt: new Date(Date.now() - 1000) }).where('userId', '=', user.id).execute();
-    const res = await new Client(ctx.app).post('/v1/accounts/reset-password', { token, password: 'a new password' });
+    const user = await ctx.services.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    await ctx.services.db
+      .updateTable('passwordResets')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where('userId', '=', user.id)
+      .execute();
+    const res = await new Client(ctx.app).post('/v1/accounts/reset-password', {
+      token,
+      password: 'a new password',
+    });
     expect(res.status).toBe(400);
   });
 
@@ -89,7 +122,10 @@ describe('password reset through a real SMTP server', () => {
 
   it('refuses a short new password and an invalid email', async () => {
     expect((await requestReset('not-an-email')).status).toBe(400);
-    const res = await new Client(ctx.app).post('/v1/accounts/reset-password', { token: 'x.y', password: 'short' });
+    const res = await new Client(ctx.app).post('/v1/accounts/reset-password', {
+      token: 'x.y',
+      password: 'short',
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(messages.passwordTooShort);
   });
@@ -113,7 +149,11 @@ describe('mail delivery is idempotent', () => {
     await ctx.mailer.deliver(mail.idempotencyKey);
     await queueDrained(ctx.database.pool);
     expect(smtp.received.filter((m) => JSON.stringify(m.to).includes(email))).toHaveLength(1);
-    const delivery = await ctx.services.db.selectFrom('mailDeliveries').selectAll().where('idempotencyKey', '=', mail.idempotencyKey).executeTakeFirstOrThrow();
+    const delivery = await ctx.services.db
+      .selectFrom('mailDeliveries')
+      .selectAll()
+      .where('idempotencyKey', '=', mail.idempotencyKey)
+      .executeTakeFirstOrThrow();
     expect(delivery.status).toBe('sent');
   });
 });

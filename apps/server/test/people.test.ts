@@ -18,14 +18,31 @@ const addPerson = (body: Record<string, unknown>) => owner.client.post('/v1/peop
 describe('people', () => {
   it('adds a person by hand, reads it back as users[0], edits and deletes it', async () => {
     const email = uniqueEmail('person');
-    const created = await addPerson({ email, firstName: 'Ada', lastName: 'Lovelace', tags: 'customer, vip ,,customer' });
+    const created = await addPerson({
+      email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      tags: 'customer, vip ,,customer',
+    });
     expect(created.status).toBe(201);
-    expect(created.body.user).toMatchObject({ email, firstName: 'Ada', tags: 'customer, vip', archived: false, unsubscribed: false });
+    expect(created.body.user).toMatchObject({
+      email,
+      firstName: 'Ada',
+      tags: 'customer, vip',
+      archived: false,
+      unsubscribed: false,
+    });
     const id = created.body.user.id;
     const read = await owner.client.get(`/v1/people/${id}`);
     expect(read.body.users[0]).toMatchObject({ id, email });
-    const edited = await owner.client.patch(`/v1/people/${id}`, { firstName: 'Augusta', company: 'Engines Ltd' });
-    expect(edited.body).toMatchObject({ message: peopleMessages.personUpdated, user: { firstName: 'Augusta', company: 'Engines Ltd', lastName: 'Lovelace' } });
+    const edited = await owner.client.patch(`/v1/people/${id}`, {
+      firstName: 'Augusta',
+      company: 'Engines Ltd',
+    });
+    expect(edited.body).toMatchObject({
+      message: peopleMessages.personUpdated,
+      user: { firstName: 'Augusta', company: 'Engines Ltd', lastName: 'Lovelace' },
+    });
     const gone = await owner.client.request('DELETE', `/v1/people?force=true&id=${id}`);
     expect(gone.body.message).toBe(peopleMessages.personDeleted);
     const missing = await owner.client.get(`/v1/people/${id}`);
@@ -34,7 +51,14 @@ describe('people', () => {
   });
 
   it.each([
-    ['a duplicate email (any case)', async (email: string) => { await addPerson({ email }); return { email: email.toUpperCase() }; }, 409],
+    [
+      'a duplicate email (any case)',
+      async (email: string) => {
+        await addPerson({ email });
+        return { email: email.toUpperCase() };
+      },
+      409,
+    ],
     ['an invalid email', async () => ({ email: 'nope' }), 400],
     ['no email', async () => ({ firstName: 'X' }), 400],
     ['an unknown field', async (email: string) => ({ email, favouriteColour: 'blue' }), 400],
@@ -53,9 +77,12 @@ describe('people', () => {
 
   it('searches email and name, 100 a page, newest first, archived excluded', async () => {
     const marker = `zq${Date.now().toString(36)}`;
-    for (let i = 0; i < 3; i += 1) await addPerson({ email: `${marker}-${i}@example.com`, firstName: `Name${i}` });
+    for (let i = 0; i < 3; i += 1)
+      await addPerson({ email: `${marker}-${i}@example.com`, firstName: `Name${i}` });
     await addPerson({ email: uniqueEmail(), lastName: `${marker}Smith` });
-    const res = await owner.client.get(`/v1/people/search?query=${marker.toUpperCase()}&page=0&attributes=all`);
+    const res = await owner.client.get(
+      `/v1/people/search?query=${marker.toUpperCase()}&page=0&attributes=all`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.users).toHaveLength(4);
     expect(res.body.users[0].lastName).toBe(`${marker}Smith`);
@@ -67,12 +94,21 @@ describe('people', () => {
   it('adds and removes tags with the messages of the spec', async () => {
     const { body } = await addPerson({ email: uniqueEmail() });
     const id = body.user.id;
-    expect((await owner.client.post('/v1/tags/', { tag: ' Big,  Spender ', id })).body).toEqual({ tag: 'Big Spender', changed: 1 });
+    expect((await owner.client.post('/v1/tags/', { tag: ' Big,  Spender ', id })).body).toEqual({
+      tag: 'Big Spender',
+      changed: 1,
+    });
     expect((await owner.client.post('/v1/tags/', { tag: 'Big Spender', id: [id] })).body.changed).toBe(0);
     expect((await owner.client.get(`/v1/people/${id}`)).body.users[0].tags).toBe('Big Spender');
-    expect((await owner.client.post('/v1/tags/', { tag: ',,', id })).body.message).toBe(peopleMessages.missingTagName);
-    expect((await owner.client.post('/v1/tags/', { tag: 'x' })).body.message).toBe(peopleMessages.missingUsers);
-    expect((await owner.client.request('DELETE', '/v1/tags/', { body: { tag: 'Big Spender', id } })).body.changed).toBe(1);
+    expect((await owner.client.post('/v1/tags/', { tag: ',,', id })).body.message).toBe(
+      peopleMessages.missingTagName,
+    );
+    expect((await owner.client.post('/v1/tags/', { tag: 'x' })).body.message).toBe(
+      peopleMessages.missingUsers,
+    );
+    expect(
+      (await owner.client.request('DELETE', '/v1/tags/', { body: { tag: 'Big Spender', id } })).body.changed,
+    ).toBe(1);
     expect((await owner.client.get(`/v1/people/${id}`)).body.users[0].tags).toBe('');
     expect((await owner.client.post('/v1/tags/', { tag: 'x', id: 999999999 })).status).toBe(404);
   });
@@ -89,14 +125,35 @@ describe('people', () => {
   it('writes a person for templates in SQL exactly as toPerson does (what a send renders with)', async () => {
     await owner.client.post('/v1/fields', { items: [{ name: 'plan' }, { name: 'score', type: 'number' }] });
     const accountId = owner.account.accountId as number;
-    const full = (await addPerson({ email: uniqueEmail('shape'), firstName: 'Ada', company: 'Engines', phone: '+44 1', plan: 'Pro', score: 7, tags: 'b, a' })).body.user;
+    const full = (
+      await addPerson({
+        email: uniqueEmail('shape'),
+        firstName: 'Ada',
+        company: 'Engines',
+        phone: '+44 1',
+        plan: 'Pro',
+        score: 7,
+        tags: 'b, a',
+      })
+    ).body.user;
     await owner.client.post(`/v1/people/unsubscribe`, { id: full.id }).catch(() => undefined);
     const bare = (await addPerson({ email: uniqueEmail('bare') })).body.user;
     for (const id of [full.id as number, bare.id as number]) {
-      const [row, json] = await withAccount(ctx.services.db, accountId, async (db) => [
-        (await findPerson(db, accountId, id))!,
-        (await sql<{ person: Record<string, unknown> }>`select ${personJsonForTemplates} as person from people p where p.account_id = ${accountId} and p.id = ${id}`.execute(db)).rows[0]!.person,
-      ] as const);
+      const [row, json] = await withAccount(
+        ctx.services.db,
+        accountId,
+        async (db) =>
+          [
+            (await findPerson(db, accountId, id))!,
+            (
+              await sql<{
+                person: Record<string, unknown>;
+              }>`select ${personJsonForTemplates} as person from people p where p.account_id = ${accountId} and p.id = ${id}`.execute(
+                db,
+              )
+            ).rows[0]!.person,
+          ] as const,
+      );
       expect(json).toEqual({ ...toPerson(row), email: row.email ?? '', tags: row.tags });
     }
   });

@@ -37,8 +37,14 @@ describe('npm run cli -- plan', { timeout: 120_000 }, () => {
     const first = await cli(['plan', String(account.accountId), 'premium-monthly-v3', '10000']);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`Account ${account.accountId} is now on premium-monthly-v3 up to 10000 people ($199 per month), status active.`);
-    expect((await client.get('/v1/billing')).body).toMatchObject({ status: 'active', planProvider: 'operator', plan: { name: 'premium-monthly-v3', peopleUpperLimit: 10000 } });
+    expect(first.stdout).toContain(
+      `Account ${account.accountId} is now on premium-monthly-v3 up to 10000 people ($199 per month), status active.`,
+    );
+    expect((await client.get('/v1/billing')).body).toMatchObject({
+      status: 'active',
+      planProvider: 'operator',
+      plan: { name: 'premium-monthly-v3', peopleUpperLimit: 10000 },
+    });
     const again = await cli(['plan', String(account.accountId), 'premium-monthly-v3', '10000']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('nothing changed');
@@ -52,12 +58,26 @@ describe('npm run cli -- plan', { timeout: 120_000 }, () => {
     const usage = await cli(['plan', 'abc']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage: npm run cli -- plan <accountId> <planName> <peopleUpperLimit>');
-    const option = await cli(['plan', String(account.accountId), 'growth-monthly-v1', '2000', '--provider=bank']);
+    const option = await cli([
+      'plan',
+      String(account.accountId),
+      'growth-monthly-v1',
+      '2000',
+      '--provider=bank',
+    ]);
     expect(option.code).toBe(2);
     expect(option.stderr).toContain('Unknown option --provider=bank');
     const missing = await cli(['plan', '999999999', 'growth-monthly-v1', '2000']);
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe('No such account.');
-    expect((await ctx.services.db.selectFrom('accounts').select('planName').where('id', '=', account.accountId).executeTakeFirstOrThrow()).planName).toBeNull();
+    expect(
+      (
+        await ctx.services.db
+          .selectFrom('accounts')
+          .select('planName')
+          .where('id', '=', account.accountId)
+          .executeTakeFirstOrThrow()
+      ).planName,
+    ).toBeNull();
   }, 60_000);
 });

@@ -14,7 +14,8 @@ import { until } from './until.ts';
  * The address case, refusals and 4xx replies are in postfix-relay.test.ts; a file of its own, since each Herald
  * here runs a job worker on the file's database.
  */
-if (!postfixInstalled() && process.env.CI) throw new Error('Postfix is not installed: .ci/run installs it (apt-get install postfix)');
+if (!postfixInstalled() && process.env.CI)
+  throw new Error('Postfix is not installed: .ci/run installs it (apt-get install postfix)');
 
 const origin = 'https://herald.test';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-relay-by-name-'));
@@ -27,7 +28,12 @@ describe.skipIf(!postfixInstalled())('Herald pointed at the relay by name', () =
     const certs = await makeCertificates(dir, { names: ['localhost'], addresses: [], label: 'by-name' });
     sink = await startSmtpServer();
     relay = await startPostfixRelay({ relayTo: sink.url.replace('smtp://', ''), tls: certs });
-    ctx = await createTestContext({ SMTP_URL: `smtp://localhost:${relay.port}`, SMTP_TLS_CA_FILE: certs.caFile, MAIL_FROM: 'Herald <no-reply@herald.test>', PUBLIC_URL: origin });
+    ctx = await createTestContext({
+      SMTP_URL: `smtp://localhost:${relay.port}`,
+      SMTP_TLS_CA_FILE: certs.caFile,
+      MAIL_FROM: 'Herald <no-reply@herald.test>',
+      PUBLIC_URL: origin,
+    });
     await ctx.startWorker();
   }, 60_000);
   afterAll(async () => {

@@ -16,7 +16,8 @@ const run = promisify(execFile);
  */
 
 export const postfixBinary = '/usr/sbin/postfix';
-export const postfixInstalled = () => fs.existsSync(postfixBinary) && fs.existsSync('/usr/lib/postfix/sbin/master');
+export const postfixInstalled = () =>
+  fs.existsSync(postfixBinary) && fs.existsSync('/usr/lib/postfix/sbin/master');
 
 /** A certificate authority and a server certificate it signed, as PEM files in `dir`. */
 export interface TestCertificates {
@@ -29,7 +30,15 @@ export interface TestCertificates {
  * A test CA and a certificate it signs for `names` (DNS names) and `addresses` (IP addresses), made with the
  * openssl command line.
  */
-export async function makeCertificates(dir: string, { names, addresses, label = 'relay', ca }: { names: string[]; addresses: string[]; label?: string; ca?: TestCertificates }): Promise<TestCertificates> {
+export async function makeCertificates(
+  dir: string,
+  {
+    names,
+    addresses,
+    label = 'relay',
+    ca,
+  }: { names: string[]; addresses: string[]; label?: string; ca?: TestCertificates },
+): Promise<TestCertificates> {
   fs.mkdirSync(dir, { recursive: true });
   const at = (file: string) => path.join(dir, `${label}-${file}`);
   // A CA of its own, unless signed by the one given.
@@ -39,11 +48,56 @@ export async function makeCertificates(dir: string, { names, addresses, label = 
   const csr = at('server.csr');
   const certFile = at('server.pem');
   const ext = at('server.ext');
-  if (!ca) await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', caKey, '-out', caFile, '-days', '2', '-subj', `/CN=Herald test CA ${label}`]);
-  await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', csr, '-subj', `/CN=${names[0] ?? addresses[0]}`]);
+  if (!ca)
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      caKey,
+      '-out',
+      caFile,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=Herald test CA ${label}`,
+    ]);
+  await run('openssl', [
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    keyFile,
+    '-out',
+    csr,
+    '-subj',
+    `/CN=${names[0] ?? addresses[0]}`,
+  ]);
   const alt = [...names.map((n) => `DNS:${n}`), ...addresses.map((a) => `IP:${a}`)].join(',');
-  fs.writeFileSync(ext, `subjectAltName=${alt}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`);
-  await run('openssl', ['x509', '-req', '-in', csr, '-CA', caFile, '-CAkey', caKey, '-CAcreateserial', '-out', certFile, '-days', '2', '-extfile', ext]);
+  fs.writeFileSync(
+    ext,
+    `subjectAltName=${alt}\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`,
+  );
+  await run('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    caFile,
+    '-CAkey',
+    caKey,
+    '-CAcreateserial',
+    '-out',
+    certFile,
+    '-days',
+    '2',
+    '-extfile',
+    ext,
+  ]);
   return { caFile, certFile, keyFile };
 }
 
@@ -74,7 +128,11 @@ export interface PostfixRelay {
  * Start a Postfix instance on a free loopback port (IPv4 and IPv6), offering STARTTLS with `tls`, relaying to
  * `relayTo` (host:port). `settings` adds main.cf lines, e.g. `smtpd_recipient_restrictions` to answer 4xx.
  */
-export async function startPostfixRelay(options: { relayTo: string; tls: TestCertificates; settings?: Record<string, string> }): Promise<PostfixRelay> {
+export async function startPostfixRelay(options: {
+  relayTo: string;
+  tls: TestCertificates;
+  settings?: Record<string, string>;
+}): Promise<PostfixRelay> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-postfix-'));
   // Postfix wants its folders owned by root and not writable by others.
   fs.chmodSync(dir, 0o755);
@@ -123,7 +181,12 @@ export async function startPostfixRelay(options: { relayTo: string; tls: TestCer
     biff: 'no',
     ...options.settings,
   };
-  fs.writeFileSync(path.join(configDir, 'main.cf'), Object.entries(main).map(([k, v]) => `${k} = ${v}`).join('\n') + '\n');
+  fs.writeFileSync(
+    path.join(configDir, 'main.cf'),
+    Object.entries(main)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join('\n') + '\n',
+  );
   const services = [
     `127.0.0.1:${port} inet n - n - - smtpd`,
     `[::1]:${port} inet n - n - - smtpd`,
@@ -150,10 +213,13 @@ export async function startPostfixRelay(options: { relayTo: string; tls: TestCer
     'postlog   unix-dgram n  -       n       -       1       postlogd',
   ];
   fs.writeFileSync(path.join(configDir, 'master.cf'), services.join('\n') + '\n');
-  const postfix = (...args: string[]) => run(postfixBinary, ['-c', configDir, ...args], { env: { ...process.env, MAIL_CONFIG: configDir } });
+  const postfix = (...args: string[]) =>
+    run(postfixBinary, ['-c', configDir, ...args], { env: { ...process.env, MAIL_CONFIG: configDir } });
   const start = async () => {
     await postfix('start').catch((error: Error) => {
-      throw new Error(`Postfix did not start: ${error.message}\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(no log)'}`);
+      throw new Error(
+        `Postfix did not start: ${error.message}\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(no log)'}`,
+      );
     });
     await answering(port, logFile);
   };
@@ -162,7 +228,12 @@ export async function startPostfixRelay(options: { relayTo: string; tls: TestCer
     port,
     log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),
     async configure(settings) {
-      await run('/usr/sbin/postconf', ['-c', configDir, '-e', ...Object.entries(settings).map(([k, v]) => `${k}=${v}`)]);
+      await run('/usr/sbin/postconf', [
+        '-c',
+        configDir,
+        '-e',
+        ...Object.entries(settings).map(([k, v]) => `${k}=${v}`),
+      ]);
       await postfix('stop');
       await start();
     },
@@ -187,6 +258,7 @@ async function answering(port: number, logFile: string) {
   await until(greeted, {
     timeout: 20_000,
     interval: 200,
-    message: () => `Postfix did not answer on port ${port}:\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(no log)'}\n`,
+    message: () =>
+      `Postfix did not answer on port ${port}:\n${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '(no log)'}\n`,
   });
 }

@@ -21,7 +21,10 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-production-'));
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], { cwd: serverDir, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', outdir], {
+    cwd: serverDir,
+    encoding: 'utf8',
+  });
   expect(built.status, built.stderr).toBe(0);
   databaseUrl = await createDatabase(inject('adminDatabaseUrl'), databaseName);
   smtp = await startSmtpServer();
@@ -43,7 +46,11 @@ const freePort = () =>
 
 /** The compiled server as a child process, with only the environment given (and PATH). */
 function startCompiled(env: Record<string, string>) {
-  const child = spawn(process.execPath, [path.join(outdir, 'main.js')], { cwd: serverDir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(outdir, 'main.js')], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';
@@ -57,7 +64,8 @@ function startCompiled(env: Record<string, string>) {
   return { child, lines, exited };
 }
 
-const parsed = (lines: string[]) => lines.map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
+const parsed = (lines: string[]) =>
+  lines.map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
 
 describe('production start', () => {
   it('refuses to start without SMTP_URL, SESSION_SECRET and PUBLIC_URL, saying so in JSON', async () => {
@@ -65,7 +73,10 @@ describe('production start', () => {
     expect(await server.exited).toBe(1);
     const logged = parsed(server.lines);
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 50, msg: expect.stringMatching(/SMTP_URL: [\s\S]*SESSION_SECRET: [\s\S]*PUBLIC_URL: /) });
+    expect(logged[0]).toMatchObject({
+      level: 50,
+      msg: expect.stringMatching(/SMTP_URL: [\s\S]*SESSION_SECRET: [\s\S]*PUBLIC_URL: /),
+    });
   });
 
   it('runs the compiled code, answers, logs only JSON and stops cleanly on SIGTERM', async () => {
@@ -81,17 +92,34 @@ describe('production start', () => {
       DATA_DIR: dataDir,
       WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     });
-    const started = await until(() => (server.child.exitCode !== null ? 'exited' : server.lines.some((line) => line.includes('Herald is running')) && 'running'), {
-      timeout: 60_000,
-      message: () => `not started:\n${server.lines.join('\n')}\n`,
-    });
+    const started = await until(
+      () =>
+        server.child.exitCode !== null
+          ? 'exited'
+          : server.lines.some((line) => line.includes('Herald is running')) && 'running',
+      {
+        timeout: 60_000,
+        message: () => `not started:\n${server.lines.join('\n')}\n`,
+      },
+    );
     expect(started, `not started:\n${server.lines.join('\n')}`).toBe('running');
     const heartbeat = await fetch(`http://127.0.0.1:${port}/v1/heartbeat`);
     expect(heartbeat.status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     const logged = parsed(server.lines);
-    expect(logged.map((line) => line.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^Herald is running at https:\/\/herald\.example\.com/), expect.stringMatching(/^SIGTERM received/), expect.stringMatching(/^Stopped cleanly in \d+ ms$/)]));
-    for (const line of logged) expect(line).toMatchObject({ level: expect.any(Number), time: expect.any(Number), msg: expect.any(String) });
+    expect(logged.map((line) => line.msg)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Herald is running at https:\/\/herald\.example\.com/),
+        expect.stringMatching(/^SIGTERM received/),
+        expect.stringMatching(/^Stopped cleanly in \d+ ms$/),
+      ]),
+    );
+    for (const line of logged)
+      expect(line).toMatchObject({
+        level: expect.any(Number),
+        time: expect.any(Number),
+        msg: expect.any(String),
+      });
   });
 });

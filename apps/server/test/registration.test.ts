@@ -1,7 +1,14 @@
 import { messages, nextRegistrationStep } from '@herald/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createTestContext, registerUser, registrationDetails, uniqueEmail, type TestContext } from './helpers.ts';
+import {
+  Client,
+  createTestContext,
+  registerUser,
+  registrationDetails,
+  uniqueEmail,
+  type TestContext,
+} from './helpers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -45,7 +52,11 @@ describe('POST /v1/accounts/', () => {
     await new Client(ctx.app).post('/v1/accounts/', { email });
     const res = await new Client(ctx.app).post('/v1/accounts/', { email: email.toUpperCase() });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ statusCode: 409, name: 'ConflictError', message: messages.emailAlreadyRegistered });
+    expect(res.body).toMatchObject({
+      statusCode: 409,
+      name: 'ConflictError',
+      message: messages.emailAlreadyRegistered,
+    });
     expect(await countUsers(email)).toBe(1);
   });
 
@@ -57,13 +68,19 @@ describe('POST /v1/accounts/', () => {
     ['an unknown time zone', { email: uniqueEmail(), timezone: 'Mars/Olympus' }, 'Unknown time zone.'],
     ['a 1 MB source', { email: uniqueEmail(), source: 'x'.repeat(1_000_000) }, undefined],
   ])('answers 4xx for %s and writes nothing', async (_label, body, message) => {
-    const before = await ctx.services.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await ctx.services.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const res = await new Client(ctx.app).post('/v1/accounts/', body);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     if (message) expect(res.body.message).toBe(message);
     expect(res.cookie).toBeUndefined();
-    const after = await ctx.services.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await ctx.services.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -74,20 +91,32 @@ describe('POST /v1/accounts/', () => {
   });
 
   it('refuses a cross-site request and one that names no origin', async () => {
-    const crossSite = await new Client(ctx.app).post('/v1/accounts/', { email: uniqueEmail() }, { origin: 'https://evil.example' });
+    const crossSite = await new Client(ctx.app).post(
+      '/v1/accounts/',
+      { email: uniqueEmail() },
+      { origin: 'https://evil.example' },
+    );
     expect(crossSite.status).toBe(403);
     expect(crossSite.body.message).toBe(messages.crossSiteRefused);
-    const fetchSite = await new Client(ctx.app).post('/v1/accounts/', { email: uniqueEmail() }, {
-      origin: null,
-      headers: { 'sec-fetch-site': 'cross-site' },
-    });
+    const fetchSite = await new Client(ctx.app).post(
+      '/v1/accounts/',
+      { email: uniqueEmail() },
+      {
+        origin: null,
+        headers: { 'sec-fetch-site': 'cross-site' },
+      },
+    );
     expect(fetchSite.status).toBe(403);
     const none = await new Client(ctx.app).post('/v1/accounts/', { email: uniqueEmail() }, { origin: null });
     expect(none.status).toBe(403);
-    const sameOrigin = await new Client(ctx.app).post('/v1/accounts/', { email: uniqueEmail() }, {
-      origin: null,
-      headers: { 'sec-fetch-site': 'same-origin' },
-    });
+    const sameOrigin = await new Client(ctx.app).post(
+      '/v1/accounts/',
+      { email: uniqueEmail() },
+      {
+        origin: null,
+        headers: { 'sec-fetch-site': 'same-origin' },
+      },
+    );
     expect(sameOrigin.status).toBe(201);
   });
 });
@@ -98,7 +127,10 @@ describe('PATCH /v1/accounts/me', () => {
     await client.post('/v1/accounts/', { email: uniqueEmail() });
     const step = async () => {
       const me = await client.get('/v1/accounts');
-      return nextRegistrationStep({ ...me.body, createdWithGoogleSignin: me.body.teamMember.data.createdWithGoogleSignin });
+      return nextRegistrationStep({
+        ...me.body,
+        createdWithGoogleSignin: me.body.teamMember.data.createdWithGoogleSignin,
+      });
     };
     expect((await client.patch('/v1/accounts/me', { name: 'Grace' })).body.name).toBe('Grace');
     expect(await step()).toBe('phone');
@@ -109,7 +141,11 @@ describe('PATCH /v1/accounts/me', () => {
       industry: 'Education',
       estimatedContacts: 'Over 1,000,000',
     });
-    expect(company.body).toMatchObject({ site: 'www.hopper.dev', industry: 'Education', estimatedContacts: 'Over 1,000,000' });
+    expect(company.body).toMatchObject({
+      site: 'www.hopper.dev',
+      industry: 'Education',
+      estimatedContacts: 'Over 1,000,000',
+    });
     expect(await step()).toBe('goals');
     await client.patch('/v1/accounts/me', { goals: 'Grow', flags: { hasFilledGoals: true } });
     expect(await step()).toBe('password');
@@ -139,7 +175,13 @@ describe('PATCH /v1/accounts/me', () => {
   it('keeps name, site, phone, timezone and mailing address when sent empty', async () => {
     const { client } = await registerUser(ctx.app);
     await client.patch('/v1/accounts/me', { mailingAddress: '1 Main St' });
-    const res = await client.patch('/v1/accounts/me', { name: '', site: '', phone: '  ', timezone: '', mailingAddress: '' });
+    const res = await client.patch('/v1/accounts/me', {
+      name: '',
+      site: '',
+      phone: '  ',
+      timezone: '',
+      mailingAddress: '',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       name: registrationDetails.name,
@@ -158,7 +200,11 @@ describe('PATCH /v1/accounts/me', () => {
     expect(second.body.onboarding).toEqual({ import: true, help: true });
     expect((await client.patch('/v1/accounts/me', { onboarding: { import: false } })).status).toBe(400);
     const flags = await client.patch('/v1/accounts/me', { flags: { hideAnonymous: true } });
-    expect(flags.body.flags).toMatchObject({ hideAnonymous: true, hasFilledGoals: true, hasSetInitialPassword: true });
+    expect(flags.body.flags).toMatchObject({
+      hideAnonymous: true,
+      hasFilledGoals: true,
+      hasSetInitialPassword: true,
+    });
   });
 
   it('does not let a user grant themselves server-decided flags', async () => {
@@ -182,14 +228,20 @@ describe('POST /v1/accounts/initial-password', () => {
     const short = await client.post('/v1/accounts/initial-password', { password: 'short' });
     expect(short.status).toBe(400);
     expect(short.body.message).toBe(messages.passwordTooShort);
-    expect((await client.post('/v1/accounts/initial-password', { password: 'long enough pw' })).status).toBe(200);
+    expect((await client.post('/v1/accounts/initial-password', { password: 'long enough pw' })).status).toBe(
+      200,
+    );
     const again = await client.post('/v1/accounts/initial-password', { password: 'another password' });
     expect(again.status).toBe(409);
   });
 
   it('stores an argon2id hash, never the password', async () => {
     const { email, password } = await registerUser(ctx.app);
-    const user = await ctx.services.db.selectFrom('users').select('passwordHash').where('email', '=', email).executeTakeFirstOrThrow();
+    const user = await ctx.services.db
+      .selectFrom('users')
+      .select('passwordHash')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     expect(user.passwordHash).not.toContain(password);
   });
@@ -200,7 +252,19 @@ describe('GET /v1/accounts', () => {
     const { client, account } = await registerUser(ctx.app);
     const res = await client.get('/v1/accounts');
     expect(res.status).toBe(200);
-    for (const key of ['accountId', 'name', 'status', 'flags', 'onboarding', 'peopleCount', 'timezone', 'allAccounts', 'teamMember', 'writeKey', 'mainAccountId']) {
+    for (const key of [
+      'accountId',
+      'name',
+      'status',
+      'flags',
+      'onboarding',
+      'peopleCount',
+      'timezone',
+      'allAccounts',
+      'teamMember',
+      'writeKey',
+      'mainAccountId',
+    ]) {
       expect(res.body, key).toHaveProperty(key);
     }
     expect(res.body.teamMember.accountData.scopes).toHaveLength(21);
@@ -209,7 +273,11 @@ describe('GET /v1/accounts', () => {
 
   it('keeps the trial going past 14 days while billing is off (the default); with BILLING_MODE=plans it expires (billing.test.ts)', async () => {
     const { client, account } = await registerUser(ctx.app);
-    await ctx.services.db.updateTable('accounts').set({ trialEndsAt: new Date(Date.now() - 1000) }).where('id', '=', account.accountId).execute();
+    await ctx.services.db
+      .updateTable('accounts')
+      .set({ trialEndsAt: new Date(Date.now() - 1000) })
+      .where('id', '=', account.accountId)
+      .execute();
     expect((await client.get('/v1/accounts')).body.status).toBe('trial');
   });
 

@@ -12,9 +12,18 @@ export async function sendBroadcastTo(ctx: TestContext, origin: string, addresse
   const accountId = owner.account.accountId as number;
   const fromEmail = uniqueEmail('sender');
   const email = await owner.client.post('/v1/emails', newEmail({ fromEmail, subject: 'Relay news' }));
-  await ctx.services.db.insertInto('senderAddresses').values({ accountId, email: fromEmail, status: 'verified' }).execute();
-  for (const address of addresses) expect((await owner.client.post('/v1/people/?source=manual', { email: address, firstName: 'Reader' })).status).toBe(201);
-  const created = await owner.client.post('/v1/broadcasts', { name: 'Through Postfix', emailId: email.body.email.id });
+  await ctx.services.db
+    .insertInto('senderAddresses')
+    .values({ accountId, email: fromEmail, status: 'verified' })
+    .execute();
+  for (const address of addresses)
+    expect(
+      (await owner.client.post('/v1/people/?source=manual', { email: address, firstName: 'Reader' })).status,
+    ).toBe(201);
+  const created = await owner.client.post('/v1/broadcasts', {
+    name: 'Through Postfix',
+    emailId: email.body.email.id,
+  });
   const id = (created.body.item as Broadcast).id;
   expect((await owner.client.post(`/v1/broadcasts/${id}/send`, {})).status).toBe(200);
   return { owner, accountId, id, fromEmail };
@@ -22,5 +31,8 @@ export async function sendBroadcastTo(ctx: TestContext, origin: string, addresse
 
 /** The broadcast's status answer: the item and its progress (with the mail server's problem, if any). */
 export async function broadcastStatus(client: Client, id: number) {
-  return (await client.get(`/v1/broadcasts/${id}/status`)).body as { item: Broadcast; progress: BroadcastProgress };
+  return (await client.get(`/v1/broadcasts/${id}/status`)).body as {
+    item: Broadcast;
+    progress: BroadcastProgress;
+  };
 }

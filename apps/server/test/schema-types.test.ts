@@ -10,7 +10,10 @@ describe('generated table types', () => {
     const handle = openDatabase(testDatabaseUrl(), 1);
     try {
       const rendered = await renderSchemaTypes(handle.pool);
-      const committed = fs.readFileSync(path.resolve(import.meta.dirname, '../src/db/schema.generated.ts'), 'utf8');
+      const committed = fs.readFileSync(
+        path.resolve(import.meta.dirname, '../src/db/schema.generated.ts'),
+        'utf8',
+      );
       expect(committed).toBe(rendered);
     } finally {
       await handle.close();
@@ -20,20 +23,28 @@ describe('generated table types', () => {
   it('every table except the instance-wide ones carries account_id', async () => {
     const handle = openDatabase(testDatabaseUrl(), 1);
     // marketplace_codes: the operator's list of codes; the tenant role has no access to it at all (migration 0032).
-    const instanceWide = new Set(['users', 'accounts', 'rate_limits', 'dev_mailbox', 'password_resets', 'marketplace_codes']);
+    const instanceWide = new Set([
+      'users',
+      'accounts',
+      'rate_limits',
+      'dev_mailbox',
+      'password_resets',
+      'marketplace_codes',
+    ]);
     try {
       const { rows } = await handle.pool.query<{ table_name: string; has: boolean }>(`
         select t.table_name, exists (select 1 from information_schema.columns c where c.table_schema = 'public'
           and c.table_name = t.table_name and c.column_name = 'account_id') as has
         from information_schema.tables t
         where t.table_schema = 'public' and t.table_type = 'BASE TABLE' and t.table_name not like 'schema_migrations%'`);
-      for (const row of rows) if (!instanceWide.has(row.table_name)) expect(row.has, row.table_name).toBe(true);
+      for (const row of rows)
+        if (!instanceWide.has(row.table_name)) expect(row.has, row.table_name).toBe(true);
     } finally {
       await handle.close();
     }
   });
 
-  it('every table with account_id has row-level security on account_id (sessions are the auth layer\'s)', async () => {
+  it("every table with account_id has row-level security on account_id (sessions are the auth layer's)", async () => {
     const handle = openDatabase(testDatabaseUrl(), 1);
     try {
       const { rows } = await handle.pool.query<{ table_name: string; rls: boolean; policy: string | null }>(`

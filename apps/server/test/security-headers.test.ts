@@ -12,7 +12,10 @@ let ctx: TestContext;
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-web-'));
 beforeAll(async () => {
   fs.mkdirSync(path.join(dist, 'assets'));
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>');
+  fs.writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+  );
   fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1);');
   ctx = await createTestContext({ WEB_DIST_DIR: dist });
 });
@@ -31,7 +34,9 @@ describe('web app and security headers', () => {
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['referrer-policy']).toBe(url.startsWith('/public/') ? 'no-referrer' : 'strict-origin-when-cross-origin');
+      expect(res.headers['referrer-policy']).toBe(
+        url.startsWith('/public/') ? 'no-referrer' : 'strict-origin-when-cross-origin',
+      );
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
   });

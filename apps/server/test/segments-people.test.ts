@@ -18,36 +18,105 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   ctx = await createTestContext();
   owner = await registerUser(ctx.app);
-  const first = await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('first'), firstName: 'Zed', tags: 'club' });
+  const first = await owner.client.post('/v1/people/?source=manual', {
+    email: uniqueEmail('first'),
+    firstName: 'Zed',
+    tags: 'club',
+  });
   expect(first.status).toBe(201);
   ids.zed = first.body.user.id;
-  const row = await ctx.services.db.selectFrom('people').select('accountId').where('id', '=', ids.zed!).executeTakeFirstOrThrow();
+  const row = await ctx.services.db
+    .selectFrom('people')
+    .select('accountId')
+    .where('id', '=', ids.zed!)
+    .executeTakeFirstOrThrow();
   accountId = row.accountId;
-  const insert = async (key: string, values: { email: string | null; firstName: string | null; lastName: string | null; createdAt: string; tags: string[]; archived?: boolean }) => {
-    const { rows } = await sql<{ id: number }>`insert into people (account_id, email, first_name, last_name, created_at, tags, archived_at, anonymous_id)
+  const insert = async (
+    key: string,
+    values: {
+      email: string | null;
+      firstName: string | null;
+      lastName: string | null;
+      createdAt: string;
+      tags: string[];
+      archived?: boolean;
+    },
+  ) => {
+    const { rows } = await sql<{
+      id: number;
+    }>`insert into people (account_id, email, first_name, last_name, created_at, tags, archived_at, anonymous_id)
       values (${accountId}, ${values.email}, ${values.firstName}, ${values.lastName}, ${values.createdAt}::timestamptz, ${values.tags}::text[],
         ${values.archived ? sql`now()` : sql`null`}, ${values.email ? null : `anon-${key}`})
       returning id`.execute(ctx.services.db);
     ids[key] = rows[0]!.id;
   };
-  await sql`update people set created_at = '2024-01-05T00:00:00Z', last_name = 'Young' where id = ${ids.zed}`.execute(ctx.services.db);
-  await insert('amy', { email: 'amy@example.com', firstName: 'Amy', lastName: 'Stone', createdAt: '2024-01-01T00:00:00Z', tags: ['club'] });
-  await insert('bea', { email: 'bea@example.com', firstName: 'Bea', lastName: null, createdAt: '2024-01-03T00:00:00Z', tags: ['club'] });
-  await insert('cal', { email: 'cal@example.com', firstName: 'Cal', lastName: 'Adams', createdAt: '2024-01-03T00:00:00Z', tags: ['club'] });
-  await insert('anon', { email: null, firstName: null, lastName: null, createdAt: '2024-01-04T00:00:00Z', tags: ['club'] });
-  await insert('gone', { email: 'gone@example.com', firstName: 'Gus', lastName: 'Gone', createdAt: '2024-01-02T00:00:00Z', tags: ['club'], archived: true });
-  await insert('out', { email: 'out@example.com', firstName: 'Otto', lastName: 'Out', createdAt: '2024-01-02T00:00:00Z', tags: [] });
-  const created = await owner.client.post('/v1/segments/', { name: 'Club', conditions: [{ type: 'tag', operator: 'has', tag: 'club' }] });
+  await sql`update people set created_at = '2024-01-05T00:00:00Z', last_name = 'Young' where id = ${ids.zed}`.execute(
+    ctx.services.db,
+  );
+  await insert('amy', {
+    email: 'amy@example.com',
+    firstName: 'Amy',
+    lastName: 'Stone',
+    createdAt: '2024-01-01T00:00:00Z',
+    tags: ['club'],
+  });
+  await insert('bea', {
+    email: 'bea@example.com',
+    firstName: 'Bea',
+    lastName: null,
+    createdAt: '2024-01-03T00:00:00Z',
+    tags: ['club'],
+  });
+  await insert('cal', {
+    email: 'cal@example.com',
+    firstName: 'Cal',
+    lastName: 'Adams',
+    createdAt: '2024-01-03T00:00:00Z',
+    tags: ['club'],
+  });
+  await insert('anon', {
+    email: null,
+    firstName: null,
+    lastName: null,
+    createdAt: '2024-01-04T00:00:00Z',
+    tags: ['club'],
+  });
+  await insert('gone', {
+    email: 'gone@example.com',
+    firstName: 'Gus',
+    lastName: 'Gone',
+    createdAt: '2024-01-02T00:00:00Z',
+    tags: ['club'],
+    archived: true,
+  });
+  await insert('out', {
+    email: 'out@example.com',
+    firstName: 'Otto',
+    lastName: 'Out',
+    createdAt: '2024-01-02T00:00:00Z',
+    tags: [],
+  });
+  const created = await owner.client.post('/v1/segments/', {
+    name: 'Club',
+    conditions: [{ type: 'tag', operator: 'has', tag: 'club' }],
+  });
   expect(created.status).toBe(201);
   segmentId = created.body.segment.id;
 });
 afterAll(() => ctx.close());
 
 /** The keys of the people on one page of the segment. */
-async function page(query: string, id = segmentId): Promise<{ keys: string[]; hasMore: boolean; status: number }> {
+async function page(
+  query: string,
+  id = segmentId,
+): Promise<{ keys: string[]; hasMore: boolean; status: number }> {
   const res = await owner.client.get(`/v1/segments/${id}/people${query}`);
   const byId = new Map(Object.entries(ids).map(([k, v]) => [v, k]));
-  return { status: res.status, keys: (res.body.users ?? []).map((u: { id: number }) => byId.get(u.id) ?? String(u.id)), hasMore: res.body.hasMore };
+  return {
+    status: res.status,
+    keys: (res.body.users ?? []).map((u: { id: number }) => byId.get(u.id) ?? String(u.id)),
+    hasMore: res.body.hasMore,
+  };
 }
 
 describe("a segment's people", () => {
@@ -89,11 +158,17 @@ describe("a segment's people", () => {
     expect((await page('', 1)).keys).toEqual(['gone']);
     expect((await owner.client.get('/v1/segments/1/preview')).body).toEqual({ totalCount: 1 });
     const list = await owner.client.get('/v1/segments');
-    expect(list.body.segments.find((s: { id: number }) => s.id === 1)).toMatchObject({ name: 'Archived', memberCount: 1, conditions: [] });
+    expect(list.body.segments.find((s: { id: number }) => s.id === 1)).toMatchObject({
+      name: 'Archived',
+      memberCount: 1,
+      conditions: [],
+    });
   });
 
   it('of All People are everyone not archived', async () => {
-    const allPeople = (await owner.client.get('/v1/segments')).body.segments.find((s: { autoType: string }) => s.autoType === 'allPeople');
+    const allPeople = (await owner.client.get('/v1/segments')).body.segments.find(
+      (s: { autoType: string }) => s.autoType === 'allPeople',
+    );
     expect((await owner.client.get(`/v1/segments/${allPeople.id}/preview`)).body).toEqual({ totalCount: 6 });
     expect((await page('?limit=500', allPeople.id)).keys).not.toContain('gone');
   });
@@ -125,31 +200,65 @@ describe('bulk actions by segment', () => {
     const started = await owner.client.post('/v1/tags/bulk', { tag: 'club-member', segmentId });
     expect(started.status).toBe(202);
     await runBulkAction(ctx.services, accountId, started.body.bulkActionId);
-    expect((await owner.client.get(`/v1/bulk-actions/${started.body.bulkActionId}`)).body).toMatchObject({ status: 'done', total: 5, done: 5 });
-    const tagged = await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'tag', operator: 'has', tag: 'club-member' }] });
+    expect((await owner.client.get(`/v1/bulk-actions/${started.body.bulkActionId}`)).body).toMatchObject({
+      status: 'done',
+      total: 5,
+      done: 5,
+    });
+    const tagged = await owner.client.post('/v1/segments/preview', {
+      conditions: [{ type: 'tag', operator: 'has', tag: 'club-member' }],
+    });
     expect(tagged.body.totalCount).toBe(5);
   });
 
   it('fail, without retrying, when the segment was deleted before the job ran', async () => {
-    const seg = (await owner.client.post('/v1/segments/', { name: 'Short-lived', conditions: [{ type: 'tag', operator: 'has', tag: 'club' }] })).body.segment;
+    const seg = (
+      await owner.client.post('/v1/segments/', {
+        name: 'Short-lived',
+        conditions: [{ type: 'tag', operator: 'has', tag: 'club' }],
+      })
+    ).body.segment;
     const started = await owner.client.post('/v1/tags/bulk', { tag: 'never', segmentId: seg.id });
     expect(started.status).toBe(202);
     expect((await owner.client.request('DELETE', `/v1/segments/${seg.id}`)).status).toBe(200);
     await runBulkAction(ctx.services, accountId, started.body.bulkActionId);
     const state = await owner.client.get(`/v1/bulk-actions/${started.body.bulkActionId}`);
     expect(state.body).toMatchObject({ status: 'failed', result: { error: segmentMessages.notFound } });
-    expect((await owner.client.post('/v1/segments/preview', { conditions: [{ type: 'tag', operator: 'has', tag: 'never' }] })).body.totalCount).toBe(0);
+    expect(
+      (
+        await owner.client.post('/v1/segments/preview', {
+          conditions: [{ type: 'tag', operator: 'has', tag: 'never' }],
+        })
+      ).body.totalCount,
+    ).toBe(0);
   });
 });
 
 describe('event name suggestions', () => {
   it('list tracked event names once each, most recently seen first, not page views', async () => {
     const writeKey = { headers: { 'x-write-key': owner.account.writeKey } };
-    const email = (await ctx.services.db.selectFrom('people').select('email').where('id', '=', ids.amy!).executeTakeFirstOrThrow()).email;
-    const batch = (names: string[]) => owner.client.post('/v1/ingest/batch', { batch: names.map((name) => ({ type: 'track', email, name })) }, writeKey);
+    const email = (
+      await ctx.services.db
+        .selectFrom('people')
+        .select('email')
+        .where('id', '=', ids.amy!)
+        .executeTakeFirstOrThrow()
+    ).email;
+    const batch = (names: string[]) =>
+      owner.client.post(
+        '/v1/ingest/batch',
+        { batch: names.map((name) => ({ type: 'track', email, name })) },
+        writeKey,
+      );
     expect((await batch(['Signed up', 'Signed up', 'Invited'])).status).toBeLessThan(300);
-    await owner.client.post('/v1/ingest', { type: 'page', email, url: 'https://example.com/pricing', name: 'Pricing' }, writeKey);
-    await sql`update event_names set last_seen_at = now() - interval '1 day' where account_id = ${accountId}`.execute(ctx.services.db);
+    await owner.client.post(
+      '/v1/ingest',
+      { type: 'page', email, url: 'https://example.com/pricing', name: 'Pricing' },
+      writeKey,
+    );
+    await sql`update event_names set last_seen_at = now() - interval '1 day' where account_id = ${accountId}`.execute(
+      ctx.services.db,
+    );
     expect((await batch(['Order completed'])).status).toBeLessThan(300);
     const names = (await owner.client.get('/v1/segments/event-names')).body.names;
     expect(names[0]).toBe('Order completed');
@@ -167,17 +276,32 @@ describe('segment scopes', () => {
   async function memberWith(enabled: string[]) {
     const email = uniqueEmail('member');
     const scopes = scopeIds.map((id) => ({ id, enabled: enabled.includes(id) }));
-    expect((await owner.client.post('/v1/team-members', { name: 'Member', email, scopes })).status).toBeLessThan(300);
-    const mail = await ctx.services.db.selectFrom('mailDeliveries').select('textBody').where('toAddress', '=', email).executeTakeFirstOrThrow();
+    expect(
+      (await owner.client.post('/v1/team-members', { name: 'Member', email, scopes })).status,
+    ).toBeLessThan(300);
+    const mail = await ctx.services.db
+      .selectFrom('mailDeliveries')
+      .select('textBody')
+      .where('toAddress', '=', email)
+      .executeTakeFirstOrThrow();
     const token = /accept-invite\?token=([^\s"<]+)/.exec(mail.textBody ?? '')![1]!;
     const member = new Client(ctx.app);
-    expect((await member.post('/v1/team-members/invitations/accept', { token, password: 'member password 1' })).status).toBe(200);
+    expect(
+      (await member.post('/v1/team-members/invitations/accept', { token, password: 'member password 1' }))
+        .status,
+    ).toBe(200);
     return member;
   }
 
   it('without people:read every segment read is refused', async () => {
     const member = await memberWith(['emails:read']);
-    for (const url of ['/v1/segments', `/v1/segments/${segmentId}/preview`, `/v1/segments/${segmentId}/people`, '/v1/segments/event-names', `/v1/people/${ids.amy}/segments`]) {
+    for (const url of [
+      '/v1/segments',
+      `/v1/segments/${segmentId}/preview`,
+      `/v1/segments/${segmentId}/people`,
+      '/v1/segments/event-names',
+      `/v1/people/${ids.amy}/segments`,
+    ]) {
       expect([url, (await member.get(url)).status]).toEqual([url, 403]);
     }
     expect((await member.post('/v1/segments/preview', { conditions: [] })).status).toBe(403);
@@ -188,7 +312,9 @@ describe('segment scopes', () => {
     const member = await memberWith(['people:read', 'emails:read']);
     expect((await member.get(`/v1/segments/${segmentId}/preview`)).body).toEqual({ totalCount: 5 });
     expect((await member.post('/v1/segments/', { name: 'Nope' })).status).toBe(403);
-    expect((await member.patch(`/v1/segments/${segmentId}`, { id: segmentId, name: 'Nope' })).status).toBe(403);
+    expect((await member.patch(`/v1/segments/${segmentId}`, { id: segmentId, name: 'Nope' })).status).toBe(
+      403,
+    );
     expect((await member.request('DELETE', `/v1/segments/${segmentId}`)).status).toBe(403);
     expect((await owner.client.get(`/v1/segments/${segmentId}/preview`)).status).toBe(200);
   });

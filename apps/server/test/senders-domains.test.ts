@@ -15,7 +15,12 @@ const spfInclude = '_spf.provider.test';
 beforeAll(async () => {
   smtp = await startSmtpServer();
   dns = await startDnsServer({ [spfInclude]: { TXT: ['v=spf1 ip4:192.0.2.0/24 -all'] } });
-  ctx = await createTestContext({ SMTP_URL: smtp.url, DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '300', SPF_INCLUDE: spfInclude });
+  ctx = await createTestContext({
+    SMTP_URL: smtp.url,
+    DNS_SERVERS: dns.server,
+    DNS_TIMEOUT_MS: '300',
+    SPF_INCLUDE: spfInclude,
+  });
   await ctx.startWorker();
 });
 afterAll(async () => {
@@ -24,12 +29,14 @@ afterAll(async () => {
   await dns.close();
 });
 
-const linkOf = (text: string | undefined) => decodeURIComponent(/verify-sender\?token=([^\s"<]+)/.exec(text ?? '')?.[1] ?? '');
+const linkOf = (text: string | undefined) =>
+  decodeURIComponent(/verify-sender\?token=([^\s"<]+)/.exec(text ?? '')?.[1] ?? '');
 
 /** Publish every record a domain asks for in the test DNS server. */
 function publish(domain: { records: { kind: string; host: string; value: string; type: string }[] }) {
   for (const record of domain.records) {
-    if (record.type === 'TXT') dns.zone[record.host] = { TXT: [...(dns.zone[record.host]?.TXT ?? []), record.value] };
+    if (record.type === 'TXT')
+      dns.zone[record.host] = { TXT: [...(dns.zone[record.host]?.TXT ?? []), record.value] };
   }
 }
 
@@ -49,7 +56,9 @@ describe('sender addresses', () => {
     expect(Buffer.from(token, 'base64url').toString('latin1')).not.toContain(address);
 
     const anonymous = new Client(ctx.app);
-    expect((await anonymous.post('/v1/sender-verification', { token: `${token.slice(0, -4)}AAAA` })).status).toBe(400);
+    expect(
+      (await anonymous.post('/v1/sender-verification', { token: `${token.slice(0, -4)}AAAA` })).status,
+    ).toBe(400);
     const confirmed = await anonymous.post('/v1/sender-verification', { token });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ email: address, message: sendingMessages.addressVerified(address) });
@@ -57,7 +66,13 @@ describe('sender addresses', () => {
     expect(reused.status).toBe(410);
     expect(reused.body.message).toBe(sendingMessages.verificationLinkUsed);
     const list = await client.get('/v1/settings/email/addresses');
-    expect(list.body.emails).toEqual([expect.objectContaining({ email: address, status: 'verified', data: expect.objectContaining({ verifiedBy: 'address' }) })]);
+    expect(list.body.emails).toEqual([
+      expect.objectContaining({
+        email: address,
+        status: 'verified',
+        data: expect.objectContaining({ verifiedBy: 'address' }),
+      }),
+    ]);
   });
 
   it('refuses expired, forged and superseded links, resends, deletes, and checks scopes and accounts', async () => {
@@ -68,9 +83,22 @@ describe('sender addresses', () => {
     const first = linkOf((await smtp.waitFor(address)).text);
     const accountId = owner.account.accountId as number;
     const anonymous = new Client(ctx.app);
-    const expired = sealToken({ a: accountId, e: address, n: 'x' }, ctx.services.secret, 'sender-verification', 60, Date.now() - 3600_000);
-    expect((await anonymous.post('/v1/sender-verification', { token: expired })).body.message).toBe(sendingMessages.verificationLinkInvalid);
-    const otherKind = sealToken({ a: accountId, e: address, n: 'x' }, ctx.services.secret, 'preferences', 600);
+    const expired = sealToken(
+      { a: accountId, e: address, n: 'x' },
+      ctx.services.secret,
+      'sender-verification',
+      60,
+      Date.now() - 3600_000,
+    );
+    expect((await anonymous.post('/v1/sender-verification', { token: expired })).body.message).toBe(
+      sendingMessages.verificationLinkInvalid,
+    );
+    const otherKind = sealToken(
+      { a: accountId, e: address, n: 'x' },
+      ctx.services.secret,
+      'preferences',
+      600,
+    );
     expect((await anonymous.post('/v1/sender-verification', { token: otherKind })).status).toBe(400);
     expect((await anonymous.post('/v1/sender-verification', { token: 'x' })).status).toBe(400);
 
@@ -80,7 +108,9 @@ describe('sender addresses', () => {
     const second = linkOf((await smtp.waitFor(address)).text);
     expect(second).not.toBe(first);
     expect((await anonymous.post('/v1/sender-verification', { token: first })).status).toBe(400);
-    expect((await client.post('/v1/settings/email/addresses/verification', { emails: [uniqueEmail()] })).status).toBe(404);
+    expect(
+      (await client.post('/v1/settings/email/addresses/verification', { emails: [uniqueEmail()] })).status,
+    ).toBe(404);
     expect((await client.post('/v1/settings/email/addresses/verification', { emails: [] })).status).toBe(400);
     expect((await client.post('/v1/settings/email/addresses', { email: 'not an address' })).status).toBe(400);
 
@@ -90,7 +120,9 @@ describe('sender addresses', () => {
     expect((await reader.request('DELETE', `/v1/settings/email/addresses/${address}`)).status).toBe(403);
     const stranger = await registerUser(ctx.app);
     expect((await stranger.client.get('/v1/settings/email/addresses')).body.emails).toEqual([]);
-    expect((await stranger.client.request('DELETE', `/v1/settings/email/addresses/${address}`)).status).toBe(404);
+    expect((await stranger.client.request('DELETE', `/v1/settings/email/addresses/${address}`)).status).toBe(
+      404,
+    );
 
     expect((await client.request('DELETE', `/v1/settings/email/addresses/${address}`)).status).toBe(204);
     expect((await client.get('/v1/settings/email/addresses')).body.emails).toEqual([]);
@@ -101,14 +133,38 @@ describe('sender addresses', () => {
 describe('sender domains', () => {
   it('reduces what is typed to a domain and refuses what cannot be one', async () => {
     const { client } = await registerUser(ctx.app);
-    const added = await client.post('/v1/settings/email/domains', { domain: ' https://www.Shop-Example.com:8080/about?x=1 ' });
+    const added = await client.post('/v1/settings/email/domains', {
+      domain: ' https://www.Shop-Example.com:8080/about?x=1 ',
+    });
     expect(added.status).toBe(201);
-    expect(added.body.domain).toMatchObject({ domain: 'shop-example.com', status: 'pending', checkedAt: null });
-    expect(added.body.domain.records.map((r: { kind: string; status: string }) => `${r.kind}:${r.status}`)).toEqual(['dkim:unchecked', 'spf:unchecked', 'dmarc:unchecked']);
-    expect((await client.post('/v1/settings/email/domains', { domain: 'shop-example.com' })).status).toBe(409);
+    expect(added.body.domain).toMatchObject({
+      domain: 'shop-example.com',
+      status: 'pending',
+      checkedAt: null,
+    });
+    expect(
+      added.body.domain.records.map((r: { kind: string; status: string }) => `${r.kind}:${r.status}`),
+    ).toEqual(['dkim:unchecked', 'spf:unchecked', 'dmarc:unchecked']);
+    expect((await client.post('/v1/settings/email/domains', { domain: 'shop-example.com' })).status).toBe(
+      409,
+    );
     const idn = await client.post('/v1/settings/email/domains', { domain: 'bücher.example.org' });
-    expect(idn.body.domain).toMatchObject({ domain: 'xn--bcher-kva.example.org', displayName: 'bücher.example.org' });
-    for (const bad of ['localhost', '127.0.0.1', '[::1]', `${'a'.repeat(300)}.com`, 'аpple.com', 'xn--pple-43d.com', 'exa mple.com', '', 'com', 'intranet.local']) {
+    expect(idn.body.domain).toMatchObject({
+      domain: 'xn--bcher-kva.example.org',
+      displayName: 'bücher.example.org',
+    });
+    for (const bad of [
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      `${'a'.repeat(300)}.com`,
+      'аpple.com',
+      'xn--pple-43d.com',
+      'exa mple.com',
+      '',
+      'com',
+      'intranet.local',
+    ]) {
       const refused = await client.post('/v1/settings/email/domains', { domain: bad });
       expect(refused.status, bad).toBe(400);
       expect(refused.body.message, bad).toBe(sendingMessages.invalidDomain);
@@ -147,7 +203,9 @@ describe('sender domains', () => {
     expect(servfail.status).toBe(200);
     expect(servfail.body.message).toBe(sendingMessages.domainCouldNotCheck);
     expect(servfail.body.domain).toMatchObject({ status: 'failing', lastCheckComplete: false });
-    expect(servfail.body.domain.records.find((r: { kind: string }) => r.kind === 'dmarc').status).toBe('unknown');
+    expect(servfail.body.domain.records.find((r: { kind: string }) => r.kind === 'dmarc').status).toBe(
+      'unknown',
+    );
 
     dns.zone[dmarcHost] = dmarc!;
     dns.zone[name] = { TXT: ['v=spf1 include:_spf.provider.test ~all', 'v=spf1 mx -all'] };
@@ -163,7 +221,9 @@ describe('sender domains', () => {
     dns.zone[dkimHost] = { fail: 'timeout' };
     const timedOut = await client.post(`/v1/settings/email/domains/${other.id}/verify`);
     expect(timedOut.body.domain).toMatchObject({ status: 'pending', lastCheckComplete: false });
-    expect(timedOut.body.domain.records.find((r: { kind: string }) => r.kind === 'dkim').status).toBe('unknown');
+    expect(timedOut.body.domain.records.find((r: { kind: string }) => r.kind === 'dkim').status).toBe(
+      'unknown',
+    );
   });
 
   it('a verified domain covers its addresses, and mail from them is DKIM-signed (mailauth verifies it)', async () => {
@@ -175,8 +235,14 @@ describe('sender domains', () => {
     const before = await client.post('/v1/settings/email/addresses', { email: from });
     expect(before.body.email.status).toBe('pending');
     publish(domain);
-    expect((await client.post(`/v1/settings/email/domains/${domain.id}/verify`)).body.domain.status).toBe('verified');
-    expect((await client.get('/v1/settings/email/addresses')).body.emails[0]).toMatchObject({ email: from, status: 'verified', data: { verifiedBy: 'domain' } });
+    expect((await client.post(`/v1/settings/email/domains/${domain.id}/verify`)).body.domain.status).toBe(
+      'verified',
+    );
+    expect((await client.get('/v1/settings/email/addresses')).body.emails[0]).toMatchObject({
+      email: from,
+      status: 'verified',
+      data: { verifiedBy: 'domain' },
+    });
     const covered = await client.post('/v1/settings/email/addresses', { email: `team@${name}` });
     expect(covered.body.email.status).toBe('verified');
 
@@ -187,13 +253,18 @@ describe('sender domains', () => {
     expect(mail.from?.value[0]?.address).toBe(from);
     const resolver = new Resolver({ timeout: 1000, tries: 1 });
     resolver.setServers([dns.server]);
-    const result = await dkimVerify(smtp.raw.get(mail)!, { resolver: (host, rr) => resolver.resolve(host, rr as 'TXT') });
+    const result = await dkimVerify(smtp.raw.get(mail)!, {
+      resolver: (host, rr) => resolver.resolve(host, rr as 'TXT'),
+    });
     const signature = result.results.find((r) => r.signingDomain === name);
     expect(signature?.status.result).toBe('pass');
 
     // Unverified addresses still get test sends, from Herald's own address and unsigned by the account.
     const to2 = uniqueEmail('reader');
-    await client.post('/v1/emails/test', { email: newEmail({ fromEmail: 'someone@elsewhere.example.com' }), sendTo: [to2] });
+    await client.post('/v1/emails/test', {
+      email: newEmail({ fromEmail: 'someone@elsewhere.example.com' }),
+      sendTo: [to2],
+    });
     expect((await smtp.waitFor(to2)).from?.value[0]?.address).not.toBe('someone@elsewhere.example.com');
 
     const reader = await addMember(ctx, smtp, owner, ['emails:read']);
@@ -201,9 +272,15 @@ describe('sender domains', () => {
     expect((await reader.post(`/v1/settings/email/domains/${domain.id}/verify`)).status).toBe(403);
     const stranger = await registerUser(ctx.app);
     expect((await stranger.client.get(`/v1/settings/email/domains/${domain.id}`)).status).toBe(404);
-    expect((await stranger.client.request('DELETE', `/v1/settings/email/domains/${domain.id}`)).status).toBe(404);
+    expect((await stranger.client.request('DELETE', `/v1/settings/email/domains/${domain.id}`)).status).toBe(
+      404,
+    );
     expect((await client.request('DELETE', `/v1/settings/email/domains/${domain.id}`)).status).toBe(204);
     expect((await client.get(`/v1/settings/email/domains/${domain.id}`)).status).toBe(404);
-    expect((await client.get('/v1/settings/email/addresses')).body.emails.every((a: { status: string }) => a.status === 'pending')).toBe(true);
+    expect(
+      (await client.get('/v1/settings/email/addresses')).body.emails.every(
+        (a: { status: string }) => a.status === 'pending',
+      ),
+    ).toBe(true);
   });
 });

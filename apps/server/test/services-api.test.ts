@@ -16,7 +16,21 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const catalogue = ['mailchimp', 'intercom', 'stripe', 'hubspot', 'salesforce', 'chargebee', 'paddle', 'recurly', 'chargify', 'calendly', 'typeform', 'facebook-audiences', 'sms'];
+const catalogue = [
+  'mailchimp',
+  'intercom',
+  'stripe',
+  'hubspot',
+  'salesforce',
+  'chargebee',
+  'paddle',
+  'recurly',
+  'chargify',
+  'calendly',
+  'typeform',
+  'facebook-audiences',
+  'sms',
+];
 
 describe('GET /v1/services', () => {
   it('lists Herald, Slack and the third-party apps, each saying how to use it today', async () => {
@@ -31,12 +45,21 @@ describe('GET /v1/services', () => {
     for (const id of catalogue) {
       expect(byId[id].kind).toBe('via-webhooks');
       expect(byId[id].operations).toEqual([]);
-      expect(byId[id].howToConnect.join(' ')).toMatch(/Webhook trigger|Send webhook|export|import|site tracking/i);
+      expect(byId[id].howToConnect.join(' ')).toMatch(
+        /Webhook trigger|Send webhook|export|import|site tracking/i,
+      );
     }
     expect(byId.stripe.howToConnect.join(' ')).toContain('Webhook trigger');
     expect(byId.sms.howToConnect.join(' ')).toContain('Send webhook');
-    const slackStep = res.body.steps.find((s: { operationKey: string }) => s.operationKey === '/slack-notification');
-    expect(slackStep).toMatchObject({ type: 'action', serviceId: 'herald', display: { label: 'Send Slack message' }, mustConfig: { configStep: true } });
+    const slackStep = res.body.steps.find(
+      (s: { operationKey: string }) => s.operationKey === '/slack-notification',
+    );
+    expect(slackStep).toMatchObject({
+      type: 'action',
+      serviceId: 'herald',
+      display: { label: 'Send Slack message' },
+      mustConfig: { configStep: true },
+    });
   });
 });
 
@@ -64,7 +87,10 @@ describe('POST /v1/services/{serviceId}/{operation}', () => {
     const owner = await registerUser(ctx.app);
     const res = await owner.client.post('/v1/services/slack/test', {});
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ message: serviceMessages.slackNotConnected, errorCode: 'no_credentials' });
+    expect(res.body).toMatchObject({
+      message: serviceMessages.slackNotConnected,
+      errorCode: 'no_credentials',
+    });
   });
 });
 
@@ -76,7 +102,9 @@ describe('POST /v1/services/{id}/refreshServiceResponseSchema', () => {
     expect(slack.body.schema).toMatchObject({ type: 'object', required: ['url'] });
     const stripe = await owner.client.post('/v1/services/stripe/refreshServiceResponseSchema');
     expect(stripe.body.schema.properties).toHaveProperty('email');
-    expect((await owner.client.post('/v1/services/herald/refreshServiceResponseSchema')).body).toEqual({ schema: {} });
+    expect((await owner.client.post('/v1/services/herald/refreshServiceResponseSchema')).body).toEqual({
+      schema: {},
+    });
     expect((await owner.client.post('/v1/services/nope/refreshServiceResponseSchema')).status).toBe(404);
   });
 

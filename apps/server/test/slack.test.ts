@@ -34,7 +34,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(slack.address() as AddressInfo).port}`;
   smtp = await startSmtpServer();
-  ctx = await createTestContext({ SMTP_URL: smtp.url, OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1', SLACK_WEBHOOK_HOSTS: 'hooks.slack.com,127.0.0.1' });
+  ctx = await createTestContext({
+    SMTP_URL: smtp.url,
+    OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1',
+    SLACK_WEBHOOK_HOSTS: 'hooks.slack.com,127.0.0.1',
+  });
   await ctx.startWorker();
 });
 afterAll(async () => {
@@ -91,10 +95,19 @@ describe('POST /v1/auth/slack', () => {
     expect(empty.status).toBe(400);
     expect(empty.body).toMatchObject({ errorCode: 'empty_credentials', message: serviceMessages.slackEmpty });
     expect((await owner.client.post('/v1/auth/slack', {})).body.errorCode).toBe('empty_credentials');
-    for (const url of ['https://example.com/services/T/B/x', 'https://hooks.slack.com/api/x', 'http://hooks.slack.com/services/T/B/x', 'not a url', 'https://user:pw@hooks.slack.com/services/T/B/x']) {
+    for (const url of [
+      'https://example.com/services/T/B/x',
+      'https://hooks.slack.com/api/x',
+      'http://hooks.slack.com/services/T/B/x',
+      'not a url',
+      'https://user:pw@hooks.slack.com/services/T/B/x',
+    ]) {
       const res = await owner.client.post('/v1/auth/slack', { url });
       expect(res.status, url).toBe(400);
-      expect(res.body).toMatchObject({ errorCode: 'invalid_credentials', message: serviceMessages.slackInvalid });
+      expect(res.body).toMatchObject({
+        errorCode: 'invalid_credentials',
+        message: serviceMessages.slackInvalid,
+      });
     }
     expect((await owner.client.get('/v1/services/connections')).body.connections).toEqual([]);
   });
@@ -149,18 +162,28 @@ describe('Slack messages', () => {
     await connect(owner, 'gone');
     const flow = await slackFlow(owner, 'gone-tag', 'Hi {{ person.email }}');
     await tagNewPerson(owner, 'gone-tag');
-    const stopped = await until(async () => {
-      const res = await owner.client.get(`/v1/integrations/${flow.id}`);
-      return res.body.integration.status === 'deactivated-expired-auth' ? res.body.integration : null;
-    }, { timeout: 15_000 });
+    const stopped = await until(
+      async () => {
+        const res = await owner.client.get(`/v1/integrations/${flow.id}`);
+        return res.body.integration.status === 'deactivated-expired-auth' ? res.body.integration : null;
+      },
+      { timeout: 15_000 },
+    );
     expect(stopped.warnings).toContain(serviceMessages.flowStopped('wrong_credentials'));
     const connections = await owner.client.get('/v1/services/connections');
-    expect(connections.body.connections[0]).toMatchObject({ status: 'failed', authReason: 'wrong_credentials' });
+    expect(connections.body.connections[0]).toMatchObject({
+      status: 'failed',
+      authReason: 'wrong_credentials',
+    });
     expect((await owner.client.get('/v1/accounts')).body.activeServices).toEqual([]);
     const issues = await owner.client.get('/v1/accounts/issues');
-    expect(issues.body.issues.map((i: { message: string }) => i.message)).toContain(serviceMessages.flowStoppedAlert(flow.name, 'wrong_credentials'));
+    expect(issues.body.issues.map((i: { message: string }) => i.message)).toContain(
+      serviceMessages.flowStoppedAlert(flow.name, 'wrong_credentials'),
+    );
     const list = await owner.client.get('/v1/integrations');
-    expect(list.body.integrations.find((f: { id: number }) => f.id === flow.id).status).toBe('deactivated-expired-auth');
+    expect(list.body.integrations.find((f: { id: number }) => f.id === flow.id).status).toBe(
+      'deactivated-expired-auth',
+    );
 
     await connect(owner, 'ok');
     const after = await owner.client.get(`/v1/integrations/${flow.id}`);
@@ -173,7 +196,13 @@ describe('Slack messages', () => {
     await connect(revokedOwner, 'revoked');
     const revoked = await slackFlow(revokedOwner, 'rev', 'Hi');
     await tagNewPerson(revokedOwner, 'rev');
-    await until(async () => (await revokedOwner.client.get(`/v1/integrations/${revoked.id}`)).body.integration.warnings.includes(serviceMessages.flowStopped('expired')), { timeout: 15_000 });
+    await until(
+      async () =>
+        (await revokedOwner.client.get(`/v1/integrations/${revoked.id}`)).body.integration.warnings.includes(
+          serviceMessages.flowStopped('expired'),
+        ),
+      { timeout: 15_000 },
+    );
 
     // Slack disconnected after the flow was switched on.
     const never = await registerUser(ctx.app);
@@ -181,10 +210,13 @@ describe('Slack messages', () => {
     const flow = await slackFlow(never, 'none', 'Hi');
     expect((await never.client.request('DELETE', '/v1/auth/slack')).status).toBe(200);
     await tagNewPerson(never, 'none');
-    const stopped = await until(async () => {
-      const res = await never.client.get(`/v1/integrations/${flow.id}`);
-      return res.body.integration.status === 'deactivated-expired-auth' ? res.body.integration : null;
-    }, { timeout: 15_000 });
+    const stopped = await until(
+      async () => {
+        const res = await never.client.get(`/v1/integrations/${flow.id}`);
+        return res.body.integration.status === 'deactivated-expired-auth' ? res.body.integration : null;
+      },
+      { timeout: 15_000 },
+    );
     expect(stopped.warnings).toContain(serviceMessages.flowStopped('no_credentials'));
   });
 
@@ -192,12 +224,18 @@ describe('Slack messages', () => {
     const owner = await registerUser(ctx.app);
     const accountId = owner.account.accountId as number;
     await connect(owner, 'ok');
-    const created = await owner.client.post('/v1/webhook-endpoints', { url: `${base}/receiver/gone`, events: ['person.created'] });
+    const created = await owner.client.post('/v1/webhook-endpoints', {
+      url: `${base}/receiver/gone`,
+      events: ['person.created'],
+    });
     expect(created.status).toBe(201);
     await sql`update webhook_endpoints set failures_in_row = ${webhookLimits.disableAfterFailures - 1}, failing_since = now() - interval '2 days'
       where account_id = ${accountId}`.execute(ctx.services.db);
     await owner.client.post('/v1/people/', { email: uniqueEmail('alert') });
-    await until(() => posted.find((p) => p.text === `:warning: ${webhookMessages.alert(`${base}/receiver/gone`)}`), { timeout: 15_000 });
+    await until(
+      () => posted.find((p) => p.text === `:warning: ${webhookMessages.alert(`${base}/receiver/gone`)}`),
+      { timeout: 15_000 },
+    );
   });
 });
 
@@ -210,12 +248,18 @@ describe('switching on a flow with a Slack step', () => {
     await link(owner.client, trigger.id, step.id);
     const refused = await owner.client.patch(`/v1/integrations/${flow.id}`, { status: 'active' });
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ message: serviceMessages.slackNeededToActivate, errorCode: 'no_credentials' });
+    expect(refused.body).toMatchObject({
+      message: serviceMessages.slackNeededToActivate,
+      errorCode: 'no_credentials',
+    });
     await connect(owner, 'gone');
     await owner.client.post('/v1/services/slack/test', {});
     const failed = await owner.client.patch(`/v1/integrations/${flow.id}`, { status: 'active' });
     expect(failed.status).toBe(422);
-    expect(failed.body).toMatchObject({ message: serviceMessages.slackFailedToActivate, errorCode: 'wrong_credentials' });
+    expect(failed.body).toMatchObject({
+      message: serviceMessages.slackFailedToActivate,
+      errorCode: 'wrong_credentials',
+    });
     await connect(owner, 'ok');
     expect((await owner.client.patch(`/v1/integrations/${flow.id}`, { status: 'active' })).status).toBe(200);
   });
@@ -236,20 +280,27 @@ describe('Slack URL rules', () => {
 
   it('never accepts a host outside the list, whatever the path (property)', () => {
     fc.assert(
-      fc.property(fc.domain(), fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/), { maxLength: 4 }), (domain, parts) => {
-        const url = `https://${domain}/services/${parts.join('/')}`;
-        const problem = slackUrlProblem(url, hosts, []);
-        if (domain.toLowerCase() !== 'hooks.slack.com') expect(problem).toBe('invalid');
-        else expect(problem).toBe(parts.length ? null : 'invalid');
-      }),
+      fc.property(
+        fc.domain(),
+        fc.array(fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/), { maxLength: 4 }),
+        (domain, parts) => {
+          const url = `https://${domain}/services/${parts.join('/')}`;
+          const problem = slackUrlProblem(url, hosts, []);
+          if (domain.toLowerCase() !== 'hooks.slack.com') expect(problem).toBe('invalid');
+          else expect(problem).toBe(parts.length ? null : 'invalid');
+        },
+      ),
     );
   });
 
   it('never shows the secret last part of a URL it masks (property)', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[A-Za-z0-9]{8,24}$/).filter((s) => !'hooks.slack.com/services/T0/B0'.includes(s)), (secret) => {
-        expect(maskSlackUrl(`https://hooks.slack.com/services/T0/B0/${secret}`)).not.toContain(secret);
-      }),
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9]{8,24}$/).filter((s) => !'hooks.slack.com/services/T0/B0'.includes(s)),
+        (secret) => {
+          expect(maskSlackUrl(`https://hooks.slack.com/services/T0/B0/${secret}`)).not.toContain(secret);
+        },
+      ),
     );
   });
 

@@ -25,7 +25,9 @@ afterEach(() => {
 describe('bulk SMTP with the server down (issue 22: a refused connection ended the sender thread and failed the whole send job)', () => {
   it('a refused connection rejects the open and leaves no promise rejected unhandled', async () => {
     const port = await closedPort();
-    await expect(SmtpConnection.open({ url: new URL(`smtp://127.0.0.1:${port}`) })).rejects.toThrow(/ECONNREFUSED/);
+    await expect(SmtpConnection.open({ url: new URL(`smtp://127.0.0.1:${port}`) })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
     // Not a wait for work: an unhandled rejection has no signal of its own; Node reports it a few event-loop turns on.
     await new Promise((r) => setTimeout(r, 50));
     expect(unhandled).toEqual([]);
@@ -33,14 +35,40 @@ describe('bulk SMTP with the server down (issue 22: a refused connection ended t
 
   it('the transport answers each message with a failure worth another try', async () => {
     const port = await closedPort();
-    const transport = createSendTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, connections: 2, ratePerSecond: 0 });
-    const prepare = () => ({
-      message: { envelope: { from: 'news@example.com', to: 'reader@example.com' }, raw: 'Subject: hi\r\n\r\nhello\r\n' },
-      summary: { to: 'reader@example.com', from: 'news@example.com', subject: 'hi', text: 'hello', html: null },
+    const transport = createSendTransport({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      connections: 2,
+      ratePerSecond: 0,
     });
-    const outcomes = await Promise.all([1, 2, 3].map(() => transport.send(prepare as never, { sending: () => undefined, held: () => undefined, left: () => undefined })));
+    const prepare = () => ({
+      message: {
+        envelope: { from: 'news@example.com', to: 'reader@example.com' },
+        raw: 'Subject: hi\r\n\r\nhello\r\n',
+      },
+      summary: {
+        to: 'reader@example.com',
+        from: 'news@example.com',
+        subject: 'hi',
+        text: 'hello',
+        html: null,
+      },
+    });
+    const outcomes = await Promise.all(
+      [1, 2, 3].map(() =>
+        transport.send(prepare as never, {
+          sending: () => undefined,
+          held: () => undefined,
+          left: () => undefined,
+        }),
+      ),
+    );
     transport.close();
-    for (const outcome of outcomes) expect(outcome).toMatchObject({ ok: false, permanent: false, error: expect.stringMatching(/ECONNREFUSED/) });
+    for (const outcome of outcomes)
+      expect(outcome).toMatchObject({
+        ok: false,
+        permanent: false,
+        error: expect.stringMatching(/ECONNREFUSED/),
+      });
     // Not a wait for work: an unhandled rejection has no signal of its own; Node reports it a few event-loop turns on.
     await new Promise((r) => setTimeout(r, 50));
     expect(unhandled).toEqual([]);

@@ -4,7 +4,9 @@ import { until } from './until.ts';
 
 /** A real SMTP server on a free loopback port that keeps what it receives. */
 /** `refuse(address)` may answer a recipient with an SMTP error (code and text), as a provider would. */
-export async function startSmtpServer(options: { refuse?: (address: string) => { code: number; message: string } | null } = {}) {
+export async function startSmtpServer(
+  options: { refuse?: (address: string) => { code: number; message: string } | null } = {},
+) {
   const received: ParsedMail[] = [];
   /** The bytes each message arrived as (what DKIM signed). */
   const raw = new WeakMap<ParsedMail, Buffer>();
@@ -55,14 +57,20 @@ export async function startSmtpServer(options: { refuse?: (address: string) => {
     raw,
     /** Wait until a message to `to` has arrived. */
     waitFor(to: string, timeoutMs = 15_000): Promise<ParsedMail> {
-      return until(() => received.find((m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase())), {
-        timeout: timeoutMs,
-        message: () => `a mail to ${to} (${received.length} received)`,
-      });
+      return until(
+        () => received.find((m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase())),
+        {
+          timeout: timeoutMs,
+          message: () => `a mail to ${to} (${received.length} received)`,
+        },
+      );
     },
     /** Wait until no message is arriving: every message a sender handed over is in `received`. */
     idle(timeoutMs = 15_000): Promise<boolean> {
-      return until(() => arriving === 0, { timeout: timeoutMs, message: () => `the SMTP server idle (${arriving} messages arriving)` });
+      return until(() => arriving === 0, {
+        timeout: timeoutMs,
+        message: () => `the SMTP server idle (${arriving} messages arriving)`,
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

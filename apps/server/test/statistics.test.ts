@@ -40,7 +40,10 @@ async function countsShow(inserted: number, changed: number) {
       );
       return Number(rows[0]?.inserted) === inserted && Number(rows[0]?.changed) === changed;
     },
-    { timeout: 10_000, message: `the counts of ${table} showing ${inserted} inserted and ${changed} changed` },
+    {
+      timeout: 10_000,
+      message: `the counts of ${table} showing ${inserted} inserted and ${changed} changed`,
+    },
   );
 }
 

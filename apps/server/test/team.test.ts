@@ -18,7 +18,10 @@ afterAll(async () => {
 
 const scopes = (enabled: string[]) => scopeIds.map((id) => ({ id, enabled: enabled.includes(id) }));
 const enabledOf = (member: { accountData: { scopes: { id: string; enabled: boolean }[] } }) =>
-  member.accountData.scopes.filter((s) => s.enabled).map((s) => s.id).sort();
+  member.accountData.scopes
+    .filter((s) => s.enabled)
+    .map((s) => s.id)
+    .sort();
 
 function inviteToken(mail: ParsedMail): string {
   const match = /accept-invite\?token=([^\s"<]+)/.exec(mail.text ?? '');
@@ -30,7 +33,11 @@ describe('inviting team members', () => {
   it('invites by email; the invitee accepts with a new password and works in the account with their scopes', async () => {
     const owner = await registerUser(ctx.app);
     const email = uniqueEmail('invitee');
-    const res = await owner.client.post('/v1/team-members', { name: 'Tess', email, scopes: scopes(['people:read', 'team:read']) });
+    const res = await owner.client.post('/v1/team-members', {
+      name: 'Tess',
+      email,
+      scopes: scopes(['people:read', 'team:read']),
+    });
     expect(res.status).toBe(201);
     expect(res.body.teamMember).toMatchObject({ name: 'Tess', email, invitationPending: true });
     expect(enabledOf(res.body.teamMember)).toEqual(['people:read', 'team:read']);
@@ -42,8 +49,13 @@ describe('inviting team members', () => {
     expect(info.body).toMatchObject({ accountName: owner.account.name, email, needsPassword: true });
 
     const invitee = new Client(ctx.app);
-    expect((await invitee.post('/v1/team-members/invitations/accept', { token })).body.message).toBe(teamMessages.invitationNeedsPassword);
-    const accepted = await invitee.post('/v1/team-members/invitations/accept', { token, password: 'tess password 1' });
+    expect((await invitee.post('/v1/team-members/invitations/accept', { token })).body.message).toBe(
+      teamMessages.invitationNeedsPassword,
+    );
+    const accepted = await invitee.post('/v1/team-members/invitations/accept', {
+      token,
+      password: 'tess password 1',
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.body.accountId).toBe(owner.account.accountId);
     expect(accepted.body.teamMember.accountData.isOwner).toBe(false);
@@ -56,8 +68,17 @@ describe('inviting team members', () => {
     expect((await invitee.patch('/v1/accounts/me', { name: 'Taken over' })).status).toBe(403);
 
     // The link works once; the invitee now signs in with the password.
-    expect((await new Client(ctx.app).post('/v1/team-members/invitations/accept', { token, password: 'tess password 1' })).status).toBe(400);
-    expect((await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'tess password 1' })).status).toBe(200);
+    expect(
+      (
+        await new Client(ctx.app).post('/v1/team-members/invitations/accept', {
+          token,
+          password: 'tess password 1',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'tess password 1' })).status,
+    ).toBe(200);
   });
 
   it('a user who already has a login gets the account added to their list at once', async () => {
@@ -76,7 +97,10 @@ describe('inviting team members', () => {
     const owner = await registerUser(ctx.app);
     const email = uniqueEmail('pending');
     await owner.client.post('/v1/team-members', { name: 'P', email });
-    const res = await new Client(ctx.app).post('/v1/accounts/login/', { email, password: 'whatever password' });
+    const res = await new Client(ctx.app).post('/v1/accounts/login/', {
+      email,
+      password: 'whatever password',
+    });
     expect(res.status).toBe(401);
   });
 
@@ -99,7 +123,9 @@ describe('inviting team members', () => {
     const again = await owner.client.post('/v1/team-members', { name: 'Twice', email: email.toUpperCase() });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(teamMessages.alreadyMember);
-    expect((await owner.client.post('/v1/team-members', { name: 'Me', email: owner.email })).status).toBe(409);
+    expect((await owner.client.post('/v1/team-members', { name: 'Me', email: owner.email })).status).toBe(
+      409,
+    );
   });
 });
 
@@ -109,7 +135,14 @@ describe('scopes', () => {
     const res = await owner.client.post('/v1/team-members', {
       name: 'S',
       email: uniqueEmail(),
-      scopes: scopes(['flows:write', 'billing:write', 'people:export', 'broadcasts:write', 'broadcasts:read', 'emails:read']),
+      scopes: scopes([
+        'flows:write',
+        'billing:write',
+        'people:export',
+        'broadcasts:write',
+        'broadcasts:read',
+        'emails:read',
+      ]),
     });
     expect(enabledOf(res.body.teamMember)).toEqual(['broadcasts:read', 'broadcasts:write', 'emails:read']);
   });
@@ -122,7 +155,9 @@ describe('scopes', () => {
     expect(enabled).not.toContain('account:write');
     expect(enabled).not.toContain('billing:read');
     const list = await owner.client.get('/v1/team-members');
-    const me = list.body.teamMembers.find((m: { accountData: { isOwner: boolean } }) => m.accountData.isOwner);
+    const me = list.body.teamMembers.find(
+      (m: { accountData: { isOwner: boolean } }) => m.accountData.isOwner,
+    );
     expect(enabledOf(me)).toHaveLength(21);
     const changeOwner = await owner.client.patch(`/v1/team-members/${me.id}`, { scopes: scopes([]) });
     expect(changeOwner.status).toBe(400);
@@ -133,11 +168,16 @@ describe('scopes', () => {
     const owner = await registerUser(ctx.app);
     const { body } = await owner.client.post('/v1/team-members', { name: 'Before', email: uniqueEmail() });
     const id = body.teamMember.id;
-    const res = await owner.client.patch(`/v1/team-members/${id}`, { name: 'After', scopes: scopes(['emails:read', 'emails:write']) });
+    const res = await owner.client.patch(`/v1/team-members/${id}`, {
+      name: 'After',
+      scopes: scopes(['emails:read', 'emails:write']),
+    });
     expect(res.status).toBe(200);
     expect(res.body.teamMember.name).toBe('After');
     expect(enabledOf(res.body.teamMember)).toEqual(['emails:read', 'emails:write']);
-    expect((await owner.client.patch(`/v1/team-members/${id}`, { name: '' })).body.teamMember.name).toBe('After');
+    expect((await owner.client.patch(`/v1/team-members/${id}`, { name: '' })).body.teamMember.name).toBe(
+      'After',
+    );
   });
 });
 

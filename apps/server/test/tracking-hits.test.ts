@@ -11,37 +11,67 @@ import { createTestContext, publicUrl, registerUser, uniqueEmail, type TestConte
 
 let ctx: TestContext;
 let secret: string;
-let alice: { accountId: number; personId: number; client: Awaited<ReturnType<typeof registerUser>>['client'] };
+let alice: {
+  accountId: number;
+  personId: number;
+  client: Awaited<ReturnType<typeof registerUser>>['client'];
+};
 let bob: { accountId: number; personId: number };
 
-const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+const browser =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 const destination = 'https://shop.example/spring?sale=1&utm_source=herald';
 let nextDelivery = 1000;
 
 async function setupAccount() {
   const owner = await registerUser(ctx.app);
   const accountId = owner.account.accountId as number;
-  const person = await owner.client.post('/v1/people/?source=manual', { email: uniqueEmail('reader'), firstName: 'Reader' });
+  const person = await owner.client.post('/v1/people/?source=manual', {
+    email: uniqueEmail('reader'),
+    firstName: 'Reader',
+  });
   expect(person.status).toBe(201);
   return { accountId, personId: person.body.user.id as number, client: owner.client };
 }
 
-function message(account: { accountId: number; personId: number }, extra: Partial<TrackedMessage> = {}): TrackedMessage {
-  return { accountId: account.accountId, deliveryId: nextDelivery++, personId: account.personId, emailId: 501, sourceKind: 'broadcast', sourceId: 77, variant: 0, ...extra };
+function message(
+  account: { accountId: number; personId: number },
+  extra: Partial<TrackedMessage> = {},
+): TrackedMessage {
+  return {
+    accountId: account.accountId,
+    deliveryId: nextDelivery++,
+    personId: account.personId,
+    emailId: 501,
+    sourceKind: 'broadcast',
+    sourceId: 77,
+    variant: 0,
+    ...extra,
+  };
 }
 
 /** Tracking URLs (path and query) as a message sent `ageMs` ago carries them. */
 function urls(m: TrackedMessage, ageMs = 60_000, link = destination) {
   const token = encodeMessage(secret, m, Date.now() - ageMs);
-  return { open: `/t/o/${token}`, click: `/t/c/${token}/${signLink(secret, m.accountId, m.emailId, link)}?u=${encodeURIComponent(link)}`, token };
+  return {
+    open: `/t/o/${token}`,
+    click: `/t/c/${token}/${signLink(secret, m.accountId, m.emailId, link)}?u=${encodeURIComponent(link)}`,
+    token,
+  };
 }
 
-const hit = (url: string, headers: Record<string, string> = { 'user-agent': browser }, method: 'GET' | 'HEAD' = 'GET') => ctx.app.inject({ method, url, headers });
+const hit = (
+  url: string,
+  headers: Record<string, string> = { 'user-agent': browser },
+  method: 'GET' | 'HEAD' = 'GET',
+) => ctx.app.inject({ method, url, headers });
 
 async function hitsOf(accountId: number) {
   await flushTrackingHits(ctx.app);
   const { rows } = await sql<{ personId: string; name: string; data: Record<string, unknown> }>`
-    select person_id, name, data from events where account_id = ${accountId} and type = 'email' and name in ('opened', 'clicked') order by id`.execute(ctx.services.db);
+    select person_id, name, data from events where account_id = ${accountId} and type = 'email' and name in ('opened', 'clicked') order by id`.execute(
+    ctx.services.db,
+  );
   return rows.map((row) => ({ personId: Number(row.personId), name: row.name, data: row.data }));
 }
 
@@ -84,13 +114,23 @@ describe('open pixel and click redirect', () => {
     expect(res.headers.location).toBe(destination);
     expect(res.headers['cache-control']).toContain('no-store');
     expect(await hitsOf(alice.accountId)).toEqual([
-      { personId: alice.personId, name: 'opened', data: { broadcastId: 77, emailId: 501, userAgent: 'desktop', machine: false } },
-      { personId: alice.personId, name: 'clicked', data: { broadcastId: 77, emailId: 501, link: destination, userAgent: 'desktop', machine: false } },
+      {
+        personId: alice.personId,
+        name: 'opened',
+        data: { broadcastId: 77, emailId: 501, userAgent: 'desktop', machine: false },
+      },
+      {
+        personId: alice.personId,
+        name: 'clicked',
+        data: { broadcastId: 77, emailId: 501, link: destination, userAgent: 'desktop', machine: false },
+      },
     ]);
     // The person's timeline shows both.
     const timeline = await alice.client.get(`/v1/people/${alice.personId}/events`);
     expect(timeline.status).toBe(200);
-    const names = (timeline.body.events as { type: string; name: string }[]).filter((e) => e.type === 'email').map((e) => e.name);
+    const names = (timeline.body.events as { type: string; name: string }[])
+      .filter((e) => e.type === 'email')
+      .map((e) => e.name);
     expect(names).toEqual(expect.arrayContaining(['opened', 'clicked']));
     await clearHits(alice.accountId);
   });
@@ -122,7 +162,10 @@ describe('open pixel and click redirect', () => {
     // URLs as the sender threads make them: their send time is now.
     const fresh = trackingFor(secret, publicUrl, message(alice));
     await hit(new URL(fresh.openPixelUrl).pathname);
-    await hit(open, { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/42.0.2311.135 Safari/537.36 Edge/12.246 (via ggpht.com GoogleImageProxy)' });
+    await hit(open, {
+      'user-agent':
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/42.0.2311.135 Safari/537.36 Edge/12.246 (via ggpht.com GoogleImageProxy)',
+    });
     const recorded = await hitsOf(alice.accountId);
     expect(recorded.map((h) => [h.data.userAgent, h.data.machine])).toEqual([
       ['desktop', true],
@@ -156,26 +199,51 @@ describe('over HTTP, answered before Fastify routes', () => {
   it('the pixel, the redirect, HEAD, a forged link and a 10 kB query answer as the routes do, and valid hits are written', async () => {
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const { open, click, token } = urls(message(alice));
-    const get = (url: string, method = 'GET') => fetch(`${address}${url}`, { method, redirect: 'manual', headers: { 'user-agent': browser } });
+    const get = (url: string, method = 'GET') =>
+      fetch(`${address}${url}`, { method, redirect: 'manual', headers: { 'user-agent': browser } });
     const image = await get(open);
-    expect([image.status, image.headers.get('content-type'), image.headers.get('cache-control')]).toEqual([200, 'image/gif', 'no-store, max-age=0']);
+    expect([image.status, image.headers.get('content-type'), image.headers.get('cache-control')]).toEqual([
+      200,
+      'image/gif',
+      'no-store, max-age=0',
+    ]);
     const gif = Buffer.from(await image.arrayBuffer());
     expect(gif.subarray(0, 6).toString('latin1')).toBe('GIF89a');
-    expect([image.headers.get('content-length'), image.headers.get('x-content-type-options'), image.headers.get('cross-origin-resource-policy')]).toEqual([String(gif.length), 'nosniff', 'cross-origin']);
+    expect([
+      image.headers.get('content-length'),
+      image.headers.get('x-content-type-options'),
+      image.headers.get('cross-origin-resource-policy'),
+    ]).toEqual([String(gif.length), 'nosniff', 'cross-origin']);
     const head = await get(open, 'HEAD');
     expect(head.status).toBe(200);
     const redirect = await get(click);
     expect([redirect.status, redirect.headers.get('location')]).toEqual([302, destination]);
-    expect([redirect.headers.get('cache-control'), redirect.headers.get('referrer-policy')]).toEqual(['no-store, max-age=0', 'no-referrer']);
+    expect([redirect.headers.get('cache-control'), redirect.headers.get('referrer-policy')]).toEqual([
+      'no-store, max-age=0',
+      'no-referrer',
+    ]);
     // Lengths said, not chunked: the redirect and the page each go as one write.
-    expect([redirect.headers.get('content-length'), redirect.headers.get('transfer-encoding')]).toEqual(['0', null]);
+    expect([redirect.headers.get('content-length'), redirect.headers.get('transfer-encoding')]).toEqual([
+      '0',
+      null,
+    ]);
     const forged = await get(click.replace(token, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')));
-    expect([forged.status, forged.headers.get('location'), forged.headers.get('transfer-encoding')]).toEqual([404, null, null]);
+    expect([forged.status, forged.headers.get('location'), forged.headers.get('transfer-encoding')]).toEqual([
+      404,
+      null,
+      null,
+    ]);
     const page = await forged.text();
     expect(page).toContain('This link is not available');
     expect(forged.headers.get('content-length')).toBe(String(Buffer.byteLength(page)));
-    const headForged = await get(click.replace(token, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')), 'HEAD');
-    expect([headForged.status, headForged.headers.get('content-length')]).toEqual([404, String(Buffer.byteLength(page))]);
+    const headForged = await get(
+      click.replace(token, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A')),
+      'HEAD',
+    );
+    expect([headForged.status, headForged.headers.get('content-length')]).toEqual([
+      404,
+      String(Buffer.byteLength(page)),
+    ]);
     const twice = await get(`${click}&u=${encodeURIComponent('https://evil.example/')}`);
     expect([twice.status, twice.headers.get('location')]).toEqual([404, null]);
     const big = await get(`${click}&pad=${'x'.repeat(10_240)}`);
@@ -184,7 +252,12 @@ describe('over HTTP, answered before Fastify routes', () => {
     // Other paths still go to Fastify.
     expect((await get('/v1/no-such-thing')).status).toBe(404);
     const recorded = await hitsOf(alice.accountId);
-    expect(recorded.map((h) => [h.name, h.data.machine])).toEqual([['opened', false], ['opened', true], ['clicked', false], ['clicked', false]]);
+    expect(recorded.map((h) => [h.name, h.data.machine])).toEqual([
+      ['opened', false],
+      ['opened', true],
+      ['clicked', false],
+      ['clicked', false],
+    ]);
   });
 });
 
@@ -198,7 +271,11 @@ describe('bad tracking input', () => {
     const [path, query] = click.split('?');
     expectSafePage(await hit(`${path!.slice(0, -2)}AA?${query}`));
     expectSafePage(await hit(`${path}?u=${encodeURIComponent('https://evil.example/')}`));
-    expectSafePage(await hit(`${path}?u=${encodeURIComponent(destination)}&u=${encodeURIComponent('https://evil.example/')}`));
+    expectSafePage(
+      await hit(
+        `${path}?u=${encodeURIComponent(destination)}&u=${encodeURIComponent('https://evil.example/')}`,
+      ),
+    );
     expectSafePage(await hit(path!));
     expectPixel(await hit(open.replace('/t/o/', '/t/o/x')));
     expect(await hitsOf(alice.accountId)).toEqual([]);
@@ -245,7 +322,11 @@ describe('bad tracking input', () => {
   it('a burst from one address to one link is answered in full but recorded a few times a second at most', async () => {
     const { open, click } = urls(message(alice));
     const started = Math.floor(Date.now() / 1000);
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => hit(i % 2 ? click : open, { 'user-agent': browser, 'x-forwarded-for': '203.0.113.9' })));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        hit(i % 2 ? click : open, { 'user-agent': browser, 'x-forwarded-for': '203.0.113.9' }),
+      ),
+    );
     const seconds = Math.floor(Date.now() / 1000) - started + 1;
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(100);
     expect(answers.filter((a) => a.statusCode === 302)).toHaveLength(100);
@@ -262,7 +343,9 @@ describe('bad tracking input', () => {
   it('hits still in the buffer are written when the app closes (the server stop)', async () => {
     const other = await createTestContext();
     const { open } = urls(message(alice));
-    expect((await other.app.inject({ method: 'GET', url: open, headers: { 'user-agent': browser } })).statusCode).toBe(200);
+    expect(
+      (await other.app.inject({ method: 'GET', url: open, headers: { 'user-agent': browser } })).statusCode,
+    ).toBe(200);
     await other.close();
     expect(await hitsOf(alice.accountId)).toHaveLength(1);
   });
@@ -278,14 +361,21 @@ describe('bad tracking input', () => {
 
   it("name the reader (hrld_id) on the account's own site and its subdomains, and nowhere else", async () => {
     const shop = await setupAccount();
-    expect((await shop.client.patch('/v1/accounts/me', { site: 'https://www.own-shop.example' })).status).toBe(200);
-    const follow = async (link: string) => new URL((await hit(urls(message(shop), 60_000, link).click)).headers.location as string);
+    expect(
+      (await shop.client.patch('/v1/accounts/me', { site: 'https://www.own-shop.example' })).status,
+    ).toBe(200);
+    const follow = async (link: string) =>
+      new URL((await hit(urls(message(shop), 60_000, link).click)).headers.location as string);
     for (const link of ['https://own-shop.example/spring?sale=1', 'https://blog.own-shop.example/post']) {
       const target = await follow(link);
-      expect(readIdentityToken(secret, target.searchParams.get('hrld_id')!)).toEqual({ accountId: shop.accountId, personId: shop.personId });
+      expect(readIdentityToken(secret, target.searchParams.get('hrld_id')!)).toEqual({
+        accountId: shop.accountId,
+        personId: shop.personId,
+      });
       target.searchParams.delete('hrld_id');
       expect(target.href).toBe(new URL(link).href);
     }
-    for (const link of ['https://other.example/own-shop.example', 'https://own-shop.example.evil.test/']) expect((await follow(link)).searchParams.has('hrld_id')).toBe(false);
+    for (const link of ['https://other.example/own-shop.example', 'https://own-shop.example.evil.test/'])
+      expect((await follow(link)).searchParams.has('hrld_id')).toBe(false);
   });
 });

@@ -24,9 +24,9 @@ describe('until', () => {
   it('throws after the timeout, naming the message and the last value seen', async () => {
     let n = 0;
     const started = Date.now();
-    await expect(until(() => ++n < 0, { timeout: 200, interval: 20, message: 'the row is written' })).rejects.toThrow(
-      /^the row is written: not within 200 ms; the last value was false$/,
-    );
+    await expect(
+      until(() => ++n < 0, { timeout: 200, interval: 20, message: 'the row is written' }),
+    ).rejects.toThrow(/^the row is written: not within 200 ms; the last value was false$/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(195);
     expect(n).toBeGreaterThan(2);
   });
@@ -46,6 +46,8 @@ describe('until', () => {
 
   it('asks at least once even with no time at all', async () => {
     expect(await until(() => [1], { timeout: 0 })).toEqual([1]);
-    await expect(until(() => null, { timeout: 0 })).rejects.toThrow('the condition: not within 0 ms; the last value was null');
+    await expect(until(() => null, { timeout: 0 })).rejects.toThrow(
+      'the condition: not within 0 ms; the last value was null',
+    );
   });
 });

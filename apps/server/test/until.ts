@@ -15,7 +15,10 @@ export interface UntilOptions {
  * truthy value and resolves with that value; an exception counts as "not yet". After `timeout` ms it throws an Error
  * naming `message` and the last value or exception seen. A test never waits a fixed time for work to be done.
  */
-export async function until<T>(condition: () => T | Promise<T>, options: UntilOptions): Promise<Truthy<Awaited<T>>> {
+export async function until<T>(
+  condition: () => T | Promise<T>,
+  options: UntilOptions,
+): Promise<Truthy<Awaited<T>>> {
   const { timeout, interval = 100 } = options;
   const started = Date.now();
   let last: { value: unknown } | { error: unknown } = { value: undefined };
@@ -31,9 +34,16 @@ export async function until<T>(condition: () => T | Promise<T>, options: UntilOp
     if (left <= 0) break;
     await new Promise((resolve) => setTimeout(resolve, Math.min(interval, left)));
   }
-  const what = typeof options.message === 'function' ? await options.message() : (options.message ?? 'the condition');
-  const seen = 'error' in last ? `the last attempt threw ${describe(last.error)}` : `the last value was ${describe(last.value)}`;
-  throw new Error(`${what}: not within ${timeout} ms; ${seen}`, 'error' in last ? { cause: last.error } : undefined);
+  const what =
+    typeof options.message === 'function' ? await options.message() : (options.message ?? 'the condition');
+  const seen =
+    'error' in last
+      ? `the last attempt threw ${describe(last.error)}`
+      : `the last value was ${describe(last.value)}`;
+  throw new Error(
+    `${what}: not within ${timeout} ms; ${seen}`,
+    'error' in last ? { cause: last.error } : undefined,
+  );
 }
 
 function describe(value: unknown): string {

@@ -34,20 +34,31 @@ export const abTestMessages = {
   subjectTooLong: `A variant subject has at most ${abTestLimits.maxSubjectLength} characters.`,
   duplicateNames: 'Each variant needs its own name.',
   invalid: 'The A/B test of this broadcast is not valid. Set it up again.',
-  recipientTime: "An A/B test goes out at one time for everyone: send it now or at a fixed time, not in each recipient's time zone.",
-  sameAsAnother: (name: string) => `Variant ${name} sends the same subject and email as another variant. Give it its own subject or email.`,
+  recipientTime:
+    "An A/B test goes out at one time for everyone: send it now or at a fixed time, not in each recipient's time zone.",
+  sameAsAnother: (name: string) =>
+    `Variant ${name} sends the same subject and email as another variant. Give it its own subject or email.`,
   variantEmailGone: (name: string) => `The email of variant ${name} no longer exists. Choose another one.`,
   tooFewRecipients: (variants: number, recipients: number) =>
     `An A/B test of ${variants} variants needs at least ${variants} recipients; this audience has ${recipients}.`,
-  noData: (metric: AbTestMetric, winner: string) => `No ${metric} were recorded during the test; variant ${winner} was sent.`,
+  noData: (metric: AbTestMetric, winner: string) =>
+    `No ${metric} were recorded during the test; variant ${winner} was sent.`,
   tie: (metric: AbTestMetric, names: string, winner: string, rate: string) =>
     `Variants ${names} tied on ${metric} (${rate} each); variant ${winner}, the first of them, was sent.`,
   won: (metric: AbTestMetric, winner: string, rate: string, runnerUp: string, runnerUpRate: string) =>
     `Variant ${winner} won with a ${rate} ${metric === 'opens' ? 'open' : 'click'} rate against ${runnerUpRate} for variant ${runnerUp}.`,
 } as const;
 
-const variantName = z.string().trim().min(1, abTestMessages.variantName).max(abTestLimits.maxVariantNameLength, abTestMessages.variantName);
-const variantSubject = z.string().trim().min(1, abTestMessages.subjectEmpty).max(abTestLimits.maxSubjectLength, abTestMessages.subjectTooLong);
+const variantName = z
+  .string()
+  .trim()
+  .min(1, abTestMessages.variantName)
+  .max(abTestLimits.maxVariantNameLength, abTestMessages.variantName);
+const variantSubject = z
+  .string()
+  .trim()
+  .min(1, abTestMessages.subjectEmpty)
+  .max(abTestLimits.maxSubjectLength, abTestMessages.subjectTooLong);
 
 /** One variant: its own subject and/or email; what it leaves out comes from the broadcast's email. */
 export const AbTestVariantInput = z.strictObject({
@@ -64,8 +75,16 @@ export const AbTestVariant = z.object({
 });
 export type AbTestVariant = z.infer<typeof AbTestVariant>;
 
-const testShare = z.number({ error: abTestMessages.testShare }).int(abTestMessages.testShare).min(abTestLimits.minTestShare, abTestMessages.testShare).max(abTestLimits.maxTestShare, abTestMessages.testShare);
-const waitHours = z.number({ error: abTestMessages.waitHours }).int(abTestMessages.waitHours).min(abTestLimits.minWaitHours, abTestMessages.waitHours).max(abTestLimits.maxWaitHours, abTestMessages.waitHours);
+const testShare = z
+  .number({ error: abTestMessages.testShare })
+  .int(abTestMessages.testShare)
+  .min(abTestLimits.minTestShare, abTestMessages.testShare)
+  .max(abTestLimits.maxTestShare, abTestMessages.testShare);
+const waitHours = z
+  .number({ error: abTestMessages.waitHours })
+  .int(abTestMessages.waitHours)
+  .min(abTestLimits.minWaitHours, abTestMessages.waitHours)
+  .max(abTestLimits.maxWaitHours, abTestMessages.waitHours);
 
 /**
  * What a user sets (PATCH or POST /v1/broadcasts: `abTest`). The decision fields the entity reports are accepted and
@@ -73,35 +92,41 @@ const waitHours = z.number({ error: abTestMessages.waitHours }).int(abTestMessag
  */
 const abTestFields = entityBody(
   {
-    variants: z.array(AbTestVariantInput, { error: abTestMessages.tooFewVariants }).min(abTestLimits.minVariants, abTestMessages.tooFewVariants).max(abTestLimits.maxVariants, abTestMessages.tooManyVariants),
+    variants: z
+      .array(AbTestVariantInput, { error: abTestMessages.tooFewVariants })
+      .min(abTestLimits.minVariants, abTestMessages.tooFewVariants)
+      .max(abTestLimits.maxVariants, abTestMessages.tooManyVariants),
     testShare,
     metric: z.enum(abTestMetrics, { error: abTestMessages.metric }),
     waitHours,
   },
   ['decidesAt', 'winner', 'decidedAt', 'explanation'],
 );
-export const AbTestInput = abTestFields
-  .transform((input, ctx) => {
-    const variants: AbTestVariant[] = input.variants.map((variant, index) => ({
-      name: variant.name ?? abTestVariantNames[index]!,
-      subject: variant.subject ?? null,
-      emailId: variant.emailId ?? null,
-    }));
-    if (new Set(variants.map((v) => v.name.toLowerCase())).size !== variants.length) {
-      ctx.addIssue({ code: 'custom', message: abTestMessages.duplicateNames, path: ['variants'] });
+export const AbTestInput = abTestFields.transform((input, ctx) => {
+  const variants: AbTestVariant[] = input.variants.map((variant, index) => ({
+    name: variant.name ?? abTestVariantNames[index]!,
+    subject: variant.subject ?? null,
+    emailId: variant.emailId ?? null,
+  }));
+  if (new Set(variants.map((v) => v.name.toLowerCase())).size !== variants.length) {
+    ctx.addIssue({ code: 'custom', message: abTestMessages.duplicateNames, path: ['variants'] });
+    return z.NEVER;
+  }
+  const seen = new Set<string>();
+  for (const [index, variant] of variants.entries()) {
+    const key = JSON.stringify([variant.subject, variant.emailId]);
+    if (seen.has(key)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: abTestMessages.sameAsAnother(variant.name),
+        path: ['variants', index],
+      });
       return z.NEVER;
     }
-    const seen = new Set<string>();
-    for (const [index, variant] of variants.entries()) {
-      const key = JSON.stringify([variant.subject, variant.emailId]);
-      if (seen.has(key)) {
-        ctx.addIssue({ code: 'custom', message: abTestMessages.sameAsAnother(variant.name), path: ['variants', index] });
-        return z.NEVER;
-      }
-      seen.add(key);
-    }
-    return { variants, testShare: input.testShare, metric: input.metric, waitHours: input.waitHours };
-  });
+    seen.add(key);
+  }
+  return { variants, testShare: input.testShare, metric: input.metric, waitHours: input.waitHours };
+});
 export type AbTestInput = z.input<typeof AbTestInput>;
 export type AbTestSettings = z.output<typeof AbTestInput>;
 
@@ -140,11 +165,18 @@ export type AbTestResults = z.infer<typeof AbTestResults>;
  * than there are) divided as evenly as possible, the first variants taking one more when it does not divide; the
  * rest wait for the winner.
  */
-export function abTestSplit(recipients: number, testShare: number, variantCount: number): { variants: number[]; test: number; rest: number } {
+export function abTestSplit(
+  recipients: number,
+  testShare: number,
+  variantCount: number,
+): { variants: number[]; test: number; rest: number } {
   const n = Math.max(0, Math.floor(recipients));
   const test = Math.min(n, Math.max(variantCount, Math.floor((n * testShare + 50) / 100)));
   const base = Math.floor(test / variantCount);
-  const variants = Array.from({ length: variantCount }, (_, index) => base + (index < test % variantCount ? 1 : 0));
+  const variants = Array.from(
+    { length: variantCount },
+    (_, index) => base + (index < test % variantCount ? 1 : 0),
+  );
   return { variants, test, rest: n - test };
 }
 

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { messages } from './messages.ts';
 import { scopeIds } from './scopes.ts';
-import { estimatedContactsOptions, isValidSite, passwordMaxLength, passwordMinLength } from './registration.ts';
+import {
+  estimatedContactsOptions,
+  isValidSite,
+  passwordMaxLength,
+  passwordMinLength,
+} from './registration.ts';
 import { AccountPayment } from './plans.ts';
 
 /** Largest string any account text field accepts; longer input is a 400, never a write. */
@@ -143,7 +148,9 @@ export const UpdateAccountBody = z.strictObject({
   mailingAddress: shortText(1000).optional(),
   logo: z.union([z.literal(''), z.url().max(2048)]).optional(),
   industry: shortText(100).optional(),
-  estimatedContacts: z.enum(estimatedContactsOptions, 'Choose one of the estimated-contacts options.').optional(),
+  estimatedContacts: z
+    .enum(estimatedContactsOptions, 'Choose one of the estimated-contacts options.')
+    .optional(),
   goals: shortText(5000).optional(),
   previousTool: shortText(200).optional(),
   linkUTMs: z.boolean().optional(),
@@ -203,7 +210,10 @@ function clip(value: unknown, max: number): string | undefined {
  */
 export const LogBody = z.unknown().transform((raw) => {
   const body = (typeof raw === 'object' && raw !== null ? raw : { message: raw }) as Record<string, unknown>;
-  const error = (typeof body.error === 'object' && body.error !== null ? body.error : {}) as Record<string, unknown>;
+  const error = (typeof body.error === 'object' && body.error !== null ? body.error : {}) as Record<
+    string,
+    unknown
+  >;
   return {
     message: clip(body.message ?? error.message ?? body.error ?? body.msg, 5000) ?? 'No message',
     name: clip(body.name ?? error.name, 200),

@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 /** What the AI writer drafts (docs/ai-writer.md): subject lines, a whole email (the default) or an outline. */
 export const aiUseCases = ['subjectLine', 'writeEmail', 'emailOutline'] as const;
-export const AiUseCase = z.enum(aiUseCases, { message: 'Choose subjectLine, writeEmail or emailOutline as the use case.' });
+export const AiUseCase = z.enum(aiUseCases, {
+  message: 'Choose subjectLine, writeEmail or emailOutline as the use case.',
+});
 export type AiUseCase = z.infer<typeof AiUseCase>;
 
 /** The labels the modal shows for each use case (docs/ai-writer.md). */
@@ -60,8 +62,10 @@ export type AiSuggestionList = z.infer<typeof AiSuggestionList>;
 /** The AI writer's messages (docs/ai-writer.md and the server's refusals). */
 export const aiWriterMessages = {
   couldNotRetrieve: "We couldn't retrieve suggestions.",
-  notEnabled: 'The AI writer is not enabled on this server. The operator turns it on by setting AI_BASE_URL and AI_API_KEY.',
-  planNotAllowed: "The AI writer isn't available while this account's plan is inactive. Choose a plan to use it again.",
+  notEnabled:
+    'The AI writer is not enabled on this server. The operator turns it on by setting AI_BASE_URL and AI_API_KEY.',
+  planNotAllowed:
+    "The AI writer isn't available while this account's plan is inactive. Choose a plan to use it again.",
   timedOut: "The AI model didn't answer in time. We couldn't retrieve suggestions.",
   tooManyRequests: (perHour: number) =>
     `You've asked the AI writer ${perHour} times this hour, its hourly limit. Please try again later.`,

@@ -6,13 +6,20 @@ import { z } from 'zod';
  */
 
 /** The payment providers a checkout can go through (docs/billing.md: paymentMethod paypal or chargebee). */
-export const CheckoutProvider = z.enum(['chargebee', 'paypal'], 'Choose chargebee (card) or paypal as the payment provider.');
+export const CheckoutProvider = z.enum(
+  ['chargebee', 'paypal'],
+  'Choose chargebee (card) or paypal as the payment provider.',
+);
 export type CheckoutProvider = z.infer<typeof CheckoutProvider>;
 
 /** POST /v1/billing/checkout: the plan chosen in the upgrade dialog. */
 export const CheckoutBody = z.strictObject({
   plan: z.string('Choose a plan.').min(1, 'Choose a plan.').max(100, 'Unknown plan'),
-  peopleUpperLimit: z.number('Choose a people limit.').int('The people limit is a whole number.').positive('The people limit is a whole number above 0.').max(100_000_000, 'Unknown plan'),
+  peopleUpperLimit: z
+    .number('Choose a people limit.')
+    .int('The people limit is a whole number.')
+    .positive('The people limit is a whole number above 0.')
+    .max(100_000_000, 'Unknown plan'),
   provider: CheckoutProvider,
 });
 export type CheckoutBody = z.infer<typeof CheckoutBody>;
@@ -49,6 +56,8 @@ export const billingProviderMessages = {
   providerUnavailable: 'The payment provider could not be reached. Please try again in a few minutes.',
   noPaypalPlan: 'This plan cannot be paid through PayPal yet: no PayPal plan is set up for it.',
   alreadyOnPlan: 'This account already pays for this plan.',
-  paysByCard: 'This account pays by card: change the plan with card payment, or cancel that subscription first.',
-  paysByPaypal: 'This account pays through PayPal: change the plan with PayPal, or cancel that subscription first.',
+  paysByCard:
+    'This account pays by card: change the plan with card payment, or cancel that subscription first.',
+  paysByPaypal:
+    'This account pays through PayPal: change the plan with PayPal, or cancel that subscription first.',
 } as const;

@@ -3,7 +3,16 @@ import { AbTest, AbTestInput, AbTestResults } from './ab-tests.ts';
 import { entityBody } from './entity-body.ts';
 
 /** Broadcast statuses (docs/broadcasts-and-sending.md). */
-export const broadcastStatuses = ['draft', 'scheduled', 'sending', 'sent', 'canceled', 'failed', 'ab-testing', 'ab-test-sending-winner'] as const;
+export const broadcastStatuses = [
+  'draft',
+  'scheduled',
+  'sending',
+  'sent',
+  'canceled',
+  'failed',
+  'ab-testing',
+  'ab-test-sending-winner',
+] as const;
 export type BroadcastStatus = (typeof broadcastStatuses)[number];
 
 /** 'A/B Testing' and 'Sending A/B test winner'; the others capitalised. */
@@ -32,13 +41,27 @@ export const broadcastBadgeColors: Record<BroadcastStatus, BroadcastBadgeColor> 
 };
 
 /** Statuses polled for updates after load (docs/broadcasts-and-sending.md). */
-export const broadcastPollingStatuses: readonly BroadcastStatus[] = ['ab-test-sending-winner', 'ab-testing', 'scheduled', 'sending'];
+export const broadcastPollingStatuses: readonly BroadcastStatus[] = [
+  'ab-test-sending-winner',
+  'ab-testing',
+  'scheduled',
+  'sending',
+];
 /** Only draft or scheduled broadcasts are editable (and sendable). */
 export const editableBroadcastStatuses: readonly BroadcastStatus[] = ['draft', 'scheduled'];
 /** Statuses a pause or resume applies to (the broadcast keeps its status and records pausedAt). */
-export const pausableBroadcastStatuses: readonly BroadcastStatus[] = ['sending', 'ab-testing', 'ab-test-sending-winner'];
+export const pausableBroadcastStatuses: readonly BroadcastStatus[] = [
+  'sending',
+  'ab-testing',
+  'ab-test-sending-winner',
+];
 /** Statuses a cancel applies to. */
-export const cancelableBroadcastStatuses: readonly BroadcastStatus[] = ['scheduled', 'sending', 'ab-testing', 'ab-test-sending-winner'];
+export const cancelableBroadcastStatuses: readonly BroadcastStatus[] = [
+  'scheduled',
+  'sending',
+  'ab-testing',
+  'ab-test-sending-winner',
+];
 
 export const isBroadcastEditable = (status: BroadcastStatus) => editableBroadcastStatuses.includes(status);
 export const isBroadcastPolled = (status: BroadcastStatus) => broadcastPollingStatuses.includes(status);
@@ -53,16 +76,20 @@ export const broadcastMessages = {
   archived: 'Broadcast archived.',
   duplicated: 'Broadcast duplicated.',
   notFound: 'Broadcast not found.',
-  notEditable: (label: string) => `This broadcast is ${label.toLowerCase()}: only draft and scheduled broadcasts can be changed.`,
-  notSendable: (label: string) => `This broadcast is ${label.toLowerCase()}: only draft and scheduled broadcasts can be sent.`,
+  notEditable: (label: string) =>
+    `This broadcast is ${label.toLowerCase()}: only draft and scheduled broadcasts can be changed.`,
+  notSendable: (label: string) =>
+    `This broadcast is ${label.toLowerCase()}: only draft and scheduled broadcasts can be sent.`,
   alreadySent: 'This broadcast has already been sent, so it cannot be canceled.',
-  notCancelable: (label: string) => `This broadcast is ${label.toLowerCase()}: only scheduled or sending broadcasts can be canceled.`,
+  notCancelable: (label: string) =>
+    `This broadcast is ${label.toLowerCase()}: only scheduled or sending broadcasts can be canceled.`,
   cannotArchiveSending: 'This broadcast is sending and cannot be archived. Cancel it first.',
   sendAtInPast: 'The send time is in the past. Pick a time in the future, or send now.',
   emailGone: 'The selected email no longer exists. Choose another one.',
   segmentGone: (id: number) => `Segment ${id} no longer exists. Choose the audience again.`,
   audienceInvalid: 'The audience of this broadcast is not valid. Choose it again.',
-  nobodyToSend: 'Nobody in this audience can receive this email (everyone is excluded, suppressed or opted out).',
+  nobodyToSend:
+    'Nobody in this audience can receive this email (everyone is excluded, suppressed or opted out).',
   nameTooLong: 'Broadcast name must be at most 200 characters.',
   // Web toasts and fallbacks (docs/broadcasts-and-sending.md)
   loadError: 'Error while loading broadcasts.',
@@ -76,19 +103,28 @@ export const broadcastMessages = {
 export const broadcastLimits = { maxNameLength: 200, maxAudienceItems: 50, maxTagLength: 200 } as const;
 
 const ids = z.array(z.number().int().positive()).max(broadcastLimits.maxAudienceItems);
-const tags = z.array(z.string().trim().min(1).max(broadcastLimits.maxTagLength)).max(broadcastLimits.maxAudienceItems);
+const tags = z
+  .array(z.string().trim().min(1).max(broadcastLimits.maxTagLength))
+  .max(broadcastLimits.maxAudienceItems);
 const exclusions = { excludeSegmentIds: ids.optional(), excludeTags: tags.optional() };
 
 /** Who gets a broadcast: everyone, people in any of some segments, or people with any of some tags; minus exclusions. */
 export const Audience = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('all'), ...exclusions }),
-  z.strictObject({ type: z.literal('segments'), segmentIds: ids.min(1, 'Choose at least one segment.'), ...exclusions }),
+  z.strictObject({
+    type: z.literal('segments'),
+    segmentIds: ids.min(1, 'Choose at least one segment.'),
+    ...exclusions,
+  }),
   z.strictObject({ type: z.literal('tags'), tags: tags.min(1, 'Choose at least one tag.'), ...exclusions }),
 ]);
 export type Audience = z.infer<typeof Audience>;
 
 /** How sendAt is read: one moment for everyone (the account's time zone), or the same local time for each recipient. */
-export const BroadcastTime = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('account') }), z.strictObject({ type: z.literal('recipient') })]);
+export const BroadcastTime = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('account') }),
+  z.strictObject({ type: z.literal('recipient') }),
+]);
 export type BroadcastTime = z.infer<typeof BroadcastTime>;
 
 /** queued and excluded are fixed when the send starts; sent, failed and pending (not sent yet, including in flight) are live. */
@@ -140,10 +176,24 @@ export const BroadcastResponse = z.object({ item: Broadcast });
 export const BroadcastActionResponse = z.object({ item: Broadcast, message: z.string() });
 
 const name = z.string().trim().max(broadcastLimits.maxNameLength, broadcastMessages.nameTooLong);
-const sendAt = z.iso.datetime({ offset: true, message: 'The send time must be an ISO date and time.' }).nullable();
+const sendAt = z.iso
+  .datetime({ offset: true, message: 'The send time must be an ISO date and time.' })
+  .nullable();
 
 /** What the server works out for a broadcast: accepted and ignored, so a client can send the item back as it got it. */
-const broadcastIgnored = ['status', 'createdBy', 'createdAt', 'updatedAt', 'integrationId', 'stats', 'failure', 'startedAt', 'finishedAt', 'archived', 'pausedAt'] as const;
+const broadcastIgnored = [
+  'status',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+  'integrationId',
+  'stats',
+  'failure',
+  'startedAt',
+  'finishedAt',
+  'archived',
+  'pausedAt',
+] as const;
 const broadcastFields = {
   name: name.optional(),
   emailId: z.number().int().positive().nullable().optional(),
@@ -168,7 +218,10 @@ export type CreateBroadcastBody = z.infer<typeof CreateBroadcastBody>;
  * PATCH /v1/broadcasts/{id}: any subset of the editable fields (draft or scheduled broadcasts only), or the whole
  * item as the client got it: an id must be the address's; the fields the entity only reports are ignored.
  */
-export const UpdateBroadcastBody = entityBody({ id: z.number().int().optional(), ...broadcastFields }, broadcastIgnored);
+export const UpdateBroadcastBody = entityBody(
+  { id: z.number().int().optional(), ...broadcastFields },
+  broadcastIgnored,
+);
 export type UpdateBroadcastBody = z.infer<typeof UpdateBroadcastBody>;
 
 /** GET or POST /v1/broadcasts/{id}/status: the item with live stats, and the delivery rows by status. */
@@ -189,12 +242,21 @@ export const BroadcastProgress = z.object({
    * The mail server cannot be reached (connect, TLS or login fails), while it lasts: the latest cause, since when,
    * the last attempt and how many attempts in a row failed; null when sending goes through.
    */
-  problem: z.object({ message: z.string(), since: z.string(), lastAt: z.string(), failures: z.number().int() }).nullable(),
+  problem: z
+    .object({ message: z.string(), since: z.string(), lastAt: z.string(), failures: z.number().int() })
+    .nullable(),
 });
 export type BroadcastProgress = z.infer<typeof BroadcastProgress>;
-export const BroadcastStatusResponse = z.object({ item: Broadcast, progress: BroadcastProgress, abTest: AbTestResults.nullable().optional() });
+export const BroadcastStatusResponse = z.object({
+  item: Broadcast,
+  progress: BroadcastProgress,
+  abTest: AbTestResults.nullable().optional(),
+});
 
 /** POST /v1/broadcasts/audience-count: everyone the audience holds, and who of them can receive the email now. */
-export const AudienceCountBody = z.strictObject({ audience: Audience, emailId: z.number().int().positive().nullable().optional() });
+export const AudienceCountBody = z.strictObject({
+  audience: Audience,
+  emailId: z.number().int().positive().nullable().optional(),
+});
 export const AudienceCount = z.object({ total: z.number().int(), deliverable: z.number().int() });
 export type AudienceCount = z.infer<typeof AudienceCount>;

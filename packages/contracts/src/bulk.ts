@@ -1,11 +1,23 @@
 import { z } from 'zod';
 
-const id = z.coerce.number().int().positive().max(2 ** 53);
+const id = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 53);
 const people = z.array(id).max(1_000_000);
 
 /** Bulk work targets people by id list or by segment (one of them is required). */
-export const BulkTagBody = z.strictObject({ tag: z.string().max(200).optional(), people: people.optional(), segmentId: id.optional() });
-export const BulkExportBody = z.strictObject({ notifyEmail: z.string().trim().max(254).optional(), people: people.optional(), segmentId: id.optional() });
+export const BulkTagBody = z.strictObject({
+  tag: z.string().max(200).optional(),
+  people: people.optional(),
+  segmentId: id.optional(),
+});
+export const BulkExportBody = z.strictObject({
+  notifyEmail: z.string().trim().max(254).optional(),
+  people: people.optional(),
+  segmentId: id.optional(),
+});
 export const BulkArchiveBody = z.strictObject({ people: people.optional(), segmentId: id.optional() });
 export const RestoreBody = z.strictObject({ people: people.optional() });
 export const BulkAccepted = z.object({ message: z.string(), bulkActionId: z.number().int() });
@@ -34,7 +46,10 @@ export const folderMessages = {
 } as const;
 
 /** A child of a folder: another folder, or an item (person fields and tags use their name as id). */
-export const FolderChild = z.object({ type: z.enum(['folder', 'item']), id: z.union([z.number().int(), z.string().max(200)]) });
+export const FolderChild = z.object({
+  type: z.enum(['folder', 'item']),
+  id: z.union([z.number().int(), z.string().max(200)]),
+});
 export const Folder = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -75,4 +90,8 @@ export const UpdateFolderBody = z.strictObject({
   parentId: id.optional(),
   childrenIds: z.array(FolderChild).max(10_000).optional(),
 });
-export const FavoriteBody = z.strictObject({ folderType: z.enum(folderTypes), itemId: z.union([z.number().int(), z.string().min(1).max(200)]), favorite: z.boolean() });
+export const FavoriteBody = z.strictObject({
+  folderType: z.enum(folderTypes),
+  itemId: z.union([z.number().int(), z.string().min(1).max(200)]),
+  favorite: z.boolean(),
+});

@@ -1,4 +1,10 @@
 import { z } from 'zod';
 
 /** A numeric id in a route path (`/…/:id`). */
-export const IdParams = z.object({ id: z.coerce.number().int().positive().max(2 ** 53) });
+export const IdParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53),
+});

@@ -11,7 +11,22 @@ import punycode from 'punycode/punycode.js';
 export const invalidDomainName = 'Invalid domain name';
 
 /** Top-level names that never reach the public internet (RFC 2606, 6761, 6762, 8375 and common private ones). */
-const privateTlds = new Set(['localhost', 'local', 'test', 'invalid', 'example', 'internal', 'lan', 'home', 'corp', 'localdomain', 'intranet', 'private', 'arpa', 'onion']);
+const privateTlds = new Set([
+  'localhost',
+  'local',
+  'test',
+  'invalid',
+  'example',
+  'internal',
+  'lan',
+  'home',
+  'corp',
+  'localdomain',
+  'intranet',
+  'private',
+  'arpa',
+  'onion',
+]);
 
 /** Cyrillic letters that look like Latin ones; a label made only of them impersonates a Latin name. */
 const latinLookalikes = new Set([...'асеорхуіјѕһԁԛԝӏ']);
@@ -35,7 +50,10 @@ function scriptsOf(label: string): Set<string> {
 function isHomograph(label: string, tld: string): boolean {
   const used = scriptsOf(label);
   if (used.size > 1) return true;
-  if (used.has('Cyrillic') && ![...label].some((ch) => /\p{Script=Cyrillic}/u.test(ch) && !latinLookalikes.has(ch))) {
+  if (
+    used.has('Cyrillic') &&
+    ![...label].some((ch) => /\p{Script=Cyrillic}/u.test(ch) && !latinLookalikes.has(ch))
+  ) {
     return !/[^\u0000-\u007f]/.test(tld);
   }
   return false;
@@ -103,5 +121,10 @@ export function displayDomain(domain: string): string {
 /** The domain part of an address, lower-case (`Ann@Example.com` → `example.com`). */
 export function domainOfAddress(address: string): string {
   const at = address.lastIndexOf('@');
-  return at < 0 ? '' : address.slice(at + 1).trim().toLowerCase();
+  return at < 0
+    ? ''
+    : address
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
 }

@@ -16,7 +16,8 @@ export const emailMessages = {
   testSent: (to: string) => `Test email sent to ${to}`,
   tooManyTestRecipients: (max: number) => `A test can go to at most ${max} addresses.`,
   noTestRecipients: 'Add at least one address to send the test to.',
-  targetAccountForbidden: "You can only copy emails into accounts you belong to with the emails:write permission.",
+  targetAccountForbidden:
+    'You can only copy emails into accounts you belong to with the emails:write permission.',
   htmlTooLarge: "The email's HTML must be at most 1,000,000 characters.",
   templateError: (part: string, line: number | undefined, detail: string) =>
     `Merge tag error in the ${part}${line ? ` on line ${line}` : ''}: ${detail}`,
@@ -68,9 +69,12 @@ export const EmailEditor = z.object({
   type: z.enum(emailEditorTypes),
   state: z
     .unknown()
-    .refine((value) => value === undefined || JSON.stringify(value).length <= emailLimits.maxEditorStateLength, {
-      message: "The editor's content must be at most 2,000,000 characters.",
-    })
+    .refine(
+      (value) => value === undefined || JSON.stringify(value).length <= emailLimits.maxEditorStateLength,
+      {
+        message: "The editor's content must be at most 2,000,000 characters.",
+      },
+    )
     .nullable(),
   html: Html,
 });
@@ -110,11 +114,17 @@ export type Email = z.infer<typeof Email>;
 
 /** `/v1/emails/{id}`: a path without a usable id is 'Missing email ID.' */
 export const EmailIdParams = z.object({
-  id: z.coerce.number({ error: emailMessages.missingId }).int(emailMessages.missingId).positive(emailMessages.missingId).max(2 ** 53, emailMessages.missingId),
+  id: z.coerce
+    .number({ error: emailMessages.missingId })
+    .int(emailMessages.missingId)
+    .positive(emailMessages.missingId)
+    .max(2 ** 53, emailMessages.missingId),
 });
 
 /** A row of the email list: everything but the content. */
-export const EmailSummary = Email.omit({ html: true, editor: true }).extend({ editorType: z.enum(emailEditorTypes) });
+export const EmailSummary = Email.omit({ html: true, editor: true }).extend({
+  editorType: z.enum(emailEditorTypes),
+});
 export type EmailSummary = z.infer<typeof EmailSummary>;
 export const EmailList = z.object({ emails: z.array(EmailSummary) });
 export const EmailResponse = z.object({ email: Email });
@@ -123,15 +133,28 @@ export const EmailListQuery = z.object({
   archived: z.enum(['true', 'false', 'all']).optional(),
 });
 
-const name = z.string().trim().max(emailLimits.maxNameLength, `Email name must be at most ${emailLimits.maxNameLength} characters.`);
+const name = z
+  .string()
+  .trim()
+  .max(emailLimits.maxNameLength, `Email name must be at most ${emailLimits.maxNameLength} characters.`);
 const subject = z
   .string({ error: emailMessages.subjectNeeded })
   .trim()
   .min(1, emailMessages.subjectNeeded)
   .max(emailLimits.maxSubjectLength, `Subject must be at most ${emailLimits.maxSubjectLength} characters.`);
-const fromEmail = z.string({ error: emailMessages.fromEmailNeeded }).trim().min(1, emailMessages.fromEmailNeeded).pipe(EmailAddress);
+const fromEmail = z
+  .string({ error: emailMessages.fromEmailNeeded })
+  .trim()
+  .min(1, emailMessages.fromEmailNeeded)
+  .pipe(EmailAddress);
 const fromName = z.string().trim().max(200, 'From name must be at most 200 characters.');
-const preheader = z.string().trim().max(emailLimits.maxPreheaderLength, `Preheader must be at most ${emailLimits.maxPreheaderLength} characters.`);
+const preheader = z
+  .string()
+  .trim()
+  .max(
+    emailLimits.maxPreheaderLength,
+    `Preheader must be at most ${emailLimits.maxPreheaderLength} characters.`,
+  );
 const replyTo = z.union([z.literal('').transform(() => null), EmailAddress, z.null()]);
 
 /** A cleared field arrives as null: it is empty, so it gets the field's own message. */
@@ -185,7 +208,9 @@ export const UpdateEmailBody = entityBody(
     archived: z.boolean().optional(),
   },
   emailIgnored,
-).refine((body) => (body.html === undefined) === (body.editor === undefined), { message: emailMessages.missingContent });
+).refine((body) => (body.html === undefined) === (body.editor === undefined), {
+  message: emailMessages.missingContent,
+});
 export type UpdateEmailBody = z.infer<typeof UpdateEmailBody>;
 
 /** The parts of an email that rendering reads; a test or preview may carry unsaved changes. */
@@ -205,12 +230,24 @@ export type EmailDraft = z.infer<typeof EmailDraft>;
 /** POST /v1/emails/test: render the draft for a chosen person (or sample data) and send it to up to 5 addresses. */
 export const TestEmailBody = z.object({
   email: EmailDraft,
-  sendTo: z.union([z.string().transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean)), z.array(z.string().trim())])
+  sendTo: z
+    .union([
+      z.string().transform((value) =>
+        value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      ),
+      z.array(z.string().trim()),
+    ])
     .pipe(
       z
         .array(EmailAddress)
         .min(1, emailMessages.noTestRecipients)
-        .max(emailLimits.maxTestRecipients, emailMessages.tooManyTestRecipients(emailLimits.maxTestRecipients)),
+        .max(
+          emailLimits.maxTestRecipients,
+          emailMessages.tooManyTestRecipients(emailLimits.maxTestRecipients),
+        ),
     ),
   /** Render as this person; sample data when absent. */
   personId: z.number().int().positive().optional(),
@@ -231,15 +268,24 @@ export const PreviewEmailBody = z.object({
   personId: z.number().int().positive().optional(),
 });
 /** What the email warnings dialog lists before an email is used (issue: emails). */
-export const emailWarningCodes = ['emptySubject', 'noUnsubscribeLink', 'noMailingAddress', 'unknownMergeTag', 'brokenMergeTag'] as const;
+export const emailWarningCodes = [
+  'emptySubject',
+  'noUnsubscribeLink',
+  'noMailingAddress',
+  'unknownMergeTag',
+  'brokenMergeTag',
+] as const;
 export type EmailWarningCode = (typeof emailWarningCodes)[number];
 export const EmailWarning = z.object({ code: z.enum(emailWarningCodes), message: z.string() });
 export type EmailWarning = z.infer<typeof EmailWarning>;
 export const emailWarningMessages = {
   emptySubject: 'The subject is empty.',
-  noUnsubscribeLink: 'There is no unsubscribe link. Add {{ unsubscribe_url }}: people must be able to opt out, and mailbox providers require it.',
-  noMailingAddress: 'There is no mailing address. Add {{ account.mailingAddress }}: anti-spam laws ask for a postal address in every marketing email.',
-  unknownMergeTag: (tag: string) => `{{ ${tag} }} is not a field of your people: it prints its fallback, or nothing.`,
+  noUnsubscribeLink:
+    'There is no unsubscribe link. Add {{ unsubscribe_url }}: people must be able to opt out, and mailbox providers require it.',
+  noMailingAddress:
+    'There is no mailing address. Add {{ account.mailingAddress }}: anti-spam laws ask for a postal address in every marketing email.',
+  unknownMergeTag: (tag: string) =>
+    `{{ ${tag} }} is not a field of your people: it prints its fallback, or nothing.`,
 } as const;
 
 export const RenderedEmail = z.object({
@@ -276,7 +322,9 @@ export interface MergeTag {
 
 /** Liquid for a person field, quoting names that are not plain identifiers. */
 export function personMergeTag(fieldName: string, fallback?: string): string {
-  const path = /^[A-Za-z_][A-Za-z0-9_]*$/.test(fieldName) ? `person.${fieldName}` : `person[${JSON.stringify(fieldName)}]`;
+  const path = /^[A-Za-z_][A-Za-z0-9_]*$/.test(fieldName)
+    ? `person.${fieldName}`
+    : `person[${JSON.stringify(fieldName)}]`;
   return fallback === undefined ? `{{ ${path} }}` : `{{ ${path} | default: ${JSON.stringify(fallback)} }}`;
 }
 

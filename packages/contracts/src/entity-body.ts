@@ -9,7 +9,10 @@ import { z } from 'zod';
  */
 
 /** A field the server decides or only the client keeps: any value, accepted and dropped. */
-export const ignoredField = z.unknown().optional().meta({ description: 'Read-only or client-only: accepted and ignored.' });
+export const ignoredField = z
+  .unknown()
+  .optional()
+  .meta({ description: 'Read-only or client-only: accepted and ignored.' });
 
 type IgnoredShape<K extends string> = { [P in K]: typeof ignoredField };
 
@@ -17,10 +20,15 @@ type IgnoredShape<K extends string> = { [P in K]: typeof ignoredField };
  * The body schema for an entity: `writable` (the fields the call reads, each with its own schema, strict) plus
  * `ignored` (accepted with any value and stripped). The output holds the writable fields only.
  */
-export function entityBody<S extends z.ZodRawShape, const K extends readonly string[]>(writable: S, ignored: K) {
+export function entityBody<S extends z.ZodRawShape, const K extends readonly string[]>(
+  writable: S,
+  ignored: K,
+) {
   const overlap = ignored.filter((key) => Object.hasOwn(writable, key));
   if (overlap.length > 0) throw new Error(`entityBody: ${overlap.join(', ')} both written and ignored`);
-  const ignoredShape = Object.fromEntries(ignored.map((key) => [key, ignoredField])) as IgnoredShape<K[number]>;
+  const ignoredShape = Object.fromEntries(ignored.map((key) => [key, ignoredField])) as IgnoredShape<
+    K[number]
+  >;
   return z.strictObject({ ...writable, ...ignoredShape }).transform((body) => {
     const kept: Record<string, unknown> = { ...body };
     for (const key of ignored) delete kept[key];

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { entityBody } from './entity-body.ts';
-import { Coordinates, FlowStatusInput, InputFields, flowLimits, isOperationKey, nativeServiceId, reentryModes, stepTypeOf, stepTypes, type StepType } from './flows.ts';
+import {
+  Coordinates,
+  FlowStatusInput,
+  InputFields,
+  flowLimits,
+  isOperationKey,
+  nativeServiceId,
+  reentryModes,
+  stepTypeOf,
+  stepTypes,
+  type StepType,
+} from './flows.ts';
 
 /**
  * The bodies of the flow, step and link calls. Each takes its entity whole, as a client that keeps it in its state
@@ -16,10 +27,14 @@ export const flowBodyMessages = {
     `The step's integrationId (${integrationId}) and flowId (${flowId}) name different flows; integrationId is the flow's id.`,
   stepTypeMismatch: (type: StepType, operationKey: string, actual: StepType) =>
     `Step type '${type}' does not match the operation ${operationKey}, which is ${actual === 'action' ? 'an' : 'a'} ${actual}.`,
-  stepOtherFlow: (flowId: number) => `This step belongs to flow ${flowId}; a step cannot move to another flow.`,
-  operationFixed: (operationKey: string) => `This step's operation is ${operationKey} and cannot change: delete the step and add a new one.`,
-  linkOtherFlow: (flowId: number) => `The steps of this link belong to flow ${flowId}, not to the flowId sent.`,
-  newFlowHasNoSteps: 'A new flow starts without steps and links: add them with POST /v1/steps/ and POST /v1/links/ once the flow exists.',
+  stepOtherFlow: (flowId: number) =>
+    `This step belongs to flow ${flowId}; a step cannot move to another flow.`,
+  operationFixed: (operationKey: string) =>
+    `This step's operation is ${operationKey} and cannot change: delete the step and add a new one.`,
+  linkOtherFlow: (flowId: number) =>
+    `The steps of this link belong to flow ${flowId}, not to the flowId sent.`,
+  newFlowHasNoSteps:
+    'A new flow starts without steps and links: add them with POST /v1/steps/ and POST /v1/links/ once the flow exists.',
 } as const;
 
 /** Why a step's `type` (when sent) contradicts its operation, or null; an operation outside the catalogue is judged elsewhere. */
@@ -31,14 +46,35 @@ export function stepTypeProblem(operationKey: string, type: StepType | undefined
 
 const flowId = z.number().int().positive();
 /** The spec's step names its flow by `integrationId` too (flows are "integrations"): a number, or its digits as text. */
-const integrationId = z.union([flowId, z.string().regex(/^[1-9]\d{0,14}$/).transform(Number), z.null()], { error: flowBodyMessages.integrationIdInvalid });
+const integrationId = z.union(
+  [
+    flowId,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,14}$/)
+      .transform(Number),
+    z.null(),
+  ],
+  { error: flowBodyMessages.integrationIdInvalid },
+);
 /** A step's place among its siblings: a whole number the database's integer column holds. */
 const StepPosition = z.number().int().min(-2_147_483_648).max(2_147_483_647);
 
 /** What the server works out for a step, and what only the client keeps; accepted and ignored on POST and PATCH. */
 const stepIgnored = [
-  'outputFields', 'linkConditions', 'mustConfig', 'problem', 'peopleCount', 'createdAt', 'updatedAt',
-  'metrics', 'peopleCounts', 'ephemeralData', 'pendingUpdate', 'pendingDelete', 'isDuplicate',
+  'outputFields',
+  'linkConditions',
+  'mustConfig',
+  'problem',
+  'peopleCount',
+  'createdAt',
+  'updatedAt',
+  'metrics',
+  'peopleCounts',
+  'ephemeralData',
+  'pendingUpdate',
+  'pendingDelete',
+  'isDuplicate',
 ] as const;
 
 type FlowNaming = { flowId?: number | undefined; integrationId?: number | null | undefined };
@@ -47,7 +83,11 @@ type FlowNaming = { flowId?: number | undefined; integrationId?: number | null |
 function flowIdsAgree(body: FlowNaming, ctx: z.RefinementCtx) {
   const alias = body.integrationId ?? undefined;
   if (alias !== undefined && body.flowId !== undefined && alias !== body.flowId) {
-    ctx.addIssue({ code: 'custom', message: flowBodyMessages.integrationIdDisagrees(alias, body.flowId), path: ['integrationId'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: flowBodyMessages.integrationIdDisagrees(alias, body.flowId),
+      path: ['integrationId'],
+    });
   }
 }
 
@@ -64,7 +104,10 @@ export const CreateStepBody = entityBody(
     /** Checked against the operation's type in the step catalogue. */
     type: z.enum(stepTypes).optional(),
     /** The client's temporary id, echoed back so it can swap it for the server id. */
-    tempId: z.union([z.string().max(100), z.number().finite()]).nullable().optional(),
+    tempId: z
+      .union([z.string().max(100), z.number().finite()])
+      .nullable()
+      .optional(),
     serviceId: z.string().max(100).default(nativeServiceId),
     operationKey: z.string().max(200),
     inputFields: InputFields.optional(),
@@ -75,7 +118,8 @@ export const CreateStepBody = entityBody(
 )
   .superRefine((body, ctx) => {
     flowIdsAgree(body, ctx);
-    if (body.flowId === undefined && (body.integrationId ?? undefined) === undefined) ctx.addIssue({ code: 'custom', message: flowBodyMessages.flowIdNeeded, path: ['flowId'] });
+    if (body.flowId === undefined && (body.integrationId ?? undefined) === undefined)
+      ctx.addIssue({ code: 'custom', message: flowBodyMessages.flowIdNeeded, path: ['flowId'] });
   })
   .transform((body) => {
     const { flowId: id, ...rest } = withFlowId(body);
@@ -130,7 +174,10 @@ export const CreateFlowBody = entityBody(
     name: flowName.optional(),
     reentry: z.enum(reentryModes).optional(),
     reentryDays: reentryDays.optional(),
-    steps: z.record(z.string(), z.unknown()).refine((steps) => Object.keys(steps).length === 0, flowBodyMessages.newFlowHasNoSteps).optional(),
+    steps: z
+      .record(z.string(), z.unknown())
+      .refine((steps) => Object.keys(steps).length === 0, flowBodyMessages.newFlowHasNoSteps)
+      .optional(),
     links: z.array(z.unknown()).max(0, flowBodyMessages.newFlowHasNoSteps).optional(),
   },
   ['id', 'status', 'archived', ...flowIgnored],

@@ -21,8 +21,10 @@ export const flowMessages = {
   oneTrigger: 'A flow has one trigger. Remove the other trigger first.',
   triggerHasNoNext: 'Connect the trigger to a next step.',
   unconfigured: (label: string) => `Set up the step "${label}" before activating the flow.`,
-  danglingBranch: (label: string, branch: string) => `The "${branch}" branch of "${label}" leads nowhere. Connect it or remove the step.`,
-  cycleWithoutWait: 'This link would make a loop without a wait, so people would go round it forever. Add a wait step in the loop.',
+  danglingBranch: (label: string, branch: string) =>
+    `The "${branch}" branch of "${label}" leads nowhere. Connect it or remove the step.`,
+  cycleWithoutWait:
+    'This link would make a loop without a wait, so people would go round it forever. Add a wait step in the loop.',
   linkToOtherFlow: 'Both steps of a link must be in the same flow.',
   linkToTrigger: 'A link cannot lead into a trigger.',
   linkSelf: 'A step cannot link to itself.',
@@ -34,7 +36,8 @@ export const flowMessages = {
   segmentGone: (id: number) => `Segment ${id} no longer exists. Choose another one.`,
   emailGone: (id: number) => `Email ${id} no longer exists. Choose another one.`,
   webhookPrivate: 'Webhooks cannot call private, loopback or link-local addresses.',
-  webhookRefusedAlert: (flow: string, url: string, reason: string) => `The flow "${flow}" did not call its webhook ${url}: ${reason} Change the step's URL.`,
+  webhookRefusedAlert: (flow: string, url: string, reason: string) =>
+    `The flow "${flow}" did not call its webhook ${url}: ${reason} Change the step's URL.`,
   confirmActiveEdit: 'This flow is active. Confirm to change it while people are in it.',
   readOnly: 'This flow is shared read-only.',
   // Web toasts and fallbacks (docs/flows.md)
@@ -55,16 +58,27 @@ export const flowMessages = {
   shareError: "Couldn't prepare flow for sharing.",
   // Runs (the flow engine)
   stepRemoved: 'The step this person was waiting at was removed.',
-  loopWithoutWait: 'This person went round a loop of steps without a wait, so the flow stopped for them. Add a wait step in the loop.',
+  loopWithoutWait:
+    'This person went round a loop of steps without a wait, so the flow stopped for them. Add a wait step in the loop.',
   waitTooLong: `A wait can be at most ${Math.round(flowLimits.maxWaitDays / 366)} years.`,
 } as const;
 
 /** PATCH /v1/integrations/{id}: the flow, and 'Flow activated.' / 'Flow deactivated.' when the status was set. */
 export const FlowUpdateResponse = z.object({ integration: Flow, message: z.string().nullable() });
 export const FlowEmails = z.object({
-  emails: z.array(z.object({ id: z.number().int(), name: z.string(), subject: z.string(), fromEmail: z.string(), fromName: z.string() })),
+  emails: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      subject: z.string(),
+      fromEmail: z.string(),
+      fromName: z.string(),
+    }),
+  ),
 });
-export const FlowSegments = z.object({ segments: z.array(z.object({ id: z.number().int(), name: z.string() })) });
+export const FlowSegments = z.object({
+  segments: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
 /** GET /v1/integrations/{id}/attached: what the flow's steps use (docs/flows.md: lists email, field, segment). */
 export const FlowAttached = z.object({
   email: z.array(z.object({ id: z.number().int(), name: z.string() })),
@@ -73,7 +87,11 @@ export const FlowAttached = z.object({
 });
 /** DELETE /v1/steps/{id}: a step of an active flow needs ?confirmActiveEdit=true. */
 export const DeleteStepQuery = z.object({ confirmActiveEdit: z.stringbool().optional() });
-export const StepDeleted = z.object({ id: z.number().int(), flowId: z.number().int(), removedLinks: z.array(z.number().int()) });
+export const StepDeleted = z.object({
+  id: z.number().int(),
+  flowId: z.number().int(),
+  removedLinks: z.array(z.number().int()),
+});
 export const LinkDeleted = z.object({ link: Link });
 
 /** Messages of the flows API beyond the spec's. */
@@ -93,8 +111,18 @@ export const FlowShareToken = z.object({ shareToken: z.string() });
  * the user's accounts, by default the session's), reading the source with a share token (`read-only-auth`) if given.
  */
 export const CreateFlowQuery = z.object({
-  source: z.coerce.number().int().positive().max(2 ** 53).optional(),
-  'target-account': z.coerce.number().int().positive().max(2 ** 53).optional(),
+  source: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53)
+    .optional(),
+  'target-account': z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53)
+    .optional(),
   'read-only-auth': z.string().max(2000).optional(),
   /** Start from a recipe (GET /v1/recipes) instead: the flow with its steps and its emails as drafts. */
   recipe: z.string().trim().min(1).max(60).optional(),
@@ -111,7 +139,9 @@ export const CreateFlowQuery = z.object({
 export const WebhookTriggerBody = z
   .object({ email: z.email().max(320).optional(), personId: z.number().int().positive().optional() })
   .loose()
-  .refine((b) => b.email !== undefined || b.personId !== undefined, { message: 'Send an email or a personId in the JSON body.' });
+  .refine((b) => b.email !== undefined || b.personId !== undefined, {
+    message: 'Send an email or a personId in the JSON body.',
+  });
 export const WebhookTriggerParams = z.object({ stepId: z.coerce.number().int().positive() });
 export const WebhookTriggerQuery = z.object({ token: z.string().max(200).optional() });
 export const WebhookTriggerAnswer = z.object({

@@ -29,10 +29,19 @@ export type FlowCreateResponse = z.infer<typeof FlowCreateResponse>;
 
 /** GET /v1/integrations/{id}/copy-preview: what a copy into the target account would create there. */
 export const FlowCopyPreviewQuery = z.object({
-  'target-account': z.coerce.number().int().positive().max(2 ** 53).optional(),
+  'target-account': z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53)
+    .optional(),
   'read-only-auth': z.string().max(2000).optional(),
 });
-export const FlowCopyPreview = z.object({ accountId: z.number().int(), sameAccount: z.boolean(), copied: FlowCopyCounts });
+export const FlowCopyPreview = z.object({
+  accountId: z.number().int(),
+  sameAccount: z.boolean(),
+  copied: FlowCopyCounts,
+});
 export type FlowCopyPreview = z.infer<typeof FlowCopyPreview>;
 
 export const flowCopyMessages = {

@@ -5,7 +5,14 @@ import { z } from 'zod';
  * ?recipe={id}): ready-made flows written for Herald. Creating a flow from one adds the flow, switched off, with
  * its steps, links and canvas places, and its emails as drafts of the account.
  */
-export const recipeCategories = ['Onboarding', 'Nurture', 'Re-engagement', 'Events', 'Sales', 'Customers'] as const;
+export const recipeCategories = [
+  'Onboarding',
+  'Nurture',
+  'Re-engagement',
+  'Events',
+  'Sales',
+  'Customers',
+] as const;
 export type RecipeCategory = (typeof recipeCategories)[number];
 
 export const RecipeSummary = z.object({

@@ -32,8 +32,13 @@ export const simulateMessages = {
   emailTaken: 'A person with this email exists: test with their email instead, or leave the email out.',
 } as const;
 
-const isoTime = z.iso.datetime({ offset: true, message: 'Enter a date and time such as 2026-03-01T09:00:00Z.' });
-const FieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()], { message: simulateMessages.fieldValue });
+const isoTime = z.iso.datetime({
+  offset: true,
+  message: 'Enter a date and time such as 2026-03-01T09:00:00Z.',
+});
+const FieldValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()], {
+  message: simulateMessages.fieldValue,
+});
 
 export const SimulatedEvent = z.strictObject({
   name: z.string().trim().min(1, 'Name the event.').max(200),
@@ -44,7 +49,13 @@ export const SimulatedEvent = z.strictObject({
 export const SimulatePerson = z.union([
   z.strictObject({ email: z.string().trim().min(1).max(320) }),
   z.strictObject({
-    fields: z.record(z.string().max(100), FieldValue).refine((f) => Object.keys(f).length <= simulateLimits.maxFields, `At most ${simulateLimits.maxFields} fields.`).default({}),
+    fields: z
+      .record(z.string().max(100), FieldValue)
+      .refine(
+        (f) => Object.keys(f).length <= simulateLimits.maxFields,
+        `At most ${simulateLimits.maxFields} fields.`,
+      )
+      .default({}),
     tags: z.array(z.string().trim().min(1).max(100)).max(simulateLimits.maxTags).default([]),
     timezone: z.string().trim().max(100).optional(),
   }),

@@ -13,14 +13,25 @@ export const FlowSnapshotStep = z.object({
 });
 export type FlowSnapshotStep = z.infer<typeof FlowSnapshotStep>;
 
-export const FlowSnapshotLink = z.object({ source: z.number().int(), target: z.number().int(), condition: z.string().nullable() });
+export const FlowSnapshotLink = z.object({
+  source: z.number().int(),
+  target: z.number().int(),
+  condition: z.string().nullable(),
+});
 export type FlowSnapshotLink = z.infer<typeof FlowSnapshotLink>;
 
-export const FlowSnapshotSettings = z.object({ reentry: z.enum(reentryModes), reentryDays: z.number().int().nullable() });
+export const FlowSnapshotSettings = z.object({
+  reentry: z.enum(reentryModes),
+  reentryDays: z.number().int().nullable(),
+});
 export type FlowSnapshotSettings = z.infer<typeof FlowSnapshotSettings>;
 
 /** What a version holds: the flow's steps (by id, with settings and canvas places), its links and its settings. */
-export const FlowSnapshot = z.object({ steps: z.array(FlowSnapshotStep), links: z.array(FlowSnapshotLink), settings: FlowSnapshotSettings });
+export const FlowSnapshot = z.object({
+  steps: z.array(FlowSnapshotStep),
+  links: z.array(FlowSnapshotLink),
+  settings: FlowSnapshotSettings,
+});
 export type FlowSnapshot = z.infer<typeof FlowSnapshot>;
 
 /** One changed setting of a step, by its path in the decoded settings ("wait.amount"). */
@@ -32,7 +43,9 @@ export const VersionDiff = z.object({
   steps: z.object({
     added: z.array(FlowSnapshotStep),
     removed: z.array(FlowSnapshotStep),
-    changed: z.array(z.object({ before: FlowSnapshotStep, after: FlowSnapshotStep, settings: z.array(SettingChange) })),
+    changed: z.array(
+      z.object({ before: FlowSnapshotStep, after: FlowSnapshotStep, settings: z.array(SettingChange) }),
+    ),
   }),
   links: z.object({ added: z.array(FlowSnapshotLink), removed: z.array(FlowSnapshotLink) }),
   settings: z.array(SettingChange),
@@ -50,11 +63,32 @@ export const FlowVersionSummary = z.object({
 export type FlowVersionSummary = z.infer<typeof FlowVersionSummary>;
 
 /** GET /v1/integrations/{id}/versions: newest first; `matchesCurrent` is the version the flow is now the same as, if any. */
-export const FlowVersionList = z.object({ versions: z.array(FlowVersionSummary), matchesCurrent: z.number().int().nullable() });
+export const FlowVersionList = z.object({
+  versions: z.array(FlowVersionSummary),
+  matchesCurrent: z.number().int().nullable(),
+});
 
-export const FlowVersionParams = z.object({ id: z.coerce.number().int().positive().max(2 ** 53), number: z.coerce.number().int().positive().max(2 ** 31 - 1) });
+export const FlowVersionParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53),
+  number: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+});
 /** ?compare={number}: also answer the diff from that version to this one. */
-export const FlowVersionQuery = z.object({ compare: z.coerce.number().int().positive().max(2 ** 31 - 1).optional() });
+export const FlowVersionQuery = z.object({
+  compare: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .optional(),
+});
 
 /** GET /v1/integrations/{id}/versions/{number}. */
 export const FlowVersionResponse = z.object({

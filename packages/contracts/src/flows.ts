@@ -14,10 +14,17 @@ import { InputFields } from './flow-input-fields.ts';
 export * from './flow-input-fields.ts';
 
 /** Flow statuses (docs/flows.md). A new flow is 'deactivated-user': never switched on. */
-export const flowStatuses = ['active', 'deactivated-user', 'deactivated', 'deactivated-expired-auth'] as const;
+export const flowStatuses = [
+  'active',
+  'deactivated-user',
+  'deactivated',
+  'deactivated-expired-auth',
+] as const;
 export type FlowStatus = (typeof flowStatuses)[number];
 /** 'on' is accepted as a synonym of 'active' when written (docs/flows.md: "active (also written on)"). */
-export const FlowStatusInput = z.enum([...flowStatuses, 'on']).transform((s): FlowStatus => (s === 'on' ? 'active' : s));
+export const FlowStatusInput = z
+  .enum([...flowStatuses, 'on'])
+  .transform((s): FlowStatus => (s === 'on' ? 'active' : s));
 
 export const stepTypes = ['trigger', 'filter', 'action'] as const;
 export type StepType = (typeof stepTypes)[number];
@@ -71,16 +78,27 @@ export const actionOperations = [
   '/end-flow',
   '/slack-notification',
 ] as const;
-export const filterOperations = ['/check-email-activity', '/check-field', '/in-segment', '/visited-page', '/has-tag'] as const;
+export const filterOperations = [
+  '/check-email-activity',
+  '/check-field',
+  '/in-segment',
+  '/visited-page',
+  '/has-tag',
+] as const;
 export const operationKeys = [...triggerOperations, ...actionOperations, ...filterOperations] as const;
 export type TriggerOperation = (typeof triggerOperations)[number];
 export type ActionOperation = (typeof actionOperations)[number];
 export type FilterOperation = (typeof filterOperations)[number];
 export type OperationKey = (typeof operationKeys)[number];
 
-export const isOperationKey = (key: string): key is OperationKey => (operationKeys as readonly string[]).includes(key);
+export const isOperationKey = (key: string): key is OperationKey =>
+  (operationKeys as readonly string[]).includes(key);
 export const stepTypeOf = (key: OperationKey): StepType =>
-  (triggerOperations as readonly string[]).includes(key) ? 'trigger' : (filterOperations as readonly string[]).includes(key) ? 'filter' : 'action';
+  (triggerOperations as readonly string[]).includes(key)
+    ? 'trigger'
+    : (filterOperations as readonly string[]).includes(key)
+      ? 'filter'
+      : 'action';
 
 /** Link conditions of a filter step: its two branches. */
 export const filterBranches = ['yes', 'no'] as const;
@@ -89,7 +107,10 @@ export type FilterBranch = (typeof filterBranches)[number];
 // ---------------------------------------------------------------------------------------------------------------
 // API shapes.
 
-export const Coordinates = z.object({ x: z.number().finite().min(-1e6).max(1e6), y: z.number().finite().min(-1e6).max(1e6) });
+export const Coordinates = z.object({
+  x: z.number().finite().min(-1e6).max(1e6),
+  y: z.number().finite().min(-1e6).max(1e6),
+});
 
 /** Figures shown on a step (people now at it, and for a send step its email's figures). */
 export const StepMetrics = z.object({
@@ -159,7 +180,9 @@ export type Flow = z.infer<typeof Flow>;
 
 export const FlowResponse = z.object({ integration: Flow });
 export const FlowList = z.object({ integrations: z.array(Flow) });
-export const FlowNames = z.object({ integrations: z.array(z.object({ id: z.number().int(), name: z.string() })) });
+export const FlowNames = z.object({
+  integrations: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
 export const FlowPeopleCounts = z.object({
   /** People at each step now, keyed by step id. */
   steps: z.record(z.string(), z.number().int()),
@@ -174,22 +197,45 @@ export const ReadOnlyAuthQuery = z.object({ 'read-only-auth': z.string().max(200
 
 export const StepResponse = z.object({ step: Step, tempId: z.union([z.string(), z.number()]).optional() });
 export const StepQuery = z.object({ refresh: z.stringbool().default(true) });
-export const StepPeopleQuery = z.object({ limit: z.coerce.number().int().min(1).max(flowLimits.stepPeopleLimit).default(20) });
+export const StepPeopleQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(flowLimits.stepPeopleLimit).default(20),
+});
 export const StepPeople = z.object({
-  people: z.array(z.object({ id: z.number().int(), email: z.string().nullable(), firstName: z.string().nullable(), lastName: z.string().nullable(), waitingSince: z.string(), wakeAt: z.string().nullable() })),
+  people: z.array(
+    z.object({
+      id: z.number().int(),
+      email: z.string().nullable(),
+      firstName: z.string().nullable(),
+      lastName: z.string().nullable(),
+      waitingSince: z.string(),
+      wakeAt: z.string().nullable(),
+    }),
+  ),
 });
 
 export const LinkResponse = z.object({ link: Link });
-export const LinkPairParams = z.object({ source: z.coerce.number().int().positive(), target: z.coerce.number().int().positive() });
+export const LinkPairParams = z.object({
+  source: z.coerce.number().int().positive(),
+  target: z.coerce.number().int().positive(),
+});
 
 /** One entry of the step catalogue (docs/flows.md). */
 export const CatalogueEntry = z.object({
-  display: z.object({ label: z.string(), icons: z.array(z.string()), size: z.enum(['sm', 'md', 'lg']), drawerSize: z.enum(['sm', 'md', 'lg', 'xl']) }),
+  display: z.object({
+    label: z.string(),
+    icons: z.array(z.string()),
+    size: z.enum(['sm', 'md', 'lg']),
+    drawerSize: z.enum(['sm', 'md', 'lg', 'xl']),
+  }),
   serviceId: z.string(),
   serviceIdForFiltering: z.string(),
   operationKey: z.string(),
   type: z.enum(stepTypes),
-  mustConfig: z.object({ configStep: z.boolean(), mapOutputFields: z.boolean(), mayMapOutputFields: z.boolean() }),
+  mustConfig: z.object({
+    configStep: z.boolean(),
+    mapOutputFields: z.boolean(),
+    mayMapOutputFields: z.boolean(),
+  }),
   helpDocs: z.string().nullable(),
   isHidden: z.boolean(),
   /** One line saying what the step does (the catalogue popup's subtitle). */

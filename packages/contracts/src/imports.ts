@@ -20,7 +20,9 @@ export const existingPeopleStrategies = ['update', 'ignore'] as const;
 export const ColumnMapping = z.strictObject({
   column: z.string().max(500),
   field: z.string().max(100).nullable(),
-  newField: z.strictObject({ title: z.string().trim().min(1).max(200), type: z.enum(personFieldTypes) }).optional(),
+  newField: z
+    .strictObject({ title: z.string().trim().min(1).max(200), type: z.enum(personFieldTypes) })
+    .optional(),
 });
 export type ColumnMapping = z.infer<typeof ColumnMapping>;
 
@@ -30,7 +32,9 @@ export const CreateImportBody = z.strictObject({
   numPeople: z.coerce.number().int().min(0).max(100_000_000).optional(),
   fieldMapping: z.array(ColumnMapping).max(1000).optional(),
   tags: z.array(z.string().max(200)).max(100).optional(),
-  existingPeopleStrategy: z.enum(existingPeopleStrategies, "Choose 'update' or 'ignore' for people who already exist.").default('update'),
+  existingPeopleStrategy: z
+    .enum(existingPeopleStrategies, "Choose 'update' or 'ignore' for people who already exist.")
+    .default('update'),
 });
 
 export const importStatuses = ['queued', 'parsing', 'importing', 'done', 'failed'] as const;
@@ -43,7 +47,13 @@ export const Import = z.object({
   numPeople: z.number().int(),
   totalRows: z.number().int().nullable(),
   progress: z.number().min(0).max(1),
-  counts: z.object({ created: z.number().int(), updated: z.number().int(), skipped: z.number().int(), failed: z.number().int(), duplicates: z.number().int() }),
+  counts: z.object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    skipped: z.number().int(),
+    failed: z.number().int(),
+    duplicates: z.number().int(),
+  }),
   error: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),

@@ -60,7 +60,10 @@ export const webhookLimits = {
 } as const;
 
 const EndpointUrl = z.string().trim().min(1, 'Enter the URL Herald should call.').max(2000);
-const EventList = z.array(z.enum(webhookEventTypes)).min(1, 'Choose at least one event.').max(webhookEventTypes.length);
+const EventList = z
+  .array(z.enum(webhookEventTypes))
+  .min(1, 'Choose at least one event.')
+  .max(webhookEventTypes.length);
 
 export const WebhookEndpoint = z.object({
   id: z.number().int(),
@@ -119,7 +122,18 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
 export const WebhookDeliveryQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 export const WebhookDeliveryResponse = z.object({ delivery: WebhookDelivery });
-export const WebhookDeliveryParams = z.object({ id: z.coerce.number().int().positive().max(2 ** 53), deliveryId: z.coerce.number().int().positive().max(2 ** 53) });
+export const WebhookDeliveryParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53),
+  deliveryId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53),
+});
 
 export const webhookMessages = {
   notFound: 'Webhook endpoint not found.',
@@ -128,7 +142,8 @@ export const webhookMessages = {
   retried: 'The delivery goes out again now.',
   tooMany: `An account can have at most ${webhookLimits.maxEndpoints} webhook endpoints.`,
   disabledAfterFailures: `Switched off by Herald: every call failed for ${webhookLimits.disableAfterHours} hours.`,
-  alert: (url: string) => `Herald switched off the webhook endpoint ${url}: every call failed for ${webhookLimits.disableAfterHours} hours. Fix the receiver, then switch it on again under Apps.`,
+  alert: (url: string) =>
+    `Herald switched off the webhook endpoint ${url}: every call failed for ${webhookLimits.disableAfterHours} hours. Fix the receiver, then switch it on again under Apps.`,
   loadError: "We couldn't retrieve your webhook endpoints.",
   saveError: "We couldn't save the webhook endpoint.",
   deleteError: "We couldn't delete the webhook endpoint.",
@@ -168,7 +183,10 @@ export type ServiceConnection = z.infer<typeof ServiceConnection>;
 export const ServiceConnections = z.object({ connections: z.array(ServiceConnection) });
 export const ServiceConnectionResponse = z.object({ connection: ServiceConnection, message: z.string() });
 
-export const ServiceOperationParams = z.object({ serviceId: z.string().min(1).max(60), operation: z.string().min(1).max(60) });
+export const ServiceOperationParams = z.object({
+  serviceId: z.string().min(1).max(60),
+  operation: z.string().min(1).max(60),
+});
 export const ServiceOperationBody = z.strictObject({ config: z.record(z.string(), z.unknown()).optional() });
 export const ServiceOperationAnswer = z.object({
   ok: z.boolean(),
@@ -190,23 +208,29 @@ export const serviceMessages = {
   invalidCredentials: 'invalid_credentials',
   unknownService: (id: string) => `Unknown service "${id}".`,
   unknownOperation: (id: string, operation: string) => `The service "${id}" has no operation "${operation}".`,
-  noCredentialsNeeded: (name: string) => `${name} does not connect with credentials in Herald. See how to use it on the Apps page.`,
+  noCredentialsNeeded: (name: string) =>
+    `${name} does not connect with credentials in Herald. See how to use it on the Apps page.`,
   slackEmpty: 'Paste the incoming-webhook URL Slack gave you.',
   slackInvalid: 'Use a Slack incoming-webhook URL: https://hooks.slack.com/services/…',
   slackConnected: 'Slack connected.',
   slackDisconnected: 'Slack disconnected.',
   slackNotConnected: 'Connect Slack first.',
-  slackNeededToActivate: 'This flow has a “Send Slack message” step. Connect Slack under Apps before switching it on.',
-  slackFailedToActivate: 'Slack stopped accepting Herald’s messages. Reconnect Slack under Apps before switching this flow on.',
+  slackNeededToActivate:
+    'This flow has a “Send Slack message” step. Connect Slack under Apps before switching it on.',
+  slackFailedToActivate:
+    'Slack stopped accepting Herald’s messages. Reconnect Slack under Apps before switching this flow on.',
   slackTestText: 'Herald is connected to this channel. This is a test message.',
   slackTestSent: 'Test message sent to Slack.',
-  slackRefused: (status: number | null) => (status === null ? 'Slack could not be reached.' : `Slack answered ${status}.`),
+  slackRefused: (status: number | null) =>
+    status === null ? 'Slack could not be reached.' : `Slack answered ${status}.`,
   flowStopped: (reason: AuthReason) =>
     reason === 'no_credentials'
       ? 'This flow sends Slack messages but Slack is not connected (no_credentials). Connect Slack under Apps, then switch the flow on again.'
       : reason === 'expired'
         ? 'Slack revoked the connection this flow posts to (expired). Reconnect Slack under Apps, then switch the flow on again.'
         : 'Slack no longer accepts the connection this flow posts to (wrong_credentials). Reconnect Slack under Apps, then switch the flow on again.',
-  slackRefusedAlert: (reason: string) => `Herald did not post to Slack: ${reason} Check the Slack webhook under Apps.`,
-  flowStoppedAlert: (name: string, reason: AuthReason) => `Herald switched off the flow "${name}": its Slack connection failed (${reason}).`,
+  slackRefusedAlert: (reason: string) =>
+    `Herald did not post to Slack: ${reason} Check the Slack webhook under Apps.`,
+  flowStoppedAlert: (name: string, reason: AuthReason) =>
+    `Herald switched off the flow "${name}": its Slack connection failed (${reason}).`,
 } as const;

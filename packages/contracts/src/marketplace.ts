@@ -14,7 +14,8 @@ export const marketplaceMessages = {
   signedInNoRegistration:
     'You are signed in, so the code goes onto your current account. Send only the code, or log out to register a new account.',
   needsBillingWrite: 'You need the billing:write permission to redeem a code onto this account.',
-  planAlreadyCovers: "This account's plan already covers as many people as this code gives. The code was not used.",
+  planAlreadyCovers:
+    "This account's plan already covers as many people as this code gives. The code was not used.",
   paidPlanActive:
     'This account pays for its plan through a payment provider. Cancel that subscription first, or redeem the code on a new account. The code was not used.',
 } as const;

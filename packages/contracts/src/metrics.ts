@@ -56,12 +56,23 @@ export const metricsMessages = {
   noData: 'No emails were sent, opened or clicked in this period.',
 } as const;
 
-const dateOrInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { error: metricsMessages.badDate });
-const id = z.coerce.number().int().positive().max(2 ** 53);
+const dateOrInstant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  error: metricsMessages.badDate,
+});
+const id = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 53);
 /** A list in a query string: repeated (`a=1&a=2`), bracketed (`a[]=1`) or comma-separated (`a=1,2`). */
 const listOf = <T extends z.ZodType>(item: T) =>
   z.preprocess(
-    (value) => (value === undefined ? undefined : ([] as unknown[]).concat(value).flatMap((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : [v]))),
+    (value) =>
+      value === undefined
+        ? undefined
+        : ([] as unknown[])
+            .concat(value)
+            .flatMap((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : [v])),
     z.array(item).max(500).optional(),
   );
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -129,5 +140,8 @@ export const LinkClicks = z.object({ link: z.string(), clicks: z.number() });
 export type LinkClicks = z.infer<typeof LinkClicks>;
 
 /** With stepId[] the answer is the stats alone; otherwise the stats and clicks per link (docs/tracking-and-metrics.md). */
-export const EmailStatsResponse = z.object({ stats: EmailMetricsStats, clicks: z.array(LinkClicks).optional() });
+export const EmailStatsResponse = z.object({
+  stats: EmailMetricsStats,
+  clicks: z.array(LinkClicks).optional(),
+});
 export type EmailStatsResponse = z.infer<typeof EmailStatsResponse>;

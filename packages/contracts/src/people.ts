@@ -137,20 +137,43 @@ export const Person = z
 export type Person = z.infer<typeof Person>;
 
 /** Field values a person write may carry: first-class and custom fields, checked against the account's fields. */
-export const PersonValues = z.record(z.string().max(100), z.unknown()).refine((v) => Object.keys(v).length <= 500, 'Too many fields.');
+export const PersonValues = z
+  .record(z.string().max(100), z.unknown())
+  .refine((v) => Object.keys(v).length <= 500, 'Too many fields.');
 export const PersonUsers = z.object({ users: z.array(Person) });
 export const PersonSearchQuery = z.object({
   query: z.string().max(200).default(''),
   page: z.coerce.number().int().min(0).max(100_000).default(0),
   attributes: z.string().max(20).optional(),
 });
-export const PersonSearchResult = z.object({ users: z.array(Person), page: z.number().int(), hasMore: z.boolean() });
+export const PersonSearchResult = z.object({
+  users: z.array(Person),
+  page: z.number().int(),
+  hasMore: z.boolean(),
+});
 export { IdParams as PersonIdParams } from './common.ts';
 
-const idList = z.array(z.coerce.number().int().positive().max(2 ** 53)).max(100_000);
+const idList = z
+  .array(
+    z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 53),
+  )
+  .max(100_000);
 export const TagPeopleBody = z.strictObject({
   tag: z.string().max(200).optional(),
-  id: z.union([z.coerce.number().int().positive().max(2 ** 53), idList]).optional(),
+  id: z
+    .union([
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 53),
+      idList,
+    ])
+    .optional(),
 });
 
 export const Event = z.object({
@@ -163,7 +186,10 @@ export const Event = z.object({
   source: z.string(),
   createdAt: z.string(),
 });
-export const EventPage = z.object({ events: z.array(Event), paging: z.object({ after: z.string().nullable() }) });
+export const EventPage = z.object({
+  events: z.array(Event),
+  paging: z.object({ after: z.string().nullable() }),
+});
 export const EventPageQuery = z.object({
   cursor: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -185,13 +211,29 @@ export const IngestMessage = z.strictObject({
 });
 export type IngestMessage = z.infer<typeof IngestMessage>;
 export const IngestBatchBody = z.strictObject({ batch: z.array(IngestMessage).min(1).max(1000) });
-export const IngestResult = z.object({ accepted: z.number().int(), rejected: z.array(z.object({ index: z.number().int(), message: z.string() })) });
-
-export const Tag = z.object({ tag: z.string(), description: z.string().nullable(), count: z.number().int().optional(), createdAt: z.string() });
-export const TagList = z.object({ tags: z.array(Tag) });
-export const TagCounts = z.object({ tagCounts: z.array(z.object({ tag: z.string(), count: z.number().int() })) });
-export const CreateTagsBody = z.strictObject({
-  tags: z.array(z.strictObject({ tag: z.string().max(200), description: z.string().trim().max(1000).optional() })).min(1).max(100),
+export const IngestResult = z.object({
+  accepted: z.number().int(),
+  rejected: z.array(z.object({ index: z.number().int(), message: z.string() })),
 });
-export const UpdateTagBody = z.strictObject({ tag: z.string().max(200).optional(), description: z.string().trim().max(1000).optional() });
+
+export const Tag = z.object({
+  tag: z.string(),
+  description: z.string().nullable(),
+  count: z.number().int().optional(),
+  createdAt: z.string(),
+});
+export const TagList = z.object({ tags: z.array(Tag) });
+export const TagCounts = z.object({
+  tagCounts: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+});
+export const CreateTagsBody = z.strictObject({
+  tags: z
+    .array(z.strictObject({ tag: z.string().max(200), description: z.string().trim().max(1000).optional() }))
+    .min(1)
+    .max(100),
+});
+export const UpdateTagBody = z.strictObject({
+  tag: z.string().max(200).optional(),
+  description: z.string().trim().max(1000).optional(),
+});
 export const TagParams = z.object({ tag: z.string().min(1).max(200) });

@@ -67,17 +67,55 @@ function series(
 }
 
 const growthRows = specPlanTable.map(([u, m, a]) => [u, m, a] as const);
-const premiumRows = specPlanTable.filter(([, , , pm]) => pm !== null).map(([u, , , m, a]) => [u, m, a] as const);
+const premiumRows = specPlanTable
+  .filter(([, , , pm]) => pm !== null)
+  .map(([u, , , m, a]) => [u, m, a] as const);
 
-export const growthMonthlyPlans = series('growth-monthly-v1', 'Growth', 'growth', 'month', growthRows.map(([u, m]) => [u, m]));
-export const growthAnnualPlans = series('growth-annual-v1', 'Growth (annual)', 'growth', 'year', growthRows.map(([u, , a]) => [u, a]));
-export const premiumMonthlyPlans = series('premium-monthly-v3', 'Premium', 'premium', 'month', premiumRows.map(([u, m]) => [u, m]));
-export const premiumAnnualPlans = series('premium-annual-v3', 'Premium (annual)', 'premium', 'year', premiumRows.map(([u, , a]) => [u, a]));
+export const growthMonthlyPlans = series(
+  'growth-monthly-v1',
+  'Growth',
+  'growth',
+  'month',
+  growthRows.map(([u, m]) => [u, m]),
+);
+export const growthAnnualPlans = series(
+  'growth-annual-v1',
+  'Growth (annual)',
+  'growth',
+  'year',
+  growthRows.map(([u, , a]) => [u, a]),
+);
+export const premiumMonthlyPlans = series(
+  'premium-monthly-v3',
+  'Premium',
+  'premium',
+  'month',
+  premiumRows.map(([u, m]) => [u, m]),
+);
+export const premiumAnnualPlans = series(
+  'premium-annual-v3',
+  'Premium (annual)',
+  'premium',
+  'year',
+  premiumRows.map(([u, , a]) => [u, a]),
+);
 
 /** Grandfathered premium plans: existing subscriptions keep them; never offered; prices not shown by the spec. */
 export const grandfatheredPlans = [
-  ...series('premium-monthly-v2', 'Premium (legacy)', 'premium', 'month', premiumRows.map(([u]) => [u, null])),
-  ...series('premium-annual', 'Premium annual (legacy)', 'premium', 'year', premiumRows.map(([u]) => [u, null])),
+  ...series(
+    'premium-monthly-v2',
+    'Premium (legacy)',
+    'premium',
+    'month',
+    premiumRows.map(([u]) => [u, null]),
+  ),
+  ...series(
+    'premium-annual',
+    'Premium annual (legacy)',
+    'premium',
+    'year',
+    premiumRows.map(([u]) => [u, null]),
+  ),
 ];
 
 /** The spec's ends of the marketplace list (docs/billing.md: "about half price (25.5 up to 499.5)"). */
@@ -92,7 +130,9 @@ export const marketplacePlans = series(
   'Growth (marketplace)',
   'growth',
   'month',
-  growthRows.filter(([u]) => u <= 150000).map(([u, m], index) => [u, index === 0 ? marketplacePriceRange.lowest : m / 2]),
+  growthRows
+    .filter(([u]) => u <= 150000)
+    .map(([u, m], index) => [u, index === 0 ? marketplacePriceRange.lowest : m / 2]),
 );
 
 /**
@@ -107,7 +147,13 @@ export const paypalPlans = [
     [5000, 79],
   ]),
   ...series('paypal-monthly-v1', 'Growth (PayPal)', 'growth', 'month', paypalMonthlyRows),
-  ...series('paypal-annual-v1', 'Growth annual (PayPal)', 'growth', 'year', paypalMonthlyRows.map(([u, m]) => [u, Math.floor(m * 0.8) * 12])),
+  ...series(
+    'paypal-annual-v1',
+    'Growth annual (PayPal)',
+    'growth',
+    'year',
+    paypalMonthlyRows.map(([u, m]) => [u, Math.floor(m * 0.8) * 12]),
+  ),
 ];
 
 export const allPlans: readonly Plan[] = [
@@ -171,9 +217,11 @@ export const paypalAnnualNote = '(billed yearly) - 20% off';
 export function planOptionLabel(plan: Plan): string {
   const range = `${count(plan.peopleLowerLimit)} - ${count(plan.peopleUpperLimit)} People`;
   const perMonth = monthlyPrice(plan);
-  if (plan.period === 'lifetime') return `${range}: ${plan.price === null ? 'price on request' : formatDollars(plan.price)} once`;
+  if (plan.period === 'lifetime')
+    return `${range}: ${plan.price === null ? 'price on request' : formatDollars(plan.price)} once`;
   const base = `${range}: ${perMonth === null ? 'price on request' : `${formatDollars(perMonth)} per month`}`;
-  if (plan.period === 'year') return `${base} ${plan.name.startsWith('paypal-') ? paypalAnnualNote : annualNote}`;
+  if (plan.period === 'year')
+    return `${base} ${plan.name.startsWith('paypal-') ? paypalAnnualNote : annualNote}`;
   if (plan.name === 'marketplace-growth-monthly-v1') return `${base} ${marketplaceDiscountNote}`;
   return base;
 }
@@ -184,8 +232,12 @@ export type PlanChoiceGroup = { label: PlanGroupLabel; plans: Plan[] };
  * docs/billing.md: the picker offers only plans whose upper limit exceeds the current one. A marketplace account's
  * Monthly Growth group is the marketplace list; the other groups are the same for everyone.
  */
-export function planChoices(currentUpperLimit: number | null, options: { marketplace?: boolean } = {}): PlanChoiceGroup[] {
-  const above = (plans: readonly Plan[]) => plans.filter((p) => currentUpperLimit === null || p.peopleUpperLimit > currentUpperLimit);
+export function planChoices(
+  currentUpperLimit: number | null,
+  options: { marketplace?: boolean } = {},
+): PlanChoiceGroup[] {
+  const above = (plans: readonly Plan[]) =>
+    plans.filter((p) => currentUpperLimit === null || p.peopleUpperLimit > currentUpperLimit);
   const groups: PlanChoiceGroup[] = [
     { label: 'Monthly Growth', plans: above(options.marketplace ? marketplacePlans : growthMonthlyPlans) },
     { label: 'Monthly Premium', plans: above(premiumMonthlyPlans) },

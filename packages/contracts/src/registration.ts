@@ -17,7 +17,14 @@ export const estimatedContactsOptions = [
 ] as const;
 
 /** Business types offered; 'Other' lets the user type their own, so industry is free text on the server. */
-export const businessTypes = ['SaaS', 'Agency', 'Content Creator', 'Education', 'eCommerce', 'Other'] as const;
+export const businessTypes = [
+  'SaaS',
+  'Agency',
+  'Content Creator',
+  'Education',
+  'eCommerce',
+  'Other',
+] as const;
 
 export const defaultAfterRegister = '/start?register=1';
 

@@ -13,7 +13,14 @@ export * from './segment-condition-tree.ts';
 export const archivedSegmentId = 1;
 export const segmentSortKeys = ['createdAt', 'updatedAt', 'email', 'firstName', 'lastName'] as const;
 
-export const automaticSegmentTypes = ['allPeople', 'archived', 'unsubscribed', 'new', 'engaged', 'needSomeLove'] as const;
+export const automaticSegmentTypes = [
+  'allPeople',
+  'archived',
+  'unsubscribed',
+  'new',
+  'engaged',
+  'needSomeLove',
+] as const;
 export type AutomaticSegmentType = (typeof automaticSegmentTypes)[number];
 
 const color = z.string().regex(/^#[0-9a-f]{6}$/i, 'Colour must be like #aabbcc.');
@@ -36,8 +43,26 @@ export const SegmentList = z.object({ segments: z.array(Segment) });
  * What the server works out for a segment, and the client-only people paging and preview: accepted and ignored, so
  * the client can send the segment as it holds it (docs/api.md, "Serialized entity bodies").
  */
-const segmentIgnored = ['autoSegment', 'autoType', 'memberCount', 'createdAt', 'updatedAt', 'people', 'page', 'peopleIds', 'hasMore', 'sort', 'order', 'error', 'preview'] as const;
-const segmentName = z.string({ message: segmentMessages.nameRequired }).trim().min(1, segmentMessages.nameRequired).max(segmentLimits.maxNameLength);
+const segmentIgnored = [
+  'autoSegment',
+  'autoType',
+  'memberCount',
+  'createdAt',
+  'updatedAt',
+  'people',
+  'page',
+  'peopleIds',
+  'hasMore',
+  'sort',
+  'order',
+  'error',
+  'preview',
+] as const;
+const segmentName = z
+  .string({ message: segmentMessages.nameRequired })
+  .trim()
+  .min(1, segmentMessages.nameRequired)
+  .max(segmentLimits.maxNameLength);
 /** POST /v1/segments/: a segment body; the server gives it its id. */
 export const CreateSegmentBody = entityBody(
   { name: segmentName, color: color.nullable().optional(), conditions: SegmentConditions.optional() },
@@ -58,12 +83,21 @@ export const SegmentPeopleQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   sort: z.enum(segmentSortKeys).default('createdAt'),
   order: z.enum(['asc', 'desc']).default('desc'),
-  ignoreAnonymous: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  ignoreAnonymous: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 export const SegmentPreview = z.object({ totalCount: z.number().int() });
 /** Live count of a tree being edited (not yet saved); `segmentId` is the segment being edited, for cycle checks. */
-export const PreviewConditionsBody = z.strictObject({ conditions: SegmentConditions, segmentId: z.number().int().positive().optional() });
-export const ExplainBody = z.strictObject({ personId: z.number().int().positive(), conditions: SegmentConditions.optional() });
+export const PreviewConditionsBody = z.strictObject({
+  conditions: SegmentConditions,
+  segmentId: z.number().int().positive().optional(),
+});
+export const ExplainBody = z.strictObject({
+  personId: z.number().int().positive(),
+  conditions: SegmentConditions.optional(),
+});
 
 /** Why a person is in or out: each node's verdict, groups with their children. */
 export interface ConditionVerdict {
@@ -75,7 +109,11 @@ export const ConditionVerdict: z.ZodType<ConditionVerdict> = z.lazy(() =>
   z.object({ node: ConditionNode, matches: z.boolean(), children: z.array(ConditionVerdict).optional() }),
 );
 z.globalRegistry.add(ConditionVerdict, { id: 'SegmentConditionVerdict' });
-export const ExplainResult = z.object({ personId: z.number().int(), matches: z.boolean(), verdicts: z.array(ConditionVerdict) });
+export const ExplainResult = z.object({
+  personId: z.number().int(),
+  matches: z.boolean(),
+  verdicts: z.array(ConditionVerdict),
+});
 
 /**
  * The conditions of the automatic segments, defined here once (the database stores only their type).
@@ -83,7 +121,10 @@ export const ExplainResult = z.object({ personId: z.number().int(), matches: z.b
  * last 30 days. Engaged: opened or clicked an email in the last 30 days. Need some love: added more
  * than 30 days ago and neither opened nor clicked an email in the last 90 days.
  */
-export const automaticSegmentConditions: Record<Exclude<AutomaticSegmentType, 'archived'>, ConditionNode[]> = {
+export const automaticSegmentConditions: Record<
+  Exclude<AutomaticSegmentType, 'archived'>,
+  ConditionNode[]
+> = {
   allPeople: [],
   unsubscribed: [{ type: 'status', status: 'unsubscribed' }],
   new: [{ type: 'created', operator: 'withinLast', value: 30 }],
@@ -92,15 +133,39 @@ export const automaticSegmentConditions: Record<Exclude<AutomaticSegmentType, 'a
       type: 'group',
       operator: 'or',
       conditions: [
-        { type: 'emailActivity', activity: 'opened', performed: true, subject: { type: 'any' }, window: { type: 'inTheLast', days: 30 } },
-        { type: 'emailActivity', activity: 'clicked', performed: true, subject: { type: 'any' }, window: { type: 'inTheLast', days: 30 } },
+        {
+          type: 'emailActivity',
+          activity: 'opened',
+          performed: true,
+          subject: { type: 'any' },
+          window: { type: 'inTheLast', days: 30 },
+        },
+        {
+          type: 'emailActivity',
+          activity: 'clicked',
+          performed: true,
+          subject: { type: 'any' },
+          window: { type: 'inTheLast', days: 30 },
+        },
       ],
     },
   ],
   needSomeLove: [
     { type: 'created', operator: 'moreThanAgo', value: 30 },
-    { type: 'emailActivity', activity: 'opened', performed: false, subject: { type: 'any' }, window: { type: 'inTheLast', days: 90 } },
-    { type: 'emailActivity', activity: 'clicked', performed: false, subject: { type: 'any' }, window: { type: 'inTheLast', days: 90 } },
+    {
+      type: 'emailActivity',
+      activity: 'opened',
+      performed: false,
+      subject: { type: 'any' },
+      window: { type: 'inTheLast', days: 90 },
+    },
+    {
+      type: 'emailActivity',
+      activity: 'clicked',
+      performed: false,
+      subject: { type: 'any' },
+      window: { type: 'inTheLast', days: 90 },
+    },
   ],
 };
 
@@ -115,5 +180,7 @@ export const SegmentPeople = z.object({
 /** Event names seen in the account, for the event condition's suggestions. */
 export const EventNames = z.object({ names: z.array(z.string()) });
 /** The kept segments a person is in now (`GET /v1/people/{id}/segments`), for the person page. */
-export const PersonSegments = z.object({ segments: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable() })) });
+export const PersonSegments = z.object({
+  segments: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable() })),
+});
 export type PersonSegments = z.infer<typeof PersonSegments>;

@@ -24,10 +24,12 @@ export const sendTimeMessages = {
   quietHoursSameTimes: 'Quiet hours must start and end at different times.',
   quietHoursForbidden: 'You need the emailSettings:write permission to change quiet hours.',
   quietHoursError: "Couldn't save quiet hours.",
-  recipientTimeNeedsTime: "Pick the local time to send at: sending in each recipient's time zone needs a date and time.",
+  recipientTimeNeedsTime:
+    "Pick the local time to send at: sending in each recipient's time zone needs a date and time.",
   paused: 'Broadcast paused. Messages already on their way still arrive.',
   resumed: 'Broadcast resumed.',
-  notPausable: (label: string) => `This broadcast is ${label.toLowerCase()}: only a sending broadcast can be paused or resumed.`,
+  notPausable: (label: string) =>
+    `This broadcast is ${label.toLowerCase()}: only a sending broadcast can be paused or resumed.`,
   alreadyPaused: 'This broadcast is already paused.',
   notPaused: 'This broadcast is not paused.',
   pauseError: "Couldn't pause broadcast.",
@@ -37,7 +39,10 @@ export const sendTimeMessages = {
 /** PUT /v1/settings/quiet-hours: on or off, with the window (kept while off). */
 export const QuietHoursBody = z
   .strictObject({ enabled: z.boolean(), start: TimeOfDay, end: TimeOfDay })
-  .refine((body) => body.start !== body.end, { message: sendTimeMessages.quietHoursSameTimes, path: ['end'] });
+  .refine((body) => body.start !== body.end, {
+    message: sendTimeMessages.quietHoursSameTimes,
+    path: ['end'],
+  });
 export type QuietHoursBody = z.infer<typeof QuietHoursBody>;
 
 export const QuietHoursResponse = z.object({ quietHours: QuietHours });

@@ -6,12 +6,14 @@ import { invalidDomainName, reduceDomain } from './domains.ts';
 export const sendingMessages = {
   notVerified: (address: string) => `Address ${address} has not been verified for sending email.`,
   /** The account alert of a mail server that cannot be reached (connect, TLS or login), after repeated attempts. */
-  mailServerAlert: (cause: string) => `Mail is not going out: ${cause}. Sends wait and are tried again every few minutes; whoever runs Herald should check SMTP_URL and its TLS settings.`,
+  mailServerAlert: (cause: string) =>
+    `Mail is not going out: ${cause}. Sends wait and are tried again every few minutes; whoever runs Herald should check SMTP_URL and its TLS settings.`,
   verificationSent: 'Verification email sent',
   addressAdded: 'Sender address added. Check its inbox for the verification link.',
   addressNotFound: 'Sender address not found.',
   addressRemoved: 'Sender address removed.',
-  verificationLinkInvalid: 'This verification link is invalid or has expired. Send a new one from Settings → Email → Sender addresses.',
+  verificationLinkInvalid:
+    'This verification link is invalid or has expired. Send a new one from Settings → Email → Sender addresses.',
   verificationLinkUsed: 'This verification link has already been used.',
   addressVerified: (address: string) => `${address} is verified: you can send from it.`,
   invalidDomain: invalidDomainName,
@@ -28,13 +30,15 @@ export const sendingMessages = {
   sendVerificationError: "We couldn't send the verification email.",
   domainVerified: 'Domain verified: every address on it can send.',
   domainNotVerified: 'Some records are not right yet. See what to change below.',
-  domainCouldNotCheck: 'We could not check every record: the DNS server did not answer. Try again in a few minutes.',
+  domainCouldNotCheck:
+    'We could not check every record: the DNS server did not answer. Try again in a few minutes.',
   categoryUpdated: 'Category updated.',
   categoryCreated: 'Category created.',
   categoryNotFound: 'Category not found.',
   categoryNameNeeded: 'Category name is needed.',
   categoryNameTaken: 'A category with this name already exists.',
-  defaultCategoryArchived: 'The default category cannot be archived. Make another category the default first.',
+  defaultCategoryArchived:
+    'The default category cannot be archived. Make another category the default first.',
   archivedCategoryDefault: 'An archived category cannot be the default.',
   categoriesLoadError: "We couldn't load your categories.",
   categorySaveError: "We couldn't save this category.",
@@ -76,7 +80,10 @@ export const SenderAddressResponse = z.object({ email: SenderAddress, message: z
 export const AddSenderAddressBody = z.strictObject({ email: EmailAddress });
 /** POST /v1/settings/email/addresses/verification: (re)send the verification mail to these addresses. */
 export const SendVerificationBody = z.strictObject({
-  emails: z.array(EmailAddress).min(1, 'Name at least one address.').max(20, 'At most 20 addresses at a time.'),
+  emails: z
+    .array(EmailAddress)
+    .min(1, 'Name at least one address.')
+    .max(20, 'At most 20 addresses at a time.'),
 });
 export const SenderAddressParams = z.object({ email: z.string().trim().min(1).max(254) });
 /** POST /v1/sender-verification: the token of the link in the verification mail. */
@@ -185,15 +192,25 @@ export const SuppressionListQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
 export const suppressionPageSize = 100;
-export const SuppressionList = z.object({ suppressions: z.array(Suppression), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+export const SuppressionList = z.object({
+  suppressions: z.array(Suppression),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
 export const AddSuppressionsBody = z.strictObject({
-  emails: z.array(EmailAddress).min(1, 'Name at least one address.').max(1000, 'At most 1,000 addresses at a time.'),
+  emails: z
+    .array(EmailAddress)
+    .min(1, 'Name at least one address.')
+    .max(1000, 'At most 1,000 addresses at a time.'),
   reason: z.enum(suppressionReasons).default('manual'),
   note: z.string().trim().max(500, 'Note must be at most 500 characters.').optional(),
 });
 export const AddSuppressionsResponse = z.object({ added: z.number().int(), message: z.string() });
 export const SuppressionParams = z.object({ email: z.string().trim().min(1).max(254) });
-export const RemoveSuppressionQuery = z.object({ note: z.string().trim().max(500, 'Note must be at most 500 characters.').optional() });
+export const RemoveSuppressionQuery = z.object({
+  note: z.string().trim().max(500, 'Note must be at most 500 characters.').optional(),
+});
 export const SuppressionHistoryEntry = z.object({
   email: z.string(),
   action: z.enum(['added', 'removed']),
@@ -227,9 +244,20 @@ export const CategoryResponse = z.object({ category: CommunicationCategory });
 export const CategoryUpdateResponse = z.object({ category: CommunicationCategory, message: z.string() });
 /** Per category: emails filed under it, people who opted in, people who opted out. */
 export const CategoryCounts = z.object({
-  counts: z.array(z.object({ id: z.number().int(), emails: z.number().int(), optedIn: z.number().int(), optedOut: z.number().int() })),
+  counts: z.array(
+    z.object({
+      id: z.number().int(),
+      emails: z.number().int(),
+      optedIn: z.number().int(),
+      optedOut: z.number().int(),
+    }),
+  ),
 });
-const categoryName = z.string({ error: sendingMessages.categoryNameNeeded }).trim().min(1, sendingMessages.categoryNameNeeded).max(100, 'Category name must be at most 100 characters.');
+const categoryName = z
+  .string({ error: sendingMessages.categoryNameNeeded })
+  .trim()
+  .min(1, sendingMessages.categoryNameNeeded)
+  .max(100, 'Category name must be at most 100 characters.');
 const categoryDescription = z.string().trim().max(500, 'Description must be at most 500 characters.');
 export const CreateCategoryBody = z.strictObject({
   name: categoryName,
@@ -248,8 +276,18 @@ export const UpdateCategoryBody = z.strictObject({
 
 export const preferenceValues = ['optIn', 'optOut', 'unspecified'] as const;
 export type PreferenceValue = (typeof preferenceValues)[number];
-export const TokenQuery = z.object({ token: z.string({ error: sendingMessages.linkInvalid }).min(1, sendingMessages.linkInvalid).max(2000, sendingMessages.linkInvalid) });
-export const PreferenceCategory = CommunicationCategory.pick({ id: true, name: true, description: true, type: true });
+export const TokenQuery = z.object({
+  token: z
+    .string({ error: sendingMessages.linkInvalid })
+    .min(1, sendingMessages.linkInvalid)
+    .max(2000, sendingMessages.linkInvalid),
+});
+export const PreferenceCategory = CommunicationCategory.pick({
+  id: true,
+  name: true,
+  description: true,
+  type: true,
+});
 export const CommunicationPreferences = z.object({
   /** The category of the email the link came from, when it had one. */
   categoryId: z.number().int().nullable(),

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { EmailAddress, Site, TeamMember, TimeZone } from './accounts.ts';
 import { scopeDefaults, scopeIds, scopeNeeds, type ScopeId, type ScopeState } from './scopes.ts';
 
-
 export const ScopeInput = z.object({ id: z.enum(scopeIds), enabled: z.boolean() });
 
 /** A team member as the team page lists it: TeamMember plus whether the invitation is still open. */
@@ -13,11 +12,17 @@ export const TeamMemberList = z.object({ teamMembers: z.array(TeamMemberView) })
 export const InviteTeamMemberBody = z.strictObject({
   name: z.string().trim().min(1, 'Name is required.').max(200),
   email: EmailAddress,
-  scopes: z.array(ScopeInput).max(scopeIds.length * 2).optional(),
+  scopes: z
+    .array(ScopeInput)
+    .max(scopeIds.length * 2)
+    .optional(),
 });
 export const UpdateTeamMemberBody = z.strictObject({
   name: z.string().trim().max(200).optional(),
-  scopes: z.array(ScopeInput).max(scopeIds.length * 2).optional(),
+  scopes: z
+    .array(ScopeInput)
+    .max(scopeIds.length * 2)
+    .optional(),
 });
 export const TeamMemberResponse = z.object({ teamMember: TeamMemberView });
 
@@ -51,7 +56,10 @@ export const CreateSubaccountBody = z.strictObject({
   timezone: TimeZone.optional(),
 });
 export const SubaccountResponse = z.object({ subaccount: AccountListItem });
-export const DeleteAccountResponse = z.object({ result: z.enum(['deleted', 'in-progress']), message: z.string() });
+export const DeleteAccountResponse = z.object({
+  result: z.enum(['deleted', 'in-progress']),
+  message: z.string(),
+});
 export { IdParams as AccountIdParams } from './common.ts';
 
 export const logoContentTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
@@ -63,7 +71,12 @@ export const UploadUrlResponse = z.object({ url: z.string(), key: z.string(), pu
 
 export const ApiKeyResponse = z.object({ apiKey: z.string(), hint: z.string() });
 
-export const AccountIssue = z.object({ id: z.number().int(), kind: z.string(), message: z.string(), createdAt: z.string() });
+export const AccountIssue = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  message: z.string(),
+  createdAt: z.string(),
+});
 export const AccountIssues = z.object({ issues: z.array(AccountIssue) });
 
 /** Every scope id once, with defaults for the ones not given. */
@@ -111,9 +124,30 @@ export function toggleScope(scopes: readonly ScopeState[], id: ScopeId, enable: 
 
 /** The scope groups of the team-member popup (docs/team-and-accounts.md). */
 export const scopeGroups: { name: string; scopes: ScopeId[] }[] = [
-  { name: 'Account', scopes: ['account:write', 'apps:write', 'team:read', 'team:write', 'apiKeys:read', 'apiKeys:write', 'subaccounts:write'] },
+  {
+    name: 'Account',
+    scopes: [
+      'account:write',
+      'apps:write',
+      'team:read',
+      'team:write',
+      'apiKeys:read',
+      'apiKeys:write',
+      'subaccounts:write',
+    ],
+  },
   { name: 'Billing', scopes: ['billing:read', 'billing:write'] },
-  { name: 'Emails', scopes: ['emails:read', 'emails:write', 'broadcasts:read', 'broadcasts:write', 'emailMetrics:read', 'emailSettings:write'] },
+  {
+    name: 'Emails',
+    scopes: [
+      'emails:read',
+      'emails:write',
+      'broadcasts:read',
+      'broadcasts:write',
+      'emailMetrics:read',
+      'emailSettings:write',
+    ],
+  },
   { name: 'Flows', scopes: ['flows:read', 'flows:write'] },
   { name: 'People', scopes: ['people:read', 'people:write', 'people:export', 'personFields:write'] },
 ];

@@ -2,7 +2,14 @@
 import { z } from 'zod';
 
 /** The user agent classes an open or click is recorded with (docs/tracking-and-metrics.md, "Email tracking"). */
-export const trackingUserAgentClasses = ['privacy-proxy', 'image-proxy', 'scanner', 'mobile', 'desktop', 'unknown'] as const;
+export const trackingUserAgentClasses = [
+  'privacy-proxy',
+  'image-proxy',
+  'scanner',
+  'mobile',
+  'desktop',
+  'unknown',
+] as const;
 export type TrackingUserAgentClass = (typeof trackingUserAgentClasses)[number];
 
 /**

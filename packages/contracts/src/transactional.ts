@@ -29,19 +29,25 @@ export type TransactionalStatus = (typeof transactionalStatuses)[number];
 export const transactionalMessages = {
   emailIdInvalid: `Choose an email: emailId is the id of a saved email, or ${adHocEmailId} for ad-hoc content sent with the request.`,
   adHocNeeds: (field: string) => `An ad-hoc email (emailId ${adHocEmailId}) needs ${field}.`,
-  adHocOnly: (field: string) => `Only ad-hoc emails (emailId ${adHocEmailId}) take ${field}; a saved email sends its own.`,
+  adHocOnly: (field: string) =>
+    `Only ad-hoc emails (emailId ${adHocEmailId}) take ${field}; a saved email sends its own.`,
   dataKeyInvalid: `Merge data keys must start with a letter and hold only letters, digits, "_" and "-" (at most ${transactionalLimits.maxDataKeyLength} characters).`,
   dataTooManyKeys: `Merge data may hold at most ${transactionalLimits.maxDataKeys} keys.`,
   dataTooLarge: `Merge data must be at most ${transactionalLimits.maxDataLength.toLocaleString('en-US')} characters as JSON.`,
   dataTooDeep: `Merge data may nest objects and lists at most ${transactionalLimits.maxDataDepth} levels deep.`,
   idempotencyKeyInvalid: `The Idempotency-Key header must be 1 to ${transactionalLimits.maxIdempotencyKeyLength} characters.`,
-  idempotencyKeyReused: 'This Idempotency-Key was already used for a different request. Use a new key for a new email.',
-  categoryNotTransactional: (name: string) => `"${name}" is a marketing category. Transactional emails need a transactional category.`,
+  idempotencyKeyReused:
+    'This Idempotency-Key was already used for a different request. Use a new key for a new email.',
+  categoryNotTransactional: (name: string) =>
+    `"${name}" is a marketing category. Transactional emails need a transactional category.`,
   categoryArchived: (name: string) => `"${name}" is archived. Choose a category in use.`,
-  noTransactionalCategory: 'This account has no transactional category. Add one under Settings → Email → Categories.',
-  noSender: 'This account has no verified sender yet. Send fromEmail, or verify a sender address under Settings → Email → Senders.',
+  noTransactionalCategory:
+    'This account has no transactional category. Add one under Settings → Email → Categories.',
+  noSender:
+    'This account has no verified sender yet. Send fromEmail, or verify a sender address under Settings → Email → Senders.',
   notFound: 'Transactional email not found.',
-  stoppedBySuppression: (address: string, reason: string) => `Not sent: ${address} is on the suppression list (${reason}).`,
+  stoppedBySuppression: (address: string, reason: string) =>
+    `Not sent: ${address} is on the suppression list (${reason}).`,
   stoppedArchived: 'Not sent: the person with this address is archived.',
   stoppedOptedOut: 'Not sent: the person with this address opted out of this category.',
 } as const;
@@ -72,10 +78,19 @@ function nestingDepth(value: unknown): number {
 /** Merge values laid over the recipient's fields when rendering: `{{ person.orderId }}`. */
 export const TransactionalData = z
   .record(z.string(), z.unknown())
-  .refine((data) => nestingDepth(data) <= transactionalLimits.maxDataDepth, { message: transactionalMessages.dataTooDeep, abort: true })
+  .refine((data) => nestingDepth(data) <= transactionalLimits.maxDataDepth, {
+    message: transactionalMessages.dataTooDeep,
+    abort: true,
+  })
   .refine((data) => Object.keys(data).every((key) => dataKey.test(key)), transactionalMessages.dataKeyInvalid)
-  .refine((data) => Object.keys(data).length <= transactionalLimits.maxDataKeys, transactionalMessages.dataTooManyKeys)
-  .refine((data) => JSON.stringify(data).length <= transactionalLimits.maxDataLength, transactionalMessages.dataTooLarge);
+  .refine(
+    (data) => Object.keys(data).length <= transactionalLimits.maxDataKeys,
+    transactionalMessages.dataTooManyKeys,
+  )
+  .refine(
+    (data) => JSON.stringify(data).length <= transactionalLimits.maxDataLength,
+    transactionalMessages.dataTooLarge,
+  );
 
 const adHocFields = ['subject', 'html', 'preheader', 'fromEmail', 'fromName', 'replyTo'] as const;
 
@@ -88,23 +103,49 @@ export const TransactionalSendBody = z
       .refine((id) => id === adHocEmailId || (id > 0 && id <= 2 ** 53), transactionalMessages.emailIdInvalid),
     to: Address,
     data: TransactionalData.optional(),
-    subject: z.string().trim().min(1, transactionalMessages.adHocNeeds('subject')).max(emailLimits.maxSubjectLength, `Subject must be at most ${emailLimits.maxSubjectLength} characters.`).optional(),
-    html: z.string().min(1, transactionalMessages.adHocNeeds('html')).max(emailLimits.maxHtmlLength, "The email's HTML must be at most 1,000,000 characters.").optional(),
-    preheader: z.string().trim().max(emailLimits.maxPreheaderLength, `Preheader must be at most ${emailLimits.maxPreheaderLength} characters.`).optional(),
+    subject: z
+      .string()
+      .trim()
+      .min(1, transactionalMessages.adHocNeeds('subject'))
+      .max(
+        emailLimits.maxSubjectLength,
+        `Subject must be at most ${emailLimits.maxSubjectLength} characters.`,
+      )
+      .optional(),
+    html: z
+      .string()
+      .min(1, transactionalMessages.adHocNeeds('html'))
+      .max(emailLimits.maxHtmlLength, "The email's HTML must be at most 1,000,000 characters.")
+      .optional(),
+    preheader: z
+      .string()
+      .trim()
+      .max(
+        emailLimits.maxPreheaderLength,
+        `Preheader must be at most ${emailLimits.maxPreheaderLength} characters.`,
+      )
+      .optional(),
     fromEmail: Address.optional(),
     fromName: z.string().trim().max(200, 'From name must be at most 200 characters.').optional(),
     replyTo: Address.optional(),
-    categoryId: z.number().int().positive().max(2 ** 53).optional(),
+    categoryId: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 53)
+      .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.emailId === adHocEmailId) {
       for (const field of ['subject', 'html'] as const) {
-        if (body[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: transactionalMessages.adHocNeeds(field) });
+        if (body[field] === undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: transactionalMessages.adHocNeeds(field) });
       }
       return;
     }
     for (const field of adHocFields) {
-      if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: transactionalMessages.adHocOnly(field) });
+      if (body[field] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: transactionalMessages.adHocOnly(field) });
     }
   });
 export type TransactionalSendBody = z.infer<typeof TransactionalSendBody>;
@@ -118,7 +159,13 @@ export const TransactionalSendResponse = z.object({
 });
 export type TransactionalSendResponse = z.infer<typeof TransactionalSendResponse>;
 
-export const TransactionalParams = z.object({ deliveryId: z.coerce.number().int().positive().max(2 ** 53) });
+export const TransactionalParams = z.object({
+  deliveryId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53),
+});
 
 /** GET /v1/transactional/{deliveryId}: one transactional delivery. */
 export const TransactionalDelivery = z.object({

@@ -40,26 +40,50 @@ describe('abTestSplit', () => {
 
   it('puts each rank in one variant or the rest, and each variant gets exactly its size', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 5, max: 50 }), fc.integer({ min: 2, max: 4 }), (recipients, share, count) => {
-        const split = abTestSplit(recipients, share, count);
-        const got = Array.from({ length: count + 1 }, () => 0);
-        for (let rank = 1; rank <= recipients; rank++) got[abTestVariantAt(rank, split.variants)]!++;
-        expect(got.slice(1)).toEqual(split.variants);
-        expect(got[0]).toBe(split.rest);
-        // The test share is the first ranks, variant after variant.
-        for (let rank = 2; rank <= split.test; rank++) expect(abTestVariantAt(rank, split.variants)).toBeGreaterThanOrEqual(abTestVariantAt(rank - 1, split.variants));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 5, max: 50 }),
+        fc.integer({ min: 2, max: 4 }),
+        (recipients, share, count) => {
+          const split = abTestSplit(recipients, share, count);
+          const got = Array.from({ length: count + 1 }, () => 0);
+          for (let rank = 1; rank <= recipients; rank++) got[abTestVariantAt(rank, split.variants)]!++;
+          expect(got.slice(1)).toEqual(split.variants);
+          expect(got[0]).toBe(split.rest);
+          // The test share is the first ranks, variant after variant.
+          for (let rank = 2; rank <= split.test; rank++)
+            expect(abTestVariantAt(rank, split.variants)).toBeGreaterThanOrEqual(
+              abTestVariantAt(rank - 1, split.variants),
+            );
+        },
+      ),
       { numRuns: 200 },
     );
   });
 });
 
 describe('AbTestInput', () => {
-  const valid = { variants: [{ subject: 'One' }, { subject: 'Two' }], testShare: 20, metric: 'opens', waitHours: 4 };
+  const valid = {
+    variants: [{ subject: 'One' }, { subject: 'Two' }],
+    testShare: 20,
+    metric: 'opens',
+    waitHours: 4,
+  };
   it('names variants A to D by position and drops the decision fields a client sends back', () => {
-    const parsed = AbTestInput.parse({ ...valid, variants: [{ subject: 'One' }, { name: 'Bold', emailId: 7 }, {}], decidesAt: null, winner: 1, decidedAt: 'x', explanation: 'y' });
+    const parsed = AbTestInput.parse({
+      ...valid,
+      variants: [{ subject: 'One' }, { name: 'Bold', emailId: 7 }, {}],
+      decidesAt: null,
+      winner: 1,
+      decidedAt: 'x',
+      explanation: 'y',
+    });
     expect(parsed).toEqual({
-      variants: [{ name: 'A', subject: 'One', emailId: null }, { name: 'Bold', subject: null, emailId: 7 }, { name: 'C', subject: null, emailId: null }],
+      variants: [
+        { name: 'A', subject: 'One', emailId: null },
+        { name: 'Bold', subject: null, emailId: 7 },
+        { name: 'C', subject: null, emailId: null },
+      ],
       testShare: 20,
       metric: 'opens',
       waitHours: 4,
@@ -72,13 +96,29 @@ describe('AbTestInput', () => {
       return result.success ? null : result.error.issues[0]!.message;
     };
     expect(message({ ...valid, variants: [{ subject: 'One' }] })).toBe(abTestMessages.tooFewVariants);
-    expect(message({ ...valid, variants: ['A', 'B', 'C', 'D', 'E'].map((subject) => ({ subject })) })).toBe(abTestMessages.tooManyVariants);
-    for (const testShare of [4, 51, 12.5, '20']) expect(message({ ...valid, testShare })).toBe(abTestMessages.testShare);
-    for (const waitHours of [0, 73, 1.5]) expect(message({ ...valid, waitHours })).toBe(abTestMessages.waitHours);
+    expect(message({ ...valid, variants: ['A', 'B', 'C', 'D', 'E'].map((subject) => ({ subject })) })).toBe(
+      abTestMessages.tooManyVariants,
+    );
+    for (const testShare of [4, 51, 12.5, '20'])
+      expect(message({ ...valid, testShare })).toBe(abTestMessages.testShare);
+    for (const waitHours of [0, 73, 1.5])
+      expect(message({ ...valid, waitHours })).toBe(abTestMessages.waitHours);
     expect(message({ ...valid, metric: 'replies' })).toBe(abTestMessages.metric);
-    expect(message({ ...valid, variants: [{ subject: '  ' }, { subject: 'Two' }] })).toBe(abTestMessages.subjectEmpty);
-    expect(message({ ...valid, variants: [{ name: 'X', subject: 'One' }, { name: 'x', subject: 'Two' }] })).toBe(abTestMessages.duplicateNames);
-    expect(message({ ...valid, variants: [{ subject: 'Same' }, { subject: ' Same ' }] })).toBe(abTestMessages.sameAsAnother('B'));
+    expect(message({ ...valid, variants: [{ subject: '  ' }, { subject: 'Two' }] })).toBe(
+      abTestMessages.subjectEmpty,
+    );
+    expect(
+      message({
+        ...valid,
+        variants: [
+          { name: 'X', subject: 'One' },
+          { name: 'x', subject: 'Two' },
+        ],
+      }),
+    ).toBe(abTestMessages.duplicateNames);
+    expect(message({ ...valid, variants: [{ subject: 'Same' }, { subject: ' Same ' }] })).toBe(
+      abTestMessages.sameAsAnother('B'),
+    );
     expect(message({ ...valid, variants: [{}, {}] })).toBe(abTestMessages.sameAsAnother('B'));
   });
 });

@@ -33,7 +33,12 @@ const spec = `
 | 300000 | 1599 | 15988 | n/a | n/a |`
   .trim()
   .split('\n')
-  .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  .map((line) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
 
 const columns = [
   ['growth-monthly-v1', 'month', 'growth'],
@@ -52,7 +57,13 @@ describe('the catalogue against the spec table', () => {
           expect(() => findPlan(name, Number(limit))).toThrow('Unknown plan');
           return;
         }
-        expect(findPlan(name, Number(limit))).toMatchObject({ name, peopleUpperLimit: Number(limit), price: Number(price), period, tier });
+        expect(findPlan(name, Number(limit))).toMatchObject({
+          name,
+          peopleUpperLimit: Number(limit),
+          price: Number(price),
+          period,
+          tier,
+        });
       });
     });
   }
@@ -68,20 +79,39 @@ describe('the catalogue against the spec table', () => {
   it('bands follow on from each other: 0 - 2,000, 2,001 - 5,000, …', () => {
     const growth = allPlans.filter((p) => p.name === 'growth-monthly-v1');
     expect(growth[0]).toMatchObject({ peopleLowerLimit: 0, peopleUpperLimit: 2000 });
-    for (let i = 1; i < growth.length; i++) expect(growth[i]!.peopleLowerLimit).toBe(growth[i - 1]!.peopleUpperLimit + 1);
+    for (let i = 1; i < growth.length; i++)
+      expect(growth[i]!.peopleLowerLimit).toBe(growth[i - 1]!.peopleUpperLimit + 1);
   });
 
   it('grandfathered premium-monthly-v2 and premium-annual exist with no price shown', () => {
-    expect(new Set(grandfatheredPlans.map((p) => p.name))).toEqual(new Set(['premium-monthly-v2', 'premium-annual']));
+    expect(new Set(grandfatheredPlans.map((p) => p.name))).toEqual(
+      new Set(['premium-monthly-v2', 'premium-annual']),
+    );
     expect(grandfatheredPlans.every((p) => p.price === null && p.tier === 'premium')).toBe(true);
     expect(findPlan('premium-monthly-v2', 5000).period).toBe('month');
   });
 
   it('PayPal tier: lifetime 79 for 2000 or 5000 people, monthly 49 to 299 up to 20000, annual 468 to 2868', () => {
-    const of = (name: string) => paypalPlans.filter((p) => p.name === name).map((p) => [p.peopleUpperLimit, p.price]);
-    expect(of('paypal-lifetime-v1')).toEqual([[2000, 79], [5000, 79]]);
-    expect(of('paypal-monthly-v1')).toEqual([[2000, 49], [5000, 99], [10000, 179], [15000, 249], [20000, 299]]);
-    expect(of('paypal-annual-v1')).toEqual([[2000, 468], [5000, 948], [10000, 1716], [15000, 2388], [20000, 2868]]);
+    const of = (name: string) =>
+      paypalPlans.filter((p) => p.name === name).map((p) => [p.peopleUpperLimit, p.price]);
+    expect(of('paypal-lifetime-v1')).toEqual([
+      [2000, 79],
+      [5000, 79],
+    ]);
+    expect(of('paypal-monthly-v1')).toEqual([
+      [2000, 49],
+      [5000, 99],
+      [10000, 179],
+      [15000, 249],
+      [20000, 299],
+    ]);
+    expect(of('paypal-annual-v1')).toEqual([
+      [2000, 468],
+      [5000, 948],
+      [10000, 1716],
+      [15000, 2388],
+      [20000, 2868],
+    ]);
   });
 
   it("marketplace growth monthly runs from the spec's 25.5 up to 499.5, half the growth monthly price after the first band", () => {
@@ -105,7 +135,11 @@ describe('option labels (docs/billing.md)', () => {
     ['premium-monthly-v3', 150000, '100,001 - 150,000 People: $1,199 per month'],
     ['growth-annual-v1', 10000, '5,001 - 10,000 People: $149 per month (billed yearly) - 2 Months Free!'],
     ['premium-annual-v3', 2000, '0 - 2,000 People: $49 per month (billed yearly) - 2 Months Free!'],
-    ['marketplace-growth-monthly-v1', 2000, '0 - 2,000 People: $25.50 per month (marketplace discount: half price)'],
+    [
+      'marketplace-growth-monthly-v1',
+      2000,
+      '0 - 2,000 People: $25.50 per month (marketplace discount: half price)',
+    ],
     ['paypal-annual-v1', 2000, '0 - 2,000 People: $39 per month (billed yearly) - 20% off'],
     ['paypal-lifetime-v1', 5000, '2,001 - 5,000 People: $79 once'],
   ] as const)('%s %d reads %s', (name, limit, label) => {
@@ -114,16 +148,28 @@ describe('option labels (docs/billing.md)', () => {
 });
 
 describe('the picker (docs/billing.md)', () => {
-  const limits = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 400000 }), fc.constantFrom(...allPlans.map((p) => p.peopleUpperLimit)));
+  const limits = fc.oneof(
+    fc.constant(null),
+    fc.integer({ min: 0, max: 400000 }),
+    fc.constantFrom(...allPlans.map((p) => p.peopleUpperLimit)),
+  );
 
   it('offers only plans whose upper limit exceeds the current one, and every such plan of the four lists', () => {
     fc.assert(
       fc.property(limits, fc.boolean(), (current, marketplace) => {
         const groups = planChoices(current, { marketplace });
         const offered = groups.flatMap((g) => g.plans);
-        for (const plan of offered) if (current !== null) expect(plan.peopleUpperLimit).toBeGreaterThan(current);
-        const lists = [marketplace ? 'marketplace-growth-monthly-v1' : 'growth-monthly-v1', 'premium-monthly-v3', 'growth-annual-v1', 'premium-annual-v3'];
-        const expected = allPlans.filter((p) => lists.includes(p.name) && (current === null || p.peopleUpperLimit > current));
+        for (const plan of offered)
+          if (current !== null) expect(plan.peopleUpperLimit).toBeGreaterThan(current);
+        const lists = [
+          marketplace ? 'marketplace-growth-monthly-v1' : 'growth-monthly-v1',
+          'premium-monthly-v3',
+          'growth-annual-v1',
+          'premium-annual-v3',
+        ];
+        const expected = allPlans.filter(
+          (p) => lists.includes(p.name) && (current === null || p.peopleUpperLimit > current),
+        );
         expect(offered.length).toBe(expected.length);
       }),
     );
@@ -138,15 +184,27 @@ describe('the picker (docs/billing.md)', () => {
       }),
     );
     expect(planChoices(null).map((g) => g.label)).toEqual([...planGroupLabels]);
-    expect(planChoices(150000).map((g) => g.label)).toEqual(['Monthly Growth', 'Annual Growth - 2 Months Free']);
+    expect(planChoices(150000).map((g) => g.label)).toEqual([
+      'Monthly Growth',
+      'Annual Growth - 2 Months Free',
+    ]);
     expect(planChoices(300000)).toEqual([]);
   });
 
   it('never offers grandfathered or PayPal-tier plans', () => {
     fc.assert(
       fc.property(limits, fc.boolean(), (current, marketplace) => {
-        const names = new Set(planChoices(current, { marketplace }).flatMap((g) => g.plans.map((p) => p.name)));
-        for (const name of ['premium-monthly-v2', 'premium-annual', 'paypal-lifetime-v1', 'paypal-monthly-v1', 'paypal-annual-v1']) expect(names.has(name)).toBe(false);
+        const names = new Set(
+          planChoices(current, { marketplace }).flatMap((g) => g.plans.map((p) => p.name)),
+        );
+        for (const name of [
+          'premium-monthly-v2',
+          'premium-annual',
+          'paypal-lifetime-v1',
+          'paypal-monthly-v1',
+          'paypal-annual-v1',
+        ])
+          expect(names.has(name)).toBe(false);
       }),
     );
   });
@@ -155,12 +213,20 @@ describe('the picker (docs/billing.md)', () => {
 describe('usage level', () => {
   it('ok below 90%, warning from 90%, over from 100%, ok without a limit', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 2_000_000 }), (limit, count) => {
-        const level = usageLevel(count, limit);
-        expect(level).toBe(count >= limit ? 'over' : count >= limit * 0.9 ? 'warning' : 'ok');
-        expect(usageLevel(count, null)).toBe('ok');
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 2_000_000 }),
+        (limit, count) => {
+          const level = usageLevel(count, limit);
+          expect(level).toBe(count >= limit ? 'over' : count >= limit * 0.9 ? 'warning' : 'ok');
+          expect(usageLevel(count, null)).toBe('ok');
+        },
+      ),
     );
-    expect([usageLevel(1799, 2000), usageLevel(1800, 2000), usageLevel(2000, 2000)]).toEqual(['ok', 'warning', 'over']);
+    expect([usageLevel(1799, 2000), usageLevel(1800, 2000), usageLevel(2000, 2000)]).toEqual([
+      'ok',
+      'warning',
+      'over',
+    ]);
   });
 });

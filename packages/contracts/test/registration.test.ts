@@ -1,10 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimatedContactsOptions, isValidSite, nextRegistrationStep, type RegistrationState } from '../src/index.ts';
+import {
+  estimatedContactsOptions,
+  isValidSite,
+  nextRegistrationStep,
+  type RegistrationState,
+} from '../src/index.ts';
 
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/);
 const tld = fc.stringMatching(/^[a-z]{2,25}$/);
-const domain = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld).map(([labels, t]) => [...labels, t].join('.'));
+const domain = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld)
+  .map(([labels, t]) => [...labels, t].join('.'));
 
 describe('isValidSite', () => {
   it('accepts any domain with optional scheme, www, port and path', () => {
@@ -25,17 +32,29 @@ describe('isValidSite', () => {
 
   it('refuses a top-level part that is too short, too long or not letters', () => {
     fc.assert(
-      fc.property(label, fc.oneof(fc.stringMatching(/^[a-z]$/), fc.stringMatching(/^[a-z]{26,30}$/), fc.stringMatching(/^[0-9]{2,5}$/)), (l, t) => {
-        expect(isValidSite(`${l}.${t}`)).toBe(false);
-      }),
+      fc.property(
+        label,
+        fc.oneof(
+          fc.stringMatching(/^[a-z]$/),
+          fc.stringMatching(/^[a-z]{26,30}$/),
+          fc.stringMatching(/^[0-9]{2,5}$/),
+        ),
+        (l, t) => {
+          expect(isValidSite(`${l}.${t}`)).toBe(false);
+        },
+      ),
     );
   });
 
   it('refuses text with spaces and other schemes', () => {
     fc.assert(
-      fc.property(domain, fc.string({ minLength: 1 }).filter((s) => /\s/.test(s.trim()) ), (host, junk) => {
-        expect(isValidSite(`${host}${junk}`)).toBe(false);
-      }),
+      fc.property(
+        domain,
+        fc.string({ minLength: 1 }).filter((s) => /\s/.test(s.trim())),
+        (host, junk) => {
+          expect(isValidSite(`${host}${junk}`)).toBe(false);
+        },
+      ),
     );
     for (const bad of ['ftp://example.com', 'example', 'http://', 'exa mple.com', '.com', 'example.c']) {
       expect(isValidSite(bad), bad).toBe(false);

@@ -1,10 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { completeScopes, enforceScopeNeeds, hasScopes, scopeIds, scopeNeeds, toggleScope, type ScopeId, type ScopeState } from '../src/index.ts';
+import {
+  completeScopes,
+  enforceScopeNeeds,
+  hasScopes,
+  scopeIds,
+  scopeNeeds,
+  toggleScope,
+  type ScopeId,
+  type ScopeState,
+} from '../src/index.ts';
 
-const anyScopes = fc.array(fc.boolean(), { minLength: scopeIds.length, maxLength: scopeIds.length }).map((flags) =>
-  scopeIds.map((id, i) => ({ id, enabled: flags[i]! })),
-);
+const anyScopes = fc
+  .array(fc.boolean(), { minLength: scopeIds.length, maxLength: scopeIds.length })
+  .map((flags) => scopeIds.map((id, i) => ({ id, enabled: flags[i]! })));
 const enabledSet = (scopes: ScopeState[]) => new Set(scopes.filter((s) => s.enabled).map((s) => s.id));
 const respectsNeeds = (scopes: ScopeState[]) => {
   const on = enabledSet(scopes);
@@ -27,25 +36,48 @@ describe('scope dependencies', () => {
 
   it('toggleScope keeps a consistent set consistent and sets the toggled scope', () => {
     fc.assert(
-      fc.property(anyScopes.map(enforceScopeNeeds), fc.constantFrom(...scopeIds), fc.boolean(), (scopes, id: ScopeId, enable) => {
-        const result = toggleScope(scopes, id, enable);
-        expect(respectsNeeds(result)).toBe(true);
-        expect(enabledSet(result).has(id)).toBe(enable);
-      }),
+      fc.property(
+        anyScopes.map(enforceScopeNeeds),
+        fc.constantFrom(...scopeIds),
+        fc.boolean(),
+        (scopes, id: ScopeId, enable) => {
+          const result = toggleScope(scopes, id, enable);
+          expect(respectsNeeds(result)).toBe(true);
+          expect(enabledSet(result).has(id)).toBe(enable);
+        },
+      ),
     );
   });
 
   it('follows the spec table', () => {
     const none = scopeIds.map((id) => ({ id, enabled: false }));
-    expect([...enabledSet(toggleScope(none, 'flows:write', true))].sort()).toEqual(['emails:read', 'flows:read', 'flows:write']);
-    expect([...enabledSet(toggleScope(none, 'billing:write', true))].sort()).toEqual(['billing:read', 'billing:write']);
+    expect([...enabledSet(toggleScope(none, 'flows:write', true))].sort()).toEqual([
+      'emails:read',
+      'flows:read',
+      'flows:write',
+    ]);
+    expect([...enabledSet(toggleScope(none, 'billing:write', true))].sort()).toEqual([
+      'billing:read',
+      'billing:write',
+    ]);
     const all = scopeIds.map((id) => ({ id, enabled: true }));
     const withoutEmailsRead = enabledSet(toggleScope(all, 'emails:read', false));
-    for (const gone of ['emails:read', 'emails:write', 'broadcasts:read', 'broadcasts:write', 'flows:read', 'flows:write']) {
+    for (const gone of [
+      'emails:read',
+      'emails:write',
+      'broadcasts:read',
+      'broadcasts:write',
+      'flows:read',
+      'flows:write',
+    ]) {
       expect(withoutEmailsRead.has(gone as ScopeId)).toBe(false);
     }
     expect(withoutEmailsRead.has('people:read')).toBe(true);
-    expect(completeScopes().filter((s) => s.enabled).map((s) => s.id)).not.toContain('account:write');
+    expect(
+      completeScopes()
+        .filter((s) => s.enabled)
+        .map((s) => s.id),
+    ).not.toContain('account:write');
   });
 
   it('an owner passes every check; a member needs every required scope', () => {

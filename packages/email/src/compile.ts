@@ -4,7 +4,13 @@ import { htmlEngine, textEngine } from './liquid.ts';
 import { textTemplateOf } from './text.ts';
 import { parseSources, preheaderSlot, type CompiledEmail, type EmailSources } from './parsed.ts';
 import { renderCompiled } from './render.ts';
-import type { RenderAccount, RenderableEmail, RenderedMessage, RenderOptions, RenderPerson } from './types.ts';
+import type {
+  RenderAccount,
+  RenderableEmail,
+  RenderedMessage,
+  RenderOptions,
+  RenderPerson,
+} from './types.ts';
 
 export type { CompiledEmail, EmailSources } from './parsed.ts';
 
@@ -99,6 +105,11 @@ export function compileEmail(email: RenderableEmail): CompiledEmail {
 }
 
 /** Compile and render in one step, for a single message; a broadcast compiles once and calls renderCompiled per person. */
-export function render(email: RenderableEmail, person: RenderPerson, account: RenderAccount, options: RenderOptions): RenderedMessage {
+export function render(
+  email: RenderableEmail,
+  person: RenderPerson,
+  account: RenderAccount,
+  options: RenderOptions,
+): RenderedMessage {
   return renderCompiled(compileEmail(email), person, account, options);
 }

@@ -8,7 +8,18 @@ export interface DkimKey {
 }
 
 /** Headers signed when present: those a forger would change, and the one-click unsubscribe pair Gmail requires signed. */
-const signedHeaders = ['from', 'to', 'subject', 'date', 'message-id', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post', 'mime-version', 'content-type'];
+const signedHeaders = [
+  'from',
+  'to',
+  'subject',
+  'date',
+  'message-id',
+  'reply-to',
+  'list-unsubscribe',
+  'list-unsubscribe-post',
+  'mime-version',
+  'content-type',
+];
 
 /** RFC 6376 §3.4.4 relaxed body: whitespace runs to one space, none at line ends, no empty lines at the end. */
 function relaxedBody(body: string): string {
@@ -19,7 +30,10 @@ function relaxedBody(body: string): string {
 
 /** RFC 6376 §3.4.2 relaxed header: lower-case name, unfolded value with whitespace runs as one space, trimmed. */
 function relaxedHeader(name: string, value: string): string {
-  return `${name.toLowerCase()}:${value.replace(/\r\n(?=[ \t])/g, '').replace(/[ \t]+/g, ' ').trim()}`;
+  return `${name.toLowerCase()}:${value
+    .replace(/\r\n(?=[ \t])/g, '')
+    .replace(/[ \t]+/g, ' ')
+    .trim()}`;
 }
 
 const keyCache = new Map<string, crypto.KeyObject>();

@@ -54,7 +54,10 @@ export interface PlannedMessageOptions extends Omit<RenderOptions, 'rewriteLink'
  * A piece of a stretch: text (raw, and as quoted-printable lines, also with the soft line break that joins it to
  * what comes before), the message's link prefix, or a text-part link that depends on the message.
  */
-type Piece = { kind: 'text'; raw: string; qp: string; joined: string } | { kind: 'prefix' } | { kind: 'maybe'; url: string };
+type Piece =
+  | { kind: 'text'; raw: string; qp: string; joined: string }
+  | { kind: 'prefix' }
+  | { kind: 'maybe'; url: string };
 
 /** What joins the quoted-printable lines of a part's segments: a soft line break. */
 export const softBreak = '=\r\n';

@@ -16,7 +16,17 @@ export interface MimeMessage {
   date?: Date;
 }
 
-const reserved = new Set(['message-id', 'mime-version', 'content-type', 'content-transfer-encoding', 'from', 'to', 'subject', 'date', 'reply-to']);
+const reserved = new Set([
+  'message-id',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'from',
+  'to',
+  'subject',
+  'date',
+  'reply-to',
+]);
 
 /** RFC 2047: ASCII text as it is, anything else as UTF-8 base64 encoded-words short enough to fold. */
 function encodeWords(value: string): string {
@@ -84,7 +94,16 @@ export interface QpEscaped {
  */
 export function escapeQp(text: string): QpEscaped {
   if (!rare.test(text)) {
-    return { escaped: text.replaceAll('=', '=3D').replaceAll('\n', '=0A').replaceAll('\r', '=0D').replaceAll('\t', '=09'), rare: false, escapes: 0, bytes: 0 };
+    return {
+      escaped: text
+        .replaceAll('=', '=3D')
+        .replaceAll('\n', '=0A')
+        .replaceAll('\r', '=0D')
+        .replaceAll('\t', '=09'),
+      rare: false,
+      escapes: 0,
+      bytes: 0,
+    };
   }
   // One character per byte: UTF-8 bytes as latin1 characters.
   const bytes = Buffer.from(text, 'utf8').toString('latin1');
@@ -170,12 +189,26 @@ export function toMime(message: MimeMessage): string {
 }
 
 /** The message with its two parts already encoded (toMime). */
-export function mimeOf(message: Omit<MimeMessage, 'text' | 'html'>, text: EncodedBody, html: EncodedBody): string {
-  return joinPieces(mimePieces(message, { encoding: text.encoding, pieces: [text.body] }, { encoding: html.encoding, pieces: [html.body] }));
+export function mimeOf(
+  message: Omit<MimeMessage, 'text' | 'html'>,
+  text: EncodedBody,
+  html: EncodedBody,
+): string {
+  return joinPieces(
+    mimePieces(
+      message,
+      { encoding: text.encoding, pieces: [text.body] },
+      { encoding: html.encoding, pieces: [html.body] },
+    ),
+  );
 }
 
 /** The same message in pieces, from parts in pieces (the planned writing of planned-message.ts): no body is copied. */
-export function mimePieces(message: Omit<MimeMessage, 'text' | 'html'>, text: EncodedPieces, html: EncodedPieces): MimePieces {
+export function mimePieces(
+  message: Omit<MimeMessage, 'text' | 'html'>,
+  text: EncodedPieces,
+  html: EncodedPieces,
+): MimePieces {
   const boundary = `=_herald_${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
   const head = [
     `From: ${encodeAddress(message.from)}`,

@@ -1,5 +1,21 @@
-import { base64Wins, encodeBody, escapeQp, joinPieces, mimePieces, qpLines, type EncodedPieces, type MimePieces } from './mime.ts';
-import { lines, qpStats, softBreak, type EmailPlan, type PartPlan, type PlannedMessageOptions } from './message-plan.ts';
+import {
+  base64Wins,
+  encodeBody,
+  escapeQp,
+  joinPieces,
+  mimePieces,
+  qpLines,
+  type EncodedPieces,
+  type MimePieces,
+} from './mime.ts';
+import {
+  lines,
+  qpStats,
+  softBreak,
+  type EmailPlan,
+  type PartPlan,
+  type PlannedMessageOptions,
+} from './message-plan.ts';
 import {
   collapseBlankLines,
   escapeAttribute,
@@ -37,7 +53,12 @@ function between(rendered: string, markers: string[]): string[] | null {
  * A part's body from its per-message pieces (`own[i]` comes before stretch i) and its stretches. `prefix` is the
  * raw text of the message's link prefix in this part; `maybe` resolves a text link the plan could not settle.
  */
-function bodyOf(part: PartPlan, own: string[], prefix: string, maybe: (url: string) => string): EncodedPieces {
+function bodyOf(
+  part: PartPlan,
+  own: string[],
+  prefix: string,
+  maybe: (url: string) => string,
+): EncodedPieces {
   const escapedOwn = own.map((piece) => escapeQp(piece));
   let rare = part.rare || escapedOwn.some((e) => e.rare);
   const prefixes = part.stretches.reduce((n, s) => n + s.prefixes, 0);

@@ -3,12 +3,7 @@ import { preheaderSlot, type CompiledEmail } from './parsed.ts';
 import type { FastTemplate } from './fast-liquid.ts';
 import { TemplateError, toTemplateError, type EmailPart } from './errors.ts';
 import { htmlEngine, textEngine, defaultLimits } from './liquid.ts';
-import type {
-  RenderAccount,
-  RenderedMessage,
-  RenderOptions,
-  RenderPerson,
-} from './types.ts';
+import type { RenderAccount, RenderedMessage, RenderOptions, RenderPerson } from './types.ts';
 
 type Engine = typeof htmlEngine;
 
@@ -76,10 +71,13 @@ export function withUtm(url: string, campaign: string): string {
 }
 
 /** The link rewriter of a rendering: UTM tags, then `rewriteLink`; null when links stay as written. */
-export function linkRewriterOf(options: Pick<RenderOptions, 'utmCampaign' | 'rewriteLink'>): ((url: string, index: number) => string) | null {
+export function linkRewriterOf(
+  options: Pick<RenderOptions, 'utmCampaign' | 'rewriteLink'>,
+): ((url: string, index: number) => string) | null {
   const utm = options.utmCampaign;
   if (utm === undefined) return options.rewriteLink ?? null;
-  return (url: string, index: number) => (options.rewriteLink ?? ((same: string) => same))(withUtm(url, utm), index);
+  return (url: string, index: number) =>
+    (options.rewriteLink ?? ((same: string) => same))(withUtm(url, utm), index);
 }
 
 /** Herald's own links (unsubscribe, preferences, view in browser), as they stand in the HTML: never rewritten. */
@@ -95,7 +93,13 @@ export function ownLinksOf(options: RenderOptions): Set<string> {
  * The links of a piece of HTML through `rewrite`, numbered on from `counter.index`; what each original link
  * became goes into `rewritten` (the first time it is seen), so the text part can carry the same links.
  */
-export function rewriteHtmlLinks(html: string, rewrite: (url: string, index: number) => string, own: Set<string>, rewritten: Map<string, string>, counter = { index: 0 }): string {
+export function rewriteHtmlLinks(
+  html: string,
+  rewrite: (url: string, index: number) => string,
+  own: Set<string>,
+  rewritten: Map<string, string>,
+  counter = { index: 0 },
+): string {
   return html.replace(hrefPattern, (match, prefix: string, quote: string, url: string) => {
     if (own.has(url)) return match;
     const original = url.includes('&amp;') ? url.replaceAll('&amp;', '&') : url;
@@ -109,7 +113,10 @@ export function rewriteHtmlLinks(html: string, rewrite: (url: string, index: num
  * Links of the HTML through the rewriter (UTM tags, then tracking), numbered in order. Gives the HTML and what each
  * original link became, so the text part can carry the same links without numbering them again.
  */
-function rewriteLinks(html: string, options: RenderOptions): { html: string; rewritten: Map<string, string> | null } {
+function rewriteLinks(
+  html: string,
+  options: RenderOptions,
+): { html: string; rewritten: Map<string, string> | null } {
   const rewrite = linkRewriterOf(options);
   if (!rewrite) return { html, rewritten: null };
   const rewritten = new Map<string, string>();
@@ -222,12 +229,17 @@ export function startRendering(
   const started = performance.now();
   const remaining = () => Math.max(1, limits.renderMs - (performance.now() - started));
   // A fast reading (fast-liquid.ts) where the caller has one and it reads this person; Liquid otherwise.
-  const subject = oneLine(fast.subject?.(scope) ?? run(textEngine, 'subject', compiled.subject, scope, remaining()));
-  scope[preheaderSlot] = fast.preheader?.(scope) ?? run(htmlEngine, 'preheader', compiled.preheader, scope, remaining());
+  const subject = oneLine(
+    fast.subject?.(scope) ?? run(textEngine, 'subject', compiled.subject, scope, remaining()),
+  );
+  scope[preheaderSlot] =
+    fast.preheader?.(scope) ?? run(htmlEngine, 'preheader', compiled.preheader, scope, remaining());
   return {
     subject,
-    html: (templates: Template[], quick?: FastTemplate | null) => quick?.(scope) ?? run(htmlEngine, 'html', templates, scope, remaining()),
-    text: (templates: Template[], quick?: FastTemplate | null) => quick?.(scope) ?? run(textEngine, 'html', templates, scope, remaining()),
+    html: (templates: Template[], quick?: FastTemplate | null) =>
+      quick?.(scope) ?? run(htmlEngine, 'html', templates, scope, remaining()),
+    text: (templates: Template[], quick?: FastTemplate | null) =>
+      quick?.(scope) ?? run(textEngine, 'html', templates, scope, remaining()),
     /** The rendered HTML may not pass the output limit. */
     checkLength(length: number) {
       if (length > limits.outputLength) {

@@ -201,7 +201,9 @@ describe('planned writing', () => {
             expect(message.head.indexOf('\r\n\r\n')).toBe(message.head.length - 4);
             for (const piece of message.body) expect(piece).toMatch(/^[\x00-\x7f]*$/);
             const boundaries = (mime: string) => mime.replace(/=_herald_[0-9a-f]+_[0-9a-z]+/g, 'boundary');
-            expect(boundaries(message.head + message.body.join(''))).toBe(boundaries(writePlanned(plan, person, account, options).mime));
+            expect(boundaries(message.head + message.body.join(''))).toBe(
+              boundaries(writePlanned(plan, person, account, options).mime),
+            );
             const planned = decode(writePlanned(plan, person, account, options).mime);
             const expected = decode(longWay(compiled, person, options, planOptions));
             expect(planned.headers).toBe(expected.headers);

@@ -21,7 +21,11 @@ describe('toMime', () => {
       replyTo: 'replies@example.com',
       subject: 'Grüße, Zoë — 50 % off 🎉',
       from: 'Zoë Café <zoe@example.com>',
-      headers: { 'List-Unsubscribe': '<https://herald.test/public/unsubscribe?token=abc>, <mailto:u@herald.test>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'Message-ID': '<ignored@x>' },
+      headers: {
+        'List-Unsubscribe': '<https://herald.test/public/unsubscribe?token=abc>, <mailto:u@herald.test>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        'Message-ID': '<ignored@x>',
+      },
     });
     expect(mime).not.toMatch(/[^\r]\n/);
     expect(mime.split('\r\n').every((line) => line.length <= 998)).toBe(true);
@@ -31,8 +35,12 @@ describe('toMime', () => {
     expect(parsed.replyTo?.value[0]?.address).toBe('replies@example.com');
     expect(parsed.messageId).toBe('<abc@herald.test>');
     expect(parsed.headerLines.filter((h) => h.key === 'message-id')).toHaveLength(1);
-    expect(parsed.headerLines.find((h) => h.key === 'list-unsubscribe-post')?.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
-    expect(parsed.headerLines.find((h) => h.key === 'list-unsubscribe')?.line.replace(/\r\n /g, ' ')).toBe('List-Unsubscribe: <https://herald.test/public/unsubscribe?token=abc>, <mailto:u@herald.test>');
+    expect(parsed.headerLines.find((h) => h.key === 'list-unsubscribe-post')?.line).toBe(
+      'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+    );
+    expect(parsed.headerLines.find((h) => h.key === 'list-unsubscribe')?.line.replace(/\r\n /g, ' ')).toBe(
+      'List-Unsubscribe: <https://herald.test/public/unsubscribe?token=abc>, <mailto:u@herald.test>',
+    );
     expect(parsed.html).toBe('<p>Hi</p>');
     expect(parsed.text?.trim()).toBe('Hi');
   });
@@ -41,11 +49,20 @@ describe('toMime', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ unit: 'grapheme', maxLength: 120 }),
-        fc.string({ unit: 'grapheme', maxLength: 40 }).filter((n) => !/["\\<>\r\n]/.test(n) && n.trim() === n),
+        fc
+          .string({ unit: 'grapheme', maxLength: 40 })
+          .filter((n) => !/["\\<>\r\n]/.test(n) && n.trim() === n),
         fc.string({ unit: 'grapheme', maxLength: 3000 }),
         fc.string({ unit: 'grapheme', maxLength: 3000 }),
         async (subject, name, html, text) => {
-          const mime = toMime({ ...base, subject, from: name ? `${name} <ada@example.com>` : 'ada@example.com', html: `<p>${html}</p>`, text: `${text}.`, headers: { 'X-Note': `.${subject}` } });
+          const mime = toMime({
+            ...base,
+            subject,
+            from: name ? `${name} <ada@example.com>` : 'ada@example.com',
+            html: `<p>${html}</p>`,
+            text: `${text}.`,
+            headers: { 'X-Note': `.${subject}` },
+          });
           // Ready for the wire as it is: CRLF only, and no line that SMTP would need to dot-stuff.
           expect(mime).not.toMatch(/(^|[^\r])\n/);
           expect(mime).not.toMatch(/(^|\n)\./);
@@ -63,7 +80,10 @@ describe('toMime', () => {
 
   it('writes mostly-ASCII parts as quoted-printable that decodes to exactly the text given', async () => {
     // Dots, equals signs, spaces, tabs and line breaks where the encoder must take care, and now and then a non-ASCII letter.
-    const mostlyAscii = fc.string({ unit: fc.constantFrom('a', 'b', '.', '=', ' ', '\t', '\n', '\r', '<', '>', '"', 'é', '1', 'Z'), maxLength: 4000 });
+    const mostlyAscii = fc.string({
+      unit: fc.constantFrom('a', 'b', '.', '=', ' ', '\t', '\n', '\r', '<', '>', '"', 'é', '1', 'Z'),
+      maxLength: 4000,
+    });
     await fc.assert(
       fc.asyncProperty(mostlyAscii, mostlyAscii, async (html, text) => {
         const mime = toMime({ ...base, html: `<p>${html}</p>`, text: `${text}.` });
@@ -80,10 +100,18 @@ describe('toMime', () => {
   }, 60_000);
 
   it('chooses quoted-printable for an ordinary newsletter and base64 for text that is mostly not ASCII', () => {
-    const newsletter = toMime({ ...base, html: `<table style="width:600px">${'<tr><td class="body">Our engines now run faster. Read more at https://example.com/news.</td></tr>\n'.repeat(80)}</table>`, text: 'Hello there.' });
+    const newsletter = toMime({
+      ...base,
+      html: `<table style="width:600px">${'<tr><td class="body">Our engines now run faster. Read more at https://example.com/news.</td></tr>\n'.repeat(80)}</table>`,
+      text: 'Hello there.',
+    });
     expect(newsletter).toContain('Content-Transfer-Encoding: quoted-printable');
     expect(newsletter).not.toContain('Content-Transfer-Encoding: base64');
-    const japanese = toMime({ ...base, html: `<p>${'こんにちは、世界。'.repeat(40)}</p>`, text: 'こんにちは' });
+    const japanese = toMime({
+      ...base,
+      html: `<p>${'こんにちは、世界。'.repeat(40)}</p>`,
+      text: 'こんにちは',
+    });
     expect(japanese.match(/Content-Transfer-Encoding: base64/g)).toHaveLength(2);
   });
 });

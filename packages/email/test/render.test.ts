@@ -108,7 +108,10 @@ describe('render', () => {
   it('leaves a link whose URL holds a raw < or > as written (not a valid URL; the planned writing cuts after each >)', () => {
     const seen: string[] = [];
     const { html } = renderCompiled(
-      compileEmail({ subject: 's', html: '<a href="https://a.example/x<y>z">odd</a><a href="https://b.example/ok">ok</a>' }),
+      compileEmail({
+        subject: 's',
+        html: '<a href="https://a.example/x<y>z">odd</a><a href="https://b.example/ok">ok</a>',
+      }),
       {},
       account,
       { ...options, rewriteLink: (url) => (seen.push(url), 'https://t.example/') },
@@ -132,13 +135,18 @@ describe('render', () => {
     expect(text).toContain('b <https://t.example/1?u=https%3A%2F%2Fb.example%2Fb>');
     expect(text).not.toContain('<https://a.example/');
     expect(text).toContain('https://c.example/c');
-    expect(text).toContain('Unsubscribe <https://herald.test/public/subscription-preferences?token=abc&unsubscribe=1>');
+    expect(text).toContain(
+      'Unsubscribe <https://herald.test/public/subscription-preferences?token=abc&unsubscribe=1>',
+    );
   });
 
   it('tags links with UTM parameters when asked, keeping links that carry their own and its own links', () => {
-    const html = '<a href="https://a.example/x?y=1">a</a><a href="https://b.example/?utm_source=news">b</a><a href="{{ unsubscribe_url }}">u</a>';
+    const html =
+      '<a href="https://a.example/x?y=1">a</a><a href="https://b.example/?utm_source=news">b</a><a href="{{ unsubscribe_url }}">u</a>';
     const out = render({ subject: 's', html }, {}, account, { ...options, utmCampaign: 'Spring sale' }).html;
-    expect(out).toContain('href="https://a.example/x?y=1&amp;utm_source=herald&amp;utm_medium=email&amp;utm_campaign=Spring+sale"');
+    expect(out).toContain(
+      'href="https://a.example/x?y=1&amp;utm_source=herald&amp;utm_medium=email&amp;utm_campaign=Spring+sale"',
+    );
     expect(out).toContain('href="https://b.example/?utm_source=news"');
     expect(out).toContain('token=abc&amp;unsubscribe=1"');
   });

@@ -35,14 +35,19 @@ export function nextStepId(flow: FlowDefinition, stepId: number, branch: string 
  * Pure: the same flow, run, input and now always give the same result.
  */
 export function advance(flow: FlowDefinition, run: FlowRun, input: AdvanceInput, now: Date): AdvanceResult {
-  if (run.status === 'done' || run.status === 'exited' || run.status === 'failed') return { run, effects: [], needs: null };
-  if (run.status === 'waiting' && run.wakeAt !== null && Date.parse(run.wakeAt) > now.getTime()) return { run, effects: [], needs: null };
+  if (run.status === 'done' || run.status === 'exited' || run.status === 'failed')
+    return { run, effects: [], needs: null };
+  if (run.status === 'waiting' && run.wakeAt !== null && Date.parse(run.wakeAt) > now.getTime())
+    return { run, effects: [], needs: null };
 
   const timeZone = safeTimeZone(input.timeZone);
   const effects: Effect[] = [];
   let stepId = run.stepId;
   let seq = run.seq;
-  const result = (patch: Pick<FlowRun, 'status'> & Partial<FlowRun>, needs: AdvanceResult['needs'] = null): AdvanceResult => ({
+  const result = (
+    patch: Pick<FlowRun, 'status'> & Partial<FlowRun>,
+    needs: AdvanceResult['needs'] = null,
+  ): AdvanceResult => ({
     run: { ...run, stepId, seq, wakeAt: null, ...patch },
     effects,
     needs,
@@ -52,7 +57,8 @@ export function advance(flow: FlowDefinition, run: FlowRun, input: AdvanceInput,
     if (stepId === null) return result({ status: 'done' });
     const step = flow.steps.get(stepId);
     if (!step) return result({ status: 'exited', stepId: null, lastError: flowMessages.stepRemoved });
-    if (executed >= maxStepsPerCall) return result({ status: 'failed', lastError: flowMessages.loopWithoutWait });
+    if (executed >= maxStepsPerCall)
+      return result({ status: 'failed', lastError: flowMessages.loopWithoutWait });
 
     const handler = handlerOf(step.operationKey);
     let config = step.config;
@@ -71,7 +77,13 @@ export function advance(flow: FlowDefinition, run: FlowRun, input: AdvanceInput,
       }
     }
 
-    const outcome = handler.execute(config as never, { run: { ...run, stepId, seq }, step, now, timeZone, fact });
+    const outcome = handler.execute(config as never, {
+      run: { ...run, stepId, seq },
+      step,
+      now,
+      timeZone,
+      fact,
+    });
     seq += 1;
     record(effects, `${run.id}:${seq}`, step.id, step.operationKey, outcome.effects);
 
@@ -83,7 +95,13 @@ export function advance(flow: FlowDefinition, run: FlowRun, input: AdvanceInput,
   }
 }
 
-function record(effects: Effect[], key: string, stepId: number, operationKey: OperationKey, bodies: EffectBody[]): void {
+function record(
+  effects: Effect[],
+  key: string,
+  stepId: number,
+  operationKey: OperationKey,
+  bodies: EffectBody[],
+): void {
   effects.push({ key, stepId, kind: 'executed', operationKey });
   for (const body of bodies) effects.push(Object.assign({ key, stepId }, body) as Effect);
 }

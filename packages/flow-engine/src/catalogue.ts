@@ -2,7 +2,13 @@ import { operationKeys, stepTypeOf, type OperationKey, type StepType } from '@he
 import { stepHandlers } from './registry.ts';
 
 /** One native step as the catalogue lists it (the API adds display sizes, help and input schema). */
-export type CatalogueItem = { operationKey: OperationKey; label: string; description: string; type: StepType; icon: string };
+export type CatalogueItem = {
+  operationKey: OperationKey;
+  label: string;
+  description: string;
+  type: StepType;
+  icon: string;
+};
 
 /** The human label of an operation ('Send email', 'Wait', 'Entered segment', …). */
 export function stepLabel(key: OperationKey): string {

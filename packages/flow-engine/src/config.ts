@@ -25,7 +25,11 @@ const parsedConfigs = new WeakMap<object, Map<OperationKey, ParsedConfig>>();
 function parseUncached(operationKey: OperationKey, config: Record<string, unknown>): ParsedConfig {
   const handler = handlerOf(operationKey);
   const parsed = operationConfigs[operationKey].safeParse(config);
-  if (!parsed.success) return { ok: false, message: handler.invalidConfig ?? flowMessages.unconfigured(stepLabel(operationKey)) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: handler.invalidConfig ?? flowMessages.unconfigured(stepLabel(operationKey)),
+    };
   const value = parsed.data as Record<string, unknown>;
   const problem = handler.check?.(value as never) ?? null;
   return problem ? { ok: false, message: problem } : { ok: true, config: value };

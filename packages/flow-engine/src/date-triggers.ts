@@ -1,4 +1,11 @@
-import { addDays, clockMinutes, localTimeAt, safeTimeZone, zonedToInstant, type LocalDate } from './zoned-time.ts';
+import {
+  addDays,
+  clockMinutes,
+  localTimeAt,
+  safeTimeZone,
+  zonedToInstant,
+  type LocalDate,
+} from './zoned-time.ts';
 
 const dayPattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -12,7 +19,10 @@ export function fieldCalendarDate(value: unknown, timeZone: string): LocalDate |
     if (m) {
       const date = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
       const check = new Date(Date.UTC(date.year, date.month - 1, date.day));
-      const rolledOver = check.getUTCFullYear() !== date.year || check.getUTCMonth() + 1 !== date.month || check.getUTCDate() !== date.day;
+      const rolledOver =
+        check.getUTCFullYear() !== date.year ||
+        check.getUTCMonth() + 1 !== date.month ||
+        check.getUTCDate() !== date.day;
       return rolledOver ? null : date;
     }
   }
@@ -23,7 +33,12 @@ export function fieldCalendarDate(value: unknown, timeZone: string): LocalDate |
 }
 
 /** The instant a date-field trigger fires: the field's date shifted by offsetDays, at `time` in the time zone. */
-export function dateFieldFireTime(fieldDate: unknown, offsetDays: number, time: string, timeZone: string): Date | null {
+export function dateFieldFireTime(
+  fieldDate: unknown,
+  offsetDays: number,
+  time: string,
+  timeZone: string,
+): Date | null {
   const zone = safeTimeZone(timeZone);
   const date = fieldCalendarDate(fieldDate, zone);
   if (!date) return null;
@@ -32,7 +47,13 @@ export function dateFieldFireTime(fieldDate: unknown, offsetDays: number, time: 
 }
 
 /** The instant a /dateFieldTrigger fires for this field value, when that is at or after now; null otherwise. */
-export function nextDateFieldFire(fieldDate: unknown, offsetDays: number, time: string, timeZone: string, now: Date): Date | null {
+export function nextDateFieldFire(
+  fieldDate: unknown,
+  offsetDays: number,
+  time: string,
+  timeZone: string,
+  now: Date,
+): Date | null {
   const fire = dateFieldFireTime(fieldDate, offsetDays, time, timeZone);
   return fire && fire.getTime() >= now.getTime() ? fire : null;
 }
@@ -49,7 +70,12 @@ export function nextAnnualFire(fieldDate: unknown, time: string, timeZone: strin
   const thisYear = localTimeAt(now, zone).year;
   for (let year = thisYear - 1; year <= thisYear + 1; year += 1) {
     const day = date.month === 2 && date.day === 29 && !isLeapYear(year) ? 28 : date.day;
-    const fire = zonedToInstant({ year, month: date.month, day }, Math.floor(minutes / 60), minutes % 60, zone);
+    const fire = zonedToInstant(
+      { year, month: date.month, day },
+      Math.floor(minutes / 60),
+      minutes % 60,
+      zone,
+    );
     if (fire.getTime() >= now.getTime()) return fire;
   }
   return null;

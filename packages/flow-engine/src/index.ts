@@ -11,5 +11,18 @@ export { afterDuration, nextWakeTime, nextWindowStart } from './wait-time.ts';
 export { isValidTimeZone, localTimeAt, zonedToInstant } from './zoned-time.ts';
 export type { StepContext, StepHandler, StepOutcome } from './step-handler.ts';
 export type * from './types.ts';
-export { applyDiff, diffVersions, isEmptyDiff, normalizeSnapshot, stepSettingChanges } from './version-diff.ts';
-export { simulateRun, type SimulatedStepRecord, type SimulationEnding, type SimulationHooks, type SimulationOptions, type SimulationOutcome } from './simulate.ts';
+export {
+  applyDiff,
+  diffVersions,
+  isEmptyDiff,
+  normalizeSnapshot,
+  stepSettingChanges,
+} from './version-diff.ts';
+export {
+  simulateRun,
+  type SimulatedStepRecord,
+  type SimulationEnding,
+  type SimulationHooks,
+  type SimulationOptions,
+  type SimulationOutcome,
+} from './simulate.ts';

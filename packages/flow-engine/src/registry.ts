@@ -39,4 +39,5 @@ export function handlerOf(key: OperationKey): StepHandler {
 }
 
 /** Wait steps (/delay, /delay-v2). */
-export const isWaitOperation = (key: OperationKey): key is '/delay' | '/delay-v2' => key === '/delay' || key === '/delay-v2';
+export const isWaitOperation = (key: OperationKey): key is '/delay' | '/delay-v2' =>
+  key === '/delay' || key === '/delay-v2';

@@ -73,10 +73,18 @@ function waitEnd(flow: FlowDefinition, stepId: number, at: Date, timeZone: strin
   if (!step || !isWaitOperation(step.operationKey)) return null;
   const parsed = parseStepConfig(step.operationKey, step.config);
   if (!parsed.ok) return null;
-  return nextWakeTime(waitOf(parsed.config as OperationConfig<'/delay'> | OperationConfig<'/delay-v2'>), at, timeZone);
+  return nextWakeTime(
+    waitOf(parsed.config as OperationConfig<'/delay'> | OperationConfig<'/delay-v2'>),
+    at,
+    timeZone,
+  );
 }
 
-export async function simulateRun(flow: FlowDefinition, options: SimulationOptions, hooks: SimulationHooks): Promise<SimulationOutcome> {
+export async function simulateRun(
+  flow: FlowDefinition,
+  options: SimulationOptions,
+  hooks: SimulationHooks,
+): Promise<SimulationOutcome> {
   let run: FlowRun = {
     id: options.runId ?? 0,
     flowId: flow.id,
@@ -111,10 +119,17 @@ export async function simulateRun(flow: FlowDefinition, options: SimulationOptio
     }
     for (const effect of executed) {
       const seq = Number(effect.key.slice(effect.key.indexOf(':') + 1));
-      const record: SimulatedStepRecord = { seq, stepId: effect.stepId, operationKey: effect.operationKey, at: now, effects: result.effects.filter((e) => e.key === effect.key && e.kind !== 'executed') };
+      const record: SimulatedStepRecord = {
+        seq,
+        stepId: effect.stepId,
+        operationKey: effect.operationKey,
+        at: now,
+        effects: result.effects.filter((e) => e.key === effect.key && e.kind !== 'executed'),
+      };
       if (effect.operationKey === '/ab-test') {
         const parsed = parseStepConfig('/ab-test', flow.steps.get(effect.stepId)!.config);
-        if (parsed.ok) record.branch = chooseVariant(parsed.config as OperationConfig<'/ab-test'>, run.id, effect.stepId);
+        if (parsed.ok)
+          record.branch = chooseVariant(parsed.config as OperationConfig<'/ab-test'>, run.id, effect.stepId);
       } else if (facts[effect.stepId] !== undefined) {
         record.branch = facts[effect.stepId] ? 'yes' : 'no';
       }
@@ -129,7 +144,14 @@ export async function simulateRun(flow: FlowDefinition, options: SimulationOptio
       const kept = steps.filter((s) => s.seq < applied.seq);
       steps.length = 0;
       steps.push(...kept);
-      run = { ...run, status: 'failed', stepId: failedAt, seq: applied.seq - 1, wakeAt: null, lastError: applied.problem };
+      run = {
+        ...run,
+        status: 'failed',
+        stepId: failedAt,
+        seq: applied.seq - 1,
+        wakeAt: null,
+        lastError: applied.problem,
+      };
       return outcome('failed');
     }
     if (hooks.reached && (await hooks.reached(now))) return outcome('converted', { convertedAt: now });
@@ -152,7 +174,8 @@ export async function simulateRun(flow: FlowDefinition, options: SimulationOptio
     const wakeMs = Date.parse(run.wakeAt);
     for (const moment of moments) {
       if (moment <= now.getTime() || moment >= wakeMs || moment > until) continue;
-      if (hooks.reached && (await hooks.reached(new Date(moment)))) return outcome('converted', { convertedAt: new Date(moment) });
+      if (hooks.reached && (await hooks.reached(new Date(moment))))
+        return outcome('converted', { convertedAt: new Date(moment) });
     }
     if (wakeMs > until) return outcome('horizon', { wakeAt: new Date(wakeMs) });
     now = new Date(wakeMs);

@@ -2,7 +2,11 @@ import type { OperationConfig, OperationKey } from '@herald/contracts';
 import type { Effect, EngineStep, FlowRun } from './types.ts';
 
 /** An effect as a step handler states it; advance() adds the run's key and the step id. */
-export type EffectBody = Effect extends infer E ? (E extends Effect ? Omit<E, 'key' | 'stepId'> : never) : never;
+export type EffectBody = Effect extends infer E
+  ? E extends Effect
+    ? Omit<E, 'key' | 'stepId'>
+    : never
+  : never;
 
 /** What a step handler sees besides its configuration. */
 export type StepContext = {
@@ -41,4 +45,8 @@ export type StepHandler<K extends OperationKey = OperationKey> = {
 };
 
 /** Shorthand for the plain "go on" outcome. */
-export const next = (effects: EffectBody[] = [], branch: string | null = null): StepOutcome => ({ kind: 'next', effects, branch });
+export const next = (effects: EffectBody[] = [], branch: string | null = null): StepOutcome => ({
+  kind: 'next',
+  effects,
+  branch,
+});

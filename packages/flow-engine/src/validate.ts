@@ -30,16 +30,24 @@ export function stepBranches(step: EngineStep): string[] | null {
 }
 
 /** Links out of each step that does not pause, to steps that do not pause: the graph a loop without a wait lives in. */
-function unpausedGraph(flow: FlowDefinition, links: readonly EngineLink[], configured: boolean): Map<number, number[]> {
+function unpausedGraph(
+  flow: FlowDefinition,
+  links: readonly EngineLink[],
+  configured: boolean,
+): Map<number, number[]> {
   const pauses = new Map([...flow.steps.values()].map((step) => [step.id, isPausingStep(step, configured)]));
   const graph = new Map<number, number[]>();
   for (const step of flow.steps.values()) if (!pauses.get(step.id)) graph.set(step.id, []);
-  for (const link of links) if (graph.has(link.source) && graph.has(link.target)) graph.get(link.source)!.push(link.target);
+  for (const link of links)
+    if (graph.has(link.source) && graph.has(link.target)) graph.get(link.source)!.push(link.target);
   return graph;
 }
 
 /** True when adding `link` would close a loop that no wait breaks (the API refuses such a link). */
-export function wouldCreateCycleWithoutWait(flow: FlowDefinition, link: Pick<EngineLink, 'source' | 'target'>): boolean {
+export function wouldCreateCycleWithoutWait(
+  flow: FlowDefinition,
+  link: Pick<EngineLink, 'source' | 'target'>,
+): boolean {
   const graph = unpausedGraph(flow, flow.links, false);
   if (!graph.has(link.source) || !graph.has(link.target)) return false;
   // The new link closes a loop when its source can already be reached from its target.
@@ -96,7 +104,8 @@ export function validateFlow(flow: FlowDefinition): string[] {
   if (triggers.length === 0) problems.push(flowMessages.noTrigger);
   if (triggers.length > 1) problems.push(flowMessages.oneTrigger);
   const links = flow.links.filter((l) => flow.steps.has(l.source) && flow.steps.has(l.target));
-  if (triggers.some((t) => !links.some((l) => l.source === t.id))) problems.push(flowMessages.triggerHasNoNext);
+  if (triggers.some((t) => !links.some((l) => l.source === t.id)))
+    problems.push(flowMessages.triggerHasNoNext);
 
   for (const step of steps) {
     const label = stepLabel(step.operationKey);
@@ -106,7 +115,8 @@ export function validateFlow(flow: FlowDefinition): string[] {
       continue;
     }
     for (const branch of stepBranches(step) ?? []) {
-      if (!links.some((l) => l.source === step.id && l.condition === branch)) problems.push(flowMessages.danglingBranch(label, branch));
+      if (!links.some((l) => l.source === step.id && l.condition === branch))
+        problems.push(flowMessages.danglingBranch(label, branch));
     }
   }
   if (hasCycleWithoutWait(flow, links)) problems.push(flowMessages.cycleWithoutWait);

@@ -1,4 +1,11 @@
-import { decodeInputFields, type FlowSnapshot, type FlowSnapshotLink, type FlowSnapshotStep, type SettingChange, type VersionDiff } from '@herald/contracts';
+import {
+  decodeInputFields,
+  type FlowSnapshot,
+  type FlowSnapshotLink,
+  type FlowSnapshotStep,
+  type SettingChange,
+  type VersionDiff,
+} from '@herald/contracts';
 
 /**
  * Comparing two versions of a flow (issue 20). Steps are matched by id; a step is changed when its operation or its
@@ -12,7 +19,11 @@ const linkKey = (link: FlowSnapshotLink) => `${link.source}>${link.target}#${lin
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
@@ -23,7 +34,12 @@ function leaves(value: Record<string, unknown>, prefix = ''): Map<string, unknow
   const out = new Map<string, unknown>();
   for (const [key, inner] of Object.entries(value)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner) && Object.keys(inner).length > 0) {
+    if (
+      inner !== null &&
+      typeof inner === 'object' &&
+      !Array.isArray(inner) &&
+      Object.keys(inner).length > 0
+    ) {
       for (const [p, v] of leaves(inner as Record<string, unknown>, path)) out.set(p, v);
     } else {
       out.set(path, inner);
@@ -35,7 +51,8 @@ function leaves(value: Record<string, unknown>, prefix = ''): Map<string, unknow
 /** The settings of a step that differ between two of its versions, path by path (the operation as 'operation'). */
 export function stepSettingChanges(before: FlowSnapshotStep, after: FlowSnapshotStep): SettingChange[] {
   const changes: SettingChange[] = [];
-  if (before.operationKey !== after.operationKey) changes.push({ path: 'operation', before: before.operationKey, after: after.operationKey });
+  if (before.operationKey !== after.operationKey)
+    changes.push({ path: 'operation', before: before.operationKey, after: after.operationKey });
   const a = leaves(decodeInputFields(before.inputFields));
   const b = leaves(decodeInputFields(after.inputFields));
   for (const path of [...new Set([...a.keys(), ...b.keys()])].sort()) {
@@ -48,7 +65,9 @@ export function stepSettingChanges(before: FlowSnapshotStep, after: FlowSnapshot
 export function normalizeSnapshot(snapshot: FlowSnapshot): FlowSnapshot {
   return {
     steps: [...snapshot.steps].sort((a, b) => a.id - b.id),
-    links: [...snapshot.links].sort((a, b) => (linkKey(a) < linkKey(b) ? -1 : linkKey(a) > linkKey(b) ? 1 : 0)),
+    links: [...snapshot.links].sort((a, b) =>
+      linkKey(a) < linkKey(b) ? -1 : linkKey(a) > linkKey(b) ? 1 : 0,
+    ),
     settings: { reentry: snapshot.settings.reentry, reentryDays: snapshot.settings.reentryDays },
   };
 }
@@ -69,18 +88,35 @@ export function diffVersions(from: FlowSnapshot, to: FlowSnapshot): VersionDiff 
   const linksBefore = new Set(a.links.map(linkKey));
   const linksAfter = new Set(b.links.map(linkKey));
   const settings: SettingChange[] = [];
-  if (a.settings.reentry !== b.settings.reentry) settings.push({ path: 'reentry', before: a.settings.reentry, after: b.settings.reentry });
-  if (a.settings.reentryDays !== b.settings.reentryDays) settings.push({ path: 'reentryDays', before: a.settings.reentryDays, after: b.settings.reentryDays });
+  if (a.settings.reentry !== b.settings.reentry)
+    settings.push({ path: 'reentry', before: a.settings.reentry, after: b.settings.reentry });
+  if (a.settings.reentryDays !== b.settings.reentryDays)
+    settings.push({ path: 'reentryDays', before: a.settings.reentryDays, after: b.settings.reentryDays });
   return {
-    steps: { added: b.steps.filter((s) => !before.has(s.id)), removed: a.steps.filter((s) => !after.has(s.id)), changed },
-    links: { added: b.links.filter((l) => !linksBefore.has(linkKey(l))), removed: a.links.filter((l) => !linksAfter.has(linkKey(l))) },
+    steps: {
+      added: b.steps.filter((s) => !before.has(s.id)),
+      removed: a.steps.filter((s) => !after.has(s.id)),
+      changed,
+    },
+    links: {
+      added: b.links.filter((l) => !linksBefore.has(linkKey(l))),
+      removed: a.links.filter((l) => !linksAfter.has(linkKey(l))),
+    },
     settings,
   };
 }
 
 /** True when two snapshots do the same thing (nothing added, removed or changed). */
 export function isEmptyDiff(diff: VersionDiff): boolean {
-  return diff.steps.added.length + diff.steps.removed.length + diff.steps.changed.length + diff.links.added.length + diff.links.removed.length + diff.settings.length === 0;
+  return (
+    diff.steps.added.length +
+      diff.steps.removed.length +
+      diff.steps.changed.length +
+      diff.links.added.length +
+      diff.links.removed.length +
+      diff.settings.length ===
+    0
+  );
 }
 
 /** `from` with the diff applied: the snapshot the diff leads to (canvas places of unchanged steps stay `from`'s). */
@@ -94,7 +130,10 @@ export function applyDiff(from: FlowSnapshot, diff: VersionDiff): FlowSnapshot {
     if (change.path === 'reentryDays') settings.reentryDays = change.after as number | null;
   }
   return normalizeSnapshot({
-    steps: [...from.steps.filter((s) => !removed.has(s.id)).map((s) => replaced.get(s.id) ?? s), ...diff.steps.added],
+    steps: [
+      ...from.steps.filter((s) => !removed.has(s.id)).map((s) => replaced.get(s.id) ?? s),
+      ...diff.steps.added,
+    ],
     links: [...from.links.filter((l) => !linksRemoved.has(linkKey(l))), ...diff.links.added],
     settings,
   });

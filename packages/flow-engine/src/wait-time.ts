@@ -1,5 +1,13 @@
 import type { WaitConfig } from '@herald/contracts';
-import { addDays, clockMinutes, localTimeAt, safeTimeZone, weekdayOf, zonedToInstant, type LocalDate } from './zoned-time.ts';
+import {
+  addDays,
+  clockMinutes,
+  localTimeAt,
+  safeTimeZone,
+  weekdayOf,
+  zonedToInstant,
+  type LocalDate,
+} from './zoned-time.ts';
 
 const minuteMs = 60_000;
 
@@ -44,7 +52,13 @@ export function afterDuration(duration: Duration, now: Date, timeZone: string): 
  * `to` on the clock of `timeZone`. A window whose end is not after its start runs over midnight into the next day
  * (22:00–06:00); from = to is the whole day.
  */
-export function nextWindowStart(days: readonly number[], from: string, to: string, now: Date, timeZone: string): Date {
+export function nextWindowStart(
+  days: readonly number[],
+  from: string,
+  to: string,
+  now: Date,
+  timeZone: string,
+): Date {
   const zone = safeTimeZone(timeZone);
   const start = clockMinutes(from);
   const end = clockMinutes(to);

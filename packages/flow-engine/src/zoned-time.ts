@@ -62,12 +62,25 @@ export function localTimeAt(instant: Date | number, timeZone: string): Readonly<
   let reading: LocalTime;
   if (m) {
     const date = { year: Number(m[3]), month: Number(m[1]), day: Number(m[2]) };
-    reading = { ...date, hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6]), weekday: weekdayOf(date) };
+    reading = {
+      ...date,
+      hour: Number(m[4]),
+      minute: Number(m[5]),
+      second: Number(m[6]),
+      weekday: weekdayOf(date),
+    };
   } else {
     const parts = formatter.formatToParts(ms);
-    const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    const get = (type: Intl.DateTimeFormatPartTypes) =>
+      Number(parts.find((p) => p.type === type)?.value ?? 0);
     const date = { year: get('year'), month: get('month'), day: get('day') };
-    reading = { ...date, hour: get('hour'), minute: get('minute'), second: get('second'), weekday: weekdayOf(date) };
+    reading = {
+      ...date,
+      hour: get('hour'),
+      minute: get('minute'),
+      second: get('second'),
+      weekday: weekdayOf(date),
+    };
   }
   if (readings.size >= maxReadings) readings.clear();
   readings.set(cacheKey, reading);

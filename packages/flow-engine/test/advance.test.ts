@@ -10,58 +10,194 @@ const utc: AdvanceInput = { timeZone: 'UTC' };
 const scenarios: Scenario[] = [
   {
     name: 'trigger → send → tag runs straight through and ends',
-    flow: flow([[1, '/added-tag', tag('trial')], [2, '/send', send(5)], [3, '/add-tag', tag('welcomed')]], [[1, 2], [2, 3]]),
-    calls: [{ now: t0, effects: ['executed:1', 'executed:2', 'send:2', 'executed:3', 'addTag:3'], run: { status: 'done', stepId: null, seq: 3 } }],
+    flow: flow(
+      [
+        [1, '/added-tag', tag('trial')],
+        [2, '/send', send(5)],
+        [3, '/add-tag', tag('welcomed')],
+      ],
+      [
+        [1, 2],
+        [2, 3],
+      ],
+    ),
+    calls: [
+      {
+        now: t0,
+        effects: ['executed:1', 'executed:2', 'send:2', 'executed:3', 'addTag:3'],
+        run: { status: 'done', stepId: null, seq: 3 },
+      },
+    ],
   },
   {
     name: 'a filter asks for its answer, then takes the yes branch',
-    flow: flow([[1, '/entered-segment', { segment: { id: 3 } }], [2, '/has-tag', tag('vip')], [3, '/add-tag', tag('yes')], [4, '/add-tag', tag('no')]], [[1, 2], [2, 3, 'yes'], [2, 4, 'no']]),
+    flow: flow(
+      [
+        [1, '/entered-segment', { segment: { id: 3 } }],
+        [2, '/has-tag', tag('vip')],
+        [3, '/add-tag', tag('yes')],
+        [4, '/add-tag', tag('no')],
+      ],
+      [
+        [1, 2],
+        [2, 3, 'yes'],
+        [2, 4, 'no'],
+      ],
+    ),
     calls: [
       { now: t0, effects: ['executed:1'], run: { status: 'active', stepId: 2, seq: 1 }, needs: 2 },
       { now: t0, effects: [], run: { status: 'active', stepId: 2, seq: 1 }, needs: 2 },
-      { now: t0, facts: { 2: true }, effects: ['executed:2', 'executed:3', 'addTag:3'], run: { status: 'done', seq: 3 } },
+      {
+        now: t0,
+        facts: { 2: true },
+        effects: ['executed:2', 'executed:3', 'addTag:3'],
+        run: { status: 'done', seq: 3 },
+      },
     ],
   },
   {
     name: 'a filter answered no takes the no branch; a branch without a link ends the run',
-    flow: flow([[1, '/entered-segment', { segment: { id: 3 } }], [2, '/in-segment', { segment: { id: 4 } }], [3, '/add-tag', tag('yes')]], [[1, 2], [2, 3, 'yes']]),
-    calls: [{ now: t0, facts: { 2: false }, effects: ['executed:1', 'executed:2'], run: { status: 'done', stepId: null, seq: 2 } }],
+    flow: flow(
+      [
+        [1, '/entered-segment', { segment: { id: 3 } }],
+        [2, '/in-segment', { segment: { id: 4 } }],
+        [3, '/add-tag', tag('yes')],
+      ],
+      [
+        [1, 2],
+        [2, 3, 'yes'],
+      ],
+    ),
+    calls: [
+      {
+        now: t0,
+        facts: { 2: false },
+        effects: ['executed:1', 'executed:2'],
+        run: { status: 'done', stepId: null, seq: 2 },
+      },
+    ],
   },
   {
     name: 'an A/B variant without a link ends the run',
-    flow: flow([[1, '/event', { name: 'x' }], [2, '/ab-test', { variants: [{ name: 'A', weight: 1 }, { name: 'B', weight: 1 }] }]], [[1, 2]]),
-    calls: [{ now: t0, effects: ['executed:1', 'executed:2'], run: { status: 'done', stepId: null, seq: 2 } }],
+    flow: flow(
+      [
+        [1, '/event', { name: 'x' }],
+        [
+          2,
+          '/ab-test',
+          {
+            variants: [
+              { name: 'A', weight: 1 },
+              { name: 'B', weight: 1 },
+            ],
+          },
+        ],
+      ],
+      [[1, 2]],
+    ),
+    calls: [
+      { now: t0, effects: ['executed:1', 'executed:2'], run: { status: 'done', stepId: null, seq: 2 } },
+    ],
   },
   {
     name: 'end flow ends the run even with a link after it',
-    flow: flow([[1, '/event', { name: 'x' }], [2, '/end-flow'], [3, '/add-tag', tag('never')]], [[1, 2], [2, 3]]),
-    calls: [{ now: t0, effects: ['executed:1', 'executed:2'], run: { status: 'done', stepId: null, seq: 2 } }],
+    flow: flow(
+      [
+        [1, '/event', { name: 'x' }],
+        [2, '/end-flow'],
+        [3, '/add-tag', tag('never')],
+      ],
+      [
+        [1, 2],
+        [2, 3],
+      ],
+    ),
+    calls: [
+      { now: t0, effects: ['executed:1', 'executed:2'], run: { status: 'done', stepId: null, seq: 2 } },
+    ],
   },
   {
     name: 'a send step without an email fails the run at that step',
-    flow: flow([[1, '/event', { name: 'x' }], [2, '/send', {}]], [[1, 2]]),
-    calls: [{ now: t0, effects: ['executed:1'], run: { status: 'failed', stepId: 2, seq: 1, lastError: flowMessages.noEmail } }],
+    flow: flow(
+      [
+        [1, '/event', { name: 'x' }],
+        [2, '/send', {}],
+      ],
+      [[1, 2]],
+    ),
+    calls: [
+      {
+        now: t0,
+        effects: ['executed:1'],
+        run: { status: 'failed', stepId: 2, seq: 1, lastError: flowMessages.noEmail },
+      },
+    ],
   },
   {
     name: 'a run waiting at a step that was removed exits',
     flow: flow([[1, '/event', { name: 'x' }]], []),
     start: runAt(9, { status: 'waiting', wakeAt: '2026-03-01T00:00:00Z', seq: 4 }),
-    calls: [{ now: t0, effects: [], run: { status: 'exited', stepId: null, seq: 4, lastError: flowMessages.stepRemoved } }],
+    calls: [
+      {
+        now: t0,
+        effects: [],
+        run: { status: 'exited', stepId: null, seq: 4, lastError: flowMessages.stepRemoved },
+      },
+    ],
   },
   {
     name: 'notification, webhook and change field state their effects',
     flow: flow(
-      [[1, '/webhook-trigger'], [2, '/email-notification', { to: ['team@example.com'], subject: 'New lead', body: 'Hi' }], [3, '/send-webhook', { url: 'https://example.com/hook' }], [4, '/change-field', { field: 'plan', value: 'pro' }], [5, '/remove-tag', tag('trial')]],
-      [[1, 2], [2, 3], [3, 4], [4, 5]],
+      [
+        [1, '/webhook-trigger'],
+        [2, '/email-notification', { to: ['team@example.com'], subject: 'New lead', body: 'Hi' }],
+        [3, '/send-webhook', { url: 'https://example.com/hook' }],
+        [4, '/change-field', { field: 'plan', value: 'pro' }],
+        [5, '/remove-tag', tag('trial')],
+      ],
+      [
+        [1, 2],
+        [2, 3],
+        [3, 4],
+        [4, 5],
+      ],
     ),
-    calls: [{ now: t0, effects: ['executed:1', 'executed:2', 'notify:2', 'executed:3', 'webhook:3', 'executed:4', 'changeField:4', 'executed:5', 'removeTag:5'], run: { status: 'done', seq: 5 } }],
+    calls: [
+      {
+        now: t0,
+        effects: [
+          'executed:1',
+          'executed:2',
+          'notify:2',
+          'executed:3',
+          'webhook:3',
+          'executed:4',
+          'changeField:4',
+          'executed:5',
+          'removeTag:5',
+        ],
+        run: { status: 'done', seq: 5 },
+      },
+    ],
   },
 ];
 
 describeScenarios(scenarios);
 
 describe('advance rules', () => {
-  const linear = flow([[1, '/event', { name: 'x' }], [2, '/send', send(5)], [3, '/delay-v2', wait(1)], [4, '/send', send(6)]], [[1, 2], [2, 3], [3, 4]]);
+  const linear = flow(
+    [
+      [1, '/event', { name: 'x' }],
+      [2, '/send', send(5)],
+      [3, '/delay-v2', wait(1)],
+      [4, '/send', send(6)],
+    ],
+    [
+      [1, 2],
+      [2, 3],
+      [3, 4],
+    ],
+  );
 
   it('keys every effect with the run id and the seq of its step', () => {
     const { effects } = advance(linear, runAt(1, { seq: 10 }), utc, t0);
@@ -79,7 +215,11 @@ describe('advance rules', () => {
   it('wakes a run exactly at its wake time, not a millisecond before', () => {
     const run = runAt(4, { status: 'waiting', wakeAt: '2026-03-03T10:00:00.000Z', seq: 3 });
     expect(advance(linear, run, utc, at('2026-03-03T09:59:59.999Z')).run).toBe(run);
-    expect(advance(linear, run, utc, at('2026-03-03T10:00:00.000Z')).run).toMatchObject({ status: 'done', seq: 4, wakeAt: null });
+    expect(advance(linear, run, utc, at('2026-03-03T10:00:00.000Z')).run).toMatchObject({
+      status: 'done',
+      seq: 4,
+      wakeAt: null,
+    });
   });
 
   it('counts days in the person’s time zone: one day across the spring change is 23 hours', () => {
@@ -94,8 +234,26 @@ describe('advance rules', () => {
 
   it('splits an A/B test by weight, the same way every time for a run', () => {
     const ab = flow(
-      [[1, '/event', { name: 'x' }], [2, '/ab-test', { variants: [{ name: 'A', weight: 75 }, { name: 'B', weight: 25 }] }], [3, '/add-tag', tag('a')], [4, '/add-tag', tag('b')]],
-      [[1, 2], [2, 3, 'A'], [2, 4, 'B']],
+      [
+        [1, '/event', { name: 'x' }],
+        [
+          2,
+          '/ab-test',
+          {
+            variants: [
+              { name: 'A', weight: 75 },
+              { name: 'B', weight: 25 },
+            ],
+          },
+        ],
+        [3, '/add-tag', tag('a')],
+        [4, '/add-tag', tag('b')],
+      ],
+      [
+        [1, 2],
+        [2, 3, 'A'],
+        [2, 4, 'B'],
+      ],
     );
     const counts = { a: 0, b: 0 };
     for (let id = 1; id <= 2000; id += 1) {
@@ -110,7 +268,13 @@ describe('advance rules', () => {
   });
 
   it('does not check a trigger’s configuration again for a run that entered', () => {
-    const edited = flow([[1, '/time', {}], [2, '/add-tag', tag('x')]], [[1, 2]]);
+    const edited = flow(
+      [
+        [1, '/time', {}],
+        [2, '/add-tag', tag('x')],
+      ],
+      [[1, 2]],
+    );
     expect(advance(edited, runAt(1), utc, t0).run).toMatchObject({ status: 'done', seq: 2 });
   });
 });

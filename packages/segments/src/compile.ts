@@ -1,6 +1,12 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { segmentMessages, type Condition, type ConditionNode, type ConditionType } from '@herald/contracts';
-import { alwaysFalse, alwaysTrue, type CompileContext, type CompileState, type ConditionCompiler } from './context.ts';
+import {
+  alwaysFalse,
+  alwaysTrue,
+  type CompileContext,
+  type CompileState,
+  type ConditionCompiler,
+} from './context.ts';
 import { conditionCompilers } from './registry.ts';
 
 /** The compiler of one condition, with its type kept. */
@@ -20,7 +26,9 @@ export function compileNode(node: ConditionNode, state: CompileState): RawBuilde
 
 /** True when the tree itself asks about archived people (then they are not left out). */
 export function mentionsArchived(nodes: readonly ConditionNode[]): boolean {
-  return nodes.some((n) => (n.type === 'group' ? mentionsArchived(n.conditions) : n.type === 'status' && n.status === 'archived'));
+  return nodes.some((n) =>
+    n.type === 'group' ? mentionsArchived(n.conditions) : n.type === 'status' && n.status === 'archived',
+  );
 }
 
 /** The state for compiling a tree, following segment references without cycles. */
@@ -48,6 +56,10 @@ function filterOf(nodes: readonly ConditionNode[], state: CompileState): RawBuil
  * Boolean SQL over people aliased `p`: the account, the archived rule (archived people match only a
  * tree that asks for them) and the conditions, joined by AND. Every value is a bound parameter.
  */
-export function segmentFilter(nodes: readonly ConditionNode[], ctx: CompileContext, selfId?: number): RawBuilder<SqlBool> {
+export function segmentFilter(
+  nodes: readonly ConditionNode[],
+  ctx: CompileContext,
+  selfId?: number,
+): RawBuilder<SqlBool> {
   return filterOf(nodes, compileState(ctx, selfId === undefined ? [] : [selfId]));
 }

@@ -30,6 +30,11 @@ export function dateRange(value: string): { start: Date; end: Date } {
 
 /** Whole days from a condition value (number or numeric text), or null. */
 export function parseDays(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value.trim())
+        ? Number(value)
+        : NaN;
   return Number.isInteger(n) && n >= 0 && n <= 36_500 ? n : null;
 }

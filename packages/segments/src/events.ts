@@ -6,7 +6,10 @@ import type { CompileContext } from './context.ts';
  * person, which the (account_id, person_id, created_at) index serves.
  */
 function personEvents(ctx: CompileContext, filters: RawBuilder<SqlBool>[]): RawBuilder<unknown> {
-  const where = sql.join([sql`e.account_id = ${ctx.accountId}::bigint`, sql`e.person_id = p.id`, ...filters], sql` and `);
+  const where = sql.join(
+    [sql`e.account_id = ${ctx.accountId}::bigint`, sql`e.person_id = p.id`, ...filters],
+    sql` and `,
+  );
   return sql`from events e where ${where}`;
 }
 
@@ -29,10 +32,15 @@ export function countEvents(
   }
   if (value === 0) return sql<SqlBool>`not ${hasEvent(ctx, filters)}`;
   const counted = sql`(select count(*) from (select 1 ${personEvents(ctx, filters)} limit ${value + 1}::int) c)`;
-  return operator === 'atMost' ? sql<SqlBool>`${counted} <= ${value}::int` : sql<SqlBool>`${counted} = ${value}::int`;
+  return operator === 'atMost'
+    ? sql<SqlBool>`${counted} <= ${value}::int`
+    : sql<SqlBool>`${counted} = ${value}::int`;
 }
 
 /** LIKE pattern for a `*` wildcard pattern, with LIKE's own characters taken literally. */
 export function wildcardToLike(pattern: string): string {
-  return pattern.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+  return pattern
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)
+    .replace(/\*/g, '%');
 }

@@ -6,7 +6,11 @@ export type TextOperator = 'equals' | 'notEquals' | 'contains' | 'notContains' |
  * Compare a text expression with a value, ignoring case. The negative operators also match a missing
  * value (NULL), as a marketer reads "is not" and "does not contain".
  */
-export function textMatch(value: RawBuilder<unknown>, operator: TextOperator, text: string): RawBuilder<SqlBool> {
+export function textMatch(
+  value: RawBuilder<unknown>,
+  operator: TextOperator,
+  text: string,
+): RawBuilder<SqlBool> {
   switch (operator) {
     case 'equals':
       return sql<SqlBool>`lower(${value}) = lower(${text}::text)`;

@@ -4,7 +4,9 @@ import { compilerFor } from './compile.ts';
 
 /** Segment ids a tree refers to, directly. */
 export function referencedSegments(nodes: readonly ConditionNode[]): number[] {
-  return nodes.flatMap((n) => (n.type === 'group' ? referencedSegments(n.conditions) : n.type === 'segment' ? [n.segmentId] : []));
+  return nodes.flatMap((n) =>
+    n.type === 'group' ? referencedSegments(n.conditions) : n.type === 'segment' ? [n.segmentId] : [],
+  );
 }
 
 /** True when following references from `nodes` reaches `target` (or loops back onto a segment on the path). */
@@ -34,19 +36,31 @@ function firstProblem(nodes: readonly ConditionNode[], ctx: CompileContext): str
  * field's type, missing or malformed value, unknown segment, a cycle through segment conditions —
  * `selfId` is the segment being saved), or null.
  */
-export function validateConditions(nodes: readonly ConditionNode[], ctx: CompileContext, selfId?: number): string | null {
+export function validateConditions(
+  nodes: readonly ConditionNode[],
+  ctx: CompileContext,
+  selfId?: number,
+): string | null {
   const problem = firstProblem(nodes, ctx);
   if (problem) return problem;
   return reachesCycle(nodes, ctx, selfId === undefined ? [] : [selfId]) ? segmentMessages.cycle : null;
 }
 
 /** True when the tree's answer changes with time alone, including through the segments it refers to. */
-export function isTimeRelative(nodes: readonly ConditionNode[], ctx: CompileContext, seen: ReadonlySet<number> = new Set()): boolean {
+export function isTimeRelative(
+  nodes: readonly ConditionNode[],
+  ctx: CompileContext,
+  seen: ReadonlySet<number> = new Set(),
+): boolean {
   return nodes.some((node) => {
     if (node.type === 'group') return isTimeRelative(node.conditions, ctx, seen);
     if (node.type === 'segment') {
       const inner = ctx.segments.get(node.segmentId);
-      return inner !== undefined && !seen.has(node.segmentId) && isTimeRelative(inner, ctx, new Set([...seen, node.segmentId]));
+      return (
+        inner !== undefined &&
+        !seen.has(node.segmentId) &&
+        isTimeRelative(inner, ctx, new Set([...seen, node.segmentId]))
+      );
     }
     return (compilerFor(node.type) as ConditionCompiler<Condition['type']>).isTimeRelative(node as never);
   });

@@ -4,7 +4,11 @@ import { daysFromNow, alwaysTrue, type CompileContext } from './context.ts';
 import { dateRange, parseConditionDate } from './dates.ts';
 
 /** SQL limiting `column` to a time window: ever, the last N days up to now, or between two dates (inclusive). */
-export function windowFilter(column: RawBuilder<unknown>, window: TimeWindow, ctx: CompileContext): RawBuilder<SqlBool> {
+export function windowFilter(
+  column: RawBuilder<unknown>,
+  window: TimeWindow,
+  ctx: CompileContext,
+): RawBuilder<SqlBool> {
   switch (window.type) {
     case 'ever':
       return alwaysTrue;
@@ -21,7 +25,8 @@ export function windowFilter(column: RawBuilder<unknown>, window: TimeWindow, ct
 /** The message for a window whose dates are not valid, or null. */
 export function validateWindow(window: TimeWindow): string | null {
   if (window.type !== 'between') return null;
-  if (!parseConditionDate(window.from) || !parseConditionDate(window.to)) return 'Dates are written YYYY-MM-DD.';
+  if (!parseConditionDate(window.from) || !parseConditionDate(window.to))
+    return 'Dates are written YYYY-MM-DD.';
   if (dateRange(window.from).start > dateRange(window.to).start) return 'The window starts after it ends.';
   return null;
 }

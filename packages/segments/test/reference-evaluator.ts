@@ -1,4 +1,10 @@
-import { archivedSegmentId, type Condition, type ConditionNode, type ConditionOf, type TimeWindow } from '@herald/contracts';
+import {
+  archivedSegmentId,
+  type Condition,
+  type ConditionNode,
+  type ConditionOf,
+  type TimeWindow,
+} from '@herald/contracts';
 import type { DataSet, TestEvent, TestPerson } from './data-set.ts';
 
 /**
@@ -33,7 +39,12 @@ function fieldOf(person: TestPerson, name: string, type: string): Value {
       return person.createdAt;
     case 'unsubscribed':
       return person.unsubscribed;
-    case 'lastName': case 'phone': case 'company': case 'website': case 'userId': case 'unsubscribeReason':
+    case 'lastName':
+    case 'phone':
+    case 'company':
+    case 'website':
+    case 'userId':
+    case 'unsubscribeReason':
       return null;
   }
   const raw = person.fields[name];
@@ -51,18 +62,32 @@ function compareDate(value: Date | null, operator: string, raw: unknown, now: Da
   const t = value.getTime();
   const days = Number(raw) * day;
   switch (operator) {
-    case 'before': return t < range(String(raw)).start.getTime();
-    case 'after': return t >= range(String(raw)).end.getTime();
-    case 'on': { const r = range(String(raw)); return t >= r.start.getTime() && t < r.end.getTime(); }
-    case 'withinLast': return t >= now.getTime() - days && t <= now.getTime();
-    case 'withinNext': return t >= now.getTime() && t <= now.getTime() + days;
-    case 'moreThanAgo': return t < now.getTime() - days;
-    case 'anniversary': return value.toISOString().slice(5, 10) === now.toISOString().slice(5, 10);
+    case 'before':
+      return t < range(String(raw)).start.getTime();
+    case 'after':
+      return t >= range(String(raw)).end.getTime();
+    case 'on': {
+      const r = range(String(raw));
+      return t >= r.start.getTime() && t < r.end.getTime();
+    }
+    case 'withinLast':
+      return t >= now.getTime() - days && t <= now.getTime();
+    case 'withinNext':
+      return t >= now.getTime() && t <= now.getTime() + days;
+    case 'moreThanAgo':
+      return t < now.getTime() - days;
+    case 'anniversary':
+      return value.toISOString().slice(5, 10) === now.toISOString().slice(5, 10);
   }
   return false;
 }
 
-function field(person: TestPerson, c: ConditionOf<'field'>, types: ReadonlyMap<string, string>, now: Date): boolean {
+function field(
+  person: TestPerson,
+  c: ConditionOf<'field'>,
+  types: ReadonlyMap<string, string>,
+  now: Date,
+): boolean {
   const type = types.get(c.field)!;
   const value = fieldOf(person, c.field, type);
   if (type === 'date') return compareDate(value as Date | null, c.operator, c.value, now);
@@ -75,25 +100,39 @@ function field(person: TestPerson, c: ConditionOf<'field'>, types: ReadonlyMap<s
     const n = value as number | null;
     const v = Number(c.value);
     switch (c.operator) {
-      case 'equals': return n !== null && n === v;
-      case 'notEquals': return n === null || n !== v;
-      case 'greaterThan': return n !== null && n > v;
-      case 'lessThan': return n !== null && n < v;
-      case 'isSet': return n !== null;
-      default: return n === null;
+      case 'equals':
+        return n !== null && n === v;
+      case 'notEquals':
+        return n === null || n !== v;
+      case 'greaterThan':
+        return n !== null && n > v;
+      case 'lessThan':
+        return n !== null && n < v;
+      case 'isSet':
+        return n !== null;
+      default:
+        return n === null;
     }
   }
   const s = value === null ? null : lower(String(value));
   const v = lower(String(c.value ?? ''));
   switch (c.operator) {
-    case 'equals': return s !== null && s === v;
-    case 'notEquals': return s === null || s !== v;
-    case 'contains': return s !== null && s.includes(v);
-    case 'notContains': return s === null || !s.includes(v);
-    case 'startsWith': return s !== null && s.startsWith(v);
-    case 'endsWith': return s !== null && s.endsWith(v);
-    case 'isSet': return s !== null && s !== '';
-    default: return s === null || s === '';
+    case 'equals':
+      return s !== null && s === v;
+    case 'notEquals':
+      return s === null || s !== v;
+    case 'contains':
+      return s !== null && s.includes(v);
+    case 'notContains':
+      return s === null || !s.includes(v);
+    case 'startsWith':
+      return s !== null && s.startsWith(v);
+    case 'endsWith':
+      return s !== null && s.endsWith(v);
+    case 'isSet':
+      return s !== null && s !== '';
+    default:
+      return s === null || s === '';
   }
 }
 
@@ -104,7 +143,11 @@ function inWindow(e: TestEvent, w: TimeWindow, now: Date): boolean {
 }
 
 function likeMatch(url: string, pattern: string): boolean {
-  const re = new RegExp(`^${lower(pattern).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*')}$`);
+  const re = new RegExp(
+    `^${lower(pattern)
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '[\\s\\S]*')}$`,
+  );
   return re.test(lower(url));
 }
 
@@ -113,27 +156,41 @@ function propertyMatches(e: TestEvent, p: ConditionOf<'event'>['properties'][num
   const s = raw === undefined || raw === null ? null : lower(String(raw));
   const v = lower(String(p.value ?? ''));
   switch (p.operator) {
-    case 'equals': return s !== null && s === v;
-    case 'notEquals': return s === null || s !== v;
-    case 'contains': return s !== null && s.includes(v);
-    case 'exists': return p.key in e.data;
+    case 'equals':
+      return s !== null && s === v;
+    case 'notEquals':
+      return s === null || s !== v;
+    case 'contains':
+      return s !== null && s.includes(v);
+    case 'exists':
+      return p.key in e.data;
   }
 }
 
 /** The people of `data` that a tree selects, by the same rules the compiler implements. */
-export function evaluate(nodes: readonly ConditionNode[], data: DataSet, types: ReadonlyMap<string, string>, segments: ReadonlyMap<number, ConditionNode[]>, now: Date): Set<number> {
+export function evaluate(
+  nodes: readonly ConditionNode[],
+  data: DataSet,
+  types: ReadonlyMap<string, string>,
+  segments: ReadonlyMap<number, ConditionNode[]>,
+  now: Date,
+): Set<number> {
   const eventsOf = new Map<number, TestEvent[]>();
   for (const e of data.events) eventsOf.set(e.personId, [...(eventsOf.get(e.personId) ?? []), e]);
 
   const mentionsArchived = (list: readonly ConditionNode[]): boolean =>
-    list.some((n) => (n.type === 'group' ? mentionsArchived(n.conditions) : n.type === 'status' && n.status === 'archived'));
+    list.some((n) =>
+      n.type === 'group' ? mentionsArchived(n.conditions) : n.type === 'status' && n.status === 'archived',
+    );
 
   const matchesTree = (person: TestPerson, list: readonly ConditionNode[]): boolean =>
     (mentionsArchived(list) || !person.archived) && list.every((n) => matchesNode(person, n));
 
   const matchesNode = (person: TestPerson, node: ConditionNode): boolean => {
     if (node.type === 'group') {
-      return node.operator === 'and' ? node.conditions.every((c) => matchesNode(person, c)) : node.conditions.some((c) => matchesNode(person, c));
+      return node.operator === 'and'
+        ? node.conditions.every((c) => matchesNode(person, c))
+        : node.conditions.some((c) => matchesNode(person, c));
     }
     return matchesCondition(person, node);
   };
@@ -146,36 +203,67 @@ export function evaluate(nodes: readonly ConditionNode[], data: DataSet, types: 
       case 'tag':
         return person.tags.includes(c.tag) === (c.operator === 'has');
       case 'event': {
-        const n = events.filter((e) => e.type === 'track' && e.name === c.name && inWindow(e, c.window, now) && c.properties.every((p) => propertyMatches(e, p))).length;
+        const n = events.filter(
+          (e) =>
+            e.type === 'track' &&
+            e.name === c.name &&
+            inWindow(e, c.window, now) &&
+            c.properties.every((p) => propertyMatches(e, p)),
+        ).length;
         const v = c.count.value;
         return c.count.operator === 'atLeast' ? n >= v : c.count.operator === 'atMost' ? n <= v : n === v;
       }
       case 'emailActivity': {
         const keys = { email: 'emailId', flow: 'flowId', broadcast: 'broadcastId' } as const;
-        const found = events.some((e) => e.type === 'email' && e.name === c.activity && inWindow(e, c.window, now)
-          && (c.subject.type === 'any' || String(e.data[keys[c.subject.type]]) === String(c.subject.id)));
+        const found = events.some(
+          (e) =>
+            e.type === 'email' &&
+            e.name === c.activity &&
+            inWindow(e, c.window, now) &&
+            (c.subject.type === 'any' || String(e.data[keys[c.subject.type]]) === String(c.subject.id)),
+        );
         return found === c.performed;
       }
       case 'segment': {
-        const inside = c.segmentId === archivedSegmentId ? person.archived : matchesTree(person, segments.get(c.segmentId)!);
+        const inside =
+          c.segmentId === archivedSegmentId
+            ? person.archived
+            : matchesTree(person, segments.get(c.segmentId)!);
         return inside === (c.operator === 'in');
       }
       case 'pageVisited': {
-        const found = events.some((e) => e.type === 'page' && e.url !== null && inWindow(e, c.window, now) && (
-          c.match === 'equals' ? lower(e.url) === lower(c.url)
-            : c.match === 'contains' ? lower(e.url).includes(lower(c.url))
-              : c.match === 'startsWith' ? lower(e.url).startsWith(lower(c.url))
-                : likeMatch(e.url, c.url)));
+        const found = events.some(
+          (e) =>
+            e.type === 'page' &&
+            e.url !== null &&
+            inWindow(e, c.window, now) &&
+            (c.match === 'equals'
+              ? lower(e.url) === lower(c.url)
+              : c.match === 'contains'
+                ? lower(e.url).includes(lower(c.url))
+                : c.match === 'startsWith'
+                  ? lower(e.url).startsWith(lower(c.url))
+                  : likeMatch(e.url, c.url)),
+        );
         return found === c.performed;
       }
       case 'formSubmitted': {
-        const found = events.some((e) => e.type === 'form' && inWindow(e, c.window, now) && (!c.form || (e.name !== null && lower(e.name) === lower(c.form))));
+        const found = events.some(
+          (e) =>
+            e.type === 'form' &&
+            inWindow(e, c.window, now) &&
+            (!c.form || (e.name !== null && lower(e.name) === lower(c.form))),
+        );
         return found === c.performed;
       }
       case 'created':
         return compareDate(person.createdAt, c.operator, c.value, now);
       case 'status':
-        return c.status === 'archived' ? person.archived : c.status === 'unsubscribed' ? person.unsubscribed : !person.unsubscribed;
+        return c.status === 'archived'
+          ? person.archived
+          : c.status === 'unsubscribed'
+            ? person.unsubscribed
+            : !person.unsubscribed;
     }
   };
 

@@ -16,7 +16,9 @@ export function connectFeatures(): void {
   if (connected) return;
   connected = true;
   // What a send of each kind of source says (deliveries/source-content.ts): a broadcast's A/B variant, a transactional send's own content.
-  registerContentSource('broadcast', async (db, key) => broadcastVariantContent(db, key, await savedEmailContent(db, key.accountId, key.emailId)));
+  registerContentSource('broadcast', async (db, key) =>
+    broadcastVariantContent(db, key, await savedEmailContent(db, key.accountId, key.emailId)),
+  );
   registerContentSource('transactional', (db, key) => transactionalContent(db, key.accountId, key.sourceId));
   // The items filed in folders of each type (folders/folder-items.ts).
   registerFolderItems('emails', { activeIds: listActiveEmailIds, archive: archiveEmails });

@@ -19,9 +19,15 @@ keepRunningOnConnectionLoss();
 try {
   const config = loadConfig();
   const role = parseRole(process.argv.slice(2));
-  if (config.smtpUrl && !config.smtpTls.verify) console.warn(`SMTP_TLS_VERIFY=false: the certificate of the relay at ${new URL(config.smtpUrl).host} is not checked (allowed for a relay on this host only)`);
+  if (config.smtpUrl && !config.smtpTls.verify)
+    console.warn(
+      `SMTP_TLS_VERIFY=false: the certificate of the relay at ${new URL(config.smtpUrl).host} is not checked (allowed for a relay on this host only)`,
+    );
   const server = await startServer(config, role);
-  if (server.url) console.log(`Herald is running at ${config.publicUrl} (role ${role}${config.useDevMailbox ? `; mail goes to ${config.publicUrl}/dev/mailbox` : ''})`);
+  if (server.url)
+    console.log(
+      `Herald is running at ${config.publicUrl} (role ${role}${config.useDevMailbox ? `; mail goes to ${config.publicUrl}/dev/mailbox` : ''})`,
+    );
   else console.log(`Herald worker is running (role ${role})`);
   let stopping = false;
   // SIGTERM: stop taking requests and jobs, let the ones in hand finish (a send's batches are sent and recorded,
@@ -33,7 +39,9 @@ try {
     console.log(`${signal} received: finishing requests and jobs in hand, then stopping`);
     const started = Date.now();
     setTimeout(() => {
-      console.error(`Still stopping after ${config.shutdownTimeoutMs} ms: exiting; work in hand will be taken up again`);
+      console.error(
+        `Still stopping after ${config.shutdownTimeoutMs} ms: exiting; work in hand will be taken up again`,
+      );
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     server.stop().then(

@@ -23,7 +23,11 @@ export interface RunningServer {
 }
 
 /** Start the roles asked for on one database: the API, the job worker, or both. */
-export async function startServer(config: Config, role: Role, log: (m: string) => void = console.log): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  role: Role,
+  log: (m: string) => void = console.log,
+): Promise<RunningServer> {
   const database = await connectDatabase(config, log);
   await prepareJobQueue(database.pool);
   const secret = resolveSecret(config);
@@ -33,18 +37,27 @@ export async function startServer(config: Config, role: Role, log: (m: string) =
     config,
     secret,
     google: createGoogleVerifier(config.google),
-    storage: config.s3 ? createS3Storage(config.s3) : createLocalStorage(config.dataDir, config.publicUrl, secret),
+    storage: config.s3
+      ? createS3Storage(config.s3)
+      : createLocalStorage(config.dataDir, config.publicUrl, secret),
   };
-  const mailer = createMailer(database.db, config, (accountId, domainId) => dkimKeyOf(services, database.db, accountId, domainId));
+  const mailer = createMailer(database.db, config, (accountId, domainId) =>
+    dkimKeyOf(services, database.db, accountId, domainId),
+  );
   let runner: Runner | undefined;
   let app: FastifyInstance | undefined;
   let url: string | undefined;
   let inbound: InboundSmtp | undefined;
   try {
-    if (role !== 'api') runner = await startWorker(database.pool, { ...services, mailer }, config.workerConcurrency);
+    if (role !== 'api')
+      runner = await startWorker(database.pool, { ...services, mailer }, config.workerConcurrency);
     // The bounce mailbox runs beside the API (INBOUND_SMTP_PORT); reports it takes are recorded straight away.
     if (role !== 'worker' && config.bounces.inboundSmtpPort !== undefined) {
-      inbound = await startInboundSmtp(services, { port: config.bounces.inboundSmtpPort, host: config.host, log: (line, detail) => log(detail ? `${line} ${JSON.stringify(detail)}` : line) });
+      inbound = await startInboundSmtp(services, {
+        port: config.bounces.inboundSmtpPort,
+        host: config.host,
+        log: (line, detail) => log(detail ? `${line} ${JSON.stringify(detail)}` : line),
+      });
       log(`Bounce intake listening for SMTP on port ${inbound.port}`);
     }
     if (role !== 'worker') {

@@ -12,10 +12,18 @@ import { runPeopleSearchFill } from '../features/people/people-search.jobs.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
 import { runAdvanceFlow, runFlowScheduledTriggers, runFlowWebhooks } from '../features/flows/flows.jobs.ts';
 import { runOutgoingWebhooks, runSlackSend } from '../features/integrations/integrations.jobs.ts';
-import { runDirtyRefresh, runSegmentRefresh, runTimeRelativeRefresh } from '../features/segments/segments.jobs.ts';
+import {
+  runDirtyRefresh,
+  runSegmentRefresh,
+  runTimeRelativeRefresh,
+} from '../features/segments/segments.jobs.ts';
 
 /** `stopping` is aborted when the process begins to shut down: a job that loops stops taking new work and hands the rest back. */
-type Handler<N extends JobName> = (payload: JobPayloads[N], services: Services & { mailer: Mailer }, stopping: AbortSignal) => Promise<void>;
+type Handler<N extends JobName> = (
+  payload: JobPayloads[N],
+  services: Services & { mailer: Mailer },
+  stopping: AbortSignal,
+) => Promise<void>;
 
 /** One handler per job type: a job type without a handler does not compile. */
 export function buildTaskList(services: Services & { mailer: Mailer }): Record<JobName, Task> {
@@ -41,7 +49,8 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {
     const handler = handlers[name] as Handler<JobName>;
-    list[name] = async (payload, helpers) => handler(payload as JobPayloads[JobName], services, helpers.abortSignal);
+    list[name] = async (payload, helpers) =>
+      handler(payload as JobPayloads[JobName], services, helpers.abortSignal);
   }
   return list;
 }

@@ -15,10 +15,15 @@ import { buildTaskList } from './tasks.ts';
 // Segments whose answer moves with time ("in the last 30 days") are rebuilt every 10 minutes.
 // Flows' time and date triggers are looked at every minute.
 // Trials that ended and people limits are looked at every five minutes (features/billing/billing.jobs.ts).
-const crontab = '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1';
+const crontab =
+  '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1';
 
 /** Start processing jobs in this process: every feature's job handlers, its schedules and the loops beside them (jobs/runner.ts runs them). */
-export async function startWorker(pool: pg.Pool, services: Services & { mailer: Mailer }, concurrency: number): Promise<Runner> {
+export async function startWorker(
+  pool: pg.Pool,
+  services: Services & { mailer: Mailer },
+  concurrency: number,
+): Promise<Runner> {
   connectFeatures();
   return runWorker(pool, {
     concurrency,
@@ -26,17 +31,29 @@ export async function startWorker(pool: pg.Pool, services: Services & { mailer: 
     crontab,
     startLoops: () => {
       // Changes marked by the segment triggers are picked up every two seconds.
-      const stopPoller = startDirtyPoller(services.db, (error) => console.error('[jobs] segment poller:', error));
+      const stopPoller = startDirtyPoller(services.db, (error) =>
+        console.error('[jobs] segment poller:', error),
+      );
       // Sends whose worker died are picked up again every ten seconds.
-      const stopSweeper = startDeliveriesSweeper(services.db, services.config.dataDir, (error) => console.error('[jobs] deliveries sweeper:', error));
+      const stopSweeper = startDeliveriesSweeper(services.db, services.config.dataDir, (error) =>
+        console.error('[jobs] deliveries sweeper:', error),
+      );
       // Email events queued for the metrics rollups are added every two seconds.
-      const stopRollup = startMetricsRollup(services.db, (error) => console.error('[jobs] metrics rollup:', error));
+      const stopRollup = startMetricsRollup(services.db, (error) =>
+        console.error('[jobs] metrics rollup:', error),
+      );
       // Flows whose due runs no worker has taken (their worker died) are restarted every five seconds.
-      const stopFlowSweeper = startFlowSweeper(services.db, (error) => console.error('[jobs] flow sweeper:', error));
+      const stopFlowSweeper = startFlowSweeper(services.db, (error) =>
+        console.error('[jobs] flow sweeper:', error),
+      );
       // Imports whose worker died (their job locked for hours) get a fresh job every five seconds.
-      const stopImportsSweeper = startImportsSweeper(services.db, pool, (error) => console.error('[jobs] imports sweeper:', error));
+      const stopImportsSweeper = startImportsSweeper(services.db, pool, (error) =>
+        console.error('[jobs] imports sweeper:', error),
+      );
       // The sender threads start now, not on the first send.
-      void senderPoolFor(services.config, services.secret, services.db).warm().catch((error: unknown) => console.error('[jobs] sender threads:', error));
+      void senderPoolFor(services.config, services.secret, services.db)
+        .warm()
+        .catch((error: unknown) => console.error('[jobs] sender threads:', error));
       return [stopPoller, stopSweeper, stopRollup, stopFlowSweeper, stopImportsSweeper];
     },
   });

@@ -6,7 +6,14 @@ import { commands } from './commands.ts';
 const [name, ...args] = process.argv.slice(2);
 const command = commands.find((candidate) => candidate.name === name);
 if (!command) {
-  console.log(['Usage: npm run cli -- <command> [arguments]', '', 'Commands:', ...commands.map((c) => `  ${c.usage}`)].join('\n'));
+  console.log(
+    [
+      'Usage: npm run cli -- <command> [arguments]',
+      '',
+      'Commands:',
+      ...commands.map((c) => `  ${c.usage}`),
+    ].join('\n'),
+  );
   process.exit(name === undefined || name === 'help' ? 0 : 2);
 }
 try {

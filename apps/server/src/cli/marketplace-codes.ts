@@ -2,7 +2,14 @@ import fs from 'node:fs/promises';
 import { loadConfig } from '../config.ts';
 import { connectDatabase } from '../db/database.ts';
 import type { Database } from '../db/connection.ts';
-import { addCodes, CodeEntryError, describeCodes, marketplaceBands, type AddCodesResult, type CodeEntry } from '../features/marketplace/marketplace-codes.service.ts';
+import {
+  addCodes,
+  CodeEntryError,
+  describeCodes,
+  marketplaceBands,
+  type AddCodesResult,
+  type CodeEntry,
+} from '../features/marketplace/marketplace-codes.service.ts';
 import { CliError, type CliCommand } from './cli-command.ts';
 import { CsvReader } from '../features/imports/csv-reader.ts';
 
@@ -35,9 +42,16 @@ async function withDatabase(work: (db: Database) => Promise<void>): Promise<void
 async function add(db: Database, args: string[]): Promise<void> {
   const [limit, ...codes] = args;
   if (!limit || !limitPattern.test(limit) || codes.length === 0) {
-    throw new CliError(`Usage: npm run cli -- marketplace-codes add <peopleUpperLimit> <code…>\nThe bands are ${marketplaceBands.join(', ')}.`);
+    throw new CliError(
+      `Usage: npm run cli -- marketplace-codes add <peopleUpperLimit> <code…>\nThe bands are ${marketplaceBands.join(', ')}.`,
+    );
   }
-  report(await load(db, codes.map((code) => ({ code, peopleUpperLimit: Number(limit) }))));
+  report(
+    await load(
+      db,
+      codes.map((code) => ({ code, peopleUpperLimit: Number(limit) })),
+    ),
+  );
 }
 
 /**
@@ -46,7 +60,10 @@ async function add(db: Database, args: string[]): Promise<void> {
  */
 async function importFile(db: Database, args: string[]): Promise<void> {
   const [file, ...extra] = args;
-  if (!file || extra.length) throw new CliError('Usage: npm run cli -- marketplace-codes import <file.csv> (rows: code,peopleUpperLimit)');
+  if (!file || extra.length)
+    throw new CliError(
+      'Usage: npm run cli -- marketplace-codes import <file.csv> (rows: code,peopleUpperLimit)',
+    );
   const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new CliError(`Cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   });
@@ -65,7 +82,8 @@ async function importFile(db: Database, args: string[]): Promise<void> {
   const entries: CodeEntry[] = [];
   rows.forEach((row, index) => {
     const [code = '', limit = ''] = row;
-    if (row.length !== 2 || !limitPattern.test(limit)) problems.push(`Row ${index + 1}: expected code,peopleUpperLimit, got ${JSON.stringify(row.join(','))}`);
+    if (row.length !== 2 || !limitPattern.test(limit))
+      problems.push(`Row ${index + 1}: expected code,peopleUpperLimit, got ${JSON.stringify(row.join(','))}`);
     else entries.push({ code, peopleUpperLimit: Number(limit) });
   });
   if (problems.length) throw new CliError(`Nothing was imported.\n${problems.join('\n')}`);
@@ -84,23 +102,36 @@ async function load(db: Database, entries: CodeEntry[]): Promise<AddCodesResult>
 
 function report(result: AddCodesResult): void {
   console.log(`Added ${result.added} code${result.added === 1 ? '' : 's'}.`);
-  if (result.alreadyKnown.length) console.log(`Already loaded, left as they were: ${result.alreadyKnown.join(', ')}`);
+  if (result.alreadyKnown.length)
+    console.log(`Already loaded, left as they were: ${result.alreadyKnown.join(', ')}`);
 }
 
 async function list(db: Database, args: string[]): Promise<void> {
   if (args.length) throw new CliError('Usage: npm run cli -- marketplace-codes list');
   const { codes, byBand } = await describeCodes(db);
   if (codes.length === 0) {
-    console.log('No marketplace codes yet. Add some with: npm run cli -- marketplace-codes add <peopleUpperLimit> <code…>');
+    console.log(
+      'No marketplace codes yet. Add some with: npm run cli -- marketplace-codes add <peopleUpperLimit> <code…>',
+    );
     return;
   }
   console.log(['code', 'people', 'added', 'redeemed', 'account'].join('\t'));
   for (const code of codes) {
     const redeemed = code.redeemedAt ? code.redeemedAt.toISOString() : 'not yet';
-    console.log([code.codeHint, code.peopleUpperLimit, code.createdAt.toISOString(), redeemed, code.redeemedByAccountId ?? '-'].join('\t'));
+    console.log(
+      [
+        code.codeHint,
+        code.peopleUpperLimit,
+        code.createdAt.toISOString(),
+        redeemed,
+        code.redeemedByAccountId ?? '-',
+      ].join('\t'),
+    );
   }
   console.log('');
   for (const band of byBand) {
-    console.log(`Up to ${band.peopleUpperLimit} people: ${band.total} code${band.total === 1 ? '' : 's'}, ${band.redeemed} redeemed, ${band.total - band.redeemed} free`);
+    console.log(
+      `Up to ${band.peopleUpperLimit} people: ${band.total} code${band.total === 1 ? '' : 's'}, ${band.redeemed} redeemed, ${band.total - band.redeemed} free`,
+    );
   }
 }

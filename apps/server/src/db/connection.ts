@@ -19,7 +19,11 @@ export interface DatabaseHandle {
  * out after 30 s by default so a runaway query cannot hold a request; migrations pass 0 (no limit).
  */
 export function openDatabase(url: string, max = 10, statementTimeoutMs = 30_000): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) } as pg.PoolConfig);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  } as pg.PoolConfig);
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));

@@ -4,11 +4,18 @@ import { startEmbeddedPostgres } from './embedded-postgres.ts';
 import { migrateToLatest } from './migrate.ts';
 
 /** DATABASE_URL when set, otherwise the embedded PostgreSQL; migrated to the latest schema. */
-export async function connectDatabase(config: Config, log: (message: string) => void): Promise<DatabaseHandle> {
+export async function connectDatabase(
+  config: Config,
+  log: (message: string) => void,
+): Promise<DatabaseHandle> {
   let url = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
-    const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    const embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      log,
+    });
     url = embedded.url;
     stopEmbedded = embedded.stop;
   }

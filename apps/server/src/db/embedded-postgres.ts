@@ -84,7 +84,17 @@ export async function startEmbeddedPostgres(options: {
   const stderr: string[] = [];
   const child = spawn(
     binaries.postgres,
-    ['-D', clusterDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...serverSettings()],
+    [
+      '-D',
+      clusterDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...serverSettings(),
+    ],
     { ...(ids ?? {}), detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -111,7 +121,14 @@ export async function startEmbeddedPostgres(options: {
  */
 export function serverSettings(totalMemory = os.totalmem()): string[] {
   const sharedMb = Math.max(128, Math.min(2048, Math.floor(totalMemory / 4 / 1024 / 1024)));
-  return ['-c', `shared_buffers=${sharedMb}MB`, '-c', 'max_wal_size=4GB', '-c', 'checkpoint_completion_target=0.9'];
+  return [
+    '-c',
+    `shared_buffers=${sharedMb}MB`,
+    '-c',
+    'max_wal_size=4GB',
+    '-c',
+    'checkpoint_completion_target=0.9',
+  ];
 }
 
 async function loadBinaries(): Promise<Binaries> {
@@ -277,7 +294,8 @@ async function waitUntilReady(url: string, child: ChildProcess | undefined, stde
       return;
     } catch {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`The embedded PostgreSQL did not start within 60 s:\n${stderr.join('')}`);
+      if (Date.now() > deadline)
+        throw new Error(`The embedded PostgreSQL did not start within 60 s:\n${stderr.join('')}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -23,7 +23,10 @@ export function findPgTool(name: 'pg_dump' | 'pg_restore'): string {
   const candidates: string[] = [name];
   const debianRoot = '/usr/lib/postgresql';
   if (fs.existsSync(debianRoot)) {
-    const versions = fs.readdirSync(debianRoot).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = fs
+      .readdirSync(debianRoot)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => path.join(debianRoot, v, 'bin', name)));
   }
   for (const candidate of candidates) {
@@ -40,7 +43,11 @@ export function findPgTool(name: 'pg_dump' | 'pg_restore'): string {
  * Run `work` with the URL of the configured database: DATABASE_URL, or the embedded PostgreSQL of DATA_DIR —
  * the running one when Herald is up, otherwise started for the length of the work and stopped after.
  */
-export async function withConfiguredDatabase<T>(config: Config, log: (message: string) => void, work: (url: string) => Promise<T>): Promise<T> {
+export async function withConfiguredDatabase<T>(
+  config: Config,
+  log: (message: string) => void,
+  work: (url: string) => Promise<T>,
+): Promise<T> {
   if (config.databaseUrl) return work(config.databaseUrl);
   const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
   try {

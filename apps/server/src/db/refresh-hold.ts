@@ -17,14 +17,20 @@ export async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Pr
   const client = await pool.connect();
   try {
     await client.query('set statement_timeout = 0');
-    await client.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
+    await client.query('select pg_advisory_lock(hashtextextended($2, $1::bigint))', [
+      accountId,
+      refreshHoldLock,
+    ]);
   } catch (error) {
     client.release(true);
     throw error;
   }
   return async () => {
     try {
-      await client.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [accountId, refreshHoldLock]);
+      await client.query('select pg_advisory_unlock(hashtextextended($2, $1::bigint))', [
+        accountId,
+        refreshHoldLock,
+      ]);
       await client.query('reset statement_timeout');
       client.release();
     } catch {
@@ -41,10 +47,18 @@ export async function holdSegmentRefreshes(pool: pg.Pool, accountId: number): Pr
  * field before the change could otherwise judge people by conditions whose values the change has just removed,
  * and empty the segment that is meant to keep its members until it is mended.
  */
-export async function holdSegmentRefreshesUntilCommit(db: Database, accountId: number, waitMs: number): Promise<boolean> {
+export async function holdSegmentRefreshesUntilCommit(
+  db: Database,
+  accountId: number,
+  waitMs: number,
+): Promise<boolean> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as held`.execute(db);
+    const { rows } = await sql<{
+      held: boolean;
+    }>`select pg_try_advisory_xact_lock(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as held`.execute(
+      db,
+    );
     if (rows[0]!.held) return true;
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -56,6 +70,10 @@ export async function holdSegmentRefreshesUntilCommit(db: Database, accountId: n
  * transaction ends: refreshes do not hold each other up, and an import waits for the running ones.
  */
 export async function refreshesFree(db: Database, accountId: number): Promise<boolean> {
-  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as free`.execute(db);
+  const { rows } = await sql<{
+    free: boolean;
+  }>`select pg_try_advisory_xact_lock_shared(hashtextextended(${refreshHoldLock}, ${accountId}::bigint)) as free`.execute(
+    db,
+  );
   return rows[0]!.free;
 }

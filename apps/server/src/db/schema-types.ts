@@ -46,7 +46,8 @@ export async function renderSchemaTypes(pool: pg.Pool): Promise<string> {
   for (const row of rows) {
     const isArray = row.udt_name.startsWith('_');
     const base = typeMap[isArray ? row.udt_name.slice(1) : row.udt_name];
-    if (!base) throw new Error(`No TypeScript type for ${row.table_name}.${row.column_name} (${row.udt_name})`);
+    if (!base)
+      throw new Error(`No TypeScript type for ${row.table_name}.${row.column_name} (${row.udt_name})`);
     let type = isArray ? `${base}[]` : base;
     if (row.is_nullable === 'YES') type += ' | null';
     if (row.is_identity === 'YES' || row.column_default !== null) type = `Generated<${type}>`;

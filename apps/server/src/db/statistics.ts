@@ -25,9 +25,11 @@ export function refreshBulkStatistics(db: Database): Promise<void> {
   // failed fails its own caller only.
   if (Date.now() - checkedAt < checkEveryMs) return looking.catch(() => undefined);
   checkedAt = Date.now();
-  looking = analyzeLagging(db).then(() => undefined).finally(() => {
-    checkedAt = Date.now();
-  });
+  looking = analyzeLagging(db)
+    .then(() => undefined)
+    .finally(() => {
+      checkedAt = Date.now();
+    });
   return looking;
 }
 
@@ -43,7 +45,10 @@ const insertedAtLook = new Map<string, number>();
  * Before the first analysis here, any change counts (PostgreSQL's `n_mod_since_analyze`), as rows may have come in
  * before this process started.
  */
-export async function analyzeLagging(db: Database, tables: readonly string[] = bulkTables): Promise<string[]> {
+export async function analyzeLagging(
+  db: Database,
+  tables: readonly string[] = bulkTables,
+): Promise<string[]> {
   const { rows } = await sql<{ relname: string; inserted: string; live: string; changed: string }>`
     select relname, n_tup_ins as inserted, n_live_tup as live, n_mod_since_analyze as changed from pg_stat_user_tables
     where schemaname = 'public' and relname in (${sql.join(tables)})`.execute(db);

@@ -7,9 +7,15 @@ import type { Database } from './connection.ts';
  * which row-level security policies restrict to the account in `herald.account_id`. A query in it
  * that forgets its `where account_id = …` still sees nothing of another account.
  */
-export async function withAccount<T>(db: Database, accountId: number, work: (scoped: Database) => Promise<T>): Promise<T> {
+export async function withAccount<T>(
+  db: Database,
+  accountId: number,
+  work: (scoped: Database) => Promise<T>,
+): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    await sql`select set_config('herald.account_id', ${String(accountId)}, true), set_config('role', 'herald_app', true)`.execute(trx);
+    await sql`select set_config('herald.account_id', ${String(accountId)}, true), set_config('role', 'herald_app', true)`.execute(
+      trx,
+    );
     return work(trx);
   });
 }
@@ -33,13 +39,18 @@ export function accountForIdLookup(accountId: number) {
  * connection in `openChunk`). Commits do not wait for the WAL flush: a job that loses its last
  * commits in a crash redoes them (every step is resumable), and that wait is most of a commit.
  */
-export async function withAccountClient<T>(pool: pg.Pool, accountId: number, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withAccountClient<T>(
+  pool: pg.Pool,
+  accountId: number,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)", [
-      String(accountId),
-    ]);
+    await client.query(
+      "select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)",
+      [String(accountId)],
+    );
     const result = await work(client);
     await client.query('commit');
     return result;

@@ -32,7 +32,10 @@ export interface HttpAppParts {
   routes: RouteDef[];
   /** Endpoints answered by the HTTP server before Fastify routes anything (the tracking pixel and click redirect). */
   endpoints: {
-    serverFactory(handler: (request: IncomingMessage, response: ServerResponse) => void, options: Record<string, unknown>): http.Server;
+    serverFactory(
+      handler: (request: IncomingMessage, response: ServerResponse) => void,
+      options: Record<string, unknown>,
+    ): http.Server;
     /** The same endpoints as Fastify routes, and what they do when the app closes. */
     register(app: FastifyInstance): void;
   };
@@ -65,14 +68,16 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
   const mounted: MountedRoute[] = [];
   mountedByApp.set(app, mounted);
   app.addHook('onRoute', (options) => {
-    for (const method of [options.method].flat()) if (method !== 'HEAD') mounted.push({ method, url: options.url });
+    for (const method of [options.method].flat())
+      if (method !== 'HEAD') mounted.push({ method, url: options.url });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
   // Files PUT to signed upload URLs stream straight to storage; the upload route checks type and size.
-  app.addContentTypeParser(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/csv', 'application/octet-stream'], (_request, payload, done) =>
-    done(null, payload),
+  app.addContentTypeParser(
+    ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'text/csv', 'application/octet-stream'],
+    (_request, payload, done) => done(null, payload),
   );
   await app.register(swagger, {
     openapi: {
@@ -116,7 +121,8 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
   // The same endpoints as plain routes (for inject), and the hit buffer flushed when the app closes.
   tracking.register(app);
   for (const def of routes) {
-    if (def.anyBody || def.rawBody) await app.register(async (scope) => mountWithAnyBody(scope, services, parts, def));
+    if (def.anyBody || def.rawBody)
+      await app.register(async (scope) => mountWithAnyBody(scope, services, parts, def));
     else mountRoute(app, services, parts, def);
   }
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -146,7 +152,9 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
     ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: {
       summary: def.summary,
-      ...(def.body ? { body: def.example === undefined ? def.body : def.body.meta({ examples: [def.example] }) } : {}),
+      ...(def.body
+        ? { body: def.example === undefined ? def.body : def.body.meta({ examples: [def.example] }) }
+        : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.params ? { params: def.params } : {}),
       ...(def.response ? { response: { [def.status]: def.response } } : {}),
@@ -167,7 +175,9 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
       if (def.auth === 'session') {
         if (!session) throw unauthorized();
         if (!hasScopes(session, def.scopes)) {
-          throw forbidden(`You need the ${def.scopes.join(', ')} permission${def.scopes.length > 1 ? 's' : ''} to do this.`);
+          throw forbidden(
+            `You need the ${def.scopes.join(', ')} permission${def.scopes.length > 1 ? 's' : ''} to do this.`,
+          );
         }
       }
       sessions.set(request, session);
@@ -175,8 +185,20 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
     handler: async (request, reply) => {
       const session = sessions.get(request);
       const run = (db: Database) =>
-        def.handler({ body: request.body, query: request.query, params: request.params, request, reply, services, db, session });
-      const result = def.auth === 'session' && session ? await withAccount(services.db, session.accountId, run) : await run(services.db);
+        def.handler({
+          body: request.body,
+          query: request.query,
+          params: request.params,
+          request,
+          reply,
+          services,
+          db,
+          session,
+        });
+      const result =
+        def.auth === 'session' && session
+          ? await withAccount(services.db, session.accountId, run)
+          : await run(services.db);
       if (reply.sent) return reply;
       reply.code(def.status);
       return def.status === 204 ? reply.send() : result;
@@ -185,9 +207,16 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
 }
 
 /** In a scope of its own, so that only this route reads any content type and forgives unreadable JSON. */
-function mountWithAnyBody(scope: FastifyInstance, services: Services, parts: HttpAppParts, def: RouteDef): void {
+function mountWithAnyBody(
+  scope: FastifyInstance,
+  services: Services,
+  parts: HttpAppParts,
+  def: RouteDef,
+): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, def.rawBody ? String(text) : readLeniently(String(text))));
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) =>
+    done(null, def.rawBody ? String(text) : readLeniently(String(text))),
+  );
   mountRoute(scope, services, parts, def);
 }
 
@@ -225,7 +254,8 @@ function toErrorBody(error: FastifyError) {
     const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const text = first.message ?? 'Invalid input.';
     // Messages written for users (capitalised sentences) stand alone; zod's own get the field's name.
-    const isOwnMessage = (/^[A-Z].*[.!?]$/.test(text) && !/^Invalid input/.test(text)) || unpunctuatedMessages.has(text);
+    const isOwnMessage =
+      (/^[A-Z].*[.!?]$/.test(text) && !/^Invalid input/.test(text)) || unpunctuatedMessages.has(text);
     const message = isOwnMessage || !field ? text : `${field}: ${text}`;
     return new AppError('BadRequestError', message, {
       extra: { issues: error.validation.map((v) => ({ path: v.instancePath, message: v.message ?? '' })) },
@@ -243,7 +273,11 @@ function toErrorBody(error: FastifyError) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { statusCode: 413, name: 'PayloadTooLargeError', message: messages.bodyTooLarge };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { statusCode: 415, name: 'UnsupportedMediaTypeError', message: 'Send the body as application/json.' };
+      return {
+        statusCode: 415,
+        name: 'UnsupportedMediaTypeError',
+        message: 'Send the body as application/json.',
+      };
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return { statusCode: error.statusCode, name: 'BadRequestError', message: error.message };
@@ -267,11 +301,22 @@ async function serveWebApp(app: FastifyInstance, distDir: string): Promise<void>
       },
     });
     // The bare address is the app too (the static files answer a directory with 403).
-    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile)));
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(indexFile)),
+    );
   }
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.url.startsWith('/v1/') || request.url.startsWith('/files/') || request.url === '/v1' || request.method !== 'GET') {
-      return reply.code(404).send(new AppError('NotFoundError', `No route ${request.method} ${request.url.split('?')[0]}.`).toBody());
+    if (
+      request.url.startsWith('/v1/') ||
+      request.url.startsWith('/files/') ||
+      request.url === '/v1' ||
+      request.method !== 'GET'
+    ) {
+      return reply
+        .code(404)
+        .send(
+          new AppError('NotFoundError', `No route ${request.method} ${request.url.split('?')[0]}.`).toBody(),
+        );
     }
     if (!hasWeb) {
       return reply

@@ -64,7 +64,9 @@ export interface RouteSpec<
   example?: B extends z.ZodType ? z.input<B> : never;
   /** Instance-level routes (health, config, the dev mailbox, signed files) hold no account's data. */
   tenant?: false;
-  handler: (ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>) => Promise<R extends z.ZodType ? z.infer<R> : void>;
+  handler: (
+    ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>,
+  ) => Promise<R extends z.ZodType ? z.infer<R> : void>;
 }
 
 /** A route with its generics erased, as the router and the route-walking tests see it. */

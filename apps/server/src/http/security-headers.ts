@@ -22,7 +22,11 @@ import type { Config } from '../config.ts';
 
 export const hstsValue = 'max-age=31536000';
 
-const google = { script: 'https://accounts.google.com/gsi/client', frame: 'https://accounts.google.com/gsi/', style: 'https://accounts.google.com/gsi/style' };
+const google = {
+  script: 'https://accounts.google.com/gsi/client',
+  frame: 'https://accounts.google.com/gsi/',
+  style: 'https://accounts.google.com/gsi/style',
+};
 
 /** The app pages' policy. */
 export function appContentSecurityPolicy(config: Pick<Config, 'google'>): string {
@@ -45,16 +49,25 @@ export function appContentSecurityPolicy(config: Pick<Config, 'google'>): string
 }
 
 /** Answers that are data, not pages (API JSON, CSV, stored files): nothing may load or run if a browser renders one. */
-export const dataContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const dataContentSecurityPolicy =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** Herald's own small page for a click link that does not check out: its inline style and nothing else. */
-export const trackingPageContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const trackingPageContentSecurityPolicy =
+  "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** Whether the request reached Herald over https: PUBLIC_URL says so, or a trusted proxy does. */
-function isHttps(config: Pick<Config, 'publicUrl' | 'trustProxy'>, forwardedProto: string | string[] | undefined, encrypted: boolean): boolean {
+function isHttps(
+  config: Pick<Config, 'publicUrl' | 'trustProxy'>,
+  forwardedProto: string | string[] | undefined,
+  encrypted: boolean,
+): boolean {
   if (config.publicUrl.startsWith('https://') || encrypted) return true;
   if (!config.trustProxy) return false;
-  const first = (Array.isArray(forwardedProto) ? forwardedProto[0] : forwardedProto)?.split(',')[0]?.trim().toLowerCase();
+  const first = (Array.isArray(forwardedProto) ? forwardedProto[0] : forwardedProto)
+    ?.split(',')[0]
+    ?.trim()
+    .toLowerCase();
   return first === 'https';
 }
 
@@ -62,16 +75,33 @@ function isHttps(config: Pick<Config, 'publicUrl' | 'trustProxy'>, forwardedProt
  * The headers of a tracking answer (pixel, redirect, or the page for a bad link), decided without Fastify: `own`
  * plus the security headers, the HSTS ones over https. Both sets are made once; a hit only picks one.
  */
-export function trackingHeaders<T extends Record<string, string>>(config: Pick<Config, 'publicUrl' | 'trustProxy'>, own: T) {
-  const base = { ...own, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-resource-policy': 'cross-origin' };
+export function trackingHeaders<T extends Record<string, string>>(
+  config: Pick<Config, 'publicUrl' | 'trustProxy'>,
+  own: T,
+) {
+  const base = {
+    ...own,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'cross-origin',
+  };
   const secure = { ...base, 'strict-transport-security': hstsValue };
   return (request: IncomingMessage): Record<string, string> =>
-    isHttps(config, request.headers['x-forwarded-proto'], Boolean((request.socket as { encrypted?: boolean }).encrypted)) ? secure : base;
+    isHttps(
+      config,
+      request.headers['x-forwarded-proto'],
+      Boolean((request.socket as { encrypted?: boolean }).encrypted),
+    )
+      ? secure
+      : base;
 }
 
 const tokenPages = /^\/public\//;
 
-function kindOf(request: FastifyRequest, contentType: string): 'page' | 'data' | 'script' | 'tracking' | 'asset' {
+function kindOf(
+  request: FastifyRequest,
+  contentType: string,
+): 'page' | 'data' | 'script' | 'tracking' | 'asset' {
   const path = request.url.split('?')[0] ?? '';
   if (path === '/site.js') return 'script';
   if (path.startsWith('/t/')) return 'tracking';
@@ -87,13 +117,19 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     const contentType = String(reply.getHeader('content-type') ?? '');
     const kind = kindOf(request, contentType);
     reply.header('x-content-type-options', 'nosniff');
-    if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', tokenPages.test(path) || kind === 'tracking' ? 'no-referrer' : 'strict-origin-when-cross-origin');
-    if (isHttps(config, request.headers['x-forwarded-proto'], request.protocol === 'https')) reply.header('strict-transport-security', hstsValue);
+    if (!reply.hasHeader('referrer-policy'))
+      reply.header(
+        'referrer-policy',
+        tokenPages.test(path) || kind === 'tracking' ? 'no-referrer' : 'strict-origin-when-cross-origin',
+      );
+    if (isHttps(config, request.headers['x-forwarded-proto'], request.protocol === 'https'))
+      reply.header('strict-transport-security', hstsValue);
     if (kind === 'page') {
       if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', appPolicy);
       reply.header('x-frame-options', 'DENY');
     } else if (kind === 'data') {
-      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', dataContentSecurityPolicy);
+      if (!reply.hasHeader('content-security-policy'))
+        reply.header('content-security-policy', dataContentSecurityPolicy);
       if (path.startsWith('/files/')) reply.header('cross-origin-resource-policy', 'cross-origin');
     } else if (kind === 'script' || kind === 'tracking') {
       reply.header('cross-origin-resource-policy', 'cross-origin');

@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { hashToken, randomToken } from '../lib/tokens.ts';
-import { deleteSession, findSession, insertSession, sessionLifetimeDays, touchSession } from './sessions.queries.ts';
+import {
+  deleteSession,
+  findSession,
+  insertSession,
+  sessionLifetimeDays,
+  touchSession,
+} from './sessions.queries.ts';
 import type { Session } from './route.ts';
 
 export const sessionCookieName = 'herald_session';
@@ -55,7 +61,11 @@ export async function readSession(services: Services, request: FastifyRequest): 
 }
 
 /** Delete the request's session, if any, and clear the cookie. */
-export async function endSession(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function endSession(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const token = request.cookies[sessionCookieName];
   if (token) await deleteSession(services.db, hashToken(token));
   reply.clearCookie(sessionCookieName, { path: '/' });

@@ -22,7 +22,9 @@ export async function findSession(db: Database, id: string) {
   const row = await db
     .selectFrom('sessions')
     .innerJoin('teamMembers', (j) =>
-      j.onRef('teamMembers.accountId', '=', 'sessions.accountId').onRef('teamMembers.userId', '=', 'sessions.userId'),
+      j
+        .onRef('teamMembers.accountId', '=', 'sessions.accountId')
+        .onRef('teamMembers.userId', '=', 'sessions.userId'),
     )
     .select([
       'sessions.id',

@@ -6,6 +6,13 @@ import type { JobName, JobPayloads } from './job-types.ts';
  * Add a job in the caller's transaction, coalesced by its key: while a job with that key still waits,
  * it keeps its place and takes the newest payload, so a burst of requests runs the work once.
  */
-export async function enqueueCoalesced<N extends JobName>(db: Database, name: N, payload: JobPayloads[N], jobKey: string): Promise<void> {
-  await sql`select herald_enqueue_coalesced(${name}::text, ${JSON.stringify(payload)}::json, ${jobKey}::text)`.execute(db);
+export async function enqueueCoalesced<N extends JobName>(
+  db: Database,
+  name: N,
+  payload: JobPayloads[N],
+  jobKey: string,
+): Promise<void> {
+  await sql`select herald_enqueue_coalesced(${name}::text, ${JSON.stringify(payload)}::json, ${jobKey}::text)`.execute(
+    db,
+  );
 }

@@ -27,4 +27,5 @@ export interface JobPayloads {
 export type JobName = keyof JobPayloads;
 
 /** The key of a source's `deliver` job: one job per source, however often it is asked for. */
-export const deliverJobKey = (accountId: number, kind: SourceKind, sourceId: number) => `deliver:${accountId}:${kind}:${sourceId}`;
+export const deliverJobKey = (accountId: number, kind: SourceKind, sourceId: number) =>
+  `deliver:${accountId}:${kind}:${sourceId}`;

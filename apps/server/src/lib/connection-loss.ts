@@ -7,8 +7,24 @@
  * process as before. (The job it was about stays taken by this worker; the sweepers of sends, flows and imports give
  * their work a fresh job.)
  */
-const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
-const connectionMessages = [/^Connection terminated/, /connection error and is not queryable/, /timeout exceeded when trying to connect/, /terminating connection due to administrator command/];
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const connectionMessages = [
+  /^Connection terminated/,
+  /connection error and is not queryable/,
+  /timeout exceeded when trying to connect/,
+  /terminating connection due to administrator command/,
+];
 
 /** Whether `error` says the database connection was lost or could not be made. */
 export function isConnectionLoss(error: unknown): boolean {
@@ -19,7 +35,9 @@ export function isConnectionLoss(error: unknown): boolean {
 }
 
 /** Log unhandled rejections that are lost database connections instead of exiting; rethrow every other one. */
-export function keepRunningOnConnectionLoss(log: (message: string, error: unknown) => void = (message, error) => console.error(message, error)): void {
+export function keepRunningOnConnectionLoss(
+  log: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
+): void {
   process.on('unhandledRejection', (reason) => {
     if (isConnectionLoss(reason)) {
       log('[db] lost the database connection; going on (it is retried):', reason);

@@ -77,7 +77,8 @@ export type OutgoingOptions = {
   trustedAddresses?: readonly string[];
 };
 
-const isRefused = (address: string, options: OutgoingOptions) => isBlockedAddress(address) && !(options.trustedAddresses ?? []).includes(address);
+const isRefused = (address: string, options: OutgoingOptions) =>
+  isBlockedAddress(address) && !(options.trustedAddresses ?? []).includes(address);
 
 /** The URL's host without IPv6 brackets, lower-cased. */
 function hostOf(url: URL): string {
@@ -126,7 +127,10 @@ export async function checkOutgoingUrl(raw: string, options: OutgoingOptions = {
 
 /** Raised by fetchOutgoing when a call is refused or fails; `message` is fit to show to the user. */
 export class OutgoingError extends Error {
-  constructor(message: string, readonly reason: 'refused' | 'network' | 'timeout' | 'too-large' | 'redirects') {
+  constructor(
+    message: string,
+    readonly reason: 'refused' | 'network' | 'timeout' | 'too-large' | 'redirects',
+  ) {
     super(message);
     this.name = 'OutgoingError';
   }
@@ -163,7 +167,10 @@ function guardedLookup(options: OutgoingOptions): LookupFunction {
           callback(new OutgoingError(outgoingMessages.private, 'refused'), '', 4);
           return;
         }
-        const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? answers.filter((a) => a.family === lookupOptions.family) : answers;
+        const wanted =
+          lookupOptions.family === 4 || lookupOptions.family === 6
+            ? answers.filter((a) => a.family === lookupOptions.family)
+            : answers;
         if (wanted.length === 0) {
           callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
           return;
@@ -176,9 +183,16 @@ function guardedLookup(options: OutgoingOptions): LookupFunction {
   };
 }
 
-function requestOnce(url: URL, init: OutgoingInit, method: string, body: string | Buffer | undefined, signal: AbortSignal): Promise<OutgoingResponse> {
+function requestOnce(
+  url: URL,
+  init: OutgoingInit,
+  method: string,
+  body: string | Buffer | undefined,
+  signal: AbortSignal,
+): Promise<OutgoingResponse> {
   const host = hostOf(url);
-  if (net.isIP(host) ? isRefused(host, init) : isLocalName(host)) return Promise.reject(new OutgoingError(outgoingMessages.private, 'refused'));
+  if (net.isIP(host) ? isRefused(host, init) : isLocalName(host))
+    return Promise.reject(new OutgoingError(outgoingMessages.private, 'refused'));
   const client = url.protocol === 'https:' ? https : http;
   const maxBytes = init.maxResponseBytes ?? 1_000_000;
   return new Promise((resolve, reject) => {
@@ -197,14 +211,27 @@ function requestOnce(url: URL, init: OutgoingInit, method: string, body: string 
           }
           chunks.push(chunk);
         });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), url: url.href }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            url: url.href,
+          }),
+        );
         response.on('error', reject);
       },
     );
     request.on('error', (error: Error) => {
       if (error instanceof OutgoingError) reject(error);
       else if (signal.aborted) reject(new OutgoingError(outgoingMessages.timeout, 'timeout'));
-      else reject(new OutgoingError(`The webhook could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message}).`, 'network'));
+      else
+        reject(
+          new OutgoingError(
+            `The webhook could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message}).`,
+            'network',
+          ),
+        );
     });
     if (body !== undefined) request.write(body);
     request.end();
@@ -226,7 +253,13 @@ export async function fetchOutgoing(raw: string, init: OutgoingInit = {}): Promi
   for (let redirects = 0; ; redirects += 1) {
     const response = await requestOnce(url, init, method, body, signal);
     const location = response.headers.location;
-    if (response.status < 300 || response.status >= 400 || response.status === 304 || typeof location !== 'string') return response;
+    if (
+      response.status < 300 ||
+      response.status >= 400 ||
+      response.status === 304 ||
+      typeof location !== 'string'
+    )
+      return response;
     if (redirects >= maxRedirects) throw new OutgoingError(outgoingMessages.tooManyRedirects, 'redirects');
     let next: URL;
     try {
@@ -235,8 +268,15 @@ export async function fetchOutgoing(raw: string, init: OutgoingInit = {}): Promi
       throw new OutgoingError(outgoingMessages.badRedirect, 'refused');
     }
     const parsed = parseOutgoing(next.href);
-    if ('problem' in parsed) throw new OutgoingError(parsed.problem === outgoingMessages.protocol ? outgoingMessages.badRedirect : parsed.problem, 'refused');
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+    if ('problem' in parsed)
+      throw new OutgoingError(
+        parsed.problem === outgoingMessages.protocol ? outgoingMessages.badRedirect : parsed.problem,
+        'refused',
+      );
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && method === 'POST')
+    ) {
       method = 'GET';
       body = undefined;
     }

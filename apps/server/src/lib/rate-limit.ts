@@ -6,7 +6,12 @@ import { tooManyRequests } from '../http/errors.ts';
  * Fixed-window counter kept in PostgreSQL, so every API process shares it.
  * Throws a 429 AppError when `key` has been hit more than `limit` times in `windowSeconds`.
  */
-export async function enforceRateLimit(db: Database, key: string, limit: number, windowSeconds: number): Promise<void> {
+export async function enforceRateLimit(
+  db: Database,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<void> {
   const window = `${windowSeconds} seconds`;
   const row = await sql<{ hits: number; retryAfter: number }>`
     insert into rate_limits (key, window_start, hits) values (${key}, now(), 1)

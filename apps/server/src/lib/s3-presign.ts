@@ -26,10 +26,16 @@ export function presignS3Url(input: {
   headers?: Record<string, string>;
 }): string {
   const now = input.now ?? new Date();
-  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const scope = `${day}/${input.target.region}/s3/aws4_request`;
-  const headers: Record<string, string> = { host: input.url.host, ...Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v.trim()])) };
+  const headers: Record<string, string> = {
+    host: input.url.host,
+    ...Object.fromEntries(Object.entries(input.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v.trim()])),
+  };
   const signedHeaders = Object.keys(headers).sort().join(';');
   const query: Record<string, string> = {
     'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
@@ -42,11 +48,27 @@ export function presignS3Url(input: {
     .sort()
     .map((k) => `${encode(k)}=${encode(query[k]!)}`)
     .join('&');
-  const canonicalPath = input.url.pathname.split('/').map((part) => encode(decodeURIComponent(part))).join('/');
-  const canonicalHeaders = Object.keys(headers).sort().map((k) => `${k}:${headers[k]}\n`).join('');
-  const canonicalRequest = [input.method, canonicalPath, canonicalQuery, canonicalHeaders, signedHeaders, 'UNSIGNED-PAYLOAD'].join('\n');
+  const canonicalPath = input.url.pathname
+    .split('/')
+    .map((part) => encode(decodeURIComponent(part)))
+    .join('/');
+  const canonicalHeaders = Object.keys(headers)
+    .sort()
+    .map((k) => `${k}:${headers[k]}\n`)
+    .join('');
+  const canonicalRequest = [
+    input.method,
+    canonicalPath,
+    canonicalQuery,
+    canonicalHeaders,
+    signedHeaders,
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonicalRequest)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${input.target.secretAccessKey}`, day), input.target.region), 's3'), 'aws4_request');
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${input.target.secretAccessKey}`, day), input.target.region), 's3'),
+    'aws4_request',
+  );
   const signature = crypto.createHmac('sha256', key).update(stringToSign).digest('hex');
   return `${input.url.origin}${canonicalPath}?${canonicalQuery}&X-Amz-Signature=${signature}`;
 }

@@ -33,7 +33,13 @@ function randomIv(): Buffer {
 }
 
 /** Seal `payload` for `ttlSeconds`: base64url(iv | ciphertext | tag). */
-export function sealToken(payload: Record<string, unknown>, secret: string, purpose: TokenPurpose, ttlSeconds: number, now = Date.now()): string {
+export function sealToken(
+  payload: Record<string, unknown>,
+  secret: string,
+  purpose: TokenPurpose,
+  ttlSeconds: number,
+  now = Date.now(),
+): string {
   const iv = randomIv();
   const cipher = crypto.createCipheriv('aes-256-gcm', keyFor(secret, purpose), iv);
   const plain = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(now / 1000) + ttlSeconds }));
@@ -42,7 +48,12 @@ export function sealToken(payload: Record<string, unknown>, secret: string, purp
 }
 
 /** The payload of a token sealed with `secret` for `purpose` that has not expired; null otherwise. */
-export function openToken(token: string, secret: string, purpose: TokenPurpose, now = Date.now()): Record<string, unknown> | null {
+export function openToken(
+  token: string,
+  secret: string,
+  purpose: TokenPurpose,
+  now = Date.now(),
+): Record<string, unknown> | null {
   if (!/^[A-Za-z0-9_-]{40,2000}$/.test(token)) return null;
   const raw = Buffer.from(token, 'base64url');
   if (raw.length < 12 + 16 + 2) return null;
@@ -79,5 +90,7 @@ export function decryptAtRest(sealed: string, key: Buffer): string {
   const raw = Buffer.from(sealed.slice(3), 'base64url');
   const decipher = crypto.createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(raw.length - 16));
-  return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8');
+  return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString(
+    'utf8',
+  );
 }

@@ -11,8 +11,15 @@ export function hashToken(token: string): string {
 }
 
 /** A signed, expiring token for links in emails: base64url(JSON payload) + '.' + HMAC-SHA256. */
-export function signToken(payload: Record<string, unknown>, secret: string, ttlSeconds: number, now = Date.now()): string {
-  const body = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(now / 1000) + ttlSeconds })).toString('base64url');
+export function signToken(
+  payload: Record<string, unknown>,
+  secret: string,
+  ttlSeconds: number,
+  now = Date.now(),
+): string {
+  const body = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(now / 1000) + ttlSeconds })).toString(
+    'base64url',
+  );
   return `${body}.${mac(body, secret)}`;
 }
 

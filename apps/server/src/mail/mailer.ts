@@ -25,7 +25,10 @@ export interface OutgoingMail {
 }
 
 /** The DKIM key of an account's verified domain (nodemailer's dkim option), or null when it cannot sign. */
-export type DkimKeys = (accountId: number, domainId: number) => Promise<{ domainName: string; keySelector: string; privateKey: string } | null>;
+export type DkimKeys = (
+  accountId: number,
+  domainId: number,
+) => Promise<{ domainName: string; keySelector: string; privateKey: string } | null>;
 
 export interface Mailer {
   /** Send the delivery with this key if it has not been sent; throws so the job retries on failure. */
@@ -82,7 +85,12 @@ export function createMailer(db: Database, config: Config, dkimKeys?: DkimKeys):
       // retry sends again (the same Message-ID, so the receiver can tell).
       let failure: unknown = null;
       await db.transaction().execute(async (trx) => {
-        const delivery = await trx.selectFrom('mailDeliveries').selectAll().where('idempotencyKey', '=', idempotencyKey).forUpdate().executeTakeFirst();
+        const delivery = await trx
+          .selectFrom('mailDeliveries')
+          .selectAll()
+          .where('idempotencyKey', '=', idempotencyKey)
+          .forUpdate()
+          .executeTakeFirst();
         if (!delivery || delivery.status === 'sent') return;
         await trx
           .updateTable('mailDeliveries')
@@ -99,7 +107,10 @@ export function createMailer(db: Database, config: Config, dkimKeys?: DkimKeys):
           headers: delivery.headers as Record<string, string>,
           messageId: delivery.messageId,
         };
-        const dkim = delivery.dkimDomainId && delivery.accountId && dkimKeys ? await dkimKeys(Number(delivery.accountId), Number(delivery.dkimDomainId)) : null;
+        const dkim =
+          delivery.dkimDomainId && delivery.accountId && dkimKeys
+            ? await dkimKeys(Number(delivery.accountId), Number(delivery.dkimDomainId))
+            : null;
         if (dkim) Object.assign(message, { dkim });
         try {
           const info = await transport.sendMail(message);
@@ -148,7 +159,15 @@ export function transportOptions(smtpUrl: string, settings: Config['smtpTls']): 
   const url = new URL(smtpUrl);
   const secure = url.protocol === 'smtps:';
   const query: Record<string, string | number | boolean> = {};
-  for (const [key, value] of url.searchParams) query[key] = value === 'true' ? true : value === 'false' ? false : value !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+  for (const [key, value] of url.searchParams)
+    query[key] =
+      value === 'true'
+        ? true
+        : value === 'false'
+          ? false
+          : value !== '' && !Number.isNaN(Number(value))
+            ? Number(value)
+            : value;
   return {
     maxConnections: 5,
     ...query,
@@ -156,7 +175,12 @@ export function transportOptions(smtpUrl: string, settings: Config['smtpTls']): 
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: Number(url.port) || (secure ? 465 : 587),
     secure,
-    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-    tls: { ...(settings.ca ? { ca: [...tls.rootCertificates, settings.ca] } : {}), rejectUnauthorized: settings.verify },
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
+    tls: {
+      ...(settings.ca ? { ca: [...tls.rootCertificates, settings.ca] } : {}),
+      rejectUnauthorized: settings.verify,
+    },
   };
 }

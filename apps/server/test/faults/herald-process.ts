@@ -25,7 +25,8 @@ export const secondsSince = (started: number) => Math.round((performance.now() -
  * so a test can show what it logged; `exits` counts the times it ended without being killed by the suite.
  */
 export function heraldProcess(env: Record<string, string>) {
-  if (!fs.existsSync(serverMain)) throw new Error(`${serverMain} is missing: run npm run build first (npm run test:faults does)`);
+  if (!fs.existsSync(serverMain))
+    throw new Error(`${serverMain} is missing: run npm run build first (npm run test:faults does)`);
   let child: ChildProcess | undefined;
   let killing = false;
   const log: string[] = [];
@@ -36,7 +37,15 @@ export function heraldProcess(env: Record<string, string>) {
     killing = false;
     const started = spawn(process.execPath, [serverMain], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: faultsSecret, WEB_DIST_DIR: '/nonexistent', SMTP_MAX_CONNECTIONS: '4', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        SESSION_SECRET: faultsSecret,
+        WEB_DIST_DIR: '/nonexistent',
+        SMTP_MAX_CONNECTIONS: '4',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
@@ -56,10 +65,13 @@ export function heraldProcess(env: Record<string, string>) {
         }
       };
       started.stdout!.on('data', onData);
-      started.once('exit', (code, signal) => reject(new Error(`Herald stopped while starting (${code ?? signal}):\n${log.slice(-30).join('\n')}`)));
+      started.once('exit', (code, signal) =>
+        reject(new Error(`Herald stopped while starting (${code ?? signal}):\n${log.slice(-30).join('\n')}`)),
+      );
     });
     started.once('exit', (code, signal) => {
-      if (!(killing && child === started)) unexpectedExits.push(`exit ${code ?? signal}: ${log.slice(-20).join('\n')}`);
+      if (!(killing && child === started))
+        unexpectedExits.push(`exit ${code ?? signal}: ${log.slice(-20).join('\n')}`);
     });
   };
 
@@ -97,7 +109,12 @@ export function heraldProcess(env: Record<string, string>) {
 export type HeraldProcess = ReturnType<typeof heraldProcess>;
 
 /** Poll `check` until it returns a value other than undefined, or fail after `limitMs` with `describe()`. */
-export async function waitUntil<T>(check: () => Promise<T | undefined>, limitMs: number, describe: () => Promise<string> | string, everyMs = 250): Promise<T> {
+export async function waitUntil<T>(
+  check: () => Promise<T | undefined>,
+  limitMs: number,
+  describe: () => Promise<string> | string,
+  everyMs = 250,
+): Promise<T> {
   // A check that throws (the server stopped) fails at once, as it always did: until would ask it again.
   const found = await until(
     async (): Promise<{ value: T } | { error: unknown } | undefined> => {
@@ -108,7 +125,11 @@ export async function waitUntil<T>(check: () => Promise<T | undefined>, limitMs:
         return { error };
       }
     },
-    { timeout: limitMs, interval: everyMs, message: async () => `not done in ${Math.round(limitMs / 1000)} s: ${await describe()}` },
+    {
+      timeout: limitMs,
+      interval: everyMs,
+      message: async () => `not done in ${Math.round(limitMs / 1000)} s: ${await describe()}`,
+    },
   );
   if ('error' in found) throw found.error;
   return found.value;

@@ -12,18 +12,33 @@ export async function prepareSendAccount(ctx: TestContext, people: number, domai
   const owner = await registerUser(ctx.app);
   const accountId = owner.account.accountId as number;
   const fromEmail = `news@${domain}`;
-  const email = await owner.client.post('/v1/emails', newEmail({ fromEmail, subject: 'News for {{ person.firstName | default: "you" }}' }));
+  const email = await owner.client.post(
+    '/v1/emails',
+    newEmail({ fromEmail, subject: 'News for {{ person.firstName | default: "you" }}' }),
+  );
   expect(email.status).toBe(201);
-  await ctx.services.db.insertInto('senderAddresses').values({ accountId, email: fromEmail, status: 'verified' }).execute();
+  await ctx.services.db
+    .insertInto('senderAddresses')
+    .values({ accountId, email: fromEmail, status: 'verified' })
+    .execute();
   await sql`insert into people (account_id, email, first_name)
-    select ${accountId}, 'reader' || i || '@' || ${domain}, 'Reader ' || i from generate_series(1, ${people}) as i`.execute(ctx.services.db);
+    select ${accountId}, 'reader' || i || '@' || ${domain}, 'Reader ' || i from generate_series(1, ${people}) as i`.execute(
+    ctx.services.db,
+  );
   const addresses = Array.from({ length: people }, (_, i) => `reader${i + 1}@${domain}`);
   return { owner, accountId, emailId: email.body.email.id as number, addresses };
 }
 
 /** Create a broadcast of the email to everyone and send it now; its id. */
-export async function sendBroadcast(owner: Awaited<ReturnType<typeof registerUser>>, emailId: number): Promise<number> {
-  const created = await owner.client.post('/v1/broadcasts', { name: 'Under fire', emailId, audience: { type: 'all' } });
+export async function sendBroadcast(
+  owner: Awaited<ReturnType<typeof registerUser>>,
+  emailId: number,
+): Promise<number> {
+  const created = await owner.client.post('/v1/broadcasts', {
+    name: 'Under fire',
+    emailId,
+    audience: { type: 'all' },
+  });
   expect(created.status).toBe(201);
   const sent = await owner.client.post(`/v1/broadcasts/${created.body.item.id}/send`);
   expect(sent.status).toBe(200);
@@ -32,7 +47,15 @@ export async function sendBroadcast(owner: Awaited<ReturnType<typeof registerUse
 
 /** The broadcast's status and its deliveries by status, with the `sent` events recorded for it. */
 export async function broadcastState(ctx: TestContext, accountId: number, broadcastId: number) {
-  const { rows } = await sql<{ status: string; pending: number; sending: number; sent: number; failed: number; other: number; events: number }>`
+  const { rows } = await sql<{
+    status: string;
+    pending: number;
+    sending: number;
+    sent: number;
+    failed: number;
+    other: number;
+    events: number;
+  }>`
     select b.status,
       count(d.id) filter (where d.status = 'pending')::int as pending, count(d.id) filter (where d.status = 'sending')::int as sending,
       count(d.id) filter (where d.status = 'sent')::int as sent, count(d.id) filter (where d.status = 'failed')::int as failed,

@@ -51,7 +51,12 @@ export async function startSink(port = 0) {
         stream.on('close', over);
         stream.on('end', () => {
           over();
-          if (!accepting) return callback(Object.assign(new Error('Service not available, closing transmission channel'), { responseCode: 421 }));
+          if (!accepting)
+            return callback(
+              Object.assign(new Error('Service not available, closing transmission channel'), {
+                responseCode: 421,
+              }),
+            );
           const headers = head.split(/\r?\n\r?\n/)[0] ?? '';
           const messageId = /^message-id:\s*(\S+)/im.exec(headers)?.[1];
           if (messageId) {
@@ -101,7 +106,10 @@ export async function startSink(port = 0) {
     },
     /** Wait until no message is arriving: whatever a sender had on its way has been counted (or refused). */
     idle(timeoutMs = 30_000): Promise<boolean> {
-      return until(() => arriving === 0, { timeout: timeoutMs, message: () => `the sink idle (${arriving} messages arriving)` });
+      return until(() => arriving === 0, {
+        timeout: timeoutMs,
+        message: () => `the sink idle (${arriving} messages arriving)`,
+      });
     },
     /** Go down: no new connection, 421 to the open ones, nothing more accepted. */
     async stop(): Promise<void> {
@@ -116,7 +124,10 @@ export async function startSink(port = 0) {
     async start(): Promise<void> {
       if (server) return;
       // The port may still be held by the connections just closed: listening again is retried for 5 s.
-      await until(() => listen(boundPort).then(() => true), { timeout: 5_000, message: `the sink listening again on port ${boundPort}` });
+      await until(() => listen(boundPort).then(() => true), {
+        timeout: 5_000,
+        message: `the sink listening again on port ${boundPort}`,
+      });
     },
   };
 }

@@ -24,7 +24,8 @@ export function expectStrictAppPolicy(policy: string | null, where: string) {
   expect(policy, `${where}: content-security-policy`).toBeTruthy();
   const scripts = d.get('script-src') ?? d.get('default-src') ?? [];
   expect(scripts, `${where}: script-src`).toContain("'self'");
-  for (const loose of ["'unsafe-inline'", "'unsafe-eval'", '*', 'data:', 'blob:', 'http:', 'https:']) expect(scripts, `${where}: script-src ${loose}`).not.toContain(loose);
+  for (const loose of ["'unsafe-inline'", "'unsafe-eval'", '*', 'data:', 'blob:', 'http:', 'https:'])
+    expect(scripts, `${where}: script-src ${loose}`).not.toContain(loose);
   expect(d.get('object-src'), `${where}: object-src`).toEqual(["'none'"]);
   expect(d.get('base-uri'), `${where}: base-uri`).toEqual(["'self'"]);
   expect(d.get('frame-ancestors'), `${where}: frame-ancestors`).toEqual(["'none'"]);
@@ -44,7 +45,10 @@ export function expectHeaders(where: string, headers: Headers, { kind, https }: 
   checked.responses += 1;
   const get = (name: string) => headers.get(name);
   expect(get('x-content-type-options'), `${where}: x-content-type-options`).toBe('nosniff');
-  if (https) expect(get('strict-transport-security'), `${where}: strict-transport-security`).toMatch(/^max-age=\d{7,}/);
+  if (https)
+    expect(get('strict-transport-security'), `${where}: strict-transport-security`).toMatch(
+      /^max-age=\d{7,}/,
+    );
   else expect(get('strict-transport-security'), `${where}: strict-transport-security over http`).toBeNull();
   const referrer = get('referrer-policy');
   const csp = get('content-security-policy');
@@ -69,7 +73,9 @@ export function expectHeaders(where: string, headers: Headers, { kind, https }: 
     case 'tracking':
     case 'tracking-page':
       expect(referrer, `${where}: referrer-policy`).toBe('no-referrer');
-      expect(get('cross-origin-resource-policy'), `${where}: cross-origin-resource-policy`).toBe('cross-origin');
+      expect(get('cross-origin-resource-policy'), `${where}: cross-origin-resource-policy`).toBe(
+        'cross-origin',
+      );
       if (kind === 'tracking-page') {
         const d = directives(csp);
         expect(d.get('default-src'), `${where}: default-src`).toEqual(["'none'"]);
@@ -80,7 +86,9 @@ export function expectHeaders(where: string, headers: Headers, { kind, https }: 
     case 'script':
       // Loaded by customers' sites: a script with its own headers, none of the app page's framing rules.
       expect(get('content-type'), `${where}: content-type`).toMatch(/^application\/javascript/);
-      expect(get('cross-origin-resource-policy'), `${where}: cross-origin-resource-policy`).toBe('cross-origin');
+      expect(get('cross-origin-resource-policy'), `${where}: cross-origin-resource-policy`).toBe(
+        'cross-origin',
+      );
       expect(get('access-control-allow-origin'), `${where}: access-control-allow-origin`).toBe('*');
       expect(get('x-frame-options'), `${where}: x-frame-options`).toBeNull();
       expect(referrer, `${where}: referrer-policy`).toBe('strict-origin-when-cross-origin');
@@ -96,7 +104,10 @@ export function expectHeaders(where: string, headers: Headers, { kind, https }: 
 export function expectSessionCookie(setCookie: string[], where: string, secure: boolean) {
   const cookie = setCookie.find((c) => c.startsWith('herald_session='));
   expect(cookie, `${where}: herald_session cookie`).toBeTruthy();
-  const attributes = cookie!.split(';').slice(1).map((a) => a.trim().toLowerCase());
+  const attributes = cookie!
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim().toLowerCase());
   expect(attributes, `${where}: HttpOnly`).toContain('httponly');
   expect(attributes, `${where}: SameSite`).toContain('samesite=lax');
   expect(attributes, `${where}: Path`).toContain('path=/');

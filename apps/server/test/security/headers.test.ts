@@ -15,7 +15,9 @@ import { checked, expectHeaders, expectSessionCookie, type Kind } from './header
  * (apps/web/dist), or WEB_DIST_DIR.
  */
 const repo = path.resolve(import.meta.dirname, '../../../..');
-const webDist = process.env.WEB_DIST_DIR ? path.resolve(repo, process.env.WEB_DIST_DIR) : path.join(repo, 'apps/web/dist');
+const webDist = process.env.WEB_DIST_DIR
+  ? path.resolve(repo, process.env.WEB_DIST_DIR)
+  : path.join(repo, 'apps/web/dist');
 const indexHtml = () => fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
 
 interface Server {
@@ -37,7 +39,10 @@ let untrusted: Server;
 let secure: Server;
 let passed = 0;
 beforeAll(async () => {
-  expect(fs.existsSync(path.join(webDist, 'index.html')), `no built web app at ${webDist}: run npm run build (or set WEB_DIST_DIR)`).toBe(true);
+  expect(
+    fs.existsSync(path.join(webDist, 'index.html')),
+    `no built web app at ${webDist}: run npm run build (or set WEB_DIST_DIR)`,
+  ).toBe(true);
   plain = await start({});
   proxied = await start({ TRUST_PROXY: 'true', PUBLIC_URL: 'http://herald.test' });
   untrusted = await start({ PUBLIC_URL: 'http://herald.test' });
@@ -45,7 +50,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const server of [plain, proxied, untrusted, secure]) await server?.ctx.close();
-  if (passed === 5 && checked.responses > 0) writeFigure('security', 50, 'headers', `headers: ${checked.responses} responses checked, 0 missing`);
+  if (passed === 5 && checked.responses > 0)
+    writeFigure('security', 50, 'headers', `headers: ${checked.responses} responses checked, 0 missing`);
 });
 
 /** Addresses by the kind of answer they give (the click link's token is made for the server's own account). */
@@ -62,13 +68,37 @@ function addresses(server: Server): [Kind, string][] {
     variant: 0,
   });
   return [
-    ...['/', '/dashboard', '/flows/1', '/emails/1', '/metrics', '/apps', '/settings/billing', '/settings/site-tracking', '/login', '/register', '/dev/mailbox', '/index.html', '/no/such/page'].map(
-      (p): [Kind, string] => ['page', p],
-    ),
-    ...['/public/unsubscribe?token=abc', '/public/subscription-preferences?token=abc', '/public/verify-sender?token=abc', '/public/accept-invite?token=abc', '/public/register/appsumo', '/public/privacy'].map(
-      (p): [Kind, string] => ['public-page', p],
-    ),
-    ...['/v1/accounts', '/v1/openapi.json', '/v1/dev/mailbox', '/v1/public/preferences?token=abc', '/v1/no-such-route', '/files/logos/none.png'].map((p): [Kind, string] => ['data', p]),
+    ...[
+      '/',
+      '/dashboard',
+      '/flows/1',
+      '/emails/1',
+      '/metrics',
+      '/apps',
+      '/settings/billing',
+      '/settings/site-tracking',
+      '/login',
+      '/register',
+      '/dev/mailbox',
+      '/index.html',
+      '/no/such/page',
+    ].map((p): [Kind, string] => ['page', p]),
+    ...[
+      '/public/unsubscribe?token=abc',
+      '/public/subscription-preferences?token=abc',
+      '/public/verify-sender?token=abc',
+      '/public/accept-invite?token=abc',
+      '/public/register/appsumo',
+      '/public/privacy',
+    ].map((p): [Kind, string] => ['public-page', p]),
+    ...[
+      '/v1/accounts',
+      '/v1/openapi.json',
+      '/v1/dev/mailbox',
+      '/v1/public/preferences?token=abc',
+      '/v1/no-such-route',
+      '/files/logos/none.png',
+    ].map((p): [Kind, string] => ['data', p]),
     ['tracking', '/t/o/not-a-token'],
     ['tracking', click.openPixelUrl],
     ['tracking', click.rewriteLink('https://example.com/pricing', 0)],
@@ -80,16 +110,28 @@ function addresses(server: Server): [Kind, string][] {
 
 async function checkAll(server: Server, https: boolean, headers: Record<string, string> = {}) {
   for (const [kind, address] of addresses(server)) {
-    const res = await fetch(`${server.base}${address}`, { redirect: 'manual', headers: { ...headers, cookie: server.owner.client.cookie ?? '' } });
+    const res = await fetch(`${server.base}${address}`, {
+      redirect: 'manual',
+      headers: { ...headers, cookie: server.owner.client.cookie ?? '' },
+    });
     await res.arrayBuffer();
     expect(res.status, address).toBeLessThan(500);
     expectHeaders(`${kind} ${address}`, res.headers, { kind, https });
   }
   // The API's answers to signed-in calls and to writes.
-  for (const [method, address] of [['GET', '/v1/accounts'], ['POST', '/v1/tags/'], ['PATCH', '/v1/accounts/me']] as const) {
+  for (const [method, address] of [
+    ['GET', '/v1/accounts'],
+    ['POST', '/v1/tags/'],
+    ['PATCH', '/v1/accounts/me'],
+  ] as const) {
     const res = await fetch(`${server.base}${address}`, {
       method,
-      headers: { ...headers, cookie: server.owner.client.cookie ?? '', origin: server.ctx.config.publicUrl, 'content-type': 'application/json' },
+      headers: {
+        ...headers,
+        cookie: server.owner.client.cookie ?? '',
+        origin: server.ctx.config.publicUrl,
+        'content-type': 'application/json',
+      },
       ...(method === 'GET' ? {} : { body: '{"bad":' }),
     });
     await res.arrayBuffer();
@@ -130,9 +172,13 @@ describe('security headers', () => {
     passed += 1;
   });
 
-  it("a proxy that is not trusted cannot claim https (no HSTS, no Secure cookie)", async () => {
+  it('a proxy that is not trusted cannot claim https (no HSTS, no Secure cookie)', async () => {
     await checkAll(untrusted, false, { 'x-forwarded-proto': 'https' });
-    expectSessionCookie(await login(untrusted, { 'x-forwarded-proto': 'https' }), 'untrusted proxy login', false);
+    expectSessionCookie(
+      await login(untrusted, { 'x-forwarded-proto': 'https' }),
+      'untrusted proxy login',
+      false,
+    );
     passed += 1;
   });
 

@@ -25,12 +25,22 @@ let leaks = 0;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   receiver = await startReceiver();
-  ctx = await createTestContext({ SMTP_URL: smtp.url, MAIL_FROM: 'Herald <no-reply@herald.test>', OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1', SLACK_WEBHOOK_HOSTS: 'hooks.slack.com,127.0.0.1' });
+  ctx = await createTestContext({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Herald <no-reply@herald.test>',
+    OUTGOING_TRUSTED_ADDRESSES: '127.0.0.1',
+    SLACK_WEBHOOK_HOSTS: 'hooks.slack.com,127.0.0.1',
+  });
   a = await seedAccount(ctx, receiver.base, 'A');
 });
 afterAll(async () => {
   if (routesWalked > 0 && tokensSwapped > 0 && leaks === 0) {
-    writeFigure('security', 30, 'isolation', `isolation: ${routesWalked} routes x ${idsTried} ids, ${tokensSwapped} swapped tokens, ${leaks} leaks`);
+    writeFigure(
+      'security',
+      30,
+      'isolation',
+      `isolation: ${routesWalked} routes x ${idsTried} ids, ${tokensSwapped} swapped tokens, ${leaks} leaks`,
+    );
   }
   await ctx?.close();
   await smtp?.close();
@@ -52,7 +62,8 @@ function urlsFor(url: string, seeded: SeededAccount): string[] {
   };
   const params = [...url.matchAll(/:([a-zA-Z]+)/g)].map((m) => m[1]!);
   if (params.length === 0) return [url];
-  const fill = (id: string) => url.replace(/:([a-zA-Z]+)/g, (_all, name: string) => encodeURIComponent(named[name]?.[0] ?? id));
+  const fill = (id: string) =>
+    url.replace(/:([a-zA-Z]+)/g, (_all, name: string) => encodeURIComponent(named[name]?.[0] ?? id));
   const urls = new Set(Object.values(seeded.ids).map((id) => fill(String(id))));
   // The right pairs for the routes with two ids, and every named value.
   const pairs: Record<string, string> = {
@@ -60,7 +71,11 @@ function urlsFor(url: string, seeded: SeededAccount): string[] {
     '/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry': `/v1/webhook-endpoints/${seeded.ids.webhookEndpoint}/deliveries/${seeded.ids.webhookDelivery}/retry`,
   };
   if (pairs[url]) urls.add(pairs[url]);
-  for (const name of params) for (const value of named[name] ?? []) urls.add(url.replace(`:${name}`, encodeURIComponent(value)).replace(/:([a-zA-Z]+)/g, String(seeded.ids.flow)));
+  for (const name of params)
+    for (const value of named[name] ?? [])
+      urls.add(
+        url.replace(`:${name}`, encodeURIComponent(value)).replace(/:([a-zA-Z]+)/g, String(seeded.ids.flow)),
+      );
   return [...urls];
 }
 
@@ -79,12 +94,17 @@ describe('tenant isolation (security suite)', () => {
     for (const route of tenantRoutes) {
       for (const url of urlsFor(route.url, a)) {
         for (const mode of ['session', 'api-key'] as const) {
-          const headers: Record<string, string> = mode === 'api-key' ? { authorization: `Bearer ${bKey}` } : {};
-          const res = await b.client.request(route.method, url, { ...(route.example !== undefined ? { body: route.example } : {}), headers });
+          const headers: Record<string, string> =
+            mode === 'api-key' ? { authorization: `Bearer ${bKey}` } : {};
+          const res = await b.client.request(route.method, url, {
+            ...(route.example !== undefined ? { body: route.example } : {}),
+            headers,
+          });
           calls += 1;
           statusCounts[res.status] = (statusCounts[res.status] ?? 0) + 1;
           const text = JSON.stringify(res.body ?? '').toLowerCase();
-          if (text.includes(a.canary.toLowerCase())) problems.push(`${mode} ${route.method} ${url} answered with A's canary`);
+          if (text.includes(a.canary.toLowerCase()))
+            problems.push(`${mode} ${route.method} ${url} answered with A's canary`);
           if (res.status >= 500) problems.push(`${mode} ${route.method} ${url} answered ${res.status}`);
           if (url.endsWith('/rotate-api-key') && res.status === 200) bKey = res.body.apiKey;
         }
@@ -96,7 +116,9 @@ describe('tenant isolation (security suite)', () => {
         Object.assign(before, after);
       }
     }
-    console.log(`isolation: ${calls} calls by B over ${tenantRoutes.length} routes with ${Object.keys(a.ids).length} kinds of A's ids, answers ${JSON.stringify(statusCounts)}`);
+    console.log(
+      `isolation: ${calls} calls by B over ${tenantRoutes.length} routes with ${Object.keys(a.ids).length} kinds of A's ids, answers ${JSON.stringify(statusCounts)}`,
+    );
     leaks += problems.length;
     expect(problems).toEqual([]);
     expect(calls).toBeGreaterThan(tenantRoutes.length * 2);
@@ -104,12 +126,14 @@ describe('tenant isolation (security suite)', () => {
     idsTried = Object.keys(a.ids).length;
 
     // A still reads its own things by its API key.
-    const viaKey = await new Client(ctx.app).get('/v1/accounts', { headers: { authorization: `Bearer ${a.apiKey}` } });
+    const viaKey = await new Client(ctx.app).get('/v1/accounts', {
+      headers: { authorization: `Bearer ${a.apiKey}` },
+    });
     expect(viaKey.status).toBe(200);
     expect(viaKey.body.name).toBe(a.canary);
   });
 
-  it("public tokens of one account do nothing for another, nor for another person or flow", async () => {
+  it('public tokens of one account do nothing for another, nor for another person or flow', async () => {
     const b = await seedAccount(ctx, receiver.base, 'B');
     const result = await probeSwappedTokens(ctx, a, b);
     leaks += result.problems.length;

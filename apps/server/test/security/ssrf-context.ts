@@ -4,7 +4,13 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { writeFigure } from '../figures.ts';
 import { createTestContext, registerUser, type TestContext } from '../helpers.ts';
 import { startSmtpServer } from '../smtp.ts';
-import { startSsrfDns, startTargets, startTrustedReceiver, type SsrfDnsEntry, type Targets } from './ssrf-net.ts';
+import {
+  startSsrfDns,
+  startTargets,
+  startTrustedReceiver,
+  type SsrfDnsEntry,
+  type Targets,
+} from './ssrf-net.ts';
 import { hostileZone } from './ssrf-payloads.ts';
 
 /**
@@ -23,7 +29,11 @@ export interface SsrfWorld {
   attempts: number;
 }
 
-const figuresDir = path.join(process.env.HERALD_FIGURES_DIR ?? path.resolve(import.meta.dirname, '../../../../.figures'), 'security', 'ssrf-parts');
+const figuresDir = path.join(
+  process.env.HERALD_FIGURES_DIR ?? path.resolve(import.meta.dirname, '../../../../.figures'),
+  'security',
+  'ssrf-parts',
+);
 const parts = ['save', 'run'];
 
 export function useSsrfWorld(part: 'save' | 'run'): SsrfWorld {
@@ -60,11 +70,17 @@ export function useSsrfWorld(part: 'save' | 'run'): SsrfWorld {
     if (tests === 0 || passed !== tests || connections !== 0) return;
     // Each file records its part; the figure is written once both parts have passed in this run.
     fs.mkdirSync(figuresDir, { recursive: true });
-    fs.writeFileSync(path.join(figuresDir, `${part}.json`), JSON.stringify({ attempts: world.attempts, connections }));
+    fs.writeFileSync(
+      path.join(figuresDir, `${part}.json`),
+      JSON.stringify({ attempts: world.attempts, connections }),
+    );
     const found = parts.map((p) => path.join(figuresDir, `${p}.json`)).filter((f) => fs.existsSync(f));
     if (found.length !== parts.length) return;
-    const total = found.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as { attempts: number; connections: number }).reduce((a, b) => ({ attempts: a.attempts + b.attempts, connections: a.connections + b.connections }));
-    if (total.connections === 0) writeFigure('security', 20, 'ssrf', `ssrf: ${total.attempts} attempts, 0 connections`);
+    const total = found
+      .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as { attempts: number; connections: number })
+      .reduce((a, b) => ({ attempts: a.attempts + b.attempts, connections: a.connections + b.connections }));
+    if (total.connections === 0)
+      writeFigure('security', 20, 'ssrf', `ssrf: ${total.attempts} attempts, 0 connections`);
   });
   return world;
 }

@@ -32,13 +32,17 @@ const listen = (server: net.Server, port: number, host: string) =>
     });
   });
 
-const closeAll = (servers: net.Server[]) => Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+const closeAll = (servers: net.Server[]) =>
+  Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
 
 /** This machine's own non-loopback addresses that a listener can bind without a zone (link-local ones need one). */
 export function ownAddresses(): string[] {
   return Object.values(os.networkInterfaces())
     .flat()
-    .filter((i): i is os.NetworkInterfaceInfo => Boolean(i) && !i!.internal && !i!.address.toLowerCase().startsWith('fe80'))
+    .filter(
+      (i): i is os.NetworkInterfaceInfo =>
+        Boolean(i) && !i!.internal && !i!.address.toLowerCase().startsWith('fe80'),
+    )
     .map((i) => i.address);
 }
 
@@ -46,7 +50,9 @@ function countingServer(key: () => string, connections: Map<string, number>): ne
   return net.createServer((socket) => {
     connections.set(key(), (connections.get(key()) ?? 0) + 1);
     socket.on('error', () => {});
-    socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok'));
+    socket.once('data', () =>
+      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok'),
+    );
   });
 }
 
@@ -105,7 +111,11 @@ export async function startTrustedReceiver(port: number) {
     server.once('error', reject);
     server.listen(port, '127.0.0.2', () => resolve());
   });
-  return { base: `http://127.0.0.2:${port}`, calls, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    base: `http://127.0.0.2:${port}`,
+    calls,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 /** What a name answers: A and AAAA records, or a sequence of A/AAAA sets answered one per query (the last repeats). */
@@ -136,9 +146,17 @@ export async function startSsrfDns(zone: Record<string, SsrfDnsEntry>) {
       records = entry.sequence[Math.min(index, entry.sequence.length - 1)] ?? {};
     }
     if (question.type === P.TYPE.A) {
-      for (const address of records.A ?? []) response.answers.push({ name: question.name, type: P.TYPE.A, class: P.CLASS.IN, ttl: 0, address });
+      for (const address of records.A ?? [])
+        response.answers.push({ name: question.name, type: P.TYPE.A, class: P.CLASS.IN, ttl: 0, address });
     } else if (question.type === P.TYPE.AAAA) {
-      for (const address of records.AAAA ?? []) response.answers.push({ name: question.name, type: P.TYPE.AAAA, class: P.CLASS.IN, ttl: 0, address: fullIpv6(address) });
+      for (const address of records.AAAA ?? [])
+        response.answers.push({
+          name: question.name,
+          type: P.TYPE.AAAA,
+          class: P.CLASS.IN,
+          ttl: 0,
+          address: fullIpv6(address),
+        });
     }
   });
   return {

@@ -16,7 +16,10 @@ import { hookUrl, hostilePayloads, metadataUrls, rebindAnswers, rebinding } from
 const world = useSsrfWorld('save');
 let urls: string[];
 beforeAll(() => {
-  urls = [...hostilePayloads(ownAddresses()).map((p) => hookUrl(p.host, world.targets.port)), ...metadataUrls];
+  urls = [
+    ...hostilePayloads(ownAddresses()).map((p) => hookUrl(p.host, world.targets.port)),
+    ...metadataUrls,
+  ];
 });
 
 /** A refusal: the status asked for, the message, never a 5xx. */
@@ -31,10 +34,24 @@ const post = (url: string, body: unknown) => world.owner.client.post(url, body);
 describe('SSRF: addresses refused where they are typed', () => {
   it('webhook steps: created, changed and tested with a hostile address answer 422/400', async () => {
     const flow = await newFlow(world.owner.client, 'Hooks');
-    const step = await addStep(world.owner.client, flow.id, '/send-webhook', { url: `${world.receiver.base}/ok` });
+    const step = await addStep(world.owner.client, flow.id, '/send-webhook', {
+      url: `${world.receiver.base}/ok`,
+    });
     for (const url of urls) {
-      refused(await post('/v1/steps/', { flowId: flow.id, operationKey: '/send-webhook', inputFields: fields({ url }) }), 422, url);
-      refused(await world.owner.client.patch(`/v1/steps/${step.id}`, { inputFields: fields({ url }) }), 422, url);
+      refused(
+        await post('/v1/steps/', {
+          flowId: flow.id,
+          operationKey: '/send-webhook',
+          inputFields: fields({ url }),
+        }),
+        422,
+        url,
+      );
+      refused(
+        await world.owner.client.patch(`/v1/steps/${step.id}`, { inputFields: fields({ url }) }),
+        422,
+        url,
+      );
       refused(await post(`/v1/steps/${step.id}/test-webhook`, { url }), 400, url);
     }
     // The trusted receiver is allowed, and was not called by any of the above.
@@ -42,11 +59,18 @@ describe('SSRF: addresses refused where they are typed', () => {
   });
 
   it('webhook endpoints: registered or changed with a hostile address answer 400', async () => {
-    const created = await post('/v1/webhook-endpoints', { url: `${world.receiver.base}/ok`, events: ['person.created'] });
+    const created = await post('/v1/webhook-endpoints', {
+      url: `${world.receiver.base}/ok`,
+      events: ['person.created'],
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     for (const url of urls) {
       refused(await post('/v1/webhook-endpoints', { url, events: ['person.created'] }), 400, url);
-      refused(await world.owner.client.patch(`/v1/webhook-endpoints/${created.body.endpoint.id}`, { url }), 400, url);
+      refused(
+        await world.owner.client.patch(`/v1/webhook-endpoints/${created.body.endpoint.id}`, { url }),
+        400,
+        url,
+      );
     }
     await world.owner.client.request('DELETE', `/v1/webhook-endpoints/${created.body.endpoint.id}`);
   });
@@ -62,7 +86,12 @@ describe('SSRF: addresses refused where they are typed', () => {
     for (const answer of [...rebindAnswers, { A: ['192.0.2.2'] }, { A: ['127.0.0.2', '10.0.0.1'] }]) {
       world.zone['hooks.slack.com'] = answer;
       const url = `https://hooks.slack.com:${world.targets.port}/services/T0/B0/secret`;
-      refused(await post('/v1/auth/slack', { url }), 400, `${url} → ${JSON.stringify(answer)}`, serviceMessages.slackInvalid);
+      refused(
+        await post('/v1/auth/slack', { url }),
+        400,
+        `${url} → ${JSON.stringify(answer)}`,
+        serviceMessages.slackInvalid,
+      );
     }
     delete world.zone['hooks.slack.com'];
   });
@@ -71,7 +100,9 @@ describe('SSRF: addresses refused where they are typed', () => {
 describe('SSRF: DNS rebinding between the check and the call', () => {
   it('the webhook tester checks a name that answers the trusted address, then calls the private one: refused', async () => {
     const flow = await newFlow(world.owner.client, 'Rebinding');
-    const step = await addStep(world.owner.client, flow.id, '/send-webhook', { url: `${world.receiver.base}/ok` });
+    const step = await addStep(world.owner.client, flow.id, '/send-webhook', {
+      url: `${world.receiver.base}/ok`,
+    });
     for (const [i, answer] of rebindAnswers.entries()) {
       const name = `tester-${i}.rebind.test`;
       world.zone[name] = rebinding(answer);
@@ -86,7 +117,9 @@ describe('SSRF: DNS rebinding between the check and the call', () => {
       world.zone[name] = { A: ['127.0.0.2'] };
       const flow = await newFlow(world.owner.client, `Activate ${i}`);
       const trigger = await addStep(world.owner.client, flow.id, '/added-tag', { tag: 'never' });
-      const hook = await addStep(world.owner.client, flow.id, '/send-webhook', { url: hookUrl(name, world.targets.port) });
+      const hook = await addStep(world.owner.client, flow.id, '/send-webhook', {
+        url: hookUrl(name, world.targets.port),
+      });
       await link(world.owner.client, trigger.id, hook.id);
       world.zone[name] = answer;
       const on = await world.owner.client.patch(`/v1/integrations/${flow.id}`, { status: 'active' });
@@ -100,7 +133,10 @@ describe('SSRF: DNS rebinding between the check and the call', () => {
     for (const [i, answer] of rebindAnswers.entries()) {
       const name = `endpoint-${i}.rebind.test`;
       world.zone[name] = { A: ['127.0.0.2'] };
-      const created = await post('/v1/webhook-endpoints', { url: hookUrl(name, world.targets.port), events: ['tag.added'] });
+      const created = await post('/v1/webhook-endpoints', {
+        url: hookUrl(name, world.targets.port),
+        events: ['tag.added'],
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       world.zone[name] = answer;
       refused(await post(`/v1/webhook-endpoints/${created.body.endpoint.id}/test`, {}), 400, name);
@@ -130,13 +166,20 @@ describe('SSRF: redirects from a trusted receiver to private targets', () => {
     'http://metadata.google.internal/computeMetadata/v1/',
   ];
   const redirects = (port: number) =>
-    [301, 302, 303, 307, 308].flatMap((status) => targetsOf(port).map((to) => `http://127.0.0.2:${port}/redirect?status=${status}&to=${encodeURIComponent(to)}`));
+    [301, 302, 303, 307, 308].flatMap((status) =>
+      targetsOf(port).map(
+        (to) => `http://127.0.0.2:${port}/redirect?status=${status}&to=${encodeURIComponent(to)}`,
+      ),
+    );
 
   it('the webhook tester follows the redirect to the check and stops there (400)', async () => {
     const flow = await newFlow(world.owner.client, 'Redirects');
-    const step = await addStep(world.owner.client, flow.id, '/send-webhook', { url: `${world.receiver.base}/ok` });
+    const step = await addStep(world.owner.client, flow.id, '/send-webhook', {
+      url: `${world.receiver.base}/ok`,
+    });
     const before = world.receiver.calls.length;
-    for (const url of redirects(world.targets.port)) refused(await post(`/v1/steps/${step.id}/test-webhook`, { url }), 400, url);
+    for (const url of redirects(world.targets.port))
+      refused(await post(`/v1/steps/${step.id}/test-webhook`, { url }), 400, url);
     // Each redirect was asked for (the receiver is trusted); none of its targets was reached.
     expect(world.receiver.calls.length - before).toBe(redirects(world.targets.port).length);
   });

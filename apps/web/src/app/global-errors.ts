@@ -8,7 +8,12 @@ const reloadGuardKey = 'herald:chunk-reload-at';
 let isGlobalToastShown = false;
 
 /** Errors that mean "not logged in" are handled by the session, not reported (docs/web-app.md). */
-const suppressedMessages = [/not logged in/i, /no authentication given/i, /missing oauth token/i, /ResizeObserver loop/i];
+const suppressedMessages = [
+  /not logged in/i,
+  /no authentication given/i,
+  /missing oauth token/i,
+  /ResizeObserver loop/i,
+];
 
 function isChunkLoadError(message: string): boolean {
   return /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module|Loading (CSS )?chunk/i.test(
@@ -18,7 +23,8 @@ function isChunkLoadError(message: string): boolean {
 
 /** POST /v1/logging; a failure to log is only written to the console. */
 export function reportError(error: unknown): void {
-  const err = error instanceof Error ? error : new Error(typeof error === 'string' ? error : JSON.stringify(error));
+  const err =
+    error instanceof Error ? error : new Error(typeof error === 'string' ? error : JSON.stringify(error));
   const body = {
     message: err.message.slice(0, 5000) || 'Unknown error',
     stack: err.stack?.slice(0, 20000),
@@ -55,7 +61,12 @@ export function showGlobalErrorToast(): void {
 
 /** Shows the chunk-load message and reloads once (not in a loop if the reload fails too). */
 export function handleChunkLoadError(): void {
-  notifications.show({ id: chunkErrorToastId, color: 'red', message: messages.chunkLoadError, autoClose: false });
+  notifications.show({
+    id: chunkErrorToastId,
+    color: 'red',
+    message: messages.chunkLoadError,
+    autoClose: false,
+  });
   const lastReload = Number(sessionStorage.getItem(reloadGuardKey) ?? 0);
   if (Date.now() - lastReload > 30_000) {
     sessionStorage.setItem(reloadGuardKey, String(Date.now()));

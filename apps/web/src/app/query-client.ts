@@ -16,12 +16,19 @@ export function createQueryClient(): QueryClient {
       onError: (error, query) => {
         if (query.queryKey[0] === sessionKey[0]) {
           // Non-401 failure of the session check (docs/web-app.md).
-          notifications.show({ id: 'connection-issues', color: 'red', message: messages.connectionIssues, autoClose: false });
+          notifications.show({
+            id: 'connection-issues',
+            color: 'red',
+            message: messages.connectionIssues,
+            autoClose: false,
+          });
           return;
         }
         // Already signed out (a visitor on a shared flow's read-only page): nothing to clear, the page stays.
-        const isSignedOut = queryClient.getQueryData<{ isLoggedIn: boolean }>(sessionKey)?.isLoggedIn === false;
-        if (isUnauthorized(error) && query.queryKey[0] !== 'config' && !isSignedOut) markSignedOut(queryClient);
+        const isSignedOut =
+          queryClient.getQueryData<{ isLoggedIn: boolean }>(sessionKey)?.isLoggedIn === false;
+        if (isUnauthorized(error) && query.queryKey[0] !== 'config' && !isSignedOut)
+          markSignedOut(queryClient);
       },
     }),
     mutationCache: new MutationCache({

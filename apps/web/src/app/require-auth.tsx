@@ -44,7 +44,8 @@ export function RequireAuth() {
   const account = useAccount({ enabled: isLoggedIn });
 
   if (session.isPending) return <FullScreenLoader label="Checking your session" />;
-  if (session.isError) return <LoadFailure message={messages.connectionIssues} onRetry={() => void session.refetch()} />;
+  if (session.isError)
+    return <LoadFailure message={messages.connectionIssues} onRetry={() => void session.refetch()} />;
   if (!isLoggedIn) {
     const sharedFlow = sharedFlowOf(location);
     if (sharedFlow)
@@ -54,13 +55,18 @@ export function RequireAuth() {
         </Suspense>
       );
     const hasLoggedOut = session.data?.isLoggedIn === false && session.data.hasLoggedOut === true;
-    return <Navigate to={hasLoggedOut ? '/login' : loginPathFor(location.pathname + location.search)} replace />;
+    return (
+      <Navigate to={hasLoggedOut ? '/login' : loginPathFor(location.pathname + location.search)} replace />
+    );
   }
 
   if (account.isPending) return <FullScreenLoader label="Loading your account" />;
   if (account.isError)
     return (
-      <LoadFailure message={errorMessage(account.error, messages.couldNotRetrieveAccount)} onRetry={() => void account.refetch()} />
+      <LoadFailure
+        message={errorMessage(account.error, messages.couldNotRetrieveAccount)}
+        onRetry={() => void account.refetch()}
+      />
     );
 
   const step = registrationStepOf(account.data);

@@ -15,7 +15,8 @@ function isRouteHandle(handle: unknown): handle is RouteHandle {
 /** Page title = route name + product suffix, from the deepest route that names one. */
 function usePageTitle(): void {
   const matches = useMatches();
-  const title = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle as RouteHandle | undefined;
+  const title = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle as
+    RouteHandle | undefined;
   useEffect(() => {
     document.title = title ? `${title.title}${titleSuffix}` : 'Herald';
   }, [title]);

@@ -7,7 +7,8 @@ import { handleChunkLoadError, isChunkLoadError, reportError } from './global-er
 /** Shown when a page throws while rendering; the error is reported once. */
 export function RouteErrorPage() {
   const error = useRouteError();
-  const message = error instanceof Error ? error.message : isRouteErrorResponse(error) ? error.statusText : '';
+  const message =
+    error instanceof Error ? error.message : isRouteErrorResponse(error) ? error.statusText : '';
   const isChunkError = isChunkLoadError(message);
 
   useEffect(() => {

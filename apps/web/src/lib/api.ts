@@ -43,7 +43,8 @@ interface RequestOptions<T> {
 }
 
 function networkError(path: string, cause: unknown): ApiError {
-  const timedOut = cause instanceof DOMException && (cause.name === 'AbortError' || cause.name === 'TimeoutError');
+  const timedOut =
+    cause instanceof DOMException && (cause.name === 'AbortError' || cause.name === 'TimeoutError');
   return new ApiError({
     statusCode: 0,
     name: timedOut ? 'TimeoutError' : 'NetworkError',
@@ -58,7 +59,9 @@ function networkError(path: string, cause: unknown): ApiError {
 function isErrorBody(value: unknown): value is ErrorBody {
   if (typeof value !== 'object' || value === null) return false;
   const body = value as Record<string, unknown>;
-  return typeof body.statusCode === 'number' && typeof body.name === 'string' && typeof body.message === 'string';
+  return (
+    typeof body.statusCode === 'number' && typeof body.name === 'string' && typeof body.message === 'string'
+  );
 }
 
 async function readErrorBody(response: Response): Promise<ErrorBody> {
@@ -76,9 +79,16 @@ async function readErrorBody(response: Response): Promise<ErrorBody> {
 }
 
 /** Calls /v1{path} with cookies and JSON; statuses below 300 succeed and 204 resolves to undefined. */
-export async function request<T = unknown>(method: Method, path: string, options: RequestOptions<T> = {}): Promise<T> {
+export async function request<T = unknown>(
+  method: Method,
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<T> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('Request timed out', 'TimeoutError')), requestTimeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('Request timed out', 'TimeoutError')),
+    requestTimeoutMs,
+  );
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onOuterAbort);
 

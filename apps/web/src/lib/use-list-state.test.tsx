@@ -10,7 +10,9 @@ type Defaults = typeof defaults;
 function mount(url: string) {
   const current: { state: ListState<Defaults> | null } = { state: null };
   function Probe() {
-    current.state = useListState(defaults, { params: { search: 'things-search', archived: 'things-archived' } });
+    current.state = useListState(defaults, {
+      params: { search: 'things-search', archived: 'things-archived' },
+    });
     return null;
   }
   const rendered = renderAt(url, <Probe />);

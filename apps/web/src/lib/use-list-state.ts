@@ -58,22 +58,31 @@ export function writeListValues<T extends ListStateDefaults>(
  * A list page's search and filters, kept in the address with typed defaults: they survive a reload,
  * the back button and opening an item of the list, and a link can share them.
  */
-export function useListState<T extends ListStateDefaults>(defaults: T, options: ListStateOptions<T> = {}): ListState<T> {
+export function useListState<T extends ListStateDefaults>(
+  defaults: T,
+  options: ListStateOptions<T> = {},
+): ListState<T> {
   const [searchParams, setSearchParams] = useSearchParams();
   const { params } = options;
   // Callers pass literals; their content, not their identity, decides when the values change.
   const key = JSON.stringify([defaults, params ?? {}]);
   const values = useMemo(() => {
     const read = {} as Record<string, ListStateValue>;
-    for (const [name, fallback] of Object.entries(defaults)) read[name] = readListValue(searchParams.get(params?.[name] ?? name), fallback);
+    for (const [name, fallback] of Object.entries(defaults))
+      read[name] = readListValue(searchParams.get(params?.[name] ?? name), fallback);
     return read as ListValues<T>;
   }, [searchParams, key]);
   const set = useCallback(
-    (patch: Partial<ListValues<T>>) => setSearchParams((current) => writeListValues(current, defaults, patch, params), { replace: true }),
+    (patch: Partial<ListValues<T>>) =>
+      setSearchParams((current) => writeListValues(current, defaults, patch, params), { replace: true }),
     [setSearchParams, key],
   );
   const reset = useCallback(
-    () => setSearchParams((current) => writeListValues(current, defaults, defaults as Partial<ListValues<T>>, params), { replace: true }),
+    () =>
+      setSearchParams(
+        (current) => writeListValues(current, defaults, defaults as Partial<ListValues<T>>, params),
+        { replace: true },
+      ),
     [setSearchParams, key],
   );
   return { values, set, reset };
@@ -84,7 +93,9 @@ export function useListState<T extends ListStateDefaults>(defaults: T, options: 
  * page's way back: the list opens as it was left (docs/web-app.md).
  */
 export function listReturnPath(path: string, prefix: string, search: string): string {
-  const kept = new URLSearchParams([...new URLSearchParams(search)].filter(([key]) => key.startsWith(prefix)));
+  const kept = new URLSearchParams(
+    [...new URLSearchParams(search)].filter(([key]) => key.startsWith(prefix)),
+  );
   const query = kept.toString();
   return query ? `${path}?${query}` : path;
 }

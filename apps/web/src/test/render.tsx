@@ -23,7 +23,10 @@ function stubMatchMedia() {
 /** Renders a component inside the app's theme and a router at `url`; the router shows where it went. */
 export function renderAt(url: string, ui: ReactNode) {
   stubMatchMedia();
-  const router = createMemoryRouter([{ path: '*', element: <MantineProvider theme={theme}>{ui}</MantineProvider> }], { initialEntries: [url] });
+  const router = createMemoryRouter(
+    [{ path: '*', element: <MantineProvider theme={theme}>{ui}</MantineProvider> }],
+    { initialEntries: [url] },
+  );
   const result = render(<RouterProvider router={router} />);
   return { ...result, router, search: () => new URLSearchParams(router.state.location.search) };
 }

@@ -1,7 +1,17 @@
 import { ColorSwatch, Group, Stack, Text } from '@mantine/core';
 
 /** A row of colour swatches to pick one from (a radio group, usable by keyboard). */
-export function ColourChoice({ colors, value, onChange, label = 'Colour' }: { colors: readonly string[]; value: string | null; onChange: (color: string) => void; label?: string }) {
+export function ColourChoice({
+  colors,
+  value,
+  onChange,
+  label = 'Colour',
+}: {
+  colors: readonly string[];
+  value: string | null;
+  onChange: (color: string) => void;
+  label?: string;
+}) {
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500}>
@@ -19,7 +29,11 @@ export function ColourChoice({ colors, value, onChange, label = 'Colour' }: { co
             aria-checked={value === c}
             aria-label={c}
             onClick={() => onChange(c)}
-            style={{ cursor: 'pointer', outline: value === c ? '2px solid var(--mantine-color-dark-4)' : undefined, outlineOffset: 2 }}
+            style={{
+              cursor: 'pointer',
+              outline: value === c ? '2px solid var(--mantine-color-dark-4)' : undefined,
+              outlineOffset: 2,
+            }}
           />
         ))}
       </Group>

@@ -92,7 +92,14 @@ export function DetailPage<T>(props: DetailPageProps<T>) {
     return frame(<EmptyState icon={icon} title={title} description={description} action={action} />);
   }
   if (query.isError)
-    return frame(<LoadError title={props.errorTitle} message={errorMessage(query.error, props.errorFallback)} onRetry={() => void query.refetch()} />);
-  if (query.isPending || item === null || item === undefined) return props.skeleton ?? <LoadingSpinner label={props.loadingLabel} />;
+    return frame(
+      <LoadError
+        title={props.errorTitle}
+        message={errorMessage(query.error, props.errorFallback)}
+        onRetry={() => void query.refetch()}
+      />,
+    );
+  if (query.isPending || item === null || item === undefined)
+    return props.skeleton ?? <LoadingSpinner label={props.loadingLabel} />;
   return props.children(item);
 }

@@ -9,7 +9,19 @@ import { ListBody, ListPage, type PageQuery } from './list-page.tsx';
 
 const loaded: PageQuery = { isPending: false, isError: false, error: null, refetch: () => undefined };
 
-function Page({ query = loaded, items = ['Spring sale'], search = '', canRead = true, canWrite = true }: { query?: PageQuery; items?: string[]; search?: string; canRead?: boolean; canWrite?: boolean }) {
+function Page({
+  query = loaded,
+  items = ['Spring sale'],
+  search = '',
+  canRead = true,
+  canWrite = true,
+}: {
+  query?: PageQuery;
+  items?: string[];
+  search?: string;
+  canRead?: boolean;
+  canWrite?: boolean;
+}) {
   const shown = items.filter((item) => item.toLowerCase().includes(search));
   return (
     <ListPage
@@ -47,7 +59,12 @@ describe('ListPage', () => {
 
   it("shows the server's message on a failure, and tries again on request", async () => {
     const refetch = vi.fn();
-    const error = new ApiError({ statusCode: 500, error: 'Internal', message: 'Database down', userMessage: 'The things are resting.' } as never);
+    const error = new ApiError({
+      statusCode: 500,
+      error: 'Internal',
+      message: 'Database down',
+      userMessage: 'The things are resting.',
+    } as never);
     renderAt('/', <Page query={{ ...loaded, isError: true, error, refetch }} />);
     expect(screen.getByRole('alert').textContent).toContain('The things are resting.');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -92,7 +109,12 @@ describe('ListPage', () => {
 
 describe('ListBody', () => {
   const body = (query: PageQuery, more: Partial<Parameters<typeof ListBody>[0]> = {}) => (
-    <ListBody query={query} loadingLabel="Loading invoices" errorFallback="We couldn't load the invoices." {...more}>
+    <ListBody
+      query={query}
+      loadingLabel="Loading invoices"
+      errorFallback="We couldn't load the invoices."
+      {...more}
+    >
       {() => <p>Rows</p>}
     </ListBody>
   );
@@ -107,7 +129,9 @@ describe('ListBody', () => {
   it("puts a failure in the section's own words, without the retry, when told how", () => {
     const failure = (message: string) => <p role="alert">This link can’t be used: {message}</p>;
     renderAt('/', body({ ...loaded, isError: true, error: new Error('network') }, { failure }));
-    expect(screen.getByRole('alert').textContent).toBe("This link can’t be used: We couldn't load the invoices.");
+    expect(screen.getByRole('alert').textContent).toBe(
+      "This link can’t be used: We couldn't load the invoices.",
+    );
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 });
@@ -115,7 +139,13 @@ describe('ListBody', () => {
 describe('DetailPage', () => {
   const notFound = { title: 'Thing not found', description: 'It may have been deleted.' };
   const page = (query: PageQuery & { data: string | null | undefined }, isMissing = false) => (
-    <DetailPage query={query} loadingLabel="Loading thing" notFound={notFound} errorFallback="We couldn't load the thing." isMissing={isMissing}>
+    <DetailPage
+      query={query}
+      loadingLabel="Loading thing"
+      notFound={notFound}
+      errorFallback="We couldn't load the thing."
+      isMissing={isMissing}
+    >
       {(thing) => <h1>{thing}</h1>}
     </DetailPage>
   );

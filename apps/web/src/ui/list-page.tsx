@@ -74,7 +74,8 @@ export interface ListBodyProps {
 export function ListBody(props: ListBodyProps) {
   const { query } = props;
   const isNarrow = useIsNarrow();
-  if (query.isPending) return props.skeleton ?? <ListSkeleton label={props.loadingLabel} heights={props.skeletonHeights} />;
+  if (query.isPending)
+    return props.skeleton ?? <ListSkeleton label={props.loadingLabel} heights={props.skeletonHeights} />;
   if (query.isError) {
     const message = errorMessage(query.error, props.errorFallback);
     if (props.failure) return props.failure(message);
@@ -125,7 +126,14 @@ export function ListPage(props: ListPageProps) {
   const isNarrow = useIsNarrow();
   if (props.isReady === false) return <LoadingSpinner />;
   const isLocked = props.gate !== undefined && !props.gate.canRead;
-  const header = <PageHeader title={props.title} description={props.description} back={props.back} actions={isLocked ? undefined : props.actions} />;
+  const header = (
+    <PageHeader
+      title={props.title}
+      description={props.description}
+      back={props.back}
+      actions={isLocked ? undefined : props.actions}
+    />
+  );
   if (isLocked && props.gate)
     return (
       <Stack gap="lg" py="md" maw={props.maw}>

@@ -11,7 +11,8 @@ export function waitOf(config: OperationConfig<'/delay'> | OperationConfig<'/del
 
 /** A duration longer than the longest wait allowed is refused (a wait until a date is as long as it says). */
 function checkWait(wait: WaitConfig): string | null {
-  if (wait.mode === 'duration' && wait.amount * unitDays[wait.unit] > flowLimits.maxWaitDays) return flowMessages.waitTooLong;
+  if (wait.mode === 'duration' && wait.amount * unitDays[wait.unit] > flowLimits.maxWaitDays)
+    return flowMessages.waitTooLong;
   return null;
 }
 
@@ -22,7 +23,11 @@ export const delayHandler: StepHandler<'/delay'> = {
   icon: 'IconHourglass',
   invalidConfig: flowMessages.noDateTime,
   check: (config) => checkWait(waitOf(config)),
-  execute: (config, { now, timeZone }) => ({ kind: 'wait', effects: [], wakeAt: nextWakeTime(waitOf(config), now, timeZone) }),
+  execute: (config, { now, timeZone }) => ({
+    kind: 'wait',
+    effects: [],
+    wakeAt: nextWakeTime(waitOf(config), now, timeZone),
+  }),
 };
 
 export const delayV2Handler: StepHandler<'/delay-v2'> = {
@@ -31,5 +36,9 @@ export const delayV2Handler: StepHandler<'/delay-v2'> = {
   icon: 'IconHourglass',
   invalidConfig: flowMessages.noDateTime,
   check: (config) => checkWait(config.wait),
-  execute: (config, { now, timeZone }) => ({ kind: 'wait', effects: [], wakeAt: nextWakeTime(config.wait, now, timeZone) }),
+  execute: (config, { now, timeZone }) => ({
+    kind: 'wait',
+    effects: [],
+    wakeAt: nextWakeTime(config.wait, now, timeZone),
+  }),
 };

@@ -13,9 +13,17 @@ const filter = (label: string, description: string, icon: string): StepHandler<F
 });
 
 export const filterHandlers: { [K in FilterOperation]: StepHandler<K> } = {
-  '/check-email-activity': filter('Check email activity', 'Branches on whether the person opened, clicked or received an email.', 'IconMailQuestion'),
+  '/check-email-activity': filter(
+    'Check email activity',
+    'Branches on whether the person opened, clicked or received an email.',
+    'IconMailQuestion',
+  ),
   '/check-field': filter('Check field', 'Branches on the value of a field.', 'IconListCheck'),
   '/in-segment': filter('Is in segment', 'Branches on whether the person is in a segment.', 'IconChartPie'),
-  '/visited-page': filter('Has visited page', 'Branches on whether the person visited a page.', 'IconWorldWww'),
+  '/visited-page': filter(
+    'Has visited page',
+    'Branches on whether the person visited a page.',
+    'IconWorldWww',
+  ),
   '/has-tag': filter('Has tag', 'Branches on whether the person has a tag.', 'IconTags'),
 };

@@ -27,7 +27,8 @@ export const eventCompiler: ConditionCompiler<'event'> = {
     ),
   validate: (condition) => {
     for (const p of condition.properties)
-      if (p.operator !== 'exists' && (p.value === undefined || p.value === '')) return `The property filter on ${p.key} needs a value.`;
+      if (p.operator !== 'exists' && (p.value === undefined || p.value === ''))
+        return `The property filter on ${p.key} needs a value.`;
     return validateWindow(condition.window);
   },
   isTimeRelative: (condition) => isRelativeWindow(condition.window),

@@ -1,6 +1,19 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { dayOperators, operatorsByFieldType, segmentMessages, valuelessOperators, type ConditionOf, type PersonFieldType } from '@herald/contracts';
-import { daysFromNow, fieldValue, nowParam, type CompileContext, type ConditionCompiler } from '../context.ts';
+import {
+  dayOperators,
+  operatorsByFieldType,
+  segmentMessages,
+  valuelessOperators,
+  type ConditionOf,
+  type PersonFieldType,
+} from '@herald/contracts';
+import {
+  daysFromNow,
+  fieldValue,
+  nowParam,
+  type CompileContext,
+  type ConditionCompiler,
+} from '../context.ts';
 import { dateRange, parseConditionDate, parseDays } from '../dates.ts';
 import { textMatch } from '../text-match.ts';
 
@@ -63,7 +76,12 @@ function booleanCompare(value: RawBuilder<unknown>, condition: FieldCondition): 
 }
 
 /** Date operators on any timestamptz expression (also used by the created condition). */
-export function dateCompare(value: RawBuilder<unknown>, operator: string, raw: unknown, ctx: CompileContext): RawBuilder<SqlBool> {
+export function dateCompare(
+  value: RawBuilder<unknown>,
+  operator: string,
+  raw: unknown,
+  ctx: CompileContext,
+): RawBuilder<SqlBool> {
   switch (operator) {
     case 'before':
       return sql<SqlBool>`${value} < ${dateRange(String(raw)).start.toISOString()}::timestamptz`;
@@ -86,7 +104,10 @@ export function dateCompare(value: RawBuilder<unknown>, operator: string, raw: u
   }
 }
 
-const compareByType: Record<PersonFieldType, (value: RawBuilder<unknown>, condition: FieldCondition, ctx: CompileContext) => RawBuilder<SqlBool>> = {
+const compareByType: Record<
+  PersonFieldType,
+  (value: RawBuilder<unknown>, condition: FieldCondition, ctx: CompileContext) => RawBuilder<SqlBool>
+> = {
   string: textCompare,
   enum: textCompare,
   number: numberCompare,
@@ -97,7 +118,8 @@ const compareByType: Record<PersonFieldType, (value: RawBuilder<unknown>, condit
 /** The message for a date operator whose value is missing or malformed, or null. */
 export function validateDateValue(operator: string, value: unknown): string | null {
   if (valuelessOperators.includes(operator as never)) return null;
-  if (dayOperators.includes(operator as never)) return parseDays(value) === null ? 'Enter a whole number of days (0 to 36500).' : null;
+  if (dayOperators.includes(operator as never))
+    return parseDays(value) === null ? 'Enter a whole number of days (0 to 36500).' : null;
   if (value === undefined || value === '') return segmentMessages.valueRequired(operator);
   return parseConditionDate(value) ? null : 'Dates are written YYYY-MM-DD.';
 }
@@ -113,14 +135,19 @@ export const fieldCompiler: ConditionCompiler<'field'> = {
   validate: (condition, ctx) => {
     const type = ctx.fieldTypes.get(condition.field);
     if (!type) return segmentMessages.unknownField(condition.field);
-    if (!operatorsByFieldType[type].includes(condition.operator)) return segmentMessages.operatorNotForType(condition.operator, type);
+    if (!operatorsByFieldType[type].includes(condition.operator))
+      return segmentMessages.operatorNotForType(condition.operator, type);
     if (valuelessOperators.includes(condition.operator)) return null;
     const value = condition.value;
     if (type === 'date') return validateDateValue(condition.operator, value);
     if (value === undefined || value === '') return segmentMessages.valueRequired(condition.operator);
-    if (type === 'number' && (typeof value === 'boolean' || !Number.isFinite(Number(value)) || String(value).trim() === ''))
+    if (
+      type === 'number' &&
+      (typeof value === 'boolean' || !Number.isFinite(Number(value)) || String(value).trim() === '')
+    )
       return segmentMessages.valueNotOfType(condition.field, 'number');
     return null;
   },
-  isTimeRelative: (condition) => ['withinLast', 'withinNext', 'moreThanAgo', 'anniversary'].includes(condition.operator),
+  isTimeRelative: (condition) =>
+    ['withinLast', 'withinNext', 'moreThanAgo', 'anniversary'].includes(condition.operator),
 };

@@ -122,5 +122,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop table dev_mailbox, mail_deliveries, rate_limits, password_resets, sessions, team_members, accounts, users`.execute(db);
+  await sql`drop table dev_mailbox, mail_deliveries, rate_limits, password_resets, sessions, team_members, accounts, users`.execute(
+    db,
+  );
 }

@@ -158,7 +158,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger events_inserted_segments after insert on events
       referencing new table as new_rows for each statement execute function herald_mark_event_people_dirty();
   `.execute(db);
-  await protectTenantTables(db, ['segments', 'segment_members', 'segment_dirty_people', 'segment_dirty_accounts']);
+  await protectTenantTables(db, [
+    'segments',
+    'segment_members',
+    'segment_dirty_people',
+    'segment_dirty_accounts',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

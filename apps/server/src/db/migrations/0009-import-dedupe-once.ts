@@ -10,5 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`create index import_rows_email_idx on import_rows (account_id, import_id, email_lower, row_no)`.execute(db);
+  await sql`create index import_rows_email_idx on import_rows (account_id, import_id, email_lower, row_no)`.execute(
+    db,
+  );
 }

@@ -167,7 +167,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger people_email_suppressed before update of email on people
       for each row when (old.email is distinct from new.email) execute function herald_people_email_suppressed();
   `.execute(db);
-  await protectTenantTables(db, ['sender_addresses', 'sender_domains', 'suppressions', 'suppression_history', 'communication_categories', 'communication_preferences']);
+  await protectTenantTables(db, [
+    'sender_addresses',
+    'sender_domains',
+    'suppressions',
+    'suppression_history',
+    'communication_categories',
+    'communication_preferences',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

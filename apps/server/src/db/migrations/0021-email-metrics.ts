@@ -27,7 +27,8 @@ export const queueRowSelect = `
 export const queueRowWhere = `
   e.type = 'email' and e.name in ('sent', 'opened', 'clicked', 'bounced', 'complained', 'unsubscribed')
     and not (e.name = 'bounced' and coalesce(e.data->>'soft', '') = 'true')`;
-const queueColumns = 'account_id, event_id, person_id, name, at, source_kind, source_id, email_id, step_id, variant, machine, link';
+const queueColumns =
+  'account_id, event_id, person_id, name, at, source_kind, source_id, email_id, step_id, variant, machine, link';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -124,8 +125,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
 
   // Email events recorded before this migration are counted by the first rollup pass.
-  await sql`insert into email_metric_queue (${sql.raw(queueColumns)}) ${sql.raw(queueRowSelect)} from events e where ${sql.raw(queueRowWhere)}`.execute(db);
-  await protectTenantTables(db, ['email_metric_queue', 'email_metrics_hourly', 'email_metrics_links', 'email_metric_firsts', 'email_metrics_people']);
+  await sql`insert into email_metric_queue (${sql.raw(queueColumns)}) ${sql.raw(queueRowSelect)} from events e where ${sql.raw(queueRowWhere)}`.execute(
+    db,
+  );
+  await protectTenantTables(db, [
+    'email_metric_queue',
+    'email_metrics_hourly',
+    'email_metrics_links',
+    'email_metric_firsts',
+    'email_metrics_people',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -7,7 +7,9 @@ import { sql, type Kysely } from 'kysely';
  * 60 days of arrivals). New rows land at the right edge of the index, so imports pay little for it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create index people_created_idx on people (account_id, created_at) include (archived_at, unsubscribed_at)`.execute(db);
+  await sql`create index people_created_idx on people (account_id, created_at) include (archived_at, unsubscribed_at)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

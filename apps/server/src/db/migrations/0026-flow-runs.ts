@@ -21,7 +21,17 @@ import { protectTenantTables } from './tenant-policy.ts';
  * - `flow_trigger_fires` remembers date and time triggers already fired per person, so each fires once per date.
  */
 const eventOperations = sql.raw(
-  ['/entered-segment', '/left-segment', '/event', '/email-trigger', '/page-visited-trigger', '/site-form-submitted', '/submitted-form'].map((k) => `'${k}'`).join(', '),
+  [
+    '/entered-segment',
+    '/left-segment',
+    '/event',
+    '/email-trigger',
+    '/page-visited-trigger',
+    '/site-form-submitted',
+    '/submitted-form',
+  ]
+    .map((k) => `'${k}'`)
+    .join(', '),
 );
 
 /** The body of a people trigger: people whose tags changed (`changed` over new_rows n), their tags before (`before`). */

@@ -48,9 +48,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     insert into email_metrics_account_links_daily (account_id, day, link, clicks)
     select account_id, (hour at time zone 'UTC')::date, link, sum(clicks) from email_metrics_links group by 1, 2, 3;
   `.execute(db);
-  await protectTenantTables(db, ['email_metrics_account_hourly', 'email_metrics_account_links', 'email_metrics_account_links_daily']);
+  await protectTenantTables(db, [
+    'email_metrics_account_hourly',
+    'email_metrics_account_links',
+    'email_metrics_account_links_daily',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop table email_metrics_account_links_daily, email_metrics_account_links, email_metrics_account_hourly`.execute(db);
+  await sql`drop table email_metrics_account_links_daily, email_metrics_account_links, email_metrics_account_hourly`.execute(
+    db,
+  );
 }

@@ -18,7 +18,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       redeemed_by_account_id bigint references accounts (id) on delete set null,
       check (redeemed_by_account_id is null or redeemed_at is not null)
     )`.execute(db);
-  await sql`create index marketplace_codes_account_idx on marketplace_codes (redeemed_by_account_id) where redeemed_by_account_id is not null`.execute(db);
+  await sql`create index marketplace_codes_account_idx on marketplace_codes (redeemed_by_account_id) where redeemed_by_account_id is not null`.execute(
+    db,
+  );
   await sql`revoke all on marketplace_codes from herald_app`.execute(db);
 }
 

@@ -34,7 +34,8 @@ const guard = sql`
         return null;
       end if;`;
 
-const person = (alias: string) => sql.raw(`jsonb_build_object('id', ${alias}.id, 'email', ${alias}.email, 'firstName', ${alias}.first_name, 'lastName', ${alias}.last_name,
+const person = (alias: string) =>
+  sql.raw(`jsonb_build_object('id', ${alias}.id, 'email', ${alias}.email, 'firstName', ${alias}.first_name, 'lastName', ${alias}.last_name,
   'phone', ${alias}.phone, 'company', ${alias}.company, 'website', ${alias}.website, 'externalId', ${alias}.external_id, 'tags', to_jsonb(${alias}.tags),
   'fields', ${alias}.fields, 'unsubscribed', ${alias}.unsubscribed_at is not null, 'createdAt', ${alias}.created_at, 'updatedAt', ${alias}.updated_at)`);
 
@@ -248,7 +249,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger flow_runs_updated_webhooks after update on flow_runs
       referencing old table as old_rows new table as new_rows for each statement execute function herald_webhooks_runs_updated();
   `.execute(db);
-  await protectTenantTables(db, ['webhook_endpoints', 'webhook_events', 'webhook_deliveries', 'account_services', 'slack_messages']);
+  await protectTenantTables(db, [
+    'webhook_endpoints',
+    'webhook_events',
+    'webhook_deliveries',
+    'account_services',
+    'slack_messages',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -9,6 +9,8 @@ export async function protectTenantTables(db: Kysely<unknown>, tables: string[])
   for (const table of tables) {
     await sql`grant select, insert, update, delete on ${sql.table(table)} to herald_app`.execute(db);
     await sql`alter table ${sql.table(table)} enable row level security`.execute(db);
-    await sql`create policy tenant on ${sql.table(table)} using (account_id = current_setting('herald.account_id', true)::bigint)`.execute(db);
+    await sql`create policy tenant on ${sql.table(table)} using (account_id = current_setting('herald.account_id', true)::bigint)`.execute(
+      db,
+    );
   }
 }

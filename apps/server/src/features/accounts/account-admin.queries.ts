@@ -19,7 +19,19 @@ export function findAcceptedMembership(userDb: Database, accountId: number, user
 /** A sub-account under `parentId`, owned by the user who creates it. */
 export async function insertSubaccount(
   userDb: Database,
-  input: { parentId: number; mainAccountId: number; email: string; phone: string | null; userId: number; name: string; site: string | null; industry: string | null; timezone: string; trialEndsAt: Date; flags: unknown },
+  input: {
+    parentId: number;
+    mainAccountId: number;
+    email: string;
+    phone: string | null;
+    userId: number;
+    name: string;
+    site: string | null;
+    industry: string | null;
+    timezone: string;
+    trialEndsAt: Date;
+    flags: unknown;
+  },
 ) {
   const account = await userDb
     .insertInto('accounts')
@@ -34,13 +46,23 @@ export async function insertSubaccount(
       timezone: input.timezone,
       writeKey: randomToken(18),
       trialEndsAt: input.trialEndsAt,
-      flags: JSON.stringify({ ...(input.flags as object), hasFilledGoals: true, hasSetInitialPassword: true }),
+      flags: JSON.stringify({
+        ...(input.flags as object),
+        hasFilledGoals: true,
+        hasSetInitialPassword: true,
+      }),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   await userDb
     .insertInto('teamMembers')
-    .values({ accountId: account.id, userId: input.userId, isOwner: true, scopes: JSON.stringify(allScopes()), acceptedAt: sql<Date>`now()` })
+    .values({
+      accountId: account.id,
+      userId: input.userId,
+      isOwner: true,
+      scopes: JSON.stringify(allScopes()),
+      acceptedAt: sql<Date>`now()`,
+    })
     .execute();
   return account.id;
 }
@@ -53,13 +75,23 @@ export async function moveSession(userDb: Database, sessionId: string, accountId
  * Tenant tables whose size decides whether deleting an account runs in the background.
  * Each feature that adds a large tenant table lists it here.
  */
-export const tenantTablesBySize = ['events', 'event_names', 'segment_members', 'people', 'segment_dirty_people', 'segment_dirty_accounts', 'mail_deliveries'] as const;
+export const tenantTablesBySize = [
+  'events',
+  'event_names',
+  'segment_members',
+  'people',
+  'segment_dirty_people',
+  'segment_dirty_accounts',
+  'mail_deliveries',
+] as const;
 
 /** Rows the account holds across the large tenant tables, counted up to `limit`. */
 export async function countTenantRows(userDb: Database, accountId: number, limit: number): Promise<number> {
   let total = 0;
   for (const table of tenantTablesBySize) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from ${sql.table(table)} where account_id = ${accountId} limit ${limit}) t`
+    const row = await sql<{
+      n: number;
+    }>`select count(*)::int as n from (select 1 from ${sql.table(table)} where account_id = ${accountId} limit ${limit}) t`
       .execute(userDb)
       .then((r) => r.rows[0]!);
     total += row.n;
@@ -69,26 +101,45 @@ export async function countTenantRows(userDb: Database, accountId: number, limit
 }
 
 export async function markDeleting(userDb: Database, accountId: number) {
-  await userDb.updateTable('accounts').set({ deletingAt: sql<Date>`now()` }).where('id', '=', accountId).execute();
+  await userDb
+    .updateTable('accounts')
+    .set({ deletingAt: sql<Date>`now()` })
+    .where('id', '=', accountId)
+    .execute();
   await userDb.deleteFrom('sessions').where('accountId', '=', accountId).execute();
 }
 
 /** Delete one batch of the account's rows; true when nothing is left but the account row itself. */
-export async function deleteTenantBatch(userDb: Database, accountId: number, batch: number): Promise<boolean> {
+export async function deleteTenantBatch(
+  userDb: Database,
+  accountId: number,
+  batch: number,
+): Promise<boolean> {
   for (const table of tenantTablesBySize) {
-    const res = await sql`delete from ${sql.table(table)} where ctid in (select ctid from ${sql.table(table)} where account_id = ${accountId} limit ${batch})`.execute(userDb);
+    const res =
+      await sql`delete from ${sql.table(table)} where ctid in (select ctid from ${sql.table(table)} where account_id = ${accountId} limit ${batch})`.execute(
+        userDb,
+      );
     if (Number(res.numAffectedRows ?? 0) > 0) return false;
   }
   return true;
 }
 
 export async function deleteAccountRow(userDb: Database, accountId: number) {
-  await userDb.updateTable('accounts').set({ parentAccountId: null }).where('parentAccountId', '=', accountId).execute();
+  await userDb
+    .updateTable('accounts')
+    .set({ parentAccountId: null })
+    .where('parentAccountId', '=', accountId)
+    .execute();
   await userDb.deleteFrom('accounts').where('id', '=', accountId).execute();
 }
 
 export async function setApiKey(db: Database, accountId: number, hash: string, hint: string) {
-  await db.updateTable('accounts').set({ apiKeyHash: hash, apiKeyHint: hint }).where('id', '=', accountId).execute();
+  await db
+    .updateTable('accounts')
+    .set({ apiKeyHash: hash, apiKeyHint: hint })
+    .where('id', '=', accountId)
+    .execute();
 }
 
 /** The account an API key belongs to, with its first owner, whom the key acts as. */

@@ -34,7 +34,12 @@ export async function listMyAccounts(services: Services, session: Session) {
 }
 
 /** POST /v1/team-members/accounts: a sub-account of the current one, owned by the creator. */
-export async function createSubaccount(services: Services, db: Database, session: Session, body: z.infer<typeof CreateSubaccountBody>) {
+export async function createSubaccount(
+  services: Services,
+  db: Database,
+  session: Session,
+  body: z.infer<typeof CreateSubaccountBody>,
+) {
   const parent = await findAccount(db, session.accountId);
   if (!parent) throw unauthorized();
   const id = await services.db.transaction().execute((trx) =>
@@ -57,11 +62,20 @@ export async function createSubaccount(services: Services, db: Database, session
 }
 
 /** POST /v1/accounts/{id}/switch: the session now acts in that account. */
-export async function switchAccount(services: Services, session: Session, accountId: number): Promise<Account> {
+export async function switchAccount(
+  services: Services,
+  session: Session,
+  accountId: number,
+): Promise<Account> {
   const membership = await findAcceptedMembership(services.db, accountId, session.userId);
   if (!membership) throw notFound(teamMessages.notMemberOfAccount);
   await moveSession(services.db, session.id, accountId);
-  return loadAccount(services.db, { userId: session.userId, accountId, teamMemberId: membership.id }, services.db, services.config);
+  return loadAccount(
+    services.db,
+    { userId: session.userId, accountId, teamMemberId: membership.id },
+    services.db,
+    services.config,
+  );
 }
 
 /** DELETE /v1/accounts/{id}: at once when small, else marked and removed by the delete-account job. */
@@ -103,7 +117,14 @@ export async function sessionFromApiKey(services: Services, key: string): Promis
   if (!key.startsWith('hk_') || key.length > 200) return undefined;
   const owner = await findApiKeyOwner(services.db, hashToken(key));
   if (!owner) return undefined;
-  return { id: `api-key:${owner.accountId}`, accountId: owner.accountId, userId: owner.userId, teamMemberId: owner.teamMemberId, isOwner: true, scopes: allScopes() };
+  return {
+    id: `api-key:${owner.accountId}`,
+    accountId: owner.accountId,
+    userId: owner.userId,
+    teamMemberId: owner.teamMemberId,
+    isOwner: true,
+    scopes: allScopes(),
+  };
 }
 
 export async function accountIssues(db: Database, session: Session) {

@@ -32,7 +32,14 @@ export function listAccountsOfUser(db: Database, userId: number) {
   return db
     .selectFrom('teamMembers')
     .innerJoin('accounts', 'accounts.id', 'teamMembers.accountId')
-    .select(['accounts.id', 'accounts.name', 'accounts.site', 'accounts.logo', 'teamMembers.isOwner', 'accounts.parentAccountId'])
+    .select([
+      'accounts.id',
+      'accounts.name',
+      'accounts.site',
+      'accounts.logo',
+      'teamMembers.isOwner',
+      'accounts.parentAccountId',
+    ])
     .where('teamMembers.userId', '=', userId)
     .where('teamMembers.acceptedAt', 'is not', null)
     .where('accounts.deletingAt', 'is', null)
@@ -69,7 +76,12 @@ export async function insertUserWithAccount(
       source: input.source,
       timezone: input.timezone,
       writeKey: randomToken(18),
-      flags: JSON.stringify({ hasFilledGoals: false, hasSetInitialPassword: false, canAccessAIWriter: false, hideAnonymous: false }),
+      flags: JSON.stringify({
+        hasFilledGoals: false,
+        hasSetInitialPassword: false,
+        canAccessAIWriter: false,
+        hideAnonymous: false,
+      }),
       trialEndsAt: sql<Date>`now() + ${`${trialDays} days`}::interval`,
     })
     .returning('id')
@@ -110,13 +122,22 @@ export async function mergeAccountJson(
 ) {
   await db
     .updateTable('accounts')
-    .set({ [column]: sql`${sql.ref(column)} || ${JSON.stringify(values)}::jsonb`, updatedAt: sql<Date>`now()` })
+    .set({
+      [column]: sql`${sql.ref(column)} || ${JSON.stringify(values)}::jsonb`,
+      updatedAt: sql<Date>`now()`,
+    })
     .where('id', '=', accountId)
     .execute();
 }
 
 /** Fill the member's and user's names when they have none yet (registration's name step). */
-export async function fillMemberName(db: Database, userDb: Database, accountId: number, userId: number, name: string) {
+export async function fillMemberName(
+  db: Database,
+  userDb: Database,
+  accountId: number,
+  userId: number,
+  name: string,
+) {
   await db
     .updateTable('teamMembers')
     .set({ name })
@@ -124,7 +145,12 @@ export async function fillMemberName(db: Database, userDb: Database, accountId: 
     .where('userId', '=', userId)
     .where('name', 'is', null)
     .execute();
-  await userDb.updateTable('users').set({ name }).where('id', '=', userId).where('name', 'is', null).execute();
+  await userDb
+    .updateTable('users')
+    .set({ name })
+    .where('id', '=', userId)
+    .where('name', 'is', null)
+    .execute();
 }
 
 /** Mark the initial password as set on every account the user owns. */
@@ -132,12 +158,24 @@ export async function markPasswordSetOnOwnedAccounts(db: Database, userId: numbe
   await db
     .updateTable('accounts')
     .set({ flags: sql`flags || '{"hasSetInitialPassword": true}'::jsonb` })
-    .where('id', 'in', db.selectFrom('teamMembers').select('accountId').where('userId', '=', userId).where('isOwner', '=', true))
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('teamMembers')
+        .select('accountId')
+        .where('userId', '=', userId)
+        .where('isOwner', '=', true),
+    )
     .execute();
 }
 
 /** The account's connected services that work (docs/team-and-accounts.md). */
 export async function activeServiceIds(db: Database, accountId: number): Promise<string[]> {
-  const { rows } = await sql<{ serviceId: string }>`select service_id as "serviceId" from account_services where account_id = ${accountId} and status = 'active' order by service_id`.execute(db);
+  const { rows } = await sql<{
+    serviceId: string;
+  }>`select service_id as "serviceId" from account_services where account_id = ${accountId} and status = 'active' order by service_id`.execute(
+    db,
+  );
   return rows.map((r) => r.serviceId);
 }

@@ -87,7 +87,11 @@ export async function loadAccount(
     peopleTableFields: account.peopleTableFields as Account['peopleTableFields'],
     formFieldMappings: account.formFieldMappings as Account['formFieldMappings'],
     onboarding: account.onboarding as Account['onboarding'],
-    flags: { ...defaultFlags, ...(account.flags as Partial<AccountFlags>), canAccessAIWriter: canAccessAIWriter(config, account) },
+    flags: {
+      ...defaultFlags,
+      ...(account.flags as Partial<AccountFlags>),
+      canAccessAIWriter: canAccessAIWriter(config, account),
+    },
     payment: accountPayment(billingMode, account),
     createdAt: account.createdAt.toISOString(),
     trialEndsAt: account.trialEndsAt.toISOString(),
@@ -105,7 +109,10 @@ export async function loadAccount(
 }
 
 /** Work another feature adds to a registration's transaction (a marketplace code): a throw undoes the registration. */
-export type WithinRegistration = (trx: Database, created: { userId: number; accountId: number; teamMemberId: number }) => Promise<void>;
+export type WithinRegistration = (
+  trx: Database,
+  created: { userId: number; accountId: number; teamMemberId: number },
+) => Promise<void>;
 
 /** POST /v1/accounts/: a new user, their account and a session. */
 export async function registerAccount(
@@ -124,11 +131,18 @@ export async function registerAccount(
     ({ email, name } = identity);
     googleSub = identity.sub;
   }
-  if (await findUserByEmail(services.db, email)) throw conflict(messages.emailAlreadyRegistered, 'email-taken');
+  if (await findUserByEmail(services.db, email))
+    throw conflict(messages.emailAlreadyRegistered, 'email-taken');
   const created = await services.db
     .transaction()
     .execute(async (trx) => {
-      const inserted = await insertUserWithAccount(trx, { email, name, googleSub, source: body.source ?? null, timezone: body.timezone ?? 'UTC' });
+      const inserted = await insertUserWithAccount(trx, {
+        email,
+        name,
+        googleSub,
+        source: body.source ?? null,
+        timezone: body.timezone ?? 'UTC',
+      });
       await withinRegistration?.(trx, inserted);
       return inserted;
     })
@@ -143,17 +157,35 @@ export async function registerAccount(
 
 const settingsNeedingAccountWrite = ['name', 'site', 'phone', 'timezone', 'logo'] as const;
 /** Email settings (Settings → Email): account:write or emailSettings:write may change them. */
-const emailSettings = ['mailingAddress', 'linkUTMs', 'emailFonts', 'defaultFromName', 'defaultFromEmail'] as const;
+const emailSettings = [
+  'mailingAddress',
+  'linkUTMs',
+  'emailFonts',
+  'defaultFromName',
+  'defaultFromEmail',
+] as const;
 /** Saved only when non-empty and changed (docs/team-and-accounts.md). */
 const keptUnlessEmpty = ['name', 'site', 'phone', 'timezone', 'mailingAddress'] as const;
 
 /** PATCH /v1/accounts/me, in the session's account-scoped transaction `db`. */
-export async function updateMyAccount(services: Services, db: Database, session: Session, body: UpdateAccountBody): Promise<Account> {
+export async function updateMyAccount(
+  services: Services,
+  db: Database,
+  session: Session,
+  body: UpdateAccountBody,
+): Promise<Account> {
   const member = { isOwner: session.isOwner, scopes: session.scopes };
-  if (settingsNeedingAccountWrite.some((key) => body[key] !== undefined) && !hasScopes(member, ['account:write'])) {
+  if (
+    settingsNeedingAccountWrite.some((key) => body[key] !== undefined) &&
+    !hasScopes(member, ['account:write'])
+  ) {
     throw forbidden("You need the account:write permission to change the account's settings.");
   }
-  if (emailSettings.some((key) => body[key] !== undefined) && !hasScopes(member, ['account:write']) && !hasScopes(member, ['emailSettings:write'])) {
+  if (
+    emailSettings.some((key) => body[key] !== undefined) &&
+    !hasScopes(member, ['account:write']) &&
+    !hasScopes(member, ['emailSettings:write'])
+  ) {
     throw forbidden('You need the emailSettings:write permission to change the email settings.');
   }
   const current = await findAccount(db, session.accountId);
@@ -165,7 +197,8 @@ export async function updateMyAccount(services: Services, db: Database, session:
   }
   if (body.logo !== undefined) {
     // Only a logo uploaded through POST /v1/accounts/logo: the app shows it on every page.
-    if (body.logo && !body.logo.startsWith(services.storage.publicUrl('logos/'))) throw badRequest("Upload the logo first; its address comes from the upload.");
+    if (body.logo && !body.logo.startsWith(services.storage.publicUrl('logos/')))
+      throw badRequest('Upload the logo first; its address comes from the upload.');
     changes.logo = body.logo || null;
   }
   if (body.industry) changes.industry = body.industry;
@@ -181,17 +214,27 @@ export async function updateMyAccount(services: Services, db: Database, session:
 
   // Onboarding actions are set once: only keys not yet true are written.
   const done = current.onboarding as Record<string, boolean>;
-  const newActions = Object.fromEntries(Object.keys(body.onboarding ?? {}).filter((k) => !done[k]).map((k) => [k, true]));
+  const newActions = Object.fromEntries(
+    Object.keys(body.onboarding ?? {})
+      .filter((k) => !done[k])
+      .map((k) => [k, true]),
+  );
 
   await updateAccount(db, session.accountId, changes);
   if (Object.keys(newActions).length) await mergeAccountJson(db, session.accountId, 'onboarding', newActions);
-  if (body.flags && Object.keys(body.flags).length) await mergeAccountJson(db, session.accountId, 'flags', body.flags);
+  if (body.flags && Object.keys(body.flags).length)
+    await mergeAccountJson(db, session.accountId, 'flags', body.flags);
   if (changes.name) await fillMemberName(db, services.db, session.accountId, session.userId, changes.name);
   return loadAccount(db, session, services.db, services.config);
 }
 
 /** POST /v1/accounts/initial-password: the wizard's last step; later changes go through a reset. */
-export async function setInitialPassword(services: Services, db: Database, session: Session, password: string): Promise<Account> {
+export async function setInitialPassword(
+  services: Services,
+  db: Database,
+  session: Session,
+  password: string,
+): Promise<Account> {
   const user = await findUserById(services.db, session.userId);
   if (!user) throw unauthorized();
   if (user.passwordHash) throw conflict(messages.initialPasswordAlreadySet, 'password-set');

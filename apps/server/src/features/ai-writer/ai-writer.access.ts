@@ -15,7 +15,11 @@ export type AiWriterAccess = 'allowed' | 'notConfigured' | 'planInactive';
  * account must be in good standing. With BILLING_MODE=off every account is; with plans, a running trial and an
  * active plan are, and an expired trial, a canceled account or a blocked one are not.
  */
-export function aiWriterAccess(config: Pick<Config, 'ai' | 'billing'>, account: AccountStanding, now: Date = new Date()): AiWriterAccess {
+export function aiWriterAccess(
+  config: Pick<Config, 'ai' | 'billing'>,
+  account: AccountStanding,
+  now: Date = new Date(),
+): AiWriterAccess {
   if (!config.ai) return 'notConfigured';
   if (account.blocked) return 'planInactive';
   if (config.billing.mode === 'off') return 'allowed';
@@ -24,6 +28,10 @@ export function aiWriterAccess(config: Pick<Config, 'ai' | 'billing'>, account: 
 }
 
 /** The account answer's flag canAccessAIWriter (docs/ai-writer.md). */
-export function canAccessAIWriter(config: Pick<Config, 'ai' | 'billing'>, account: AccountStanding, now: Date = new Date()): boolean {
+export function canAccessAIWriter(
+  config: Pick<Config, 'ai' | 'billing'>,
+  account: AccountStanding,
+  now: Date = new Date(),
+): boolean {
   return aiWriterAccess(config, account, now) === 'allowed';
 }

@@ -25,7 +25,12 @@ function clientFor(config: AiProviderConfig): OpenAI {
   let client = clients.get(config);
   if (!client) {
     // AI_BASE_URL is the operator's setting, not user input: a model server on loopback or a private network is legitimate.
-    client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, timeout: effectiveTimeoutMs(config), maxRetries: 1 });
+    client = new OpenAI({
+      baseURL: config.baseUrl,
+      apiKey: config.apiKey,
+      timeout: effectiveTimeoutMs(config),
+      maxRetries: 1,
+    });
     clients.set(config, client);
   }
   return client;
@@ -39,10 +44,16 @@ export function effectiveTimeoutMs(config: AiProviderConfig): number {
 /** The part of the chat-completions answer we rely on; anything else is the provider's business. */
 const CompletionShape = z.object({
   choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullable().optional() }).nullable().optional() }))
+    .array(
+      z.object({ message: z.object({ content: z.string().nullable().optional() }).nullable().optional() }),
+    )
     .min(1),
   usage: z
-    .object({ total_tokens: z.number().nonnegative().optional(), prompt_tokens: z.number().nonnegative().optional(), completion_tokens: z.number().nonnegative().optional() })
+    .object({
+      total_tokens: z.number().nonnegative().optional(),
+      prompt_tokens: z.number().nonnegative().optional(),
+      completion_tokens: z.number().nonnegative().optional(),
+    })
     .nullable()
     .optional(),
 });
@@ -62,12 +73,18 @@ export async function complete(config: AiProviderConfig, prompt: AiPrompt): Prom
   let answer: unknown;
   try {
     answer = await clientFor(config)
-      .chat.completions.create({ model: config.model, messages, max_tokens: prompt.maxTokens, temperature: 0.8 }, { signal })
+      .chat.completions.create(
+        { model: config.model, messages, max_tokens: prompt.maxTokens, temperature: 0.8 },
+        { signal },
+      )
       .catch((error: unknown) => {
         // OpenAI's reasoning models refuse max_tokens and temperature (400 naming the parameter); they take
         // max_completion_tokens, which also covers their hidden reasoning, hence the larger allowance.
         if (!refusesParameter(error)) throw error;
-        return clientFor(config).chat.completions.create({ model: config.model, messages, max_completion_tokens: prompt.maxTokens * 4 }, { signal });
+        return clientFor(config).chat.completions.create(
+          { model: config.model, messages, max_completion_tokens: prompt.maxTokens * 4 },
+          { signal },
+        );
       });
   } catch (error) {
     throw translateError(error);
@@ -83,7 +100,11 @@ export async function complete(config: AiProviderConfig, prompt: AiPrompt): Prom
  * Tokens from the provider's usage figures. A few OpenAI-compatible servers leave usage out; then the cost is
  * estimated at four characters a token, so such a server still draws on the monthly budget.
  */
-function countTokens(usage: z.infer<typeof CompletionShape>['usage'], prompt: AiPrompt, content: string): number {
+function countTokens(
+  usage: z.infer<typeof CompletionShape>['usage'],
+  prompt: AiPrompt,
+  content: string,
+): number {
   if (usage?.total_tokens !== undefined) return Math.ceil(usage.total_tokens);
   if (usage?.prompt_tokens !== undefined || usage?.completion_tokens !== undefined) {
     return Math.ceil((usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0));
@@ -92,7 +113,11 @@ function countTokens(usage: z.infer<typeof CompletionShape>['usage'], prompt: Ai
 }
 
 function refusesParameter(error: unknown): boolean {
-  return error instanceof APIError && error.status === 400 && (error.param === 'max_tokens' || error.param === 'temperature');
+  return (
+    error instanceof APIError &&
+    error.status === 400 &&
+    (error.param === 'max_tokens' || error.param === 'temperature')
+  );
 }
 
 function translateError(error: unknown): AppError {

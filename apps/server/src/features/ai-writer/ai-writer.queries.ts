@@ -42,10 +42,16 @@ export async function addTokenUse(db: Database, accountId: number, now: Date, to
   await sql`
     insert into ai_token_use (account_id, month, tokens, requests)
     values (${accountId}, date_trunc('month', ${now}::timestamptz at time zone 'UTC')::date, ${tokens}, 1)
-    on conflict (account_id, month) do update set tokens = ai_token_use.tokens + excluded.tokens, requests = ai_token_use.requests + 1`.execute(db);
+    on conflict (account_id, month) do update set tokens = ai_token_use.tokens + excluded.tokens, requests = ai_token_use.requests + 1`.execute(
+    db,
+  );
 }
 
 /** What decides whether the account may use the AI writer. */
 export function findAccountStanding(db: Database, accountId: number) {
-  return db.selectFrom('accounts').select(['name', 'status', 'blocked', 'trialEndsAt']).where('id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .select(['name', 'status', 'blocked', 'trialEndsAt'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
 }

@@ -1,4 +1,9 @@
-import { aiWriterMessages, type AiSuggestion, type AiSuggestionList, type AiWriterRequest } from '@herald/contracts';
+import {
+  aiWriterMessages,
+  type AiSuggestion,
+  type AiSuggestionList,
+  type AiWriterRequest,
+} from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { AppError, unauthorized } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
@@ -7,12 +12,23 @@ import type { Services } from '../../services.ts';
 import { aiWriterAccess } from './ai-writer.access.ts';
 import { buildPrompt, splitAnswer } from './ai-writer.prompts.ts';
 import { complete, type AiProviderConfig } from './ai-writer.provider.ts';
-import { addTokenUse, findAccountStanding, insertSuggestions, listSuggestions, tokensUsedThisMonth } from './ai-writer.queries.ts';
+import {
+  addTokenUse,
+  findAccountStanding,
+  insertSuggestions,
+  listSuggestions,
+  tokensUsedThisMonth,
+} from './ai-writer.queries.ts';
 
 type Row = { id: number; useCase: string; content: string; createdAt: Date };
 
 function toSuggestion(row: Row): AiSuggestion {
-  return { id: Number(row.id), useCase: row.useCase as AiSuggestion['useCase'], content: row.content, createdAt: row.createdAt.toISOString() };
+  return {
+    id: Number(row.id),
+    useCase: row.useCase as AiSuggestion['useCase'],
+    content: row.content,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** Refuse with a clear message unless this server has a provider and the account may use it. */
@@ -20,13 +36,21 @@ async function requireAccess(services: Services, db: Database, session: Session)
   const account = await findAccountStanding(db, session.accountId);
   if (!account) throw unauthorized();
   const access = aiWriterAccess(services.config, account);
-  if (access === 'notConfigured' || !services.config.ai) throw new AppError('ForbiddenError', aiWriterMessages.notEnabled, { errorCode: 'ai-not-enabled' });
-  if (access === 'planInactive') throw new AppError('PaymentRequiredError', aiWriterMessages.planNotAllowed, { errorCode: 'ai-plan-inactive' });
+  if (access === 'notConfigured' || !services.config.ai)
+    throw new AppError('ForbiddenError', aiWriterMessages.notEnabled, { errorCode: 'ai-not-enabled' });
+  if (access === 'planInactive')
+    throw new AppError('PaymentRequiredError', aiWriterMessages.planNotAllowed, {
+      errorCode: 'ai-plan-inactive',
+    });
   return services.config.ai;
 }
 
 /** GET /v1/ai-writer: the account's suggestions, newest first. */
-export async function listAiSuggestions(services: Services, db: Database, session: Session): Promise<AiSuggestionList> {
+export async function listAiSuggestions(
+  services: Services,
+  db: Database,
+  session: Session,
+): Promise<AiSuggestionList> {
   await requireAccess(services, db, session);
   const rows = await listSuggestions(db, session.accountId);
   return { suggestions: rows.map(toSuggestion) };
@@ -56,13 +80,18 @@ export async function generateAiSuggestions(
   }
   const completion = await complete(ai, buildPrompt(body.useCase, body.parameters));
   const contents = splitAnswer(body.useCase, completion.content);
-  if (contents.length === 0) throw new AppError('ServiceError', aiWriterMessages.couldNotRetrieve, { errorCode: 'ai-provider' });
+  if (contents.length === 0)
+    throw new AppError('ServiceError', aiWriterMessages.couldNotRetrieve, { errorCode: 'ai-provider' });
   await addTokenUse(db, session.accountId, now, completion.tokens);
   const rows = await insertSuggestions(db, session.accountId, body.useCase, contents);
   return { suggestions: rows.map(toSuggestion).sort((a, b) => a.id - b.id) };
 }
 
-async function enforceHourlyLimit(services: Services, ai: AiProviderConfig, accountId: number): Promise<void> {
+async function enforceHourlyLimit(
+  services: Services,
+  ai: AiProviderConfig,
+  accountId: number,
+): Promise<void> {
   try {
     await enforceRateLimit(services.db, `ai-writer:${accountId}`, ai.requestsPerHour, 3600);
   } catch (error) {
@@ -81,5 +110,10 @@ function startOfNextMonth(now: Date): Date {
 }
 
 function formatDate(date: Date): string {
-  return date.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+  return date.toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+  });
 }

@@ -6,7 +6,9 @@ export async function findDefaultMembership(db: Database, userId: number) {
   const recent = await db
     .selectFrom('sessions')
     .innerJoin('teamMembers', (j) =>
-      j.onRef('teamMembers.accountId', '=', 'sessions.accountId').onRef('teamMembers.userId', '=', 'sessions.userId'),
+      j
+        .onRef('teamMembers.accountId', '=', 'sessions.accountId')
+        .onRef('teamMembers.userId', '=', 'sessions.userId'),
     )
     .select(['teamMembers.accountId', 'teamMembers.id'])
     .where('sessions.userId', '=', userId)
@@ -27,10 +29,17 @@ export async function deleteSessionsOfUser(db: Database, userId: number) {
   await db.deleteFrom('sessions').where('userId', '=', userId).execute();
 }
 
-export async function insertPasswordReset(db: Database, row: { id: string; userId: number; ttlSeconds: number }) {
+export async function insertPasswordReset(
+  db: Database,
+  row: { id: string; userId: number; ttlSeconds: number },
+) {
   await db
     .insertInto('passwordResets')
-    .values({ id: row.id, userId: row.userId, expiresAt: sql<Date>`now() + ${`${row.ttlSeconds} seconds`}::interval` })
+    .values({
+      id: row.id,
+      userId: row.userId,
+      expiresAt: sql<Date>`now() + ${`${row.ttlSeconds} seconds`}::interval`,
+    })
     .execute();
 }
 

@@ -11,19 +11,39 @@ import { queueMail } from '../../mail/mailer.ts';
 import { loadAccount } from '../accounts/accounts.service.ts';
 import { markPasswordSetOnOwnedAccounts } from '../accounts/accounts.queries.ts';
 import { findUserByEmail, setPasswordHash } from '../accounts/users.queries.ts';
-import { consumePasswordReset, deleteSessionsOfUser, findDefaultMembership, insertPasswordReset } from './auth.queries.ts';
+import {
+  consumePasswordReset,
+  deleteSessionsOfUser,
+  findDefaultMembership,
+  insertPasswordReset,
+} from './auth.queries.ts';
 
 const resetTtlMinutes = 60;
 
-async function signIn(services: Services, request: FastifyRequest, reply: FastifyReply, userId: number): Promise<Account> {
+async function signIn(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+): Promise<Account> {
   const membership = await findDefaultMembership(services.db, userId);
   if (!membership) throw new AppError('ForbiddenError', 'This login belongs to no account any more.');
   await startSession(services, request, reply, userId, membership.accountId);
-  return loadAccount(services.db, { userId, accountId: membership.accountId, teamMemberId: membership.id }, services.db, services.config);
+  return loadAccount(
+    services.db,
+    { userId, accountId: membership.accountId, teamMemberId: membership.id },
+    services.db,
+    services.config,
+  );
 }
 
 /** POST /v1/accounts/login/ */
-export async function login(services: Services, body: LoginBody, request: FastifyRequest, reply: FastifyReply) {
+export async function login(
+  services: Services,
+  body: LoginBody,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const email = body.email.trim().toLowerCase();
   await enforceRateLimit(services.db, `login-ip:${request.ip}`, 50, 900);
   await enforceRateLimit(services.db, `login:${email}`, 10, 900);
@@ -32,18 +52,28 @@ export async function login(services: Services, body: LoginBody, request: Fastif
     await burnPasswordCheck(body.password);
     throw unauthorized(messages.wrongCredentials);
   }
-  if (!(await verifyPassword(user.passwordHash, body.password))) throw unauthorized(messages.wrongCredentials);
+  if (!(await verifyPassword(user.passwordHash, body.password)))
+    throw unauthorized(messages.wrongCredentials);
   return signIn(services, request, reply, user.id);
 }
 
 /** POST /v1/accounts/login/google */
-export async function loginWithGoogle(services: Services, idToken: string, request: FastifyRequest, reply: FastifyReply) {
+export async function loginWithGoogle(
+  services: Services,
+  idToken: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   await enforceRateLimit(services.db, `login-ip:${request.ip}`, 50, 900);
   const identity = await services.google.verify(idToken);
   const user = await findUserByEmail(services.db, identity.email);
   if (!user) throw notFound(messages.googleNoAccount);
   if (!user.googleSub) {
-    await services.db.updateTable('users').set({ googleSub: identity.sub }).where('id', '=', user.id).execute();
+    await services.db
+      .updateTable('users')
+      .set({ googleSub: identity.sub })
+      .where('id', '=', user.id)
+      .execute();
   } else if (user.googleSub !== identity.sub) {
     throw unauthorized(messages.googleTokenInvalid);
   }
@@ -64,8 +94,16 @@ export async function requestPasswordReset(services: Services, email: string, re
     const link = `${services.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
     const mail = passwordResetEmail(link, resetTtlMinutes);
     await services.db.transaction().execute(async (trx) => {
-      await insertPasswordReset(trx, { id: hashToken(resetId), userId: user.id, ttlSeconds: resetTtlMinutes * 60 });
-      await queueMail(trx, services.config, { ...mail, to: user.email, idempotencyKey: `password-reset:${hashToken(resetId)}` });
+      await insertPasswordReset(trx, {
+        id: hashToken(resetId),
+        userId: user.id,
+        ttlSeconds: resetTtlMinutes * 60,
+      });
+      await queueMail(trx, services.config, {
+        ...mail,
+        to: user.email,
+        idempotencyKey: `password-reset:${hashToken(resetId)}`,
+      });
     });
   }
   return { message: messages.resetRequested };

@@ -4,7 +4,6 @@ import type { Config } from '../../config.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import type { GoogleVerifier } from '../../services.ts';
 
-
 /** Verifier against the key set at GOOGLE_JWKS_URL (Google's by default; tests serve their own). */
 export function createGoogleVerifier(config: Config['google']): GoogleVerifier {
   let keys: JWTVerifyGetKey | undefined;
@@ -19,10 +18,18 @@ export function createGoogleVerifier(config: Config['google']): GoogleVerifier {
           issuer: config.issuers,
           algorithms: ['RS256'],
         });
-        if (typeof payload.sub !== 'string' || typeof payload.email !== 'string' || payload.email_verified !== true) {
+        if (
+          typeof payload.sub !== 'string' ||
+          typeof payload.email !== 'string' ||
+          payload.email_verified !== true
+        ) {
           throw new Error('token lacks a verified email');
         }
-        return { sub: payload.sub, email: payload.email, name: typeof payload.name === 'string' ? payload.name : null };
+        return {
+          sub: payload.sub,
+          email: payload.email,
+          name: typeof payload.name === 'string' ? payload.name : null,
+        };
       } catch (error) {
         if (error instanceof AppError) throw error;
         throw new AppError('AuthError', messages.googleTokenInvalid);

@@ -19,7 +19,9 @@ export async function insertPendingSubscription(db: Database, row: PendingSubscr
   await db
     .insertInto('billingSubscriptions')
     .values({ ...row, status: 'pending' })
-    .onConflict((oc) => oc.columns(['accountId', 'provider', 'subscriptionId']).doUpdateSet({ updatedAt: sql`now()` }))
+    .onConflict((oc) =>
+      oc.columns(['accountId', 'provider', 'subscriptionId']).doUpdateSet({ updatedAt: sql`now()` }),
+    )
     .execute();
 }
 
@@ -37,13 +39,21 @@ const subscriptionColumns = [
 
 /** The account a provider's subscription belongs to, across accounts (webhooks run before any account is known). */
 export async function findSubscription(db: Database, provider: CheckoutProvider, subscriptionId: string) {
-  const row = await db.selectFrom('billingSubscriptions').select(subscriptionColumns).where('provider', '=', provider).where('subscriptionId', '=', subscriptionId).executeTakeFirst();
+  const row = await db
+    .selectFrom('billingSubscriptions')
+    .select(subscriptionColumns)
+    .where('provider', '=', provider)
+    .where('subscriptionId', '=', subscriptionId)
+    .executeTakeFirst();
   return row ? { ...row, accountId: Number(row.accountId) } : undefined;
 }
 export type SubscriptionRow = NonNullable<Awaited<ReturnType<typeof findSubscription>>>;
 
 export async function accountExists(db: Database, accountId: number): Promise<boolean> {
-  return (await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 /**
@@ -52,14 +62,35 @@ export async function accountExists(db: Database, accountId: number): Promise<bo
  */
 export async function recordEvent(
   db: Database,
-  event: { provider: CheckoutProvider; eventId: string; eventType: string; accountId: number | null; outcome: string },
+  event: {
+    provider: CheckoutProvider;
+    eventId: string;
+    eventType: string;
+    accountId: number | null;
+    outcome: string;
+  },
 ): Promise<boolean> {
-  const rows = await db.insertInto('billingWebhookEvents').values(event).onConflict((oc) => oc.columns(['provider', 'eventId']).doNothing()).returning('eventId').execute();
+  const rows = await db
+    .insertInto('billingWebhookEvents')
+    .values(event)
+    .onConflict((oc) => oc.columns(['provider', 'eventId']).doNothing())
+    .returning('eventId')
+    .execute();
   return rows.length > 0;
 }
 
-export async function setEventOutcome(db: Database, provider: CheckoutProvider, eventId: string, outcome: string): Promise<void> {
-  await db.updateTable('billingWebhookEvents').set({ outcome }).where('provider', '=', provider).where('eventId', '=', eventId).execute();
+export async function setEventOutcome(
+  db: Database,
+  provider: CheckoutProvider,
+  eventId: string,
+  outcome: string,
+): Promise<void> {
+  await db
+    .updateTable('billingWebhookEvents')
+    .set({ outcome })
+    .where('provider', '=', provider)
+    .where('eventId', '=', eventId)
+    .execute();
 }
 
 export interface SubscriptionChanges {
@@ -86,12 +117,21 @@ export async function saveSubscription(
   await db
     .insertInto('billingSubscriptions')
     .values({ ...key, ...base, ...changes })
-    .onConflict((oc) => oc.columns(['accountId', 'provider', 'subscriptionId']).doUpdateSet({ ...changes, updatedAt: sql`now()` }))
+    .onConflict((oc) =>
+      oc
+        .columns(['accountId', 'provider', 'subscriptionId'])
+        .doUpdateSet({ ...changes, updatedAt: sql`now()` }),
+    )
     .execute();
 }
 
 /** Whether another of the account's subscriptions is paying, so ending this one must not end the plan. */
-export async function hasOtherActiveSubscription(db: Database, accountId: number, provider: CheckoutProvider, subscriptionId: string): Promise<boolean> {
+export async function hasOtherActiveSubscription(
+  db: Database,
+  accountId: number,
+  provider: CheckoutProvider,
+  subscriptionId: string,
+): Promise<boolean> {
   const row = await db
     .selectFrom('billingSubscriptions')
     .select('subscriptionId')
@@ -126,5 +166,9 @@ export async function payingSubscription(db: Database, accountId: number) {
 
 /** The email and name a checkout prefills on the provider's page. */
 export async function findCheckoutAccount(db: Database, accountId: number) {
-  return db.selectFrom('accounts').select(['email', 'name', 'accountName']).where('id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .select(['email', 'name', 'accountName'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
 }

@@ -1,11 +1,24 @@
 import crypto from 'node:crypto';
-import { billingProviderMessages, lookupPlan, unknownPlanMessage, type CheckoutAnswer, type CheckoutBody, type CheckoutProvider, type ProviderInvoice } from '@herald/contracts';
+import {
+  billingProviderMessages,
+  lookupPlan,
+  unknownPlanMessage,
+  type CheckoutAnswer,
+  type CheckoutBody,
+  type CheckoutProvider,
+  type ProviderInvoice,
+} from '@herald/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connection.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { countAccountPeople } from './billing.queries.ts';
-import { findCheckoutAccount, insertPendingSubscription, payingSubscription, startedSubscriptions } from './billing-providers.queries.ts';
+import {
+  findCheckoutAccount,
+  insertPendingSubscription,
+  payingSubscription,
+  startedSubscriptions,
+} from './billing-providers.queries.ts';
 import { planBelowPeopleCount } from './plan-assignment.ts';
 import { chargebeeItemPriceId, createChargebee } from './providers/chargebee.ts';
 import { createPaypal, paypalPlanName } from './providers/paypal.ts';
@@ -35,29 +48,56 @@ export function configuredProviders(config: Config): ConfiguredProviders {
 
 /** A provider that failed: 503 for the user (the provider's words go to the log, not to the page). */
 export function unavailable(error: ProviderError, log: FastifyBaseLogger): AppError {
-  log.warn({ provider: error.provider, status: error.status, err: error.message }, 'payment provider call failed');
-  return new AppError('ServiceError', billingProviderMessages.providerUnavailable, { errorCode: `${error.provider}-unavailable` });
+  log.warn(
+    { provider: error.provider, status: error.status, err: error.message },
+    'payment provider call failed',
+  );
+  return new AppError('ServiceError', billingProviderMessages.providerUnavailable, {
+    errorCode: `${error.provider}-unavailable`,
+  });
 }
 
 /** Plans that are never bought at a checkout: grandfathered ones (no price) and marketplace ones (redeemed with a code). */
-const forSale = (plan: { name: string; price: number | null }) => plan.price !== null && !plan.name.startsWith('marketplace-');
+const forSale = (plan: { name: string; price: number | null }) =>
+  plan.price !== null && !plan.name.startsWith('marketplace-');
 
 /** POST /v1/billing/checkout: the provider's checkout page for this plan, prefilled with the account's email and id. */
-export async function startCheckout(config: Config, db: Database, accountId: number, body: CheckoutBody, log: FastifyBaseLogger): Promise<CheckoutAnswer> {
+export async function startCheckout(
+  config: Config,
+  db: Database,
+  accountId: number,
+  body: CheckoutBody,
+  log: FastifyBaseLogger,
+): Promise<CheckoutAnswer> {
   if (config.billing.mode === 'off') throw badRequest(billingProviderMessages.billingOff);
   const provider = configuredProviders(config)[body.provider];
-  if (!provider) throw badRequest(body.provider === 'chargebee' ? billingProviderMessages.chargebeeOff : billingProviderMessages.paypalOff);
+  if (!provider)
+    throw badRequest(
+      body.provider === 'chargebee'
+        ? billingProviderMessages.chargebeeOff
+        : billingProviderMessages.paypalOff,
+    );
   const plan = lookupPlan(body.plan, body.peopleUpperLimit);
   if (!plan || !forSale(plan)) throw badRequest(unknownPlanMessage);
   const account = await findCheckoutAccount(db, accountId);
   if (!account?.email.trim()) throw badRequest(billingProviderMessages.missingAccountEmail);
   const peopleCount = await countAccountPeople(db, accountId);
-  if (peopleCount > plan.peopleUpperLimit) throw new AppError('BadRequestError', planBelowPeopleCount(peopleCount, plan), { errorCode: 'plan-below-people-count' });
+  if (peopleCount > plan.peopleUpperLimit)
+    throw new AppError('BadRequestError', planBelowPeopleCount(peopleCount, plan), {
+      errorCode: 'plan-below-people-count',
+    });
 
   // A paying subscription is changed in place: a second one would charge the account twice.
   const paying = await payingSubscription(db, accountId);
-  if (paying && paying.provider !== body.provider) throw conflict(paying.provider === 'chargebee' ? billingProviderMessages.paysByCard : billingProviderMessages.paysByPaypal, 'pays-elsewhere');
-  if (paying && paying.planName === plan.name && paying.peopleUpperLimit === plan.peopleUpperLimit) throw badRequest(billingProviderMessages.alreadyOnPlan);
+  if (paying && paying.provider !== body.provider)
+    throw conflict(
+      paying.provider === 'chargebee'
+        ? billingProviderMessages.paysByCard
+        : billingProviderMessages.paysByPaypal,
+      'pays-elsewhere',
+    );
+  if (paying && paying.planName === plan.name && paying.peopleUpperLimit === plan.peopleUpperLimit)
+    throw badRequest(billingProviderMessages.alreadyOnPlan);
 
   const back = `${config.publicUrl.replace(/\/+$/, '')}/billing`;
   const request = {
@@ -73,14 +113,27 @@ export async function startCheckout(config: Config, db: Database, accountId: num
   try {
     if (paying) {
       const { url } = await provider.startPlanChange({ ...request, subscriptionId: paying.subscriptionId });
-      log.info({ accountId, provider: body.provider, plan: plan.name, peopleUpperLimit: plan.peopleUpperLimit, subscriptionId: paying.subscriptionId }, 'plan change started');
+      log.info(
+        {
+          accountId,
+          provider: body.provider,
+          plan: plan.name,
+          peopleUpperLimit: plan.peopleUpperLimit,
+          subscriptionId: paying.subscriptionId,
+        },
+        'plan change started',
+      );
       return { url };
     }
     started = await provider.startCheckout(request);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    if (error.provider === 'paypal' && error.status === 404) throw badRequest(`${billingProviderMessages.noPaypalPlan} (${paypalPlanName(plan)})`);
-    if (error.provider === 'chargebee' && error.status === 404) throw badRequest(`This plan is not set up in Chargebee yet (item price ${chargebeeItemPriceId(plan)}).`);
+    if (error.provider === 'paypal' && error.status === 404)
+      throw badRequest(`${billingProviderMessages.noPaypalPlan} (${paypalPlanName(plan)})`);
+    if (error.provider === 'chargebee' && error.status === 404)
+      throw badRequest(
+        `This plan is not set up in Chargebee yet (item price ${chargebeeItemPriceId(plan)}).`,
+      );
     throw unavailable(error, log);
   }
   await insertPendingSubscription(db, {
@@ -92,12 +145,26 @@ export async function startCheckout(config: Config, db: Database, accountId: num
     peopleUpperLimit: plan.peopleUpperLimit,
     providerPlanId: started.providerPlanId,
   });
-  log.info({ accountId, provider: body.provider, plan: plan.name, peopleUpperLimit: plan.peopleUpperLimit, subscriptionId: started.subscriptionId }, 'checkout started');
+  log.info(
+    {
+      accountId,
+      provider: body.provider,
+      plan: plan.name,
+      peopleUpperLimit: plan.peopleUpperLimit,
+      subscriptionId: started.subscriptionId,
+    },
+    'checkout started',
+  );
   return { url: started.url };
 }
 
 /** GET /v1/billing/invoices: every configured provider's invoices of the account's subscriptions, newest first. */
-export async function listInvoices(config: Config, db: Database, accountId: number, log: FastifyBaseLogger): Promise<{ invoices: ProviderInvoice[] }> {
+export async function listInvoices(
+  config: Config,
+  db: Database,
+  accountId: number,
+  log: FastifyBaseLogger,
+): Promise<{ invoices: ProviderInvoice[] }> {
   if (config.billing.mode === 'off') return { invoices: [] };
   const providers = configuredProviders(config);
   const subscriptions = await startedSubscriptions(db, accountId);

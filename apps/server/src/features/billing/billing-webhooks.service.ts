@@ -16,7 +16,15 @@ import {
 } from './billing-providers.queries.ts';
 import { configuredProviders, unavailable } from './billing-providers.service.ts';
 import { assignPlan } from './plan-assignment.ts';
-import { ProviderError, WebhookBodyError, type BillingProvider, type HeraldPlanRef, type ProviderEvent, type ProviderEventChange, type WebhookCall } from './providers/provider.ts';
+import {
+  ProviderError,
+  WebhookBodyError,
+  type BillingProvider,
+  type HeraldPlanRef,
+  type ProviderEvent,
+  type ProviderEventChange,
+  type WebhookCall,
+} from './providers/provider.ts';
 
 /**
  * The providers' webhooks (issue 21). Order of checks: configured (else 403), authentic (else 401, before the body is
@@ -33,13 +41,23 @@ export interface WebhookAnswer {
 }
 
 const notConfigured: Record<CheckoutProvider, string> = {
-  chargebee: 'The Chargebee webhook is not configured: set CHARGEBEE_SITE, CHARGEBEE_API_KEY and CHARGEBEE_WEBHOOK_AUTH.',
-  paypal: 'The PayPal webhook is not configured: set PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID.',
+  chargebee:
+    'The Chargebee webhook is not configured: set CHARGEBEE_SITE, CHARGEBEE_API_KEY and CHARGEBEE_WEBHOOK_AUTH.',
+  paypal:
+    'The PayPal webhook is not configured: set PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID.',
 };
 
-export async function receiveBillingWebhook(services: Services, name: CheckoutProvider, call: WebhookCall, log: FastifyBaseLogger): Promise<WebhookAnswer> {
+export async function receiveBillingWebhook(
+  services: Services,
+  name: CheckoutProvider,
+  call: WebhookCall,
+  log: FastifyBaseLogger,
+): Promise<WebhookAnswer> {
   const provider = configuredProviders(services.config)[name];
-  const secretSet = name === 'chargebee' ? services.config.billing.chargebee?.webhookAuth : services.config.billing.paypal?.webhookId;
+  const secretSet =
+    name === 'chargebee'
+      ? services.config.billing.chargebee?.webhookAuth
+      : services.config.billing.paypal?.webhookId;
   if (!provider || !secretSet) throw forbidden(notConfigured[name]);
   let authentic: boolean;
   try {
@@ -52,7 +70,11 @@ export async function receiveBillingWebhook(services: Services, name: CheckoutPr
   }
   if (!authentic) {
     log.warn({ provider: name }, 'billing webhook refused: not signed by the provider');
-    throw unauthorized(name === 'chargebee' ? 'Wrong or missing webhook credentials.' : 'The PayPal signature does not verify.');
+    throw unauthorized(
+      name === 'chargebee'
+        ? 'Wrong or missing webhook credentials.'
+        : 'The PayPal signature does not verify.',
+    );
   }
   let event: ProviderEvent;
   try {
@@ -66,16 +88,32 @@ export async function receiveBillingWebhook(services: Services, name: CheckoutPr
   return answer;
 }
 
-async function handleEvent(services: Services, provider: BillingProvider, event: ProviderEvent, log: FastifyBaseLogger): Promise<WebhookAnswer> {
+async function handleEvent(
+  services: Services,
+  provider: BillingProvider,
+  event: ProviderEvent,
+  log: FastifyBaseLogger,
+): Promise<WebhookAnswer> {
   const { change } = event;
   const keep = async (accountId: number | null, outcome: string) => {
-    const fresh = await recordEvent(services.db, { provider: provider.name, eventId: event.id, eventType: event.type, accountId, outcome });
+    const fresh = await recordEvent(services.db, {
+      provider: provider.name,
+      eventId: event.id,
+      eventType: event.type,
+      accountId,
+      outcome,
+    });
     return { received: true, duplicate: !fresh, outcome };
   };
   if (change.kind === 'ignored') return keep(null, 'ignored: not an event Herald acts on');
-  const subscription = (await findSubscription(services.db, provider.name, change.subscriptionId)) ?? (await adoptChargebeeSubscription(services.db, provider, change));
+  const subscription =
+    (await findSubscription(services.db, provider.name, change.subscriptionId)) ??
+    (await adoptChargebeeSubscription(services.db, provider, change));
   if (!subscription) {
-    log.warn({ provider: provider.name, eventId: event.id, subscriptionId: change.subscriptionId }, 'billing webhook for a subscription Herald does not know');
+    log.warn(
+      { provider: provider.name, eventId: event.id, subscriptionId: change.subscriptionId },
+      'billing webhook for a subscription Herald does not know',
+    );
     return keep(null, 'ignored: unknown subscription');
   }
   // PayPal names its own plan id: look it up (outside the transaction) when it is not the one sold at checkout.
@@ -91,7 +129,13 @@ async function handleEvent(services: Services, provider: BillingProvider, event:
     }
   }
   return withAccount(services.db, subscription.accountId, async (db) => {
-    const fresh = await recordEvent(db, { provider: provider.name, eventId: event.id, eventType: event.type, accountId: subscription.accountId, outcome: 'applying' });
+    const fresh = await recordEvent(db, {
+      provider: provider.name,
+      eventId: event.id,
+      eventType: event.type,
+      accountId: subscription.accountId,
+      outcome: 'applying',
+    });
     if (!fresh) return { received: true, duplicate: true, outcome: 'already handled' };
     const outcome = await apply(db, provider.name, subscription, change, plan, log);
     await setEventOutcome(db, provider.name, event.id, outcome);
@@ -103,7 +147,11 @@ async function handleEvent(services: Services, provider: BillingProvider, event:
  * A Chargebee subscription Herald did not start (created in Chargebee's own screens) still belongs to an account when
  * its customer is one Herald created at a checkout (`herald-<account id>`).
  */
-async function adoptChargebeeSubscription(db: Database, provider: BillingProvider, change: Exclude<ProviderEventChange, { kind: 'ignored' }>): Promise<SubscriptionRow | undefined> {
+async function adoptChargebeeSubscription(
+  db: Database,
+  provider: BillingProvider,
+  change: Exclude<ProviderEventChange, { kind: 'ignored' }>,
+): Promise<SubscriptionRow | undefined> {
   if (provider.name !== 'chargebee' || change.kind !== 'subscription' || !change.plan) return undefined;
   const match = /^herald-(\d{1,15})$/.exec(change.customerId ?? '');
   if (!match || !(await accountExists(db, Number(match[1])))) return undefined;
@@ -128,35 +176,75 @@ async function apply(
   plan: HeraldPlanRef,
   log: FastifyBaseLogger,
 ): Promise<string> {
-  const key = { accountId: subscription.accountId, provider: name, subscriptionId: subscription.subscriptionId };
+  const key = {
+    accountId: subscription.accountId,
+    provider: name,
+    subscriptionId: subscription.subscriptionId,
+  };
   const base = { planName: subscription.planName, peopleUpperLimit: subscription.peopleUpperLimit };
   const customer = change.customerId ? { customerId: change.customerId } : {};
   if (change.kind === 'payment') {
     if (subscription.lastPaymentId === change.paymentId) return 'payment already recorded';
-    await saveSubscription(db, key, base, { ...customer, lastPaymentId: change.paymentId, lastPaymentAt: change.paidAt, lastPaymentAmount: change.amount.toFixed(2), lastPaymentCurrency: change.currency });
+    await saveSubscription(db, key, base, {
+      ...customer,
+      lastPaymentId: change.paymentId,
+      lastPaymentAt: change.paidAt,
+      lastPaymentAmount: change.amount.toFixed(2),
+      lastPaymentCurrency: change.currency,
+    });
     return `payment recorded: ${change.amount.toFixed(2)} ${change.currency}`;
   }
-  const details = { ...customer, providerStatus: change.providerStatus, currentTermEnd: change.currentTermEnd, ...(change.providerPlanId ? { providerPlanId: change.providerPlanId } : {}) };
+  const details = {
+    ...customer,
+    providerStatus: change.providerStatus,
+    currentTermEnd: change.currentTermEnd,
+    ...(change.providerPlanId ? { providerPlanId: change.providerPlanId } : {}),
+  };
   if (change.state === 'pending') {
     await saveSubscription(db, key, base, details);
     return `recorded: ${change.providerStatus}`;
   }
   if (change.state === 'active') {
     try {
-      await assignPlan(db, subscription.accountId, { planName: plan.name, peopleUpperLimit: plan.peopleUpperLimit, provider: name, status: 'active' });
+      await assignPlan(db, subscription.accountId, {
+        planName: plan.name,
+        peopleUpperLimit: plan.peopleUpperLimit,
+        provider: name,
+        status: 'active',
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
-      log.warn({ provider: name, accountId: subscription.accountId, plan, reason: error.message }, 'billing webhook not applied');
+      log.warn(
+        { provider: name, accountId: subscription.accountId, plan, reason: error.message },
+        'billing webhook not applied',
+      );
       return `refused: ${error.message}`;
     }
-    await saveSubscription(db, key, base, { ...details, status: 'active', planName: plan.name, peopleUpperLimit: plan.peopleUpperLimit });
+    await saveSubscription(db, key, base, {
+      ...details,
+      status: 'active',
+      planName: plan.name,
+      peopleUpperLimit: plan.peopleUpperLimit,
+    });
     return `active: ${plan.name} up to ${plan.peopleUpperLimit}`;
   }
   await saveSubscription(db, key, base, { ...details, status: 'canceled' });
   // Ending an old subscription must not end the plan that a newer one (or the operator) gave the account.
   const account = await findAccountBilling(db, subscription.accountId);
-  const current = account?.planProvider === name && account.planName === subscription.planName && account.planPeopleUpperLimit === subscription.peopleUpperLimit;
-  if (!current || (await hasOtherActiveSubscription(db, subscription.accountId, name, subscription.subscriptionId))) return 'canceled: the account keeps its current plan';
-  await assignPlan(db, subscription.accountId, { planName: subscription.planName, peopleUpperLimit: subscription.peopleUpperLimit, provider: name, status: 'canceled' });
+  const current =
+    account?.planProvider === name &&
+    account.planName === subscription.planName &&
+    account.planPeopleUpperLimit === subscription.peopleUpperLimit;
+  if (
+    !current ||
+    (await hasOtherActiveSubscription(db, subscription.accountId, name, subscription.subscriptionId))
+  )
+    return 'canceled: the account keeps its current plan';
+  await assignPlan(db, subscription.accountId, {
+    planName: subscription.planName,
+    peopleUpperLimit: subscription.peopleUpperLimit,
+    provider: name,
+    status: 'canceled',
+  });
   return `canceled: ${subscription.planName}`;
 }

@@ -43,15 +43,24 @@ export async function runBillingSweep(services: Services, now = new Date()): Pro
   const opened: number[] = [];
   const resolved: number[] = [];
   const open = new Set(
-    (await db.selectFrom('accountIssues').select('accountId').where('kind', '=', peopleLimitIssueKind).where('resolvedAt', 'is', null).execute()).map(
-      (r) => r.accountId,
-    ),
+    (
+      await db
+        .selectFrom('accountIssues')
+        .select('accountId')
+        .where('kind', '=', peopleLimitIssueKind)
+        .where('resolvedAt', 'is', null)
+        .execute()
+    ).map((r) => r.accountId),
   );
   for (const account of await accountsWithPlanUsage(db)) {
     const count = Number(account.peopleCount ?? 0);
     const over = usageLevel(count, account.planPeopleUpperLimit) === 'over';
     if (over && !open.has(account.id)) {
-      await openPeopleLimitIssue(db, account.id, peopleLimitIssueMessage(count, account.planPeopleUpperLimit ?? 0));
+      await openPeopleLimitIssue(
+        db,
+        account.id,
+        peopleLimitIssueMessage(count, account.planPeopleUpperLimit ?? 0),
+      );
       opened.push(account.id);
     } else if (!over && open.has(account.id)) {
       await resolvePeopleLimitIssue(db, account.id);
@@ -65,7 +74,14 @@ export async function runBillingSweep(services: Services, now = new Date()): Pro
     .where('kind', '=', peopleLimitIssueKind)
     .where('resolvedAt', 'is', null)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('accounts').select(sql<number>`1`.as('one')).whereRef('accounts.id', '=', 'accountIssues.accountId').where('accounts.planName', 'is not', null))),
+      not(
+        exists(
+          selectFrom('accounts')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('accounts.id', '=', 'accountIssues.accountId')
+            .where('accounts.planName', 'is not', null),
+        ),
+      ),
     )
     .returning('accountId')
     .execute();

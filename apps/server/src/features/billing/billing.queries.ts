@@ -5,7 +5,17 @@ import type { Database } from '../../db/connection.ts';
 export function findAccountBilling(db: Database, accountId: number, forUpdate = false) {
   const query = db
     .selectFrom('accounts')
-    .select(['id', 'status', 'trialEndsAt', 'planName', 'planPeopleUpperLimit', 'planPeriod', 'planPrice', 'planProvider', 'planSetAt'])
+    .select([
+      'id',
+      'status',
+      'trialEndsAt',
+      'planName',
+      'planPeopleUpperLimit',
+      'planPeriod',
+      'planPrice',
+      'planProvider',
+      'planSetAt',
+    ])
     .where('id', '=', accountId);
   return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
@@ -20,8 +30,17 @@ export interface PlanColumns {
   planSetAt: Date;
 }
 
-export async function writeAccountPlan(db: Database, accountId: number, plan: PlanColumns, status: string): Promise<void> {
-  await db.updateTable('accounts').set({ ...plan, status }).where('id', '=', accountId).execute();
+export async function writeAccountPlan(
+  db: Database,
+  accountId: number,
+  plan: PlanColumns,
+  status: string,
+): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ ...plan, status })
+    .where('id', '=', accountId)
+    .execute();
 }
 
 /**

@@ -24,13 +24,20 @@ export const billingOffMessage = 'Billing is off on this server: every account i
  * The status an account shows. BILLING_MODE=off: a trial never ends (a stored trialExpired reads as trial). plans:
  * a trial whose end has passed reads as trialExpired at once, before the trial job writes it down.
  */
-export function effectiveStatus(mode: Config['billing']['mode'], status: string, trialEndsAt: Date, now = Date.now()): AccountStatus {
+export function effectiveStatus(
+  mode: Config['billing']['mode'],
+  status: string,
+  trialEndsAt: Date,
+  now = Date.now(),
+): AccountStatus {
   if (mode === 'off') return status === 'trialExpired' ? 'trial' : (status as AccountStatus);
   return status === 'trial' && trialEndsAt.getTime() <= now ? 'trialExpired' : (status as AccountStatus);
 }
 
 /** The catalogue plan an account row holds, with the price it was assigned at; null without a plan. */
-export function planOfRow(row: Pick<AccountBillingRow, 'planName' | 'planPeopleUpperLimit' | 'planPrice'>): Plan | null {
+export function planOfRow(
+  row: Pick<AccountBillingRow, 'planName' | 'planPeopleUpperLimit' | 'planPrice'>,
+): Plan | null {
   if (row.planName === null || row.planPeopleUpperLimit === null) return null;
   const plan = lookupPlan(row.planName, row.planPeopleUpperLimit);
   if (!plan) return null;
@@ -38,7 +45,10 @@ export function planOfRow(row: Pick<AccountBillingRow, 'planName' | 'planPeopleU
 }
 
 /** The account answer's `payment` (docs/billing.md): null when billing is off. */
-export function accountPayment(mode: Config['billing']['mode'], row: AccountBillingRow): AccountPayment | null {
+export function accountPayment(
+  mode: Config['billing']['mode'],
+  row: AccountBillingRow,
+): AccountPayment | null {
   if (mode === 'off') return null;
   const provider = row.planProvider as PlanProvider | null;
   return {
@@ -87,7 +97,11 @@ export async function getBilling(services: Services, db: Database, session: Sess
  * when the plan was canceled) and, so that no choice is refused later, not below the people count; a marketplace
  * account sees the marketplace list.
  */
-export async function getPlanChoices(services: Services, db: Database, session: Session): Promise<PlanChoicesAnswer> {
+export async function getPlanChoices(
+  services: Services,
+  db: Database,
+  session: Session,
+): Promise<PlanChoicesAnswer> {
   if (services.config.billing.mode === 'off') throw notFound(billingOffMessage);
   const row = await billingRow(db, session.accountId);
   const peopleCount = await countAccountPeople(db, session.accountId);

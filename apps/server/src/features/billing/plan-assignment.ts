@@ -1,7 +1,12 @@
 import { lookupPlan, unknownPlanMessage, type Plan, type PlanProvider } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { countAccountPeople, findAccountBilling, resolvePeopleLimitIssue, writeAccountPlan } from './billing.queries.ts';
+import {
+  countAccountPeople,
+  findAccountBilling,
+  resolvePeopleLimitIssue,
+  writeAccountPlan,
+} from './billing.queries.ts';
 
 export interface PlanAssignment {
   planName: string;
@@ -28,14 +33,23 @@ export const planBelowPeopleCount = (peopleCount: number, plan: Plan) =>
  * Idempotent: the same assignment again writes nothing. `db` may be the owner connection or a transaction (also a
  * tenant transaction of this account).
  */
-export async function assignPlan(db: Database, accountId: number, assignment: PlanAssignment): Promise<AssignedPlan> {
+export async function assignPlan(
+  db: Database,
+  accountId: number,
+  assignment: PlanAssignment,
+): Promise<AssignedPlan> {
   const plan = lookupPlan(assignment.planName, assignment.peopleUpperLimit);
   if (!plan) throw badRequest(unknownPlanMessage);
   if (db.isTransaction) return assignIn(db, accountId, plan, assignment);
   return db.transaction().execute((trx) => assignIn(trx, accountId, plan, assignment));
 }
 
-async function assignIn(db: Database, accountId: number, plan: Plan, assignment: PlanAssignment): Promise<AssignedPlan> {
+async function assignIn(
+  db: Database,
+  accountId: number,
+  plan: Plan,
+  assignment: PlanAssignment,
+): Promise<AssignedPlan> {
   const account = await findAccountBilling(db, accountId, true);
   if (!account) throw notFound('No such account.');
   const wanted = assignment.status ?? 'active';
@@ -50,7 +64,9 @@ async function assignIn(db: Database, accountId: number, plan: Plan, assignment:
   if (wanted === 'active') {
     const peopleCount = await countAccountPeople(db, accountId);
     if (peopleCount > plan.peopleUpperLimit) {
-      throw new AppError('UnprocessableError', planBelowPeopleCount(peopleCount, plan), { errorCode: 'plan-below-people-count' });
+      throw new AppError('UnprocessableError', planBelowPeopleCount(peopleCount, plan), {
+        errorCode: 'plan-below-people-count',
+      });
     }
     await resolvePeopleLimitIssue(db, accountId);
   }

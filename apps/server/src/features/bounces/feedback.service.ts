@@ -61,7 +61,12 @@ async function findDelivery(db: Database, messageId: string): Promise<FoundDeliv
       subject: subjectOf(queued.sourceKind, Number(queued.sourceId), Number(queued.emailId)),
     };
   }
-  const single = await db.selectFrom('mailDeliveries').select(['accountId', 'toAddress']).where('messageId', '=', messageId).limit(1).executeTakeFirst();
+  const single = await db
+    .selectFrom('mailDeliveries')
+    .select(['accountId', 'toAddress'])
+    .where('messageId', '=', messageId)
+    .limit(1)
+    .executeTakeFirst();
   if (!single) return null;
   // Mail that belongs to no account (password resets, invitations) has no list to put the address on.
   if (single.accountId === null) return 'no-account';
@@ -76,7 +81,10 @@ async function findDelivery(db: Database, messageId: string): Promise<FoundDeliv
  * is the one the message went to, never the one the report names, so a report cannot suppress anyone else.
  * The same report twice changes nothing the second time; a Message-ID that is not ours is recorded nowhere.
  */
-export async function recordFeedback(services: Pick<Services, 'db'>, feedback: Feedback): Promise<FeedbackOutcome> {
+export async function recordFeedback(
+  services: Pick<Services, 'db'>,
+  feedback: Feedback,
+): Promise<FeedbackOutcome> {
   const messageId = normalizeMessageId(feedback.messageId);
   if (!messageId) return { status: 'unknown-message', messageId: null };
   const found = await findDelivery(services.db, messageId);
@@ -103,7 +111,10 @@ export async function recordFeedback(services: Pick<Services, 'db'>, feedback: F
     let suppressed = false;
     if (feedback.kind !== 'soft') {
       const reason = feedback.kind === 'hard' ? 'hard-bounce' : 'complaint';
-      suppressed = (await suppress(db, found.accountId, [{ email: address, reason, source: feedback.source, note: feedback.detail.slice(0, 500) || null }])) > 0;
+      suppressed =
+        (await suppress(db, found.accountId, [
+          { email: address, reason, source: feedback.source, note: feedback.detail.slice(0, 500) || null },
+        ])) > 0;
     }
     await db
       .insertInto('events')
@@ -123,8 +134,20 @@ export async function recordFeedback(services: Pick<Services, 'db'>, feedback: F
       })
       .execute();
     // Soft bounces are retried by the remote server; one that keeps coming back counts as a hard bounce.
-    if (feedback.kind === 'soft' && personId !== null && (await recentSoftBounces(db, found.accountId, personId)) >= softBounceLimit) {
-      suppressed = (await suppress(db, found.accountId, [{ email: address, reason: 'hard-bounce', source: feedback.source, note: `${softBounceLimit} soft bounces within ${softBounceDays} days` }])) > 0;
+    if (
+      feedback.kind === 'soft' &&
+      personId !== null &&
+      (await recentSoftBounces(db, found.accountId, personId)) >= softBounceLimit
+    ) {
+      suppressed =
+        (await suppress(db, found.accountId, [
+          {
+            email: address,
+            reason: 'hard-bounce',
+            source: feedback.source,
+            note: `${softBounceLimit} soft bounces within ${softBounceDays} days`,
+          },
+        ])) > 0;
     }
     return { status: 'recorded' as const, accountId: found.accountId, personId, suppressed };
   });
@@ -144,12 +167,20 @@ async function recentSoftBounces(db: Database, accountId: number, personId: numb
 }
 
 async function personByEmail(db: Database, accountId: number, address: string): Promise<number | null> {
-  const row = await db.selectFrom('people').select('id').where('accountId', '=', accountId).where('emailKey', '=', address).executeTakeFirst();
+  const row = await db
+    .selectFrom('people')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('emailKey', '=', address)
+    .executeTakeFirst();
   return row ? Number(row.id) : null;
 }
 
 /** Record several reports (one webhook call may carry many), each on its own. */
-export async function recordAll(services: Pick<Services, 'db'>, items: Feedback[]): Promise<FeedbackOutcome[]> {
+export async function recordAll(
+  services: Pick<Services, 'db'>,
+  items: Feedback[],
+): Promise<FeedbackOutcome[]> {
   const outcomes: FeedbackOutcome[] = [];
   for (const item of items) outcomes.push(await recordFeedback(services, item));
   return outcomes;

@@ -59,7 +59,11 @@ export async function startInboundSmtp(
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function handleReport(services: Pick<Services, 'db'>, raw: Buffer, log: (line: string, detail?: Record<string, unknown>) => void): Promise<void> {
+async function handleReport(
+  services: Pick<Services, 'db'>,
+  raw: Buffer,
+  log: (line: string, detail?: Record<string, unknown>) => void,
+): Promise<void> {
   let reports;
   try {
     reports = await parseReport(raw);
@@ -75,9 +79,20 @@ async function handleReport(services: Pick<Services, 'db'>, raw: Buffer, log: (l
   outcomes.forEach((outcome, i) => logOutcome(log, reports[i]!.source, outcome));
 }
 
-export function logOutcome(log: (line: string, detail?: Record<string, unknown>) => void, source: string, outcome: FeedbackOutcome): void {
-  if (outcome.status === 'unknown-message') log('bounce report for a message Herald did not send', { source, messageId: outcome.messageId });
-  else if (outcome.status === 'no-account') log('bounce report for system mail (no account to suppress in)', { source, messageId: outcome.messageId });
-  else if (outcome.status === 'duplicate') log('bounce report already recorded', { source, accountId: outcome.accountId });
-  else log('bounce report recorded', { source, accountId: outcome.accountId, suppressed: outcome.suppressed });
+export function logOutcome(
+  log: (line: string, detail?: Record<string, unknown>) => void,
+  source: string,
+  outcome: FeedbackOutcome,
+): void {
+  if (outcome.status === 'unknown-message')
+    log('bounce report for a message Herald did not send', { source, messageId: outcome.messageId });
+  else if (outcome.status === 'no-account')
+    log('bounce report for system mail (no account to suppress in)', {
+      source,
+      messageId: outcome.messageId,
+    });
+  else if (outcome.status === 'duplicate')
+    log('bounce report already recorded', { source, accountId: outcome.accountId });
+  else
+    log('bounce report recorded', { source, accountId: outcome.accountId, suppressed: outcome.suppressed });
 }

@@ -26,12 +26,19 @@ const SesNotification = z.object({
     .object({
       bounceType: str,
       bounceSubType: str,
-      bouncedRecipients: z.array(z.object({ emailAddress: str, status: z.string().optional(), diagnosticCode: z.string().optional() }).loose()),
+      bouncedRecipients: z.array(
+        z
+          .object({ emailAddress: str, status: z.string().optional(), diagnosticCode: z.string().optional() })
+          .loose(),
+      ),
     })
     .loose()
     .optional(),
   complaint: z
-    .object({ complainedRecipients: z.array(z.object({ emailAddress: str }).loose()), complaintFeedbackType: z.string().optional() })
+    .object({
+      complainedRecipients: z.array(z.object({ emailAddress: str }).loose()),
+      complaintFeedbackType: z.string().optional(),
+    })
     .loose()
     .optional(),
 });
@@ -53,7 +60,9 @@ export function fromSes(message: string): Feedback[] {
       messageId,
       recipient: r.emailAddress,
       kind,
-      detail: [r.status, r.diagnosticCode].filter(Boolean).join(' ') || `${parsed.bounce!.bounceType} ${parsed.bounce!.bounceSubType}`.trim(),
+      detail:
+        [r.status, r.diagnosticCode].filter(Boolean).join(' ') ||
+        `${parsed.bounce!.bounceType} ${parsed.bounce!.bounceSubType}`.trim(),
       source: 'ses',
     }));
   }
@@ -102,7 +111,15 @@ export async function fromPostmark(body: unknown): Promise<Feedback[]> {
   const fromMetadata = r.Metadata?.['herald-message-id'];
   let messageId = typeof fromMetadata === 'string' ? fromMetadata : null;
   if (!messageId && r.Content) messageId = await returnedMessageIdIn(r.Content).catch(() => null);
-  return [{ messageId, recipient: r.Email, kind, detail: [r.Type, r.Details || r.Description].filter(Boolean).join(': '), source: 'postmark' }];
+  return [
+    {
+      messageId,
+      recipient: r.Email,
+      kind,
+      detail: [r.Type, r.Details || r.Description].filter(Boolean).join(': '),
+      source: 'postmark',
+    },
+  ];
 }
 
 // SendGrid's event webhook: an array of events.
@@ -142,13 +159,27 @@ export function fromSendgrid(body: unknown): Feedback[] {
  * SendGrid's signed event webhook: an ECDSA (P-256, SHA-256) signature, base64 DER, over the timestamp header
  * followed by the exact body bytes, checked with the verification key from the SendGrid settings (base64 DER or PEM).
  */
-export function sendgridSignatureValid(publicKey: string, rawBody: string, signature: string | undefined, timestamp: string | undefined): boolean {
+export function sendgridSignatureValid(
+  publicKey: string,
+  rawBody: string,
+  signature: string | undefined,
+  timestamp: string | undefined,
+): boolean {
   if (!signature || !timestamp) return false;
   try {
     const key = publicKey.includes('BEGIN PUBLIC KEY')
       ? crypto.createPublicKey(publicKey)
-      : crypto.createPublicKey({ key: Buffer.from(publicKey.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
-    return crypto.verify('sha256', Buffer.from(timestamp + rawBody, 'utf8'), key, Buffer.from(signature, 'base64'));
+      : crypto.createPublicKey({
+          key: Buffer.from(publicKey.replace(/\s+/g, ''), 'base64'),
+          format: 'der',
+          type: 'spki',
+        });
+    return crypto.verify(
+      'sha256',
+      Buffer.from(timestamp + rawBody, 'utf8'),
+      key,
+      Buffer.from(signature, 'base64'),
+    );
   } catch {
     return false;
   }
@@ -156,22 +187,39 @@ export function sendgridSignatureValid(publicKey: string, rawBody: string, signa
 
 // Mailgun's webhooks (JSON): the signature travels in the body beside the event.
 export const MailgunBody = z.object({
-  signature: z.object({ timestamp: z.union([z.string(), z.number()]).transform(String), token: z.string(), signature: z.string() }),
+  signature: z.object({
+    timestamp: z.union([z.string(), z.number()]).transform(String),
+    token: z.string(),
+    signature: z.string(),
+  }),
   'event-data': z
     .object({
       event: str,
       severity: z.string().optional(),
       recipient: str,
       reason: z.string().optional(),
-      'delivery-status': z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional(), description: z.string().optional() }).loose().optional(),
-      message: z.object({ headers: z.record(z.string(), z.unknown()).optional() }).loose().optional(),
+      'delivery-status': z
+        .object({
+          code: z.union([z.number(), z.string()]).optional(),
+          message: z.string().optional(),
+          description: z.string().optional(),
+        })
+        .loose()
+        .optional(),
+      message: z
+        .object({ headers: z.record(z.string(), z.unknown()).optional() })
+        .loose()
+        .optional(),
     })
     .loose(),
 });
 
 /** HMAC-SHA256 of timestamp + token with the webhook signing key, hex, compared in constant time. */
 export function mailgunSignatureValid(signingKey: string, body: z.infer<typeof MailgunBody>): boolean {
-  const expected = crypto.createHmac('sha256', signingKey).update(body.signature.timestamp + body.signature.token).digest('hex');
+  const expected = crypto
+    .createHmac('sha256', signingKey)
+    .update(body.signature.timestamp + body.signature.token)
+    .digest('hex');
   return sameSecret(expected, body.signature.signature.toLowerCase());
 }
 
@@ -184,8 +232,19 @@ export function fromMailgun(body: z.infer<typeof MailgunBody>): Feedback[] {
   if (!kind || !e.recipient) return [];
   const header = e.message?.headers?.['message-id'];
   const status = e['delivery-status'];
-  const detail = [status?.code, status?.description || status?.message || e.reason].filter((v) => v !== undefined && v !== '').join(' ') || e.event;
-  return [{ messageId: typeof header === 'string' ? header : null, recipient: e.recipient, kind, detail, source: 'mailgun' }];
+  const detail =
+    [status?.code, status?.description || status?.message || e.reason]
+      .filter((v) => v !== undefined && v !== '')
+      .join(' ') || e.event;
+  return [
+    {
+      messageId: typeof header === 'string' ? header : null,
+      recipient: e.recipient,
+      kind,
+      detail,
+      source: 'mailgun',
+    },
+  ];
 }
 
 /** `Authorization: Basic base64(user:password)` against the configured `user:password`. */

@@ -26,14 +26,21 @@ function fieldGroups(text: string): Map<string, string>[] {
 /** `rfc822; ann@example.com` → `ann@example.com`. */
 function addressOf(value: string | undefined): string | null {
   if (!value) return null;
-  const address = (value.includes(';') ? value.slice(value.indexOf(';') + 1) : value).trim().replace(/^<|>$/g, '');
+  const address = (value.includes(';') ? value.slice(value.indexOf(';') + 1) : value)
+    .trim()
+    .replace(/^<|>$/g, '');
   return address.includes('@') ? address : null;
 }
 
 /** The Message-ID of the returned message (its full copy or just its headers). */
 function returnedMessageId(parts: Attachment[]): string | null {
   for (const part of parts) {
-    if (part.contentType !== 'message/rfc822' && part.contentType !== 'text/rfc822-headers' && part.contentType !== 'message/rfc822-headers') continue;
+    if (
+      part.contentType !== 'message/rfc822' &&
+      part.contentType !== 'text/rfc822-headers' &&
+      part.contentType !== 'message/rfc822-headers'
+    )
+      continue;
     const text = part.content.toString('utf8');
     const headers = text.split(/\r?\n\r?\n/)[0] ?? '';
     const found = headerFields(headers).find(([name]) => name === 'message-id');
@@ -65,7 +72,13 @@ function fromDeliveryStatus(status: string, messageId: string | null): Feedback[
     else if (action === 'delayed') kind = 'soft';
     if (!kind) continue;
     const diagnostic = group.get('diagnostic-code') ?? '';
-    reports.push({ messageId, recipient, kind, detail: [code?.[0], diagnostic].filter(Boolean).join(' ').trim() || action, source: 'dsn' });
+    reports.push({
+      messageId,
+      recipient,
+      kind,
+      detail: [code?.[0], diagnostic].filter(Boolean).join(' ').trim() || action,
+      source: 'dsn',
+    });
   }
   return reports;
 }
@@ -75,7 +88,15 @@ function fromFeedbackReport(report: string, messageId: string | null): Feedback[
   const fields = new Map(headerFields(report));
   const recipient = addressOf(fields.get('original-rcpt-to')) ?? addressOf(fields.get('removal-recipient'));
   const type = fields.get('feedback-type') ?? 'abuse';
-  return [{ messageId, recipient: recipient ?? '', kind: 'complaint', detail: `feedback-type: ${type}`, source: 'arf' }];
+  return [
+    {
+      messageId,
+      recipient: recipient ?? '',
+      kind: 'complaint',
+      detail: `feedback-type: ${type}`,
+      source: 'arf',
+    },
+  ];
 }
 
 /**
@@ -83,13 +104,20 @@ function fromFeedbackReport(report: string, messageId: string | null): Feedback[
  * an ARF complaint (multipart/report; report-type=feedback-report). Anything else carries no report.
  */
 export async function parseReport(raw: Buffer | string): Promise<Feedback[]> {
-  const mail = await simpleParser(raw, { keepDeliveryStatus: true, skipHtmlToText: true, skipTextLinks: true });
-  const contentType = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
+  const mail = await simpleParser(raw, {
+    keepDeliveryStatus: true,
+    skipHtmlToText: true,
+    skipTextLinks: true,
+  });
+  const contentType = mail.headers.get('content-type') as
+    { value?: string; params?: Record<string, string> } | undefined;
   if (contentType?.value?.toLowerCase() !== 'multipart/report') return [];
   const reportType = (contentType.params?.['report-type'] ?? '').toLowerCase();
   const messageId = returnedMessageId(mail.attachments);
   if (reportType === 'delivery-status') {
-    const status = partOf(mail.attachments, 'message/delivery-status') ?? partOf(mail.attachments, 'message/global-delivery-status');
+    const status =
+      partOf(mail.attachments, 'message/delivery-status') ??
+      partOf(mail.attachments, 'message/global-delivery-status');
     return status ? fromDeliveryStatus(status, messageId) : [];
   }
   if (reportType === 'feedback-report') {
@@ -101,6 +129,10 @@ export async function parseReport(raw: Buffer | string): Promise<Feedback[]> {
 
 /** The Message-ID of the message a raw bounce returns (a provider's bounce dump), or null. */
 export async function returnedMessageIdIn(raw: string): Promise<string | null> {
-  const mail = await simpleParser(raw, { keepDeliveryStatus: true, skipHtmlToText: true, skipTextLinks: true });
+  const mail = await simpleParser(raw, {
+    keepDeliveryStatus: true,
+    skipHtmlToText: true,
+    skipTextLinks: true,
+  });
   return returnedMessageId(mail.attachments);
 }

@@ -32,7 +32,14 @@ export function snsUrl(raw: string | undefined, kind: 'certificate' | 'subscribe
   } catch {
     return null;
   }
-  if (url.protocol !== 'https:' || url.port !== '' || url.username || url.password || !snsHost.test(url.hostname)) return null;
+  if (
+    url.protocol !== 'https:' ||
+    url.port !== '' ||
+    url.username ||
+    url.password ||
+    !snsHost.test(url.hostname)
+  )
+    return null;
   if (kind === 'certificate' && !url.pathname.endsWith('.pem')) return null;
   return url;
 }
@@ -49,7 +56,14 @@ export const fetchFromAmazon: CertificateSource = async (url) => {
 function stringToSign(message: SnsMessage): string {
   const names =
     message.Type === 'Notification'
-      ? ['Message', 'MessageId', ...(message.Subject !== undefined ? ['Subject'] : []), 'Timestamp', 'TopicArn', 'Type']
+      ? [
+          'Message',
+          'MessageId',
+          ...(message.Subject !== undefined ? ['Subject'] : []),
+          'Timestamp',
+          'TopicArn',
+          'Type',
+        ]
       : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
   return names.map((name) => `${name}\n${String(message[name as keyof SnsMessage] ?? '')}\n`).join('');
 }
@@ -90,7 +104,12 @@ export function createSnsVerifier(source: CertificateSource = fetchFromAmazon): 
       if (!key) return false;
       const algorithm = message.SignatureVersion === '1' ? 'RSA-SHA1' : 'RSA-SHA256';
       try {
-        return crypto.verify(algorithm, Buffer.from(stringToSign(message), 'utf8'), key, Buffer.from(message.Signature, 'base64'));
+        return crypto.verify(
+          algorithm,
+          Buffer.from(stringToSign(message), 'utf8'),
+          key,
+          Buffer.from(message.Signature, 'base64'),
+        );
       } catch {
         return false;
       }

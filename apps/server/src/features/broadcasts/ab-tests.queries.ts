@@ -14,7 +14,12 @@ export interface TestShareInput {
   sizes: number[];
   emailIds: number[];
   /** Each person's zone and due time (send-times' deliveryTiming: quiet hours), over `people p`. */
-  timing: { joins: RawBuilder<unknown>; timeZone: RawBuilder<string>; notBefore: RawBuilder<Date>; quietDueAt: RawBuilder<Date | null> };
+  timing: {
+    joins: RawBuilder<unknown>;
+    timeZone: RawBuilder<string>;
+    notBefore: RawBuilder<Date>;
+    quietDueAt: RawBuilder<Date | null>;
+  };
 }
 
 /**
@@ -52,17 +57,27 @@ export async function enqueueTestShare(db: Database, input: TestShareInput): Pro
 }
 
 /** Delivery rows of a broadcast's test variants (1-based): all of them, and those sent. */
-export async function variantDeliveries(db: Database, accountId: number, broadcastId: number): Promise<Map<number, { queued: number; sent: number }>> {
+export async function variantDeliveries(
+  db: Database,
+  accountId: number,
+  broadcastId: number,
+): Promise<Map<number, { queued: number; sent: number }>> {
   const rows = await db
     .selectFrom('deliveries')
-    .select(['variant', (eb) => eb.fn.countAll<string>().as('queued'), sql<string>`count(*) filter (where status = 'sent')`.as('sent')])
+    .select([
+      'variant',
+      (eb) => eb.fn.countAll<string>().as('queued'),
+      sql<string>`count(*) filter (where status = 'sent')`.as('sent'),
+    ])
     .where('accountId', '=', accountId)
     .where('sourceKind', '=', 'broadcast')
     .where('sourceId', '=', broadcastId)
     .where('variant', '>', 0)
     .groupBy('variant')
     .execute();
-  return new Map(rows.map((row) => [Number(row.variant), { queued: Number(row.queued), sent: Number(row.sent) }]));
+  return new Map(
+    rows.map((row) => [Number(row.variant), { queued: Number(row.queued), sent: Number(row.sent) }]),
+  );
 }
 
 /**
@@ -71,7 +86,11 @@ export async function variantDeliveries(db: Database, accountId: number, broadca
  * tracking flagged as a machine's (privacy proxies, link scanners). They count events once rolled up, within
  * seconds (the decision job rolls up first).
  */
-export async function variantEngagement(db: Database, accountId: number, broadcastId: number): Promise<Map<number, { opens: number; clicks: number }>> {
+export async function variantEngagement(
+  db: Database,
+  accountId: number,
+  broadcastId: number,
+): Promise<Map<number, { opens: number; clicks: number }>> {
   const { rows } = await sql<{ variant: number; opens: string; clicks: string }>`
     select variant,
       count(distinct person_id) filter (where name = 'opened') as opens,
@@ -80,5 +99,7 @@ export async function variantEngagement(db: Database, accountId: number, broadca
     where account_id = ${accountId} and source_kind = 'broadcast' and source_id = ${broadcastId} and variant between 1 and 4
     group by variant
   `.execute(db);
-  return new Map(rows.map((row) => [Number(row.variant), { opens: Number(row.opens), clicks: Number(row.clicks) }]));
+  return new Map(
+    rows.map((row) => [Number(row.variant), { opens: Number(row.opens), clicks: Number(row.clicks) }]),
+  );
 }

@@ -7,7 +7,8 @@ import { filterOfSegment } from '../segments/segment-people.service.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { activeEmail, existingSegmentIds } from './broadcasts.queries.ts';
 
-const anyOf = (parts: RawBuilder<SqlBool>[]) => (parts.length ? sql<SqlBool>`(${sql.join(parts, sql` or `)})` : sql<SqlBool>`false`);
+const anyOf = (parts: RawBuilder<SqlBool>[]) =>
+  parts.length ? sql<SqlBool>`(${sql.join(parts, sql` or `)})` : sql<SqlBool>`false`;
 const tagsOverlap = (tags: string[]) => sql<SqlBool>`p.tags && ${sql.val(tags)}::text[]`;
 
 /**
@@ -15,7 +16,12 @@ const tagsOverlap = (tags: string[]) => sql<SqlBool>`p.tags && ${sql.val(tags)}:
  * segments (their conditions as they are now), or anyone with one of the tags; minus anyone in an excluded
  * segment or with an excluded tag. A segment that no longer exists is a 400 with `missing(id)`.
  */
-export async function audienceCondition(db: Database, accountId: number, audience: Audience, missing: (id: number) => string): Promise<RawBuilder<SqlBool>> {
+export async function audienceCondition(
+  db: Database,
+  accountId: number,
+  audience: Audience,
+  missing: (id: number) => string,
+): Promise<RawBuilder<SqlBool>> {
   const included = audience.type === 'segments' ? audience.segmentIds : [];
   const excludedSegments = audience.excludeSegmentIds ?? [];
   const ids = [...new Set([...included, ...excludedSegments])];
@@ -26,16 +32,29 @@ export async function audienceCondition(db: Database, accountId: number, audienc
   for (const id of ids) filters.set(id, await filterOfSegment(db, accountId, id));
 
   const base =
-    audience.type === 'all' ? sql<SqlBool>`true` : audience.type === 'segments' ? anyOf(included.map((id) => filters.get(id)!)) : tagsOverlap(audience.tags);
+    audience.type === 'all'
+      ? sql<SqlBool>`true`
+      : audience.type === 'segments'
+        ? anyOf(included.map((id) => filters.get(id)!))
+        : tagsOverlap(audience.tags);
   const exclusions: RawBuilder<SqlBool>[] = excludedSegments.map((id) => filters.get(id)!);
   if (audience.excludeTags?.length) exclusions.push(tagsOverlap(audience.excludeTags));
   return exclusions.length ? sql<SqlBool>`(${base} and not coalesce(${anyOf(exclusions)}, false))` : base;
 }
 
 /** The category an email is sent under: its own, else the account's default. */
-export async function categoryOfEmail(db: Database, accountId: number, categoryId: number | null): Promise<{ id: number; type: CategoryType }> {
+export async function categoryOfEmail(
+  db: Database,
+  accountId: number,
+  categoryId: number | null,
+): Promise<{ id: number; type: CategoryType }> {
   const row = categoryId
-    ? await db.selectFrom('communicationCategories').select(['id', 'type']).where('accountId', '=', accountId).where('id', '=', categoryId).executeTakeFirst()
+    ? await db
+        .selectFrom('communicationCategories')
+        .select(['id', 'type'])
+        .where('accountId', '=', accountId)
+        .where('id', '=', categoryId)
+        .executeTakeFirst()
     : await defaultCategory(db, accountId);
   if (!row) throw badRequest('The email has no communication category. Choose one in the email settings.');
   return { id: Number(row.id), type: row.type as CategoryType };
@@ -48,10 +67,20 @@ type ActiveEmail = NonNullable<Awaited<ReturnType<typeof activeEmail>>>;
  * its email (`emailGone` when it no longer exists), a verified sender, an audience whose segments exist, and the
  * email's category. A failure is the reason the broadcast fails with.
  */
-export async function sendableAudience(db: Database, accountId: number, audience: unknown, emailId: number, emailGone: string): Promise<{ email: ActiveEmail; condition: RawBuilder<SqlBool>; category: { id: number; type: CategoryType } } | { failure: string }> {
+export async function sendableAudience(
+  db: Database,
+  accountId: number,
+  audience: unknown,
+  emailId: number,
+  emailGone: string,
+): Promise<
+  | { email: ActiveEmail; condition: RawBuilder<SqlBool>; category: { id: number; type: CategoryType } }
+  | { failure: string }
+> {
   const email = await activeEmail(db, accountId, emailId);
   if (!email) return { failure: emailGone };
-  if (!(await senderStanding(db, accountId, email.fromEmail)).allowed) return { failure: sendingMessages.notVerified(email.fromEmail) };
+  if (!(await senderStanding(db, accountId, email.fromEmail)).allowed)
+    return { failure: sendingMessages.notVerified(email.fromEmail) };
   const parsed = Audience.safeParse(audience);
   if (!parsed.success) return { failure: broadcastMessages.audienceInvalid };
   let condition: RawBuilder<SqlBool>;
@@ -61,5 +90,13 @@ export async function sendableAudience(db: Database, accountId: number, audience
     if (error instanceof AppError && error.statusCode < 500) return { failure: error.message };
     throw error;
   }
-  return { email, condition, category: await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId)) };
+  return {
+    email,
+    condition,
+    category: await categoryOfEmail(
+      db,
+      accountId,
+      email.categoryId === null ? null : Number(email.categoryId),
+    ),
+  };
 }

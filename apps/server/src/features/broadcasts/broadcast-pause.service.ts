@@ -1,4 +1,10 @@
-import { broadcastMessages, broadcastStatusLabels, pausableBroadcastStatuses, sendTimeMessages, type BroadcastStatus } from '@herald/contracts';
+import {
+  broadcastMessages,
+  broadcastStatusLabels,
+  pausableBroadcastStatuses,
+  sendTimeMessages,
+  type BroadcastStatus,
+} from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
@@ -15,11 +21,20 @@ async function lockPausable(db: Database, accountId: number, id: number) {
   const row = await lockBroadcast(db, accountId, id);
   if (!row) throw notFound(broadcastMessages.notFound);
   const status = row.status as BroadcastStatus;
-  if (!pausableBroadcastStatuses.includes(status)) throw conflict(sendTimeMessages.notPausable(broadcastStatusLabels[status] ?? status), 'broadcastNotPausable');
+  if (!pausableBroadcastStatuses.includes(status))
+    throw conflict(
+      sendTimeMessages.notPausable(broadcastStatusLabels[status] ?? status),
+      'broadcastNotPausable',
+    );
   return row;
 }
 
-async function answer(db: Database, accountId: number, row: Parameters<typeof toBroadcast>[0], message: string) {
+async function answer(
+  db: Database,
+  accountId: number,
+  row: Parameters<typeof toBroadcast>[0],
+  message: string,
+) {
   const counts = await deliveryCountsOf(db, accountId, [Number(row.id)]);
   return { item: toBroadcast(row, counts.get(Number(row.id))), message };
 }
@@ -40,6 +55,11 @@ export async function resumeBroadcast(db: Database, session: Session, id: number
   if (!row.pausedAt) throw conflict(sendTimeMessages.notPaused, 'broadcastNotPaused');
   await releaseDeliveries(db, accountId, id);
   const updated = await updateBroadcastRow(db, accountId, id, { pausedAt: null });
-  await enqueueJob(db, 'deliver', { accountId, kind: 'broadcast', sourceId: id }, { jobKey: deliverJobKey(accountId, 'broadcast', id) });
+  await enqueueJob(
+    db,
+    'deliver',
+    { accountId, kind: 'broadcast', sourceId: id },
+    { jobKey: deliverJobKey(accountId, 'broadcast', id) },
+  );
   return answer(db, accountId, updated, sendTimeMessages.resumed);
 }

@@ -16,10 +16,21 @@ import { sendableAudience } from './broadcast-audience.ts';
 import { failBroadcast, lockBroadcast, updateBroadcastRow } from './broadcasts.queries.ts';
 
 /** One start job per broadcast: scheduling again replaces the job (graphile-worker's job key). */
-export const startJobKey = (accountId: number, broadcastId: number) => `start-broadcast:${accountId}:${broadcastId}`;
+export const startJobKey = (accountId: number, broadcastId: number) =>
+  `start-broadcast:${accountId}:${broadcastId}`;
 
-export async function scheduleStart(db: Database, accountId: number, broadcastId: number, runAt: Date): Promise<void> {
-  await enqueueJob(db, 'start-broadcast', { accountId, broadcastId }, { jobKey: startJobKey(accountId, broadcastId), runAt });
+export async function scheduleStart(
+  db: Database,
+  accountId: number,
+  broadcastId: number,
+  runAt: Date,
+): Promise<void> {
+  await enqueueJob(
+    db,
+    'start-broadcast',
+    { accountId, broadcastId },
+    { jobKey: startJobKey(accountId, broadcastId), runAt },
+  );
 }
 
 /**
@@ -27,7 +38,11 @@ export async function scheduleStart(db: Database, accountId: number, broadcastId
  * job was queued, nor for one whose deliveries exist already (a job run twice). What changed since it was sent
  * (its email archived, a segment deleted, the sender no longer verified) fails it with the reason.
  */
-export async function runStartBroadcast(services: Services, accountId: number, broadcastId: number): Promise<void> {
+export async function runStartBroadcast(
+  services: Services,
+  accountId: number,
+  broadcastId: number,
+): Promise<void> {
   await withAccount(services.db, accountId, async (db) => {
     await sql`select set_config('statement_timeout', '0', true)`.execute(db);
     const row = await lockBroadcast(db, accountId, broadcastId);
@@ -35,21 +50,42 @@ export async function runStartBroadcast(services: Services, accountId: number, b
     if (row.status === 'scheduled') {
       const { startsAt } = row.sendAt ? await sendWindow(db, accountId, row) : { startsAt: null };
       if (startsAt && startsAt.getTime() > Date.now() + 1000) return;
-      await updateBroadcastRow(db, accountId, broadcastId, { status: row.abTest ? 'ab-testing' : 'sending', startedAt: new Date() });
+      await updateBroadcastRow(db, accountId, broadcastId, {
+        status: row.abTest ? 'ab-testing' : 'sending',
+        startedAt: new Date(),
+      });
     } else if (row.status !== 'sending' && row.status !== 'ab-testing') {
       return;
     }
     if ((await sourceProgress(db, accountId, 'broadcast', broadcastId)).total > 0) return;
 
     if (row.emailId === null) return failBroadcast(db, accountId, broadcastId, broadcastMessages.noEmail);
-    const sendable = await sendableAudience(db, accountId, row.audience, Number(row.emailId), broadcastMessages.emailGone);
+    const sendable = await sendableAudience(
+      db,
+      accountId,
+      row.audience,
+      Number(row.emailId),
+      broadcastMessages.emailGone,
+    );
     if ('failure' in sendable) return failBroadcast(db, accountId, broadcastId, sendable.failure);
     const { email, condition, category } = sendable;
     const abTest = abTestOf(row.abTest);
     if (abTest) {
-      const started = await startAbTest(db, { accountId, broadcastId, test: abTest, emailId: Number(email.id), audience: condition, category, time: row.time });
+      const started = await startAbTest(db, {
+        accountId,
+        broadcastId,
+        test: abTest,
+        emailId: Number(email.id),
+        audience: condition,
+        category,
+        time: row.time,
+      });
       if ('failure' in started) return failBroadcast(db, accountId, broadcastId, started.failure);
-      return void (await updateBroadcastRow(db, accountId, broadcastId, { queued: started.queued, excluded: started.excluded, abTest: JSON.stringify(started.test) }));
+      return void (await updateBroadcastRow(db, accountId, broadcastId, {
+        queued: started.queued,
+        excluded: started.excluded,
+        abTest: JSON.stringify(started.test),
+      }));
     }
     const { queued, excluded } = await enqueueDeliveries(db, {
       accountId,

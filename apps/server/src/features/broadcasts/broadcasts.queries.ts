@@ -10,13 +10,24 @@ export function listBroadcasts(db: Database, accountId: number, archived: boolea
 }
 
 export function findBroadcast(db: Database, accountId: number, id: number) {
-  return db.selectFrom('broadcasts').selectAll().where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('broadcasts')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 export type BroadcastRow = NonNullable<Awaited<ReturnType<typeof findBroadcast>>>;
 
 /** The row, locked until the transaction ends: status changes (send, cancel, the start job) run one at a time. */
 export function lockBroadcast(db: Database, accountId: number, id: number) {
-  return db.selectFrom('broadcasts').selectAll().where('accountId', '=', accountId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('broadcasts')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export function insertBroadcast(db: Database, row: Insertable<Broadcasts>) {
@@ -36,7 +47,12 @@ export function updateBroadcastRow(db: Database, accountId: number, id: number, 
 }
 
 /** A broadcast that cannot start or go on is failed, with the reason the user sees. */
-export async function failBroadcast(db: Database, accountId: number, id: number, failure: string): Promise<void> {
+export async function failBroadcast(
+  db: Database,
+  accountId: number,
+  id: number,
+  failure: string,
+): Promise<void> {
   await updateBroadcastRow(db, accountId, id, { status: 'failed', failure, finishedAt: new Date() });
 }
 
@@ -50,7 +66,11 @@ export interface DeliveryCounts {
 }
 
 /** Delivery rows by status for several broadcasts at once (the list's live figures), in one grouped query. */
-export async function deliveryCountsOf(db: Database, accountId: number, ids: number[]): Promise<Map<number, DeliveryCounts>> {
+export async function deliveryCountsOf(
+  db: Database,
+  accountId: number,
+  ids: number[],
+): Promise<Map<number, DeliveryCounts>> {
   const counts = new Map<number, DeliveryCounts>();
   if (!ids.length) return counts;
   const rows = await db
@@ -71,9 +91,18 @@ export async function deliveryCountsOf(db: Database, accountId: number, ids: num
 }
 
 /** Which of these segments exist (id 1, the virtual Archived segment, always does). */
-export async function existingSegmentIds(db: Database, accountId: number, ids: number[]): Promise<Set<number>> {
+export async function existingSegmentIds(
+  db: Database,
+  accountId: number,
+  ids: number[],
+): Promise<Set<number>> {
   if (!ids.length) return new Set();
-  const rows = await db.selectFrom('segments').select('id').where('accountId', '=', accountId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('segments')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
   return new Set([1, ...rows.map((row) => Number(row.id))]);
 }
 
@@ -90,7 +119,13 @@ export function activeEmail(db: Database, accountId: number, id: number) {
 
 /** Ids of the account's broadcasts that are not archived: the items the broadcasts folder tree lists. */
 export async function listActiveBroadcastIds(db: Database, accountId: number): Promise<number[]> {
-  const rows = await db.selectFrom('broadcasts').select('id').where('accountId', '=', accountId).where('archived', '=', false).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('broadcasts')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('archived', '=', false)
+    .orderBy('id')
+    .execute();
   return rows.map((row) => Number(row.id));
 }
 
@@ -102,7 +137,11 @@ export async function archiveBroadcasts(db: Database, accountId: number, ids: nu
   if (!ids.length) return;
   await db
     .updateTable('broadcasts')
-    .set({ archived: true, status: sql`case when status = 'scheduled' then 'canceled' else status end`, updatedAt: sql`now()` })
+    .set({
+      archived: true,
+      status: sql`case when status = 'scheduled' then 'canceled' else status end`,
+      updatedAt: sql`now()`,
+    })
     .where('accountId', '=', accountId)
     .where('id', 'in', ids)
     .where('status', 'not in', ['sending', 'ab-testing', 'ab-test-sending-winner'])

@@ -22,7 +22,14 @@ import { findFolder, setChildren, type ChildRef } from '../folders/folders.queri
 import { sendWindow } from '../send-times/send-times.service.ts';
 import { assertMaySendFrom } from '../senders/sending-rule.ts';
 import { removeDecision } from './ab-tests.jobs.ts';
-import { abTestColumn, abTestOf, abTestResults, checkAbTestSend, checkVariantEmails, copiedAbTest } from './ab-tests.service.ts';
+import {
+  abTestColumn,
+  abTestOf,
+  abTestResults,
+  checkAbTestSend,
+  checkVariantEmails,
+  copiedAbTest,
+} from './ab-tests.service.ts';
 import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
 import { scheduleStart } from './broadcasts.jobs.ts';
 import {
@@ -58,7 +65,13 @@ export function toBroadcast(row: BroadcastRow, counts: DeliveryCounts = noDelive
     updatedAt: row.updatedAt.toISOString(),
     integrationId: row.integrationId,
     audience: audience.success ? audience.data : { type: 'all' },
-    stats: { queued: row.queued, excluded: row.excluded, sent: counts.sent, failed: counts.failed, pending: counts.pending + counts.sending + counts.paused },
+    stats: {
+      queued: row.queued,
+      excluded: row.excluded,
+      sent: counts.sent,
+      failed: counts.failed,
+      pending: counts.pending + counts.sending + counts.paused,
+    },
     failure: row.failure,
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
@@ -73,16 +86,29 @@ async function withStats(db: Database, accountId: number, row: BroadcastRow): Pr
   return toBroadcast(row, counts.get(Number(row.id)));
 }
 
-async function broadcastOrThrow(db: Database, accountId: number, id: number, lock = false): Promise<BroadcastRow> {
+async function broadcastOrThrow(
+  db: Database,
+  accountId: number,
+  id: number,
+  lock = false,
+): Promise<BroadcastRow> {
   const row = lock ? await lockBroadcast(db, accountId, id) : await findBroadcast(db, accountId, id);
   if (!row) throw notFound(broadcastMessages.notFound);
   return row;
 }
 
 /** GET /v1/broadcasts: active broadcasts (or archived ones, or both) with their live figures. */
-export async function getBroadcasts(db: Database, session: Session, archived: 'true' | 'false' | 'all' | undefined) {
+export async function getBroadcasts(
+  db: Database,
+  session: Session,
+  archived: 'true' | 'false' | 'all' | undefined,
+) {
   const rows = await listBroadcasts(db, session.accountId, archived === 'all' ? 'all' : archived === 'true');
-  const counts = await deliveryCountsOf(db, session.accountId, rows.map((row) => Number(row.id)));
+  const counts = await deliveryCountsOf(
+    db,
+    session.accountId,
+    rows.map((row) => Number(row.id)),
+  );
   return { items: rows.map((row) => toBroadcast(row, counts.get(Number(row.id)))) };
 }
 
@@ -138,7 +164,8 @@ function assertFuture(sendAt: Date) {
 export async function updateBroadcast(db: Database, session: Session, id: number, body: UpdateBroadcastBody) {
   if (body.id !== undefined && body.id !== id) throw badRequest(bodyIdMismatch('broadcast'));
   const current = await broadcastOrThrow(db, session.accountId, id, true);
-  if (!isBroadcastEditable(current.status as BroadcastStatus)) throw conflict(broadcastMessages.notEditable(label(current.status)), 'broadcastNotEditable');
+  if (!isBroadcastEditable(current.status as BroadcastStatus))
+    throw conflict(broadcastMessages.notEditable(label(current.status)), 'broadcastNotEditable');
   await checkEmail(db, session.accountId, body.emailId);
   await checkAudience(db, session.accountId, body.audience);
   await checkVariantEmails(db, session.accountId, body.abTest);
@@ -152,12 +179,16 @@ export async function updateBroadcast(db: Database, session: Session, id: number
   const sendAt = body.sendAt === undefined ? undefined : body.sendAt === null ? null : new Date(body.sendAt);
   if (sendAt !== undefined) changes.sendAt = sendAt;
   const retimed = body.time !== undefined && JSON.stringify(body.time) !== JSON.stringify(current.time);
-  const moved = retimed || (sendAt !== undefined && (sendAt?.getTime() ?? null) !== (current.sendAt?.getTime() ?? null));
+  const moved =
+    retimed || (sendAt !== undefined && (sendAt?.getTime() ?? null) !== (current.sendAt?.getTime() ?? null));
   if (current.status === 'scheduled' && moved) {
     const at = sendAt === undefined ? current.sendAt : sendAt;
     if (at) {
       assertFuture(at);
-      const { startsAt } = await sendWindow(db, session.accountId, { sendAt: at, time: body.time === undefined ? current.time : body.time });
+      const { startsAt } = await sendWindow(db, session.accountId, {
+        sendAt: at,
+        time: body.time === undefined ? current.time : body.time,
+      });
       await scheduleStart(db, session.accountId, id, startsAt!);
     } else {
       changes.status = 'draft';
@@ -175,7 +206,8 @@ export async function updateBroadcast(db: Database, session: Session, id: number
 export async function sendBroadcast(db: Database, session: Session, id: number) {
   const { accountId } = session;
   const row = await broadcastOrThrow(db, accountId, id, true);
-  if (!isBroadcastEditable(row.status as BroadcastStatus)) throw conflict(broadcastMessages.notSendable(label(row.status)), 'broadcastNotSendable');
+  if (!isBroadcastEditable(row.status as BroadcastStatus))
+    throw conflict(broadcastMessages.notSendable(label(row.status)), 'broadcastNotSendable');
   if (row.emailId === null) throw badRequest(broadcastMessages.noEmail);
   const email = await activeEmail(db, accountId, Number(row.emailId));
   if (!email) throw badRequest(broadcastMessages.emailGone);
@@ -187,7 +219,11 @@ export async function sendBroadcast(db: Database, session: Session, id: number) 
   const { startsAt, endsAt } = await sendWindow(db, accountId, row);
   const later = startsAt !== null && startsAt.getTime() > Date.now();
   if (endsAt !== null && endsAt.getTime() <= Date.now()) throw badRequest(broadcastMessages.sendAtInPast);
-  const category = await categoryOfEmail(db, accountId, email.categoryId === null ? null : Number(email.categoryId));
+  const category = await categoryOfEmail(
+    db,
+    accountId,
+    email.categoryId === null ? null : Number(email.categoryId),
+  );
   const { deliverable } = await countAudience(db, accountId, condition, category);
   if (deliverable === 0) throw badRequest(broadcastMessages.nobodyToSend);
   const abTest = abTestOf(row.abTest);
@@ -195,18 +231,33 @@ export async function sendBroadcast(db: Database, session: Session, id: number) 
 
   const startAt = later ? startsAt! : new Date();
   await scheduleStart(db, accountId, id, startAt);
-  const updated = await updateBroadcastRow(db, accountId, id, later ? { status: 'scheduled', failure: null } : { status: abTest ? 'ab-testing' : 'sending', startedAt: startAt, failure: null });
-  return { item: await withStats(db, accountId, updated), message: later ? broadcastMessages.scheduled : broadcastMessages.sending };
+  const updated = await updateBroadcastRow(
+    db,
+    accountId,
+    id,
+    later
+      ? { status: 'scheduled', failure: null }
+      : { status: abTest ? 'ab-testing' : 'sending', startedAt: startAt, failure: null },
+  );
+  return {
+    item: await withStats(db, accountId, updated),
+    message: later ? broadcastMessages.scheduled : broadcastMessages.sending,
+  };
 }
 
 /** POST /v1/broadcasts/{id}/cancel: a scheduled or sending broadcast stops; deliveries not yet claimed are canceled. */
 export async function cancelBroadcast(db: Database, session: Session, id: number) {
   const row = await broadcastOrThrow(db, session.accountId, id, true);
   if (row.status === 'sent') throw conflict(broadcastMessages.alreadySent, 'broadcastAlreadySent');
-  if (!cancelableBroadcastStatuses.includes(row.status as BroadcastStatus)) throw conflict(broadcastMessages.notCancelable(label(row.status)), 'broadcastNotCancelable');
+  if (!cancelableBroadcastStatuses.includes(row.status as BroadcastStatus))
+    throw conflict(broadcastMessages.notCancelable(label(row.status)), 'broadcastNotCancelable');
   await cancelDeliveries(db, session.accountId, 'broadcast', id);
   if (row.status === 'ab-testing') await removeDecision(db, id);
-  const updated = await updateBroadcastRow(db, session.accountId, id, { status: 'canceled', finishedAt: new Date(), pausedAt: null });
+  const updated = await updateBroadcastRow(db, session.accountId, id, {
+    status: 'canceled',
+    finishedAt: new Date(),
+    pausedAt: null,
+  });
   return { item: await withStats(db, session.accountId, updated), message: broadcastMessages.canceled };
 }
 
@@ -214,7 +265,11 @@ export async function cancelBroadcast(db: Database, session: Session, id: number
 export async function broadcastStatus(db: Database, session: Session, id: number) {
   const row = await broadcastOrThrow(db, session.accountId, id);
   const progress = await sourceProgress(db, session.accountId, 'broadcast', id);
-  return { item: toBroadcast(row, progress), progress, abTest: await abTestResults(db, session.accountId, row) };
+  return {
+    item: toBroadcast(row, progress),
+    progress,
+    abTest: await abTestResults(db, session.accountId, row),
+  };
 }
 
 /**
@@ -226,7 +281,12 @@ export async function archiveBroadcast(db: Database, session: Session, id: numbe
   if (row.status !== 'scheduled' && cancelableBroadcastStatuses.includes(row.status as BroadcastStatus)) {
     throw conflict(broadcastMessages.cannotArchiveSending, 'broadcastSending');
   }
-  const updated = await updateBroadcastRow(db, session.accountId, id, row.status === 'scheduled' ? { archived: true, status: 'canceled' } : { archived: true });
+  const updated = await updateBroadcastRow(
+    db,
+    session.accountId,
+    id,
+    row.status === 'scheduled' ? { archived: true, status: 'canceled' } : { archived: true },
+  );
   return { item: await withStats(db, session.accountId, updated), message: broadcastMessages.archived };
 }
 
@@ -245,7 +305,11 @@ export async function duplicateBroadcast(db: Database, session: Session, id: num
 }
 
 /** POST /v1/broadcasts/audience-count: who the audience holds now, and who of them may receive the email (or the default category). */
-export async function broadcastAudienceCount(db: Database, session: Session, body: { audience: Audience; emailId?: number | null }): Promise<AudienceCount> {
+export async function broadcastAudienceCount(
+  db: Database,
+  session: Session,
+  body: { audience: Audience; emailId?: number | null },
+): Promise<AudienceCount> {
   const { accountId } = session;
   const email = body.emailId ? await activeEmail(db, accountId, body.emailId) : undefined;
   if (body.emailId && !email) throw badRequest(emailMessages.notFound);

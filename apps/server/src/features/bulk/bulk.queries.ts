@@ -2,20 +2,39 @@ import { sql } from 'kysely';
 import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 
-export async function insertBulkAction(db: Database, row: { accountId: number; kind: string; params: unknown; total: number; createdBy: number }) {
+export async function insertBulkAction(
+  db: Database,
+  row: { accountId: number; kind: string; params: unknown; total: number; createdBy: number },
+) {
   const inserted = await db
     .insertInto('bulkActions')
-    .values({ accountId: row.accountId, kind: row.kind, params: JSON.stringify(row.params), total: row.total, createdBy: row.createdBy })
+    .values({
+      accountId: row.accountId,
+      kind: row.kind,
+      params: JSON.stringify(row.params),
+      total: row.total,
+      createdBy: row.createdBy,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return inserted.id;
 }
 
 export function findBulkAction(db: Database, accountId: number, id: number) {
-  return db.selectFrom('bulkActions').selectAll().where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('bulkActions')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function setProgress(db: Database, accountId: number, id: number, changes: { status?: string; done?: number; result?: unknown; finished?: boolean }) {
+export async function setProgress(
+  db: Database,
+  accountId: number,
+  id: number,
+  changes: { status?: string; done?: number; result?: unknown; finished?: boolean },
+) {
   await db
     .updateTable('bulkActions')
     .set({
@@ -30,23 +49,49 @@ export async function setProgress(db: Database, accountId: number, id: number, c
 }
 
 /** Apply one action to one batch of people; returns the number of people changed. */
-export async function applyToBatch(db: Database, accountId: number, kind: 'tag' | 'archive' | 'restore', ids: number[], tag?: string) {
+export async function applyToBatch(
+  db: Database,
+  accountId: number,
+  kind: 'tag' | 'archive' | 'restore',
+  ids: number[],
+  tag?: string,
+) {
   if (kind === 'tag') {
     const res = await sql`update people set tags = array_append(tags, ${tag}), updated_at = now()
-      where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and not (tags @> array[${tag}]::text[])`.execute(db);
+      where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and not (tags @> array[${tag}]::text[])`.execute(
+      db,
+    );
     return Number(res.numAffectedRows ?? 0);
   }
   const res =
     kind === 'archive'
-      ? await sql`update people set archived_at = now() where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and archived_at is null`.execute(db)
-      : await sql`update people set archived_at = null where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and archived_at is not null`.execute(db);
+      ? await sql`update people set archived_at = now() where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and archived_at is null`.execute(
+          db,
+        )
+      : await sql`update people set archived_at = null where account_id = ${accountId} and id = any(${intArray(ids)}::bigint[]) and archived_at is not null`.execute(
+          db,
+        );
   return Number(res.numAffectedRows ?? 0);
 }
 
 export function peopleForExport(db: Database, accountId: number, ids: number[]) {
   return db
     .selectFrom('people')
-    .select(['id', 'email', 'firstName', 'lastName', 'phone', 'company', 'website', 'externalId', 'tags', 'fields', 'createdAt', 'archivedAt', 'unsubscribedAt'])
+    .select([
+      'id',
+      'email',
+      'firstName',
+      'lastName',
+      'phone',
+      'company',
+      'website',
+      'externalId',
+      'tags',
+      'fields',
+      'createdAt',
+      'archivedAt',
+      'unsubscribedAt',
+    ])
     .where('accountId', '=', accountId)
     .where('id', 'in', ids)
     .orderBy('id')
@@ -54,7 +99,13 @@ export function peopleForExport(db: Database, accountId: number, ids: number[]) 
 }
 
 /** Keep the people a segment target resolved to, with the total, so progress and retries use them. */
-export async function saveResolvedPeople(db: Database, accountId: number, id: number, params: unknown, total: number) {
+export async function saveResolvedPeople(
+  db: Database,
+  accountId: number,
+  id: number,
+  params: unknown,
+  total: number,
+) {
   await db
     .updateTable('bulkActions')
     .set({ params: JSON.stringify(params), total })

@@ -9,7 +9,14 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import { queueMail } from '../../mail/mailer.ts';
 import type { Services } from '../../services.ts';
 import { ensureTags } from '../people/people.queries.ts';
-import { applyToBatch, findBulkAction, insertBulkAction, peopleForExport, saveResolvedPeople, setProgress } from './bulk.queries.ts';
+import {
+  applyToBatch,
+  findBulkAction,
+  insertBulkAction,
+  peopleForExport,
+  saveResolvedPeople,
+  setProgress,
+} from './bulk.queries.ts';
 import { segmentPeopleIds } from '../segments/segment-people.service.ts';
 import { assertSegmentUsable } from '../segments/segments.service.ts';
 import { sql } from 'kysely';
@@ -39,15 +46,24 @@ export async function startBulkAction(
   db: Database,
   session: Session,
   kind: Kind,
-  body: { people?: number[] | undefined; segmentId?: number | undefined; tag?: string | undefined; notifyEmail?: string | undefined },
+  body: {
+    people?: number[] | undefined;
+    segmentId?: number | undefined;
+    tag?: string | undefined;
+    notifyEmail?: string | undefined;
+  },
 ) {
   const people = [...new Set(body.people ?? [])].sort((a, b) => a - b);
   if (people.length === 0 && body.segmentId === undefined) {
     if (kind === 'restore') throw badRequest(peopleMessages.missingUsers);
     throw badRequest(peopleMessages.noPeopleOrSegment[kind]);
   }
-  if (people.length === 0 && body.segmentId !== undefined) await assertSegmentUsable(db, session.accountId, body.segmentId);
-  const params: BulkParams = { people, ...(body.segmentId !== undefined ? { segmentId: body.segmentId } : {}) };
+  if (people.length === 0 && body.segmentId !== undefined)
+    await assertSegmentUsable(db, session.accountId, body.segmentId);
+  const params: BulkParams = {
+    people,
+    ...(body.segmentId !== undefined ? { segmentId: body.segmentId } : {}),
+  };
   if (kind === 'tag') {
     const tag = normaliseTag(body.tag ?? '');
     if (!tag) throw badRequest(peopleMessages.missingTagName);
@@ -60,8 +76,19 @@ export async function startBulkAction(
     if (!z.email().safeParse(email).success) throw badRequest('Enter a valid email address for the export.');
     params.notifyEmail = email;
   }
-  const id = await insertBulkAction(db, { accountId: session.accountId, kind, params, total: people.length, createdBy: session.teamMemberId });
-  await enqueueJob(db, 'bulk-action', { accountId: session.accountId, bulkActionId: id }, { jobKey: `bulk-action:${session.accountId}:${id}` });
+  const id = await insertBulkAction(db, {
+    accountId: session.accountId,
+    kind,
+    params,
+    total: people.length,
+    createdBy: session.teamMemberId,
+  });
+  await enqueueJob(
+    db,
+    'bulk-action',
+    { accountId: session.accountId, bulkActionId: id },
+    { jobKey: `bulk-action:${session.accountId}:${id}` },
+  );
   return { message: acceptedMessage[kind], bulkActionId: id };
 }
 
@@ -101,7 +128,13 @@ export async function runBulkAction(services: Services, accountId: number, id: n
     } catch (error) {
       // The segment was deleted, or its conditions stopped holding, after the action was accepted: a retry cannot help.
       if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
-      await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'failed', result: { error: error.message }, finished: true }));
+      await withAccount(services.db, accountId, (db) =>
+        setProgress(db, accountId, id, {
+          status: 'failed',
+          result: { error: error.message },
+          finished: true,
+        }),
+      );
       return;
     }
   }
@@ -115,19 +148,62 @@ export async function runBulkAction(services: Services, accountId: number, id: n
       await setProgress(db, accountId, id, { done: start + ids.length, result: { changed } });
     });
   }
-  await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'done', result: { changed }, finished: true }));
+  await withAccount(services.db, accountId, (db) =>
+    setProgress(db, accountId, id, { status: 'done', result: { changed }, finished: true }),
+  );
 }
 
 async function runExport(services: Services, accountId: number, id: number, params: BulkParams) {
-  const fieldNames = (await withAccount(services.db, accountId, (db) => db.selectFrom('personFields').select('name').where('accountId', '=', accountId).orderBy('name').execute())).map((f) => f.name);
-  const header = ['id', 'email', 'firstName', 'lastName', 'phone', 'company', 'website', 'userId', 'tags', 'createdAt', 'archived', 'unsubscribed', ...fieldNames];
+  const fieldNames = (
+    await withAccount(services.db, accountId, (db) =>
+      db
+        .selectFrom('personFields')
+        .select('name')
+        .where('accountId', '=', accountId)
+        .orderBy('name')
+        .execute(),
+    )
+  ).map((f) => f.name);
+  const header = [
+    'id',
+    'email',
+    'firstName',
+    'lastName',
+    'phone',
+    'company',
+    'website',
+    'userId',
+    'tags',
+    'createdAt',
+    'archived',
+    'unsubscribed',
+    ...fieldNames,
+  ];
   const chunks: string[] = [csvRow(header)];
   let rows = 0;
   for (let start = 0; start < params.people.length; start += batchSize) {
-    const people = await withAccount(services.db, accountId, (db) => peopleForExport(db, accountId, params.people.slice(start, start + batchSize)));
+    const people = await withAccount(services.db, accountId, (db) =>
+      peopleForExport(db, accountId, params.people.slice(start, start + batchSize)),
+    );
     for (const p of people) {
       const fields = p.fields as Record<string, unknown>;
-      chunks.push(csvRow([p.id, p.email, p.firstName, p.lastName, p.phone, p.company, p.website, p.externalId, p.tags.join(', '), p.createdAt.toISOString(), p.archivedAt !== null, p.unsubscribedAt !== null, ...fieldNames.map((n) => fields[n])]));
+      chunks.push(
+        csvRow([
+          p.id,
+          p.email,
+          p.firstName,
+          p.lastName,
+          p.phone,
+          p.company,
+          p.website,
+          p.externalId,
+          p.tags.join(', '),
+          p.createdAt.toISOString(),
+          p.archivedAt !== null,
+          p.unsubscribedAt !== null,
+          ...fieldNames.map((n) => fields[n]),
+        ]),
+      );
     }
     rows += people.length;
   }
@@ -135,7 +211,12 @@ async function runExport(services: Services, accountId: number, id: number, para
   await services.storage.write(key, 'text/csv', Buffer.from(chunks.join(''), 'utf8'));
   const link = `${services.config.publicUrl}/v1/people/exports/${id}/download`;
   await withAccount(services.db, accountId, async (db) => {
-    await setProgress(db, accountId, id, { status: 'done', done: params.people.length, result: { fileKey: key, rows }, finished: true });
+    await setProgress(db, accountId, id, {
+      status: 'done',
+      done: params.people.length,
+      result: { fileKey: key, rows },
+      finished: true,
+    });
     await queueMail(db, services.config, {
       to: params.notifyEmail!,
       accountId,
@@ -150,7 +231,8 @@ async function runExport(services: Services, accountId: number, id: number, para
 export async function exportFile(services: Services, db: Database, session: Session, id: number) {
   const action = await findBulkAction(db, session.accountId, id);
   const key = (action?.result as { fileKey?: string } | null)?.fileKey;
-  if (!action || action.kind !== 'export' || !key) throw notFound('This export does not exist or is not ready yet.');
+  if (!action || action.kind !== 'export' || !key)
+    throw notFound('This export does not exist or is not ready yet.');
   const file = await services.storage.read(key);
   if (!file) throw notFound('This export file is gone.');
   return file.data;

@@ -1,4 +1,9 @@
-import { sendingMessages, type CommunicationCategory, type CreateCategoryBody, type UpdateCategoryBody } from '@herald/contracts';
+import {
+  sendingMessages,
+  type CommunicationCategory,
+  type CreateCategoryBody,
+  type UpdateCategoryBody,
+} from '@herald/contracts';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
@@ -35,18 +40,32 @@ export function categoryRows(db: Database, accountId: number) {
 
 /** A category of the account (archived or not), else 400 'Category not found.' (it is named in a body). */
 export async function categoryOrThrow(db: Database, accountId: number, id: number) {
-  const row = await db.selectFrom('communicationCategories').selectAll().where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('communicationCategories')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw badRequest(sendingMessages.categoryNotFound);
   return row;
 }
 
 /** The category an email without one is sent under. */
 export function defaultCategory(db: Database, accountId: number) {
-  return db.selectFrom('communicationCategories').selectAll().where('accountId', '=', accountId).where('isDefault', '=', true).executeTakeFirst();
+  return db
+    .selectFrom('communicationCategories')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('isDefault', '=', true)
+    .executeTakeFirst();
 }
 
 async function nameFree(db: Database, accountId: number, name: string, exceptId?: number) {
-  let q = db.selectFrom('communicationCategories').select('id').where('accountId', '=', accountId).where(sql`lower(name)`, '=', name.toLowerCase());
+  let q = db
+    .selectFrom('communicationCategories')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where(sql`lower(name)`, '=', name.toLowerCase());
   if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
   if (await q.executeTakeFirst()) throw conflict(sendingMessages.categoryNameTaken);
 }
@@ -60,14 +79,28 @@ export async function countCategories(db: Database, session: Session) {
   const accountId = session.accountId;
   const [rows, emails, prefs] = await Promise.all([
     categoryRows(db, accountId),
-    db.selectFrom('emails').select(['categoryId', (eb) => eb.fn.countAll<string>().as('n')]).where('accountId', '=', accountId).where('archived', '=', false).groupBy('categoryId').execute(),
-    db.selectFrom('communicationPreferences').select(['categoryId', 'value', (eb) => eb.fn.countAll<string>().as('n')]).where('accountId', '=', accountId).groupBy(['categoryId', 'value']).execute(),
+    db
+      .selectFrom('emails')
+      .select(['categoryId', (eb) => eb.fn.countAll<string>().as('n')])
+      .where('accountId', '=', accountId)
+      .where('archived', '=', false)
+      .groupBy('categoryId')
+      .execute(),
+    db
+      .selectFrom('communicationPreferences')
+      .select(['categoryId', 'value', (eb) => eb.fn.countAll<string>().as('n')])
+      .where('accountId', '=', accountId)
+      .groupBy(['categoryId', 'value'])
+      .execute(),
   ]);
-  const emailCount = new Map(emails.map((e) => [e.categoryId === null ? 'default' : String(e.categoryId), Number(e.n)]));
+  const emailCount = new Map(
+    emails.map((e) => [e.categoryId === null ? 'default' : String(e.categoryId), Number(e.n)]),
+  );
   return {
     counts: rows.map((row) => {
       const id = String(row.id);
-      const of = (value: string) => Number(prefs.find((p) => String(p.categoryId) === id && p.value === value)?.n ?? 0);
+      const of = (value: string) =>
+        Number(prefs.find((p) => String(p.categoryId) === id && p.value === value)?.n ?? 0);
       return {
         id: Number(row.id),
         emails: (emailCount.get(id) ?? 0) + (row.isDefault ? (emailCount.get('default') ?? 0) : 0),
@@ -78,7 +111,11 @@ export async function countCategories(db: Database, session: Session) {
   };
 }
 
-export async function createCategory(db: Database, session: Session, body: z.infer<typeof CreateCategoryBody>) {
+export async function createCategory(
+  db: Database,
+  session: Session,
+  body: z.infer<typeof CreateCategoryBody>,
+) {
   await nameFree(db, session.accountId, body.name);
   const row = await db
     .insertInto('communicationCategories')
@@ -89,16 +126,33 @@ export async function createCategory(db: Database, session: Session, body: z.inf
 }
 
 /** PATCH: name, description, archived; `isDefault: true` moves the default here. The default cannot be archived. */
-export async function updateCategory(db: Database, session: Session, id: number, body: z.infer<typeof UpdateCategoryBody>) {
+export async function updateCategory(
+  db: Database,
+  session: Session,
+  id: number,
+  body: z.infer<typeof UpdateCategoryBody>,
+) {
   const accountId = session.accountId;
-  const current = await db.selectFrom('communicationCategories').selectAll().where('accountId', '=', accountId).where('id', '=', id).forUpdate().executeTakeFirst();
+  const current = await db
+    .selectFrom('communicationCategories')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   if (!current) throw notFound(sendingMessages.categoryNotFound);
   const archived = body.isArchived ?? current.isArchived;
-  if (archived && current.isDefault && body.isArchived === true) throw badRequest(sendingMessages.defaultCategoryArchived);
+  if (archived && current.isDefault && body.isArchived === true)
+    throw badRequest(sendingMessages.defaultCategoryArchived);
   if (archived && body.isDefault) throw badRequest(sendingMessages.archivedCategoryDefault);
   if (body.name !== undefined) await nameFree(db, accountId, body.name, id);
   if (body.isDefault && !current.isDefault) {
-    await db.updateTable('communicationCategories').set({ isDefault: false }).where('accountId', '=', accountId).where('isDefault', '=', true).execute();
+    await db
+      .updateTable('communicationCategories')
+      .set({ isDefault: false })
+      .where('accountId', '=', accountId)
+      .where('isDefault', '=', true)
+      .execute();
   }
   const changes = {
     ...(body.name !== undefined ? { name: body.name } : {}),
@@ -110,6 +164,12 @@ export async function updateCategory(db: Database, session: Session, id: number,
   const row =
     Object.keys(changes).length === 0
       ? current
-      : await db.updateTable('communicationCategories').set(changes).where('accountId', '=', accountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      : await db
+          .updateTable('communicationCategories')
+          .set(changes)
+          .where('accountId', '=', accountId)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
   return { category: toCategory(row), message: sendingMessages.categoryUpdated };
 }

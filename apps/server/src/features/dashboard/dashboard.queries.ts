@@ -4,7 +4,11 @@ import type { Database } from '../../db/connection.ts';
 
 /** The account's time zone and onboarding map: the days of the growth chart and the getting-started state. */
 export function dashboardAccount(db: Database, accountId: number) {
-  return db.selectFrom('accounts').select(['timezone', 'onboarding']).where('id', '=', accountId).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .select(['timezone', 'onboarding'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
 }
 
 export interface PeopleTotals {
@@ -19,7 +23,10 @@ export interface PeopleTotals {
 export async function peopleTotals(db: Database, accountId: number): Promise<PeopleTotals> {
   const row = await db
     .selectFrom('people')
-    .select([(eb) => eb.fn.countAll<string>().as('total'), sql<string>`count(*) filter (where unsubscribed_at is not null)`.as('unsubscribed')])
+    .select([
+      (eb) => eb.fn.countAll<string>().as('total'),
+      sql<string>`count(*) filter (where unsubscribed_at is not null)`.as('unsubscribed'),
+    ])
     .where('accountId', '=', accountId)
     .where('archivedAt', 'is', null)
     .executeTakeFirstOrThrow();
@@ -31,7 +38,12 @@ export async function peopleTotals(db: Database, accountId: number): Promise<Peo
  * nobody are absent. Archived people count on the day they came: growth is about arrivals. The range condition on
  * created_at is served by people_created_idx (migration 0023), so only the period's rows are read.
  */
-export async function newPeoplePerDay(db: Database, accountId: number, timeZone: string, days: number): Promise<Map<string, number>> {
+export async function newPeoplePerDay(
+  db: Database,
+  accountId: number,
+  timeZone: string,
+  days: number,
+): Promise<Map<string, number>> {
   const { rows } = await sql<{ day: string; n: string }>`
     with bounds as (
       select ((now() at time zone ${timeZone})::date - ${days - 1}::int)::timestamp at time zone ${timeZone} as since
@@ -46,7 +58,9 @@ export async function newPeoplePerDay(db: Database, accountId: number, timeZone:
 
 /** Today in `timeZone`, 'YYYY-MM-DD': the last day of the growth chart. */
 export async function todayIn(db: Database, timeZone: string): Promise<string> {
-  const { rows } = await sql<{ today: string }>`select to_char((now() at time zone ${timeZone})::date, 'YYYY-MM-DD') as today`.execute(db);
+  const { rows } = await sql<{
+    today: string;
+  }>`select to_char((now() at time zone ${timeZone})::date, 'YYYY-MM-DD') as today`.execute(db);
   return rows[0]!.today;
 }
 
@@ -80,7 +94,11 @@ export interface BroadcastFigures {
  * page does. One row per hour with activity, found by email_metrics_hourly_source_idx; no event or delivery row is
  * read. The rollups run a few seconds behind the events.
  */
-export async function broadcastRollups(db: Database, accountId: number, ids: number[]): Promise<Map<number, BroadcastFigures>> {
+export async function broadcastRollups(
+  db: Database,
+  accountId: number,
+  ids: number[],
+): Promise<Map<number, BroadcastFigures>> {
   if (!ids.length) return new Map();
   const { rows } = await sql<{ broadcast: string; sent: string; opens: string; clicks: string }>`
     select source_id::text as broadcast, sum(sent)::text as sent, sum(unique_opens)::text as opens, sum(unique_clicks)::text as clicks
@@ -88,5 +106,10 @@ export async function broadcastRollups(db: Database, accountId: number, ids: num
     where account_id = ${accountId} and source_kind = 'broadcast' and source_id = any(${intArray(ids)}::bigint[])
     group by source_id
   `.execute(db);
-  return new Map(rows.map((row) => [Number(row.broadcast), { sent: Number(row.sent), opens: Number(row.opens), clicks: Number(row.clicks) }]));
+  return new Map(
+    rows.map((row) => [
+      Number(row.broadcast),
+      { sent: Number(row.sent), opens: Number(row.opens), clicks: Number(row.clicks) },
+    ]),
+  );
 }

@@ -14,7 +14,15 @@ import type { Database } from '../../db/connection.ts';
 import { unauthorized } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { deliveryCountsOf } from '../broadcasts/broadcasts.queries.ts';
-import { broadcastRollups, dashboardAccount, newPeoplePerDay, peopleTotals, recentSentBroadcasts, todayIn, type PeopleTotals } from './dashboard.queries.ts';
+import {
+  broadcastRollups,
+  dashboardAccount,
+  newPeoplePerDay,
+  peopleTotals,
+  recentSentBroadcasts,
+  todayIn,
+  type PeopleTotals,
+} from './dashboard.queries.ts';
 
 /** 'YYYY-MM-DD' of the day `offset` days after `date` (calendar arithmetic, no time zone involved). */
 function addDays(date: string, offset: number): string {
@@ -24,8 +32,16 @@ function addDays(date: string, offset: number): string {
 }
 
 /** The people card: totals, and arrivals per day over 30 days compared with the 30 before. */
-async function peopleCard(db: Database, accountId: number, timeZone: string, totals: PeopleTotals): Promise<DashboardPeople> {
-  const [perDay, today] = await Promise.all([newPeoplePerDay(db, accountId, timeZone, dashboardGrowthDays * 2), todayIn(db, timeZone)]);
+async function peopleCard(
+  db: Database,
+  accountId: number,
+  timeZone: string,
+  totals: PeopleTotals,
+): Promise<DashboardPeople> {
+  const [perDay, today] = await Promise.all([
+    newPeoplePerDay(db, accountId, timeZone, dashboardGrowthDays * 2),
+    todayIn(db, timeZone),
+  ]);
   const daysBack = (from: number, count: number): DashboardDay[] =>
     Array.from({ length: count }, (_, index) => {
       const date = addDays(today, -(from + count - 1 - index));
@@ -55,7 +71,10 @@ async function broadcastsCard(db: Database, accountId: number): Promise<Dashboar
   const rows = await recentSentBroadcasts(db, accountId, dashboardRecentBroadcasts);
   const ids = rows.map((row) => Number(row.id));
   const goingOut = rows.filter((row) => row.status !== 'sent').map((row) => Number(row.id));
-  const [live, rollups] = await Promise.all([deliveryCountsOf(db, accountId, goingOut), broadcastRollups(db, accountId, ids)]);
+  const [live, rollups] = await Promise.all([
+    deliveryCountsOf(db, accountId, goingOut),
+    broadcastRollups(db, accountId, ids),
+  ]);
   return rows.map((row) => {
     const id = Number(row.id);
     const figures = rollups.get(id) ?? { sent: 0, opens: 0, clicks: 0 };
@@ -86,8 +105,12 @@ export async function getDashboard(db: Database, session: Session): Promise<Dash
   const onboarding = account.onboarding as Account['onboarding'];
   return {
     timezone: account.timezone,
-    people: hasScopes(member, ['people:read']) ? await peopleCard(db, session.accountId, account.timezone, totals) : null,
-    broadcasts: hasScopes(member, ['broadcasts:read']) ? { recent: await broadcastsCard(db, session.accountId) } : null,
+    people: hasScopes(member, ['people:read'])
+      ? await peopleCard(db, session.accountId, account.timezone, totals)
+      : null,
+    broadcasts: hasScopes(member, ['broadcasts:read'])
+      ? { recent: await broadcastsCard(db, session.accountId) }
+      : null,
     gettingStarted: gettingStartedOf({ onboarding, peopleCount: totals.total }),
   };
 }

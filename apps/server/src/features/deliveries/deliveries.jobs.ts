@@ -15,7 +15,17 @@ import { startPoller } from '../../jobs/poller.ts';
 import type { Services } from '../../services.ts';
 import { raiseAlert, resolveAlert } from '../integrations/alerts.ts';
 import { sendRows, type Outcomes } from './batch-send.ts';
-import { clearSendProblem, claimBatch, failSource, finishBroadcast, nextWork, noteSendProblem, recordFailed, recordSkipped, type ClaimedRow } from './deliveries.queries.ts';
+import {
+  clearSendProblem,
+  claimBatch,
+  failSource,
+  finishBroadcast,
+  nextWork,
+  noteSendProblem,
+  recordFailed,
+  recordSkipped,
+  type ClaimedRow,
+} from './deliveries.queries.ts';
 import { deliverJobKey, type SourceKind } from './deliveries.service.ts';
 import { contentKeyOf, prepareEmail, type Prepared } from './prepared-content.ts';
 import { replayOrphanedJournals } from './sender-pool.ts';
@@ -33,31 +43,50 @@ const mailServerAlert = 'mail-server';
  * the source (the broadcast's status answer), an account alert from the third attempt in a row; all cleared by the
  * first message the server takes again.
  */
-async function reportConnection(db: Database, source: { accountId: number; kind: SourceKind; sourceId: number }, outcomes: Outcomes) {
+async function reportConnection(
+  db: Database,
+  source: { accountId: number; kind: SourceKind; sourceId: number },
+  outcomes: Outcomes,
+) {
   const { accountId, kind, sourceId } = source;
   if (outcomes.opening) {
     const message = outcomes.opening;
     await withAccount(db, accountId, async (scoped) => {
       const { failures, counted } = await noteSendProblem(scoped, accountId, kind, sourceId, message);
       if (!counted) return;
-      console.warn(`[send] ${kind} ${sourceId} of account ${accountId} is held up (attempt ${failures}): ${message}`);
-      if (failures >= alertAfterFailures) await raiseAlert(scoped, accountId, mailServerAlert, sendingMessages.mailServerAlert(message));
+      console.warn(
+        `[send] ${kind} ${sourceId} of account ${accountId} is held up (attempt ${failures}): ${message}`,
+      );
+      if (failures >= alertAfterFailures)
+        await raiseAlert(scoped, accountId, mailServerAlert, sendingMessages.mailServerAlert(message));
     });
   } else if (outcomes.sent > 0) {
     await withAccount(db, accountId, async (scoped) => {
       const { cleared, othersLeft } = await clearSendProblem(scoped, accountId, kind, sourceId);
-      if (cleared) console.warn(`[send] ${kind} ${sourceId} of account ${accountId} reaches the mail server again`);
+      if (cleared)
+        console.warn(`[send] ${kind} ${sourceId} of account ${accountId} reaches the mail server again`);
       if (cleared && !othersLeft) await resolveAlert(scoped, accountId, mailServerAlert);
     });
   }
 }
 
-export async function runDeliver(services: Services, payload: { accountId: number; kind: SourceKind; sourceId: number }, stopping?: AbortSignal): Promise<void> {
+export async function runDeliver(
+  services: Services,
+  payload: { accountId: number; kind: SourceKind; sourceId: number },
+  stopping?: AbortSignal,
+): Promise<void> {
   const { accountId, kind, sourceId } = payload;
   const started = Date.now();
-  const account = await services.db.selectFrom('accounts').select(['name', 'mailingAddress', 'site', 'linkUtms', 'blocked']).where('id', '=', accountId).executeTakeFirst();
+  const account = await services.db
+    .selectFrom('accounts')
+    .select(['name', 'mailingAddress', 'site', 'linkUtms', 'blocked'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   if (!account) return;
-  const again = (runAt: Date) => withAccount(services.db, accountId, (db) => enqueueJob(db, 'deliver', payload, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt }));
+  const again = (runAt: Date) =>
+    withAccount(services.db, accountId, (db) =>
+      enqueueJob(db, 'deliver', payload, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt }),
+    );
   // An account under review sends nothing: its mail waits.
   if (account.blocked) return again(new Date(Date.now() + 10 * 60_000));
   // What a worker that died on this machine sent is recorded before any of its rows can be claimed again.
@@ -70,16 +99,27 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
     while (!isHandingOver()) {
       // A send just queued is in no statistics yet: the claim's plan needs it to be (db/statistics.ts).
       await refreshBulkStatistics(services.db);
-      const rows = await withAccount(services.db, accountId, (db) => claimBatch(db, accountId, kind, sourceId, services.config.sending.batchSize));
+      const rows = await withAccount(services.db, accountId, (db) =>
+        claimBatch(db, accountId, kind, sourceId, services.config.sending.batchSize),
+      );
       if (!rows.length) return;
       const byContent = new Map<string, ClaimedRow[]>();
-      for (const row of rows) byContent.set(contentKeyOf(row), [...(byContent.get(contentKeyOf(row)) ?? []), row]);
+      for (const row of rows)
+        byContent.set(contentKeyOf(row), [...(byContent.get(contentKeyOf(row)) ?? []), row]);
       const outcomes: Outcomes = { failures: [], skipped: [], sent: 0, opening: null };
       for (const [key, contentRows] of byContent) {
         let prepared = contents.get(key);
         if (!prepared) {
           const { emailId, variant } = contentRows[0]!;
-          prepared = await withAccount(services.db, accountId, (db) => prepareEmail(services, db, { accountId, kind, sourceId, emailId, variant }, shown, account.linkUtms));
+          prepared = await withAccount(services.db, accountId, (db) =>
+            prepareEmail(
+              services,
+              db,
+              { accountId, kind, sourceId, emailId, variant },
+              shown,
+              account.linkUtms,
+            ),
+          );
           contents.set(key, prepared);
         }
         await sendRows(services, prepared, contentRows, outcomes);
@@ -87,7 +127,12 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
       if (outcomes.failures.length || outcomes.skipped.length) {
         await withAccount(services.db, accountId, async (db) => {
           await recordFailed(db, accountId, outcomes.failures);
-          await recordSkipped(db, accountId, outcomes.skipped, 'No longer receives this mail (unsubscribed, suppressed, opted out or archived).');
+          await recordSkipped(
+            db,
+            accountId,
+            outcomes.skipped,
+            'No longer receives this mail (unsubscribed, suppressed, opted out or archived).',
+          );
         });
       }
       await reportConnection(services.db, { accountId, kind, sourceId }, outcomes);
@@ -98,7 +143,12 @@ export async function runDeliver(services: Services, payload: { accountId: numbe
   await withAccount(services.db, accountId, async (db) => {
     if (refused) await failSource(db, accountId, kind, sourceId, refused.refused);
     const next = isHandingOver() ? new Date() : await nextWork(db, accountId, kind, sourceId);
-    if (next) await enqueueJob(db, 'deliver', payload, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: next, soonest: true });
+    if (next)
+      await enqueueJob(db, 'deliver', payload, {
+        jobKey: deliverJobKey(accountId, kind, sourceId),
+        runAt: next,
+        soonest: true,
+      });
     else if (kind === 'broadcast') await finishBroadcast(db, accountId, sourceId);
   });
 }
@@ -113,7 +163,11 @@ const sweepMs = 10_000;
  * claims (SKIP LOCKED) keep them apart. Its first look, when the worker starts, also starts a job for every source
  * with rows due now: a worker restarted after a crash sends on at once instead of after the dead one's leases.
  */
-export function startDeliveriesSweeper(db: Database, dataDir: string, onError: (error: unknown) => void): () => Promise<void> {
+export function startDeliveriesSweeper(
+  db: Database,
+  dataDir: string,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
   const sweep = async (atStart: boolean) => {
     await replayOrphanedJournals(db, dataDir);
     const { rows } = await sql<{ accountId: number; kind: SourceKind; sourceId: number }>`
@@ -127,7 +181,11 @@ export function startDeliveriesSweeper(db: Database, dataDir: string, onError: (
     `.execute(db);
     for (const row of rows) {
       const payload = { accountId: Number(row.accountId), kind: row.kind, sourceId: Number(row.sourceId) };
-      await withAccount(db, payload.accountId, (scoped) => enqueueJob(scoped, 'deliver', payload, { jobKey: deliverJobKey(payload.accountId, payload.kind, payload.sourceId) }));
+      await withAccount(db, payload.accountId, (scoped) =>
+        enqueueJob(scoped, 'deliver', payload, {
+          jobKey: deliverJobKey(payload.accountId, payload.kind, payload.sourceId),
+        }),
+      );
     }
   };
   const first = sweep(true).catch(onError);

@@ -23,7 +23,13 @@ export interface ClaimedRow {
  * Take up to `limit` due rows of a source: pending ones, and ones whose lease ran out (their worker died). Rows
  * other workers hold are skipped, not waited for. The claim is committed before anything is sent.
  */
-export async function claimBatch(db: Database, accountId: number, kind: SourceKind, sourceId: number, limit: number): Promise<ClaimedRow[]> {
+export async function claimBatch(
+  db: Database,
+  accountId: number,
+  kind: SourceKind,
+  sourceId: number,
+  limit: number,
+): Promise<ClaimedRow[]> {
   const { rows } = await sql<ClaimedRow>`
     -- The pick is an array (an init plan, run once, then primary-key lookups): as IN (subquery) the planner, misled by
     -- stale statistics (rows queued a batch at a time, as flows do), chose a nested loop over every row of the account
@@ -45,7 +51,12 @@ export async function claimBatch(db: Database, accountId: number, kind: SourceKi
     ))
     returning d.id, d.person_id as "personId", d.to_address as "toAddress", d.email_id as "emailId", d.variant, d.attempts
   `.execute(db);
-  return rows.map((r) => ({ ...r, id: Number(r.id), personId: r.personId === null ? null : Number(r.personId), emailId: Number(r.emailId) }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    personId: r.personId === null ? null : Number(r.personId),
+    emailId: Number(r.emailId),
+  }));
 }
 
 /**
@@ -97,7 +108,11 @@ export async function recordSent(db: Database, accountId: number, rows: SentRow[
 }
 
 /** Give rows back for another try after `delaySeconds`, or fail them for good. */
-export async function recordFailed(db: Database, accountId: number, rows: { id: number; error: string; retryInSeconds: number | null }[]): Promise<void> {
+export async function recordFailed(
+  db: Database,
+  accountId: number,
+  rows: { id: number; error: string; retryInSeconds: number | null }[],
+): Promise<void> {
   if (!rows.length) return;
   const byId = valuesById(rows.map((r) => [r.id, [r.error, r.retryInSeconds]]));
   await sql`
@@ -111,13 +126,29 @@ export async function recordFailed(db: Database, accountId: number, rows: { id: 
 }
 
 /** Cancel rows whose person may no longer receive the mail (unsubscribed, suppressed or archived since queued). */
-export async function recordSkipped(db: Database, accountId: number, ids: number[], reason: string): Promise<void> {
+export async function recordSkipped(
+  db: Database,
+  accountId: number,
+  ids: number[],
+  reason: string,
+): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable('deliveries').set({ status: 'canceled', leaseUntil: null, lastError: reason }).where('accountId', '=', accountId).where('id', 'in', ids).where('status', 'not in', ['sent', 'failed', 'canceled']).execute();
+  await db
+    .updateTable('deliveries')
+    .set({ status: 'canceled', leaseUntil: null, lastError: reason })
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .where('status', 'not in', ['sent', 'failed', 'canceled'])
+    .execute();
 }
 
 /** When the source next has work: a pending row's time, or a lease that has yet to run out; null when none is left. */
-export async function nextWork(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<Date | null> {
+export async function nextWork(
+  db: Database,
+  accountId: number,
+  kind: SourceKind,
+  sourceId: number,
+): Promise<Date | null> {
   const { rows } = await sql<{ at: Date | null }>`
     select least(min(not_before) filter (where status = 'pending'), min(lease_until) filter (where status = 'sending')) as at
     from deliveries where account_id = ${accountId} and source_kind = ${kind} and source_id = ${sourceId} and status in ('pending', 'sending')
@@ -152,7 +183,13 @@ export async function finishBroadcast(db: Database, accountId: number, broadcast
 }
 
 /** A source that cannot send at all (its sender is not verified): every unsent row fails with the reason. */
-export async function failSource(db: Database, accountId: number, kind: SourceKind, sourceId: number, reason: string): Promise<void> {
+export async function failSource(
+  db: Database,
+  accountId: number,
+  kind: SourceKind,
+  sourceId: number,
+  reason: string,
+): Promise<void> {
   await db
     .updateTable('deliveries')
     .set({ status: 'failed', leaseUntil: null, lastError: reason })
@@ -167,7 +204,13 @@ export async function failSource(db: Database, accountId: number, kind: SourceKi
  * A failed attempt to open the mail server's connection for this source: the problem row is written or brought up
  * to date (docs/broadcasts-and-sending.md, "Sending through a real mail server"). Answers how many attempts in a row failed.
  */
-export async function noteSendProblem(db: Database, accountId: number, kind: SourceKind, sourceId: number, message: string): Promise<{ failures: number; counted: boolean }> {
+export async function noteSendProblem(
+  db: Database,
+  accountId: number,
+  kind: SourceKind,
+  sourceId: number,
+  message: string,
+): Promise<{ failures: number; counted: boolean }> {
   // The batches of one attempt fail together (a send claims several at once): failures within 5 s of the last
   // counted one are the same attempt. Retries come 30 s or more apart.
   const { rows } = await sql<{ failures: number; counted: boolean }>`
@@ -182,9 +225,24 @@ export async function noteSendProblem(db: Database, accountId: number, kind: Sou
 }
 
 /** The server took a message again: the source's problem is over. Answers whether the account has any left. */
-export async function clearSendProblem(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<{ cleared: boolean; othersLeft: boolean }> {
-  const cleared = await db.deleteFrom('sendProblems').where('accountId', '=', accountId).where('sourceKind', '=', kind).where('sourceId', '=', sourceId).executeTakeFirst();
+export async function clearSendProblem(
+  db: Database,
+  accountId: number,
+  kind: SourceKind,
+  sourceId: number,
+): Promise<{ cleared: boolean; othersLeft: boolean }> {
+  const cleared = await db
+    .deleteFrom('sendProblems')
+    .where('accountId', '=', accountId)
+    .where('sourceKind', '=', kind)
+    .where('sourceId', '=', sourceId)
+    .executeTakeFirst();
   if (!Number(cleared.numDeletedRows)) return { cleared: false, othersLeft: true };
-  const left = await db.selectFrom('sendProblems').select('sourceId').where('accountId', '=', accountId).limit(1).executeTakeFirst();
+  const left = await db
+    .selectFrom('sendProblems')
+    .select('sourceId')
+    .where('accountId', '=', accountId)
+    .limit(1)
+    .executeTakeFirst();
   return { cleared: true, othersLeft: left !== undefined };
 }

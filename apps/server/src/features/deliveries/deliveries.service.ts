@@ -28,12 +28,20 @@ export interface EnqueueInput {
  * People already queued for this source (a repeated call, a crash and retry) are skipped by the unique key, so
  * calling it twice queues nobody twice. Everyone else the audience holds is counted as excluded.
  */
-export async function enqueueDeliveries(db: Database, input: EnqueueInput): Promise<{ queued: number; excluded: number }> {
+export async function enqueueDeliveries(
+  db: Database,
+  input: EnqueueInput,
+): Promise<{ queued: number; excluded: number }> {
   const { accountId, kind, sourceId, emailId } = input;
-  const total = await sql<{ n: string }>`select count(*) as n from people p where p.account_id = ${accountId} and ${input.audience}`.execute(db);
+  const total = await sql<{
+    n: string;
+  }>`select count(*) as n from people p where p.account_id = ${accountId} and ${input.audience}`.execute(db);
   const notBefore = input.notBefore ?? new Date();
   // Broadcast rows carry the recipient's zone, for their local send time and the account's quiet hours (send-times).
-  const timing = kind === 'broadcast' ? await broadcastTiming(db, accountId, notBefore, input.recipientSendAt ?? null) : null;
+  const timing =
+    kind === 'broadcast'
+      ? await broadcastTiming(db, accountId, notBefore, input.recipientSendAt ?? null)
+      : null;
   const inserted = await sql`
     insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, not_before, time_zone, quiet_due_at)
     select p.account_id, ${kind}, ${sourceId}, p.id, ${emailId}, p.email, ${timing?.notBefore ?? notBefore}, ${timing?.timeZone ?? sql`null`}, ${timing?.quietDueAt ?? sql`null`}
@@ -42,12 +50,22 @@ export async function enqueueDeliveries(db: Database, input: EnqueueInput): Prom
     on conflict (account_id, source_kind, source_id, person_id) where person_id is not null and flow_run_id is null do nothing
   `.execute(db);
   const queued = Number(inserted.numAffectedRows ?? 0);
-  await enqueueJob(db, 'deliver', { accountId, kind, sourceId }, { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: notBefore });
+  await enqueueJob(
+    db,
+    'deliver',
+    { accountId, kind, sourceId },
+    { jobKey: deliverJobKey(accountId, kind, sourceId), runAt: notBefore },
+  );
   return { queued, excluded: Math.max(0, Number(total.rows[0]?.n ?? 0) - queued) };
 }
 
 /** How many people an audience holds, and how many of them may receive mail of the category now. */
-export async function countAudience(db: Database, accountId: number, audience: RawBuilder<SqlBool>, category: { id: number; type: CategoryType }) {
+export async function countAudience(
+  db: Database,
+  accountId: number,
+  audience: RawBuilder<SqlBool>,
+  category: { id: number; type: CategoryType },
+) {
   const { rows } = await sql<{ total: string; deliverable: string }>`
     select count(*) as total, count(*) filter (where ${deliverableTo(category.id, category.type)}) as deliverable
     from people p where p.account_id = ${accountId} and ${audience}
@@ -71,32 +89,67 @@ export interface SourceProgress {
   problem: { message: string; since: string; lastAt: string; failures: number } | null;
 }
 
-export async function sourceProgress(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<SourceProgress> {
+export async function sourceProgress(
+  db: Database,
+  accountId: number,
+  kind: SourceKind,
+  sourceId: number,
+): Promise<SourceProgress> {
   const rows = await db
     .selectFrom('deliveries')
-    .select(['status', (eb) => eb.fn.countAll<string>().as('n'), sql<string>`count(*) filter (where not_before > now())`.as('waiting'), sql<Date | null>`max(not_before)`.as('last')])
+    .select([
+      'status',
+      (eb) => eb.fn.countAll<string>().as('n'),
+      sql<string>`count(*) filter (where not_before > now())`.as('waiting'),
+      sql<Date | null>`max(not_before)`.as('last'),
+    ])
     .where('accountId', '=', accountId)
     .where('sourceKind', '=', kind)
     .where('sourceId', '=', sourceId)
     .groupBy('status')
     .execute();
   const of = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
-  const progress = { pending: of('pending'), sending: of('sending'), sent: of('sent'), failed: of('failed'), canceled: of('canceled'), paused: of('paused') };
+  const progress = {
+    pending: of('pending'),
+    sending: of('sending'),
+    sent: of('sent'),
+    failed: of('failed'),
+    canceled: of('canceled'),
+    paused: of('paused'),
+  };
   const pending = rows.find((r) => r.status === 'pending');
   const waiting = Number(pending?.waiting ?? 0);
   const waitingUntil = waiting > 0 && pending?.last ? new Date(pending.last).toISOString() : null;
-  const problem = await db.selectFrom('sendProblems').select(['message', 'since', 'lastAt', 'failures']).where('accountId', '=', accountId).where('sourceKind', '=', kind).where('sourceId', '=', sourceId).executeTakeFirst();
+  const problem = await db
+    .selectFrom('sendProblems')
+    .select(['message', 'since', 'lastAt', 'failures'])
+    .where('accountId', '=', accountId)
+    .where('sourceKind', '=', kind)
+    .where('sourceId', '=', sourceId)
+    .executeTakeFirst();
   return {
     total: Object.values(progress).reduce((a, b) => a + b, 0),
     ...progress,
     waiting,
     waitingUntil,
-    problem: problem ? { message: problem.message, since: problem.since.toISOString(), lastAt: problem.lastAt.toISOString(), failures: problem.failures } : null,
+    problem: problem
+      ? {
+          message: problem.message,
+          since: problem.since.toISOString(),
+          lastAt: problem.lastAt.toISOString(),
+          failures: problem.failures,
+        }
+      : null,
   };
 }
 
 /** Stop a source: rows not yet claimed (or held by a pause) are canceled; rows being sent finish. */
-export async function cancelDeliveries(db: Database, accountId: number, kind: SourceKind, sourceId: number): Promise<number> {
+export async function cancelDeliveries(
+  db: Database,
+  accountId: number,
+  kind: SourceKind,
+  sourceId: number,
+): Promise<number> {
   const result = await db
     .updateTable('deliveries')
     .set({ status: 'canceled', lastError: 'Canceled.' })

@@ -6,5 +6,7 @@ import type { MailboxRow } from './transport.ts';
 export async function storeInMailbox(db: Database, rows: MailboxRow[], keep: number): Promise<void> {
   if (!rows.length) return;
   await db.insertInto('devMailbox').values(rows).execute();
-  await sql`delete from dev_mailbox where id <= (select id from dev_mailbox order by id desc offset ${keep} limit 1)`.execute(db);
+  await sql`delete from dev_mailbox where id <= (select id from dev_mailbox order by id desc offset ${keep} limit 1)`.execute(
+    db,
+  );
 }

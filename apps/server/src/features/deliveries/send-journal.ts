@@ -68,7 +68,8 @@ export class SendJournal {
 export const journalDir = (dataDir: string) => path.join(dataDir, 'send-journal');
 
 /** A journal file's name: the process id and start time say whose it is; the thread number tells threads apart. */
-export const journalName = (pid: number, startedAt: number, thread: number) => `journal-${pid}-${startedAt}-${thread}.log`;
+export const journalName = (pid: number, startedAt: number, thread: number) =>
+  `journal-${pid}-${startedAt}-${thread}.log`;
 
 /** The sent lines of a journal that were not refused later, by account. */
 export function readJournal(text: string): Map<number, JournalEntry[]> {

@@ -8,7 +8,15 @@ import type { Database } from '../../db/connection.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { recordSent } from './deliveries.queries.ts';
 import { journalDir, journalName, orphanedJournals, readJournal } from './send-journal.ts';
-import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRows, ThreadSent, ToThread } from './sender-protocol.ts';
+import type {
+  FromThread,
+  ThreadContent,
+  ThreadFailed,
+  ThreadInit,
+  ThreadRows,
+  ThreadSent,
+  ToThread,
+} from './sender-protocol.ts';
 import type { MailboxRow } from './transport.ts';
 
 /**
@@ -29,7 +37,10 @@ interface Slot {
   worker: Worker;
   file: string;
   inHand: number;
-  batches: Map<number, { rows: number; resolve: (result: BatchResult) => void; reject: (error: Error) => void }>;
+  batches: Map<
+    number,
+    { rows: number; resolve: (result: BatchResult) => void; reject: (error: Error) => void }
+  >;
   exited: boolean;
 }
 
@@ -80,7 +91,13 @@ export async function replayJournalFiles(db: Database, files: string[]): Promise
       continue;
     }
     for (const [accountId, entries] of readJournal(text)) {
-      await withAccount(db, accountId, (scoped) => recordSent(scoped, accountId, entries.map((e) => ({ id: e.id, messageId: e.messageId, response: null }))));
+      await withAccount(db, accountId, (scoped) =>
+        recordSent(
+          scoped,
+          accountId,
+          entries.map((e) => ({ id: e.id, messageId: e.messageId, response: null })),
+        ),
+      );
       replayed += entries.length;
     }
     fs.rmSync(file, { force: true });
@@ -90,7 +107,10 @@ export async function replayJournalFiles(db: Database, files: string[]): Promise
 
 /** Replay the journals of processes that died on this machine (worker start, the sweeper, each send job). */
 export function replayOrphanedJournals(db: Database, dataDir: string): Promise<number> {
-  return replayJournalFiles(db, orphanedJournals(journalDir(dataDir), { pid: process.pid, startedAt: processStartedAt }));
+  return replayJournalFiles(
+    db,
+    orphanedJournals(journalDir(dataDir), { pid: process.pid, startedAt: processStartedAt }),
+  );
 }
 
 export function createSenderPool(config: Config, secret: string, db: Database) {
@@ -102,7 +122,12 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
   const spawn = (index: number): Slot => {
     const file = path.join(dir, journalName(process.pid, processStartedAt, threadCount++));
     const init: ThreadInit = {
-      config: { publicUrl: config.publicUrl, smtpUrl: config.smtpUrl, smtpTls: config.smtpTls, sending: config.sending },
+      config: {
+        publicUrl: config.publicUrl,
+        smtpUrl: config.smtpUrl,
+        smtpTls: config.smtpTls,
+        sending: config.sending,
+      },
       secret,
       connections: Math.max(1, Math.ceil(config.sending.maxConnections / threads)),
       ratePerSecond: config.sending.ratePerSecond / threads,
@@ -111,7 +136,11 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
     const code = threadEntry();
     // A thread holds a few messages at a time: small heaps keep a big send's memory flat. A young generation of 16 MB lets
     // the messages in flight die young instead of being promoted (8 MB spent a fifth of the thread in the collector).
-    const worker = new Worker(code.entry, { workerData: init, eval: code.eval, resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 64 } });
+    const worker = new Worker(code.entry, {
+      workerData: init,
+      eval: code.eval,
+      resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 64 },
+    });
     const slot: Slot = { worker, file, inHand: 0, batches: new Map(), exited: false };
     worker.on('message', (message: FromThread) => {
       if (message.t !== 'done') return;
@@ -119,7 +148,12 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       if (!batch) return;
       slot.batches.delete(message.batch);
       slot.inHand -= batch.rows;
-      batch.resolve({ sent: message.sent, failed: message.failed, mailbox: message.mailbox, recorded: (count) => !slot.exited && worker.postMessage({ t: 'recorded', count } satisfies ToThread) });
+      batch.resolve({
+        sent: message.sent,
+        failed: message.failed,
+        mailbox: message.mailbox,
+        recorded: (count) => !slot.exited && worker.postMessage({ t: 'recorded', count } satisfies ToThread),
+      });
     });
     const died = (error: Error) => {
       if (slot.exited) return;
@@ -178,7 +212,10 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
           await slot.worker.terminate();
         }),
       );
-      await replayJournalFiles(db, live.map((s) => s.file)).catch(() => 0);
+      await replayJournalFiles(
+        db,
+        live.map((s) => s.file),
+      ).catch(() => 0);
     },
   };
 }

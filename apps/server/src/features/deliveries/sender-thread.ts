@@ -6,17 +6,41 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import crypto from 'node:crypto';
-import { dkimSign, joinPieces, parseSources, planEmail, renderCompiled, toMime, writePlannedPieces, type CompiledEmail, type EmailPlan } from '@herald/email/sending';
+import {
+  dkimSign,
+  joinPieces,
+  parseSources,
+  planEmail,
+  renderCompiled,
+  toMime,
+  writePlannedPieces,
+  type CompiledEmail,
+  type EmailPlan,
+} from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
 import { linkSuffix, trackingFor } from '../tracking/tracking-links.ts';
 import { SendJournal } from './send-journal.ts';
-import type { FromThread, ThreadContent, ThreadFailed, ThreadInit, ThreadRow, ThreadRows, ThreadSent, ToThread } from './sender-protocol.ts';
+import type {
+  FromThread,
+  ThreadContent,
+  ThreadFailed,
+  ThreadInit,
+  ThreadRow,
+  ThreadRows,
+  ThreadSent,
+  ToThread,
+} from './sender-protocol.ts';
 import { createSendTransport } from './transport.ts';
 
 const init = workerData as ThreadInit;
 const port = parentPort!;
 const journal = new SendJournal(init.journalFile);
-const transport = createSendTransport({ smtpUrl: init.config.smtpUrl, tls: init.config.smtpTls, connections: init.connections, ratePerSecond: init.ratePerSecond });
+const transport = createSendTransport({
+  smtpUrl: init.config.smtpUrl,
+  tls: init.config.smtpTls,
+  connections: init.connections,
+  ratePerSecond: init.ratePerSecond,
+});
 const base = init.config.publicUrl;
 const host = new URL(base).hostname || 'localhost';
 
@@ -29,7 +53,8 @@ interface Compiled {
 const contents = new Map<string, Compiled>();
 
 /** The Message-ID of a delivery: stable, so a bounce finds its row and a repeated send keeps its identity. */
-const messageIdOf = (accountId: number, id: number) => `<${crypto.createHash('sha256').update(`delivery:${accountId}:${id}`).digest('hex').slice(0, 32)}@${host}>`;
+const messageIdOf = (accountId: number, id: number) =>
+  `<${crypto.createHash('sha256').update(`delivery:${accountId}:${id}`).digest('hex').slice(0, 32)}@${host}>`;
 
 function post(message: FromThread) {
   port.postMessage(message);
@@ -49,14 +74,31 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
       row.personId === null || content.category.type !== 'marketing'
         ? {}
         : (() => {
-            const token = recipientToken(init.secret, { accountId: content.accountId, personId: row.personId, categoryId: content.category.id || null, source: `${content.kind}:${content.sourceId}` });
-            return { preferencesUrl: `${base}/public/subscription-preferences?token=${token}`, unsubscribeUrl: `${base}/public/unsubscribe?token=${token}` };
+            const token = recipientToken(init.secret, {
+              accountId: content.accountId,
+              personId: row.personId,
+              categoryId: content.category.id || null,
+              source: `${content.kind}:${content.sourceId}`,
+            });
+            return {
+              preferencesUrl: `${base}/public/subscription-preferences?token=${token}`,
+              unsubscribeUrl: `${base}/public/unsubscribe?token=${token}`,
+            };
           })();
     const person = { ...(row.person ?? { email: row.to }), ...content.data };
     // Opens and clicks of a person's message come back to the tracking endpoints (features/tracking).
     const tracking =
       content.tracking && row.personId !== null
-        ? trackingFor(init.secret, base, { accountId: content.accountId, deliveryId: row.id, personId: row.personId, emailId: content.emailId, sourceKind: content.kind, sourceId: content.sourceId, variant: content.variant, ...(content.flowId !== null ? { flowId: content.flowId } : {}) })
+        ? trackingFor(init.secret, base, {
+            accountId: content.accountId,
+            deliveryId: row.id,
+            personId: row.personId,
+            emailId: content.emailId,
+            sourceKind: content.kind,
+            sourceId: content.sourceId,
+            variant: content.variant,
+            ...(content.flowId !== null ? { flowId: content.flowId } : {}),
+          })
         : null;
     // To an SMTP server, a person's message is written from the email's plan: the static markup's rewriting, escaping
     // and line breaking were done once for the whole send. The built-in mailbox keeps the rendered parts, so it
@@ -64,7 +106,14 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
     if (init.config.smtpUrl && (tracking !== null || !content.tracking)) {
       entry.plan ??= planEmail(compiled, {
         ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}),
-        ...(content.tracking ? { tracking: { suffixFor: (target: string) => linkSuffix(init.secret, content.accountId, content.emailId, target) } } : {}),
+        ...(content.tracking
+          ? {
+              tracking: {
+                suffixFor: (target: string) =>
+                  linkSuffix(init.secret, content.accountId, content.emailId, target),
+              },
+            }
+          : {}),
       });
       const planned = writePlannedPieces(entry.plan, person as never, content.account, {
         messageId,
@@ -85,11 +134,26 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
       ...(content.utmCampaign ? { utmCampaign: content.utmCampaign } : {}),
       ...(tracking ? { openPixelUrl: tracking.openPixelUrl, rewriteLink: tracking.rewriteLink } : {}),
     });
-    const mime = toMime({ from: content.from, to: row.to, replyTo: content.replyTo, subject: rendered.subject, html: rendered.html, text: rendered.text, messageId, headers: rendered.headers });
+    const mime = toMime({
+      from: content.from,
+      to: row.to,
+      replyTo: content.replyTo,
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      messageId,
+      headers: rendered.headers,
+    });
     const raw = content.dkim ? dkimSign(mime, content.dkim) : mime;
     return {
       message: { envelope: { from: content.fromEmail, to: row.to }, raw, wireReady: true },
-      summary: { to: row.to, from: content.from, subject: rendered.subject, text: rendered.text, html: rendered.html },
+      summary: {
+        to: row.to,
+        from: content.from,
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html,
+      },
     };
   };
   // The journal lists the message from just before its dot; a dot that has to wait in the process takes the line
@@ -111,17 +175,24 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
   else {
     // Refused after the dot, or the connection dropped before the answer: not sent, and the journal says so.
     if (journaled) journal.notSent(content.accountId, row.id);
-    failed.push({ id: row.id, error: outcome.error, permanent: outcome.permanent, ...(outcome.opening ? { opening: outcome.opening } : {}) });
+    failed.push({
+      id: row.id,
+      error: outcome.error,
+      permanent: outcome.permanent,
+      ...(outcome.opening ? { opening: outcome.opening } : {}),
+    });
   }
 }
 
 /** The parsed content of a key, parsed again when its sources differ; the oldest go past 200 keys. */
 function compiledFor(content: ThreadContent): Compiled {
   const known = contents.get(content.key);
-  const same = (a: ThreadContent['sources'], b: ThreadContent['sources']) => a.html === b.html && a.text === b.text && a.subject === b.subject && a.preheader === b.preheader;
+  const same = (a: ThreadContent['sources'], b: ThreadContent['sources']) =>
+    a.html === b.html && a.text === b.text && a.subject === b.subject && a.preheader === b.preheader;
   if (known && same(known.content.sources, content.sources)) {
     // The plan holds the link rewriting: UTM campaign (the email's name) or tracking changed means a new one.
-    if (known.content.utmCampaign !== content.utmCampaign || known.content.tracking !== content.tracking) delete known.plan;
+    if (known.content.utmCampaign !== content.utmCampaign || known.content.tracking !== content.tracking)
+      delete known.plan;
     known.content = content;
     return known;
   }

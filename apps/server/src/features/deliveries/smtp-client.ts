@@ -116,14 +116,20 @@ export class SmtpConnection {
     const where = `${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
     const cause = error instanceof Error ? error.message : String(error);
     const code = error instanceof SmtpError ? error.responseCode : undefined;
-    const what = { connect: `Could not connect to the SMTP server at ${where}`, tls: `Could not start TLS with the SMTP server at ${where}`, login: `The SMTP server at ${where} refused the login` }[this.step];
+    const what = {
+      connect: `Could not connect to the SMTP server at ${where}`,
+      tls: `Could not start TLS with the SMTP server at ${where}`,
+      login: `The SMTP server at ${where} refused the login`,
+    }[this.step];
     return new SmtpError(`${what}: ${cause}`, code, this.step);
   }
 
   private attach(socket: net.Socket) {
     this.socket = socket;
     socket.setNoDelay(true);
-    socket.setTimeout(this.options.timeoutMs ?? 60_000, () => socket.destroy(new SmtpError('The SMTP server did not answer in time.')));
+    socket.setTimeout(this.options.timeoutMs ?? 60_000, () =>
+      socket.destroy(new SmtpError('The SMTP server did not answer in time.')),
+    );
     socket.on('data', (chunk: Buffer) => this.onData(chunk.toString('latin1')));
     socket.on('error', (error) => this.fail(error));
     socket.on('close', () => this.fail(new SmtpError('The SMTP server closed the connection.')));
@@ -209,7 +215,10 @@ export class SmtpConnection {
       const user = decodeURIComponent(url.username);
       const pass = decodeURIComponent(url.password);
       if (/AUTH[ =][^\r\n]*PLAIN/i.test(ehlo.text)) {
-        await this.command(`AUTH PLAIN ${Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64')}`, [235]);
+        await this.command(
+          `AUTH PLAIN ${Buffer.from(`\u0000${user}\u0000${pass}`).toString('base64')}`,
+          [235],
+        );
       } else {
         await this.command('AUTH LOGIN', [334]);
         await this.command(Buffer.from(user).toString('base64'), [334]);
@@ -224,11 +233,23 @@ export class SmtpConnection {
    * records the send there (the send journal) lists what the server may have kept. A hook that throws fails the
    * connection, and with it the send.
    */
-  async send(envelope: { from: string; to: string }, raw: string | MimePieces, options: { wireReady?: boolean; dot?: DotHooks } = {}): Promise<string> {
+  async send(
+    envelope: { from: string; to: string },
+    raw: string | MimePieces,
+    options: { wireReady?: boolean; dot?: DotHooks } = {},
+  ): Promise<string> {
     // Pieces are what toMime writes, and so is a wireReady string (CRLF line ends, no line starting with a dot, an
     // ASCII body): nothing to rewrite, and only the header block may hold UTF-8 (an address). Other text is
     // dot-stuffed, given CRLF line ends and looked at whole.
-    const message = typeof raw !== 'string' ? raw : options.wireReady ? splitHead(raw) : { head: (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n'), body: [] };
+    const message =
+      typeof raw !== 'string'
+        ? raw
+        : options.wireReady
+          ? splitHead(raw)
+          : {
+              head: (/(^|\n)\./.test(raw) ? raw.replace(/(^|\n)\./g, '$1..') : raw).replace(/\r?\n/g, '\r\n'),
+              body: [],
+            };
     const mail = `MAIL FROM:<${envelope.from}>`;
     const rcpt = `RCPT TO:<${envelope.to}>`;
     if (this.pipelining) {
@@ -308,7 +329,8 @@ export class SmtpConnection {
     const headEncoding = /[^\x00-\x7f]/.test(head) ? 'utf8' : 'latin1';
     let size = Buffer.byteLength(head, headEncoding) + 2;
     for (const piece of body) size += piece.length;
-    if (!this.out || this.out.length < size) this.out = Buffer.allocUnsafe(Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(size))));
+    if (!this.out || this.out.length < size)
+      this.out = Buffer.allocUnsafe(Math.max(64 * 1024, 2 ** Math.ceil(Math.log2(size))));
     const out = this.out;
     let at = out.write(head, 0, headEncoding);
     for (const piece of body) at += out.write(piece, at, 'latin1');

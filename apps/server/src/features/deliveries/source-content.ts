@@ -30,7 +30,11 @@ export interface ContentKey {
 }
 
 /** A saved email, as it is now. */
-export async function savedEmailContent(db: Database, accountId: number, emailId: number): Promise<SourceContent | null> {
+export async function savedEmailContent(
+  db: Database,
+  accountId: number,
+  emailId: number,
+): Promise<SourceContent | null> {
   const email = await db
     .selectFrom('emails')
     .select(['name', 'subject', 'preheader', 'html', 'fromName', 'fromEmail', 'replyTo', 'categoryId'])
@@ -60,6 +64,7 @@ export function registerContentSource(kind: SourceKind, source: ContentSource): 
 export async function sourceContent(db: Database, key: ContentKey): Promise<SourceContent | null> {
   const source = contentSources.get(key.kind);
   if (source) return source(db, key);
-  if (registeredKinds.includes(key.kind)) throw new Error(`No content source registered for ${key.kind} sends (app/connect-features.ts)`);
+  if (registeredKinds.includes(key.kind))
+    throw new Error(`No content source registered for ${key.kind} sends (app/connect-features.ts)`);
   return savedEmailContent(db, key.accountId, key.emailId);
 }

@@ -3,7 +3,9 @@ import type { DevMailbox } from '../../db/schema.generated.ts';
 import { SmtpConnection, SmtpError, type DotHooks, type SmtpTls } from './smtp-client.ts';
 
 /** What a send answers: the server's reply, or an error that says whether trying again can help. */
-export type SendOutcome = { ok: true; response: string } | { ok: false; permanent: boolean; error: string; opening?: SmtpError['opening'] };
+export type SendOutcome =
+  | { ok: true; response: string }
+  | { ok: false; permanent: boolean; error: string; opening?: SmtpError['opening'] };
 
 /** What the built-in mailbox shows of a message sent as raw MIME. */
 export interface MessageSummary {
@@ -50,7 +52,13 @@ function prepareOrFail(prepare: PrepareMessage): ReturnType<PrepareMessage> | { 
   try {
     return prepare();
   } catch (error) {
-    return { failure: { ok: false, permanent: true, error: String(error instanceof Error ? error.message : error).slice(0, 1000) } };
+    return {
+      failure: {
+        ok: false,
+        permanent: true,
+        error: String(error instanceof Error ? error.message : error).slice(0, 1000),
+      },
+    };
   }
 }
 
@@ -100,13 +108,21 @@ function createSmtpPool(options: TransportOptions) {
         // An idle connection the server has closed since is replaced, not used.
         if (current?.closed) current = null;
         current ??= await SmtpConnection.open({ url, tls: options.tls });
-        const response = await current.send(message.envelope, message.raw, { wireReady: message.wireReady, dot: job.dot });
+        const response = await current.send(message.envelope, message.raw, {
+          wireReady: message.wireReady,
+          dot: job.dot,
+        });
         job.resolve({ ok: true, response: response.slice(0, 500) });
       } catch (error) {
         // A connection that could not be opened (connect, TLS, login) is the relay's or the settings' fault: never
         // the message's, so never final for it.
         const opening = error instanceof SmtpError ? error.opening : undefined;
-        job.resolve({ ok: false, permanent: !opening && isPermanent(error), error: String(error instanceof Error ? error.message : error).slice(0, 1000), ...(opening ? { opening } : {}) });
+        job.resolve({
+          ok: false,
+          permanent: !opening && isPermanent(error),
+          error: String(error instanceof Error ? error.message : error).slice(0, 1000),
+          ...(opening ? { opening } : {}),
+        });
         if (current?.closed) current = null;
       }
     }
@@ -151,7 +167,14 @@ export function createSendTransport(options: TransportOptions): SendTransport {
       const { message, summary } = prepared;
       dot.sending();
       const raw = typeof message.raw === 'string' ? message.raw : joinPieces(message.raw);
-      mailbox.push({ toAddress: summary.to, fromAddress: summary.from, subject: summary.subject, textBody: summary.text, htmlBody: summary.html, raw });
+      mailbox.push({
+        toAddress: summary.to,
+        fromAddress: summary.from,
+        subject: summary.subject,
+        textBody: summary.text,
+        htmlBody: summary.html,
+        raw,
+      });
       return { ok: true, response: 'mailbox' };
     },
     takeMailbox: () => mailbox.splice(0, mailbox.length),

@@ -3,7 +3,15 @@ import type { Database } from '../../db/connection.ts';
 
 const columns = ['id', 'toAddress', 'fromAddress', 'subject', 'textBody', 'htmlBody', 'createdAt'] as const;
 
-function toMessage(row: { id: number; toAddress: string; fromAddress: string; subject: string; textBody: string; htmlBody: string | null; createdAt: Date }): MailboxMessage {
+function toMessage(row: {
+  id: number;
+  toAddress: string;
+  fromAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  createdAt: Date;
+}): MailboxMessage {
   return {
     id: row.id,
     to: row.toAddress,

@@ -17,14 +17,37 @@ function assertMailboxOpen(services: Services, request: FastifyRequest): void {
 }
 
 export const devMailboxRoutes = [
-  route({ method: 'GET', url: '/v1/dev/mailbox', auth: 'public', tenant: false, summary: 'Messages in the built-in mailbox, newest first', response: MailboxList,
+  route({
+    method: 'GET',
+    url: '/v1/dev/mailbox',
+    auth: 'public',
+    tenant: false,
+    summary: 'Messages in the built-in mailbox, newest first',
+    response: MailboxList,
     handler: async ({ services, request }) => {
       assertMailboxOpen(services, request);
       return { messages: await listMailbox(services.db) };
-    } }),
-  route({ method: 'GET', url: '/v1/dev/mailbox/:id', auth: 'public', tenant: false, summary: 'One message of the built-in mailbox', params: z.object({ id: z.coerce.number().int().positive().max(2 ** 53) }), response: MailboxMessage,
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/dev/mailbox/:id',
+    auth: 'public',
+    tenant: false,
+    summary: 'One message of the built-in mailbox',
+    params: z.object({
+      id: z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 53),
+    }),
+    response: MailboxMessage,
     handler: async ({ services, request, params }) => {
       assertMailboxOpen(services, request);
-      return (await findMailboxMessage(services.db, params.id)) ?? Promise.reject(notFound('No such message.'));
-    } }),
+      return (
+        (await findMailboxMessage(services.db, params.id)) ?? Promise.reject(notFound('No such message.'))
+      );
+    },
+  }),
 ];

@@ -70,7 +70,14 @@ export function expectedRecords(e: DomainExpectation): DnsRecordCheck[] {
     },
   ];
   if (e.returnPathDomain) {
-    records.push({ kind: 'returnPath', type: 'CNAME', host: `bounces.${e.domain}`, value: e.returnPathDomain, required: false, ...unchecked });
+    records.push({
+      kind: 'returnPath',
+      type: 'CNAME',
+      host: `bounces.${e.domain}`,
+      value: e.returnPathDomain,
+      required: false,
+      ...unchecked,
+    });
   }
   return records;
 }
@@ -89,44 +96,88 @@ async function checkDkim(lookup: DnsLookup, host: string, publicKey: string): Pr
     const [target] = await lookup.cname(host);
     if (target) found = await lookup.txt(target);
     if (found.length === 0) {
-      const text = target ? `${host} points to ${target}, which has no TXT record.` : `No TXT record found at ${host}.`;
+      const text = target
+        ? `${host} points to ${target}, which has no TXT record.`
+        : `No TXT record found at ${host}.`;
       return verdict([], [{ status: 'missing', text }]);
     }
   }
-  const keys = found.map((value) => readTags(withoutSpaces(value))).filter((tags) => tags.has('p') || tags.get('v')?.startsWith('DKIM'));
-  if (keys.length === 0) return verdict(found, [{ status: 'missing', text: `The TXT record at ${host} is not a DKIM key (it has no p=).` }]);
+  const keys = found
+    .map((value) => readTags(withoutSpaces(value)))
+    .filter((tags) => tags.has('p') || tags.get('v')?.startsWith('DKIM'));
+  if (keys.length === 0)
+    return verdict(found, [
+      { status: 'missing', text: `The TXT record at ${host} is not a DKIM key (it has no p=).` },
+    ]);
   if (keys.length > 1) {
-    return verdict(found, [{ status: 'invalid', text: `There are ${keys.length} DKIM records at ${host}; keep only the one with our key.` }]);
+    return verdict(found, [
+      {
+        status: 'invalid',
+        text: `There are ${keys.length} DKIM records at ${host}; keep only the one with our key.`,
+      },
+    ]);
   }
   const tags = keys[0] ?? new Map<string, string>();
   const problems: { status: DnsRecordStatus; text: string }[] = [];
   const version = tags.get('v');
-  if (version !== undefined && version !== 'DKIM1') problems.push({ status: 'invalid', text: `The record says v=${version}; it must be v=DKIM1.` });
+  if (version !== undefined && version !== 'DKIM1')
+    problems.push({ status: 'invalid', text: `The record says v=${version}; it must be v=DKIM1.` });
   const keyType = tags.get('k');
-  if (keyType !== undefined && keyType.toLowerCase() !== 'rsa') problems.push({ status: 'mismatch', text: `The record says k=${keyType}; our key is k=rsa.` });
+  if (keyType !== undefined && keyType.toLowerCase() !== 'rsa')
+    problems.push({ status: 'mismatch', text: `The record says k=${keyType}; our key is k=rsa.` });
   const published = tags.get('p');
-  if (published === undefined) problems.push({ status: 'invalid', text: 'The record has no p= with the key.' });
-  else if (published === '') problems.push({ status: 'mismatch', text: 'The published key is empty (p=), which means revoked: copy our value again, whole.' });
-  else if (published !== withoutSpaces(publicKey)) problems.push({ status: 'mismatch', text: 'The published key differs from ours: copy the value again, whole.' });
+  if (published === undefined)
+    problems.push({ status: 'invalid', text: 'The record has no p= with the key.' });
+  else if (published === '')
+    problems.push({
+      status: 'mismatch',
+      text: 'The published key is empty (p=), which means revoked: copy our value again, whole.',
+    });
+  else if (published !== withoutSpaces(publicKey))
+    problems.push({
+      status: 'mismatch',
+      text: 'The published key differs from ours: copy the value again, whole.',
+    });
   return verdict(found, problems);
 }
 
-async function checkSpf(lookup: DnsLookup, domain: string, expected: string, spfInclude: string | undefined): Promise<RecordCheck> {
+async function checkSpf(
+  lookup: DnsLookup,
+  domain: string,
+  expected: string,
+  spfInclude: string | undefined,
+): Promise<RecordCheck> {
   const found = (await lookup.txt(domain)).filter(isSpfRecord);
   const [record] = found;
-  if (record === undefined) return verdict([], [{ status: 'missing', text: `No SPF record found at ${domain}.` }]);
+  if (record === undefined)
+    return verdict([], [{ status: 'missing', text: `No SPF record found at ${domain}.` }]);
   // With a record in place the value to publish is the mechanism to add to it, not a second record.
   const value = spfInclude ? `include:${spfInclude}` : found.length === 1 ? record : expected;
   if (found.length > 1) {
-    return { ...verdict(found, [{ status: 'invalid', text: `There are ${found.length} SPF records; a domain must have exactly one (merge them).` }]), value };
+    return {
+      ...verdict(found, [
+        {
+          status: 'invalid',
+          text: `There are ${found.length} SPF records; a domain must have exactly one (merge them).`,
+        },
+      ]),
+      value,
+    };
   }
   const parsed = parseSpf(record);
-  if (!parsed.ok) return { ...verdict(found, [{ status: 'invalid', text: `The SPF record has a mistake: ${parsed.error}` }]), value };
+  if (!parsed.ok)
+    return {
+      ...verdict(found, [{ status: 'invalid', text: `The SPF record has a mistake: ${parsed.error}` }]),
+      value,
+    };
   const problems: { status: DnsRecordStatus; text: string }[] = [];
   const count = await countLookups(record, lookup, { domain });
   for (const text of count.problems) problems.push({ status: 'invalid', text });
   if (count.lookups > spfLookupLimit) {
-    problems.push({ status: 'invalid', text: `SPF needs ${count.lookups} DNS lookups; the limit is ${spfLookupLimit}.` });
+    problems.push({
+      status: 'invalid',
+      text: `SPF needs ${count.lookups} DNS lookups; the limit is ${spfLookupLimit}.`,
+    });
   }
   if (parsed.record.mechanisms.some((m) => m.name === 'all' && m.qualifier === '+')) {
     problems.push({ status: 'invalid', text: 'SPF ends in +all, which lets anyone send as you.' });
@@ -139,17 +190,28 @@ async function checkSpf(lookup: DnsLookup, domain: string, expected: string, spf
 
 async function checkDmarc(lookup: DnsLookup, host: string): Promise<RecordCheck> {
   const found = (await lookup.txt(host)).filter((value) => /^v\s*=\s*dmarc1\s*(;|$)/i.test(value.trim()));
-  if (found.length === 0) return verdict([], [{ status: 'missing', text: `No DMARC record found at ${host}.` }]);
+  if (found.length === 0)
+    return verdict([], [{ status: 'missing', text: `No DMARC record found at ${host}.` }]);
   if (found.length > 1) {
-    return verdict(found, [{ status: 'invalid', text: `There are ${found.length} DMARC records at ${host}; a domain must have exactly one (delete the others).` }]);
+    return verdict(found, [
+      {
+        status: 'invalid',
+        text: `There are ${found.length} DMARC records at ${host}; a domain must have exactly one (delete the others).`,
+      },
+    ]);
   }
   const tags = readTags(found[0] ?? '');
   const problems: { status: DnsRecordStatus; text: string }[] = [];
-  if (tags.get('v') !== 'DMARC1') problems.push({ status: 'invalid', text: 'The DMARC record must start with v=DMARC1, in capitals.' });
+  if (tags.get('v') !== 'DMARC1')
+    problems.push({ status: 'invalid', text: 'The DMARC record must start with v=DMARC1, in capitals.' });
   const policy = tags.get('p');
-  if (policy === undefined || policy === '') problems.push({ status: 'invalid', text: 'The DMARC record has no p= policy.' });
+  if (policy === undefined || policy === '')
+    problems.push({ status: 'invalid', text: 'The DMARC record has no p= policy.' });
   else if (!dmarcPolicies.includes(policy.toLowerCase())) {
-    problems.push({ status: 'invalid', text: `The DMARC policy p=${policy} is not one of none, quarantine or reject.` });
+    problems.push({
+      status: 'invalid',
+      text: `The DMARC policy p=${policy} is not one of none, quarantine or reject.`,
+    });
   }
   return verdict(found, problems);
 }
@@ -157,8 +219,10 @@ async function checkDmarc(lookup: DnsLookup, host: string): Promise<RecordCheck>
 async function checkReturnPath(lookup: DnsLookup, host: string, target: string): Promise<RecordCheck> {
   const found = await lookup.cname(host);
   const [current] = found;
-  if (current === undefined) return verdict([], [{ status: 'missing', text: `No CNAME record found at ${host}.` }]);
-  if (lowerName(current) !== lowerName(target)) return verdict(found, [{ status: 'mismatch', text: `CNAME points to ${current} instead of ${target}.` }]);
+  if (current === undefined)
+    return verdict([], [{ status: 'missing', text: `No CNAME record found at ${host}.` }]);
+  if (lowerName(current) !== lowerName(target))
+    return verdict(found, [{ status: 'mismatch', text: `CNAME points to ${current} instead of ${target}.` }]);
   return verdict(found, []);
 }
 

@@ -54,7 +54,8 @@ function toDnsError(name: string, error: unknown): DnsUnavailable | 'absent' {
 /** `1.2.3.4`, `1.2.3.4:5353`, `::1`, `[::1]:5353`: what `Resolver.setServers` accepts. */
 function isServerAddress(server: string): boolean {
   const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
-  if (bracketed) return net.isIPv6(bracketed[1] ?? '') && (bracketed[2] === undefined || Number(bracketed[2]) <= 65535);
+  if (bracketed)
+    return net.isIPv6(bracketed[1] ?? '') && (bracketed[2] === undefined || Number(bracketed[2]) <= 65535);
   if (net.isIP(server)) return true;
   const withPort = /^([\d.]+):(\d{1,5})$/.exec(server);
   return Boolean(withPort && net.isIPv4(withPort[1] ?? '') && Number(withPort[2]) <= 65535);
@@ -66,10 +67,18 @@ function isServerAddress(server: string): boolean {
  * that for the second, so a silent server costs about three times `timeoutMs`.
  * NXDOMAIN and NODATA give []; every failure to get an answer throws DnsUnavailable, and nothing else is thrown.
  */
-export function createDnsLookup({ servers, timeoutMs }: { servers: readonly string[]; timeoutMs: number }): DnsLookup {
+export function createDnsLookup({
+  servers,
+  timeoutMs,
+}: {
+  servers: readonly string[];
+  timeoutMs: number;
+}): DnsLookup {
   const wrong = servers.find((server) => !isServerAddress(server));
   if (wrong !== undefined) {
-    throw new Error(`DNS_SERVERS: "${wrong}" is not an IP address (with an optional port, such as 127.0.0.1:5353 or [::1]:53).`);
+    throw new Error(
+      `DNS_SERVERS: "${wrong}" is not an IP address (with an optional port, such as 127.0.0.1:5353 or [::1]:53).`,
+    );
   }
   const resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
   if (servers.length > 0) resolver.setServers([...servers]);
@@ -85,7 +94,9 @@ export function createDnsLookup({ servers, timeoutMs }: { servers: readonly stri
   }
 
   return {
-    txt: (name) => ask(name, async () => (await resolver.resolveTxt(name)).map((strings) => strings.join(''))),
-    cname: (name) => ask(name, async () => (await resolver.resolveCname(name)).map((target) => target.replace(/\.$/, ''))),
+    txt: (name) =>
+      ask(name, async () => (await resolver.resolveTxt(name)).map((strings) => strings.join(''))),
+    cname: (name) =>
+      ask(name, async () => (await resolver.resolveCname(name)).map((target) => target.replace(/\.$/, ''))),
   };
 }

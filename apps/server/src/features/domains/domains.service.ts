@@ -19,7 +19,10 @@ type DomainRow = Selectable<SenderDomains>;
 /** An account may run 60 domain checks an hour: each asks the DNS servers a dozen questions. */
 const checksPerHour = 60;
 
-function expectationOf(services: Services, row: Pick<DomainRow, 'domain' | 'dkimSelector' | 'dkimPublicKey'>) {
+function expectationOf(
+  services: Services,
+  row: Pick<DomainRow, 'domain' | 'dkimSelector' | 'dkimPublicKey'>,
+) {
   return {
     domain: row.domain,
     dkimSelector: row.dkimSelector,
@@ -35,7 +38,9 @@ function expectationOf(services: Services, row: Pick<DomainRow, 'domain' | 'dkim
  */
 function senderDomainOf(services: Services, row: DomainRow): SenderDomain {
   const checked = new Map((row.records as DnsRecordCheck[]).map((r) => [`${r.kind}:${r.host}`, r]));
-  const records = expectedRecords(expectationOf(services, row)).map((r) => checked.get(`${r.kind}:${r.host}`) ?? r);
+  const records = expectedRecords(expectationOf(services, row)).map(
+    (r) => checked.get(`${r.kind}:${r.host}`) ?? r,
+  );
   return {
     id: Number(row.id),
     domain: row.domain,
@@ -51,13 +56,23 @@ function senderDomainOf(services: Services, row: DomainRow): SenderDomain {
 }
 
 async function domainOrThrow(db: Database, accountId: number, id: number) {
-  const row = await db.selectFrom('senderDomains').selectAll().where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('senderDomains')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound(sendingMessages.domainNotFound);
   return row;
 }
 
 export async function listDomains(services: Services, db: Database, session: Session) {
-  const rows = await db.selectFrom('senderDomains').selectAll().where('accountId', '=', session.accountId).orderBy('domain').execute();
+  const rows = await db
+    .selectFrom('senderDomains')
+    .selectAll()
+    .where('accountId', '=', session.accountId)
+    .orderBy('domain')
+    .execute();
   return { domains: rows.map((r) => senderDomainOf(services, r)) };
 }
 
@@ -67,7 +82,12 @@ export async function getDomain(services: Services, db: Database, session: Sessi
 
 /** POST /v1/settings/email/domains: the domain (already reduced by the schema) gets its own 2048-bit DKIM key pair. */
 export async function addDomain(services: Services, db: Database, session: Session, domain: string) {
-  const existing = await db.selectFrom('senderDomains').select('id').where('accountId', '=', session.accountId).where('domain', '=', domain).executeTakeFirst();
+  const existing = await db
+    .selectFrom('senderDomains')
+    .select('id')
+    .where('accountId', '=', session.accountId)
+    .where('domain', '=', domain)
+    .executeTakeFirst();
   if (existing) throw conflict(sendingMessages.domainExists);
   const { publicKey, privateKey } = await generateKeyPair('rsa', {
     modulusLength: 2048,
@@ -98,11 +118,20 @@ export async function addDomain(services: Services, db: Database, session: Sessi
 export async function verifyDomain(services: Services, db: Database, session: Session, id: number) {
   const row = await domainOrThrow(db, session.accountId, id);
   await enforceRateLimit(services.db, `domain-check:${session.accountId}`, checksPerHour, 3600);
-  const lookup = createDnsLookup({ servers: services.config.dns.servers, timeoutMs: services.config.dns.timeoutMs });
+  const lookup = createDnsLookup({
+    servers: services.config.dns.servers,
+    timeoutMs: services.config.dns.timeoutMs,
+  });
   const records = await checkDomain(lookup, expectationOf(services, row));
   const complete = checkComplete(records);
   const passed = complete && domainVerified(records);
-  const status = !complete ? row.status : passed ? 'verified' : row.status === 'verified' || row.status === 'failing' ? 'failing' : 'pending';
+  const status = !complete
+    ? row.status
+    : passed
+      ? 'verified'
+      : row.status === 'verified' || row.status === 'failing'
+        ? 'failing'
+        : 'pending';
   const updated = await db
     .updateTable('senderDomains')
     .set({
@@ -116,12 +145,21 @@ export async function verifyDomain(services: Services, db: Database, session: Se
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  const message = !complete ? sendingMessages.domainCouldNotCheck : passed ? sendingMessages.domainVerified : sendingMessages.domainNotVerified;
+  const message = !complete
+    ? sendingMessages.domainCouldNotCheck
+    : passed
+      ? sendingMessages.domainVerified
+      : sendingMessages.domainNotVerified;
   return { domain: senderDomainOf(services, updated), message };
 }
 
 export async function deleteDomain(db: Database, session: Session, id: number) {
-  const removed = await db.deleteFrom('senderDomains').where('accountId', '=', session.accountId).where('id', '=', id).returning('id').executeTakeFirst();
+  const removed = await db
+    .deleteFrom('senderDomains')
+    .where('accountId', '=', session.accountId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
   if (!removed) throw notFound(sendingMessages.domainNotFound);
 }
 
@@ -134,5 +172,9 @@ export async function dkimKeyOf(services: Services, db: Database, accountId: num
     .where('id', '=', domainId)
     .executeTakeFirst();
   if (!row || row.status !== 'verified') return null;
-  return { domainName: row.domain, keySelector: row.dkimSelector, privateKey: decryptAtRest(row.dkimPrivateKey, atRestKey(services.secret, 'dkim')) };
+  return {
+    domainName: row.domain,
+    keySelector: row.dkimSelector,
+    privateKey: decryptAtRest(row.dkimPrivateKey, atRestKey(services.secret, 'dkim')),
+  };
 }

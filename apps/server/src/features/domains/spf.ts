@@ -51,7 +51,7 @@ const topLabel = /^(?:[a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+-[a-z0-9-]*[a-z0-9])$/i;
 export function isDomainSpec(spec: string): boolean {
   if (spec.length === 0 || spec.length > 253) return false;
   let endsInMacro = false;
-  for (let at = 0; at < spec.length; ) {
+  for (let at = 0; at < spec.length;) {
     if (spec[at] === '%') {
       macroExpand.lastIndex = at;
       const macro = macroExpand.exec(spec);
@@ -83,7 +83,8 @@ function parseMechanism(term: string): SpfMechanism | string {
   const qualifier = (match[1] || '+') as SpfQualifier;
   const name = (match[2] ?? '').toLowerCase();
   const rest = match[3] ?? '';
-  if (!(spfMechanismNames as readonly string[]).includes(name)) return `"${match[2]}" is not an SPF mechanism.`;
+  if (!(spfMechanismNames as readonly string[]).includes(name))
+    return `"${match[2]}" is not an SPF mechanism.`;
   const mechanism = name as SpfMechanismName;
   const wrong = `"${term}" is not written correctly.`;
   switch (mechanism) {
@@ -91,9 +92,12 @@ function parseMechanism(term: string): SpfMechanism | string {
       return rest === '' ? { qualifier, name: mechanism } : wrong;
     case 'include':
     case 'exists': {
-      if (!rest.startsWith(':') || rest.length === 1) return `"${mechanism}" needs a domain, as in ${mechanism}:_spf.example.com.`;
+      if (!rest.startsWith(':') || rest.length === 1)
+        return `"${mechanism}" needs a domain, as in ${mechanism}:_spf.example.com.`;
       const domain = rest.slice(1);
-      return isDomainSpec(domain) ? { qualifier, name: mechanism, domain } : `"${domain}" in "${term}" is not a valid domain.`;
+      return isDomainSpec(domain)
+        ? { qualifier, name: mechanism, domain }
+        : `"${domain}" in "${term}" is not a valid domain.`;
     }
     case 'ptr': {
       if (rest === '') return { qualifier, name: mechanism };
@@ -108,17 +112,29 @@ function parseMechanism(term: string): SpfMechanism | string {
       const prefix = readPrefix(cidr4, 32);
       const prefix6 = readPrefix(cidr6, 128);
       if (prefix === null || prefix6 === null) return `The prefix length in "${term}" is not valid.`;
-      if (domain !== undefined && !isDomainSpec(domain)) return `"${domain}" in "${term}" is not a valid domain.`;
-      return { qualifier, name: mechanism, ...(domain !== undefined && { domain }), ...(prefix !== undefined && { prefix }), ...(prefix6 !== undefined && { prefix6 }) };
+      if (domain !== undefined && !isDomainSpec(domain))
+        return `"${domain}" in "${term}" is not a valid domain.`;
+      return {
+        qualifier,
+        name: mechanism,
+        ...(domain !== undefined && { domain }),
+        ...(prefix !== undefined && { prefix }),
+        ...(prefix6 !== undefined && { prefix6 }),
+      };
     }
     case 'ip4':
     case 'ip6': {
-      if (!rest.startsWith(':')) return `"${mechanism}" needs an address, as in ${mechanism === 'ip4' ? 'ip4:192.0.2.0/24' : 'ip6:2001:db8::/32'}.`;
+      if (!rest.startsWith(':'))
+        return `"${mechanism}" needs an address, as in ${mechanism === 'ip4' ? 'ip4:192.0.2.0/24' : 'ip6:2001:db8::/32'}.`;
       const slash = rest.lastIndexOf('/');
       const network = slash === -1 ? rest.slice(1) : rest.slice(1, slash);
       const isAddress = mechanism === 'ip4' ? net.isIPv4(network) : net.isIPv6(network);
-      if (!isAddress) return `"${network}" in "${term}" is not an IP${mechanism === 'ip4' ? 'v4' : 'v6'} address.`;
-      const prefix = readPrefix(slash === -1 ? undefined : rest.slice(slash + 1), mechanism === 'ip4' ? 32 : 128);
+      if (!isAddress)
+        return `"${network}" in "${term}" is not an IP${mechanism === 'ip4' ? 'v4' : 'v6'} address.`;
+      const prefix = readPrefix(
+        slash === -1 ? undefined : rest.slice(slash + 1),
+        mechanism === 'ip4' ? 32 : 128,
+      );
       if (prefix === null) return `The prefix length in "${term}" is not valid.`;
       return { qualifier, name: mechanism, network, ...(prefix !== undefined && { prefix }) };
     }
@@ -128,7 +144,10 @@ function parseMechanism(term: string): SpfMechanism | string {
 /** Parse an SPF record into its mechanisms and modifiers, or say in words what is wrong. Never throws. */
 export function parseSpf(text: string): SpfParseResult {
   if (!isSpfRecord(text)) return { ok: false, error: 'The record does not start with v=spf1.' };
-  const terms = text.slice('v=spf1'.length).split(' ').filter((term) => term !== '');
+  const terms = text
+    .slice('v=spf1'.length)
+    .split(' ')
+    .filter((term) => term !== '');
   const record: SpfRecord = { mechanisms: [], modifiers: [] };
   for (const term of terms) {
     const modifier = /^([a-z][a-z0-9_.-]*)=(.*)$/i.exec(term);
@@ -141,7 +160,8 @@ export function parseSpf(text: string): SpfParseResult {
       if ((name === 'redirect' || name === 'exp') && !isDomainSpec(value)) {
         return { ok: false, error: `"${value}" in "${term}" is not a valid domain.` };
       }
-      if (!/^[\x21-\x7e]*$/.test(value)) return { ok: false, error: `"${term}" contains characters SPF does not allow.` };
+      if (!/^[\x21-\x7e]*$/.test(value))
+        return { ok: false, error: `"${term}" contains characters SPF does not allow.` };
       record.modifiers.push({ name, value });
       continue;
     }
@@ -153,12 +173,15 @@ export function parseSpf(text: string): SpfParseResult {
 }
 
 /** The terms of a record that cost a lookup, in order; redirect= only counts when there is no `all` (RFC 7208 §6.1). */
-function lookupTerms(record: SpfRecord): { kind: SpfMechanismName | 'redirect'; domain: string | undefined }[] {
+function lookupTerms(
+  record: SpfRecord,
+): { kind: SpfMechanismName | 'redirect'; domain: string | undefined }[] {
   const terms: { kind: SpfMechanismName | 'redirect'; domain: string | undefined }[] = record.mechanisms
     .filter((m) => spfLookupMechanisms.includes(m.name))
     .map((m) => ({ kind: m.name, domain: m.domain }));
   const redirect = record.modifiers.find((m) => m.name === 'redirect');
-  if (redirect && !record.mechanisms.some((m) => m.name === 'all')) terms.push({ kind: 'redirect', domain: redirect.value });
+  if (redirect && !record.mechanisms.some((m) => m.name === 'all'))
+    terms.push({ kind: 'redirect', domain: redirect.value });
   return terms;
 }
 
@@ -186,7 +209,11 @@ export interface CountLookupsOptions {
  * `lookup` is thrown on, since the count is then unknown. Includes written with macros are counted
  * but not followed: they depend on the sender.
  */
-export async function countLookups(record: string, lookup: DnsLookup, options: CountLookupsOptions = {}): Promise<SpfLookupCount> {
+export async function countLookups(
+  record: string,
+  lookup: DnsLookup,
+  options: CountLookupsOptions = {},
+): Promise<SpfLookupCount> {
   const maxDepth = options.maxDepth ?? 10;
   const maxRecords = options.maxRecords ?? 40;
   const root = options.domain?.toLowerCase().replace(/\.$/, '');
@@ -199,12 +226,18 @@ export async function countLookups(record: string, lookup: DnsLookup, options: C
   async function visit(text: string, path: string[], nestedAt?: string): Promise<void> {
     const parsed = parseSpf(text);
     if (!parsed.ok) {
-      problems.push(`${nestedAt ? `The SPF record at ${nestedAt}` : 'The SPF record'} has a mistake: ${parsed.error}`);
+      problems.push(
+        `${nestedAt ? `The SPF record at ${nestedAt}` : 'The SPF record'} has a mistake: ${parsed.error}`,
+      );
       return;
     }
     for (const term of lookupTerms(parsed.record)) {
       lookups += 1;
-      if ((term.kind === 'include' || term.kind === 'redirect') && term.domain && !term.domain.includes('%')) {
+      if (
+        (term.kind === 'include' || term.kind === 'redirect') &&
+        term.domain &&
+        !term.domain.includes('%')
+      ) {
         await follow(term.domain.toLowerCase().replace(/\.$/, ''), term.kind, path);
       }
     }
@@ -222,7 +255,8 @@ export async function countLookups(record: string, lookup: DnsLookup, options: C
       return;
     }
     if (recordsRead >= maxRecords) {
-      if (!isCut) problems.push(`The SPF record reads more than ${maxRecords} other records; only those were counted.`);
+      if (!isCut)
+        problems.push(`The SPF record reads more than ${maxRecords} other records; only those were counted.`);
       isCut = true;
       return;
     }

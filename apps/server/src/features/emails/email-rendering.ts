@@ -1,10 +1,13 @@
+import { firstClassFieldNames, peopleMessages, type EmailDraft, type RenderedEmail } from '@herald/contracts';
 import {
-  firstClassFieldNames,
-  peopleMessages,
-  type EmailDraft,
-  type RenderedEmail,
-} from '@herald/contracts';
-import { compileEmail, lintEmail, renderCompiled, TemplateError, type CompiledEmail, type RenderAccount, type RenderPerson } from '@herald/email';
+  compileEmail,
+  lintEmail,
+  renderCompiled,
+  TemplateError,
+  type CompiledEmail,
+  type RenderAccount,
+  type RenderPerson,
+} from '@herald/email';
 import type { Database } from '../../db/connection.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
@@ -37,13 +40,25 @@ const samplePerson: RenderPerson = {
 
 /** A merge-tag error as the API reports it: 422, the message naming the part and line. */
 function templateFailure(error: TemplateError): AppError {
-  return new AppError('UnprocessableError', error.message, { extra: { part: error.part, ...(error.line ? { line: error.line } : {}) } });
+  return new AppError('UnprocessableError', error.message, {
+    extra: { part: error.part, ...(error.line ? { line: error.line } : {}) },
+  });
 }
 
 /** Compile the email's templates; a broken merge tag is a 422 that names where it is. */
-export function compileOrThrow(email: { subject: string; preheader?: string; html: string; fromEmail?: string }): CompiledEmail {
+export function compileOrThrow(email: {
+  subject: string;
+  preheader?: string;
+  html: string;
+  fromEmail?: string;
+}): CompiledEmail {
   try {
-    return compileEmail({ subject: email.subject, preheader: email.preheader ?? '', html: email.html, fromEmail: email.fromEmail ?? '' });
+    return compileEmail({
+      subject: email.subject,
+      preheader: email.preheader ?? '',
+      html: email.html,
+      fromEmail: email.fromEmail ?? '',
+    });
   } catch (error) {
     if (error instanceof TemplateError) throw templateFailure(error);
     throw error;
@@ -55,7 +70,11 @@ export function checkTemplates(email: { subject: string; preheader: string; html
   compileOrThrow(email);
 }
 
-export async function renderContext(db: Database, session: Session, personId: number | undefined): Promise<RenderContext> {
+export async function renderContext(
+  db: Database,
+  session: Session,
+  personId: number | undefined,
+): Promise<RenderContext> {
   const account = await findAccount(db, session.accountId);
   const customFields = await listCustomFields(db, session.accountId);
   let person = samplePerson;
@@ -68,7 +87,11 @@ export async function renderContext(db: Database, session: Session, personId: nu
   return {
     person,
     personId: personId ?? null,
-    account: { name: account?.name ?? null, mailingAddress: account?.mailingAddress ?? null, site: account?.site ?? null },
+    account: {
+      name: account?.name ?? null,
+      mailingAddress: account?.mailingAddress ?? null,
+      site: account?.site ?? null,
+    },
     personFields: [...firstClassFieldNames, 'tags', ...customFields.map((field) => field.name)],
     linkUTMs: account?.linkUtms ?? false,
   };
@@ -88,7 +111,12 @@ export function previewLinks(services: Services) {
 }
 
 /** Render a compiled email for the context; a runaway template is a 422 like a broken one. */
-export async function renderFor(compiled: CompiledEmail, context: RenderContext, options: Parameters<typeof renderCompiled>[3], name?: string) {
+export async function renderFor(
+  compiled: CompiledEmail,
+  context: RenderContext,
+  options: Parameters<typeof renderCompiled>[3],
+  name?: string,
+) {
   try {
     const utm = context.linkUTMs ? { utmCampaign: name?.trim() || 'email' } : {};
     return await renderCompiled(compiled, context.person, context.account, { ...options, ...utm });
@@ -99,14 +127,35 @@ export async function renderFor(compiled: CompiledEmail, context: RenderContext,
 }
 
 /** POST /v1/emails/preview: the draft as the chosen person (or sample data) would get it, with the warnings. */
-export async function previewEmail(services: Services, db: Database, session: Session, body: { email: EmailDraft; personId?: number }): Promise<RenderedEmail> {
+export async function previewEmail(
+  services: Services,
+  db: Database,
+  session: Session,
+  body: { email: EmailDraft; personId?: number },
+): Promise<RenderedEmail> {
   const context = await renderContext(db, session, body.personId);
   const compiled = compileOrThrow(body.email);
   const host = new URL(services.config.publicUrl).hostname || 'localhost';
-  const rendered = await renderFor(compiled, context, { messageId: `<preview@${host}>`, ...previewLinks(services) }, body.email.name);
+  const rendered = await renderFor(
+    compiled,
+    context,
+    { messageId: `<preview@${host}>`, ...previewLinks(services) },
+    body.email.name,
+  );
   const warnings = lintEmail(
-    { subject: body.email.subject, preheader: body.email.preheader ?? '', html: body.email.html, fromEmail: body.email.fromEmail ?? '' },
+    {
+      subject: body.email.subject,
+      preheader: body.email.preheader ?? '',
+      html: body.email.html,
+      fromEmail: body.email.fromEmail ?? '',
+    },
     { personFields: context.personFields, account: context.account },
   );
-  return { subject: rendered.subject, html: rendered.html, text: rendered.text, personId: context.personId, warnings };
+  return {
+    subject: rendered.subject,
+    html: rendered.html,
+    text: rendered.text,
+    personId: context.personId,
+    warnings,
+  };
 }

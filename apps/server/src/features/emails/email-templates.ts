@@ -108,7 +108,8 @@ export const emailTemplates: EmailTemplate[] = [
   {
     id: 'come-back',
     name: 'We miss you',
-    description: 'Win back people who have not opened an email in a while. Built in blocks for the drag-and-drop editor.',
+    description:
+      'Win back people who have not opened an email in a while. Built in blocks for the drag-and-drop editor.',
     editorType: 'dragdrop',
     subject: 'We miss you, ' + greeting,
     preheader: 'Here is what you missed.',

@@ -30,25 +30,40 @@ function addressOf(from: string): string {
  * sending rule), signed with DKIM when its domain is verified; otherwise from Herald's own address with the
  * email's from name, replies going to the email's reply-to or from address, so drafts can be tested first.
  */
-export async function sendTestEmail(services: Services, db: Database, session: Session, body: TestEmailBody, requestKey: string | undefined) {
+export async function sendTestEmail(
+  services: Services,
+  db: Database,
+  session: Session,
+  body: TestEmailBody,
+  requestKey: string | undefined,
+) {
   await enforceRateLimit(services.db, `email-test:${session.accountId}`, testSendsPerHour, 3600);
   const compiled = compileOrThrow(body.email);
   const context = await renderContext(db, session, body.personId);
   const key = requestKey ?? crypto.randomUUID();
   // One message per address, spelled as first written.
   const byAddress = new Map<string, string>();
-  for (const address of body.sendTo) if (!byAddress.has(address.toLowerCase())) byAddress.set(address.toLowerCase(), address);
+  for (const address of body.sendTo)
+    if (!byAddress.has(address.toLowerCase())) byAddress.set(address.toLowerCase(), address);
   const recipients = [...byAddress.values()];
   const own = body.email.fromEmail?.trim() ?? '';
   const standing = own ? await senderStanding(db, session.accountId, own) : { allowed: false as const };
-  const from = formatAddress(body.email.fromName ?? '', standing.allowed ? own : addressOf(services.config.mailFrom));
+  const from = formatAddress(
+    body.email.fromName ?? '',
+    standing.allowed ? own : addressOf(services.config.mailFrom),
+  );
   const replyTo = body.email.replyTo || (standing.allowed ? null : own || null);
   for (const to of recipients) {
     const idempotencyKey = `email-test:${session.accountId}:${key}:${to.toLowerCase()}`;
-    const rendered = await renderFor(compiled, context, {
-      messageId: messageIdFor(idempotencyKey, services.config.publicUrl),
-      ...previewLinks(services),
-    }, body.email.name);
+    const rendered = await renderFor(
+      compiled,
+      context,
+      {
+        messageId: messageIdFor(idempotencyKey, services.config.publicUrl),
+        ...previewLinks(services),
+      },
+      body.email.name,
+    );
     await queueMail(db, services.config, {
       to,
       from,

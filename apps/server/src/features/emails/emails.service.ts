@@ -17,7 +17,14 @@ import { findFolder, setChildren, type ChildRef } from '../folders/folders.queri
 import { findMemberAccess } from '../team/team.queries.ts';
 import { categoryOrThrow } from '../categories/categories.service.ts';
 import { checkTemplates } from './email-rendering.ts';
-import { findEmail, insertEmail, listEmails, updateEmailRow, type EmailRow, type EmailSummaryRow } from './emails.queries.ts';
+import {
+  findEmail,
+  insertEmail,
+  listEmails,
+  updateEmailRow,
+  type EmailRow,
+  type EmailSummaryRow,
+} from './emails.queries.ts';
 
 const blankEditor: EmailEditor = { type: 'html', state: null, html: '' };
 
@@ -61,7 +68,11 @@ function toSummary(row: EmailSummaryRow): EmailSummary {
 }
 
 /** GET /v1/emails: active emails, or archived ones, or both. */
-export async function getEmails(db: Database, session: Session, archived: 'true' | 'false' | 'all' | undefined) {
+export async function getEmails(
+  db: Database,
+  session: Session,
+  archived: 'true' | 'false' | 'all' | undefined,
+) {
   const rows = await listEmails(db, session.accountId, archived === 'all' ? 'all' : archived === 'true');
   return { emails: rows.map(toSummary) };
 }
@@ -77,7 +88,12 @@ export async function getEmail(db: Database, session: Session, id: number) {
 }
 
 /** File an email in a folder of emails (the folder tree keeps items in its children). */
-async function fileInFolder(db: Database, accountId: number, folderId: number, emailId: number): Promise<void> {
+async function fileInFolder(
+  db: Database,
+  accountId: number,
+  folderId: number,
+  emailId: number,
+): Promise<void> {
   const folder = await findFolder(db, accountId, folderId);
   if (!folder || folder.folderType !== 'emails') throw badRequest('Choose a folder of emails.');
   const children = folder.children as unknown as ChildRef[];
@@ -119,7 +135,8 @@ export async function updateEmail(db: Database, session: Session, id: number, bo
     preheader: body.preheader ?? current.preheader,
     html: body.html ?? current.html,
   };
-  if (body.subject !== undefined || body.preheader !== undefined || body.html !== undefined) checkTemplates(next);
+  if (body.subject !== undefined || body.preheader !== undefined || body.html !== undefined)
+    checkTemplates(next);
   if (body.categoryId) await categoryOrThrow(db, session.accountId, body.categoryId);
   const row = await updateEmailRow(db, session.accountId, id, {
     ...(body.name !== undefined ? { name: body.name || emailMessages.defaultName } : {}),
@@ -129,7 +146,9 @@ export async function updateEmail(db: Database, session: Session, id: number, bo
     ...(body.fromEmail !== undefined ? { fromEmail: body.fromEmail } : {}),
     ...(body.replyTo !== undefined ? { replyTo: body.replyTo } : {}),
     ...(body.categoryId !== undefined ? { categoryId: body.categoryId } : {}),
-    ...(body.html !== undefined && body.editor !== undefined ? { html: body.html, editor: JSON.stringify(body.editor) } : {}),
+    ...(body.html !== undefined && body.editor !== undefined
+      ? { html: body.html, editor: JSON.stringify(body.editor) }
+      : {}),
     ...(body.archived !== undefined ? { archived: body.archived } : {}),
   });
   if (!row) throw notFound(emailMessages.notFound);
@@ -141,7 +160,12 @@ export async function updateEmail(db: Database, session: Session, id: number, bo
  * one where the user is a member with emails:write. The copy is written under the target account's
  * row-level security, in a transaction of its own.
  */
-export async function duplicateEmail(services: Services, db: Database, session: Session, body: { emailId: number; targetAccountId?: number }) {
+export async function duplicateEmail(
+  services: Services,
+  db: Database,
+  session: Session,
+  body: { emailId: number; targetAccountId?: number },
+) {
   const source = await emailOrThrow(db, session.accountId, body.emailId);
   const targetAccountId = body.targetAccountId ?? session.accountId;
   const copy = (target: Database, createdBy: number | null) =>

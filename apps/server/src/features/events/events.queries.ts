@@ -2,18 +2,28 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 
 /** Ensure a person exists for each email (case-insensitive) and return id by lower-cased email. */
-export async function resolveByEmail(db: Database, accountId: number, emails: string[]): Promise<Map<string, number>> {
+export async function resolveByEmail(
+  db: Database,
+  accountId: number,
+  emails: string[],
+): Promise<Map<string, number>> {
   if (emails.length === 0) return new Map();
   await sql`insert into people (account_id, email) select ${accountId}, e from unnest(${emails}::text[]) e
     on conflict (account_id, email_key) where email_key is not null do nothing`.execute(db);
   // email_key (not lower(email)): plain equality can use the index under row-level security.
   const { rows } = await sql<{ id: number; key: string }>`select id, email_key as key from people
-    where account_id = ${accountId} and email_key = any(${emails.map((e) => e.toLowerCase())}::text[])`.execute(db);
+    where account_id = ${accountId} and email_key = any(${emails.map((e) => e.toLowerCase())}::text[])`.execute(
+    db,
+  );
   return new Map(rows.map((r) => [r.key, Number(r.id)]));
 }
 
 /** Ensure a person exists for each anonymous id and return id by anonymous id. */
-export async function resolveByAnonymousId(db: Database, accountId: number, ids: string[]): Promise<Map<string, number>> {
+export async function resolveByAnonymousId(
+  db: Database,
+  accountId: number,
+  ids: string[],
+): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   await sql`insert into people (account_id, anonymous_id) select ${accountId}, a from unnest(${ids}::text[]) a
     on conflict (account_id, anonymous_id) where anonymous_id is not null do nothing`.execute(db);
@@ -23,13 +33,26 @@ export async function resolveByAnonymousId(db: Database, accountId: number, ids:
 }
 
 /** Find people by the account's own user id, creating the ones not seen before. */
-export async function resolveByExternalId(db: Database, accountId: number, ids: string[]): Promise<Map<string, number>> {
+export async function resolveByExternalId(
+  db: Database,
+  accountId: number,
+  ids: string[],
+): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const found = await db.selectFrom('people').select(['id', 'externalId']).where('accountId', '=', accountId).where('externalId', 'in', ids).execute();
+  const found = await db
+    .selectFrom('people')
+    .select(['id', 'externalId'])
+    .where('accountId', '=', accountId)
+    .where('externalId', 'in', ids)
+    .execute();
   const map = new Map(found.map((r) => [r.externalId!, r.id]));
   const missing = ids.filter((id) => !map.has(id));
   if (missing.length) {
-    const created = await db.insertInto('people').values(missing.map((externalId) => ({ accountId, externalId }))).returning(['id', 'externalId']).execute();
+    const created = await db
+      .insertInto('people')
+      .values(missing.map((externalId) => ({ accountId, externalId })))
+      .returning(['id', 'externalId'])
+      .execute();
     for (const r of created) map.set(r.externalId!, r.id);
   }
   return map;
@@ -65,5 +88,9 @@ export async function pageEvents(
   if (filter.withoutPeople) q = q.where('personId', 'is', null);
   if (filter.source) q = q.where('source', '=', filter.source);
   if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id})`);
-  return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  return q
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
 }

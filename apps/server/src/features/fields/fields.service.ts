@@ -25,7 +25,9 @@ const builtIn: PersonField[] = firstClassFields.map((f) => ({
   format: null,
   readOnly: (readOnlyFieldNames as readonly string[]).includes(f.name),
   // What an import can fill: the writable first-class fields and the tags.
-  canMapFrom: ['email', 'firstName', 'lastName', 'phone', 'company', 'website', 'userId', 'tags'].includes(f.name),
+  canMapFrom: ['email', 'firstName', 'lastName', 'phone', 'company', 'website', 'userId', 'tags'].includes(
+    f.name,
+  ),
   firstClassField: true,
   array: false,
   createdBy: 'system',
@@ -63,7 +65,10 @@ export async function createFields(db: Database, session: Session, body: z.infer
   const rows = body.items.map((item) => {
     const name = cleanFieldName(item.name);
     if (!name) throw badRequest(peopleMessages.invalidFieldName);
-    if (firstClassFieldNames.some((n) => n.toLowerCase() === name.toLowerCase()) || names.has(name.toLowerCase())) {
+    if (
+      firstClassFieldNames.some((n) => n.toLowerCase() === name.toLowerCase()) ||
+      names.has(name.toLowerCase())
+    ) {
       throw conflict(peopleMessages.fieldExists(name));
     }
     names.add(name.toLowerCase());
@@ -101,7 +106,12 @@ async function editableField(db: Database, session: Session, name: string) {
 }
 
 /** PATCH /v1/fields/{name}: title, help and enum settings; the name and type stay. */
-export async function updateField(db: Database, session: Session, name: string, body: z.infer<typeof UpdateFieldBody>) {
+export async function updateField(
+  db: Database,
+  session: Session,
+  name: string,
+  body: z.infer<typeof UpdateFieldBody>,
+) {
   await editableField(db, session, name);
   const changes = {
     ...(body.title ? { title: body.title } : {}),
@@ -114,7 +124,12 @@ export async function updateField(db: Database, session: Session, name: string, 
     ...(body.allowNewEnumValues !== undefined ? { allowNewEnumValues: body.allowNewEnumValues } : {}),
   };
   if (Object.keys(changes).length) {
-    await db.updateTable('personFields').set(changes).where('accountId', '=', session.accountId).where('name', '=', name).execute();
+    await db
+      .updateTable('personFields')
+      .set(changes)
+      .where('accountId', '=', session.accountId)
+      .where('name', '=', name)
+      .execute();
   }
   return { item: toField((await findCustomField(db, session.accountId, name))!) };
 }
@@ -122,15 +137,21 @@ export async function updateField(db: Database, session: Session, name: string, 
 /** How long a field's delete waits for the account's segment refreshes under way. */
 export const fieldDeleteWaitMs = 5_000;
 /** The 409 of a field's delete when the account's segment refreshes stay held past `fieldDeleteWaitMs`. */
-export const fieldDeleteBusy = "We couldn't delete this field. Segments are being brought up to date; try again in a minute.";
+export const fieldDeleteBusy =
+  "We couldn't delete this field. Segments are being brought up to date; try again in a minute.";
 
 /** DELETE /v1/fields/{name}: the definition and every person's value of it. */
 export async function deleteField(db: Database, session: Session, name: string) {
   await editableField(db, session, name);
   // Refreshes running now finish with the field; later ones start without it (segments reading it keep their members).
   // Refreshes that do not finish within a few seconds (an import under way) leave the field as it is: 409.
-  if (!(await holdSegmentRefreshesUntilCommit(db, session.accountId, fieldDeleteWaitMs))) throw conflict(fieldDeleteBusy);
-  await db.deleteFrom('personFields').where('accountId', '=', session.accountId).where('name', '=', name).execute();
+  if (!(await holdSegmentRefreshesUntilCommit(db, session.accountId, fieldDeleteWaitMs)))
+    throw conflict(fieldDeleteBusy);
+  await db
+    .deleteFrom('personFields')
+    .where('accountId', '=', session.accountId)
+    .where('name', '=', name)
+    .execute();
   await db
     .updateTable('people')
     .set({ fields: sql`fields - ${name}::text` })

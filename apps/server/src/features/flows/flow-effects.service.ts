@@ -64,7 +64,10 @@ export async function applyEffects(
   const sendSteps = new Set<number>();
   const addTags = new Map<string, number[]>();
   const removeTags = new Map<string, number[]>();
-  const fields = new Map<string, { field: string; value: string | number | boolean | null; people: number[] }>();
+  const fields = new Map<
+    string,
+    { field: string; value: string | number | boolean | null; people: number[] }
+  >();
   const scores = new Map<number, number[]>();
   const archive: number[] = [];
   const sends = new Map<number, { emailId: number; sends: FlowSend[] }>();
@@ -103,7 +106,13 @@ export async function applyEffects(
           break;
         }
         case 'notify':
-          notifications.push({ key: effect.key, personId, to: effect.to, subject: effect.subject, body: effect.body });
+          notifications.push({
+            key: effect.key,
+            personId,
+            to: effect.to,
+            subject: effect.subject,
+            body: effect.body,
+          });
           break;
         case 'webhook':
           webhooks.push({ key: effect.key, stepId: effect.stepId, runId, personId, url: effect.url });
@@ -121,7 +130,8 @@ export async function applyEffects(
 
   for (const [tag, people] of addTags) await addTagTo(db, accountId, tag, people);
   for (const [tag, people] of removeTags) await removeTagFrom(db, accountId, tag, people);
-  for (const { field, value, people } of fields.values()) await changeField(db, accountId, field, value, people);
+  for (const { field, value, people } of fields.values())
+    await changeField(db, accountId, field, value, people);
   for (const [change, people] of scores) await changeLeadScore(db, accountId, change, people);
   // Sends are queued before archiving: a flow that emails then archives someone still sends the email.
   for (const [stepId, { emailId, sends: rows }] of sends) {
@@ -132,12 +142,16 @@ export async function applyEffects(
   if (archive.length) await archivePeople(db, accountId, archive);
 
   if (notifications.length || webhooks.length) {
-    const people = await peopleData(db, accountId, [...new Set([...notifications.map((n) => n.personId), ...webhooks.map((w) => w.personId)])]);
+    const people = await peopleData(db, accountId, [
+      ...new Set([...notifications.map((n) => n.personId), ...webhooks.map((w) => w.personId)]),
+    ]);
     if (notifications.length) {
       const team = await teamAddresses(db, accountId, [...new Set(notifications.flatMap((n) => n.to))]);
       for (const n of notifications) {
         const person = people.get(n.personId) as Record<string, unknown> | undefined;
-        const who = person ? `${[person.firstName, person.lastName].filter(Boolean).join(' ') || 'Someone'} <${String(person.email ?? 'no address')}>` : `Person ${n.personId}`;
+        const who = person
+          ? `${[person.firstName, person.lastName].filter(Boolean).join(' ') || 'Someone'} <${String(person.email ?? 'no address')}>`
+          : `Person ${n.personId}`;
         for (const to of n.to.filter((address) => team.has(address.toLowerCase()))) {
           await queueMail(db, services.config, {
             to,
@@ -165,18 +179,38 @@ export async function applyEffects(
             stepId: w.stepId,
             runId: w.runId,
             idempotencyKey: w.key,
-            person: person ? { id: person.id, email: person.email, firstName: person.firstName, lastName: person.lastName, tags: person.tags, fields: person.fields } : { id: w.personId },
+            person: person
+              ? {
+                  id: person.id,
+                  email: person.email,
+                  firstName: person.firstName,
+                  lastName: person.lastName,
+                  tags: person.tags,
+                  fields: person.fields,
+                }
+              : { id: w.personId },
           },
         };
       });
       await storeWebhookCalls(db, accountId, calls);
-      await enqueueJob(db, 'flow-webhook', { accountId }, { jobKey: `flow-webhook:${accountId}`, soonest: true });
+      await enqueueJob(
+        db,
+        'flow-webhook',
+        { accountId },
+        { jobKey: `flow-webhook:${accountId}`, soonest: true },
+      );
     }
   }
   if (slackMessages.length) {
     // Slack steps (issue 20): an outbox row per (run, seq), posted by the slack-send job after commit.
     const people = await peopleData(db, accountId, [...new Set(slackMessages.map((m) => m.personId))]);
-    const rows = slackMessages.map((m) => ({ key: `flow:${m.key}`, source: 'flow' as const, flowId, stepId: m.stepId, text: fillPersonTags(m.text, people.get(m.personId) as Record<string, unknown> | undefined) }));
+    const rows = slackMessages.map((m) => ({
+      key: `flow:${m.key}`,
+      source: 'flow' as const,
+      flowId,
+      stepId: m.stepId,
+      text: fillPersonTags(m.text, people.get(m.personId) as Record<string, unknown> | undefined),
+    }));
     await queueSlackMessage(db, accountId, ...rows);
   }
   return sendSteps;

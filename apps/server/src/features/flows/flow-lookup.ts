@@ -7,7 +7,12 @@ import { findFlow, lockFlow, type FlowRow } from './flows.queries.ts';
 
 export type FlowReader = { db: Database; accountId: number; readOnly: boolean };
 
-export async function flowOrThrow(db: Database, accountId: number, id: number, lock = false): Promise<FlowRow> {
+export async function flowOrThrow(
+  db: Database,
+  accountId: number,
+  id: number,
+  lock = false,
+): Promise<FlowRow> {
   const row = lock ? await lockFlow(db, accountId, id) : await findFlow(db, accountId, id);
   if (!row) throw notFound(flowMessages.notFound);
   return row;

@@ -37,12 +37,22 @@ export function fillPlaceholders(value: unknown, fill: Fill): unknown {
  * canvas places, its emails as drafts of the account (sent from the account's default sender, else the user's
  * address) and the custom fields it reads. The route's transaction makes it all or nothing.
  */
-export async function createFlowFromRecipe(db: Database, services: Services, session: Session, query: { recipe: string; source?: number | undefined }, name: string | undefined) {
+export async function createFlowFromRecipe(
+  db: Database,
+  services: Services,
+  session: Session,
+  query: { recipe: string; source?: number | undefined },
+  name: string | undefined,
+) {
   if (query.source !== undefined) throw badRequest(recipeMessages.sourceAndRecipe);
   const recipe = findRecipe(query.recipe);
   if (!recipe) throw notFound(recipeMessages.notFound);
   const { accountId } = session;
-  const [member, sender, segments] = await Promise.all([findMember(db, accountId, session.teamMemberId), defaultSender(db, accountId), automaticSegmentIds(db, accountId)]);
+  const [member, sender, segments] = await Promise.all([
+    findMember(db, accountId, session.teamMemberId),
+    defaultSender(db, accountId),
+    automaticSegmentIds(db, accountId),
+  ]);
   const me = member?.email ?? '';
   const fromEmail = sender.fromEmail ?? me;
   const fromName = sender.fromName ?? sender.accountName ?? '';
@@ -64,7 +74,11 @@ export async function createFlowFromRecipe(db: Database, services: Services, ses
     emails.set(email.key, Number(row.id));
   }
 
-  const flow = await insertFlow(db, { accountId, name: (name || recipe.name).slice(0, 200), createdBy: session.teamMemberId });
+  const flow = await insertFlow(db, {
+    accountId,
+    name: (name || recipe.name).slice(0, 200),
+    createdBy: session.teamMemberId,
+  });
   const flowId = Number(flow.id);
   const stepIds = new Map<string, number>();
   for (const [position, step] of recipe.steps.entries()) {
@@ -84,7 +98,13 @@ export async function createFlowFromRecipe(db: Database, services: Services, ses
     stepIds.set(step.key, Number(row.id));
   }
   for (const link of recipe.links) {
-    await insertLink(db, { accountId, flowId, source: stepIds.get(link.from)!, target: stepIds.get(link.to)!, condition: link.condition ?? null });
+    await insertLink(db, {
+      accountId,
+      flowId,
+      source: stepIds.get(link.from)!,
+      target: stepIds.get(link.to)!,
+      condition: link.condition ?? null,
+    });
   }
   await markRecipe(db, accountId, flowId, recipe.id, recipe.reentryDays ?? null);
   const row = (await findFlow(db, accountId, flowId))!;

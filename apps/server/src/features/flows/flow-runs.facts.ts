@@ -14,7 +14,12 @@ import { conditionsProblem, loadCompileContext } from '../segments/segment-conte
 export type FilterAnswers = { answers: Map<number, boolean> } | { problem: string };
 
 /** The condition over `people p` a filter step stands for, or why it cannot be answered (a segment deleted). */
-export async function filterCondition(db: Database, accountId: number, step: EngineStep, context: () => Promise<CompileContext>): Promise<{ filter: RawBuilder<SqlBool> } | { problem: string }> {
+export async function filterCondition(
+  db: Database,
+  accountId: number,
+  step: EngineStep,
+  context: () => Promise<CompileContext>,
+): Promise<{ filter: RawBuilder<SqlBool> } | { problem: string }> {
   const config = step.config;
   switch (step.operationKey) {
     case '/has-tag':
@@ -46,7 +51,12 @@ export async function filterCondition(db: Database, accountId: number, step: Eng
  * Answer each filter step for its people. `asked` maps a filter step to the people whose runs stopped at it.
  * A filter that cannot be answered (its segment or field is gone) gives its problem instead.
  */
-export async function answerFilters(db: Database, accountId: number, steps: ReadonlyMap<number, EngineStep>, asked: Map<number, number[]>): Promise<Map<number, FilterAnswers>> {
+export async function answerFilters(
+  db: Database,
+  accountId: number,
+  steps: ReadonlyMap<number, EngineStep>,
+  asked: Map<number, number[]>,
+): Promise<Map<number, FilterAnswers>> {
   let ctx: Promise<CompileContext> | undefined;
   const context = () => (ctx ??= loadCompileContext(db, accountId).then((c) => c.ctx));
   const out = new Map<number, FilterAnswers>();

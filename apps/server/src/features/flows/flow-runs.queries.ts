@@ -17,7 +17,12 @@ export interface ClaimedRun {
  * first. Rows other workers hold are skipped. The locks last until the transaction ends: a worker that dies gives
  * them back with its connection, and its uncommitted work with them.
  */
-export async function claimDueRuns(db: Database, accountId: number, flowId: number, limit: number): Promise<ClaimedRun[]> {
+export async function claimDueRuns(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  limit: number,
+): Promise<ClaimedRun[]> {
   const { rows } = await sql<{
     id: string;
     personId: string;
@@ -64,7 +69,11 @@ export interface FlowHead {
 }
 
 /** The flow's status and version, and its account's time zone. */
-export async function flowHead(db: Database, accountId: number, flowId: number): Promise<FlowHead | undefined> {
+export async function flowHead(
+  db: Database,
+  accountId: number,
+  flowId: number,
+): Promise<FlowHead | undefined> {
   const { rows } = await sql<FlowHead>`
     select f.status, f.archived, f.version, f.goal is not null as "hasGoal", a.timezone as "timeZone"
     from flows f join accounts a on a.id = f.account_id
@@ -73,16 +82,35 @@ export async function flowHead(db: Database, accountId: number, flowId: number):
 }
 
 /** The engine's view of a flow: its steps with decoded configuration, and its links. */
-export async function loadFlowDefinition(db: Database, accountId: number, flowId: number, version: number): Promise<FlowDefinition> {
+export async function loadFlowDefinition(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  version: number,
+): Promise<FlowDefinition> {
   const [steps, links] = await Promise.all([
-    db.selectFrom('flowSteps').select(['id', 'operationKey', 'inputFields']).where('accountId', '=', accountId).where('flowId', '=', flowId).execute(),
-    db.selectFrom('flowLinks').select(['source', 'target', 'condition']).where('accountId', '=', accountId).where('flowId', '=', flowId).execute(),
+    db
+      .selectFrom('flowSteps')
+      .select(['id', 'operationKey', 'inputFields'])
+      .where('accountId', '=', accountId)
+      .where('flowId', '=', flowId)
+      .execute(),
+    db
+      .selectFrom('flowLinks')
+      .select(['source', 'target', 'condition'])
+      .where('accountId', '=', accountId)
+      .where('flowId', '=', flowId)
+      .execute(),
   ]);
   const byId = new Map<number, EngineStep>();
   for (const step of steps) {
     // A step of a third-party service (not native) has no handler here; runs that reach it fail with its key.
     if (!isOperationKey(step.operationKey)) continue;
-    byId.set(Number(step.id), { id: Number(step.id), operationKey: step.operationKey, config: decodeInputFields(step.inputFields as InputFields) });
+    byId.set(Number(step.id), {
+      id: Number(step.id),
+      operationKey: step.operationKey,
+      config: decodeInputFields(step.inputFields as InputFields),
+    });
   }
   return {
     id: flowId,
@@ -131,7 +159,12 @@ export interface ExecutedStep {
  * Record executed steps under the primary key (run, seq). A plain insert: a step recorded twice for the same run and
  * sequence number is an error that rolls the whole batch back, never a silent second execution.
  */
-export async function recordExecuted(db: Database, accountId: number, flowId: number, steps: ExecutedStep[]): Promise<void> {
+export async function recordExecuted(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  steps: ExecutedStep[],
+): Promise<void> {
   if (!steps.length) return;
   await sql`
     insert into flow_run_steps (account_id, run_id, seq, flow_id, step_id)
@@ -143,19 +176,31 @@ export async function recordExecuted(db: Database, accountId: number, flowId: nu
 /** When the flow next has a run to execute (the earliest wake time of its live runs); null when none. */
 export async function nextWake(db: Database, accountId: number, flowId: number): Promise<Date | null> {
   const { rows } = await sql<{ at: Date | null }>`
-    select min(wake_at) as at from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')`.execute(db);
+    select min(wake_at) as at from flow_runs where account_id = ${accountId} and flow_id = ${flowId} and status in ('active', 'waiting')`.execute(
+    db,
+  );
   return rows[0]?.at ?? null;
 }
 
 /** Add a warning to the flow (once), shown in its warning banner. */
-export async function addFlowWarning(db: Database, accountId: number, flowId: number, warning: string): Promise<void> {
+export async function addFlowWarning(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  warning: string,
+): Promise<void> {
   await sql`
     update flows set warnings = warnings || jsonb_build_array(${warning}::text)
-    where account_id = ${accountId} and id = ${flowId} and not warnings @> jsonb_build_array(${warning}::text)`.execute(db);
+    where account_id = ${accountId} and id = ${flowId} and not warnings @> jsonb_build_array(${warning}::text)`.execute(
+    db,
+  );
 }
 
 /** Flows with runs due for a while that no worker has taken (owner connection: every account). */
-export async function overdueFlows(db: Database, graceSeconds: number): Promise<{ accountId: number; flowId: number }[]> {
+export async function overdueFlows(
+  db: Database,
+  graceSeconds: number,
+): Promise<{ accountId: number; flowId: number }[]> {
   const { rows } = await sql<{ accountId: string; flowId: string }>`
     select distinct r.account_id as "accountId", r.flow_id as "flowId" from flow_runs r
     join flows f on f.account_id = r.account_id and f.id = r.flow_id and f.status = 'active'
@@ -165,9 +210,17 @@ export async function overdueFlows(db: Database, graceSeconds: number): Promise<
 }
 
 /** Enter people into a flow at its trigger step, by the flow's re-entry rule; returns how many runs started. */
-export async function enterPeople(db: Database, accountId: number, flowId: number, triggerStepId: number, personIds: number[]): Promise<number> {
+export async function enterPeople(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  triggerStepId: number,
+  personIds: number[],
+): Promise<number> {
   if (!personIds.length) return 0;
   const matches = personIds.map((id) => [accountId, flowId, id, triggerStepId]);
-  const { rows } = await sql<{ n: number }>`select herald_flow_enter(${JSON.stringify(matches)}::jsonb) as n`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select herald_flow_enter(${JSON.stringify(matches)}::jsonb) as n`.execute(db);
   return rows[0]?.n ?? 0;
 }

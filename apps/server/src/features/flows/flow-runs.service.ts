@@ -1,12 +1,26 @@
 import { flowMessages } from '@herald/contracts';
-import { advance, isValidTimeZone, type Effect, type FlowDefinition, type FlowRun } from '@herald/flow-engine';
+import {
+  advance,
+  isValidTimeZone,
+  type Effect,
+  type FlowDefinition,
+  type FlowRun,
+} from '@herald/flow-engine';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import type { Services } from '../../services.ts';
 import { applyEffects, seqOf } from './flow-effects.service.ts';
 import { emailForSend } from './flow-effects.queries.ts';
 import { answerFilters } from './flow-runs.facts.ts';
-import { addFlowWarning, claimDueRuns, flowHead, loadFlowDefinition, recordExecuted, saveRuns, type ExecutedStep } from './flow-runs.queries.ts';
+import {
+  addFlowWarning,
+  claimDueRuns,
+  flowHead,
+  loadFlowDefinition,
+  recordExecuted,
+  saveRuns,
+  type ExecutedStep,
+} from './flow-runs.queries.ts';
 import { convertReached, goalFilter } from './goals.queries.ts';
 
 /**
@@ -21,7 +35,12 @@ const maxFilterRounds = 8;
 /** Flow definitions by flow, kept while their version is current (a batch checks the version each time). */
 const definitions = new Map<string, FlowDefinition>();
 
-async function definitionOf(db: Database, accountId: number, flowId: number, version: number): Promise<FlowDefinition> {
+async function definitionOf(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  version: number,
+): Promise<FlowDefinition> {
   const key = `${accountId}:${flowId}`;
   const cached = definitions.get(key);
   if (cached && cached.version === version) return cached;
@@ -53,8 +72,16 @@ export interface BatchResult {
   sendSteps: Set<number>;
 }
 
-export async function processBatch(services: Services, db: Database, accountId: number, flowId: number, limit: number): Promise<BatchResult> {
-  await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(db);
+export async function processBatch(
+  services: Services,
+  db: Database,
+  accountId: number,
+  flowId: number,
+  limit: number,
+): Promise<BatchResult> {
+  await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(
+    db,
+  );
   const head = await flowHead(db, accountId, flowId);
   // A flow switched off keeps its people where they are; they go on when it is switched on again.
   if (!head || head.status !== 'active' || head.archived) return { claimed: 0, sendSteps: new Set() };
@@ -62,7 +89,17 @@ export async function processBatch(services: Services, db: Database, accountId: 
   if (!due.length) return { claimed: 0, sendSteps: new Set() };
   // A run whose person has reached the flow's goal ends instead of advancing (checked again after the batch's effects).
   const goal = head.hasGoal ? await goalFilter(db, accountId, flowId) : null;
-  const converted = goal ? new Set(await convertReached(db, accountId, flowId, goal, due.map((c) => c.run.id))) : new Set<number>();
+  const converted = goal
+    ? new Set(
+        await convertReached(
+          db,
+          accountId,
+          flowId,
+          goal,
+          due.map((c) => c.run.id),
+        ),
+      )
+    : new Set<number>();
   const claimed = converted.size ? due.filter((c) => !converted.has(c.run.id)) : due;
   if (!claimed.length) return { claimed: due.length, sendSteps: new Set() };
   const flow = await definitionOf(db, accountId, flowId, head.version);
@@ -119,11 +156,14 @@ export async function processBatch(services: Services, db: Database, accountId: 
   }
   for (const state of states) {
     const gone = state.effects.find((e) => e.kind === 'send' && !emails.has(e.emailId));
-    if (gone && gone.kind === 'send') failAt(state, gone.stepId, seqOf(gone.key), flowMessages.emailGone(gone.emailId));
+    if (gone && gone.kind === 'send')
+      failAt(state, gone.stepId, seqOf(gone.key), flowMessages.emailGone(gone.emailId));
   }
 
   const executed: ExecutedStep[] = [];
-  for (const state of states) for (const e of state.effects) if (e.kind === 'executed') executed.push({ runId: state.run.id, seq: seqOf(e.key), stepId: e.stepId });
+  for (const state of states)
+    for (const e of state.effects)
+      if (e.kind === 'executed') executed.push({ runId: state.run.id, seq: seqOf(e.key), stepId: e.stepId });
   await recordExecuted(db, accountId, flowId, executed);
   const sendSteps = await applyEffects(
     services,
@@ -133,7 +173,18 @@ export async function processBatch(services: Services, db: Database, accountId: 
     states.map((s) => ({ runId: s.run.id, personId: s.run.personId, effects: s.effects })),
     emails,
   );
-  await saveRuns(db, accountId, states.map((s) => s.run));
-  if (goal) await convertReached(db, accountId, flowId, goal, states.map((s) => s.run.id));
+  await saveRuns(
+    db,
+    accountId,
+    states.map((s) => s.run),
+  );
+  if (goal)
+    await convertReached(
+      db,
+      accountId,
+      flowId,
+      goal,
+      states.map((s) => s.run.id),
+    );
   return { claimed: due.length, sendSteps };
 }

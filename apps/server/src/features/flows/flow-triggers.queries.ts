@@ -19,13 +19,27 @@ export interface ScheduledTrigger {
 
 /** Active flows' scheduled triggers (owner connection: every account). */
 export async function scheduledTriggers(db: Database): Promise<ScheduledTrigger[]> {
-  const { rows } = await sql<{ accountId: string; flowId: string; stepId: string; operationKey: ScheduledTrigger['operationKey']; inputFields: unknown; activatedAt: Date | null }>`
+  const { rows } = await sql<{
+    accountId: string;
+    flowId: string;
+    stepId: string;
+    operationKey: ScheduledTrigger['operationKey'];
+    inputFields: unknown;
+    activatedAt: Date | null;
+  }>`
     select s.account_id as "accountId", s.flow_id as "flowId", s.id as "stepId", s.operation_key as "operationKey", s.input_fields as "inputFields",
       f.activated_at as "activatedAt"
     from flow_steps s join flows f on f.account_id = s.account_id and f.id = s.flow_id
     join accounts a on a.id = s.account_id and a.deleting_at is null
-    where s.type = 'trigger' and s.operation_key in ('/time', '/dateFieldTrigger', '/annualTrigger') and f.status = 'active' and not f.archived`.execute(db);
-  return rows.map((r) => ({ ...r, accountId: Number(r.accountId), flowId: Number(r.flowId), stepId: Number(r.stepId) }));
+    where s.type = 'trigger' and s.operation_key in ('/time', '/dateFieldTrigger', '/annualTrigger') and f.status = 'active' and not f.archived`.execute(
+    db,
+  );
+  return rows.map((r) => ({
+    ...r,
+    accountId: Number(r.accountId),
+    flowId: Number(r.flowId),
+    stepId: Number(r.stepId),
+  }));
 }
 
 /** The person's time zone when PostgreSQL knows it, else the account's, else UTC (`p` is the person). */
@@ -44,15 +58,26 @@ async function fire(db: Database, t: ScheduledTrigger, people: RawBuilder<unknow
       on conflict do nothing
       returning person_id
     )
-    select herald_flow_enter(coalesce((select jsonb_agg(jsonb_build_array(${t.accountId}::bigint, ${t.flowId}::bigint, person_id, ${t.stepId}::bigint)) from fired), '[]')) as n`.execute(db);
+    select herald_flow_enter(coalesce((select jsonb_agg(jsonb_build_array(${t.accountId}::bigint, ${t.flowId}::bigint, person_id, ${t.stepId}::bigint)) from fired), '[]')) as n`.execute(
+    db,
+  );
   return rows[0]?.n ?? 0;
 }
 
 /** /time: everyone in the audience (a segment's condition, or everyone not archived) once its moment has come. */
-export function fireTime(db: Database, t: ScheduledTrigger, at: Date, audience: RawBuilder<SqlBool>): Promise<number> {
-  return fire(db, t, sql`
+export function fireTime(
+  db: Database,
+  t: ScheduledTrigger,
+  at: Date,
+  audience: RawBuilder<SqlBool>,
+): Promise<number> {
+  return fire(
+    db,
+    t,
+    sql`
     select p.id as person_id, (${at}::timestamptz at time zone 'UTC')::date as fire_on from people p
-    where p.account_id = ${t.accountId} and p.archived_at is null and ${audience} and now() >= ${at}::timestamptz`);
+    where p.account_id = ${t.accountId} and p.archived_at is null and ${audience} and now() >= ${at}::timestamptz`,
+  );
 }
 
 /** The calendar date of a person's date field: a date as written, a time as its date in the person's zone. */
@@ -64,7 +89,13 @@ const fieldDate = (field: string) => sql`(case
  * /dateFieldTrigger and /annualTrigger: people whose moment (the field's date shifted by offsetDays, or its
  * anniversary this year, at `time` in their zone) fell within the last day and after the flow was switched on.
  */
-export function fireDates(db: Database, t: ScheduledTrigger, field: string, time: string, offsetDays: number | null): Promise<number> {
+export function fireDates(
+  db: Database,
+  t: ScheduledTrigger,
+  field: string,
+  time: string,
+  offsetDays: number | null,
+): Promise<number> {
   // The anniversary in the year of the local date a day ago and today; 29 February falls on 28 February in other years.
   const firstOfMonth = sql`make_date(extract(year from y.local_day)::int, extract(month from f.fd)::int, 1)`;
   const day =
@@ -75,7 +106,10 @@ export function fireDates(db: Database, t: ScheduledTrigger, field: string, time
     offsetDays !== null
       ? sql`(select (now() at time zone z.zone)::date as local_day) y`
       : sql`(select (now() at time zone z.zone)::date as local_day union select ((now() - interval '1 day') at time zone z.zone)::date) y`;
-  return fire(db, t, sql`
+  return fire(
+    db,
+    t,
+    sql`
     select distinct d.person_id, d.fire_on from (
       select p.id as person_id, ${day} as fire_on, z.zone
       from people p
@@ -86,5 +120,6 @@ export function fireDates(db: Database, t: ScheduledTrigger, field: string, time
     ) d
     where d.fire_on is not null
       and ((d.fire_on + ${time}::time) at time zone d.zone) <= now()
-      and ((d.fire_on + ${time}::time) at time zone d.zone) > greatest(now() - interval '1 day', ${t.activatedAt ?? new Date(0)}::timestamptz)`);
+      and ((d.fire_on + ${time}::time) at time zone d.zone) > greatest(now() - interval '1 day', ${t.activatedAt ?? new Date(0)}::timestamptz)`,
+  );
 }

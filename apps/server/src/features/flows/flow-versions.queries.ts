@@ -6,9 +6,19 @@ import type { Database } from '../../db/connection.ts';
 export function listVersionRows(db: Database, accountId: number, flowId: number) {
   return db
     .selectFrom('flowVersions as v')
-    .leftJoin('teamMembers as m', (join) => join.onRef('m.accountId', '=', 'v.accountId').onRef('m.id', '=', 'v.createdBy'))
+    .leftJoin('teamMembers as m', (join) =>
+      join.onRef('m.accountId', '=', 'v.accountId').onRef('m.id', '=', 'v.createdBy'),
+    )
     .leftJoin('users as u', 'u.id', 'm.userId')
-    .select(['v.number', 'v.snapshot', 'v.createdAt', 'v.createdBy', 'm.name as memberName', 'u.name as userName', 'u.email'])
+    .select([
+      'v.number',
+      'v.snapshot',
+      'v.createdAt',
+      'v.createdBy',
+      'm.name as memberName',
+      'u.name as userName',
+      'u.email',
+    ])
     .where('v.accountId', '=', accountId)
     .where('v.flowId', '=', flowId)
     .orderBy('v.number', 'desc')
@@ -19,9 +29,19 @@ export type VersionRow = Awaited<ReturnType<typeof listVersionRows>>[number];
 export function findVersionRow(db: Database, accountId: number, flowId: number, number: number) {
   return db
     .selectFrom('flowVersions as v')
-    .leftJoin('teamMembers as m', (join) => join.onRef('m.accountId', '=', 'v.accountId').onRef('m.id', '=', 'v.createdBy'))
+    .leftJoin('teamMembers as m', (join) =>
+      join.onRef('m.accountId', '=', 'v.accountId').onRef('m.id', '=', 'v.createdBy'),
+    )
     .leftJoin('users as u', 'u.id', 'm.userId')
-    .select(['v.number', 'v.snapshot', 'v.createdAt', 'v.createdBy', 'm.name as memberName', 'u.name as userName', 'u.email'])
+    .select([
+      'v.number',
+      'v.snapshot',
+      'v.createdAt',
+      'v.createdBy',
+      'm.name as memberName',
+      'u.name as userName',
+      'u.email',
+    ])
     .where('v.accountId', '=', accountId)
     .where('v.flowId', '=', flowId)
     .where('v.number', '=', number)
@@ -30,11 +50,24 @@ export function findVersionRow(db: Database, accountId: number, flowId: number, 
 
 /** The newest version's number and snapshot, if the flow has one. */
 export function lastVersionRow(db: Database, accountId: number, flowId: number) {
-  return db.selectFrom('flowVersions').select(['number', 'snapshot']).where('accountId', '=', accountId).where('flowId', '=', flowId).orderBy('number', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('flowVersions')
+    .select(['number', 'snapshot'])
+    .where('accountId', '=', accountId)
+    .where('flowId', '=', flowId)
+    .orderBy('number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
-export async function insertVersion(db: Database, values: { accountId: number; flowId: number; number: number; snapshot: FlowSnapshot; createdBy: number }) {
-  await db.insertInto('flowVersions').values({ ...values, snapshot: JSON.stringify(values.snapshot) }).execute();
+export async function insertVersion(
+  db: Database,
+  values: { accountId: number; flowId: number; number: number; snapshot: FlowSnapshot; createdBy: number },
+) {
+  await db
+    .insertInto('flowVersions')
+    .values({ ...values, snapshot: JSON.stringify(values.snapshot) })
+    .execute();
 }
 
 /**
@@ -43,24 +76,55 @@ export async function insertVersion(db: Database, values: { accountId: number; f
  */
 export async function reinsertStep(
   db: Database,
-  values: { accountId: number; id: number; flowId: number; type: string; serviceId: string; operationKey: string; inputFields: InputFields; x: number; y: number; position: number | null; secret: string | null },
+  values: {
+    accountId: number;
+    id: number;
+    flowId: number;
+    type: string;
+    serviceId: string;
+    operationKey: string;
+    inputFields: InputFields;
+    x: number;
+    y: number;
+    position: number | null;
+    secret: string | null;
+  },
 ) {
   await sql`
     insert into flow_steps (account_id, id, flow_id, type, service_id, operation_key, input_fields, x, y, position, secret)
     overriding system value
     values (${values.accountId}, ${values.id}, ${values.flowId}, ${values.type}, ${values.serviceId}, ${values.operationKey},
-            ${JSON.stringify(values.inputFields)}::jsonb, ${values.x}, ${values.y}, ${values.position}, ${values.secret})`.execute(db);
+            ${JSON.stringify(values.inputFields)}::jsonb, ${values.x}, ${values.y}, ${values.position}, ${values.secret})`.execute(
+    db,
+  );
 }
 
 /** Is this step id taken by any step of the account (another flow's)? */
 export async function stepIdTaken(db: Database, accountId: number, id: number): Promise<boolean> {
-  return (await db.selectFrom('flowSteps').select('id').where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('flowSteps')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function deleteFlowLinks(db: Database, accountId: number, flowId: number) {
   await db.deleteFrom('flowLinks').where('accountId', '=', accountId).where('flowId', '=', flowId).execute();
 }
 
-export async function setReentry(db: Database, accountId: number, flowId: number, settings: FlowSnapshot['settings']) {
-  await db.updateTable('flows').set({ reentry: settings.reentry, reentryDays: settings.reentryDays }).where('accountId', '=', accountId).where('id', '=', flowId).execute();
+export async function setReentry(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  settings: FlowSnapshot['settings'],
+) {
+  await db
+    .updateTable('flows')
+    .set({ reentry: settings.reentry, reentryDays: settings.reentryDays })
+    .where('accountId', '=', accountId)
+    .where('id', '=', flowId)
+    .execute();
 }

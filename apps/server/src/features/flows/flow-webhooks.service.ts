@@ -25,7 +25,8 @@ export function webhookBodySignature(secret: string, body: string): string {
   return `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-const sameText = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameText = (a: string, b: string) =>
+  a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export interface InboundCall {
   stepId: number;
@@ -35,16 +36,28 @@ export interface InboundCall {
 }
 
 /** Check the call's signature, find or create its person and enter them into the step's flow. */
-export async function receiveWebhookTrigger(services: Services, call: InboundCall): Promise<{ personId: number; entered: boolean }> {
-  const { rows } = await sql<{ accountId: string; flowId: string; operationKey: string; secret: string | null }>`
-    select account_id as "accountId", flow_id as "flowId", operation_key as "operationKey", secret from flow_steps where id = ${call.stepId}`.execute(services.db);
+export async function receiveWebhookTrigger(
+  services: Services,
+  call: InboundCall,
+): Promise<{ personId: number; entered: boolean }> {
+  const { rows } = await sql<{
+    accountId: string;
+    flowId: string;
+    operationKey: string;
+    secret: string | null;
+  }>`
+    select account_id as "accountId", flow_id as "flowId", operation_key as "operationKey", secret from flow_steps where id = ${call.stepId}`.execute(
+    services.db,
+  );
   const step = rows[0];
   if (!step) throw notFound(flowMessages.stepNotFound);
   if (step.operationKey !== '/webhook-trigger') throw notFound(flowRunMessages.notWebhookTrigger);
   const signed =
     step.secret !== null &&
-    ((call.signature !== undefined && sameText(call.signature.trim().toLowerCase(), webhookBodySignature(step.secret, call.rawBody))) ||
-      (call.token !== undefined && sameText(call.token.trim().toLowerCase(), webhookTriggerToken(step.secret, call.stepId))));
+    ((call.signature !== undefined &&
+      sameText(call.signature.trim().toLowerCase(), webhookBodySignature(step.secret, call.rawBody))) ||
+      (call.token !== undefined &&
+        sameText(call.token.trim().toLowerCase(), webhookTriggerToken(step.secret, call.stepId))));
   if (!signed) throw unauthorized(flowRunMessages.badSignature);
   let json: unknown;
   try {
@@ -62,9 +75,18 @@ export async function receiveWebhookTrigger(services: Services, call: InboundCal
   });
 }
 
-async function personFor(db: Database, accountId: number, body: { email?: string | undefined; personId?: number | undefined }): Promise<number> {
+async function personFor(
+  db: Database,
+  accountId: number,
+  body: { email?: string | undefined; personId?: number | undefined },
+): Promise<number> {
   if (body.personId !== undefined && body.email === undefined) {
-    const row = await db.selectFrom('people').select('id').where('accountId', '=', accountId).where('id', '=', body.personId).executeTakeFirst();
+    const row = await db
+      .selectFrom('people')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .where('id', '=', body.personId)
+      .executeTakeFirst();
     if (!row) throw notFound(flowRunMessages.personNotFound);
     return Number(row.id);
   }
@@ -78,7 +100,12 @@ async function personFor(db: Database, accountId: number, body: { email?: string
     select id from found union all select id from made`.execute(db);
   if (rows[0]) return Number(rows[0].id);
   // Created by a concurrent call between the look and the insert.
-  const again = await db.selectFrom('people').select('id').where('accountId', '=', accountId).where(sql<boolean>`lower(email) = ${email}`).executeTakeFirstOrThrow();
+  const again = await db
+    .selectFrom('people')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where(sql<boolean>`lower(email) = ${email}`)
+    .executeTakeFirstOrThrow();
   return Number(again.id);
 }
 
@@ -115,15 +142,21 @@ export async function sendWebhookCalls(services: Services, accountId: number): P
           select id from flow_webhook_calls where account_id = ${accountId} and next_at <= now()
             and (status = 'pending' or (status = 'sending' and lease_until < now()))
           order by next_at limit 20 for update skip locked)
-        returning c.id, c.flow_id as "flowId", c.step_id as "stepId", c.idempotency_key as "idempotencyKey", c.url, c.payload, c.attempts`.execute(db);
+        returning c.id, c.flow_id as "flowId", c.step_id as "stepId", c.idempotency_key as "idempotencyKey", c.url, c.payload, c.attempts`.execute(
+        db,
+      );
       return claimed;
     });
     if (!rows.length) break;
     await Promise.all(rows.map((row) => callOnce(services, accountId, row)));
   }
   const { rows } = await withAccount(services.db, accountId, (db) =>
-    sql<{ at: Date | null }>`select least(min(next_at) filter (where status = 'pending'), min(lease_until) filter (where status = 'sending')) as at
-      from flow_webhook_calls where account_id = ${accountId} and status in ('pending', 'sending')`.execute(db),
+    sql<{
+      at: Date | null;
+    }>`select least(min(next_at) filter (where status = 'pending'), min(lease_until) filter (where status = 'sending')) as at
+      from flow_webhook_calls where account_id = ${accountId} and status in ('pending', 'sending')`.execute(
+      db,
+    ),
   );
   return rows[0]?.at ?? null;
 }
@@ -136,7 +169,11 @@ async function callOnce(services: Services, accountId: number, row: OutboxRow): 
   try {
     const response = await fetchOutgoing(row.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Herald-Webhook/1', 'idempotency-key': row.idempotencyKey },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Herald-Webhook/1',
+        'idempotency-key': row.idempotencyKey,
+      },
       body: JSON.stringify(row.payload),
       timeoutMs: callTimeoutMs,
       maxResponseBytes: 64 * 1024,
@@ -158,8 +195,15 @@ async function callOnce(services: Services, accountId: number, row: OutboxRow): 
   await withAccount(services.db, accountId, async (db) => {
     // A refused address is shown: an account alert naming the flow and the URL (the call itself is not retried).
     if (refused) {
-      const { rows: flows } = await sql<{ name: string }>`select name from flows where account_id = ${accountId} and id = ${row.flowId}`.execute(db);
-      await raiseAlert(db, accountId, `flow-webhook:${row.stepId}`, flowMessages.webhookRefusedAlert(flows[0]?.name ?? `#${row.flowId}`, row.url, error ?? ''));
+      const { rows: flows } = await sql<{
+        name: string;
+      }>`select name from flows where account_id = ${accountId} and id = ${row.flowId}`.execute(db);
+      await raiseAlert(
+        db,
+        accountId,
+        `flow-webhook:${row.stepId}`,
+        flowMessages.webhookRefusedAlert(flows[0]?.name ?? `#${row.flowId}`, row.url, error ?? ''),
+      );
     }
     await sql`update flow_webhook_calls set
         status = ${done ? 'sent' : failed ? 'failed' : 'pending'}, response_status = ${status}, last_error = ${error?.slice(0, 1000) ?? null},

@@ -1,4 +1,10 @@
-import { decodeInputFields, flowMessages, sendStepEmailId, serviceMessages, type InputFields } from '@herald/contracts';
+import {
+  decodeInputFields,
+  flowMessages,
+  sendStepEmailId,
+  serviceMessages,
+  type InputFields,
+} from '@herald/contracts';
 import { validateFlow } from '@herald/flow-engine';
 import type { Database } from '../../db/connection.ts';
 import { AppError } from '../../http/errors.ts';
@@ -13,7 +19,8 @@ import type { StepRow } from './steps.queries.ts';
 import { loadResourceLookup, stepReferences } from './steps.shape.ts';
 
 /** A 422 naming the problem; `extra.warnings` lists every problem found (the web lists them under the switch). */
-const refuse = (message: string, errorCode: string, warnings: string[] = [message]) => new AppError('UnprocessableError', message, { errorCode, extra: { warnings } });
+const refuse = (message: string, errorCode: string, warnings: string[] = [message]) =>
+  new AppError('UnprocessableError', message, { errorCode, extra: { warnings } });
 
 /**
  * What stops a flow from being switched on, as a 422 (null when it can run), checked in this order: a time
@@ -21,7 +28,15 @@ const refuse = (message: string, errorCode: string, warnings: string[] = [messag
  * segments and emails the steps use still exist; every send step's sender may send (verified address, verified
  * domain, or a test account: the rule broadcasts use); webhook steps call public addresses.
  */
-export async function activationProblem(db: Database, accountId: number, flow: FlowRow, steps: readonly StepRow[], links: readonly LinkRow[], now = new Date(), outgoing: OutgoingOptions = {}): Promise<AppError | null> {
+export async function activationProblem(
+  db: Database,
+  accountId: number,
+  flow: FlowRow,
+  steps: readonly StepRow[],
+  links: readonly LinkRow[],
+  now = new Date(),
+  outgoing: OutgoingOptions = {},
+): Promise<AppError | null> {
   const configs = steps.map((s) => ({ row: s, config: decodeInputFields(s.inputFields as InputFields) }));
   for (const { row, config } of configs) {
     if (row.operationKey !== '/time') continue;
@@ -41,7 +56,10 @@ export async function activationProblem(db: Database, accountId: number, flow: F
     if (email !== undefined) return refuse(flowMessages.emailGone(email), 'emailGone');
   }
 
-  const sendEmailIds = steps.filter((s) => s.operationKey === '/send').map((s) => sendStepEmailId(s.inputFields as InputFields)).filter((id): id is number => id !== null);
+  const sendEmailIds = steps
+    .filter((s) => s.operationKey === '/send')
+    .map((s) => sendStepEmailId(s.inputFields as InputFields))
+    .filter((id): id is number => id !== null);
   const emails = await existingEmails(db, accountId, [...new Set(sendEmailIds)]);
   for (const address of new Set(emails.map((e) => e.fromEmail.trim()))) {
     const standing = await senderStanding(db, accountId, address);
@@ -58,7 +76,8 @@ export async function activationProblem(db: Database, accountId: number, flow: F
   if (steps.some((s) => s.operationKey === '/slack-notification')) {
     const slack = await slackConnection(db, accountId);
     if (!slack) return refuse(serviceMessages.slackNeededToActivate, 'no_credentials');
-    if (slack.status === 'failed') return refuse(serviceMessages.slackFailedToActivate, slack.authReason ?? 'wrong_credentials');
+    if (slack.status === 'failed')
+      return refuse(serviceMessages.slackFailedToActivate, slack.authReason ?? 'wrong_credentials');
   }
   return null;
 }

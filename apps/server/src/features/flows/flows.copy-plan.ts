@@ -11,7 +11,11 @@ export type SourceEmail = { id: number; name: string };
 export type SourceSegment = { id: number; name: string; autoType: string | null };
 
 /** The flow's resources in the source account; segments in an order where each comes after those it refers to. */
-export type SourceResources<E extends SourceEmail = SourceEmail, S extends SourceSegment = SourceSegment, F extends SourceField = SourceField> = {
+export type SourceResources<
+  E extends SourceEmail = SourceEmail,
+  S extends SourceSegment = SourceSegment,
+  F extends SourceField = SourceField,
+> = {
   emails: E[];
   segments: S[];
   fields: F[];
@@ -27,8 +31,13 @@ export type TargetState = {
 };
 
 export type FieldPlan<F> = { source: F; key: string; create: boolean; title: string };
-export type SegmentPlan<S> = { source: S; create: false; targetId: number } | { source: S; create: true; name: string };
-export type CopyPlan<E, S, F> = { emails: { source: E; name: string }[]; segments: SegmentPlan<S>[]; fields: FieldPlan<F>[] };
+export type SegmentPlan<S> =
+  { source: S; create: false; targetId: number } | { source: S; create: true; name: string };
+export type CopyPlan<E, S, F> = {
+  emails: { source: E; name: string }[];
+  segments: SegmentPlan<S>[];
+  fields: FieldPlan<F>[];
+};
 
 /**
  * The decisions: a custom field whose key the target has (in any letter case) with the same type is reused; with
@@ -36,14 +45,18 @@ export type CopyPlan<E, S, F> = { emails: { source: E; name: string }[]; segment
  * so the target's field of that key is used). Emails and segments are created, named so they clash with nothing
  * in the target ("Welcome (copy)", "Welcome (2)"); an automatic segment is the target's own of the same type.
  */
-export function planCopy<E extends SourceEmail, S extends SourceSegment, F extends SourceField>(source: SourceResources<E, S, F>, target: TargetState): CopyPlan<E, S, F> {
+export function planCopy<E extends SourceEmail, S extends SourceSegment, F extends SourceField>(
+  source: SourceResources<E, S, F>,
+  target: TargetState,
+): CopyPlan<E, S, F> {
   const byLower = new Map(target.fields.map((f) => [f.name.toLowerCase(), f]));
   // A new key avoids the target's keys and the flow's own (a flow bringing 'score' and 'score_2' keeps both apart).
   const takenKeys = new Set([...byLower.keys(), ...source.fields.map((f) => f.name.toLowerCase())]);
   const takenTitles = new Set(target.fields.map((f) => f.title));
   const fields = source.fields.map((field): FieldPlan<F> => {
     const existing = byLower.get(field.name.toLowerCase());
-    if (existing && (existing.type === field.type || field.mergeTagOnly)) return { source: field, key: existing.name, create: false, title: existing.title };
+    if (existing && (existing.type === field.type || field.mergeTagOnly))
+      return { source: field, key: existing.name, create: false, title: existing.title };
     const key = existing ? freeFieldKey(field.name, takenKeys) : field.name;
     const title = freeName(field.title, takenTitles);
     takenKeys.add(key.toLowerCase());

@@ -13,13 +13,19 @@ export interface CopyMaps {
   flow: (id: number) => number;
 }
 
-export const identityMaps: CopyMaps = { email: (id) => id, segment: (id) => id, field: (name) => name, flow: (id) => id };
+export const identityMaps: CopyMaps = {
+  email: (id) => id,
+  segment: (id) => id,
+  field: (name) => name,
+  flow: (id) => id,
+};
 
 const segmentSteps = new Set(['/entered-segment', '/left-segment', '/in-segment', '/time']);
 const emailSteps = new Set(['/send', '/email-trigger']);
 const fieldSteps = new Set(['/dateFieldTrigger', '/annualTrigger', '/change-field']);
 
-const isId = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0;
+const isId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0;
 
 /** The node at a path of property names, or undefined. */
 function nodeAt(fields: InputFields, path: readonly string[]): InputField | undefined {
@@ -33,19 +39,28 @@ function nodeAt(fields: InputFields, path: readonly string[]): InputField | unde
 }
 
 /** Replace the value at a path (when there is one) by what `change` makes of it. */
-function changeValue(fields: InputFields, path: readonly string[], change: (value: unknown) => unknown): void {
+function changeValue(
+  fields: InputFields,
+  path: readonly string[],
+  change: (value: unknown) => unknown,
+): void {
   const node = nodeAt(fields, path);
   if (node && node.value !== undefined) node.value = change(node.value);
 }
 
 const mapId = (map: (id: number) => number) => (value: unknown) => (isId(value) ? map(value) : value);
-const mapName = (map: (name: string) => string) => (value: unknown) => (typeof value === 'string' && value ? map(value) : value);
+const mapName = (map: (name: string) => string) => (value: unknown) =>
+  typeof value === 'string' && value ? map(value) : value;
 
 /**
  * A step's settings with the emails, segments, fields (and, in an email-activity filter, the copied flow itself)
  * replaced through `maps`. Everything else in the tree, known or not, is kept as it is.
  */
-export function remapInputFields(operationKey: string, inputFields: InputFields, maps: CopyMaps): InputFields {
+export function remapInputFields(
+  operationKey: string,
+  inputFields: InputFields,
+  maps: CopyMaps,
+): InputFields {
   const copy = structuredClone(inputFields) as InputFields;
   if (segmentSteps.has(operationKey)) changeValue(copy, ['segment', 'id'], mapId(maps.segment));
   if (emailSteps.has(operationKey)) changeValue(copy, ['email', 'id'], mapId(maps.email));
@@ -69,7 +84,8 @@ export function conditionReferences(nodes: readonly ConditionNode[]): ConditionR
       if (node.type === 'group') walk(node.conditions);
       else if (node.type === 'field') refs.fields.push(node.field);
       else if (node.type === 'segment') refs.segments.push(node.segmentId);
-      else if (node.type === 'emailActivity' && node.subject.type === 'email') refs.emails.push(node.subject.id);
+      else if (node.type === 'emailActivity' && node.subject.type === 'email')
+        refs.emails.push(node.subject.id);
     }
   };
   walk(nodes);
@@ -87,8 +103,10 @@ export function remapConditions(nodes: readonly ConditionNode[], maps: CopyMaps)
       case 'segment':
         return { ...node, segmentId: maps.segment(node.segmentId) };
       case 'emailActivity':
-        if (node.subject.type === 'email') return { ...node, subject: { type: 'email', id: maps.email(node.subject.id) } };
-        if (node.subject.type === 'flow') return { ...node, subject: { type: 'flow', id: maps.flow(node.subject.id) } };
+        if (node.subject.type === 'email')
+          return { ...node, subject: { type: 'email', id: maps.email(node.subject.id) } };
+        if (node.subject.type === 'flow')
+          return { ...node, subject: { type: 'flow', id: maps.flow(node.subject.id) } };
         return { ...node };
       default:
         return { ...node };

@@ -1,8 +1,18 @@
-import { archivedSegmentId, decodeInputFields, type ConditionNode, type InputFields } from '@herald/contracts';
+import {
+  archivedSegmentId,
+  decodeInputFields,
+  type ConditionNode,
+  type InputFields,
+} from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { conditionsOf } from '../segments/segment-context.ts';
 import { queueSegmentRefresh } from '../segments/segments.jobs.ts';
-import { insertSegment, listSegments, lockSegmentWrites, type SegmentRow } from '../segments/segments.queries.ts';
+import {
+  insertSegment,
+  listSegments,
+  lockSegmentWrites,
+  type SegmentRow,
+} from '../segments/segments.queries.ts';
 import { type CopyPlan, type SourceResources, type TargetState } from './flows.copy-plan.ts';
 import { conditionReferences, mergeTagFields, remapConditions, type CopyMaps } from './flows.copy-remap.ts';
 import { stepReferences } from './steps.shape.ts';
@@ -13,14 +23,34 @@ import { stepReferences } from './steps.shape.ts';
  * emails' merge tags name), read what the target has, and create the plan's items in the target's transaction.
  */
 
-type EmailSource = { id: number; name: string; row: Record<string, unknown> & { categoryName: string | null } };
-type SegmentSource = { id: number; name: string; autoType: string | null; color: string | null; conditions: ConditionNode[] };
-type FieldSource = { name: string; type: string; title: string; mergeTagOnly: boolean; row: Record<string, unknown> };
+type EmailSource = {
+  id: number;
+  name: string;
+  row: Record<string, unknown> & { categoryName: string | null };
+};
+type SegmentSource = {
+  id: number;
+  name: string;
+  autoType: string | null;
+  color: string | null;
+  conditions: ConditionNode[];
+};
+type FieldSource = {
+  name: string;
+  type: string;
+  title: string;
+  mergeTagOnly: boolean;
+  row: Record<string, unknown>;
+};
 export type FlowResources = SourceResources<EmailSource, SegmentSource, FieldSource>;
 export type FlowCopyPlan = CopyPlan<EmailSource, SegmentSource, FieldSource>;
 
 /** Everything the steps use, read in the source account's transaction. */
-export async function readFlowResources(db: Database, accountId: number, steps: readonly { operationKey: string; inputFields: unknown }[]): Promise<FlowResources> {
+export async function readFlowResources(
+  db: Database,
+  accountId: number,
+  steps: readonly { operationKey: string; inputFields: unknown }[],
+): Promise<FlowResources> {
   const emailIds = new Set<number>();
   const segmentIds: number[] = [];
   const fieldNames = new Set<string>();
@@ -52,7 +82,9 @@ export async function readFlowResources(db: Database, accountId: number, steps: 
   const emailRows = emailIds.size
     ? await db
         .selectFrom('emails')
-        .leftJoin('communicationCategories as c', (j) => j.onRef('c.id', '=', 'emails.categoryId').onRef('c.accountId', '=', 'emails.accountId'))
+        .leftJoin('communicationCategories as c', (j) =>
+          j.onRef('c.id', '=', 'emails.categoryId').onRef('c.accountId', '=', 'emails.accountId'),
+        )
         .selectAll('emails')
         .select('c.name as categoryName')
         .where('emails.accountId', '=', accountId)
@@ -64,20 +96,43 @@ export async function readFlowResources(db: Database, accountId: number, steps: 
   const mergeTagNames = new Set(emailRows.flatMap((e) => mergeTagFields(e.subject, e.preheader, e.html)));
   const allNames = [...new Set([...fieldNames, ...mergeTagNames])];
   const fieldRows = allNames.length
-    ? await db.selectFrom('personFields').selectAll().where('accountId', '=', accountId).where('name', 'in', allNames).where('createdBy', '!=', 'system').orderBy('name').execute()
+    ? await db
+        .selectFrom('personFields')
+        .selectAll()
+        .where('accountId', '=', accountId)
+        .where('name', 'in', allNames)
+        .where('createdBy', '!=', 'system')
+        .orderBy('name')
+        .execute()
     : [];
 
   return {
     emails: emailRows.map((row) => ({ id: Number(row.id), name: row.name, row })),
-    segments: ordered.map((row) => ({ id: Number(row.id), name: row.name, autoType: row.autoType, color: row.color, conditions: conditionsOf(row) })),
-    fields: fieldRows.map((row) => ({ name: row.name, type: row.type, title: row.title, mergeTagOnly: !fieldNames.has(row.name), row })),
+    segments: ordered.map((row) => ({
+      id: Number(row.id),
+      name: row.name,
+      autoType: row.autoType,
+      color: row.color,
+      conditions: conditionsOf(row),
+    })),
+    fields: fieldRows.map((row) => ({
+      name: row.name,
+      type: row.type,
+      title: row.title,
+      mergeTagOnly: !fieldNames.has(row.name),
+      row,
+    })),
   };
 }
 
 /** Names and automatic segments of the target account, read in its transaction. */
 export async function readTargetState(db: Database, accountId: number): Promise<TargetState> {
   const [fields, emails, segments] = await Promise.all([
-    db.selectFrom('personFields').select(['name', 'type', 'title']).where('accountId', '=', accountId).execute(),
+    db
+      .selectFrom('personFields')
+      .select(['name', 'type', 'title'])
+      .where('accountId', '=', accountId)
+      .execute(),
     db.selectFrom('emails').select('name').where('accountId', '=', accountId).execute(),
     db.selectFrom('segments').select(['id', 'name', 'autoType']).where('accountId', '=', accountId).execute(),
   ]);
@@ -93,7 +148,12 @@ export async function readTargetState(db: Database, accountId: number): Promise<
  * Create the plan's fields, emails and segments in the target (in this order: conditions name fields, emails and
  * earlier segments) and answer the maps from source ids and keys to the target's. `flow` maps the copied flow.
  */
-export async function applyCopyPlan(db: Database, target: { accountId: number; teamMemberId: number }, plan: FlowCopyPlan, flow: (id: number) => number): Promise<CopyMaps> {
+export async function applyCopyPlan(
+  db: Database,
+  target: { accountId: number; teamMemberId: number },
+  plan: FlowCopyPlan,
+  flow: (id: number) => number,
+): Promise<CopyMaps> {
   const { accountId } = target;
   const fieldKeys = new Map<string, string>();
   for (const item of plan.fields) {
@@ -119,9 +179,18 @@ export async function applyCopyPlan(db: Database, target: { accountId: number; t
       .execute();
   }
 
-  const categoryNames = plan.emails.map((e) => e.source.row.categoryName).filter((n): n is string => n !== null);
+  const categoryNames = plan.emails
+    .map((e) => e.source.row.categoryName)
+    .filter((n): n is string => n !== null);
   const categories = categoryNames.length
-    ? await db.selectFrom('communicationCategories').select(['id', 'name']).where('accountId', '=', accountId).where('isArchived', '=', false).where('name', 'in', categoryNames).orderBy('id').execute()
+    ? await db
+        .selectFrom('communicationCategories')
+        .select(['id', 'name'])
+        .where('accountId', '=', accountId)
+        .where('isArchived', '=', false)
+        .where('name', 'in', categoryNames)
+        .orderBy('id')
+        .execute()
     : [];
   const categoryByName = new Map<string, number>();
   for (const c of categories) if (!categoryByName.has(c.name)) categoryByName.set(c.name, Number(c.id));
@@ -162,7 +231,11 @@ export async function applyCopyPlan(db: Database, target: { accountId: number; t
       segmentIds.set(item.source.id, item.targetId);
       continue;
     }
-    const row = await insertSegment(db, accountId, { name: item.name, color: item.source.color, conditions: remapConditions(item.source.conditions, maps) });
+    const row = await insertSegment(db, accountId, {
+      name: item.name,
+      color: item.source.color,
+      conditions: remapConditions(item.source.conditions, maps),
+    });
     segmentIds.set(item.source.id, Number(row.id));
     await queueSegmentRefresh(db, accountId, Number(row.id));
   }

@@ -30,7 +30,17 @@ export const advanceFlowJobKey = (accountId: number, flowId: number) => `advance
 
 /** Schedule the flow's job no later than `at` (now when absent). */
 export function scheduleFlow(db: Database, accountId: number, flowId: number, at?: Date): Promise<void> {
-  return enqueueJob(db, 'advance-flow', { accountId, flowId }, { jobKey: advanceFlowJobKey(accountId, flowId), soonest: true, maxAttempts: 25, ...(at ? { runAt: at } : {}) });
+  return enqueueJob(
+    db,
+    'advance-flow',
+    { accountId, flowId },
+    {
+      jobKey: advanceFlowJobKey(accountId, flowId),
+      soonest: true,
+      maxAttempts: 25,
+      ...(at ? { runAt: at } : {}),
+    },
+  );
 }
 
 /**
@@ -40,7 +50,12 @@ export function scheduleFlow(db: Database, accountId: number, flowId: number, at
  * `always` (at the end of the flow's job) wakes it in any case, so rows queued in the instant a send job ended wait
  * for nobody.
  */
-async function wakeDeliverJob(services: Services, accountId: number, stepId: number, always: boolean): Promise<void> {
+async function wakeDeliverJob(
+  services: Services,
+  accountId: number,
+  stepId: number,
+  always: boolean,
+): Promise<void> {
   const key = deliverJobKey(accountId, 'flow', stepId);
   if (!always) {
     // A job waits to run, or one is sending now (rows under a live lease): nothing to do. A job locked by a worker
@@ -51,10 +66,16 @@ async function wakeDeliverJob(services: Services, accountId: number, stepId: num
                    and status = 'sending' and lease_until > now()) as busy`.execute(services.db);
     if (rows[0]!.busy) return;
   }
-  await withAccount(services.db, accountId, (db) => enqueueJob(db, 'deliver', { accountId, kind: 'flow', sourceId: stepId }, { jobKey: key, soonest: true }));
+  await withAccount(services.db, accountId, (db) =>
+    enqueueJob(db, 'deliver', { accountId, kind: 'flow', sourceId: stepId }, { jobKey: key, soonest: true }),
+  );
 }
 
-export async function runAdvanceFlow(services: Services, payload: { accountId: number; flowId: number }, stopping?: AbortSignal): Promise<void> {
+export async function runAdvanceFlow(
+  services: Services,
+  payload: { accountId: number; flowId: number },
+  stopping?: AbortSignal,
+): Promise<void> {
   const { accountId, flowId } = payload;
   const started = Date.now();
   let claimed = 0;
@@ -65,7 +86,9 @@ export async function runAdvanceFlow(services: Services, payload: { accountId: n
   const loop = async () => {
     while (!isHandingOver()) {
       await refreshBulkStatistics(services.db);
-      const batch = await withAccount(services.db, accountId, (db) => processBatch(services, db, accountId, flowId, batchSize));
+      const batch = await withAccount(services.db, accountId, (db) =>
+        processBatch(services, db, accountId, flowId, batchSize),
+      );
       claimed += batch.claimed;
       for (const stepId of batch.sendSteps) {
         sendSteps.add(stepId);
@@ -81,7 +104,12 @@ export async function runAdvanceFlow(services: Services, payload: { accountId: n
     if (!next) return;
     const now = Date.now();
     // Runs due now that this job could not take are held by another worker: look again in a second.
-    const at = next.getTime() > now ? next : new Date(now + ((claimed > 0 && Date.now() - started >= jobBudgetMs) || stopping?.aborted ? 0 : 1000));
+    const at =
+      next.getTime() > now
+        ? next
+        : new Date(
+            now + ((claimed > 0 && Date.now() - started >= jobBudgetMs) || stopping?.aborted ? 0 : 1000),
+          );
     await scheduleFlow(db, accountId, flowId, at);
   });
 }
@@ -112,7 +140,11 @@ export async function runFlowWebhooks(services: Services, payload: { accountId: 
   const next = await sendWebhookCalls(services, payload.accountId);
   if (next) {
     await withAccount(services.db, payload.accountId, (db) =>
-      enqueueJob(db, 'flow-webhook', payload, { jobKey: `flow-webhook:${payload.accountId}`, runAt: next, soonest: true }),
+      enqueueJob(db, 'flow-webhook', payload, {
+        jobKey: `flow-webhook:${payload.accountId}`,
+        runAt: next,
+        soonest: true,
+      }),
     );
   }
 }

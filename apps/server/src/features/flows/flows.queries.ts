@@ -3,38 +3,94 @@ import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 
 const flowColumns = [
-  'id', 'name', 'status', 'archived', 'reentry', 'reentryDays', 'recipe', 'warnings', 'version', 'activatedAt', 'lastSaved', 'createdBy', 'createdAt', 'updatedAt',
+  'id',
+  'name',
+  'status',
+  'archived',
+  'reentry',
+  'reentryDays',
+  'recipe',
+  'warnings',
+  'version',
+  'activatedAt',
+  'lastSaved',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
 export type FlowRow = NonNullable<Awaited<ReturnType<typeof findFlow>>>;
 
 /** The account's flows, archived or not, most recently changed first. */
 export function listFlowRows(db: Database, accountId: number, archived: boolean) {
-  return db.selectFrom('flows').select(flowColumns).where('accountId', '=', accountId).where('archived', '=', archived)
-    .orderBy('updatedAt', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('flows')
+    .select(flowColumns)
+    .where('accountId', '=', accountId)
+    .where('archived', '=', archived)
+    .orderBy('updatedAt', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export function listFlowNames(db: Database, accountId: number) {
-  return db.selectFrom('flows').select(['id', 'name']).where('accountId', '=', accountId).where('archived', '=', false).orderBy('name').orderBy('id').execute();
+  return db
+    .selectFrom('flows')
+    .select(['id', 'name'])
+    .where('accountId', '=', accountId)
+    .where('archived', '=', false)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 /** Ids of flows not archived, oldest first (the items a flows folder may hold). */
 export async function listActiveFlowIds(db: Database, accountId: number): Promise<number[]> {
-  const rows = await db.selectFrom('flows').select('id').where('accountId', '=', accountId).where('archived', '=', false).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('flows')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('archived', '=', false)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => Number(r.id));
 }
 
 export function findFlow(db: Database, accountId: number, id: number) {
-  return db.selectFrom('flows').select(flowColumns).where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('flows')
+    .select(flowColumns)
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The flow row locked for the rest of the transaction: edits of one flow's steps and links run one at a time. */
 export function lockFlow(db: Database, accountId: number, id: number) {
-  return db.selectFrom('flows').select(flowColumns).where('accountId', '=', accountId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('flows')
+    .select(flowColumns)
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export function insertFlow(db: Database, values: { accountId: number; name: string; createdBy: number; reentry?: string; reentryDays?: number | null }) {
-  return db.insertInto('flows').values({ ...values, lastSaved: sql<Date>`now()` }).returning(flowColumns).executeTakeFirstOrThrow();
+export function insertFlow(
+  db: Database,
+  values: {
+    accountId: number;
+    name: string;
+    createdBy: number;
+    reentry?: string;
+    reentryDays?: number | null;
+  },
+) {
+  return db
+    .insertInto('flows')
+    .values({ ...values, lastSaved: sql<Date>`now()` })
+    .returning(flowColumns)
+    .executeTakeFirstOrThrow();
 }
 
 export type FlowChanges = {
@@ -70,7 +126,11 @@ export async function bumpFlowVersion(db: Database, accountId: number, id: numbe
  * People now at each step, for the given flows: a run due to execute a step is at that step; a waiting run is at the
  * wait it is waiting in (its last executed step, from flow_run_steps), though its row already points past it.
  */
-export async function peopleAtSteps(db: Database, accountId: number, flowIds: number[]): Promise<Map<number, number>> {
+export async function peopleAtSteps(
+  db: Database,
+  accountId: number,
+  flowIds: number[],
+): Promise<Map<number, number>> {
   if (flowIds.length === 0) return new Map();
   const { rows } = await sql<{ stepId: string; n: string }>`
     select coalesce(s.step_id, r.step_id) as "stepId", count(*) as n
@@ -94,7 +154,13 @@ export async function flowRunTotals(db: Database, accountId: number, flowId: num
 /** Which of these segments exist (the virtual Archived segment is passed by the caller). */
 export async function existingSegments(db: Database, accountId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return db.selectFrom('segments').select(['id', 'name']).where('accountId', '=', accountId).where('id', 'in', ids).orderBy('name').execute();
+  return db
+    .selectFrom('segments')
+    .select(['id', 'name'])
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .orderBy('name')
+    .execute();
 }
 
 /** Which of these emails exist and are not archived, with what a flow's email list shows. */
@@ -113,7 +179,13 @@ export async function existingEmails(db: Database, accountId: number, ids: numbe
 /** Which of these custom fields exist, with their titles. */
 export async function existingFields(db: Database, accountId: number, names: string[]) {
   if (names.length === 0) return [];
-  return db.selectFrom('personFields').select(['name', 'title', 'type']).where('accountId', '=', accountId).where('name', 'in', names).orderBy('name').execute();
+  return db
+    .selectFrom('personFields')
+    .select(['name', 'title', 'type'])
+    .where('accountId', '=', accountId)
+    .where('name', 'in', names)
+    .orderBy('name')
+    .execute();
 }
 
 /** Archive flows (a folder of flows deleted); an active one is switched off as archiving one by one does. */

@@ -39,7 +39,14 @@ async function shapeOne(db: Database, services: Services, accountId: number, row
 
 /** GET /v1/integrations: the account's flows (or the archived ones) with their steps and links. */
 export async function getFlows(db: Database, services: Services, session: Session, archived = false) {
-  return { integrations: await shapeFlows(db, services, session.accountId, await listFlowRows(db, session.accountId, archived)) };
+  return {
+    integrations: await shapeFlows(
+      db,
+      services,
+      session.accountId,
+      await listFlowRows(db, session.accountId, archived),
+    ),
+  };
 }
 
 /** GET /v1/integrations/names: id and name of every flow not archived. */
@@ -51,15 +58,31 @@ export async function getFlowNames(db: Database, session: Session) {
 /** GET /v1/integrations/{id}: one flow; read through a share token, a webhook trigger's inbound URL is left out. */
 export async function getFlow(reader: FlowReader, services: Services, id: number) {
   const row = await flowOrThrow(reader.db, reader.accountId, id);
-  return { integration: (await shapeFlows(reader.db, services, reader.accountId, [row], { readOnly: reader.readOnly }))[0]! };
+  return {
+    integration: (
+      await shapeFlows(reader.db, services, reader.accountId, [row], { readOnly: reader.readOnly })
+    )[0]!,
+  };
 }
 
 /** POST /v1/integrations: a new flow, switched off; an empty name is 'Unnamed Flow'; the re-entry rule as sent. */
-export async function createFlow(db: Database, services: Services, session: Session, body: z.infer<typeof CreateFlowBody>) {
+export async function createFlow(
+  db: Database,
+  services: Services,
+  session: Session,
+  body: z.infer<typeof CreateFlowBody>,
+) {
   const reentry = body.reentry ?? 'once';
   const reentryDays = body.reentryDays ?? null;
-  if (reentry === 'after-days' && reentryDays === null) throw new AppError('UnprocessableError', flowApiMessages.reentryDays);
-  const row = await insertFlow(db, { accountId: session.accountId, name: body.name || flowMessages.defaultName, createdBy: session.teamMemberId, reentry, reentryDays });
+  if (reentry === 'after-days' && reentryDays === null)
+    throw new AppError('UnprocessableError', flowApiMessages.reentryDays);
+  const row = await insertFlow(db, {
+    accountId: session.accountId,
+    name: body.name || flowMessages.defaultName,
+    createdBy: session.teamMemberId,
+    reentry,
+    reentryDays,
+  });
   return { integration: await shapeOne(db, services, session.accountId, row), message: null };
 }
 
@@ -68,7 +91,13 @@ export async function createFlow(db: Database, services: Services, session: Sess
  * the activation checks (422 with the first problem) and stamps activated_at; archiving an active flow switches
  * it off. The answer carries 'Flow activated.' or 'Flow deactivated.' when the status was set.
  */
-export async function updateFlow(db: Database, services: Services, session: Session, id: number, body: z.infer<typeof UpdateFlowBody>) {
+export async function updateFlow(
+  db: Database,
+  services: Services,
+  session: Session,
+  id: number,
+  body: z.infer<typeof UpdateFlowBody>,
+) {
   if (body.id !== undefined && body.id !== id) throw badRequest(flowApiMessages.idMismatch);
   const { accountId } = session;
   const current = await flowOrThrow(db, accountId, id, true);
@@ -77,7 +106,10 @@ export async function updateFlow(db: Database, services: Services, session: Sess
   if (body.archived !== undefined) changes.archived = body.archived;
   if (body.reentry !== undefined) changes.reentry = body.reentry;
   if (body.reentryDays !== undefined) changes.reentryDays = body.reentryDays;
-  if ((changes.reentry ?? current.reentry) === 'after-days' && (changes.reentryDays === undefined ? current.reentryDays : changes.reentryDays) === null) {
+  if (
+    (changes.reentry ?? current.reentry) === 'after-days' &&
+    (changes.reentryDays === undefined ? current.reentryDays : changes.reentryDays) === null
+  ) {
     throw new AppError('UnprocessableError', flowApiMessages.reentryDays);
   }
   const archived = changes.archived ?? current.archived;
@@ -86,8 +118,19 @@ export async function updateFlow(db: Database, services: Services, session: Sess
     if (body.status === 'active') {
       if (archived) throw new AppError('UnprocessableError', flowApiMessages.archivedNotActive);
       if (current.status !== 'active') {
-        const [steps, links] = await Promise.all([listSteps(db, accountId, [id]), listLinks(db, accountId, [id])]);
-        const problem = await activationProblem(db, accountId, current, steps, links, new Date(), services.config.outgoing);
+        const [steps, links] = await Promise.all([
+          listSteps(db, accountId, [id]),
+          listLinks(db, accountId, [id]),
+        ]);
+        const problem = await activationProblem(
+          db,
+          accountId,
+          current,
+          steps,
+          links,
+          new Date(),
+          services.config.outgoing,
+        );
         if (problem) throw problem;
         await recordFlowVersion(db, session, { ...current, ...changes }, steps, links);
         changes.activatedAt = new Date();
@@ -110,7 +153,10 @@ export async function updateFlow(db: Database, services: Services, session: Sess
 /** GET /v1/integrations/{id}/people-counts: people at each step now, in the flow now, ever entered, done. */
 export async function flowPeopleCounts(db: Database, session: Session, id: number) {
   await flowOrThrow(db, session.accountId, id);
-  const [atSteps, totals] = await Promise.all([peopleAtSteps(db, session.accountId, [id]), flowRunTotals(db, session.accountId, id)]);
+  const [atSteps, totals] = await Promise.all([
+    peopleAtSteps(db, session.accountId, [id]),
+    flowRunTotals(db, session.accountId, id),
+  ]);
   return { steps: Object.fromEntries([...atSteps].map(([stepId, n]) => [String(stepId), n])), ...totals };
 }
 
@@ -134,7 +180,15 @@ async function referencesOf(db: Database, accountId: number, id: number) {
 export async function flowEmails({ db, accountId }: FlowReader, id: number) {
   const refs = await referencesOf(db, accountId, id);
   const rows = await existingEmails(db, accountId, refs.emails);
-  return { emails: rows.map((r) => ({ id: Number(r.id), name: r.name, subject: r.subject, fromEmail: r.fromEmail, fromName: r.fromName })) };
+  return {
+    emails: rows.map((r) => ({
+      id: Number(r.id),
+      name: r.name,
+      subject: r.subject,
+      fromEmail: r.fromEmail,
+      fromName: r.fromName,
+    })),
+  };
 }
 
 /** GET /v1/integrations/{id}/segments: the segments the flow's steps use. */

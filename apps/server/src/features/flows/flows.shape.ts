@@ -7,14 +7,28 @@ import { listLinks, type LinkRow } from './links.queries.ts';
 import { listSteps, type StepRow } from './steps.queries.ts';
 import { loadResourceLookup, toStep, type StepShapeContext } from './steps.shape.ts';
 
-export const toLink = (row: LinkRow) => ({ id: Number(row.id), flowId: Number(row.flowId), source: Number(row.source), target: Number(row.target), condition: row.condition });
+export const toLink = (row: LinkRow) => ({
+  id: Number(row.id),
+  flowId: Number(row.flowId),
+  source: Number(row.source),
+  target: Number(row.target),
+  condition: row.condition,
+});
 
 /** The engine's view of one flow from its rows. */
-export function definitionOf(flow: Pick<FlowRow, 'id' | 'version'>, steps: readonly StepRow[], links: readonly LinkRow[]) {
+export function definitionOf(
+  flow: Pick<FlowRow, 'id' | 'version'>,
+  steps: readonly StepRow[],
+  links: readonly LinkRow[],
+) {
   return toFlowDefinition({
     id: Number(flow.id),
     version: flow.version,
-    steps: steps.map((s) => ({ id: Number(s.id), operationKey: s.operationKey, inputFields: s.inputFields as InputFields })),
+    steps: steps.map((s) => ({
+      id: Number(s.id),
+      operationKey: s.operationKey,
+      inputFields: s.inputFields as InputFields,
+    })),
     links: links.map((l) => ({ source: Number(l.source), target: Number(l.target), condition: l.condition })),
   });
 }
@@ -30,14 +44,30 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, 
   return groups;
 }
 
-const storedWarnings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((w): w is string => typeof w === 'string') : []);
+const storedWarnings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((w): w is string => typeof w === 'string') : [];
 
 /** Flows as the API shows them: steps keyed by id, links, and the problems that block activation. */
-export async function shapeFlows(db: Database, services: Services, accountId: number, rows: readonly FlowRow[], options: { readOnly?: boolean } = {}): Promise<Flow[]> {
+export async function shapeFlows(
+  db: Database,
+  services: Services,
+  accountId: number,
+  rows: readonly FlowRow[],
+  options: { readOnly?: boolean } = {},
+): Promise<Flow[]> {
   const ids = rows.map((r) => Number(r.id));
   // A share link shows no figures of the account's people: every step reads 0 people (docs/flows.md).
-  const [steps, links, peopleAt] = await Promise.all([listSteps(db, accountId, ids), listLinks(db, accountId, ids), options.readOnly ? new Map<number, number>() : peopleAtSteps(db, accountId, ids)]);
-  const context: StepShapeContext = { lookup: await loadResourceLookup(db, accountId, steps), peopleAt, publicUrl: services.config.publicUrl, showInboundUrl: !options.readOnly };
+  const [steps, links, peopleAt] = await Promise.all([
+    listSteps(db, accountId, ids),
+    listLinks(db, accountId, ids),
+    options.readOnly ? new Map<number, number>() : peopleAtSteps(db, accountId, ids),
+  ]);
+  const context: StepShapeContext = {
+    lookup: await loadResourceLookup(db, accountId, steps),
+    peopleAt,
+    publicUrl: services.config.publicUrl,
+    showInboundUrl: !options.readOnly,
+  };
   const stepsOf = groupBy(steps, (s) => Number(s.flowId));
   const linksOf = groupBy(links, (l) => Number(l.flowId));
   return rows.map((row) => {
@@ -45,7 +75,10 @@ export async function shapeFlows(db: Database, services: Services, accountId: nu
     const ownSteps = stepsOf.get(id) ?? [];
     const ownLinks = linksOf.get(id) ?? [];
     const shaped = ownSteps.map((s) => toStep(s, context));
-    const warnings = [...storedWarnings(row.warnings), ...validateFlow(definitionOf(row, ownSteps, ownLinks))];
+    const warnings = [
+      ...storedWarnings(row.warnings),
+      ...validateFlow(definitionOf(row, ownSteps, ownLinks)),
+    ];
     for (const step of shaped) if (step.problem && !step.mustConfig) warnings.push(step.problem);
     return {
       id,
@@ -64,4 +97,3 @@ export async function shapeFlows(db: Database, services: Services, accountId: nu
     };
   });
 }
-

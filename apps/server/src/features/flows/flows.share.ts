@@ -18,13 +18,20 @@ const shareDays = 30;
 /** GET /v1/integrations/{id}/share-token. */
 export async function getShareToken(db: Database, services: Services, session: Session, id: number) {
   await flowOrThrow(db, session.accountId, id);
-  return { shareToken: signToken({ kind: shareKind, a: session.accountId, f: id }, services.secret, shareDays * 86_400) };
+  return {
+    shareToken: signToken(
+      { kind: shareKind, a: session.accountId, f: id },
+      services.secret,
+      shareDays * 86_400,
+    ),
+  };
 }
 
 /** The account whose flow `id` the share token opens; a token of another flow, changed or expired is a 403. */
 export function shareTokenAccount(services: Services, token: string, id: number): number {
   const payload = verifyToken(token, services.secret);
-  if (!payload || payload.kind !== shareKind || payload.f !== id || typeof payload.a !== 'number') throw forbidden(flowApiMessages.shareInvalid);
+  if (!payload || payload.kind !== shareKind || payload.f !== id || typeof payload.a !== 'number')
+    throw forbidden(flowApiMessages.shareInvalid);
   return payload.a;
 }
 
@@ -44,14 +51,20 @@ export async function readFlow<T>(
   }
   if (!session) throw unauthorized();
   if (!hasScopes(session, ['flows:read'])) throw forbidden('You need the flows:read permission to do this.');
-  return withAccount(services.db, session.accountId, (db) => work({ db, accountId: session.accountId, readOnly: false }));
+  return withAccount(services.db, session.accountId, (db) =>
+    work({ db, accountId: session.accountId, readOnly: false }),
+  );
 }
 
 /**
  * Who may read the step catalogue (GET /v1/services): a signed-in member with flows:read, or the holder of any
  * valid share token, whose read-only canvas needs the catalogue to draw the steps (it holds no account's data).
  */
-export function assertCatalogueReader(services: Services, session: Session | undefined, token: string | undefined): void {
+export function assertCatalogueReader(
+  services: Services,
+  session: Session | undefined,
+  token: string | undefined,
+): void {
   if (token !== undefined) {
     const payload = verifyToken(token, services.secret);
     if (!payload || payload.kind !== shareKind) throw forbidden(flowApiMessages.shareInvalid);

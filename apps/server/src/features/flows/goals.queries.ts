@@ -8,12 +8,26 @@ import { addFlowWarning } from './flow-runs.queries.ts';
 
 /** SQL of flow goals: the stored goal, converting the runs whose person reached it, and the conversion figures. */
 
-export async function readGoal(db: Database, accountId: number, flowId: number): Promise<ConditionNode[] | null> {
-  const row = await db.selectFrom('flows').select('goal').where('accountId', '=', accountId).where('id', '=', flowId).executeTakeFirst();
+export async function readGoal(
+  db: Database,
+  accountId: number,
+  flowId: number,
+): Promise<ConditionNode[] | null> {
+  const row = await db
+    .selectFrom('flows')
+    .select('goal')
+    .where('accountId', '=', accountId)
+    .where('id', '=', flowId)
+    .executeTakeFirst();
   return (row?.goal as ConditionNode[] | null | undefined) ?? null;
 }
 
-export async function writeGoal(db: Database, accountId: number, flowId: number, conditions: ConditionNode[] | null): Promise<void> {
+export async function writeGoal(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  conditions: ConditionNode[] | null,
+): Promise<void> {
   await db
     .updateTable('flows')
     .set({ goal: conditions === null ? null : JSON.stringify(conditions), updatedAt: sql<Date>`now()` })
@@ -23,7 +37,12 @@ export async function writeGoal(db: Database, accountId: number, flowId: number,
 }
 
 /** The goal as a filter over `people p`; null when the flow has none. A goal that no longer compiles warns once. */
-export async function goalFilter(db: Database, accountId: number, flowId: number, now?: Date): Promise<RawBuilder<SqlBool> | null> {
+export async function goalFilter(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  now?: Date,
+): Promise<RawBuilder<SqlBool> | null> {
   const goal = await readGoal(db, accountId, flowId);
   if (!goal || goal.length === 0) return null;
   const { ctx } = await loadCompileContext(db, accountId, now);
@@ -41,7 +60,13 @@ export async function goalFilter(db: Database, accountId: number, flowId: number
  * may have just finished (their last step reached the goal); without it, every run in progress of the flow.
  * Returns the converted runs.
  */
-export async function convertReached(db: Database, accountId: number, flowId: number, filter: RawBuilder<SqlBool>, runIds?: readonly number[]): Promise<number[]> {
+export async function convertReached(
+  db: Database,
+  accountId: number,
+  flowId: number,
+  filter: RawBuilder<SqlBool>,
+  runIds?: readonly number[],
+): Promise<number[]> {
   if (runIds && runIds.length === 0) return [];
   const scope = runIds
     ? sql`r.id = any(${intArray(runIds)}::bigint[]) and r.status in ('active', 'waiting', 'done')
@@ -78,7 +103,9 @@ export async function convertReached(db: Database, accountId: number, flowId: nu
 export async function conversionFigures(db: Database, accountId: number, flowId: number) {
   const { rows: totals } = await sql<{ conversions: number; entries: number }>`
     select (select count(*) from flow_conversions where account_id = ${accountId} and flow_id = ${flowId})::int as conversions,
-           (select count(*) from flow_runs where account_id = ${accountId} and flow_id = ${flowId})::int as entries`.execute(db);
+           (select count(*) from flow_runs where account_id = ${accountId} and flow_id = ${flowId})::int as entries`.execute(
+    db,
+  );
   // Per step through the (account, step) index of flow_run_steps: a flow has at most 200 steps.
   const { rows: steps } = await sql<{ stepId: string; passed: number; converted: number }>`
     select s.id as "stepId", coalesce(x.passed, 0)::int as passed, coalesce(x.converted, 0)::int as converted
@@ -91,7 +118,10 @@ export async function conversionFigures(db: Database, accountId: number, flowId:
     ) x on true
     where s.account_id = ${accountId} and s.flow_id = ${flowId}
     order by s.id`.execute(db);
-  return { ...(totals[0] ?? { conversions: 0, entries: 0 }), steps: steps.map((s) => ({ stepId: Number(s.stepId), passed: s.passed, converted: s.converted })) };
+  return {
+    ...(totals[0] ?? { conversions: 0, entries: 0 }),
+    steps: steps.map((s) => ({ stepId: Number(s.stepId), passed: s.passed, converted: s.converted })),
+  };
 }
 
 /**
@@ -99,7 +129,12 @@ export async function conversionFigures(db: Database, accountId: number, flowId:
  * run in progress changes): every run in progress of an active flow whose person matches the goal converts.
  */
 export async function convertFlowGoal(db: Database, accountId: number, flowId: number): Promise<number> {
-  const head = await db.selectFrom('flows').select(['status', 'archived', 'goal']).where('accountId', '=', accountId).where('id', '=', flowId).executeTakeFirst();
+  const head = await db
+    .selectFrom('flows')
+    .select(['status', 'archived', 'goal'])
+    .where('accountId', '=', accountId)
+    .where('id', '=', flowId)
+    .executeTakeFirst();
   if (!head || head.goal === null || head.status !== 'active' || head.archived) return 0;
   const filter = await goalFilter(db, accountId, flowId);
   return filter ? (await convertReached(db, accountId, flowId, filter)).length : 0;

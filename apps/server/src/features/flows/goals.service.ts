@@ -17,7 +17,12 @@ export async function getGoal(db: Database, session: Session, flowId: number): P
  * PUT /v1/integrations/{id}/goal: set the goal (checked as a segment's conditions are) or remove it (null). The
  * flow's job is woken so runs in progress whose person already matches convert within seconds.
  */
-export async function setGoal(db: Database, session: Session, flowId: number, conditions: ConditionNode[] | null): Promise<FlowGoal & { message: string }> {
+export async function setGoal(
+  db: Database,
+  session: Session,
+  flowId: number,
+  conditions: ConditionNode[] | null,
+): Promise<FlowGoal & { message: string }> {
   const { accountId } = session;
   await flowOrThrow(db, accountId, flowId, true);
   if (conditions !== null) {
@@ -32,10 +37,17 @@ export async function setGoal(db: Database, session: Session, flowId: number, co
 }
 
 /** GET /v1/integrations/{id}/conversions: conversions, the rate over entries, and per step the runs passed and converted. */
-export async function getConversions(db: Database, session: Session, flowId: number): Promise<FlowConversions> {
+export async function getConversions(
+  db: Database,
+  session: Session,
+  flowId: number,
+): Promise<FlowConversions> {
   const { accountId } = session;
   await flowOrThrow(db, accountId, flowId);
-  const [goal, figures] = await Promise.all([readGoal(db, accountId, flowId), conversionFigures(db, accountId, flowId)]);
+  const [goal, figures] = await Promise.all([
+    readGoal(db, accountId, flowId),
+    conversionFigures(db, accountId, flowId),
+  ]);
   return {
     hasGoal: goal !== null,
     conversions: figures.conversions,

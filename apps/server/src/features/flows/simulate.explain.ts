@@ -33,7 +33,9 @@ export function describeCondition(node: Condition): string {
 function personValue(node: Condition, person: Record<string, unknown>): string | null {
   if (node.type === 'field') {
     const value = person[node.field];
-    return value === undefined || value === null || value === '' ? 'the person’s value: not set' : `the person’s value: ${quoted(value)}`;
+    return value === undefined || value === null || value === ''
+      ? 'the person’s value: not set'
+      : `the person’s value: ${quoted(value)}`;
   }
   if (node.type === 'tag') {
     const tags = Array.isArray(person.tags) ? (person.tags as string[]) : [];
@@ -43,7 +45,10 @@ function personValue(node: Condition, person: Record<string, unknown>): string |
 }
 
 /** The verdicts as one sentence per leaf: 'plan equals “pro”: yes (the person’s value: “pro”)'. */
-export function explainVerdicts(verdicts: readonly ConditionVerdict[], person: Record<string, unknown>): string {
+export function explainVerdicts(
+  verdicts: readonly ConditionVerdict[],
+  person: Record<string, unknown>,
+): string {
   const lines: string[] = [];
   const walk = (list: readonly ConditionVerdict[]) => {
     for (const v of list) {
@@ -60,4 +65,5 @@ export function explainVerdicts(verdicts: readonly ConditionVerdict[], person: R
 }
 
 /** A node list as a group the explain query takes (filters hold one condition, segments a list). */
-export const asNodes = (nodes: ConditionNode | readonly ConditionNode[]): ConditionNode[] => (Array.isArray(nodes) ? [...nodes] : [nodes as ConditionNode]);
+export const asNodes = (nodes: ConditionNode | readonly ConditionNode[]): ConditionNode[] =>
+  Array.isArray(nodes) ? [...nodes] : [nodes as ConditionNode];

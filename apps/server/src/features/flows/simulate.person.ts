@@ -1,4 +1,11 @@
-import { firstClassFieldNames, segmentMessages, simulateMessages, type ConditionNode, type ConditionVerdict, type OperationConfig } from '@herald/contracts';
+import {
+  firstClassFieldNames,
+  segmentMessages,
+  simulateMessages,
+  type ConditionNode,
+  type ConditionVerdict,
+  type OperationConfig,
+} from '@herald/contracts';
 import { explainQuery, segmentFilter, type CompileContext } from '@herald/segments';
 import { isValidTimeZone, type EngineStep } from '@herald/flow-engine';
 import { sql } from 'kysely';
@@ -27,18 +34,36 @@ export interface SimPerson {
 }
 
 /** Columns of the first-class fields a made-up person may set (the rest are custom fields). */
-const columns: Record<string, string> = { email: 'email', firstName: 'first_name', lastName: 'last_name', phone: 'phone', company: 'company', website: 'website', userId: 'external_id' };
+const columns: Record<string, string> = {
+  email: 'email',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  phone: 'phone',
+  company: 'company',
+  website: 'website',
+  userId: 'external_id',
+};
 
-export async function simulatedPerson(db: Database, accountId: number, spec: z.infer<typeof SimulatePerson>): Promise<SimPerson> {
+export async function simulatedPerson(
+  db: Database,
+  accountId: number,
+  spec: z.infer<typeof SimulatePerson>,
+): Promise<SimPerson> {
   if ('email' in spec) {
     const { rows } = await sql<{ id: string; email: string | null; zone: string | null }>`
       select id, email, nullif(fields->>'timezone', '') as zone from people
       where account_id = ${accountId} and lower(email) = lower(${spec.email}) limit 1`.execute(db);
     const row = rows[0];
     if (!row) throw notFound(simulateMessages.personNotFound);
-    return { id: Number(row.id), email: row.email, synthetic: false, zone: row.zone && isValidTimeZone(row.zone) ? row.zone : null };
+    return {
+      id: Number(row.id),
+      email: row.email,
+      synthetic: false,
+      zone: row.zone && isValidTimeZone(row.zone) ? row.zone : null,
+    };
   }
-  if (spec.timezone !== undefined && !isValidTimeZone(spec.timezone)) throw badRequest(simulateMessages.badTimeZone);
+  if (spec.timezone !== undefined && !isValidTimeZone(spec.timezone))
+    throw badRequest(simulateMessages.badTimeZone);
   const custom: Record<string, unknown> = {};
   const set: Record<string, string | null> = {};
   for (const [name, value] of Object.entries(spec.fields)) {
@@ -48,7 +73,11 @@ export async function simulatedPerson(db: Database, accountId: number, spec: z.i
   if (spec.timezone) custom.timezone = spec.timezone;
   // A made-up address unless one is given; an address of a real person would collide with them.
   const email = set.email ?? `test-run-${crypto.randomUUID()}@example.invalid`;
-  const taken = await sql<{ id: string }>`select id from people where account_id = ${accountId} and lower(email) = lower(${email}) limit 1`.execute(db);
+  const taken = await sql<{
+    id: string;
+  }>`select id from people where account_id = ${accountId} and lower(email) = lower(${email}) limit 1`.execute(
+    db,
+  );
   if (taken.rows.length) throw badRequest(simulateMessages.emailTaken);
   set.email = email;
   const names = Object.keys(set);
@@ -60,14 +89,20 @@ export async function simulatedPerson(db: Database, accountId: number, spec: z.i
 }
 
 /** Inserts the made-up events whose time has come on the simulated clock (once each, in time order). */
-export function eventFeed(db: Database, accountId: number, personId: number, events: readonly z.infer<typeof SimulatedEvent>[]) {
+export function eventFeed(
+  db: Database,
+  accountId: number,
+  personId: number,
+  events: readonly z.infer<typeof SimulatedEvent>[],
+) {
   const pending = [...events].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   let next = 0;
   return {
     moments: pending.map((e) => new Date(e.at)),
     async until(at: Date): Promise<void> {
       const due: typeof pending = [];
-      while (next < pending.length && Date.parse(pending[next]!.at) <= at.getTime()) due.push(pending[next++]!);
+      while (next < pending.length && Date.parse(pending[next]!.at) <= at.getTime())
+        due.push(pending[next++]!);
       if (!due.length) return;
       await sql`
         insert into events (account_id, person_id, type, name, data, created_at)
@@ -79,8 +114,16 @@ export function eventFeed(db: Database, accountId: number, personId: number, eve
 }
 
 /** The person as templates and explanations see them (custom fields beside first-class ones, tags a list). */
-export async function personValues(db: Database, accountId: number, personId: number): Promise<Record<string, unknown>> {
-  const { rows } = await sql<{ person: Record<string, unknown> }>`select ${personJsonForTemplates} as person from people p where p.account_id = ${accountId} and p.id = ${personId}`.execute(db);
+export async function personValues(
+  db: Database,
+  accountId: number,
+  personId: number,
+): Promise<Record<string, unknown>> {
+  const { rows } = await sql<{
+    person: Record<string, unknown>;
+  }>`select ${personJsonForTemplates} as person from people p where p.account_id = ${accountId} and p.id = ${personId}`.execute(
+    db,
+  );
   return rows[0]?.person ?? {};
 }
 
@@ -91,11 +134,17 @@ export interface FilterVerdict {
 }
 
 /** The conditions a filter step explains itself with (a has-tag step as a tag condition). */
-function explainedNodes(step: EngineStep, ctx: CompileContext): { nodes: ConditionNode[]; selfId?: number; label: string } | null {
+function explainedNodes(
+  step: EngineStep,
+  ctx: CompileContext,
+): { nodes: ConditionNode[]; selfId?: number; label: string } | null {
   const config = step.config;
   switch (step.operationKey) {
     case '/has-tag':
-      return { nodes: [{ type: 'tag', operator: 'has', tag: (config as OperationConfig<'/has-tag'>).tag }], label: 'Has tag' };
+      return {
+        nodes: [{ type: 'tag', operator: 'has', tag: (config as OperationConfig<'/has-tag'>).tag }],
+        label: 'Has tag',
+      };
     case '/in-segment': {
       const id = (config as OperationConfig<'/in-segment'>).segment.id;
       const nodes = ctx.segments.get(id);
@@ -107,15 +156,29 @@ function explainedNodes(step: EngineStep, ctx: CompileContext): { nodes: Conditi
 }
 
 /** A filter's answer for the person at `at` (the runtime's SQL), with each condition's verdict and the person's values. */
-export async function answerFilter(db: Database, accountId: number, personId: number, step: EngineStep, ctx: CompileContext): Promise<FilterVerdict | { problem: string }> {
+export async function answerFilter(
+  db: Database,
+  accountId: number,
+  personId: number,
+  step: EngineStep,
+  ctx: CompileContext,
+): Promise<FilterVerdict | { problem: string }> {
   const condition = await filterCondition(db, accountId, step, () => Promise.resolve(ctx));
   if ('problem' in condition) return condition;
   const { rows } = await sql<{ yes: boolean }>`
-    select coalesce(${condition.filter}, false) as yes from people p where p.account_id = ${accountId} and p.id = ${personId}`.execute(db);
+    select coalesce(${condition.filter}, false) as yes from people p where p.account_id = ${accountId} and p.id = ${personId}`.execute(
+    db,
+  );
   const answer = rows[0]?.yes ?? false;
   const explained = explainedNodes(step, ctx);
   if (!explained || explained.nodes.length === 0) {
-    return { answer, verdicts: [], why: explained ? 'The segment has no conditions: everyone not archived is in it.' : segmentMessages.unknownSegment(0) };
+    return {
+      answer,
+      verdicts: [],
+      why: explained
+        ? 'The segment has no conditions: everyone not archived is in it.'
+        : segmentMessages.unknownSegment(0),
+    };
   }
   const { query, toVerdicts } = explainQuery(explained.nodes, ctx, personId, explained.selfId);
   const row = (await query.execute(db)).rows[0];
@@ -125,12 +188,20 @@ export async function answerFilter(db: Database, accountId: number, personId: nu
 }
 
 /** Whether the person matches the goal at `at`; null when the flow has no goal or it no longer compiles. */
-export function goalCheck(db: Database, accountId: number, personId: number, goal: ConditionNode[] | null, base: CompileContext) {
+export function goalCheck(
+  db: Database,
+  accountId: number,
+  personId: number,
+  goal: ConditionNode[] | null,
+  base: CompileContext,
+) {
   if (!goal || goal.length === 0 || conditionsProblem(goal, base)) return undefined;
   return async (at: Date): Promise<boolean> => {
     const ctx = { ...base, now: at };
     const { rows } = await sql<{ yes: boolean }>`
-      select coalesce(${segmentFilter(goal, ctx)}, false) as yes from people p where p.account_id = ${accountId} and p.id = ${personId}`.execute(db);
+      select coalesce(${segmentFilter(goal, ctx)}, false) as yes from people p where p.account_id = ${accountId} and p.id = ${personId}`.execute(
+      db,
+    );
     return rows[0]?.yes ?? false;
   };
 }

@@ -1,4 +1,11 @@
-import { flowMessages, simulateLimits, simulateMessages, stepTypeOf, type SimulateBody, type SimulateResult } from '@herald/contracts';
+import {
+  flowMessages,
+  simulateLimits,
+  simulateMessages,
+  stepTypeOf,
+  type SimulateBody,
+  type SimulateResult,
+} from '@herald/contracts';
 import { isValidTimeZone, simulateRun, type Effect } from '@herald/flow-engine';
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -8,11 +15,23 @@ import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { compileOrThrow, previewLinks, renderContext, renderFor } from '../emails/email-rendering.ts';
 import { loadCompileContext } from '../segments/segment-context.ts';
-import { addTagTo, archivePeople, changeField, changeLeadScore, removeTagFrom } from './flow-effects.queries.ts';
+import {
+  addTagTo,
+  archivePeople,
+  changeField,
+  changeLeadScore,
+  removeTagFrom,
+} from './flow-effects.queries.ts';
 import { loadFlowDefinition } from './flow-runs.queries.ts';
 import { flowOrThrow } from './flow-lookup.ts';
 import { readGoal } from './goals.queries.ts';
-import { answerFilter, eventFeed, goalCheck, simulatedPerson, type FilterVerdict } from './simulate.person.ts';
+import {
+  answerFilter,
+  eventFeed,
+  goalCheck,
+  simulatedPerson,
+  type FilterVerdict,
+} from './simulate.person.ts';
 import { describePath, type RenderedSend } from './simulate.path.ts';
 
 type Body = z.infer<typeof SimulateBody>;
@@ -22,10 +41,14 @@ const dayMs = 86_400_000;
 /** The simulated clock's window: from `start` (now) to `until` (90 days later), at most 366 days. */
 function clockOf(body: Body): { start: Date; until: Date } {
   const start = body.start ? new Date(body.start) : new Date();
-  if (start.getTime() < Date.UTC(2000, 0, 1) || start.getTime() > Date.UTC(2100, 0, 1)) throw badRequest(simulateMessages.startOutOfRange);
-  const until = body.until ? new Date(body.until) : new Date(start.getTime() + simulateLimits.defaultDays * dayMs);
+  if (start.getTime() < Date.UTC(2000, 0, 1) || start.getTime() > Date.UTC(2100, 0, 1))
+    throw badRequest(simulateMessages.startOutOfRange);
+  const until = body.until
+    ? new Date(body.until)
+    : new Date(start.getTime() + simulateLimits.defaultDays * dayMs);
   if (until.getTime() <= start.getTime()) throw badRequest(simulateMessages.untilBeforeStart);
-  if (until.getTime() - start.getTime() > simulateLimits.maxDays * dayMs) throw badRequest(simulateMessages.horizonTooLong);
+  if (until.getTime() - start.getTime() > simulateLimits.maxDays * dayMs)
+    throw badRequest(simulateMessages.horizonTooLong);
   return { start, until };
 }
 
@@ -36,21 +59,41 @@ function clockOf(body: Body): { start: Date; until: Date } {
  * see it), filters and the goal are answered by the runtime's SQL there, and emails are rendered as the pipeline
  * renders them. Nothing is sent and nothing stays written.
  */
-export async function simulateFlow(db: Database, services: Services, session: Session, flowId: number, body: Body): Promise<SimulateResult> {
+export async function simulateFlow(
+  db: Database,
+  services: Services,
+  session: Session,
+  flowId: number,
+  body: Body,
+): Promise<SimulateResult> {
   const { accountId } = session;
   const row = await flowOrThrow(db, accountId, flowId);
   const flow = await loadFlowDefinition(db, accountId, flowId, row.version);
-  const triggers = [...flow.steps.values()].filter((s) => stepTypeOf(s.operationKey) === 'trigger').sort((a, b) => a.id - b.id);
+  const triggers = [...flow.steps.values()]
+    .filter((s) => stepTypeOf(s.operationKey) === 'trigger')
+    .sort((a, b) => a.id - b.id);
   if (!triggers.length) throw badRequest(simulateMessages.noTrigger);
-  const trigger = body.triggerStepId === undefined ? triggers[0]! : triggers.find((t) => t.id === body.triggerStepId);
+  const trigger =
+    body.triggerStepId === undefined ? triggers[0]! : triggers.find((t) => t.id === body.triggerStepId);
   if (!trigger) throw badRequest(simulateMessages.notATrigger);
   const { start, until } = clockOf(body);
-  const account = await db.selectFrom('accounts').select('timezone').where('id', '=', accountId).executeTakeFirst();
+  const account = await db
+    .selectFrom('accounts')
+    .select('timezone')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   const accountZone = account?.timezone && isValidTimeZone(account.timezone) ? account.timezone : 'UTC';
 
   await sql`savepoint herald_simulation`.execute(db);
   try {
-    return await simulateInside(db, services, session, { flow, triggerId: trigger.id, start, until, accountZone, body });
+    return await simulateInside(db, services, session, {
+      flow,
+      triggerId: trigger.id,
+      start,
+      until,
+      accountZone,
+      body,
+    });
   } catch (error) {
     // A real person's row held by a writer for longer than the lock timeout.
     if ((error as { code?: string }).code === '55P03') throw conflict(simulateMessages.personBusy);
@@ -70,7 +113,12 @@ interface Inside {
   body: Body;
 }
 
-async function simulateInside(db: Database, services: Services, session: Session, input: Inside): Promise<SimulateResult> {
+async function simulateInside(
+  db: Database,
+  services: Services,
+  session: Session,
+  input: Inside,
+): Promise<SimulateResult> {
   const { accountId } = session;
   const { flow, start, until, body } = input;
   // A tag or field step of a real person changes their row inside the savepoint: wait for a writer at most 2 s.
@@ -87,7 +135,12 @@ async function simulateInside(db: Database, services: Services, session: Session
   const render = async (effect: Extract<Effect, { kind: 'send' }>, at: Date): Promise<string | null> => {
     let email = compiled.get(effect.emailId);
     if (!email) {
-      const row = await db.selectFrom('emails').select(['name', 'subject', 'preheader', 'html', 'fromEmail']).where('accountId', '=', accountId).where('id', '=', effect.emailId).executeTakeFirst();
+      const row = await db
+        .selectFrom('emails')
+        .select(['name', 'subject', 'preheader', 'html', 'fromEmail'])
+        .where('accountId', '=', accountId)
+        .where('id', '=', effect.emailId)
+        .executeTakeFirst();
       if (!row) return flowMessages.emailGone(effect.emailId);
       try {
         email = Object.assign(compileOrThrow(row), { name: row.name });
@@ -100,8 +153,19 @@ async function simulateInside(db: Database, services: Services, session: Session
     const context = await renderContext(db, session, person.id);
     const host = new URL(services.config.publicUrl).hostname || 'localhost';
     try {
-      const rendered = await renderFor(email, context, { messageId: `<test-run@${host}>`, ...previewLinks(services) }, email.name);
-      sends.set(effect.key, { stepId: effect.stepId, emailId: effect.emailId, at: at.toISOString(), subject: rendered.subject, html: rendered.html });
+      const rendered = await renderFor(
+        email,
+        context,
+        { messageId: `<test-run@${host}>`, ...previewLinks(services) },
+        email.name,
+      );
+      sends.set(effect.key, {
+        stepId: effect.stepId,
+        emailId: effect.emailId,
+        at: at.toISOString(),
+        subject: rendered.subject,
+        html: rendered.html,
+      });
       return null;
     } catch (error) {
       if (error instanceof AppError) return error.message;
@@ -111,11 +175,23 @@ async function simulateInside(db: Database, services: Services, session: Session
 
   const outcome = await simulateRun(
     flow,
-    { startStepId: input.triggerId, start, until, timeZone, maxSteps: simulateLimits.maxSteps, moments: feed.moments, runId: person.id, personId: person.id },
+    {
+      startStepId: input.triggerId,
+      start,
+      until,
+      timeZone,
+      maxSteps: simulateLimits.maxSteps,
+      moments: feed.moments,
+      runId: person.id,
+      personId: person.id,
+    },
     {
       answer: async (stepId, at) => {
         await feed.until(at);
-        const result = await answerFilter(db, accountId, person.id, flow.steps.get(stepId)!, { ...base, now: at });
+        const result = await answerFilter(db, accountId, person.id, flow.steps.get(stepId)!, {
+          ...base,
+          now: at,
+        });
         if ('problem' in result) return result;
         verdicts.set(stepId, [...(verdicts.get(stepId) ?? []), result]);
         return result.answer;
@@ -126,8 +202,10 @@ async function simulateInside(db: Database, services: Services, session: Session
           const seq = Number(effect.key.slice(effect.key.indexOf(':') + 1));
           if (effect.kind === 'addTag') await addTagTo(db, accountId, effect.tag, [person.id]);
           else if (effect.kind === 'removeTag') await removeTagFrom(db, accountId, effect.tag, [person.id]);
-          else if (effect.kind === 'changeField') await changeField(db, accountId, effect.field, effect.value, [person.id]);
-          else if (effect.kind === 'leadScore') await changeLeadScore(db, accountId, effect.change, [person.id]);
+          else if (effect.kind === 'changeField')
+            await changeField(db, accountId, effect.field, effect.value, [person.id]);
+          else if (effect.kind === 'leadScore')
+            await changeLeadScore(db, accountId, effect.change, [person.id]);
           else if (effect.kind === 'archivePerson') await archivePeople(db, accountId, [person.id]);
           else if (effect.kind === 'send') {
             const problem = await render(effect, at);
@@ -142,7 +220,12 @@ async function simulateInside(db: Database, services: Services, session: Session
   const path = describePath(outcome.steps, { flow, timeZone, verdicts, sends });
   return {
     path,
-    emails: outcome.steps.flatMap((s) => s.effects.filter((e) => e.kind === 'send').map((e) => sends.get(e.key)).filter((e): e is RenderedSend => e !== undefined)),
+    emails: outcome.steps.flatMap((s) =>
+      s.effects
+        .filter((e) => e.kind === 'send')
+        .map((e) => sends.get(e.key))
+        .filter((e): e is RenderedSend => e !== undefined),
+    ),
     ended: outcome.ended,
     reason: outcome.ended === 'stepLimit' ? simulateMessages.stepLimit : outcome.reason,
     timeZone,
@@ -150,7 +233,10 @@ async function simulateInside(db: Database, services: Services, session: Session
     until: until.toISOString(),
     convertedAt: outcome.convertedAt?.toISOString() ?? null,
     wakeAt: outcome.wakeAt?.toISOString() ?? null,
-    person: { id: person.synthetic ? null : person.id, email: person.synthetic ? null : person.email, synthetic: person.synthetic },
+    person: {
+      id: person.synthetic ? null : person.id,
+      email: person.synthetic ? null : person.email,
+      synthetic: person.synthetic,
+    },
   };
 }
-

@@ -3,23 +3,52 @@ import type { InputFields } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 
 /** The step's columns; the webhook trigger's secret is read to sign its URL and never leaves the server (toStep). */
-const stepColumns = ['id', 'flowId', 'type', 'serviceId', 'operationKey', 'inputFields', 'outputFields', 'x', 'y', 'position', 'integrationId', 'secret', 'createdAt', 'updatedAt'] as const;
+const stepColumns = [
+  'id',
+  'flowId',
+  'type',
+  'serviceId',
+  'operationKey',
+  'inputFields',
+  'outputFields',
+  'x',
+  'y',
+  'position',
+  'integrationId',
+  'secret',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export type StepRow = NonNullable<Awaited<ReturnType<typeof findStep>>>;
 
 export function listSteps(db: Database, accountId: number, flowIds: number[]) {
   if (flowIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('flowSteps').select(stepColumns).where('accountId', '=', accountId).where('flowId', 'in', flowIds).orderBy('id').execute();
+  return db
+    .selectFrom('flowSteps')
+    .select(stepColumns)
+    .where('accountId', '=', accountId)
+    .where('flowId', 'in', flowIds)
+    .orderBy('id')
+    .execute();
 }
 
 export function findStep(db: Database, accountId: number, id: number) {
-  return db.selectFrom('flowSteps').select(stepColumns).where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('flowSteps')
+    .select(stepColumns)
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function countFlowSteps(db: Database, accountId: number, flowId: number) {
   const row = await db
     .selectFrom('flowSteps')
-    .select([(eb) => eb.fn.countAll<string>().as('steps'), sql<string>`count(*) filter (where type = 'trigger')`.as('triggers')])
+    .select([
+      (eb) => eb.fn.countAll<string>().as('steps'),
+      sql<string>`count(*) filter (where type = 'trigger')`.as('triggers'),
+    ])
     .where('accountId', '=', accountId)
     .where('flowId', '=', flowId)
     .executeTakeFirstOrThrow();
@@ -28,7 +57,18 @@ export async function countFlowSteps(db: Database, accountId: number, flowId: nu
 
 export function insertStep(
   db: Database,
-  values: { accountId: number; flowId: number; type: string; serviceId: string; operationKey: string; inputFields: InputFields; x: number; y: number; position: number | null; secret: string | null },
+  values: {
+    accountId: number;
+    flowId: number;
+    type: string;
+    serviceId: string;
+    operationKey: string;
+    inputFields: InputFields;
+    x: number;
+    y: number;
+    position: number | null;
+    secret: string | null;
+  },
 ) {
   return db
     .insertInto('flowSteps')
@@ -37,7 +77,12 @@ export function insertStep(
     .executeTakeFirstOrThrow();
 }
 
-export function updateStepRow(db: Database, accountId: number, id: number, changes: { inputFields?: InputFields; x?: number; y?: number; position?: number | null }) {
+export function updateStepRow(
+  db: Database,
+  accountId: number,
+  id: number,
+  changes: { inputFields?: InputFields; x?: number; y?: number; position?: number | null },
+) {
   return db
     .updateTable('flowSteps')
     .set({
@@ -59,7 +104,14 @@ export async function deleteStepRow(db: Database, accountId: number, id: number)
 
 /** The people now at a step (a waiting person at the wait they wait in, as peopleAtSteps counts), longest there first. */
 export async function peopleAtStep(db: Database, accountId: number, stepId: number, limit: number) {
-  const { rows } = await sql<{ id: string; email: string | null; firstName: string | null; lastName: string | null; updatedAt: Date; wakeAt: Date | null }>`
+  const { rows } = await sql<{
+    id: string;
+    email: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    updatedAt: Date;
+    wakeAt: Date | null;
+  }>`
     select p.id, p.email, p.first_name as "firstName", p.last_name as "lastName", r.updated_at as "updatedAt", r.wake_at as "wakeAt"
     from flow_runs r
     left join flow_run_steps s on r.status = 'waiting' and s.account_id = r.account_id and s.run_id = r.id and s.seq = r.seq

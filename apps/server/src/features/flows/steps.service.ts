@@ -24,15 +24,26 @@ import { bumpFlowVersion, peopleAtSteps, type FlowRow } from './flows.queries.ts
 import { flowOrThrow } from './flow-lookup.ts';
 import { definitionOf } from './flows.shape.ts';
 import { deleteLinksOutsideBranches, listLinks } from './links.queries.ts';
-import { countFlowSteps, deleteStepRow, findStep, insertStep, listSteps, peopleAtStep, updateStepRow, type StepRow } from './steps.queries.ts';
+import {
+  countFlowSteps,
+  deleteStepRow,
+  findStep,
+  insertStep,
+  listSteps,
+  peopleAtStep,
+  updateStepRow,
+  type StepRow,
+} from './steps.queries.ts';
 import { linkConditionsOf, loadResourceLookup, setupProblem, toStep } from './steps.shape.ts';
 import { newWebhookSecret } from './steps.webhook.ts';
 
-const unprocessable = (message: string, errorCode?: string) => new AppError('UnprocessableError', message, errorCode ? { errorCode } : {});
+const unprocessable = (message: string, errorCode?: string) =>
+  new AppError('UnprocessableError', message, errorCode ? { errorCode } : {});
 
 /** A step's settings within the size limit, and a webhook step's address allowed (422 otherwise). */
 async function checkInputFields(services: Services, operationKey: string, inputFields: InputFields) {
-  if (JSON.stringify(inputFields).length > flowLimits.maxInputFieldsChars) throw unprocessable(flowMessages.inputTooLarge, 'inputTooLarge');
+  if (JSON.stringify(inputFields).length > flowLimits.maxInputFieldsChars)
+    throw unprocessable(flowMessages.inputTooLarge, 'inputTooLarge');
   if (operationKey === '/send-webhook') {
     const { url } = decodeInputFields(inputFields);
     if (typeof url === 'string' && url.trim() !== '') {
@@ -44,19 +55,33 @@ async function checkInputFields(services: Services, operationKey: string, inputF
 
 /** A change that alters what an active flow does needs the user's confirmation (the web shows a modal and retries). */
 function assertConfirmed(flow: FlowRow, confirmed: boolean | undefined) {
-  if (flow.status === 'active' && confirmed !== true) throw conflict(flowMessages.confirmActiveEdit, 'confirmActiveEdit');
+  if (flow.status === 'active' && confirmed !== true)
+    throw conflict(flowMessages.confirmActiveEdit, 'confirmActiveEdit');
 }
 
 /**
  * A wait set to less than a minute must not leave a loop that nothing stops (422, as drawing such a link is). A wait
  * whose settings are incomplete is let through: it is shown as not set up, and activation refuses it anyway.
  */
-async function assertLoopsKeepAWait(db: Database, accountId: number, flow: FlowRow, stepId: number, operationKey: '/delay' | '/delay-v2', inputFields: InputFields) {
+async function assertLoopsKeepAWait(
+  db: Database,
+  accountId: number,
+  flow: FlowRow,
+  stepId: number,
+  operationKey: '/delay' | '/delay-v2',
+  inputFields: InputFields,
+) {
   if (setupProblem(operationKey, decodeInputFields(inputFields)) !== null) return;
   const flowId = Number(flow.id);
-  const [steps, links] = await Promise.all([listSteps(db, accountId, [flowId]), listLinks(db, accountId, [flowId])]);
-  const changed = steps.map((s) => (Number(s.id) === stepId ? { ...s, inputFields: inputFields as never } : s));
-  const loops = (rows: typeof steps) => validateFlow(definitionOf(flow, rows, links)).includes(flowMessages.cycleWithoutWait);
+  const [steps, links] = await Promise.all([
+    listSteps(db, accountId, [flowId]),
+    listLinks(db, accountId, [flowId]),
+  ]);
+  const changed = steps.map((s) =>
+    Number(s.id) === stepId ? { ...s, inputFields: inputFields as never } : s,
+  );
+  const loops = (rows: typeof steps) =>
+    validateFlow(definitionOf(flow, rows, links)).includes(flowMessages.cycleWithoutWait);
   if (loops(changed) && !loops(steps)) throw unprocessable(flowMessages.cycleWithoutWait, 'cycleWithoutWait');
 }
 
@@ -67,10 +92,18 @@ async function stepOrThrow(db: Database, accountId: number, id: number): Promise
 }
 
 /** The API's Step for one row, with its problem and the people at it now. */
-async function shapeStep(db: Database, services: Services, accountId: number, row: StepRow, withPeople = true) {
+async function shapeStep(
+  db: Database,
+  services: Services,
+  accountId: number,
+  row: StepRow,
+  withPeople = true,
+) {
   const [lookup, peopleAt] = await Promise.all([
     loadResourceLookup(db, accountId, [row]),
-    withPeople ? peopleAtSteps(db, accountId, [Number(row.flowId)]) : Promise.resolve(new Map<number, number>()),
+    withPeople
+      ? peopleAtSteps(db, accountId, [Number(row.flowId)])
+      : Promise.resolve(new Map<number, number>()),
   ]);
   return toStep(row, { lookup, peopleAt, publicUrl: services.config.publicUrl, showInboundUrl: true });
 }
@@ -79,12 +112,18 @@ async function shapeStep(db: Database, services: Services, accountId: number, ro
  * POST /v1/steps/: a native step in a flow of the account ('Unknown step' for any other operation), at most
  * flowLimits.maxSteps per flow and one trigger. A webhook trigger gets its signing secret here.
  */
-export async function createStep(db: Database, services: Services, session: Session, body: z.infer<typeof CreateStepBody>) {
+export async function createStep(
+  db: Database,
+  services: Services,
+  session: Session,
+  body: z.infer<typeof CreateStepBody>,
+) {
   const { accountId } = session;
   const typeProblem = stepTypeProblem(body.operationKey, body.type);
   if (typeProblem) throw badRequest(typeProblem);
   const flow = await flowOrThrow(db, accountId, body.flowId, true);
-  if (body.serviceId !== nativeServiceId || !isOperationKey(body.operationKey)) throw unprocessable(flowMessages.unknownStep, 'unknownStep');
+  if (body.serviceId !== nativeServiceId || !isOperationKey(body.operationKey))
+    throw unprocessable(flowMessages.unknownStep, 'unknownStep');
   const inputFields = body.inputFields ?? {};
   await checkInputFields(services, body.operationKey, inputFields);
   const type = stepTypeOf(body.operationKey);
@@ -104,13 +143,20 @@ export async function createStep(db: Database, services: Services, session: Sess
     secret: body.operationKey === '/webhook-trigger' ? newWebhookSecret() : null,
   });
   await bumpFlowVersion(db, accountId, Number(flow.id));
-  return { step: await shapeStep(db, services, accountId, row, false), ...(body.tempId !== undefined && body.tempId !== null ? { tempId: body.tempId } : {}) };
+  return {
+    step: await shapeStep(db, services, accountId, row, false),
+    ...(body.tempId !== undefined && body.tempId !== null ? { tempId: body.tempId } : {}),
+  };
 }
 
 /** A serialized step sent back names the stored step's flow, operation and type, or is refused (400). */
 function assertSameStep(current: StepRow, body: z.infer<typeof UpdateStepBody>) {
-  if (body.flowId !== undefined && body.flowId !== Number(current.flowId)) throw badRequest(flowBodyMessages.stepOtherFlow(Number(current.flowId)));
-  if ((body.serviceId !== undefined && body.serviceId !== current.serviceId) || (body.operationKey !== undefined && body.operationKey !== current.operationKey)) {
+  if (body.flowId !== undefined && body.flowId !== Number(current.flowId))
+    throw badRequest(flowBodyMessages.stepOtherFlow(Number(current.flowId)));
+  if (
+    (body.serviceId !== undefined && body.serviceId !== current.serviceId) ||
+    (body.operationKey !== undefined && body.operationKey !== current.operationKey)
+  ) {
     throw badRequest(flowBodyMessages.operationFixed(current.operationKey));
   }
   const typeProblem = stepTypeProblem(current.operationKey, body.type);
@@ -121,17 +167,26 @@ function assertSameStep(current: StepRow, body: z.infer<typeof UpdateStepBody>) 
  * PATCH /v1/steps/{id}: settings, place on the canvas, position. New settings on an active flow need
  * confirmActiveEdit; an A/B test whose variants changed loses the links of variants it no longer has.
  */
-export async function updateStep(db: Database, services: Services, session: Session, id: number, body: z.infer<typeof UpdateStepBody>) {
+export async function updateStep(
+  db: Database,
+  services: Services,
+  session: Session,
+  id: number,
+  body: z.infer<typeof UpdateStepBody>,
+) {
   if (body.id !== undefined && body.id !== id) throw badRequest(flowApiMessages.stepIdMismatch);
   const { accountId } = session;
   const current = await stepOrThrow(db, accountId, id);
   assertSameStep(current, body);
   const flow = await flowOrThrow(db, accountId, Number(current.flowId), true);
-  const settingsChanged = body.inputFields !== undefined && JSON.stringify(body.inputFields) !== JSON.stringify(current.inputFields);
+  const settingsChanged =
+    body.inputFields !== undefined &&
+    JSON.stringify(body.inputFields) !== JSON.stringify(current.inputFields);
   if (settingsChanged) {
     assertConfirmed(flow, body.confirmActiveEdit);
     await checkInputFields(services, current.operationKey, body.inputFields!);
-    if (current.operationKey === '/delay' || current.operationKey === '/delay-v2') await assertLoopsKeepAWait(db, accountId, flow, id, current.operationKey, body.inputFields!);
+    if (current.operationKey === '/delay' || current.operationKey === '/delay-v2')
+      await assertLoopsKeepAWait(db, accountId, flow, id, current.operationKey, body.inputFields!);
   }
   const row = await updateStepRow(db, accountId, id, {
     ...(settingsChanged ? { inputFields: body.inputFields } : {}),
@@ -139,7 +194,8 @@ export async function updateStep(db: Database, services: Services, session: Sess
     ...(body.position !== undefined ? { position: body.position } : {}),
   });
   // A webhook step given a new address closes the alert its refused address raised.
-  if (settingsChanged && current.operationKey === '/send-webhook') await resolveAlert(db, accountId, `flow-webhook:${id}`);
+  if (settingsChanged && current.operationKey === '/send-webhook')
+    await resolveAlert(db, accountId, `flow-webhook:${id}`);
   if (settingsChanged && current.operationKey === '/ab-test') {
     const branches = linkConditionsOf(current.operationKey, decodeInputFields(body.inputFields));
     // An A/B test being edited into shape (no valid variants yet) keeps its links until it has variants again.
@@ -150,7 +206,13 @@ export async function updateStep(db: Database, services: Services, session: Sess
 }
 
 /** GET /v1/steps/{id}: the step; refresh=false leaves out the people count (0). */
-export async function getStep(db: Database, services: Services, session: Session, id: number, refresh: boolean) {
+export async function getStep(
+  db: Database,
+  services: Services,
+  session: Session,
+  id: number,
+  refresh: boolean,
+) {
   const row = await stepOrThrow(db, session.accountId, id);
   return { step: await shapeStep(db, services, session.accountId, row, refresh) };
 }
@@ -162,7 +224,9 @@ export async function deleteStep(db: Database, session: Session, id: number, con
   const flow = await flowOrThrow(db, accountId, Number(current.flowId), true);
   assertConfirmed(flow, confirmed);
   const links = await listLinks(db, accountId, [Number(flow.id)]);
-  const removedLinks = links.filter((l) => Number(l.source) === id || Number(l.target) === id).map((l) => Number(l.id));
+  const removedLinks = links
+    .filter((l) => Number(l.source) === id || Number(l.target) === id)
+    .map((l) => Number(l.id));
   await deleteStepRow(db, accountId, id);
   await bumpFlowVersion(db, accountId, Number(flow.id));
   return { id, flowId: Number(flow.id), removedLinks };

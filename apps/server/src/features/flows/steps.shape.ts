@@ -1,4 +1,13 @@
-import { archivedSegmentId, decodeInputFields, flowMessages, isOperationKey, stepTypeOf, type InputFields, type Step, type StepType } from '@herald/contracts';
+import {
+  archivedSegmentId,
+  decodeInputFields,
+  flowMessages,
+  isOperationKey,
+  stepTypeOf,
+  type InputFields,
+  type Step,
+  type StepType,
+} from '@herald/contracts';
 import { configProblem, stepBranches } from '@herald/flow-engine';
 import type { Database } from '../../db/connection.ts';
 import { existingEmails, existingSegments } from './flows.queries.ts';
@@ -8,8 +17,12 @@ import { webhookTriggerUrl } from './steps.webhook.ts';
 /** What a step's configuration points at: segments, emails and person fields. */
 export type StepReferences = { segments: number[]; emails: number[]; fields: string[] };
 
-const positiveId = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
-const objectAt = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const positiveId = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+const objectAt = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 
 /** The segments, emails and fields a step uses, read from its decoded configuration (valid or not). */
 export function stepReferences(operationKey: string, config: Record<string, unknown>): StepReferences {
@@ -49,7 +62,11 @@ export function stepReferences(operationKey: string, config: Record<string, unkn
 /** Which referenced segments and emails still exist, for many steps at once. */
 export type ResourceLookup = { segments: Set<number>; emails: Set<number> };
 
-export async function loadResourceLookup(db: Database, accountId: number, rows: readonly Pick<StepRow, 'operationKey' | 'inputFields'>[]): Promise<ResourceLookup> {
+export async function loadResourceLookup(
+  db: Database,
+  accountId: number,
+  rows: readonly Pick<StepRow, 'operationKey' | 'inputFields'>[],
+): Promise<ResourceLookup> {
   const segmentIds = new Set<number>();
   const emailIds = new Set<number>();
   for (const row of rows) {
@@ -57,8 +74,14 @@ export async function loadResourceLookup(db: Database, accountId: number, rows: 
     refs.segments.forEach((id) => segmentIds.add(id));
     refs.emails.forEach((id) => emailIds.add(id));
   }
-  const [segments, emails] = await Promise.all([existingSegments(db, accountId, [...segmentIds]), existingEmails(db, accountId, [...emailIds])]);
-  return { segments: new Set([archivedSegmentId, ...segments.map((s) => Number(s.id))]), emails: new Set(emails.map((e) => Number(e.id))) };
+  const [segments, emails] = await Promise.all([
+    existingSegments(db, accountId, [...segmentIds]),
+    existingEmails(db, accountId, [...emailIds]),
+  ]);
+  return {
+    segments: new Set([archivedSegmentId, ...segments.map((s) => Number(s.id))]),
+    emails: new Set(emails.map((e) => Number(e.id))),
+  };
 }
 
 /** Why a step's settings do not fit its operation ('Unknown step' for an operation outside the catalogue), or null. */
@@ -67,7 +90,12 @@ export function setupProblem(operationKey: string, config: Record<string, unknow
 }
 
 /** Why a step cannot run as configured (its set-up, or a segment or email gone), or null. */
-export function stepProblem(operationKey: string, config: Record<string, unknown>, lookup: ResourceLookup, setUpProblem = setupProblem(operationKey, config)): string | null {
+export function stepProblem(
+  operationKey: string,
+  config: Record<string, unknown>,
+  lookup: ResourceLookup,
+  setUpProblem = setupProblem(operationKey, config),
+): string | null {
   if (setUpProblem) return setUpProblem;
   const refs = stepReferences(operationKey, config);
   const segment = refs.segments.find((id) => !lookup.segments.has(id));
@@ -84,7 +112,12 @@ export function linkConditionsOf(operationKey: string, config: Record<string, un
 }
 
 /** showInboundUrl: false for a flow read through a share token (the webhook trigger's URL lets anyone enter people). */
-export type StepShapeContext = { lookup: ResourceLookup; peopleAt: ReadonlyMap<number, number>; publicUrl: string; showInboundUrl: boolean };
+export type StepShapeContext = {
+  lookup: ResourceLookup;
+  peopleAt: ReadonlyMap<number, number>;
+  publicUrl: string;
+  showInboundUrl: boolean;
+};
 
 /** The Step the API answers with. */
 export function toStep(row: StepRow, context: StepShapeContext): Step {
@@ -96,7 +129,10 @@ export function toStep(row: StepRow, context: StepShapeContext): Step {
   const problem = stepProblem(row.operationKey, config, context.lookup, setUp);
   const outputFields =
     row.operationKey === '/webhook-trigger' && row.secret && context.showInboundUrl
-      ? { ...((row.outputFields ?? {}) as Record<string, unknown>), url: webhookTriggerUrl(context.publicUrl, id, row.secret) }
+      ? {
+          ...((row.outputFields ?? {}) as Record<string, unknown>),
+          url: webhookTriggerUrl(context.publicUrl, id, row.secret),
+        }
       : ((row.outputFields ?? null) as Record<string, unknown> | null);
   return {
     id,

@@ -1,4 +1,11 @@
-import { decodeInputFields, flowMessages, webhookTestMessages, type InputFields, type WebhookTestAnswer, type WebhookTestBody } from '@herald/contracts';
+import {
+  decodeInputFields,
+  flowMessages,
+  webhookTestMessages,
+  type InputFields,
+  type WebhookTestAnswer,
+  type WebhookTestBody,
+} from '@herald/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -15,7 +22,13 @@ const shownChars = 2000;
  * person and `test: true`, through the same address rules as the runtime. A refused address is a 400 (nothing is
  * called); a receiver that fails or does not answer is a result to show, not an error of this call.
  */
-export async function testWebhookStep(db: Database, services: Services, session: Session, id: number, body: z.infer<typeof WebhookTestBody>): Promise<WebhookTestAnswer> {
+export async function testWebhookStep(
+  db: Database,
+  services: Services,
+  session: Session,
+  id: number,
+  body: z.infer<typeof WebhookTestBody>,
+): Promise<WebhookTestAnswer> {
   const step = await findStep(db, session.accountId, id);
   if (!step) throw notFound(flowMessages.stepNotFound);
   if (step.operationKey !== '/send-webhook') throw badRequest(webhookTestMessages.notWebhookStep);
@@ -34,24 +47,50 @@ export async function testWebhookStep(db: Database, services: Services, session:
     stepId: Number(step.id),
     runId: null,
     idempotencyKey: key,
-    person: { id: null, email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe', tags: ['sample'], fields: {} },
+    person: {
+      id: null,
+      email: 'jane.doe@example.com',
+      firstName: 'Jane',
+      lastName: 'Doe',
+      tags: ['sample'],
+      fields: {},
+    },
   };
   const started = performance.now();
   try {
     const response = await fetchOutgoing(url, {
       ...options,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Herald-Webhook/1', 'idempotency-key': key, 'x-herald-test': '1' },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Herald-Webhook/1',
+        'idempotency-key': key,
+        'x-herald-test': '1',
+      },
       body: JSON.stringify(payload),
       timeoutMs: testTimeoutMs,
       maxResponseBytes: 16 * 1024,
     });
     const ok = response.status >= 200 && response.status < 300;
-    return { ok, status: response.status, durationMs: elapsed(started), responseBody: response.body.slice(0, shownChars), error: ok ? null : `The webhook answered ${response.status}.`, payload };
+    return {
+      ok,
+      status: response.status,
+      durationMs: elapsed(started),
+      responseBody: response.body.slice(0, shownChars),
+      error: ok ? null : `The webhook answered ${response.status}.`,
+      payload,
+    };
   } catch (failure) {
     if (failure instanceof OutgoingError && failure.reason === 'refused') throw badRequest(failure.message);
     const message = failure instanceof Error ? failure.message : String(failure);
-    return { ok: false, status: null, durationMs: elapsed(started), responseBody: '', error: message, payload };
+    return {
+      ok: false,
+      status: null,
+      durationMs: elapsed(started),
+      responseBody: '',
+      error: message,
+      payload,
+    };
   }
 }
 

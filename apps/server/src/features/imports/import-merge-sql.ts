@@ -21,16 +21,32 @@ export const mergeSettings =
   " set_config('herald.search_deferred', 'on', true)";
 
 /** What one batch's statement answers; `batchCounts` turns it into the import's counts. */
-export type BatchRow = { batch: number; earlier: number; created: number; createdEarlier: number; updated: number };
+export type BatchRow = {
+  batch: number;
+  earlier: number;
+  created: number;
+  createdEarlier: number;
+  updated: number;
+};
 
 /**
  * The counts of a batch (or of one round of it): a person's first row in the file counts the person as created,
  * updated (changed) or skipped; every later row of the same email is a duplicate. A later row whose person is gone
  * meanwhile creates it again and counts as created.
  */
-export function batchCounts(r: BatchRow): { created: number; updated: number; skipped: number; duplicates: number } {
+export function batchCounts(r: BatchRow): {
+  created: number;
+  updated: number;
+  skipped: number;
+  duplicates: number;
+} {
   const duplicates = r.earlier - r.createdEarlier;
-  return { created: r.created, updated: r.updated, skipped: r.batch - duplicates - r.created - r.updated, duplicates };
+  return {
+    created: r.created,
+    updated: r.updated,
+    skipped: r.batch - duplicates - r.created - r.updated,
+    duplicates,
+  };
 }
 
 /**
@@ -112,4 +128,10 @@ export function batchStatement(strategy: 'update' | 'ignore', importId: number, 
 export const importBatching = { rows: 100_000 };
 
 /** A staged chunk ready to merge, with what the parse saw of its emails (both true when it could not tell). */
-export type StagedBatch = { batch: number; from: number; to: number; repeatsInBatch: boolean; repeatsEarlier: boolean };
+export type StagedBatch = {
+  batch: number;
+  from: number;
+  to: number;
+  repeatsInBatch: boolean;
+  repeatsEarlier: boolean;
+};

@@ -1,5 +1,12 @@
 import type pg from 'pg';
-import { batchCounts, batchStatement, importBatching, mergeSettings, type BatchRow, type StagedBatch } from './import-merge-sql.ts';
+import {
+  batchCounts,
+  batchStatement,
+  importBatching,
+  mergeSettings,
+  type BatchRow,
+  type StagedBatch,
+} from './import-merge-sql.ts';
 import { withAccountClient } from '../../db/tenancy.ts';
 import { recordTags } from './import-parse.ts';
 import { dropStagingTable, stagingTable } from './staging-table.ts';
@@ -22,7 +29,10 @@ async function cleanPendingLists(pool: pg.Pool): Promise<void> {
 }
 
 /** Ask for the search entries of the people the import wrote (people-search-fill), in the caller's transaction. */
-async function enqueueSearchFill(client: pg.PoolClient, imp: { accountId: number; id: number }): Promise<void> {
+async function enqueueSearchFill(
+  client: pg.PoolClient,
+  imp: { accountId: number; id: number },
+): Promise<void> {
   await client.query(
     `select herald_enqueue('people-search-fill', json_build_object('accountId', account_id, 'since', created_at), 'people-search-fill:' || account_id || ':' || id, null, 10)
      from imports where account_id = $1 and id = $2`,
@@ -31,9 +41,15 @@ async function enqueueSearchFill(client: pg.PoolClient, imp: { accountId: number
 }
 
 /** The batches of an import merged already (a restarted job merges only the others). */
-export async function mergedBatches(pool: pg.Pool, imp: { accountId: number; id: number }): Promise<Set<number>> {
+export async function mergedBatches(
+  pool: pg.Pool,
+  imp: { accountId: number; id: number },
+): Promise<Set<number>> {
   return withAccountClient(pool, imp.accountId, async (client) => {
-    const { rows } = await client.query<{ batchNo: number }>('select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
+    const { rows } = await client.query<{ batchNo: number }>(
+      'select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2',
+      [imp.accountId, imp.id],
+    );
     return new Set(rows.map((r) => r.batchNo));
   });
 }
@@ -132,7 +148,9 @@ export class ImportMerger {
   private async mergeBatch(b: StagedBatch): Promise<void> {
     const { pool, imp } = this;
     // Fresh staging rows have no statistics yet; a small sample of the first chunk is enough to plan by row range.
-    this.analyzed ??= pool.query(`begin; set local default_statistics_target = 10; analyze ${stagingTable(imp.id)}; commit`).then(() => undefined);
+    this.analyzed ??= pool
+      .query(`begin; set local default_statistics_target = 10; analyze ${stagingTable(imp.id)}; commit`)
+      .then(() => undefined);
     await this.analyzed;
     await withAccountClient(pool, imp.accountId, async (client) => {
       await client.query(mergeSettings);
@@ -145,14 +163,32 @@ export class ImportMerger {
         // Round n takes the n-th row of each email in the batch, until a round finds none.
         const statement = batchStatement(imp.strategy, imp.id, true);
         for (let round = 1; ; round += 1) {
-          const { rows } = await client.query<BatchRow>(statement, [imp.accountId, b.from, b.to, imp.tags, round]);
+          const { rows } = await client.query<BatchRow>(statement, [
+            imp.accountId,
+            b.from,
+            b.to,
+            imp.tags,
+            round,
+          ]);
           if (rows[0]!.batch === 0) break;
           add(rows[0]!);
         }
       } else {
-        add((await client.query<BatchRow>(batchStatement(imp.strategy, imp.id, false), [imp.accountId, b.from, b.to, imp.tags])).rows[0]!);
+        add(
+          (
+            await client.query<BatchRow>(batchStatement(imp.strategy, imp.id, false), [
+              imp.accountId,
+              b.from,
+              b.to,
+              imp.tags,
+            ])
+          ).rows[0]!,
+        );
       }
-      await client.query('insert into import_merged_batches (account_id, import_id, batch_no) values ($1, $2, $3)', [imp.accountId, imp.id, b.batch]);
+      await client.query(
+        'insert into import_merged_batches (account_id, import_id, batch_no) values ($1, $2, $3)',
+        [imp.accountId, imp.id, b.batch],
+      );
       await client.query(
         `update imports set merged_rows = merged_rows + $3, created = created + $4, updated = updated + $5, skipped = skipped + $6, duplicates = duplicates + $7
          where account_id = $1 and id = $2`,
@@ -166,7 +202,14 @@ export class ImportMerger {
 export function stagedBatches(upTo: number): StagedBatch[] {
   const size = importBatching.rows;
   const out: StagedBatch[] = [];
-  for (let b = 0; b * size < upTo; b += 1) out.push({ batch: b, from: b * size, to: Math.min((b + 1) * size, upTo), repeatsInBatch: true, repeatsEarlier: true });
+  for (let b = 0; b * size < upTo; b += 1)
+    out.push({
+      batch: b,
+      from: b * size,
+      to: Math.min((b + 1) * size, upTo),
+      repeatsInBatch: true,
+      repeatsEarlier: true,
+    });
   return out;
 }
 
@@ -179,8 +222,14 @@ export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<voi
   await withAccountClient(pool, imp.accountId, async (client) => {
     // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
     await recordTags(client, imp.accountId, imp.tags);
-    await client.query('delete from import_merged_batches where account_id = $1 and import_id = $2', [imp.accountId, imp.id]);
-    await client.query("update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2", [imp.accountId, imp.id]);
+    await client.query('delete from import_merged_batches where account_id = $1 and import_id = $2', [
+      imp.accountId,
+      imp.id,
+    ]);
+    await client.query(
+      "update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2",
+      [imp.accountId, imp.id],
+    );
     await enqueueSearchFill(client, imp);
   });
   await dropStagingTable(pool, imp.id);
@@ -190,5 +239,7 @@ export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<voi
 export async function afterFailedMerge(pool: pg.Pool, imp: { accountId: number; id: number }): Promise<void> {
   await cleanPendingLists(pool).catch(() => undefined);
   // A retry that finishes the import asks for the same fill again; the second one finds it done.
-  await withAccountClient(pool, imp.accountId, (client) => enqueueSearchFill(client, imp)).catch(() => undefined);
+  await withAccountClient(pool, imp.accountId, (client) => enqueueSearchFill(client, imp)).catch(
+    () => undefined,
+  );
 }

@@ -21,7 +21,11 @@ export class ImportFailure extends Error {}
 
 /** Add tags to the account's tag list (those it has already are left as they are). */
 export async function recordTags(client: pg.PoolClient, accountId: number, tags: string[]): Promise<void> {
-  if (tags.length) await client.query('insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing', [accountId, tags]);
+  if (tags.length)
+    await client.query(
+      'insert into tags (account_id, tag) select $1, unnest($2::text[]) on conflict do nothing',
+      [accountId, tags],
+    );
 }
 
 async function readHead(services: Services, key: string): Promise<Buffer> {
@@ -62,8 +66,13 @@ async function openChunk(pool: pg.Pool, imp: { accountId: number; id: number }):
   try {
     await client.query('begin');
     // The COPY lasts as long as reading its chunk of the file: the pool's request time limit does not fit it.
-    await client.query("select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('statement_timeout', '600000', true)", [String(imp.accountId)]);
-    const copy = client.query(copyStreams.from(`copy ${stagingTable(imp.id)} (account_id, ${stagingLineColumns}) from stdin`));
+    await client.query(
+      "select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('statement_timeout', '600000', true)",
+      [String(imp.accountId)],
+    );
+    const copy = client.query(
+      copyStreams.from(`copy ${stagingTable(imp.id)} (account_id, ${stagingLineColumns}) from stdin`),
+    );
     // Errors surface where the chunk is written or committed (`once`, `finished`); none may go unheard.
     copy.on('error', () => undefined);
     return { client, copy, failures: [], tags: new Set(), pending: '' };
@@ -75,7 +84,11 @@ async function openChunk(pool: pg.Pool, imp: { accountId: number; id: number }):
 }
 
 /** Finish the COPY and commit it with the chunk's failures and the count of rows parsed so far. */
-async function commitChunk(chunk: OpenChunk, imp: { accountId: number; id: number }, parsedRows: number): Promise<void> {
+async function commitChunk(
+  chunk: OpenChunk,
+  imp: { accountId: number; id: number },
+  parsedRows: number,
+): Promise<void> {
   const { client, copy, failures, tags } = chunk;
   try {
     await flush(chunk);
@@ -125,7 +138,9 @@ export async function parseImportFile(
   if (head.length === 0) throw new ImportFailure(importMessages.noPeople);
   const shape = sniffCsv(head);
   if (shape.isBinary) throw new ImportFailure('This file is not a CSV text file.');
-  const customFields = await withAccount(services.db, imp.accountId, (db) => listCustomFields(db, imp.accountId));
+  const customFields = await withAccount(services.db, imp.accountId, (db) =>
+    listCustomFields(db, imp.accountId),
+  );
   const stream = await services.storage.readStream(imp.fileKey);
   if (!stream) throw new ImportFailure(importMessages.fileMissing);
 
@@ -145,7 +160,13 @@ export async function parseImportFile(
   /** The chunk's place in the file and what the parse saw of its emails, as the merge needs it. */
   const staged = (upTo: number): StagedBatch => {
     const batch = Math.floor((upTo - 1) / chunkRows);
-    return { batch, from: batch * chunkRows, to: upTo, repeatsInBatch: resumed || seen.repeatedInBatch, repeatsEarlier: resumed || seen.repeatedFromEarlier };
+    return {
+      batch,
+      from: batch * chunkRows,
+      to: upTo,
+      repeatsInBatch: resumed || seen.repeatedInBatch,
+      repeatsEarlier: resumed || seen.repeatedFromEarlier,
+    };
   };
 
   const take = async () => {
@@ -154,14 +175,17 @@ export async function parseImportFile(
     for (const record of batch) {
       if (!plans) {
         plans = planColumns(record.cells, imp.fieldMapping, customFields);
-        if (!plans.some((p) => p.kind === 'first' && p.name === 'email')) throw new ImportFailure('No column of the file matches the column mapped to Email.');
+        if (!plans.some((p) => p.kind === 'first' && p.name === 'email'))
+          throw new ImportFailure('No column of the file matches the column mapped to Email.');
         continue;
       }
       rowNo += 1;
       if (rowNo <= imp.parsedRows) continue;
       if (chunkCount === 0) seen.startBatch(Math.floor((rowNo - 1) / chunkRows));
       chunk ??= await openChunk(services.pool, imp);
-      const line = record.error ? { reason: `This row is not valid CSV: ${record.error}` } : stagingLine(record.cells, rowNo, plans, chunk.tags, seen);
+      const line = record.error
+        ? { reason: `This row is not valid CSV: ${record.error}` }
+        : stagingLine(record.cells, rowNo, plans, chunk.tags, seen);
       if (typeof line === 'string') {
         // Lines go to COPY in blocks of about 64 KB: a write per line costs a buffer and a message each.
         chunk.pending += prefix + line;

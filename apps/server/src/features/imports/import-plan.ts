@@ -1,35 +1,81 @@
-import { cleanFieldName, maxFieldValueLength, normaliseTag, type ColumnMapping, type PersonFieldType } from '@herald/contracts';
+import {
+  cleanFieldName,
+  maxFieldValueLength,
+  normaliseTag,
+  type ColumnMapping,
+  type PersonFieldType,
+} from '@herald/contracts';
 import type { CustomFieldRow } from '../fields/fields.queries.ts';
 import type { SeenEmails } from './seen-emails.ts';
 
 /** Staging columns for the first-class fields a column can map to. */
-export const stagingColumns = { email: 'email', firstName: 'first_name', lastName: 'last_name', phone: 'phone', company: 'company', website: 'website', userId: 'external_id' } as const;
+export const stagingColumns = {
+  email: 'email',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  phone: 'phone',
+  company: 'company',
+  website: 'website',
+  userId: 'external_id',
+} as const;
 type FirstClass = keyof typeof stagingColumns;
 /** Slots of the first-class values in a staging line, email first. */
-const slotOf: Record<FirstClass, number> = { email: 0, firstName: 1, lastName: 2, phone: 3, company: 4, website: 5, userId: 6 };
+const slotOf: Record<FirstClass, number> = {
+  email: 0,
+  firstName: 1,
+  lastName: 2,
+  phone: 3,
+  company: 4,
+  website: 5,
+  userId: 6,
+};
 
 export type ColumnPlan =
   | { index: number; kind: 'first'; name: FirstClass; slot: number }
   | { index: number; kind: 'tags' }
-  | { index: number; kind: 'custom'; name: string; jsonKeyCopy: string; type: PersonFieldType; isArray: boolean; enumValues: string[] | null; allowNew: boolean };
+  | {
+      index: number;
+      kind: 'custom';
+      name: string;
+      jsonKeyCopy: string;
+      type: PersonFieldType;
+      isArray: boolean;
+      enumValues: string[] | null;
+      allowNew: boolean;
+    };
 
 /** The field a mapping entry writes to: its field name, or the cleaned name of the new field. */
-export const mappedFieldName = (m: ColumnMapping) => (m.newField ? cleanFieldName(m.field ?? m.newField.title) : m.field);
+export const mappedFieldName = (m: ColumnMapping) =>
+  m.newField ? cleanFieldName(m.field ?? m.newField.title) : m.field;
 
 /** Turn the mapping into per-column instructions against the file's header. */
-export function planColumns(header: string[], mapping: ColumnMapping[], customFields: CustomFieldRow[]): ColumnPlan[] {
+export function planColumns(
+  header: string[],
+  mapping: ColumnMapping[],
+  customFields: CustomFieldRow[],
+): ColumnPlan[] {
   const byName = new Map(customFields.map((f) => [f.name, f]));
   const plans: ColumnPlan[] = [];
   for (const m of mapping) {
     const name = mappedFieldName(m);
     const index = header.findIndex((h) => h.trim() === m.column.trim());
     if (!name || index < 0) continue;
-    if (Object.hasOwn(stagingColumns, name)) plans.push({ index, kind: 'first', name: name as FirstClass, slot: slotOf[name as FirstClass] });
+    if (Object.hasOwn(stagingColumns, name))
+      plans.push({ index, kind: 'first', name: name as FirstClass, slot: slotOf[name as FirstClass] });
     else if (name === 'tags') plans.push({ index, kind: 'tags' });
     else {
       const field = byName.get(name);
       if (!field) continue;
-      plans.push({ index, kind: 'custom', name, jsonKeyCopy: copyText(JSON.stringify(name)), type: field.type as PersonFieldType, isArray: field.isArray, enumValues: field.enumValues as string[] | null, allowNew: field.allowNewEnumValues });
+      plans.push({
+        index,
+        kind: 'custom',
+        name,
+        jsonKeyCopy: copyText(JSON.stringify(name)),
+        type: field.type as PersonFieldType,
+        isArray: field.isArray,
+        enumValues: field.enumValues as string[] | null,
+        allowNew: field.allowNewEnumValues,
+      });
     }
   }
   return plans;
@@ -61,7 +107,8 @@ function convert(plan: Extract<ColumnPlan, { kind: 'custom' }>, raw: string): un
       return new Date(t).toISOString();
     }
     case 'enum':
-      if (!plan.allowNew && !(plan.enumValues ?? []).includes(raw)) throw new Error(`${plan.name} must be one of: ${(plan.enumValues ?? []).join(', ')}.`);
+      if (!plan.allowNew && !(plan.enumValues ?? []).includes(raw))
+        throw new Error(`${plan.name} must be one of: ${(plan.enumValues ?? []).join(', ')}.`);
       return raw;
     default:
       return raw;
@@ -70,7 +117,8 @@ function convert(plan: Extract<ColumnPlan, { kind: 'custom' }>, raw: string): un
 
 /** COPY text format: backslash, tab and line breaks escaped; `\N` is null. */
 const copyEscapes: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-const copyText = (value: string) => (copySpecial.test(value) ? value.replace(copySpecialAll, (c) => copyEscapes[c]!) : value);
+const copyText = (value: string) =>
+  copySpecial.test(value) ? value.replace(copySpecialAll, (c) => copyEscapes[c]!) : value;
 const copySpecial = /[\\\t\n\r]/;
 const copySpecialAll = /[\\\t\n\r]/g;
 /** A cell that needs a closer look: a NUL (refused) or a character COPY escapes. Most cells have none. */
@@ -78,7 +126,11 @@ const cellSpecial = /[\u0000\\\t\n\r]/;
 const jsonSpecial = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 /** JSON of a value as COPY text; plain strings (nearly all) skip the general serializer and the escaping. */
 const jsonCopy = (value: unknown) =>
-  typeof value === 'string' ? (jsonSpecial.test(value) ? copyText(JSON.stringify(value)) : `"${value}"`) : copyText(JSON.stringify(value));
+  typeof value === 'string'
+    ? jsonSpecial.test(value)
+      ? copyText(JSON.stringify(value))
+      : `"${value}"`
+    : copyText(JSON.stringify(value));
 const pgArray = (values: string[]) => `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 const rowTagsOf = (raw: string) => {
   if (!raw.includes(',')) {
@@ -95,8 +147,22 @@ const rowTagsOf = (raw: string) => {
  * from the cells: a million rows make no intermediate objects beyond a few strings, and a cell is
  * scanned for characters COPY must escape once (values are kept escaped).
  */
-export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[], tagsSeen?: Set<string>, emailsSeen?: SeenEmails): string | { reason: string } {
-  const first: (string | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+export function stagingLine(
+  cells: string[],
+  rowNo: number,
+  plans: ColumnPlan[],
+  tagsSeen?: Set<string>,
+  emailsSeen?: SeenEmails,
+): string | { reason: string } {
+  const first: (string | undefined)[] = [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ];
   let email: string | undefined;
   let fields = '';
   let tags = '{}';
@@ -105,10 +171,12 @@ export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[],
     const cell = cells[plan.index];
     if (cell === undefined) continue;
     const raw = cell.trim();
-    if (raw.length > maxFieldValueLength) return { reason: `A value is longer than ${maxFieldValueLength} characters.` };
+    if (raw.length > maxFieldValueLength)
+      return { reason: `A value is longer than ${maxFieldValueLength} characters.` };
     if (raw === '') continue;
     const special = cellSpecial.test(raw);
-    if (special && raw.includes('\u0000')) return { reason: 'A value holds a NUL character, which text cannot.' };
+    if (special && raw.includes('\u0000'))
+      return { reason: 'A value holds a NUL character, which text cannot.' };
     if (plan.kind === 'first') {
       if (plan.slot === 0) email = raw;
       first[plan.slot] = special ? copyText(raw) : raw;
@@ -127,7 +195,8 @@ export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[],
     }
   }
   if (!email) return { reason: 'The email is missing.' };
-  if (email.length > 254 || !emailPattern.test(email)) return { reason: `"${email.slice(0, 100)}" is not a valid email address.` };
+  if (email.length > 254 || !emailPattern.test(email))
+    return { reason: `"${email.slice(0, 100)}" is not a valid email address.` };
   if (rowTags && tagsSeen) for (const tag of rowTags) tagsSeen.add(tag);
   const emailLower = email.toLowerCase();
   emailsSeen?.add(emailLower);
@@ -141,4 +210,5 @@ export function stagingLine(cells: string[], rowNo: number, plans: ColumnPlan[],
 }
 
 /** Staging columns in the order of `stagingLine`, after account_id. */
-export const stagingLineColumns = 'row_no, email, email_lower, first_name, last_name, phone, company, website, external_id, fields, tags';
+export const stagingLineColumns =
+  'row_no, email, email_lower, first_name, last_name, phone, company, website, external_id, fields, tags';

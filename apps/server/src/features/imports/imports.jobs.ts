@@ -19,7 +19,10 @@ const runLock = (importId: number) => `import-run:${importId}`;
 export async function lockImportRun(pool: pg.Pool, importId: number): Promise<(() => Promise<void>) | null> {
   const client = await pool.connect();
   try {
-    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [runLock(importId)]);
+    const { rows } = await client.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
+      [runLock(importId)],
+    );
     if (!rows[0]!.locked) {
       client.release();
       return null;
@@ -47,7 +50,11 @@ const sweepMs = 5_000;
  * died) get a fresh job under the same key (the queue gives the key to the new job). An import without a job, or
  * whose job waits to run or to retry, is left alone.
  */
-export function startImportsSweeper(db: Database, pool: pg.Pool, onError: (error: unknown) => void): () => Promise<void> {
+export function startImportsSweeper(
+  db: Database,
+  pool: pg.Pool,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
   const sweep = async () => {
     const { rows } = await sql<{ accountId: number; id: number }>`
       select i.account_id as "accountId", i.id from imports i
@@ -60,7 +67,14 @@ export function startImportsSweeper(db: Database, pool: pg.Pool, onError: (error
       const release = await lockImportRun(pool, importId);
       if (!release) continue;
       await release();
-      await withAccount(db, accountId, (scoped) => enqueueJob(scoped, 'import-people', { accountId, importId }, { jobKey: importJobKey(accountId, importId), maxAttempts: 5 }));
+      await withAccount(db, accountId, (scoped) =>
+        enqueueJob(
+          scoped,
+          'import-people',
+          { accountId, importId },
+          { jobKey: importJobKey(accountId, importId), maxAttempts: 5 },
+        ),
+      );
     }
   };
   return startPoller(sweep, sweepMs, onError);

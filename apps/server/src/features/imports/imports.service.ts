@@ -19,24 +19,44 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { csvRow } from '../../lib/csv.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
-import { afterFailedMerge, finishImport, ImportMerger, mergedBatches, stagedBatches } from './import-merge.ts';
+import {
+  afterFailedMerge,
+  finishImport,
+  ImportMerger,
+  mergedBatches,
+  stagedBatches,
+} from './import-merge.ts';
 import { holdSegmentRefreshes } from '../../db/refresh-hold.ts';
 import { withAccountClient } from '../../db/tenancy.ts';
 import { ImportFailure, parseImportFile } from './import-parse.ts';
 import { importJobKey, lockImportRun } from './imports.jobs.ts';
 import { mappedFieldName, stagingColumns } from './import-plan.ts';
-import { dropStagingTable, emptyStagingTable, ensureStagingTable, stagingTable, sweepStagingTables } from './staging-table.ts';
+import {
+  dropStagingTable,
+  emptyStagingTable,
+  ensureStagingTable,
+  stagingTable,
+  sweepStagingTables,
+} from './staging-table.ts';
 
 type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
 
 function findImport(db: Database, accountId: number, id: number) {
-  return db.selectFrom('imports').selectAll().where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('imports')
+    .selectAll()
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 function toImport(row: ImportRow): Import {
   const total = row.totalRows ?? Math.max(row.numPeople, row.parsedRows, 1);
   // Half for reading the file, half for merging it; both move at once (chunks merge while later ones are read).
-  const progress = row.status === 'done' ? 1 : Math.min(0.99, 0.5 * Math.min(1, row.parsedRows / total) + 0.5 * Math.min(1, row.mergedRows / total));
+  const progress =
+    row.status === 'done'
+      ? 1
+      : Math.min(0.99, 0.5 * Math.min(1, row.parsedRows / total) + 0.5 * Math.min(1, row.mergedRows / total));
   return {
     id: row.id,
     name: row.name,
@@ -46,7 +66,13 @@ function toImport(row: ImportRow): Import {
     numPeople: row.numPeople,
     totalRows: row.totalRows,
     progress,
-    counts: { created: row.created, updated: row.updated, skipped: row.skipped, failed: row.failed, duplicates: row.duplicates },
+    counts: {
+      created: row.created,
+      updated: row.updated,
+      skipped: row.skipped,
+      failed: row.failed,
+      duplicates: row.duplicates,
+    },
     error: row.error,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -60,18 +86,25 @@ export function importUploadUrl(services: Services, session: Session) {
 }
 
 /** POST /v1/imports: check the mapping against the account's fields, record the import, start its job. */
-export async function createImport(services: Services, db: Database, session: Session, body: z.infer<typeof CreateImportBody>) {
+export async function createImport(
+  services: Services,
+  db: Database,
+  session: Session,
+  body: z.infer<typeof CreateImportBody>,
+) {
   if (body.numPeople === 0) throw badRequest(importMessages.noPeople);
   const mapping = (body.fieldMapping ?? []).filter((m) => m.field || m.newField);
   if (mapping.length === 0) throw badRequest(importMessages.noMapping);
   if (!mapping.some((m) => m.field === 'email')) throw badRequest(importMessages.noEmailColumn);
-  if (!body.peopleFileKey.startsWith(`imports/${session.accountId}/`)) throw badRequest(importMessages.fileMissing);
+  if (!body.peopleFileKey.startsWith(`imports/${session.accountId}/`))
+    throw badRequest(importMessages.fileMissing);
   const custom = new Set((await listCustomFields(db, session.accountId)).map((f) => f.name));
   for (const m of mapping) {
     const name = mappedFieldName(m);
     if (!name) throw badRequest(peopleMessages.invalidFieldName);
     if (m.newField) {
-      if (firstClassFieldNames.includes(name) || custom.has(name)) throw badRequest(peopleMessages.fieldExists(name));
+      if (firstClassFieldNames.includes(name) || custom.has(name))
+        throw badRequest(peopleMessages.fieldExists(name));
     } else if (!Object.hasOwn(stagingColumns, name) && name !== 'tags' && !custom.has(name)) {
       throw badRequest(peopleMessages.unknownField(name));
     }
@@ -93,12 +126,23 @@ export async function createImport(services: Services, db: Database, session: Se
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await enqueueJob(db, 'import-people', { accountId: session.accountId, importId: row.id }, { jobKey: importJobKey(session.accountId, row.id), maxAttempts: 5 });
+  await enqueueJob(
+    db,
+    'import-people',
+    { accountId: session.accountId, importId: row.id },
+    { jobKey: importJobKey(session.accountId, row.id), maxAttempts: 5 },
+  );
   return { id: row.id };
 }
 
 export async function listImports(db: Database, session: Session) {
-  const rows = await db.selectFrom('imports').selectAll().where('accountId', '=', session.accountId).orderBy('id', 'desc').limit(200).execute();
+  const rows = await db
+    .selectFrom('imports')
+    .selectAll()
+    .where('accountId', '=', session.accountId)
+    .orderBy('id', 'desc')
+    .limit(200)
+    .execute();
   return { imports: rows.map(toImport) };
 }
 
@@ -111,17 +155,40 @@ export async function getImport(db: Database, session: Session, id: number) {
 /** The failed rows as CSV: row number and reason. */
 export async function failuresCsv(db: Database, session: Session, id: number) {
   if (!(await findImport(db, session.accountId, id))) throw notFound(importMessages.importNotFound);
-  const rows = await db.selectFrom('importFailures').select(['rowNo', 'reason']).where('accountId', '=', session.accountId).where('importId', '=', id).orderBy('rowNo').execute();
+  const rows = await db
+    .selectFrom('importFailures')
+    .select(['rowNo', 'reason'])
+    .where('accountId', '=', session.accountId)
+    .where('importId', '=', id)
+    .orderBy('rowNo')
+    .execute();
   return [csvRow(['row', 'reason']), ...rows.map((r) => csvRow([r.rowNo, r.reason]))].join('');
 }
 
-async function setImport(services: Services, accountId: number, id: number, changes: Record<string, unknown>) {
-  await withAccount(services.db, accountId, (db) => db.updateTable('imports').set(changes).where('accountId', '=', accountId).where('id', '=', id).execute());
+async function setImport(
+  services: Services,
+  accountId: number,
+  id: number,
+  changes: Record<string, unknown>,
+) {
+  await withAccount(services.db, accountId, (db) =>
+    db.updateTable('imports').set(changes).where('accountId', '=', accountId).where('id', '=', id).execute(),
+  );
 }
 
 /** Whether staged rows are missing: every parsed row is staged or failed until the import is done. */
-async function stagingLost(services: Services, accountId: number, id: number, expected: number): Promise<boolean> {
-  const staged = await withAccountClient(services.pool, accountId, async (client) => (await client.query<{ n: number }>(`select count(*)::int as n from ${stagingTable(id)}`)).rows[0]!.n);
+async function stagingLost(
+  services: Services,
+  accountId: number,
+  id: number,
+  expected: number,
+): Promise<boolean> {
+  const staged = await withAccountClient(
+    services.pool,
+    accountId,
+    async (client) =>
+      (await client.query<{ n: number }>(`select count(*)::int as n from ${stagingTable(id)}`)).rows[0]!.n,
+  );
   return staged !== expected;
 }
 
@@ -145,16 +212,33 @@ async function runLockedImport(services: Services, accountId: number, id: number
   const imp = await withAccount(services.db, accountId, (db) => findImport(db, accountId, id));
   if (!imp || imp.status === 'done' || imp.status === 'failed') return;
   const mapping = imp.fieldMapping as unknown as ColumnMapping[];
-  const merging = { accountId, id, strategy: imp.existingPeopleStrategy as 'update' | 'ignore', tags: imp.tags };
+  const merging = {
+    accountId,
+    id,
+    strategy: imp.existingPeopleStrategy as 'update' | 'ignore',
+    tags: imp.tags,
+  };
   try {
     const staged = await ensureStagingTable(services.pool, id);
-    if (imp.parsedRows > 0 && (!staged || (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed)))) {
+    if (
+      imp.parsedRows > 0 &&
+      (!staged || (await stagingLost(services, accountId, id, imp.parsedRows - imp.failed)))
+    ) {
       // The staging table is unlogged: a PostgreSQL crash empties it. Parse again; merged batches stay merged
       // (with their counts), the others merge from the new parse.
       await emptyStagingTable(services.pool, id);
       await withAccount(services.db, accountId, async (db) => {
-        await db.deleteFrom('importFailures').where('accountId', '=', accountId).where('importId', '=', id).execute();
-        await db.updateTable('imports').set({ parsedRows: 0, failed: 0, totalRows: null }).where('accountId', '=', accountId).where('id', '=', id).execute();
+        await db
+          .deleteFrom('importFailures')
+          .where('accountId', '=', accountId)
+          .where('importId', '=', id)
+          .execute();
+        await db
+          .updateTable('imports')
+          .set({ parsedRows: 0, failed: 0, totalRows: null })
+          .where('accountId', '=', accountId)
+          .where('id', '=', id)
+          .execute();
       });
       imp.parsedRows = 0;
       imp.totalRows = null;
@@ -168,7 +252,12 @@ async function runLockedImport(services: Services, accountId: number, id: number
             for (const m of mapping.filter((entry) => entry.newField)) {
               await db
                 .insertInto('personFields')
-                .values({ accountId, name: cleanFieldName(m.field ?? m.newField!.title), title: m.newField!.title, type: m.newField!.type })
+                .values({
+                  accountId,
+                  name: cleanFieldName(m.field ?? m.newField!.title),
+                  title: m.newField!.title,
+                  type: m.newField!.type,
+                })
                 .onConflict((c) => c.columns(['accountId', 'name']).doNothing())
                 .execute();
             }
@@ -176,7 +265,11 @@ async function runLockedImport(services: Services, accountId: number, id: number
           await setImport(services, accountId, id, { status: 'parsing' });
           // Chunks staged before a restart merge while the rest of the file is read.
           for (const batch of stagedBatches(imp.parsedRows)) merger.offer(batch);
-          const parsed = await parseImportFile(services, { accountId, id, fileKey: imp.fileKey, fieldMapping: mapping, parsedRows: imp.parsedRows }, (batch) => merger.offer(batch));
+          const parsed = await parseImportFile(
+            services,
+            { accountId, id, fileKey: imp.fileKey, fieldMapping: mapping, parsedRows: imp.parsedRows },
+            (batch) => merger.offer(batch),
+          );
           await setImport(services, accountId, id, { totalRows: parsed.totalRows, status: 'importing' });
         } else {
           for (const batch of stagedBatches(imp.totalRows)) merger.offer(batch);
@@ -195,7 +288,11 @@ async function runLockedImport(services: Services, accountId: number, id: number
     }
   } catch (error) {
     if (error instanceof ImportFailure) {
-      await setImport(services, accountId, id, { status: 'failed', error: error.message, finishedAt: new Date() });
+      await setImport(services, accountId, id, {
+        status: 'failed',
+        error: error.message,
+        finishedAt: new Date(),
+      });
       await dropStagingTable(services.pool, id);
       return;
     }

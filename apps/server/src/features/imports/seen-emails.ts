@@ -82,6 +82,7 @@ export class SeenEmails {
     this.slots = new Uint32Array(old.length * 2);
     this.firsts = new Uint32Array(old.length);
     this.mask = old.length - 1;
-    for (let i = 0; i < old.length; i += 2) if (old[i] !== 0 || old[i + 1] !== 0) this.insert(old[i]!, old[i + 1]!, oldFirsts[i / 2]!);
+    for (let i = 0; i < old.length; i += 2)
+      if (old[i] !== 0 || old[i + 1] !== 0) this.insert(old[i]!, old[i + 1]!, oldFirsts[i / 2]!);
   }
 }

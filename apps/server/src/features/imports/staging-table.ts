@@ -21,7 +21,9 @@ export async function ensureStagingTable(pool: pg.Pool, importId: number): Promi
     await client.query('begin');
     // One job runs an import at a time; the lock keeps a retry from racing a job still ending.
     await client.query('select pg_advisory_xact_lock(hashtext($1))', [table]);
-    const { rows } = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [table]);
+    const { rows } = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [
+      table,
+    ]);
     if (!rows[0]!.exists) {
       await client.query(`
         create unlogged table ${table} (

@@ -9,7 +9,12 @@ export async function runOutgoingWebhooks(services: Services, accountId: number)
   const next = await sendDueDeliveries(services, accountId);
   if (next) {
     await withAccount(services.db, accountId, (db) =>
-      enqueueJob(db, 'outgoing-webhooks', { accountId }, { jobKey: `outgoing-webhooks:${accountId}`, runAt: next, soonest: true }),
+      enqueueJob(
+        db,
+        'outgoing-webhooks',
+        { accountId },
+        { jobKey: `outgoing-webhooks:${accountId}`, runAt: next, soonest: true },
+      ),
     );
   }
 }
@@ -18,6 +23,13 @@ export async function runOutgoingWebhooks(services: Services, accountId: number)
 export async function runSlackSend(services: Services, accountId: number): Promise<void> {
   const next = await sendSlackMessages(services, accountId);
   if (next) {
-    await withAccount(services.db, accountId, (db) => enqueueJob(db, 'slack-send', { accountId }, { jobKey: `slack-send:${accountId}`, runAt: next, soonest: true }));
+    await withAccount(services.db, accountId, (db) =>
+      enqueueJob(
+        db,
+        'slack-send',
+        { accountId },
+        { jobKey: `slack-send:${accountId}`, runAt: next, soonest: true },
+      ),
+    );
   }
 }

@@ -14,12 +14,21 @@ const known = (id: string) => {
   return service;
 };
 
-export async function runServiceOperation(db: Database, services: Services, session: Session, serviceId: string, operation: string, config: Record<string, unknown> | undefined) {
+export async function runServiceOperation(
+  db: Database,
+  services: Services,
+  session: Session,
+  serviceId: string,
+  operation: string,
+  config: Record<string, unknown> | undefined,
+) {
   const service = known(serviceId);
-  if (!service || !service.operations.includes(operation)) throw notFound(serviceMessages.unknownOperation(serviceId, operation));
+  if (!service || !service.operations.includes(operation))
+    throw notFound(serviceMessages.unknownOperation(serviceId, operation));
   // Slack's one operation: a test message (config.text, else a standard line).
   const text = config?.text;
-  if (text !== undefined && (typeof text !== 'string' || text.length > 3000)) throw badRequest('The message must be text of at most 3,000 characters.');
+  if (text !== undefined && (typeof text !== 'string' || text.length > 3000))
+    throw badRequest('The message must be text of at most 3,000 characters.');
   return testSlack(db, services, session, text);
 }
 
@@ -29,8 +38,18 @@ export function serviceSchema(serviceId: string): { schema: Record<string, unkno
   return { schema: service?.schema ?? {} };
 }
 
-export async function saveCredentials(db: Database, services: Services, session: Session, serviceId: string, body: { url?: string | undefined }) {
+export async function saveCredentials(
+  db: Database,
+  services: Services,
+  session: Session,
+  serviceId: string,
+  body: { url?: string | undefined },
+) {
   const service = known(serviceId);
   if (serviceId === slackServiceId) return connectSlack(db, services, session, body.url);
-  throw new AppError('UnprocessableError', serviceMessages.noCredentialsNeeded(service?.humanName ?? 'Herald'), { errorCode: serviceMessages.invalidCredentials });
+  throw new AppError(
+    'UnprocessableError',
+    serviceMessages.noCredentialsNeeded(service?.humanName ?? 'Herald'),
+    { errorCode: serviceMessages.invalidCredentials },
+  );
 }

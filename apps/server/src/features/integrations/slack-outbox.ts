@@ -32,14 +32,24 @@ export interface SlackConnection {
 }
 
 export async function slackConnection(db: Database, accountId: number): Promise<SlackConnection | null> {
-  const { rows } = await sql<{ credentials: { url: string }; status: 'active' | 'failed'; authReason: AuthReason | null }>`
-    select credentials, status, auth_reason as "authReason" from account_services where account_id = ${accountId} and service_id = ${slackServiceId}`.execute(db);
+  const { rows } = await sql<{
+    credentials: { url: string };
+    status: 'active' | 'failed';
+    authReason: AuthReason | null;
+  }>`
+    select credentials, status, auth_reason as "authReason" from account_services where account_id = ${accountId} and service_id = ${slackServiceId}`.execute(
+    db,
+  );
   const row = rows[0];
   return row ? { url: row.credentials.url, status: row.status, authReason: row.authReason } : null;
 }
 
 /** Store messages for the job. Alerts go only to a working connection; flow messages always (the job judges them). */
-export async function queueSlackMessage(db: Database, accountId: number, ...messages: SlackMessage[]): Promise<void> {
+export async function queueSlackMessage(
+  db: Database,
+  accountId: number,
+  ...messages: SlackMessage[]
+): Promise<void> {
   const wanted = messages.filter((m) => m.source === 'flow');
   if (wanted.length < messages.length) {
     const connection = await slackConnection(db, accountId);
@@ -55,11 +65,22 @@ export async function queueSlackMessage(db: Database, accountId: number, ...mess
 }
 
 /** What Slack's answer means for the connection: gone for good (and why), worth retrying, or refused for this message only. */
-export function judgeSlackAnswer(status: number | null, body: string): { outcome: 'sent' | 'retry' | 'failed' | 'auth'; reason?: AuthReason } {
+export function judgeSlackAnswer(
+  status: number | null,
+  body: string,
+): { outcome: 'sent' | 'retry' | 'failed' | 'auth'; reason?: AuthReason } {
   const text = body.trim().toLowerCase();
   if (status !== null && status >= 200 && status < 300) return { outcome: 'sent' };
-  if (text === 'token_revoked' || text === 'token_expired' || status === 410) return { outcome: 'auth', reason: 'expired' };
-  if (text === 'no_service' || text === 'invalid_token' || text === 'no_service_id' || text === 'no_team' || status === 404 || status === 403) {
+  if (text === 'token_revoked' || text === 'token_expired' || status === 410)
+    return { outcome: 'auth', reason: 'expired' };
+  if (
+    text === 'no_service' ||
+    text === 'invalid_token' ||
+    text === 'no_service_id' ||
+    text === 'no_team' ||
+    status === 404 ||
+    status === 403
+  ) {
     return { outcome: 'auth', reason: 'wrong_credentials' };
   }
   if (status === null || status === 408 || status === 429 || status >= 500) return { outcome: 'retry' };
@@ -67,7 +88,11 @@ export function judgeSlackAnswer(status: number | null, body: string): { outcome
 }
 
 /** Post one message to a Slack incoming webhook; answers the status (null: no answer) and the body. */
-export async function postToSlack(services: Services, url: string, text: string): Promise<{ status: number | null; body: string; error: string | null; refused?: true }> {
+export async function postToSlack(
+  services: Services,
+  url: string,
+  text: string,
+): Promise<{ status: number | null; body: string; error: string | null; refused?: true }> {
   try {
     const response = await fetchOutgoing(url, {
       method: 'POST',
@@ -77,10 +102,16 @@ export async function postToSlack(services: Services, url: string, text: string)
       maxResponseBytes: 16 * 1024,
       ...services.config.outgoing,
     });
-    return { status: response.status, body: response.body, error: response.status >= 300 ? `Slack answered ${response.status}: ${response.body.slice(0, 200)}` : null };
+    return {
+      status: response.status,
+      body: response.body,
+      error:
+        response.status >= 300 ? `Slack answered ${response.status}: ${response.body.slice(0, 200)}` : null,
+    };
   } catch (failure) {
     // A refused address (private after DNS or a redirect) will not change by asking again: the caller fails the message.
-    if (failure instanceof OutgoingError && failure.reason === 'refused') return { status: null, body: '', error: failure.message, refused: true };
+    if (failure instanceof OutgoingError && failure.reason === 'refused')
+      return { status: null, body: '', error: failure.message, refused: true };
     return { status: null, body: '', error: failure instanceof Error ? failure.message : String(failure) };
   }
 }
@@ -126,7 +157,14 @@ export async function sendSlackMessages(services: Services, accountId: number): 
     if (!connection || connection.status === 'failed') {
       const reason: AuthReason = connection?.authReason ?? 'no_credentials';
       await withAccount(services.db, accountId, async (db) => {
-        await finish(db, accountId, claimed.rows.map((m) => m.id), 'failed', null, reason);
+        await finish(
+          db,
+          accountId,
+          claimed.rows.map((m) => m.id),
+          'failed',
+          null,
+          reason,
+        );
         await stopFlows(db, accountId, reason);
       });
       continue;
@@ -139,8 +177,11 @@ export async function sendSlackMessages(services: Services, accountId: number): 
         else if (answer.refused) {
           await finish(db, accountId, [message.id], 'failed', null, answer.error);
           await sql`insert into account_issues (account_id, kind, message) select ${accountId}, 'slack-refused', ${serviceMessages.slackRefusedAlert(answer.error ?? '')}
-            where not exists (select 1 from account_issues where account_id = ${accountId} and kind = 'slack-refused' and resolved_at is null)`.execute(db);
-        } else if (judged.outcome === 'retry' && message.attempts < maxAttempts) await retry(db, accountId, message, answer.status, answer.error);
+            where not exists (select 1 from account_issues where account_id = ${accountId} and kind = 'slack-refused' and resolved_at is null)`.execute(
+            db,
+          );
+        } else if (judged.outcome === 'retry' && message.attempts < maxAttempts)
+          await retry(db, accountId, message, answer.status, answer.error);
         else await finish(db, accountId, [message.id], 'failed', answer.status, answer.error);
         if (judged.outcome !== 'auth') return false;
         await stopFlows(db, accountId, judged.reason!);
@@ -153,7 +194,9 @@ export async function sendSlackMessages(services: Services, accountId: number): 
     }
   }
   const { rows } = await withAccount(services.db, accountId, (db) =>
-    sql<{ at: Date | null }>`select least(min(next_at) filter (where status = 'pending'), min(lease_until) filter (where status = 'sending')) as at
+    sql<{
+      at: Date | null;
+    }>`select least(min(next_at) filter (where status = 'pending'), min(lease_until) filter (where status = 'sending')) as at
       from slack_messages where account_id = ${accountId} and status in ('pending', 'sending')`.execute(db),
   );
   return rows[0]?.at ?? null;
@@ -162,17 +205,32 @@ export async function sendSlackMessages(services: Services, accountId: number): 
 async function stopFlows(db: Database, accountId: number, reason: AuthReason) {
   const stopped = await failSlack(db, accountId, reason);
   for (const name of stopped) {
-    await sql`insert into account_issues (account_id, kind, message) values (${accountId}, 'slack-connection', ${serviceMessages.flowStoppedAlert(name, reason)})`.execute(db);
+    await sql`insert into account_issues (account_id, kind, message) values (${accountId}, 'slack-connection', ${serviceMessages.flowStoppedAlert(name, reason)})`.execute(
+      db,
+    );
   }
 }
 
-function finish(db: Database, accountId: number, ids: string[], status: 'sent' | 'failed', responseStatus: number | null, error: string | null) {
+function finish(
+  db: Database,
+  accountId: number,
+  ids: string[],
+  status: 'sent' | 'failed',
+  responseStatus: number | null,
+  error: string | null,
+) {
   return sql`update slack_messages set status = ${status}, response_status = ${responseStatus}, last_error = ${error?.slice(0, 1000) ?? null},
       lease_until = null, finished_at = now()
     where account_id = ${accountId} and id = any(${ids}::bigint[])`.execute(db);
 }
 
-function retry(db: Database, accountId: number, message: DueMessage, responseStatus: number | null, error: string | null) {
+function retry(
+  db: Database,
+  accountId: number,
+  message: DueMessage,
+  responseStatus: number | null,
+  error: string | null,
+) {
   return sql`update slack_messages set status = 'pending', response_status = ${responseStatus}, last_error = ${error?.slice(0, 1000) ?? null},
       lease_until = null, next_at = now() + make_interval(secs => ${retryDelaySeconds(message.attempts)})
     where account_id = ${accountId} and id = ${message.id}`.execute(db);

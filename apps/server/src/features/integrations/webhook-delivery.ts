@@ -26,12 +26,21 @@ export function signatureHeader(secret: string, body: string, unixSeconds: numbe
 }
 
 /** Whether a signature header fits the body (receivers' check; tests use it). Rejects timestamps older than toleranceSeconds. */
-export function verifySignature(secret: string, body: string, header: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifySignature(
+  secret: string,
+  body: string,
+  header: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const parts = Object.fromEntries(header.split(',').map((part) => part.split('=', 2) as [string, string]));
   const t = Number(parts.t);
   if (!Number.isInteger(t) || !parts.v1 || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
   const expected = signatureHeader(secret, body, t).split('v1=')[1]!;
-  return expected.length === parts.v1.length && crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(parts.v1));
+  return (
+    expected.length === parts.v1.length &&
+    crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(parts.v1))
+  );
 }
 
 export interface DueDelivery {
@@ -73,7 +82,13 @@ export async function formDeliveries(db: Database, accountId: number): Promise<n
 async function claimDue(services: Services, accountId: number): Promise<DueDelivery[]> {
   return withAccount(services.db, accountId, async (db) => {
     await formDeliveries(db, accountId);
-    const { rows } = await sql<{ id: string; endpointId: string; url: string; attempts: number; test: boolean }>`
+    const { rows } = await sql<{
+      id: string;
+      endpointId: string;
+      url: string;
+      attempts: number;
+      test: boolean;
+    }>`
       update webhook_deliveries d set status = 'sending', attempts = d.attempts + 1, lease_until = now() + make_interval(secs => ${leaseSeconds})
       from webhook_endpoints w
       where d.account_id = ${accountId} and w.account_id = d.account_id and w.id = d.endpoint_id and w.enabled and d.id in (
@@ -81,7 +96,13 @@ async function claimDue(services: Services, accountId: number): Promise<DueDeliv
           and (status = 'pending' or (status = 'sending' and lease_until < now()))
         order by next_at, id limit 10 for update skip locked)
       returning d.id, d.endpoint_id as "endpointId", w.url, d.attempts, d.test`.execute(db);
-    return rows.map((r) => ({ id: Number(r.id), endpointId: Number(r.endpointId), url: r.url, attempts: r.attempts, test: r.test }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      endpointId: Number(r.endpointId),
+      url: r.url,
+      attempts: r.attempts,
+      test: r.test,
+    }));
   });
 }
 
@@ -90,7 +111,11 @@ export async function sendDueDeliveries(services: Services, accountId: number): 
   for (;;) {
     const due = await claimDue(services, accountId);
     if (!due.length) break;
-    await Promise.all(due.map((delivery) => withAccount(services.db, accountId, (db) => deliverOnce(services, db, accountId, delivery))));
+    await Promise.all(
+      due.map((delivery) =>
+        withAccount(services.db, accountId, (db) => deliverOnce(services, db, accountId, delivery)),
+      ),
+    );
   }
   await withAccount(services.db, accountId, (db) => pruneLog(db, accountId));
   const { rows } = await withAccount(services.db, accountId, (db) =>
@@ -103,17 +128,31 @@ export async function sendDueDeliveries(services: Services, accountId: number): 
 }
 
 /** Post one delivery (its events, in id order) and record the outcome on it and on its endpoint. */
-export async function deliverOnce(services: Services, db: Database, accountId: number, delivery: DueDelivery): Promise<void> {
+export async function deliverOnce(
+  services: Services,
+  db: Database,
+  accountId: number,
+  delivery: DueDelivery,
+): Promise<void> {
   const { rows: events } = await sql<{ eventId: string; type: string; data: unknown; createdAt: Date }>`
     select event_id as "eventId", type, data, created_at as "createdAt" from webhook_events
     where account_id = ${accountId} and delivery_id = ${delivery.id} order by id`.execute(db);
-  const { rows: endpoints } = await sql<{ secret: string }>`select secret from webhook_endpoints where account_id = ${accountId} and id = ${delivery.endpointId}`.execute(db);
+  const { rows: endpoints } = await sql<{
+    secret: string;
+  }>`select secret from webhook_endpoints where account_id = ${accountId} and id = ${delivery.endpointId}`.execute(
+    db,
+  );
   const secret = endpoints[0]?.secret;
   if (!secret) return;
   const body = JSON.stringify({
     deliveryId: `${accountId}-${delivery.id}`,
     test: delivery.test,
-    events: events.map((e) => ({ id: e.eventId, type: e.type, createdAt: e.createdAt.toISOString(), data: e.data })),
+    events: events.map((e) => ({
+      id: e.eventId,
+      type: e.type,
+      createdAt: e.createdAt.toISOString(),
+      data: e.data,
+    })),
   });
   let status: number | null = null;
   let error: string | null = null;
@@ -140,7 +179,13 @@ export async function deliverOnce(services: Services, db: Database, accountId: n
   await recordOutcome(db, accountId, delivery, status, error);
 }
 
-async function recordOutcome(db: Database, accountId: number, delivery: DueDelivery, status: number | null, error: string | null) {
+async function recordOutcome(
+  db: Database,
+  accountId: number,
+  delivery: DueDelivery,
+  status: number | null,
+  error: string | null,
+) {
   const done = error === null;
   const failed = !done && delivery.attempts >= webhookLimits.maxAttempts;
   await sql`
@@ -150,7 +195,9 @@ async function recordOutcome(db: Database, accountId: number, delivery: DueDeliv
       next_at = ${done || failed ? sql`next_at` : sql`now() + make_interval(secs => ${retryDelaySeconds(delivery.attempts)})`}
     where account_id = ${accountId} and id = ${delivery.id}`.execute(db);
   if (done) {
-    await sql`update webhook_endpoints set failures_in_row = 0, failing_since = null where account_id = ${accountId} and id = ${delivery.endpointId} and failures_in_row > 0`.execute(db);
+    await sql`update webhook_endpoints set failures_in_row = 0, failing_since = null where account_id = ${accountId} and id = ${delivery.endpointId} and failures_in_row > 0`.execute(
+      db,
+    );
     return;
   }
   // A failure: switched off once it has failed disableAfterFailures times in a row over disableAfterHours.
@@ -168,7 +215,13 @@ async function recordOutcome(db: Database, accountId: number, delivery: DueDeliv
     where account_id = ${accountId} and id = ${delivery.endpointId} and enabled and not ${delivery.test}
     returning url, enabled`.execute(db);
   const row = rows[0] as { url: string; enabled: boolean } | undefined;
-  if (row && !row.enabled) await raiseAlert(db, accountId, `webhook-endpoint:${delivery.endpointId}`, webhookMessages.alert(row.url));
+  if (row && !row.enabled)
+    await raiseAlert(
+      db,
+      accountId,
+      `webhook-endpoint:${delivery.endpointId}`,
+      webhookMessages.alert(row.url),
+    );
 }
 
 /** Deliveries finished more than logDays ago leave the log with their events, a thousand at a time. */
@@ -179,5 +232,7 @@ export async function pruneLog(db: Database, accountId: number): Promise<void> {
         and finished_at < now() - make_interval(days => ${webhookLimits.logDays}) order by id limit 1000
     ),
     gone as (delete from webhook_events e using old where e.account_id = ${accountId} and e.delivery_id = old.id)
-    delete from webhook_deliveries d using old where d.account_id = ${accountId} and d.id = old.id`.execute(db);
+    delete from webhook_deliveries d using old where d.account_id = ${accountId} and d.id = old.id`.execute(
+    db,
+  );
 }

@@ -1,4 +1,11 @@
-import { webhookLimits, webhookMessages, type CreateWebhookEndpointBody, type UpdateWebhookEndpointBody, type WebhookDelivery, type WebhookEndpoint } from '@herald/contracts';
+import {
+  webhookLimits,
+  webhookMessages,
+  type CreateWebhookEndpointBody,
+  type UpdateWebhookEndpointBody,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '@herald/contracts';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
@@ -49,7 +56,10 @@ function shape(row: EndpointRow): WebhookEndpoint {
 }
 
 async function findEndpoint(db: Database, accountId: number, id: number): Promise<EndpointRow> {
-  const { rows } = await sql<EndpointRow>`select ${endpointColumns} from webhook_endpoints where account_id = ${accountId} and id = ${id}`.execute(db);
+  const { rows } =
+    await sql<EndpointRow>`select ${endpointColumns} from webhook_endpoints where account_id = ${accountId} and id = ${id}`.execute(
+      db,
+    );
   if (!rows[0]) throw notFound(webhookMessages.notFound);
   return rows[0];
 }
@@ -59,15 +69,29 @@ async function checkUrl(services: Services, url: string): Promise<void> {
   if (problem) throw badRequest(problem);
 }
 
-export async function listEndpoints(db: Database, session: Session): Promise<{ endpoints: WebhookEndpoint[] }> {
-  const { rows } = await sql<EndpointRow>`select ${endpointColumns} from webhook_endpoints where account_id = ${session.accountId} order by id`.execute(db);
+export async function listEndpoints(
+  db: Database,
+  session: Session,
+): Promise<{ endpoints: WebhookEndpoint[] }> {
+  const { rows } =
+    await sql<EndpointRow>`select ${endpointColumns} from webhook_endpoints where account_id = ${session.accountId} order by id`.execute(
+      db,
+    );
   return { endpoints: rows.map(shape) };
 }
 
-export async function createEndpoint(db: Database, services: Services, session: Session, body: z.infer<typeof CreateWebhookEndpointBody>) {
+export async function createEndpoint(
+  db: Database,
+  services: Services,
+  session: Session,
+  body: z.infer<typeof CreateWebhookEndpointBody>,
+) {
   await checkUrl(services, body.url);
-  const { rows: count } = await sql<{ n: number }>`select count(*)::int as n from webhook_endpoints where account_id = ${session.accountId}`.execute(db);
-  if ((count[0]?.n ?? 0) >= webhookLimits.maxEndpoints) throw conflict(webhookMessages.tooMany, 'too-many-endpoints');
+  const { rows: count } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from webhook_endpoints where account_id = ${session.accountId}`.execute(db);
+  if ((count[0]?.n ?? 0) >= webhookLimits.maxEndpoints)
+    throw conflict(webhookMessages.tooMany, 'too-many-endpoints');
   const { rows } = await sql<EndpointRow & { secret: string }>`
     insert into webhook_endpoints (account_id, url, description, events, enabled)
     values (${session.accountId}, ${body.url}, ${body.description || null}, ${[...new Set(body.events)]}::text[], ${body.enabled ?? true})
@@ -78,7 +102,13 @@ export async function createEndpoint(db: Database, services: Services, session: 
   return { endpoint: shape(row), secret: row.secret };
 }
 
-export async function updateEndpoint(db: Database, services: Services, session: Session, id: number, body: z.infer<typeof UpdateWebhookEndpointBody>) {
+export async function updateEndpoint(
+  db: Database,
+  services: Services,
+  session: Session,
+  id: number,
+  body: z.infer<typeof UpdateWebhookEndpointBody>,
+) {
   const before = await findEndpoint(db, session.accountId, id);
   if (body.url !== undefined && body.url !== before.url) await checkUrl(services, body.url);
   const switchedOn = body.enabled === true && !before.enabled;
@@ -103,16 +133,26 @@ export async function updateEndpoint(db: Database, services: Services, session: 
   return { endpoint: shape(rows[0]!) };
 }
 
-export async function deleteEndpoint(db: Database, session: Session, id: number): Promise<{ endpoint: WebhookEndpoint }> {
+export async function deleteEndpoint(
+  db: Database,
+  session: Session,
+  id: number,
+): Promise<{ endpoint: WebhookEndpoint }> {
   const row = await findEndpoint(db, session.accountId, id);
   await sql`delete from webhook_endpoints where account_id = ${session.accountId} and id = ${id}`.execute(db);
   await resolveAlert(db, session.accountId, `webhook-endpoint:${id}`);
   return { endpoint: shape(row) };
 }
 
-export async function endpointSecret(db: Database, session: Session, id: number): Promise<{ secret: string }> {
+export async function endpointSecret(
+  db: Database,
+  session: Session,
+  id: number,
+): Promise<{ secret: string }> {
   await findEndpoint(db, session.accountId, id);
-  const { rows } = await sql<{ secret: string }>`select secret from webhook_endpoints where account_id = ${session.accountId} and id = ${id}`.execute(db);
+  const { rows } = await sql<{
+    secret: string;
+  }>`select secret from webhook_endpoints where account_id = ${session.accountId} and id = ${id}`.execute(db);
   return { secret: rows[0]!.secret };
 }
 
@@ -155,7 +195,12 @@ function shapeDelivery(row: DeliveryRow): WebhookDelivery {
 }
 
 /** The endpoint's deliveries, newest first. */
-export async function listDeliveries(db: Database, session: Session, id: number, limit: number): Promise<{ deliveries: WebhookDelivery[] }> {
+export async function listDeliveries(
+  db: Database,
+  session: Session,
+  id: number,
+  limit: number,
+): Promise<{ deliveries: WebhookDelivery[] }> {
   await findEndpoint(db, session.accountId, id);
   const { rows } = await sql<DeliveryRow>`
     select ${deliveryColumns} from webhook_deliveries where account_id = ${session.accountId} and endpoint_id = ${id}
@@ -167,7 +212,12 @@ export async function listDeliveries(db: Database, session: Session, id: number,
  * Send a test event to the endpoint now: a delivery of one `test` event, attempted once while the caller waits and,
  * when it fails, retried by the job like any other delivery. Works on a switched-off endpoint too (to check a fix).
  */
-export async function testEndpoint(db: Database, services: Services, session: Session, id: number): Promise<{ delivery: WebhookDelivery }> {
+export async function testEndpoint(
+  db: Database,
+  services: Services,
+  session: Session,
+  id: number,
+): Promise<{ delivery: WebhookDelivery }> {
   const endpoint = await findEndpoint(db, session.accountId, id);
   await checkUrl(services, endpoint.url);
   const { rows } = await sql<{ id: string }>`
@@ -183,7 +233,10 @@ export async function testEndpoint(db: Database, services: Services, session: Se
   // The delivery row is in this request's transaction; the call is made with it and its outcome written there too.
   await deliverOnce(services, db, session.accountId, due);
   await wakeDeliveries(db, session.accountId);
-  const { rows: after } = await sql<DeliveryRow>`select ${deliveryColumns} from webhook_deliveries where account_id = ${session.accountId} and id = ${deliveryId}`.execute(db);
+  const { rows: after } =
+    await sql<DeliveryRow>`select ${deliveryColumns} from webhook_deliveries where account_id = ${session.accountId} and id = ${deliveryId}`.execute(
+      db,
+    );
   return { delivery: shapeDelivery(after[0]!) };
 }
 
@@ -191,7 +244,12 @@ export async function testEndpoint(db: Database, services: Services, session: Se
  * Send a failed delivery (or one waiting for its next attempt) again now, with the same events and delivery id; a
  * failed one gets the full number of attempts again. The endpoint must be switched on for the job to send it.
  */
-export async function retryDelivery(db: Database, session: Session, id: number, deliveryId: number): Promise<{ delivery: WebhookDelivery }> {
+export async function retryDelivery(
+  db: Database,
+  session: Session,
+  id: number,
+  deliveryId: number,
+): Promise<{ delivery: WebhookDelivery }> {
   await findEndpoint(db, session.accountId, id);
   const { rows } = await sql<DeliveryRow>`
     update webhook_deliveries set status = 'pending', next_at = now(), finished_at = null,
@@ -199,7 +257,10 @@ export async function retryDelivery(db: Database, session: Session, id: number, 
     where account_id = ${session.accountId} and endpoint_id = ${id} and id = ${deliveryId} and status in ('failed', 'pending')
     returning ${deliveryColumns}`.execute(db);
   if (!rows[0]) {
-    const { rows: found } = await sql`select 1 from webhook_deliveries where account_id = ${session.accountId} and endpoint_id = ${id} and id = ${deliveryId}`.execute(db);
+    const { rows: found } =
+      await sql`select 1 from webhook_deliveries where account_id = ${session.accountId} and endpoint_id = ${id} and id = ${deliveryId}`.execute(
+        db,
+      );
     if (!found.length) throw notFound(webhookMessages.deliveryNotFound);
     throw conflict(webhookMessages.notRetryable, 'not-retryable');
   }
@@ -208,5 +269,10 @@ export async function retryDelivery(db: Database, session: Session, id: number, 
 }
 
 export function wakeDeliveries(db: Database, accountId: number) {
-  return enqueueJob(db, 'outgoing-webhooks', { accountId }, { jobKey: `outgoing-webhooks:${accountId}`, soonest: true });
+  return enqueueJob(
+    db,
+    'outgoing-webhooks',
+    { accountId },
+    { jobKey: `outgoing-webhooks:${accountId}`, soonest: true },
+  );
 }

@@ -1,4 +1,10 @@
-import { MarketplaceCode, lookupPlan, marketplacePlans, normalizeMarketplaceCode, type Plan } from '@herald/contracts';
+import {
+  MarketplaceCode,
+  lookupPlan,
+  marketplacePlans,
+  normalizeMarketplaceCode,
+  type Plan,
+} from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { insertCodes, listCodes, type NewMarketplaceCode } from './marketplace.queries.ts';
@@ -34,7 +40,8 @@ export const shortestCode = 8;
 export function codeProblemOf(code: string): string | null {
   const parsed = MarketplaceCode.safeParse(code);
   if (!parsed.success) return parsed.error.issues[0]?.message ?? 'Invalid code.';
-  if (parsed.data.length < shortestCode) return `A code needs at least ${shortestCode} characters, so that it cannot be guessed.`;
+  if (parsed.data.length < shortestCode)
+    return `A code needs at least ${shortestCode} characters, so that it cannot be guessed.`;
   return null;
 }
 
@@ -66,11 +73,21 @@ export async function addCodes(db: Database, entries: CodeEntry[]): Promise<AddC
     else {
       const codeHash = codeHashOf(entry.code);
       if (rows.has(codeHash)) alreadyKnown.push(normalizeMarketplaceCode(entry.code));
-      else rows.set(codeHash, { code: normalizeMarketplaceCode(entry.code), codeHash, codeHint: codeHintOf(entry.code), planName: plan.name, peopleUpperLimit: plan.peopleUpperLimit });
+      else
+        rows.set(codeHash, {
+          code: normalizeMarketplaceCode(entry.code),
+          codeHash,
+          codeHint: codeHintOf(entry.code),
+          planName: plan.name,
+          peopleUpperLimit: plan.peopleUpperLimit,
+        });
     }
   });
   if (problems.length) throw new CodeEntryError(problems);
-  const added = await insertCodes(db, [...rows.values()].map(({ code: _code, ...row }) => row));
+  const added = await insertCodes(
+    db,
+    [...rows.values()].map(({ code: _code, ...row }) => row),
+  );
   for (const row of rows.values()) if (!added.has(row.codeHash)) alreadyKnown.push(row.code);
   return { added: added.size, alreadyKnown };
 }
@@ -92,7 +109,11 @@ export async function describeCodes(db: Database): Promise<CodeListing> {
   const codes = await listCodes(db);
   const bands = new Map<number, { peopleUpperLimit: number; total: number; redeemed: number }>();
   for (const code of codes) {
-    const band = bands.get(code.peopleUpperLimit) ?? { peopleUpperLimit: code.peopleUpperLimit, total: 0, redeemed: 0 };
+    const band = bands.get(code.peopleUpperLimit) ?? {
+      peopleUpperLimit: code.peopleUpperLimit,
+      total: 0,
+      redeemed: 0,
+    };
     band.total += 1;
     if (code.redeemedAt) band.redeemed += 1;
     bands.set(code.peopleUpperLimit, band);

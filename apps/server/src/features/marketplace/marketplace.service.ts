@@ -1,4 +1,12 @@
-import { hasScopes, marketplaceMessages, messages, type Plan, type RedeemAnswer, type RedeemBody, type RedemptionList } from '@herald/contracts';
+import {
+  hasScopes,
+  marketplaceMessages,
+  messages,
+  type Plan,
+  type RedeemAnswer,
+  type RedeemBody,
+  type RedemptionList,
+} from '@herald/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -28,19 +36,37 @@ export async function redeemCode(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<RedeemAnswer> {
-  await enforceRateLimit(services.db, `marketplace-redeem:${request.ip}`, redeemAttemptLimit, redeemAttemptWindowSeconds);
+  await enforceRateLimit(
+    services.db,
+    `marketplace-redeem:${request.ip}`,
+    redeemAttemptLimit,
+    redeemAttemptWindowSeconds,
+  );
   const codeHash = codeHashOf(body.code);
   if (session) {
-    if (registrationFields.some((field) => body[field] !== undefined)) throw badRequest(marketplaceMessages.signedInNoRegistration);
+    if (registrationFields.some((field) => body[field] !== undefined))
+      throw badRequest(marketplaceMessages.signedInNoRegistration);
     if (!hasScopes(session, ['billing:write'])) throw forbidden(marketplaceMessages.needsBillingWrite);
-    const plan = await services.db.transaction().execute((trx) => redeemOnto(trx, codeHash, session.accountId, false));
-    return { account: await loadAccount(services.db, session, services.db, services.config), plan, accountCreated: false };
+    const plan = await services.db
+      .transaction()
+      .execute((trx) => redeemOnto(trx, codeHash, session.accountId, false));
+    return {
+      account: await loadAccount(services.db, session, services.db, services.config),
+      plan,
+      accountCreated: false,
+    };
   }
-  if (body.email === undefined && body.idToken === undefined) throw badRequest(messages.missingRegistrationEmail);
+  if (body.email === undefined && body.idToken === undefined)
+    throw badRequest(messages.missingRegistrationEmail);
   let plan: Plan | undefined;
   const account = await registerAccount(
     services,
-    { email: body.email, idToken: body.idToken, source: body.source ?? 'marketplace', timezone: body.timezone },
+    {
+      email: body.email,
+      idToken: body.idToken,
+      source: body.source ?? 'marketplace',
+      timezone: body.timezone,
+    },
     request,
     reply,
     async (trx, created) => {
@@ -51,21 +77,39 @@ export async function redeemCode(
 }
 
 /** In the caller's transaction: checks and locks the code, gives the account its plan, marks the code used. */
-async function redeemOnto(trx: Database, codeHash: string, accountId: number, isNewAccount: boolean): Promise<Plan> {
+async function redeemOnto(
+  trx: Database,
+  codeHash: string,
+  accountId: number,
+  isNewAccount: boolean,
+): Promise<Plan> {
   const code = await lockCode(trx, codeHash);
   if (!code) throw notFound(marketplaceMessages.unknownCode);
   if (code.redeemedAt) throw conflict(marketplaceMessages.alreadyRedeemed, 'code-redeemed');
   if (!isNewAccount) {
     const current = await findAccountPlan(trx, accountId);
     // A code never lowers a plan, and never stacks on a subscription someone still pays for.
-    if (current?.planProvider && current.planProvider !== 'marketplace' && current.planProvider !== 'operator' && current.status !== 'canceled') {
+    if (
+      current?.planProvider &&
+      current.planProvider !== 'marketplace' &&
+      current.planProvider !== 'operator' &&
+      current.status !== 'canceled'
+    ) {
       throw conflict(marketplaceMessages.paidPlanActive, 'paid-plan-active');
     }
-    if (current?.planPeopleUpperLimit && current.planPeopleUpperLimit >= code.peopleUpperLimit && current.status !== 'canceled') {
+    if (
+      current?.planPeopleUpperLimit &&
+      current.planPeopleUpperLimit >= code.peopleUpperLimit &&
+      current.status !== 'canceled'
+    ) {
       throw conflict(marketplaceMessages.planAlreadyCovers, 'plan-covers-code');
     }
   }
-  const assigned = await assignPlan(trx, accountId, { planName: code.planName, peopleUpperLimit: code.peopleUpperLimit, provider: 'marketplace' });
+  const assigned = await assignPlan(trx, accountId, {
+    planName: code.planName,
+    peopleUpperLimit: code.peopleUpperLimit,
+    provider: 'marketplace',
+  });
   await markCodeRedeemed(trx, codeHash, accountId);
   return assigned.plan;
 }

@@ -27,7 +27,16 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function formatOf(timeZone: string): Intl.DateTimeFormat {
   let format = formats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formats.set(timeZone, format);
   }
   return format;
@@ -36,21 +45,39 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
 /** The wall clock of an instant in a zone. */
 export function wallClock(instant: number, timeZone: string): Local {
   const parts: Record<string, number> = {};
-  for (const part of formatOf(timeZone).formatToParts(new Date(instant))) if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+  for (const part of formatOf(timeZone).formatToParts(new Date(instant)))
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
 }
 
 const asUtc = (l: Local) => Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second);
-const offsetAt = (instant: number, timeZone: string) => asUtc(wallClock(Math.floor(instant / 1000) * 1000, timeZone)) - Math.floor(instant / 1000) * 1000;
+const offsetAt = (instant: number, timeZone: string) =>
+  asUtc(wallClock(Math.floor(instant / 1000) * 1000, timeZone)) - Math.floor(instant / 1000) * 1000;
 
 /**
  * The instant a local wall clock names. A time skipped by a daylight-saving change maps to the first instant after
  * the gap; a repeated time to its first occurrence.
  */
-export function instantOf(local: Omit<Local, 'hour' | 'minute' | 'second'> & Partial<Local>, timeZone: string): number {
+export function instantOf(
+  local: Omit<Local, 'hour' | 'minute' | 'second'> & Partial<Local>,
+  timeZone: string,
+): number {
   const wall = asUtc({ hour: 0, minute: 0, second: 0, ...local });
-  const candidates = [wall - offsetAt(wall - 86_400_000, timeZone), wall - offsetAt(wall + 86_400_000, timeZone), wall - offsetAt(wall, timeZone)];
-  const exact = candidates.filter((instant) => asUtc(wallClock(instant, timeZone)) === wall).sort((a, b) => a - b);
+  const candidates = [
+    wall - offsetAt(wall - 86_400_000, timeZone),
+    wall - offsetAt(wall + 86_400_000, timeZone),
+    wall - offsetAt(wall, timeZone),
+  ];
+  const exact = candidates
+    .filter((instant) => asUtc(wallClock(instant, timeZone)) === wall)
+    .sort((a, b) => a - b);
   if (exact.length) return exact[0]!;
   // In a gap: the instant where the clock jumps past the wall time.
   let low = Math.min(...candidates) - 86_400_000;
@@ -68,7 +95,8 @@ const addDays = (d: { year: number; month: number; day: number }, days: number) 
   const date = new Date(Date.UTC(d.year, d.month - 1, d.day + days));
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 };
-const weekday = (d: { year: number; month: number; day: number }) => (new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay() + 6) % 7;
+const weekday = (d: { year: number; month: number; day: number }) =>
+  (new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay() + 6) % 7;
 
 const startOfDay = (d: { year: number; month: number; day: number }, tz: string) => instantOf(d, tz);
 
@@ -85,11 +113,19 @@ export function presetPeriod(preset: MetricsPreset, now: number, timeZone: strin
     return at({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: 1 });
   };
   // A period "this …" runs from its start to now; at the very instant it starts it is one millisecond long, never empty.
-  const sinceStart = (start: number, bucket: Period['bucket']): Period => ({ start, end: Math.max(now, start + 1), bucket });
+  const sinceStart = (start: number, bucket: Period['bucket']): Period => ({
+    start,
+    end: Math.max(now, start + 1),
+    bucket,
+  });
   // The rolling presets are the last N local days with today, so a send of today counts at once: from the start of
   // the day N-1 days before today to now (docs/tracking-and-metrics.md, Email metrics, "Periods"). At the very instant today
   // starts they run one millisecond into it, so today is still one of their days.
-  const rolling = (days: number, bucket: Period['bucket']): Period => ({ start: at(addDays(day, 1 - days)), end: Math.max(now, at(day) + 1), bucket });
+  const rolling = (days: number, bucket: Period['bucket']): Period => ({
+    start: at(addDays(day, 1 - days)),
+    end: Math.max(now, at(day) + 1),
+    bucket,
+  });
   switch (preset) {
     case 'last7Days':
       return rolling(7, 'hour');
@@ -102,11 +138,19 @@ export function presetPeriod(preset: MetricsPreset, now: number, timeZone: strin
     case 'thisWeek':
       return sinceStart(at(monday), 'hour');
     case 'lastMonth':
-      return { start: monthStart(day.year, day.month - 1), end: monthStart(day.year, day.month), bucket: 'day' };
+      return {
+        start: monthStart(day.year, day.month - 1),
+        end: monthStart(day.year, day.month),
+        bucket: 'day',
+      };
     case 'thisMonth':
       return sinceStart(monthStart(day.year, day.month), 'day');
     case 'lastQuarter':
-      return { start: monthStart(day.year, quarterMonth - 3), end: monthStart(day.year, quarterMonth), bucket: 'day' };
+      return {
+        start: monthStart(day.year, quarterMonth - 3),
+        end: monthStart(day.year, quarterMonth),
+        bucket: 'day',
+      };
     case 'thisQuarter':
       return sinceStart(monthStart(day.year, quarterMonth), 'day');
     case 'lastYear':
@@ -129,7 +173,12 @@ export function parseDate(value: string, timeZone: string, endOfDay: boolean): n
  * the whole of that day. The bucket follows the length as the presets do: hours up to a week, days up to a
  * quarter, weeks beyond.
  */
-export function customPeriod(startDate: string | undefined, endDate: string | undefined, now: number, timeZone: string): Period {
+export function customPeriod(
+  startDate: string | undefined,
+  endDate: string | undefined,
+  now: number,
+  timeZone: string,
+): Period {
   const floor = parseDate(allTimeStart, timeZone, false);
   const start = Math.max(floor, startDate ? parseDate(startDate, timeZone, false) : floor);
   const end = endDate ? parseDate(endDate, timeZone, true) : now;

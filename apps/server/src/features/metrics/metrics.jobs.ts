@@ -28,7 +28,9 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
   return db.transaction().execute(async (trx) => {
     if (wait) await sql`select pg_advisory_xact_lock(${rollupLockKey})`.execute(trx);
     else {
-      const { rows: locked } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${rollupLockKey}) as ok`.execute(trx);
+      const { rows: locked } = await sql<{
+        ok: boolean;
+      }>`select pg_try_advisory_xact_lock(${rollupLockKey}) as ok`.execute(trx);
       if (!locked[0]?.ok) return 0;
     }
     await sql`select set_config('work_mem', ${rollupWorkMem}, true)`.execute(trx);
@@ -53,7 +55,10 @@ export async function rollUpBatch(db: Database, limit = batchSize, wait = false)
  * Roll up until the queue is empty (or `maxBatches` ran); returns how many events were taken. `wait` waits for a
  * rollup running elsewhere instead of leaving the work to it (tests and benches that read the figures next).
  */
-export async function rollUpEmailMetrics(db: Database, { maxBatches = 20, wait = false } = {}): Promise<number> {
+export async function rollUpEmailMetrics(
+  db: Database,
+  { maxBatches = 20, wait = false } = {},
+): Promise<number> {
   let total = 0;
   for (let i = 0; i < maxBatches; i++) {
     const n = await rollUpBatch(db, batchSize, wait);

@@ -31,14 +31,21 @@ const sums = sql`
   sum(unsubscribed)::text as unsubscribed, sum(bounced)::text as bounced, sum(complained)::text as complained`;
 
 /** Whether a filter names sources, emails or steps; without, the account-wide rollups answer. */
-const isFiltered = (f: MetricsFilter) => f.broadcastId !== undefined || f.flowIds.length > 0 || f.emailIds.length > 0 || f.stepIds.length > 0;
+const isFiltered = (f: MetricsFilter) =>
+  f.broadcastId !== undefined || f.flowIds.length > 0 || f.emailIds.length > 0 || f.stepIds.length > 0;
 
 /** The where clause of a filter over a rollup table (hour is the UTC hour a row counts). */
 function where(f: MetricsFilter): RawBuilder<unknown> {
-  const parts = [sql`account_id = ${f.accountId}`, sql`hour >= ${new Date(f.start)}`, sql`hour < ${new Date(f.end)}`];
+  const parts = [
+    sql`account_id = ${f.accountId}`,
+    sql`hour >= ${new Date(f.start)}`,
+    sql`hour < ${new Date(f.end)}`,
+  ];
   const sources: RawBuilder<unknown>[] = [];
-  if (f.broadcastId !== undefined) sources.push(sql`(source_kind = 'broadcast' and source_id = ${f.broadcastId})`);
-  if (f.flowIds.length) sources.push(sql`(source_kind = 'flow' and source_id = any(${intArray(f.flowIds)}::bigint[]))`);
+  if (f.broadcastId !== undefined)
+    sources.push(sql`(source_kind = 'broadcast' and source_id = ${f.broadcastId})`);
+  if (f.flowIds.length)
+    sources.push(sql`(source_kind = 'flow' and source_id = any(${intArray(f.flowIds)}::bigint[]))`);
   if (sources.length) parts.push(sql`(${sql.join(sources, sql` or `)})`);
   if (f.emailIds.length) parts.push(sql`email_id = any(${intArray(f.emailIds)}::bigint[])`);
   if (f.stepIds.length) parts.push(sql`step_id = any(${f.stepIds}::text[])`);
@@ -70,7 +77,9 @@ export async function emailCounters(db: Database, f: MetricsFilter) {
 /** Counters per A/B variant. */
 export async function variantCounters(db: Database, f: MetricsFilter) {
   const { rows } = await sql<CounterRow & { variant: number }>`
-    select variant, ${sums} from email_metrics_hourly where ${where(f)} group by variant order by variant`.execute(db);
+    select variant, ${sums} from email_metrics_hourly where ${where(f)} group by variant order by variant`.execute(
+    db,
+  );
   return rows;
 }
 
@@ -107,7 +116,9 @@ export async function linkClicks(db: Database, f: MetricsFilter, limit = 100) {
 
 /** The account's time zone as Postgres knows it; UTC when unset or unknown. */
 export async function accountTimeZone(db: Database, accountId: number): Promise<string> {
-  const { rows } = await sql<{ timeZone: string | null }>`select timezone as "timeZone" from accounts where id = ${accountId}`.execute(db);
+  const { rows } = await sql<{
+    timeZone: string | null;
+  }>`select timezone as "timeZone" from accounts where id = ${accountId}`.execute(db);
   return rows[0]?.timeZone || 'UTC';
 }
 
@@ -117,7 +128,11 @@ export async function accountTimeZone(db: Database, accountId: number): Promise<
  * (migration 0042); this reads the person's events through `events_person_idx`, a few hundred rows for a reader of
  * years of newsletters.
  */
-export async function personEmailCounts(db: Database, accountId: number, personId: number): Promise<Record<string, number>> {
+export async function personEmailCounts(
+  db: Database,
+  accountId: number,
+  personId: number,
+): Promise<Record<string, number>> {
   const { rows } = await sql<{ name: string; n: string }>`
     select name, count(*)::text as n from events
     where account_id = ${accountId} and person_id = ${personId} and type = 'email'

@@ -1,9 +1,23 @@
-import { defaultMetricsPreset, metricsMessages, type EmailFigures, type EmailStatsQuery, type EmailStatsResponse } from '@herald/contracts';
+import {
+  defaultMetricsPreset,
+  metricsMessages,
+  type EmailFigures,
+  type EmailStatsQuery,
+  type EmailStatsResponse,
+} from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { bucketsOf, customPeriod, presetPeriod, type Period } from './metric-periods.ts';
-import { accountTimeZone, bucketCounters, emailCounters, linkClicks, variantCounters, type CounterRow, type MetricsFilter } from './metrics.queries.ts';
+import {
+  accountTimeZone,
+  bucketCounters,
+  emailCounters,
+  linkClicks,
+  variantCounters,
+  type CounterRow,
+  type MetricsFilter,
+} from './metrics.queries.ts';
 
 const zero = (): Omit<EmailFigures, 'delivered' | 'openRate' | 'clickRate'> => ({
   sent: 0,
@@ -37,7 +51,12 @@ const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / wh
 /** Delivered is sent less hard bounces; rates are unique opens and clicks over delivered, as fractions. */
 export function figuresOf(c: Counters): EmailFigures {
   const delivered = Math.max(0, c.sent - c.bounced);
-  return { ...c, delivered, openRate: rate(c.uniqueOpens, delivered), clickRate: rate(c.uniqueClicks, delivered) };
+  return {
+    ...c,
+    delivered,
+    openRate: rate(c.uniqueOpens, delivered),
+    clickRate: rate(c.uniqueClicks, delivered),
+  };
 }
 
 /** A time zone Intl knows, spelt as Intl spells it (the query's zod schema has already refused unknown ones). */
@@ -51,14 +70,20 @@ function canonicalZone(timeZone: string): string {
 
 /** The period a query asks for: its dates when it has any, else its preset (last 30 days by default). */
 export function periodOf(query: EmailStatsQuery, now: number, timeZone: string): Period {
-  if (query.startDate === undefined && query.endDate === undefined) return presetPeriod(query.period ?? defaultMetricsPreset, now, timeZone);
+  if (query.startDate === undefined && query.endDate === undefined)
+    return presetPeriod(query.period ?? defaultMetricsPreset, now, timeZone);
   const period = customPeriod(query.startDate, query.endDate, now, timeZone);
   if (!(period.start < period.end)) throw badRequest(metricsMessages.startAfterEnd);
   return period;
 }
 
 /** GET /v1/emails/stats */
-export async function emailStats(db: Database, session: Session, query: EmailStatsQuery, now = Date.now()): Promise<EmailStatsResponse> {
+export async function emailStats(
+  db: Database,
+  session: Session,
+  query: EmailStatsQuery,
+  now = Date.now(),
+): Promise<EmailStatsResponse> {
   const timeZone = canonicalZone(query.timezone ?? (await accountTimeZone(db, session.accountId)));
   const period = periodOf(query, now, timeZone);
   const filter: MetricsFilter = {
@@ -73,14 +98,25 @@ export async function emailStats(db: Database, session: Session, query: EmailSta
   const buckets = bucketsOf(period, timeZone);
   const counters = buckets.map(() => zero());
   const totals = zero();
-  for (const row of await bucketCounters(db, filter, buckets.map((bucket) => bucket.start))) {
+  for (const row of await bucketCounters(
+    db,
+    filter,
+    buckets.map((bucket) => bucket.start),
+  )) {
     const c = countersOf(row);
     add(counters[row.bucket]!, c);
     add(totals, c);
   }
-  const series = buckets.map((bucket, i) => ({ start: new Date(bucket.start).toISOString(), end: new Date(bucket.end).toISOString(), ...figuresOf(counters[i]!) }));
+  const series = buckets.map((bucket, i) => ({
+    start: new Date(bucket.start).toISOString(),
+    end: new Date(bucket.end).toISOString(),
+    ...figuresOf(counters[i]!),
+  }));
   const stats: EmailStatsResponse['stats'] = {
-    period: query.startDate === undefined && query.endDate === undefined ? (query.period ?? defaultMetricsPreset) : null,
+    period:
+      query.startDate === undefined && query.endDate === undefined
+        ? (query.period ?? defaultMetricsPreset)
+        : null,
     bucket: period.bucket,
     timezone: timeZone,
     startDate: new Date(period.start).toISOString(),
@@ -89,13 +125,23 @@ export async function emailStats(db: Database, session: Session, query: EmailSta
     series,
   };
   if (query.groupByEmail) {
-    stats.emails = (await emailCounters(db, filter)).map((row) => ({ emailId: Number(row.emailId), name: row.name, ...figuresOf(countersOf(row)) }));
+    stats.emails = (await emailCounters(db, filter)).map((row) => ({
+      emailId: Number(row.emailId),
+      name: row.name,
+      ...figuresOf(countersOf(row)),
+    }));
   }
   if (query.abTest) {
-    stats.variants = (await variantCounters(db, filter)).map((row) => ({ variant: Number(row.variant), ...figuresOf(countersOf(row)) }));
+    stats.variants = (await variantCounters(db, filter)).map((row) => ({
+      variant: Number(row.variant),
+      ...figuresOf(countersOf(row)),
+    }));
   }
   // Asked for by flow step, the answer is the stats alone (docs/tracking-and-metrics.md).
   if (query.stepIds.length) return { stats };
-  const clicks = (await linkClicks(db, filter)).map((row) => ({ link: row.link, clicks: Number(row.clicks) }));
+  const clicks = (await linkClicks(db, filter)).map((row) => ({
+    link: row.link,
+    clicks: Number(row.clicks),
+  }));
   return { stats, clicks };
 }

@@ -8,7 +8,11 @@ import { withAccountClient } from '../../db/tenancy.ts';
  * import was requested get their entry (re)computed; an entry that is already right is not written again, so a
  * retried job, or people another write already indexed, cost a comparison only.
  */
-export async function runPeopleSearchFill(services: Services, accountId: number, since: string): Promise<void> {
+export async function runPeopleSearchFill(
+  services: Services,
+  accountId: number,
+  since: string,
+): Promise<void> {
   await fillPeopleSearch(services.pool, accountId, since);
 }
 
@@ -19,7 +23,9 @@ export async function fillPeopleSearch(pool: pg.Pool, accountId: number, since: 
   const part = (k: number) =>
     withAccountClient(pool, accountId, async (client) => {
       // New entries go to the GIN pending list and are folded in large sorted passes (4 MB passes cost more).
-      await client.query("select set_config('gin_pending_list_limit', '65536', true), set_config('work_mem', '131072', true), set_config('statement_timeout', '600000', true), set_config('jit', 'off', true)");
+      await client.query(
+        "select set_config('gin_pending_list_limit', '65536', true), set_config('work_mem', '131072', true), set_config('statement_timeout', '600000', true), set_config('jit', 'off', true)",
+      );
       const { rowCount } = await client.query(
         `insert into people_search (account_id, person_id, search)
          select p.account_id, p.id, herald_person_search(p.email, p.first_name, p.last_name)
@@ -30,7 +36,10 @@ export async function fillPeopleSearch(pool: pg.Pool, accountId: number, since: 
       );
       return rowCount ?? 0;
     });
-  const filled = (await Promise.all(Array.from({ length: fillConnections }, (_, k) => part(k)))).reduce((a, b) => a + b, 0);
+  const filled = (await Promise.all(Array.from({ length: fillConnections }, (_, k) => part(k)))).reduce(
+    (a, b) => a + b,
+    0,
+  );
   const client = await pool.connect();
   try {
     await client.query("set maintenance_work_mem = '256MB'; set statement_timeout = 600000");

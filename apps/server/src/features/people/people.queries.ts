@@ -4,8 +4,21 @@ import type { Database } from '../../db/connection.ts';
 import type { PersonColumns } from './person-values.ts';
 
 export const personColumns = [
-  'id', 'email', 'firstName', 'lastName', 'phone', 'company', 'website', 'externalId', 'fields', 'tags',
-  'createdAt', 'updatedAt', 'archivedAt', 'unsubscribedAt', 'unsubscribeReason',
+  'id',
+  'email',
+  'firstName',
+  'lastName',
+  'phone',
+  'company',
+  'website',
+  'externalId',
+  'fields',
+  'tags',
+  'createdAt',
+  'updatedAt',
+  'archivedAt',
+  'unsubscribedAt',
+  'unsubscribeReason',
 ] as const;
 
 type PersonRow = Awaited<ReturnType<typeof findPerson>> & {};
@@ -44,10 +57,21 @@ export const personJsonForTemplates = sql<unknown>`coalesce(p.fields, '{}'::json
   'archived', p.archived_at is not null, 'unsubscribed', p.unsubscribed_at is not null, 'unsubscribeReason', p.unsubscribe_reason)`;
 
 export function findPerson(db: Database, accountId: number, id: number) {
-  return db.selectFrom('people').select(personColumns).where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('people')
+    .select(personColumns)
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function insertPerson(db: Database, accountId: number, columns: PersonColumns, fields: Record<string, unknown>, tags: string[]) {
+export async function insertPerson(
+  db: Database,
+  accountId: number,
+  columns: PersonColumns,
+  fields: Record<string, unknown>,
+  tags: string[],
+) {
   const row = await db
     .insertInto('people')
     .values({ accountId, ...columns, fields: JSON.stringify(stripNulls(fields)), tags })
@@ -61,7 +85,13 @@ function stripNulls(values: Record<string, unknown>) {
 }
 
 /** Set columns and merge custom fields (a null removes the key) in one statement. */
-export async function updatePerson(db: Database, accountId: number, id: number, columns: PersonColumns, fields: Record<string, unknown>) {
+export async function updatePerson(
+  db: Database,
+  accountId: number,
+  id: number,
+  columns: PersonColumns,
+  fields: Record<string, unknown>,
+) {
   const hasFields = Object.keys(fields).length > 0;
   const res = await db
     .updateTable('people')
@@ -77,30 +107,56 @@ export async function updatePerson(db: Database, accountId: number, id: number, 
 }
 
 /** One page of people (newest first), matching email or name when `query` is given; archived excluded. */
-export async function searchPeople(db: Database, accountId: number, query: string, page: number, pageSize: number) {
+export async function searchPeople(
+  db: Database,
+  accountId: number,
+  query: string,
+  page: number,
+  pageSize: number,
+) {
   const term = query.trim().toLowerCase();
-  let q = db.selectFrom('people').select(personColumns).where('accountId', '=', accountId).where('archivedAt', 'is', null);
+  let q = db
+    .selectFrom('people')
+    .select(personColumns)
+    .where('accountId', '=', accountId)
+    .where('archivedAt', 'is', null);
   if (term) {
     // LIKE cannot use the trigram index under row-level security: herald_search_people (migration
     // 0005) finds the page's ids with the owner's rights, for the transaction's account only.
-    q = q.where('id', 'in', sql<number>`(select herald_search_people(${term}, ${pageSize + 1}, ${page * pageSize}))`);
+    q = q.where(
+      'id',
+      'in',
+      sql<number>`(select herald_search_people(${term}, ${pageSize + 1}, ${page * pageSize}))`,
+    );
     const rows = await q.orderBy('id', 'desc').execute();
     return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
   }
-  const rows = await q.orderBy('id', 'desc').limit(pageSize + 1).offset(page * pageSize).execute();
+  const rows = await q
+    .orderBy('id', 'desc')
+    .limit(pageSize + 1)
+    .offset(page * pageSize)
+    .execute();
   return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }
 
 export async function deletePerson(db: Database, accountId: number, id: number) {
   await db.deleteFrom('events').where('accountId', '=', accountId).where('personId', '=', id).execute();
-  const res = await db.deleteFrom('people').where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  const res = await db
+    .deleteFrom('people')
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
 /** Make sure the tags exist in the account's managed tags, in one statement. */
 export async function ensureTags(db: Database, accountId: number, tags: string[]) {
   if (tags.length === 0) return;
-  await db.insertInto('tags').values(tags.map((tag) => ({ accountId, tag }))).onConflict((c) => c.columns(['accountId', 'tag']).doNothing()).execute();
+  await db
+    .insertInto('tags')
+    .values(tags.map((tag) => ({ accountId, tag })))
+    .onConflict((c) => c.columns(['accountId', 'tag']).doNothing())
+    .execute();
 }
 
 /** Add a tag to people (no duplicates); returns how many people changed. */
@@ -128,6 +184,11 @@ export async function removeTag(db: Database, accountId: number, ids: number[], 
 }
 
 export async function countExisting(db: Database, accountId: number, ids: number[]) {
-  const row = await db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('accountId', '=', accountId).where('id', 'in', ids).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('people')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

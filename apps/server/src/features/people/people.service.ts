@@ -3,7 +3,18 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
-import { addTag, countExisting, ensureTags, deletePerson, findPerson, insertPerson, removeTag, searchPeople, toPerson, updatePerson } from './people.queries.ts';
+import {
+  addTag,
+  countExisting,
+  ensureTags,
+  deletePerson,
+  findPerson,
+  insertPerson,
+  removeTag,
+  searchPeople,
+  toPerson,
+  updatePerson,
+} from './people.queries.ts';
 import { checkPersonValues } from './person-values.ts';
 import { normaliseTag } from '@herald/contracts';
 
@@ -19,7 +30,9 @@ export async function getPerson(db: Database, session: Session, id: number): Pro
 
 /** POST /v1/people/?source=manual: a new person; email required and unique in the account. */
 export async function createPerson(db: Database, session: Session, values: Record<string, unknown>) {
-  const checked = checkPersonValues(values, await listCustomFields(db, session.accountId), { allowTags: true });
+  const checked = checkPersonValues(values, await listCustomFields(db, session.accountId), {
+    allowTags: true,
+  });
   if (!checked.columns.email) throw badRequest('Enter a valid email address.');
   let id: number;
   try {
@@ -35,9 +48,17 @@ export async function createPerson(db: Database, session: Session, values: Recor
 }
 
 /** PATCH /v1/people/{id}: first-class and custom fields; tags change through the tag calls. */
-export async function editPerson(db: Database, session: Session, id: number, values: Record<string, unknown>) {
-  const checked = checkPersonValues(values, await listCustomFields(db, session.accountId), { allowTags: false });
-  if ('tags' in values) throw badRequest('Tags are added and removed with the tag calls, not by editing the person.');
+export async function editPerson(
+  db: Database,
+  session: Session,
+  id: number,
+  values: Record<string, unknown>,
+) {
+  const checked = checkPersonValues(values, await listCustomFields(db, session.accountId), {
+    allowTags: false,
+  });
+  if ('tags' in values)
+    throw badRequest('Tags are added and removed with the tag calls, not by editing the person.');
   try {
     const found = await updatePerson(db, session.accountId, id, checked.columns, checked.fields);
     if (!found) throw notFound(peopleMessages.personNotFound);
@@ -68,7 +89,11 @@ function tagTarget(body: { tag?: string | undefined; id?: number | number[] | un
 }
 
 /** POST /v1/tags/: add a tag to one or more people. */
-export async function tagPeople(db: Database, session: Session, body: { tag?: string; id?: number | number[] }) {
+export async function tagPeople(
+  db: Database,
+  session: Session,
+  body: { tag?: string; id?: number | number[] },
+) {
   const { tag, ids } = tagTarget(body);
   if ((await countExisting(db, session.accountId, ids)) === 0) throw notFound(peopleMessages.personNotFound);
   const changed = await addTag(db, session.accountId, ids, tag);
@@ -76,7 +101,11 @@ export async function tagPeople(db: Database, session: Session, body: { tag?: st
 }
 
 /** DELETE /v1/tags/: remove a tag from people. */
-export async function untagPeople(db: Database, session: Session, body: { tag?: string; id?: number | number[] }) {
+export async function untagPeople(
+  db: Database,
+  session: Session,
+  body: { tag?: string; id?: number | number[] },
+) {
   const { tag, ids } = tagTarget(body);
   if ((await countExisting(db, session.accountId, ids)) === 0) throw notFound(peopleMessages.personNotFound);
   const changed = await removeTag(db, session.accountId, ids, tag);

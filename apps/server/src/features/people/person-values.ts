@@ -1,4 +1,10 @@
-import { firstClassFieldNames, maxFieldValueLength, normaliseTag, peopleMessages, type PersonFieldType } from '@herald/contracts';
+import {
+  firstClassFieldNames,
+  maxFieldValueLength,
+  normaliseTag,
+  peopleMessages,
+  type PersonFieldType,
+} from '@herald/contracts';
 import { z } from 'zod';
 import { badRequest } from '../../http/errors.ts';
 import type { CustomFieldRow } from '../fields/fields.queries.ts';
@@ -32,20 +38,24 @@ function checkScalar(name: string, type: PersonFieldType, value: unknown, field?
       if (value.length > maxFieldValueLength) throw badRequest(peopleMessages.valueTooLong(name));
       return value;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(peopleMessages.wrongType(name, 'number'));
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw badRequest(peopleMessages.wrongType(name, 'number'));
       return value;
     case 'boolean':
-      if (typeof value !== 'boolean') throw badRequest(peopleMessages.wrongType(name, 'boolean (true or false)'));
+      if (typeof value !== 'boolean')
+        throw badRequest(peopleMessages.wrongType(name, 'boolean (true or false)'));
       return value;
     case 'date': {
-      if (typeof value !== 'string' || value.length > 40 || Number.isNaN(Date.parse(value))) throw badRequest(peopleMessages.wrongType(name, 'date (ISO 8601)'));
+      if (typeof value !== 'string' || value.length > 40 || Number.isNaN(Date.parse(value)))
+        throw badRequest(peopleMessages.wrongType(name, 'date (ISO 8601)'));
       return new Date(value).toISOString();
     }
     case 'enum': {
       if (typeof value !== 'string') throw badRequest(peopleMessages.wrongType(name, 'text'));
       if (value.length > maxFieldValueLength) throw badRequest(peopleMessages.valueTooLong(name));
       const allowed = (field?.enumValues as string[] | null) ?? [];
-      if (!field?.allowNewEnumValues && !allowed.includes(value)) throw badRequest(`${name} must be one of: ${allowed.join(', ')}.`);
+      if (!field?.allowNewEnumValues && !allowed.includes(value))
+        throw badRequest(`${name} must be one of: ${allowed.join(', ')}.`);
       return value;
     }
   }
@@ -54,7 +64,8 @@ function checkScalar(name: string, type: PersonFieldType, value: unknown, field?
 /** Split tags given as a comma-separated string or a list, normalised, without empties or repeats. */
 export function parseTags(value: unknown): string[] {
   const parts = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
-  if (!parts || parts.some((p) => typeof p !== 'string')) throw badRequest('tags must be a comma-separated text or a list of texts.');
+  if (!parts || parts.some((p) => typeof p !== 'string'))
+    throw badRequest('tags must be a comma-separated text or a list of texts.');
   const tags = [...new Set((parts as string[]).map(normaliseTag).filter(Boolean))];
   if (tags.some((t) => t.length > 200)) throw badRequest('A tag is at most 200 characters.');
   return tags;
@@ -64,7 +75,11 @@ export function parseTags(value: unknown): string[] {
  * Check a person write against the account's fields: known names only, values of the field's type,
  * at most 5000 characters; returns columns, custom values and tags to store.
  */
-export function checkPersonValues(values: Record<string, unknown>, customFields: CustomFieldRow[], options: { allowTags: boolean }): CheckedValues {
+export function checkPersonValues(
+  values: Record<string, unknown>,
+  customFields: CustomFieldRow[],
+  options: { allowTags: boolean },
+): CheckedValues {
   const byName = new Map(customFields.map((f) => [f.name, f]));
   const result: CheckedValues = { columns: {}, fields: {}, tags: undefined };
   for (const [name, value] of Object.entries(values)) {
@@ -76,7 +91,8 @@ export function checkPersonValues(values: Record<string, unknown>, customFields:
         continue;
       }
       const text = checkScalar(name, 'string', value) as string;
-      if (name === 'email' && !emailSchema.safeParse(text.trim()).success) throw badRequest('Enter a valid email address.');
+      if (name === 'email' && !emailSchema.safeParse(text.trim()).success)
+        throw badRequest('Enter a valid email address.');
       result.columns[column] = name === 'email' ? text.trim() : text;
       continue;
     }
@@ -93,7 +109,8 @@ export function checkPersonValues(values: Record<string, unknown>, customFields:
     }
     const type = field.type as PersonFieldType;
     if (field.isArray) {
-      if (!Array.isArray(value) || value.length > 1000) throw badRequest(peopleMessages.wrongType(name, `list of ${type} values`));
+      if (!Array.isArray(value) || value.length > 1000)
+        throw badRequest(peopleMessages.wrongType(name, `list of ${type} values`));
       result.fields[name] = value.map((v) => checkScalar(name, type, v, field));
     } else {
       result.fields[name] = checkScalar(name, type, value, field);

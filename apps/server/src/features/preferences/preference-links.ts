@@ -15,7 +15,17 @@ export interface RecipientRef {
 }
 
 export function recipientToken(secret: string, ref: RecipientRef): string {
-  return sealToken({ a: ref.accountId, p: ref.personId, ...(ref.categoryId ? { c: ref.categoryId } : {}), ...(ref.source ? { s: ref.source } : {}) }, secret, 'preferences', linkDays * 86_400);
+  return sealToken(
+    {
+      a: ref.accountId,
+      p: ref.personId,
+      ...(ref.categoryId ? { c: ref.categoryId } : {}),
+      ...(ref.source ? { s: ref.source } : {}),
+    },
+    secret,
+    'preferences',
+    linkDays * 86_400,
+  );
 }
 
 export function readRecipientToken(secret: string, token: string): RecipientRef | null {

@@ -8,11 +8,20 @@ import { suppress } from '../suppressions/suppressions.service.ts';
 import { readRecipientToken, type RecipientRef } from './preference-links.ts';
 
 /** The person a link stands for, in that account's row-level security; a forged, expired or orphaned link is 400. */
-async function asRecipient<T>(services: Services, token: string, work: (db: Database, ref: RecipientRef, email: string) => Promise<T>): Promise<T> {
+async function asRecipient<T>(
+  services: Services,
+  token: string,
+  work: (db: Database, ref: RecipientRef, email: string) => Promise<T>,
+): Promise<T> {
   const ref = readRecipientToken(services.secret, token);
   if (!ref) throw badRequest(sendingMessages.linkInvalid);
   return withAccount(services.db, ref.accountId, async (db) => {
-    const person = await db.selectFrom('people').select(['email']).where('accountId', '=', ref.accountId).where('id', '=', ref.personId).executeTakeFirst();
+    const person = await db
+      .selectFrom('people')
+      .select(['email'])
+      .where('accountId', '=', ref.accountId)
+      .where('id', '=', ref.personId)
+      .executeTakeFirst();
     if (!person?.email) throw badRequest(sendingMessages.linkInvalid);
     return work(db, ref, person.email);
   });
@@ -28,7 +37,12 @@ function subjectOf(source: string | undefined): Record<string, number> {
  * Unsubscribe the person from all marketing mail: their address goes on the suppression list and, the first
  * time, an `unsubscribed` email event is recorded (segments' email activity and the metrics read it).
  */
-async function unsubscribePerson(db: Database, ref: RecipientRef, email: string, source: string): Promise<void> {
+async function unsubscribePerson(
+  db: Database,
+  ref: RecipientRef,
+  email: string,
+  source: string,
+): Promise<void> {
   const changed = await suppress(db, ref.accountId, [{ email, reason: 'unsubscribed', source }]);
   if (!changed) return;
   await db
@@ -39,7 +53,11 @@ async function unsubscribePerson(db: Database, ref: RecipientRef, email: string,
       type: 'email',
       name: 'unsubscribed',
       source: 'email',
-      data: JSON.stringify({ ...subjectOf(ref.source), via: source, ...(ref.categoryId ? { categoryId: ref.categoryId } : {}) }),
+      data: JSON.stringify({
+        ...subjectOf(ref.source),
+        via: source,
+        ...(ref.categoryId ? { categoryId: ref.categoryId } : {}),
+      }),
     })
     .execute();
 }
@@ -48,7 +66,11 @@ async function unsubscribePerson(db: Database, ref: RecipientRef, email: string,
 export async function unsubscribe(services: Services, token: string, via: 'one-click' | 'link') {
   return asRecipient(services, token, async (db, ref, email) => {
     await unsubscribePerson(db, ref, email, via);
-    const account = await db.selectFrom('accounts').select('name').where('id', '=', ref.accountId).executeTakeFirst();
+    const account = await db
+      .selectFrom('accounts')
+      .select('name')
+      .where('id', '=', ref.accountId)
+      .executeTakeFirst();
     return { message: sendingMessages.unsubscribed, accountName: account?.name ?? '' };
   });
 }
@@ -57,10 +79,24 @@ export async function unsubscribe(services: Services, token: string, via: 'one-c
 export async function getPreferences(services: Services, token: string): Promise<CommunicationPreferences> {
   return asRecipient(services, token, async (db, ref, email) => {
     const [account, categories, chosen, suppression] = await Promise.all([
-      db.selectFrom('accounts').select(['name', 'site', 'logo']).where('id', '=', ref.accountId).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('accounts')
+        .select(['name', 'site', 'logo'])
+        .where('id', '=', ref.accountId)
+        .executeTakeFirstOrThrow(),
       categoryRows(db, ref.accountId),
-      db.selectFrom('communicationPreferences').select(['categoryId', 'value']).where('accountId', '=', ref.accountId).where('personId', '=', ref.personId).execute(),
-      db.selectFrom('suppressions').select('reason').where('accountId', '=', ref.accountId).where('email', '=', email.toLowerCase()).executeTakeFirst(),
+      db
+        .selectFrom('communicationPreferences')
+        .select(['categoryId', 'value'])
+        .where('accountId', '=', ref.accountId)
+        .where('personId', '=', ref.personId)
+        .execute(),
+      db
+        .selectFrom('suppressions')
+        .select('reason')
+        .where('accountId', '=', ref.accountId)
+        .where('email', '=', email.toLowerCase())
+        .executeTakeFirst(),
     ]);
     const live = categories.filter((c) => !c.isArchived);
     const values = new Map(chosen.map((c) => [String(c.categoryId), c.value as PreferenceValue]));
@@ -70,8 +106,15 @@ export async function getPreferences(services: Services, token: string): Promise
       accountName: account.name ?? '',
       logo: account.logo,
       accountId: ref.accountId,
-      categoriesForPerson: Object.fromEntries(live.map((c) => [String(c.id), values.get(String(c.id)) ?? 'unspecified'])),
-      categories: live.map((c) => ({ id: Number(c.id), name: c.name, description: c.description, type: c.type as 'marketing' | 'transactional' })),
+      categoriesForPerson: Object.fromEntries(
+        live.map((c) => [String(c.id), values.get(String(c.id)) ?? 'unspecified']),
+      ),
+      categories: live.map((c) => ({
+        id: Number(c.id),
+        name: c.name,
+        description: c.description,
+        type: c.type as 'marketing' | 'transactional',
+      })),
       person: { email },
       unsubscribedFromAll: suppression !== undefined,
     };
@@ -83,24 +126,36 @@ export async function getPreferences(services: Services, token: string): Promise
  * live category of the link's account, and transactional ones cannot be opted out of; otherwise 400 and nothing
  * changes. Opting in to anything again lifts an unsubscribe-from-all (not a bounce or complaint).
  */
-export async function savePreferences(services: Services, token: string, body: Record<string, PreferenceValue>) {
+export async function savePreferences(
+  services: Services,
+  token: string,
+  body: Record<string, PreferenceValue>,
+) {
   await asRecipient(services, token, async (db, ref, email) => {
     const categories = (await categoryRows(db, ref.accountId)).filter((c) => !c.isArchived);
     const byId = new Map(categories.map((c) => [String(c.id), c]));
     for (const [id, value] of Object.entries(body)) {
       const category = byId.get(id);
       if (!category) throw badRequest(sendingMessages.unknownCategory(id));
-      if (category.type === 'transactional' && value === 'optOut') throw badRequest(sendingMessages.transactionalCategory(category.name));
+      if (category.type === 'transactional' && value === 'optOut')
+        throw badRequest(sendingMessages.transactionalCategory(category.name));
     }
     for (const [id, value] of Object.entries(body)) {
       const categoryId = Number(id);
       if (value === 'unspecified') {
-        await db.deleteFrom('communicationPreferences').where('accountId', '=', ref.accountId).where('personId', '=', ref.personId).where('categoryId', '=', categoryId).execute();
+        await db
+          .deleteFrom('communicationPreferences')
+          .where('accountId', '=', ref.accountId)
+          .where('personId', '=', ref.personId)
+          .where('categoryId', '=', categoryId)
+          .execute();
       } else {
         await db
           .insertInto('communicationPreferences')
           .values({ accountId: ref.accountId, personId: ref.personId, categoryId, value })
-          .onConflict((c) => c.columns(['accountId', 'personId', 'categoryId']).doUpdateSet({ value, updatedAt: new Date() }))
+          .onConflict((c) =>
+            c.columns(['accountId', 'personId', 'categoryId']).doUpdateSet({ value, updatedAt: new Date() }),
+          )
           .execute();
       }
     }
@@ -113,7 +168,17 @@ export async function savePreferences(services: Services, token: string, body: R
         .returning(['email', 'reason'])
         .executeTakeFirst();
       if (lifted) {
-        await db.insertInto('suppressionHistory').values({ accountId: ref.accountId, email: lifted.email, action: 'removed', reason: lifted.reason, source: 'preference-centre', note: 'Opted in again from the preference centre.' }).execute();
+        await db
+          .insertInto('suppressionHistory')
+          .values({
+            accountId: ref.accountId,
+            email: lifted.email,
+            action: 'removed',
+            reason: lifted.reason,
+            source: 'preference-centre',
+            note: 'Opted in again from the preference centre.',
+          })
+          .execute();
       }
     }
   });
@@ -121,5 +186,7 @@ export async function savePreferences(services: Services, token: string, body: R
 
 /** POST /v1/communication-preferences/all: unsubscribe from all marketing mail. */
 export async function unsubscribeFromAll(services: Services, token: string) {
-  await asRecipient(services, token, (db, ref, email) => unsubscribePerson(db, ref, email, 'preference-centre'));
+  await asRecipient(services, token, (db, ref, email) =>
+    unsubscribePerson(db, ref, email, 'preference-centre'),
+  );
 }

@@ -65,15 +65,19 @@ export async function applyMembership(
     ),
     counted as (
       update segments s set
-        member_count = ${some
-          ? sql`case when s.refreshed_at is null then null else s.member_count + (select count(*) from entered) - (select count(*) from exited) end`
-          : sql`(select count(*) from target)`},
+        member_count = ${
+          some
+            ? sql`case when s.refreshed_at is null then null else s.member_count + (select count(*) from entered) - (select count(*) from exited) end`
+            : sql`(select count(*) from target)`
+        },
         refreshed_at = ${some ? sql`s.refreshed_at` : sql`now()`}
       where s.account_id = ${accountId} and s.id = ${segment.id} and exists (select 1 from current_version)
       returning 1
     )
     select (select count(*) from entered)::int as entered, (select count(*) from exited)::int as left,
-      (select count(*) from counted)::int as applied, (select count(*) from recorded)::int as recorded`.execute(db);
+      (select count(*) from counted)::int as applied, (select count(*) from recorded)::int as recorded`.execute(
+    db,
+  );
   const row = rows[0]!;
   return { entered: row.entered, left: row.left, applied: row.applied === 1 };
 }
@@ -86,7 +90,10 @@ export async function applyMembership(
  * compare each with every picked address in turn (10-20 s a take with 400,000 marks waiting); as a join left to the
  * planner, statistics that knew the account had many marks had it hash them all (72 ms a take against 18).
  */
-export const takeMarks = (accountId: number, limit: number) => sql<{ personId: string | number; tags: string[] | null }>`
+export const takeMarks = (accountId: number, limit: number) => sql<{
+  personId: string | number;
+  tags: string[] | null;
+}>`
   select person_id as "personId", tags from herald_take_segment_marks(${accountId}, ${limit})`;
 
 /**
@@ -95,14 +102,21 @@ export const takeMarks = (accountId: number, limit: number) => sql<{ personId: s
  * refresh holds are passed over: two refreshes of one account take different people and never wait for each other
  * (waiting on each other's marks, in different orders, they deadlocked).
  */
-export async function takeDirtyPeople(db: Database, accountId: number, limit: number): Promise<Map<number, string[] | null>> {
+export async function takeDirtyPeople(
+  db: Database,
+  accountId: number,
+  limit: number,
+): Promise<Map<number, string[] | null>> {
   const { rows } = await takeMarks(accountId, limit).execute(db);
   const marks = new Map<number, string[] | null>();
   for (const row of rows) {
     const id = Number(row.personId);
     const seen = marks.get(id);
     if (seen === null) continue;
-    marks.set(id, row.tags === null ? null : seen === undefined ? row.tags : [...new Set([...seen, ...row.tags])]);
+    marks.set(
+      id,
+      row.tags === null ? null : seen === undefined ? row.tags : [...new Set([...seen, ...row.tags])],
+    );
   }
   return marks;
 }
@@ -149,7 +163,8 @@ export async function accountsWithSegments(db: Database) {
 }
 
 /** The lock key of one segment's membership changes. */
-const membershipLock = (segmentId: number) => sql`hashtextextended('segment-membership', ${segmentId}::bigint)`;
+const membershipLock = (segmentId: number) =>
+  sql`hashtextextended('segment-membership', ${segmentId}::bigint)`;
 
 /** Wait for the right to change a segment's members, until the transaction ends (a rebuild does this). */
 export async function lockSegmentMembership(db: Database, segmentId: number) {
@@ -158,16 +173,22 @@ export async function lockSegmentMembership(db: Database, segmentId: number) {
 
 /** Take the right to change a segment's members if no one holds it (until the transaction ends). */
 export async function tryLockSegmentMembership(db: Database, segmentId: number): Promise<boolean> {
-  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${membershipLock(segmentId)}) as locked`.execute(db);
+  const { rows } = await sql<{
+    locked: boolean;
+  }>`select pg_try_advisory_xact_lock(${membershipLock(segmentId)}) as locked`.execute(db);
   return rows[0]!.locked;
 }
 
 /** Mark the whole account for a rebuild of every segment (done by the next refresh of marked changes). */
 export async function markAccountDirty(db: Database, accountId: number) {
-  await sql`insert into segment_dirty_accounts (account_id) values (${accountId}) on conflict do nothing`.execute(db);
+  await sql`insert into segment_dirty_accounts (account_id) values (${accountId}) on conflict do nothing`.execute(
+    db,
+  );
 }
 
 /** Mark people again, for a later round (their change could not be applied to every segment yet); as changed in any way. */
 export async function markPeopleDirty(db: Database, accountId: number, personIds: number[]) {
-  await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, unnest(${intArray(personIds)}::bigint[])`.execute(db);
+  await sql`insert into segment_dirty_people (account_id, person_id) select ${accountId}::bigint, unnest(${intArray(personIds)}::bigint[])`.execute(
+    db,
+  );
 }

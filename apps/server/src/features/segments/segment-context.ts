@@ -1,5 +1,18 @@
-import { automaticSegmentConditions, segmentMessages, type AutomaticSegmentType, type ConditionNode, type PersonFieldType, type Segment } from '@herald/contracts';
-import { firstClassFieldTypes, referencedSegments, segmentFilter, validateConditions, type CompileContext } from '@herald/segments';
+import {
+  automaticSegmentConditions,
+  segmentMessages,
+  type AutomaticSegmentType,
+  type ConditionNode,
+  type PersonFieldType,
+  type Segment,
+} from '@herald/contracts';
+import {
+  firstClassFieldTypes,
+  referencedSegments,
+  segmentFilter,
+  validateConditions,
+  type CompileContext,
+} from '@herald/segments';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -29,7 +42,11 @@ export function toSegment(row: SegmentRow): Segment {
 }
 
 /** Everything the compiler needs about the account: field types and every segment's conditions. */
-export async function loadCompileContext(db: Database, accountId: number, now = new Date()): Promise<{ ctx: CompileContext; rows: SegmentRow[] }> {
+export async function loadCompileContext(
+  db: Database,
+  accountId: number,
+  now = new Date(),
+): Promise<{ ctx: CompileContext; rows: SegmentRow[] }> {
   const [fields, rows] = await Promise.all([customFieldTypes(db, accountId), listSegments(db, accountId)]);
   const fieldTypes = new Map<string, PersonFieldType>(fields.map((f) => [f.name, f.type as PersonFieldType]));
   for (const [name, type] of firstClassFieldTypes) fieldTypes.set(name, type);
@@ -42,11 +59,20 @@ export async function loadCompileContext(db: Database, accountId: number, now = 
  * stored segments it refers to, whose conditions are inlined with it: a field one of them uses may have been
  * deleted or changed type since that segment was saved.
  */
-export function conditionsProblem(conditions: readonly ConditionNode[], ctx: CompileContext, selfId?: number): string | null {
+export function conditionsProblem(
+  conditions: readonly ConditionNode[],
+  ctx: CompileContext,
+  selfId?: number,
+): string | null {
   return problemWithReferences(conditions, ctx, selfId, new Set(selfId === undefined ? [] : [selfId]));
 }
 
-function problemWithReferences(conditions: readonly ConditionNode[], ctx: CompileContext, selfId: number | undefined, seen: ReadonlySet<number>): string | null {
+function problemWithReferences(
+  conditions: readonly ConditionNode[],
+  ctx: CompileContext,
+  selfId: number | undefined,
+  seen: ReadonlySet<number>,
+): string | null {
   const problem = validateConditions(conditions, ctx, selfId);
   if (problem) return problem;
   for (const ref of referencedSegments(conditions)) {
@@ -59,7 +85,10 @@ function problemWithReferences(conditions: readonly ConditionNode[], ctx: Compil
 }
 
 /** The SQL filter of a stored segment, or why its conditions no longer hold (it answers 400 until edited). */
-export function storedSegmentFilter(row: Pick<SegmentRow, 'id' | 'autoType' | 'conditions'>, ctx: CompileContext): { filter: RawBuilder<SqlBool> } | { problem: string } {
+export function storedSegmentFilter(
+  row: Pick<SegmentRow, 'id' | 'autoType' | 'conditions'>,
+  ctx: CompileContext,
+): { filter: RawBuilder<SqlBool> } | { problem: string } {
   const conditions = conditionsOf(row);
   const problem = conditionsProblem(conditions, ctx, row.id);
   return problem ? { problem } : { filter: segmentFilter(conditions, ctx, row.id) };

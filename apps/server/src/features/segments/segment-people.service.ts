@@ -1,5 +1,12 @@
 import type { RawBuilder, SqlBool } from 'kysely';
-import { archivedSegmentId, segmentMessages, type ConditionNode, type ExplainBody, type PreviewConditionsBody, type SegmentPeopleQuery } from '@herald/contracts';
+import {
+  archivedSegmentId,
+  segmentMessages,
+  type ConditionNode,
+  type ExplainBody,
+  type PreviewConditionsBody,
+  type SegmentPeopleQuery,
+} from '@herald/contracts';
 import { explainQuery, segmentFilter, type CompileContext } from '@herald/segments';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
@@ -7,7 +14,14 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { toPerson } from '../people/people.queries.ts';
 import { assertValid, conditionsOf, conditionsProblem, loadCompileContext } from './segment-context.ts';
-import { countMatching, findSegment, idsMatching, limitStatementTime, pageMatching, recentEventNames } from './segments.queries.ts';
+import {
+  countMatching,
+  findSegment,
+  idsMatching,
+  limitStatementTime,
+  pageMatching,
+  recentEventNames,
+} from './segments.queries.ts';
 
 /** How long a count or a page may take (and wait for a table lock) before the answer is "still building". */
 const readLimits = { statementMs: 20_000, lockMs: 3_000 };
@@ -19,13 +33,18 @@ async function timeLimited<T>(db: Database, work: () => Promise<T>): Promise<T> 
     return await work();
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === '57014' || code === '55P03') throw new AppError('ServiceError', segmentMessages.stillBuilding);
+    if (code === '57014' || code === '55P03')
+      throw new AppError('ServiceError', segmentMessages.stillBuilding);
     throw error;
   }
 }
 
 /** The conditions a segment stands for (id 1 is the virtual Archived segment), with the account's compile context; 404 if unknown. */
-async function segmentConditions(db: Database, accountId: number, id: number): Promise<{ ctx: CompileContext; conditions: ConditionNode[]; selfId?: number }> {
+async function segmentConditions(
+  db: Database,
+  accountId: number,
+  id: number,
+): Promise<{ ctx: CompileContext; conditions: ConditionNode[]; selfId?: number }> {
   const { ctx } = await loadCompileContext(db, accountId);
   if (id === archivedSegmentId) return { ctx, conditions: [{ type: 'status', status: 'archived' }] };
   const row = await findSegment(db, accountId, id);
@@ -34,7 +53,11 @@ async function segmentConditions(db: Database, accountId: number, id: number): P
 }
 
 /** The SQL filter of a segment; 400 with the reason when its stored conditions no longer hold. */
-export async function filterOfSegment(db: Database, accountId: number, id: number): Promise<RawBuilder<SqlBool>> {
+export async function filterOfSegment(
+  db: Database,
+  accountId: number,
+  id: number,
+): Promise<RawBuilder<SqlBool>> {
   const { ctx, conditions, selfId } = await segmentConditions(db, accountId, id);
   assertValid(conditionsProblem(conditions, ctx, selfId));
   return segmentFilter(conditions, ctx, selfId);
@@ -47,22 +70,42 @@ export async function previewSegment(db: Database, session: Session, id: number)
 }
 
 /** POST /v1/segments/preview: the live count of a tree being edited. */
-export async function previewConditions(db: Database, session: Session, body: z.infer<typeof PreviewConditionsBody>) {
+export async function previewConditions(
+  db: Database,
+  session: Session,
+  body: z.infer<typeof PreviewConditionsBody>,
+) {
   const conditions = body.conditions as ConditionNode[];
   const { ctx } = await loadCompileContext(db, session.accountId);
   assertValid(conditionsProblem(conditions, ctx, body.segmentId));
-  return { totalCount: await timeLimited(db, () => countMatching(db, segmentFilter(conditions, ctx, body.segmentId))) };
+  return {
+    totalCount: await timeLimited(db, () =>
+      countMatching(db, segmentFilter(conditions, ctx, body.segmentId)),
+    ),
+  };
 }
 
 /** GET /v1/segments/{id}/people: one page, sorted; one extra row tells whether more follow. */
-export async function segmentPeople(db: Database, session: Session, id: number, query: z.infer<typeof SegmentPeopleQuery>) {
+export async function segmentPeople(
+  db: Database,
+  session: Session,
+  id: number,
+  query: z.infer<typeof SegmentPeopleQuery>,
+) {
   const filter = await filterOfSegment(db, session.accountId, id);
-  const rows = await timeLimited(db, () => pageMatching(db, session.accountId, filter, { ...query, limit: query.limit + 1 }));
+  const rows = await timeLimited(db, () =>
+    pageMatching(db, session.accountId, filter, { ...query, limit: query.limit + 1 }),
+  );
   return { users: rows.slice(0, query.limit).map(toPerson), hasMore: rows.length > query.limit };
 }
 
 /** POST /v1/segments/{id}/explain: each condition's verdict for one person (saved or unsaved conditions). */
-export async function explainPerson(db: Database, session: Session, id: number, body: z.infer<typeof ExplainBody>) {
+export async function explainPerson(
+  db: Database,
+  session: Session,
+  id: number,
+  body: z.infer<typeof ExplainBody>,
+) {
   const stored = await segmentConditions(db, session.accountId, id);
   const conditions = (body.conditions as ConditionNode[] | undefined) ?? stored.conditions;
   assertValid(conditionsProblem(conditions, stored.ctx, stored.selfId));

@@ -35,7 +35,9 @@ const keepsMembers = (row: SegmentRow) => row.autoType !== 'allPeople';
 
 /** Membership work runs without the request time limit and without waiting on a synchronous commit. */
 async function asJob(db: Database) {
-  await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(db);
+  await sql`select set_config('statement_timeout', '0', true), set_config('synchronous_commit', 'off', true)`.execute(
+    db,
+  );
 }
 
 /**
@@ -43,7 +45,14 @@ async function asJob(db: Database) {
  * whose conditions no longer hold (a field deleted since) keeps its members until it is edited, and does not
  * stop the account's other segments from being kept.
  */
-async function refreshMembers(db: Database, accountId: number, row: SegmentRow, ctx: CompileContext, personIds: number[] | null, recordEvents: boolean) {
+async function refreshMembers(
+  db: Database,
+  accountId: number,
+  row: SegmentRow,
+  ctx: CompileContext,
+  personIds: number[] | null,
+  recordEvents: boolean,
+) {
   const compiled = storedSegmentFilter(row, ctx);
   if ('problem' in compiled) return;
   await applyMembership(db, accountId, row, compiled.filter, personIds, recordEvents);
@@ -53,7 +62,11 @@ async function refreshMembers(db: Database, accountId: number, row: SegmentRow, 
  * The `refresh-segment` job: rebuild one segment's members from its conditions. Its first build
  * records no entered events (the people were there before the segment); later builds do.
  */
-export async function runSegmentRefresh(services: Services, accountId: number, segmentId: number): Promise<void> {
+export async function runSegmentRefresh(
+  services: Services,
+  accountId: number,
+  segmentId: number,
+): Promise<void> {
   await withAccount(services.db, accountId, async (db) => {
     await asJob(db);
     // While an import merges (it holds the account's refreshes), a rebuild would compete with it over the
@@ -126,7 +139,12 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
 
 /** Queue a full rebuild of one segment's members, in the caller's transaction (coalesced per segment). */
 export async function queueSegmentRefresh(db: Database, accountId: number, segmentId: number) {
-  await enqueueCoalesced(db, 'refresh-segment', { accountId, segmentId }, `refresh-segment:${accountId}:${segmentId}`);
+  await enqueueCoalesced(
+    db,
+    'refresh-segment',
+    { accountId, segmentId },
+    `refresh-segment:${accountId}:${segmentId}`,
+  );
 }
 
 async function enqueueDirtyRefresh(db: Database, accountId: number) {
@@ -149,7 +167,8 @@ export async function runTimeRelativeRefresh(services: Services): Promise<void> 
     await withAccount(services.db, accountId, async (db) => {
       const { ctx, rows } = await loadCompileContext(db, accountId);
       for (const row of rows.filter(keepsMembers)) {
-        if (row.refreshedAt === null || isTimeRelative(conditionsOf(row), ctx)) await queueSegmentRefresh(db, accountId, row.id);
+        if (row.refreshedAt === null || isTimeRelative(conditionsOf(row), ctx))
+          await queueSegmentRefresh(db, accountId, row.id);
       }
     });
   }

@@ -2,22 +2,52 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ConditionNode } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
 
-const segmentColumns = ['id', 'name', 'color', 'autoType', 'conditions', 'version', 'memberCount', 'refreshedAt', 'createdAt', 'updatedAt'] as const;
+const segmentColumns = [
+  'id',
+  'name',
+  'color',
+  'autoType',
+  'conditions',
+  'version',
+  'memberCount',
+  'refreshedAt',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export type SegmentRow = NonNullable<Awaited<ReturnType<typeof findSegment>>>;
 
 export function listSegments(db: Database, accountId: number) {
-  return db.selectFrom('segments').select(segmentColumns).where('accountId', '=', accountId).orderBy('id').execute();
+  return db
+    .selectFrom('segments')
+    .select(segmentColumns)
+    .where('accountId', '=', accountId)
+    .orderBy('id')
+    .execute();
 }
 
 export function findSegment(db: Database, accountId: number, id: number) {
-  return db.selectFrom('segments').select(segmentColumns).where('accountId', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('segments')
+    .select(segmentColumns)
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function insertSegment(db: Database, accountId: number, values: { name: string; color: string | null; conditions: ConditionNode[] }) {
+export async function insertSegment(
+  db: Database,
+  accountId: number,
+  values: { name: string; color: string | null; conditions: ConditionNode[] },
+) {
   return db
     .insertInto('segments')
-    .values({ accountId, name: values.name, color: values.color, conditions: JSON.stringify(values.conditions) })
+    .values({
+      accountId,
+      name: values.name,
+      color: values.color,
+      conditions: JSON.stringify(values.conditions),
+    })
     .returning(segmentColumns)
     .executeTakeFirstOrThrow();
 }
@@ -68,12 +98,18 @@ export async function limitStatementTime(db: Database, limits: { statementMs: nu
 }
 
 export async function countArchived(db: Database, accountId: number) {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from people where account_id = ${accountId} and archived_at is not null`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*)::int as n from people where account_id = ${accountId} and archived_at is not null`.execute(
+    db,
+  );
   return rows[0]!.n;
 }
 
 export async function countMatching(db: Database, filter: RawBuilder<SqlBool>) {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from people p where ${filter}`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from people p where ${filter}`.execute(
+    db,
+  );
   return rows[0]!.n;
 }
 
@@ -93,7 +129,13 @@ export function pageMatching(
   db: Database,
   accountId: number,
   filter: RawBuilder<SqlBool>,
-  page: { sort: keyof typeof sortColumns; order: 'asc' | 'desc'; limit: number; offset: number; ignoreAnonymous: boolean },
+  page: {
+    sort: keyof typeof sortColumns;
+    order: 'asc' | 'desc';
+    limit: number;
+    offset: number;
+    ignoreAnonymous: boolean;
+  },
 ) {
   const direction = page.order === 'asc' ? sql`asc` : sql`desc`;
   const ordering = sql`${sortColumns[page.sort]} ${direction} nulls last, p.id ${direction}`;
@@ -102,8 +144,21 @@ export function pageMatching(
   return db
     .selectFrom('people as p')
     .select([
-      'p.id', 'p.email', 'p.firstName', 'p.lastName', 'p.phone', 'p.company', 'p.website', 'p.externalId', 'p.fields', 'p.tags',
-      'p.createdAt', 'p.updatedAt', 'p.archivedAt', 'p.unsubscribedAt', 'p.unsubscribeReason',
+      'p.id',
+      'p.email',
+      'p.firstName',
+      'p.lastName',
+      'p.phone',
+      'p.company',
+      'p.website',
+      'p.externalId',
+      'p.fields',
+      'p.tags',
+      'p.createdAt',
+      'p.updatedAt',
+      'p.archivedAt',
+      'p.unsubscribedAt',
+      'p.unsubscribeReason',
     ])
     .where('p.accountId', '=', accountId)
     .where(sql<SqlBool>`p.id in (${pageIds})`)
@@ -113,21 +168,31 @@ export function pageMatching(
 
 /** Ids of all the people a filter matches (for bulk actions), in id order. */
 export async function idsMatching(db: Database, filter: RawBuilder<SqlBool>) {
-  const { rows } = await sql<{ id: number }>`select p.id from people p where ${filter} order by p.id`.execute(db);
+  const { rows } = await sql<{ id: number }>`select p.id from people p where ${filter} order by p.id`.execute(
+    db,
+  );
   return rows.map((r) => r.id);
 }
 
 /** The account's tracked event names, most recently seen first (from the `event_names` summary). */
 export async function recentEventNames(db: Database, accountId: number, limit: number) {
-  const rows = await db.selectFrom('eventNames').select('name').where('accountId', '=', accountId)
-    .orderBy('lastSeenAt', 'desc').orderBy('name').limit(limit).execute();
+  const rows = await db
+    .selectFrom('eventNames')
+    .select('name')
+    .where('accountId', '=', accountId)
+    .orderBy('lastSeenAt', 'desc')
+    .orderBy('name')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.name);
 }
 
 export async function segmentsOfPerson(db: Database, accountId: number, personId: number) {
   return db
     .selectFrom('segmentMembers as m')
-    .innerJoin('segments as s', (j) => j.onRef('s.accountId', '=', 'm.accountId').onRef('s.id', '=', 'm.segmentId'))
+    .innerJoin('segments as s', (j) =>
+      j.onRef('s.accountId', '=', 'm.accountId').onRef('s.id', '=', 'm.segmentId'),
+    )
     .select(['s.id', 's.name', 's.color'])
     .where('m.accountId', '=', accountId)
     .where('m.personId', '=', personId)

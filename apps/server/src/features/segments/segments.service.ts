@@ -1,14 +1,38 @@
-import { archivedSegmentId, automaticSegmentTypes, bodyIdMismatch, conditionKey, segmentMessages, type ConditionNode, type CreateSegmentBody, type Segment, type UpdateSegmentBody } from '@herald/contracts';
+import {
+  archivedSegmentId,
+  automaticSegmentTypes,
+  bodyIdMismatch,
+  conditionKey,
+  segmentMessages,
+  type ConditionNode,
+  type CreateSegmentBody,
+  type Segment,
+  type UpdateSegmentBody,
+} from '@herald/contracts';
 import { referencedSegments } from '@herald/segments';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { findPerson } from '../people/people.queries.ts';
-import { assertValid, conditionsOf, conditionsProblem, loadCompileContext, toSegment } from './segment-context.ts';
+import {
+  assertValid,
+  conditionsOf,
+  conditionsProblem,
+  loadCompileContext,
+  toSegment,
+} from './segment-context.ts';
 import { filterOfSegment } from './segment-people.service.ts';
 import { queueSegmentRefresh } from './segments.jobs.ts';
-import { countArchived, deleteSegment, findSegment, insertSegment, lockSegmentWrites, segmentsOfPerson, updateSegment } from './segments.queries.ts';
+import {
+  countArchived,
+  deleteSegment,
+  findSegment,
+  insertSegment,
+  lockSegmentWrites,
+  segmentsOfPerson,
+  updateSegment,
+} from './segments.queries.ts';
 
 const automaticOrder = new Map<string, number>(automaticSegmentTypes.map((t, i) => [t, i]));
 
@@ -16,7 +40,9 @@ const automaticOrder = new Map<string, number>(automaticSegmentTypes.map((t, i) 
 export async function listAccountSegments(db: Database, session: Session): Promise<{ segments: Segment[] }> {
   const { rows } = await loadCompileContext(db, session.accountId);
   // A segment never built yet (a new account's automatic ones) is built now rather than at the next schedule.
-  for (const row of rows) if (row.refreshedAt === null && row.autoType !== 'allPeople') await queueSegmentRefresh(db, session.accountId, row.id);
+  for (const row of rows)
+    if (row.refreshedAt === null && row.autoType !== 'allPeople')
+      await queueSegmentRefresh(db, session.accountId, row.id);
   const now = new Date().toISOString();
   const archived: Segment = {
     id: archivedSegmentId,
@@ -43,7 +69,11 @@ export async function createSegment(db: Database, session: Session, body: z.infe
   const conditions = (body.conditions ?? []) as ConditionNode[];
   const { ctx } = await loadCompileContext(db, session.accountId);
   assertValid(conditionsProblem(conditions, ctx));
-  const row = await insertSegment(db, session.accountId, { name: body.name, color: body.color ?? null, conditions });
+  const row = await insertSegment(db, session.accountId, {
+    name: body.name,
+    color: body.color ?? null,
+    conditions,
+  });
   await queueSegmentRefresh(db, session.accountId, row.id);
   return { segment: toSegment(row), message: segmentMessages.saved };
 }
@@ -62,7 +92,12 @@ async function editableSegment(db: Database, accountId: number, id: number) {
 }
 
 /** PATCH /v1/segments/{id}: name, colour and conditions; changed conditions rebuild the members. */
-export async function saveSegment(db: Database, session: Session, id: number, body: z.infer<typeof UpdateSegmentBody>) {
+export async function saveSegment(
+  db: Database,
+  session: Session,
+  id: number,
+  body: z.infer<typeof UpdateSegmentBody>,
+) {
   if (body.id !== id) throw badRequest(bodyIdMismatch('segment'));
   await lockSegmentWrites(db, session.accountId);
   const row = await editableSegment(db, session.accountId, id);
@@ -88,7 +123,11 @@ export async function removeSegment(db: Database, session: Session, id: number) 
   await editableSegment(db, session.accountId, id);
   const { rows } = await loadCompileContext(db, session.accountId);
   const users = rows.filter((r) => r.id !== id && referencedSegments(conditionsOf(r)).includes(id));
-  if (users.length) throw conflict(`This segment is used by the segment ${users.map((u) => `"${u.name}"`).join(', ')}. Remove that condition first.`, 'segment-in-use');
+  if (users.length)
+    throw conflict(
+      `This segment is used by the segment ${users.map((u) => `"${u.name}"`).join(', ')}. Remove that condition first.`,
+      'segment-in-use',
+    );
   await deleteSegment(db, session.accountId, id);
   return { message: segmentMessages.deleted };
 }

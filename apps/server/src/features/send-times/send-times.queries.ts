@@ -3,7 +3,8 @@ import type { Database } from '../../db/connection.ts';
 import type { SourceKind } from '../../jobs/job-types.ts';
 
 /** A zone name as PostgreSQL knows it (any letter case), else null. */
-const knownZone = (name: RawBuilder<unknown>) => sql`(select z.name from pg_timezone_names z where lower(z.name) = lower(${name}) limit 1)`;
+const knownZone = (name: RawBuilder<unknown>) =>
+  sql`(select z.name from pg_timezone_names z where lower(z.name) = lower(${name}) limit 1)`;
 
 export interface SendTimeSettings {
   /** The account's zone, as PostgreSQL names it; UTC when PostgreSQL does not know it. */
@@ -24,10 +25,18 @@ export async function sendTimeSettings(db: Database, accountId: number): Promise
 }
 
 export function findQuietHours(db: Database, accountId: number) {
-  return db.selectFrom('accounts').select(['quietHoursEnabled', 'quietHoursStart', 'quietHoursEnd']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('accounts')
+    .select(['quietHoursEnabled', 'quietHoursStart', 'quietHoursEnd'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
 }
 
-export function saveQuietHours(db: Database, accountId: number, quiet: { enabled: boolean; start: string; end: string }) {
+export function saveQuietHours(
+  db: Database,
+  accountId: number,
+  quiet: { enabled: boolean; start: string; end: string },
+) {
   return db
     .updateTable('accounts')
     .set({ quietHoursEnabled: quiet.enabled, quietHoursStart: quiet.start, quietHoursEnd: quiet.end })
@@ -46,7 +55,11 @@ export interface RecipientWindow {
 }
 
 /** The local time a recipient-time send uses (sendAt read in the account's zone) and the window it spans. */
-export async function recipientWindow(db: Database, timeZone: string, sendAt: Date): Promise<RecipientWindow> {
+export async function recipientWindow(
+  db: Database,
+  timeZone: string,
+  sendAt: Date,
+): Promise<RecipientWindow> {
   const { rows } = await sql<RecipientWindow>`
     select to_char(l.local, 'YYYY-MM-DD HH24:MI:SS') as "localTime",
       l.local at time zone 'Etc/GMT-14' as "startsAt", l.local at time zone 'Etc/GMT+12' as "endsAt"
@@ -62,7 +75,11 @@ export async function recipientWindow(db: Database, timeZone: string, sendAt: Da
  * next day's local time when that still lies inside the window, else at once. Quiet hours then move a moment that
  * falls inside them to the window's opening. All set-wise: one hash join against pg_timezone_names.
  */
-export function deliveryTiming(settings: SendTimeSettings, notBefore: Date, recipient: RecipientWindow | null) {
+export function deliveryTiming(
+  settings: SendTimeSettings,
+  notBefore: Date,
+  recipient: RecipientWindow | null,
+) {
   const local = recipient ? sql`${recipient.localTime}::timestamp` : null;
   const base = local
     ? sql`case when (${local} at time zone tz.zone) >= ${notBefore}::timestamptz then ${local} at time zone tz.zone
@@ -90,7 +107,13 @@ export async function broadcastTiming(db: Database, accountId: number, notBefore
 }
 
 /** Move a broadcast's deliveries from one status to another; the number moved. */
-async function moveDeliveries(db: Database, accountId: number, broadcastId: number, from: 'pending' | 'paused', to: 'pending' | 'paused'): Promise<number> {
+async function moveDeliveries(
+  db: Database,
+  accountId: number,
+  broadcastId: number,
+  from: 'pending' | 'paused',
+  to: 'pending' | 'paused',
+): Promise<number> {
   const result = await db
     .updateTable('deliveries')
     .set({ status: to })
@@ -103,16 +126,22 @@ async function moveDeliveries(db: Database, accountId: number, broadcastId: numb
 }
 
 /** Pause: the broadcast's pending deliveries are held; rows being sent finish. */
-export const holdDeliveries = (db: Database, accountId: number, broadcastId: number) => moveDeliveries(db, accountId, broadcastId, 'pending', 'paused');
+export const holdDeliveries = (db: Database, accountId: number, broadcastId: number) =>
+  moveDeliveries(db, accountId, broadcastId, 'pending', 'paused');
 
 /** Resume: held deliveries are pending again, each keeping its not_before. */
-export const releaseDeliveries = (db: Database, accountId: number, broadcastId: number) => moveDeliveries(db, accountId, broadcastId, 'paused', 'pending');
+export const releaseDeliveries = (db: Database, accountId: number, broadcastId: number) =>
+  moveDeliveries(db, accountId, broadcastId, 'paused', 'pending');
 
 /**
  * After quiet hours change (off, or another window): every row they hold goes back to its due time, or now when that
  * has passed, moved again only by the new window. Answers the sources whose rows moved, so their send jobs run.
  */
-export async function releaseQuietHeld(db: Database, accountId: number, quiet: [string, string] | null): Promise<{ kind: SourceKind; sourceId: number }[]> {
+export async function releaseQuietHeld(
+  db: Database,
+  accountId: number,
+  quiet: [string, string] | null,
+): Promise<{ kind: SourceKind; sourceId: number }[]> {
   const window = quiet ? sql`${sql.val(quiet)}::time[]` : sql`null::time[]`;
   const { rows } = await sql<{ kind: SourceKind; sourceId: number }>`
     with moved as (

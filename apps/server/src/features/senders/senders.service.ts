@@ -26,7 +26,12 @@ interface AddressRow {
 }
 
 async function verifiedDomains(db: Database, accountId: number): Promise<Set<string>> {
-  const rows = await db.selectFrom('senderDomains').select('domain').where('accountId', '=', accountId).where('status', '=', 'verified').execute();
+  const rows = await db
+    .selectFrom('senderDomains')
+    .select('domain')
+    .where('accountId', '=', accountId)
+    .where('status', '=', 'verified')
+    .execute();
   return new Set(rows.map((r) => r.domain));
 }
 
@@ -45,7 +50,12 @@ function toAddress(row: AddressRow, domains: Set<string>): SenderAddress {
 
 export async function listAddresses(db: Database, session: Session) {
   const [rows, domains] = await Promise.all([
-    db.selectFrom('senderAddresses').selectAll().where('accountId', '=', session.accountId).orderBy('email').execute(),
+    db
+      .selectFrom('senderAddresses')
+      .selectAll()
+      .where('accountId', '=', session.accountId)
+      .orderBy('email')
+      .execute(),
     verifiedDomains(db, session.accountId),
   ]);
   return { emails: rows.map((r) => toAddress(r, domains)) };
@@ -54,7 +64,11 @@ export async function listAddresses(db: Database, session: Session) {
 /** Mail a fresh verification link to each address; the previous link of each stops working. */
 async function sendVerificationMails(services: Services, db: Database, session: Session, emails: string[]) {
   await enforceRateLimit(services.db, `sender-verification:${session.accountId}`, mailsPerHour, 3600);
-  const account = await db.selectFrom('accounts').select(['name']).where('id', '=', session.accountId).executeTakeFirstOrThrow();
+  const account = await db
+    .selectFrom('accounts')
+    .select(['name'])
+    .where('id', '=', session.accountId)
+    .executeTakeFirstOrThrow();
   for (const email of emails) {
     const nonce = crypto.randomBytes(16).toString('base64url');
     await db
@@ -63,10 +77,25 @@ async function sendVerificationMails(services: Services, db: Database, session: 
       .where('accountId', '=', session.accountId)
       .where('email', '=', email)
       .execute();
-    const token = sealToken({ a: session.accountId, e: email, n: nonce }, services.secret, 'sender-verification', linkDays * 86_400);
+    const token = sealToken(
+      { a: session.accountId, e: email, n: nonce },
+      services.secret,
+      'sender-verification',
+      linkDays * 86_400,
+    );
     const link = `${services.config.publicUrl}/public/verify-sender?token=${token}`;
-    const mail = senderVerificationEmail({ accountName: account.name ?? 'Your team', address: email, link, days: linkDays });
-    await queueMail(db, services.config, { ...mail, to: email, accountId: session.accountId, idempotencyKey: `sender-verification:${session.accountId}:${email}:${nonce}` });
+    const mail = senderVerificationEmail({
+      accountName: account.name ?? 'Your team',
+      address: email,
+      link,
+      days: linkDays,
+    });
+    await queueMail(db, services.config, {
+      ...mail,
+      to: email,
+      accountId: session.accountId,
+      idempotencyKey: `sender-verification:${session.accountId}:${email}:${nonce}`,
+    });
   }
 }
 
@@ -82,15 +111,34 @@ export async function addAddress(services: Services, db: Database, session: Sess
   if (!inserted) throw conflict('This sender address is already added.');
   const domains = await verifiedDomains(db, session.accountId);
   if (!domains.has(domainOfAddress(email))) await sendVerificationMails(services, db, session, [email]);
-  const row = await db.selectFrom('senderAddresses').selectAll().where('accountId', '=', session.accountId).where('email', '=', email).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('senderAddresses')
+    .selectAll()
+    .where('accountId', '=', session.accountId)
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
   const result = toAddress(row, domains);
-  return { email: result, message: result.status === 'verified' ? sendingMessages.addressVerified(email) : sendingMessages.addressAdded };
+  return {
+    email: result,
+    message:
+      result.status === 'verified' ? sendingMessages.addressVerified(email) : sendingMessages.addressAdded,
+  };
 }
 
 /** POST /v1/settings/email/addresses/verification: resend the link to addresses of the account that still wait for it. */
-export async function resendVerification(services: Services, db: Database, session: Session, addresses: string[]) {
+export async function resendVerification(
+  services: Services,
+  db: Database,
+  session: Session,
+  addresses: string[],
+) {
   const emails = [...new Set(addresses.map((a) => a.trim().toLowerCase()))];
-  const rows = await db.selectFrom('senderAddresses').select(['email', 'status']).where('accountId', '=', session.accountId).where('email', 'in', emails).execute();
+  const rows = await db
+    .selectFrom('senderAddresses')
+    .select(['email', 'status'])
+    .where('accountId', '=', session.accountId)
+    .where('email', 'in', emails)
+    .execute();
   const known = new Map(rows.map((r) => [r.email, r.status]));
   const missing = emails.find((e) => !known.has(e));
   if (missing) throw notFound(`${sendingMessages.addressNotFound} (${missing})`);
@@ -101,7 +149,12 @@ export async function resendVerification(services: Services, db: Database, sessi
 }
 
 export async function removeAddress(db: Database, session: Session, address: string) {
-  const removed = await db.deleteFrom('senderAddresses').where('accountId', '=', session.accountId).where('email', '=', address.trim().toLowerCase()).returning('email').executeTakeFirst();
+  const removed = await db
+    .deleteFrom('senderAddresses')
+    .where('accountId', '=', session.accountId)
+    .where('email', '=', address.trim().toLowerCase())
+    .returning('email')
+    .executeTakeFirst();
   if (!removed) throw notFound(sendingMessages.addressNotFound);
 }
 
@@ -117,9 +170,16 @@ export async function confirmAddress(services: Services, token: string) {
   const nonce = typeof payload?.n === 'string' ? payload.n : null;
   if (!accountId || !email || !nonce) throw badRequest(sendingMessages.verificationLinkInvalid);
   return withAccount(services.db, accountId, async (db) => {
-    const row = await db.selectFrom('senderAddresses').selectAll().where('accountId', '=', accountId).where('email', '=', email).forUpdate().executeTakeFirst();
+    const row = await db
+      .selectFrom('senderAddresses')
+      .selectAll()
+      .where('accountId', '=', accountId)
+      .where('email', '=', email)
+      .forUpdate()
+      .executeTakeFirst();
     if (!row) throw badRequest(sendingMessages.verificationLinkInvalid);
-    if (row.verificationNonce === null && row.status === 'verified') throw gone(sendingMessages.verificationLinkUsed);
+    if (row.verificationNonce === null && row.status === 'verified')
+      throw gone(sendingMessages.verificationLinkUsed);
     if (row.verificationNonce !== hashToken(nonce)) throw badRequest(sendingMessages.verificationLinkInvalid);
     await db
       .updateTable('senderAddresses')

@@ -3,21 +3,37 @@ import type { Database } from '../../db/connection.ts';
 import { AppError } from '../../http/errors.ts';
 
 /** How an account may send from an address: its own verification, a verified domain, a test account, or not at all. */
-export type SenderStanding = { allowed: true; by: 'address' | 'domain' | 'test-account'; domainId: number | null } | { allowed: false };
+export type SenderStanding =
+  { allowed: true; by: 'address' | 'domain' | 'test-account'; domainId: number | null } | { allowed: false };
 
 /**
  * The sending rule (docs/senders-and-consent.md), used by every send: an address may be used when it was verified by
  * its link or its domain is verified; test accounts skip the check. A verified domain also names the DKIM
  * key that signs the message.
  */
-export async function senderStanding(db: Database, accountId: number, address: string): Promise<SenderStanding> {
+export async function senderStanding(
+  db: Database,
+  accountId: number,
+  address: string,
+): Promise<SenderStanding> {
   const email = address.trim().toLowerCase();
   const domain = domainOfAddress(email);
   const [account, own, verifiedDomain] = await Promise.all([
     db.selectFrom('accounts').select('testAccount').where('id', '=', accountId).executeTakeFirst(),
-    db.selectFrom('senderAddresses').select('status').where('accountId', '=', accountId).where('email', '=', email).executeTakeFirst(),
+    db
+      .selectFrom('senderAddresses')
+      .select('status')
+      .where('accountId', '=', accountId)
+      .where('email', '=', email)
+      .executeTakeFirst(),
     domain
-      ? db.selectFrom('senderDomains').select('id').where('accountId', '=', accountId).where('domain', '=', domain).where('status', '=', 'verified').executeTakeFirst()
+      ? db
+          .selectFrom('senderDomains')
+          .select('id')
+          .where('accountId', '=', accountId)
+          .where('domain', '=', domain)
+          .where('status', '=', 'verified')
+          .executeTakeFirst()
       : undefined,
   ]);
   const domainId = verifiedDomain ? Number(verifiedDomain.id) : null;
@@ -28,8 +44,15 @@ export async function senderStanding(db: Database, accountId: number, address: s
 }
 
 /** Refuse a send from an address the account has not proved: 422 'Address {address} has not been verified for sending email.' */
-export async function assertMaySendFrom(db: Database, accountId: number, address: string): Promise<Extract<SenderStanding, { allowed: true }>> {
+export async function assertMaySendFrom(
+  db: Database,
+  accountId: number,
+  address: string,
+): Promise<Extract<SenderStanding, { allowed: true }>> {
   const standing = await senderStanding(db, accountId, address);
-  if (!standing.allowed) throw new AppError('UnprocessableError', sendingMessages.notVerified(address.trim()), { errorCode: 'senderNotVerified' });
+  if (!standing.allowed)
+    throw new AppError('UnprocessableError', sendingMessages.notVerified(address.trim()), {
+      errorCode: 'senderNotVerified',
+    });
   return standing;
 }

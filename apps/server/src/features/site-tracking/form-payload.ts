@@ -9,7 +9,8 @@ import { z } from 'zod';
 
 const emailSchema = z.email();
 /** Names that say a field holds a secret or payment data. */
-const secretName = /pass(word|wd|phrase)?|pwd|pin$|card|cc-?(num|number|csc|cvc|exp)|cvv|cvc|csc|security.?code|iban|ssn|social.?security/i;
+const secretName =
+  /pass(word|wd|phrase)?|pwd|pin$|card|cc-?(num|number|csc|cvc|exp)|cvv|cvc|csc|security.?code|iban|ssn|social.?security/i;
 const secretTypes = new Set(['password']);
 
 /** True for 13 to 19 digits (spaces and dashes allowed) that pass the Luhn check: a card number. */
@@ -28,7 +29,11 @@ export function looksLikeCardNumber(value: string): boolean {
 
 /** A field Herald never stores. */
 export function isSecretField(field: Pick<SiteFormField, 'name' | 'type' | 'value'>): boolean {
-  return secretTypes.has(field.type.toLowerCase()) || secretName.test(field.name) || looksLikeCardNumber(field.value.trim());
+  return (
+    secretTypes.has(field.type.toLowerCase()) ||
+    secretName.test(field.name) ||
+    looksLikeCardNumber(field.value.trim())
+  );
 }
 
 /** The fields kept, by name (a repeated name, as checkboxes send, keeps its values joined by commas). */
@@ -37,7 +42,10 @@ export function keptValues(fields: SiteFormField[]): Record<string, string> {
   for (const field of fields) {
     if (isSecretField(field)) continue;
     const value = field.value.trim();
-    values[field.name] = Object.hasOwn(values, field.name) && values[field.name] !== '' ? `${values[field.name]},${value}` : value;
+    values[field.name] =
+      Object.hasOwn(values, field.name) && values[field.name] !== ''
+        ? `${values[field.name]},${value}`
+        : value;
   }
   return values;
 }
@@ -63,14 +71,21 @@ export interface FormShape {
   fields: string[];
 }
 
-export function formShape(form: { id?: string | undefined; name?: string | undefined }, fields: SiteFormField[]): FormShape {
+export function formShape(
+  form: { id?: string | undefined; name?: string | undefined },
+  fields: SiteFormField[],
+): FormShape {
   const names = [...new Set(fields.filter((f) => !isSecretField(f)).map((f) => f.name))].sort();
   return { id: form.id?.trim() || null, name: form.name?.trim() || null, fields: names };
 }
 
 /** 16 hex characters over the page, the form's id, name and field names, whatever order the fields came in. */
 export function formHash(url: string, shape: FormShape): string {
-  return crypto.createHash('sha256').update(JSON.stringify([url, shape.id, shape.name, shape.fields])).digest('hex').slice(0, 16);
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([url, shape.id, shape.name, shape.fields]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** The key of a form's entry in formFieldMappings: its id when it has one, else its hash. */
@@ -82,9 +97,15 @@ export function formKey(shape: FormShape, hash: string): string {
  * The email that identifies the submitter: the field mapped to `email`, else an email-type field, else a field
  * named like "email"; only a valid address counts.
  */
-export function emailOf(fields: SiteFormField[], values: Record<string, string>, mapping: Record<string, string> | undefined): string | undefined {
+export function emailOf(
+  fields: SiteFormField[],
+  values: Record<string, string>,
+  mapping: Record<string, string> | undefined,
+): string | undefined {
   const candidates = [
-    ...Object.entries(mapping ?? {}).filter(([, personField]) => personField === 'email').map(([name]) => name),
+    ...Object.entries(mapping ?? {})
+      .filter(([, personField]) => personField === 'email')
+      .map(([name]) => name),
     ...fields.filter((f) => f.type.toLowerCase() === 'email').map((f) => f.name),
     ...fields.filter((f) => /e-?mail/i.test(f.name)).map((f) => f.name),
   ];
@@ -96,11 +117,15 @@ export function emailOf(fields: SiteFormField[], values: Record<string, string>,
 }
 
 /** Person values from a form's kept values through its mapping; email is the identity, not a value to write, and empty values are skipped. */
-export function mappedValues(values: Record<string, string>, mapping: Record<string, string> | undefined): Record<string, string> {
+export function mappedValues(
+  values: Record<string, string>,
+  mapping: Record<string, string> | undefined,
+): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [formField, personField] of Object.entries(mapping ?? {})) {
     const value = values[formField];
-    if (personField && personField !== 'email' && value !== undefined && value !== '') result[personField] = value;
+    if (personField && personField !== 'email' && value !== undefined && value !== '')
+      result[personField] = value;
   }
   return result;
 }

@@ -5,11 +5,25 @@ import { withAccount } from '../../db/tenancy.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
-import { insertEvents, resolveByAnonymousId, resolveByEmail, type EventRow } from '../events/events.queries.ts';
+import {
+  insertEvents,
+  resolveByAnonymousId,
+  resolveByEmail,
+  type EventRow,
+} from '../events/events.queries.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import { updatePerson } from '../people/people.queries.ts';
 import { checkPersonValues } from '../people/person-values.ts';
-import { emailOf, formHash, formKey, formShape, keptValues, mappedValues, normaliseFormUrl, normalisePageUrl } from './form-payload.ts';
+import {
+  emailOf,
+  formHash,
+  formKey,
+  formShape,
+  keptValues,
+  mappedValues,
+  normaliseFormUrl,
+  normalisePageUrl,
+} from './form-payload.ts';
 import { siteScript } from './site-script.ts';
 import { readIdentityToken } from './visitor-identity.ts';
 
@@ -22,7 +36,10 @@ async function accountOfWriteKey(services: Services, writeKey: string) {
     .where('deletingAt', 'is', null)
     .executeTakeFirst();
   if (!row) throw new AppError('AuthError', peopleMessages.invalidWriteKey);
-  return { accountId: row.id, mappings: (row.formFieldMappings ?? {}) as Record<string, Record<string, string>> };
+  return {
+    accountId: row.id,
+    mappings: (row.formFieldMappings ?? {}) as Record<string, Record<string, string>>,
+  };
 }
 
 /**
@@ -31,10 +48,25 @@ async function accountOfWriteKey(services: Services, writeKey: string) {
  */
 async function mergeInto(db: Database, accountId: number, fromId: number, intoId: number) {
   if (fromId === intoId) return;
-  const from = await db.selectFrom('people').select(['email', 'externalId']).where('accountId', '=', accountId).where('id', '=', fromId).executeTakeFirst();
+  const from = await db
+    .selectFrom('people')
+    .select(['email', 'externalId'])
+    .where('accountId', '=', accountId)
+    .where('id', '=', fromId)
+    .executeTakeFirst();
   if (!from || from.email || from.externalId) return;
-  await db.updateTable('events').set({ personId: intoId }).where('accountId', '=', accountId).where('personId', '=', fromId).execute();
-  await db.updateTable('siteVisitors').set({ personId: intoId }).where('accountId', '=', accountId).where('personId', '=', fromId).execute();
+  await db
+    .updateTable('events')
+    .set({ personId: intoId })
+    .where('accountId', '=', accountId)
+    .where('personId', '=', fromId)
+    .execute();
+  await db
+    .updateTable('siteVisitors')
+    .set({ personId: intoId })
+    .where('accountId', '=', accountId)
+    .where('personId', '=', fromId)
+    .execute();
   await db.deleteFrom('people').where('accountId', '=', accountId).where('id', '=', fromId).execute();
 }
 
@@ -61,10 +93,20 @@ export async function collect(services: Services, body: SiteCollectBody) {
     let known: number | undefined;
     if (email) known = (await resolveByEmail(db, accountId, [email])).get(email);
     else if (token && token.accountId === accountId) {
-      const person = await db.selectFrom('people').select('id').where('accountId', '=', accountId).where('id', '=', token.personId).executeTakeFirst();
+      const person = await db
+        .selectFrom('people')
+        .select('id')
+        .where('accountId', '=', accountId)
+        .where('id', '=', token.personId)
+        .executeTakeFirst();
       known = person?.id;
     }
-    const visitor = await db.selectFrom('siteVisitors').select('personId').where('accountId', '=', accountId).where('anonymousId', '=', body.anonymousId).executeTakeFirst();
+    const visitor = await db
+      .selectFrom('siteVisitors')
+      .select('personId')
+      .where('accountId', '=', accountId)
+      .where('anonymousId', '=', body.anonymousId)
+      .executeTakeFirst();
     let personId: number;
     if (known !== undefined) {
       if (visitor) await mergeInto(db, accountId, visitor.personId, known);
@@ -76,7 +118,9 @@ export async function collect(services: Services, body: SiteCollectBody) {
     }
     const pageViews = body.events.filter((e) => e.type === 'page').length;
     await sql`insert into site_visitors (account_id, anonymous_id, person_id, page_views) values (${accountId}, ${body.anonymousId}, ${personId}, ${pageViews})
-      on conflict (account_id, anonymous_id) do update set person_id = excluded.person_id, page_views = site_visitors.page_views + excluded.page_views, last_seen_at = now()`.execute(db);
+      on conflict (account_id, anonymous_id) do update set person_id = excluded.person_id, page_views = site_visitors.page_views + excluded.page_views, last_seen_at = now()`.execute(
+      db,
+    );
 
     const customFields = forms.some((f) => f.mapping) ? await listCustomFields(db, accountId) : [];
     const now = new Date();
@@ -84,8 +128,21 @@ export async function collect(services: Services, body: SiteCollectBody) {
     let formIndex = 0;
     for (const event of body.events) {
       if (event.type === 'page') {
-        const data = { title: event.title ?? null, referrer: event.referrer ?? null, anonymousId: body.anonymousId };
-        rows.push({ accountId, personId, type: 'page', name: 'Page viewed', url: normalisePageUrl(event.url), data: JSON.stringify(data), source: 'site', createdAt: now });
+        const data = {
+          title: event.title ?? null,
+          referrer: event.referrer ?? null,
+          anonymousId: body.anonymousId,
+        };
+        rows.push({
+          accountId,
+          personId,
+          type: 'page',
+          name: 'Page viewed',
+          url: normalisePageUrl(event.url),
+          data: JSON.stringify(data),
+          source: 'site',
+          createdAt: now,
+        });
         continue;
       }
       const form = forms[formIndex++]!;
@@ -93,7 +150,9 @@ export async function collect(services: Services, body: SiteCollectBody) {
       // The mapping fills the person only when this form's own email field identified them.
       if (form.mapping && form.email && form.email === email) {
         try {
-          const checked = checkPersonValues(mappedValues(form.values, form.mapping), customFields, { allowTags: true });
+          const checked = checkPersonValues(mappedValues(form.values, form.mapping), customFields, {
+            allowTags: true,
+          });
           await updatePerson(db, accountId, personId, checked.columns, checked.fields);
           mapped = 'applied';
         } catch (error) {
@@ -101,9 +160,27 @@ export async function collect(services: Services, body: SiteCollectBody) {
         }
       }
       await sql`insert into site_forms (account_id, hash, form_id, url, form, submissions) values (${accountId}, ${form.hash}, ${form.shape.id}, ${form.url}, ${JSON.stringify(form.shape)}::jsonb, 1)
-        on conflict (account_id, hash) do update set submissions = site_forms.submissions + 1, last_seen_at = now()`.execute(db);
-      const data = { form: form.shape, hash: form.hash, key: form.key, values: form.values, mapping: mapped, anonymousId: body.anonymousId };
-      rows.push({ accountId, personId, type: 'track', name: 'form-submitted', url: form.url, data: JSON.stringify(data), source: 'site', createdAt: now });
+        on conflict (account_id, hash) do update set submissions = site_forms.submissions + 1, last_seen_at = now()`.execute(
+        db,
+      );
+      const data = {
+        form: form.shape,
+        hash: form.hash,
+        key: form.key,
+        values: form.values,
+        mapping: mapped,
+        anonymousId: body.anonymousId,
+      };
+      rows.push({
+        accountId,
+        personId,
+        type: 'track',
+        name: 'form-submitted',
+        url: form.url,
+        data: JSON.stringify(data),
+        source: 'site',
+        createdAt: now,
+      });
     }
     await insertEvents(db, rows);
     return { accepted: rows.length, identified: known !== undefined };
@@ -122,15 +199,32 @@ export async function uniqueFormEvents(db: Database, session: Session) {
   return {
     events: rows.map((r) => {
       const form = r.form as { id: string | null; name: string | null; fields: string[] };
-      return { url: r.url, data: { form }, hash: r.hash, key: r.formId ?? r.hash, submissions: r.submissions, lastSeenAt: r.lastSeenAt.toISOString() };
+      return {
+        url: r.url,
+        data: { form },
+        hash: r.hash,
+        key: r.formId ?? r.hash,
+        submissions: r.submissions,
+        lastSeenAt: r.lastSeenAt.toISOString(),
+      };
     }),
   };
 }
 
 /** The snippet, the write key and whether visits have been seen. */
 export async function siteTrackingStatus(services: Services, db: Database, session: Session) {
-  const account = await services.db.selectFrom('accounts').select('writeKey').where('id', '=', session.accountId).executeTakeFirstOrThrow();
-  const { rows } = await sql<{ visitors: number; identified: number; pageViews: number; lastSeenAt: Date | null; forms: number }>`
+  const account = await services.db
+    .selectFrom('accounts')
+    .select('writeKey')
+    .where('id', '=', session.accountId)
+    .executeTakeFirstOrThrow();
+  const { rows } = await sql<{
+    visitors: number;
+    identified: number;
+    pageViews: number;
+    lastSeenAt: Date | null;
+    forms: number;
+  }>`
     select count(*)::int as visitors,
       count(*) filter (where p.email is not null or p.external_id is not null)::int as identified,
       coalesce(sum(v.page_views), 0)::int as page_views,

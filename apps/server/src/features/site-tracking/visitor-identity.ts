@@ -18,7 +18,9 @@ const keys = new Map<string, crypto.KeyObject>();
 function keyFor(secret: string): crypto.KeyObject {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.createSecretKey(crypto.createHash('sha256').update(`herald-visitor-identity:${secret}`).digest());
+    key = crypto.createSecretKey(
+      crypto.createHash('sha256').update(`herald-visitor-identity:${secret}`).digest(),
+    );
     if (keys.size > 8) keys.clear();
     keys.set(secret, key);
   }
@@ -26,11 +28,21 @@ function keyFor(secret: string): crypto.KeyObject {
 }
 
 function sign(secret: string, payload: string): string {
-  return crypto.createHmac('sha256', keyFor(secret)).update(payload).digest().subarray(0, 16).toString('base64url');
+  return crypto
+    .createHmac('sha256', keyFor(secret))
+    .update(payload)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
 }
 
 /** A URL-safe token naming one person of one account, valid for 30 days from `nowMs`. */
-export function identityToken(secret: string, accountId: number, personId: number, nowMs = Date.now()): string {
+export function identityToken(
+  secret: string,
+  accountId: number,
+  personId: number,
+  nowMs = Date.now(),
+): string {
   const expires = Math.floor(nowMs / 1000) + identityTtlSeconds;
   const payload = `${accountId.toString(36)}.${personId.toString(36)}.${expires.toString(36)}`;
   return `${payload}.${sign(secret, payload)}`;
@@ -39,17 +51,28 @@ export function identityToken(secret: string, accountId: number, personId: numbe
 const base36 = /^[0-9a-z]{1,11}$/;
 
 /** The account and person of a token signed with `secret` that has not expired at `nowMs`, else null. */
-export function readIdentityToken(secret: string, token: string, nowMs = Date.now()): { accountId: number; personId: number } | null {
+export function readIdentityToken(
+  secret: string,
+  token: string,
+  nowMs = Date.now(),
+): { accountId: number; personId: number } | null {
   if (typeof token !== 'string' || token.length > maxIdentityTokenLength) return null;
   const parts = token.split('.');
   if (parts.length !== 4) return null;
   const [account, person, expires, signature] = parts as [string, string, string, string];
-  if (!base36.test(account) || !base36.test(person) || !base36.test(expires) || signature.length !== signatureLength) return null;
+  if (
+    !base36.test(account) ||
+    !base36.test(person) ||
+    !base36.test(expires) ||
+    signature.length !== signatureLength
+  )
+    return null;
   const expected = sign(secret, `${account}.${person}.${expires}`);
   if (!crypto.timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))) return null;
   const accountId = parseInt(account, 36);
   const personId = parseInt(person, 36);
-  if (!Number.isSafeInteger(accountId) || !Number.isSafeInteger(personId) || accountId <= 0 || personId <= 0) return null;
+  if (!Number.isSafeInteger(accountId) || !Number.isSafeInteger(personId) || accountId <= 0 || personId <= 0)
+    return null;
   if (parseInt(expires, 36) * 1000 <= nowMs) return null;
   return { accountId, personId };
 }

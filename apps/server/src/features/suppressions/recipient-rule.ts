@@ -3,7 +3,9 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 
 /** The suppression reasons that stop transactional mail too (contracts' suppressesTransactional). */
-export const stoppingAll = (Object.keys(suppressesTransactional) as SuppressionReason[]).filter((reason) => suppressesTransactional[reason]);
+export const stoppingAll = (Object.keys(suppressesTransactional) as SuppressionReason[]).filter(
+  (reason) => suppressesTransactional[reason],
+);
 
 /**
  * Who may receive mail of a category, as a condition on `people p` (docs/senders-and-consent.md and the sending half of
@@ -24,7 +26,12 @@ export function deliverableTo(categoryId: number, categoryType: CategoryType): R
 }
 
 /** The same rule for one person: may they receive mail of this category now? */
-export async function mayReceive(db: Database, accountId: number, personId: number, category: { id: number; type: CategoryType }): Promise<boolean> {
+export async function mayReceive(
+  db: Database,
+  accountId: number,
+  personId: number,
+  category: { id: number; type: CategoryType },
+): Promise<boolean> {
   const row = await db
     .selectFrom('people as p')
     .select(sql<boolean>`${deliverableTo(category.id, category.type)}`.as('ok'))
@@ -35,9 +42,18 @@ export async function mayReceive(db: Database, accountId: number, personId: numb
 }
 
 /** Of these addresses (lower case), the ones the suppression list stops for mail of this category type. */
-export async function stoppedAmong(db: Database, accountId: number, addresses: string[], categoryType: CategoryType): Promise<Set<string>> {
+export async function stoppedAmong(
+  db: Database,
+  accountId: number,
+  addresses: string[],
+  categoryType: CategoryType,
+): Promise<Set<string>> {
   if (!addresses.length) return new Set();
-  let query = db.selectFrom('suppressions').select('email').where('accountId', '=', accountId).where('email', 'in', addresses);
+  let query = db
+    .selectFrom('suppressions')
+    .select('email')
+    .where('accountId', '=', accountId)
+    .where('email', 'in', addresses);
   if (categoryType !== 'marketing') query = query.where('reason', 'in', stoppingAll);
   return new Set((await query.execute()).map((r) => r.email));
 }

@@ -2,11 +2,21 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 
 export function listTags(db: Database, accountId: number) {
-  return db.selectFrom('tags').select(['tag', 'description', 'createdAt']).where('accountId', '=', accountId).orderBy('tag').execute();
+  return db
+    .selectFrom('tags')
+    .select(['tag', 'description', 'createdAt'])
+    .where('accountId', '=', accountId)
+    .orderBy('tag')
+    .execute();
 }
 
 export function findTag(db: Database, accountId: number, tag: string) {
-  return db.selectFrom('tags').select(['tag', 'description', 'createdAt']).where('accountId', '=', accountId).where('tag', '=', tag).executeTakeFirst();
+  return db
+    .selectFrom('tags')
+    .select(['tag', 'description', 'createdAt'])
+    .where('accountId', '=', accountId)
+    .where('tag', '=', tag)
+    .executeTakeFirst();
 }
 
 /** People per managed tag, in one pass over the account's people (array containment is not indexable under row-level security). */

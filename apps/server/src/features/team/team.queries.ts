@@ -50,7 +50,15 @@ export function findMemberByUser(db: Database, accountId: number, userId: number
 
 export async function insertMember(
   db: Database,
-  row: { accountId: number; userId: number; name: string | null; isOwner: boolean; scopes: ScopeState[]; invitedBy: number | null; accepted: boolean },
+  row: {
+    accountId: number;
+    userId: number;
+    name: string | null;
+    isOwner: boolean;
+    scopes: ScopeState[];
+    invitedBy: number | null;
+    accepted: boolean;
+  },
 ) {
   return db
     .insertInto('teamMembers')
@@ -68,7 +76,12 @@ export async function insertMember(
     .executeTakeFirstOrThrow();
 }
 
-export async function updateMember(db: Database, accountId: number, id: number, changes: { name?: string; scopes?: ScopeState[] }) {
+export async function updateMember(
+  db: Database,
+  accountId: number,
+  id: number,
+  changes: { name?: string; scopes?: ScopeState[] },
+) {
   if (changes.name === undefined && changes.scopes === undefined) return;
   await db
     .updateTable('teamMembers')
@@ -98,7 +111,11 @@ export async function deleteMember(db: Database, accountId: number, id: number) 
 
 /** A user's sessions in one account end when they leave it (sessions are user-level rows). */
 export async function deleteSessionsInAccount(userDb: Database, accountId: number, userId: number) {
-  await userDb.deleteFrom('sessions').where('accountId', '=', accountId).where('userId', '=', userId).execute();
+  await userDb
+    .deleteFrom('sessions')
+    .where('accountId', '=', accountId)
+    .where('userId', '=', userId)
+    .execute();
 }
 
 export async function acceptMembership(userDb: Database, accountId: number, id: number) {
@@ -127,5 +144,7 @@ export async function findMemberAccess(userDb: Database, accountId: number, user
     .where('teamMembers.acceptedAt', 'is not', null)
     .where('accounts.deletingAt', 'is', null)
     .executeTakeFirst();
-  return row ? { id: row.id, isOwner: row.isOwner, scopes: row.scopes as unknown as ScopeState[] } : undefined;
+  return row
+    ? { id: row.id, isOwner: row.isOwner, scopes: row.scopes as unknown as ScopeState[] }
+    : undefined;
 }

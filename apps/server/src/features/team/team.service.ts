@@ -47,7 +47,9 @@ function toView(row: MemberRow): TeamMemberView {
     data: { createdWithGoogleSignin: row.createdWithGoogle },
     accountData: {
       isOwner: row.isOwner,
-      scopes: row.isOwner ? completeScopes().map((s) => ({ ...s, enabled: true })) : completeScopes(row.scopes as unknown as ScopeState[]),
+      scopes: row.isOwner
+        ? completeScopes().map((s) => ({ ...s, enabled: true }))
+        : completeScopes(row.scopes as unknown as ScopeState[]),
     },
     invitationPending: row.acceptedAt === null,
     createdAt: row.createdAt.toISOString(),
@@ -65,11 +67,17 @@ export async function listTeam(db: Database, session: Session) {
 }
 
 /** POST /v1/team-members: invite by email; a user who already has a login joins at once. */
-export async function inviteMember(services: Services, db: Database, session: Session, body: z.infer<typeof InviteTeamMemberBody>) {
+export async function inviteMember(
+  services: Services,
+  db: Database,
+  session: Session,
+  body: z.infer<typeof InviteTeamMemberBody>,
+) {
   const account = await findAccount(db, session.accountId);
   if (!account) throw unauthorized();
   let user = await findUserByEmail(db, body.email);
-  if (user && (await findMemberByUser(db, session.accountId, user.id))) throw conflict(teamMessages.alreadyMember, 'already-member');
+  if (user && (await findMemberByUser(db, session.accountId, user.id)))
+    throw conflict(teamMessages.alreadyMember, 'already-member');
   if (!user) {
     const created = await insertUser(db, body.email, body.name);
     user = await findUserById(db, created.id);
@@ -97,12 +105,22 @@ export async function inviteMember(services: Services, db: Database, session: Se
     days: invitationDays,
     hasLogin,
   });
-  await queueMail(db, services.config, { ...mail, to: user!.email, accountId: session.accountId, idempotencyKey: `invite:${session.accountId}:${member.id}` });
+  await queueMail(db, services.config, {
+    ...mail,
+    to: user!.email,
+    accountId: session.accountId,
+    idempotencyKey: `invite:${session.accountId}:${member.id}`,
+  });
   return { teamMember: await viewOf(db, session.accountId, member.id) };
 }
 
 /** PATCH /v1/team-members/{id}: name (kept unless non-empty and changed) and scopes. */
-export async function updateTeamMember(db: Database, session: Session, id: number, body: z.infer<typeof UpdateTeamMemberBody>) {
+export async function updateTeamMember(
+  db: Database,
+  session: Session,
+  id: number,
+  body: z.infer<typeof UpdateTeamMemberBody>,
+) {
   const row = await findMember(db, session.accountId, id);
   if (!row) throw notFound(teamMessages.memberNotFound);
   if (body.scopes && row.isOwner) throw badRequest(teamMessages.ownerScopes);
@@ -118,14 +136,16 @@ export async function updateTeamMember(db: Database, session: Session, id: numbe
 export async function removeTeamMember(db: Database, session: Session, id: number) {
   const row = await findMember(db, session.accountId, id);
   if (!row) throw notFound(teamMessages.memberNotFound);
-  if (row.isOwner && row.acceptedAt && (await countOwners(db, session.accountId)) <= 1) throw badRequest(teamMessages.lastOwner);
+  if (row.isOwner && row.acceptedAt && (await countOwners(db, session.accountId)) <= 1)
+    throw badRequest(teamMessages.lastOwner);
   await deleteMember(db, session.accountId, id);
   await deleteSessionsInAccount(db, session.accountId, row.userId);
 }
 
 function readInvitation(services: Services, token: string) {
   const payload = verifyToken(token, services.secret);
-  if (!payload || typeof payload.tm !== 'number' || typeof payload.a !== 'number') throw badRequest(teamMessages.invitationInvalid);
+  if (!payload || typeof payload.tm !== 'number' || typeof payload.a !== 'number')
+    throw badRequest(teamMessages.invitationInvalid);
   return { memberId: payload.tm, accountId: payload.a };
 }
 
@@ -162,10 +182,16 @@ export async function acceptInvitation(
   const { member, user, account } = await pendingInvitation(services, body.token);
   if (body.idToken) {
     const identity = await services.google.verify(body.idToken);
-    if (identity.email.toLowerCase() !== user.email.toLowerCase()) throw new AppError('AuthError', messages.googleTokenInvalid);
-    await services.db.updateTable('users').set({ googleSub: identity.sub, createdWithGoogle: true }).where('id', '=', user.id).execute();
+    if (identity.email.toLowerCase() !== user.email.toLowerCase())
+      throw new AppError('AuthError', messages.googleTokenInvalid);
+    await services.db
+      .updateTable('users')
+      .set({ googleSub: identity.sub, createdWithGoogle: true })
+      .where('id', '=', user.id)
+      .execute();
   } else if (user.passwordHash) {
-    if (!body.password || !(await verifyPassword(user.passwordHash, body.password))) throw unauthorized(messages.wrongCredentials);
+    if (!body.password || !(await verifyPassword(user.passwordHash, body.password)))
+      throw unauthorized(messages.wrongCredentials);
   } else {
     if (!body.password) throw badRequest(teamMessages.invitationNeedsPassword);
     await setPasswordHash(services.db, user.id, await hashPassword(body.password));
@@ -173,5 +199,10 @@ export async function acceptInvitation(
   const accepted = await acceptMembership(services.db, account.id, member.id);
   if (!accepted) throw badRequest(teamMessages.invitationInvalid);
   await startSession(services, request, reply, user.id, account.id);
-  return loadAccount(services.db, { userId: user.id, accountId: account.id, teamMemberId: member.id }, services.db, services.config);
+  return loadAccount(
+    services.db,
+    { userId: user.id, accountId: account.id, teamMemberId: member.id },
+    services.db,
+    services.config,
+  );
 }

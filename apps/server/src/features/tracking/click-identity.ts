@@ -13,9 +13,15 @@ export function createClickIdentity(pool: pg.Pool, secret: string) {
   const hosts = new Map<number, { host: string | null; at: number; loading?: Promise<string | null> }>();
 
   const load = async (accountId: number): Promise<string | null> => {
-    const { rows } = await pool.query<{ site: string | null }>('select site from accounts where id = $1', [accountId]);
+    const { rows } = await pool.query<{ site: string | null }>('select site from accounts where id = $1', [
+      accountId,
+    ]);
     try {
-      return rows[0]?.site ? new URL(/^https?:\/\//i.test(rows[0].site) ? rows[0].site : `https://${rows[0].site}`).hostname.replace(/^www\./, '').toLowerCase() : null;
+      return rows[0]?.site
+        ? new URL(/^https?:\/\//i.test(rows[0].site) ? rows[0].site : `https://${rows[0].site}`).hostname
+            .replace(/^www\./, '')
+            .toLowerCase()
+        : null;
     } catch {
       return null;
     }

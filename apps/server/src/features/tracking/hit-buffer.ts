@@ -34,7 +34,12 @@ export interface HitBufferOptions {
 }
 
 /** The key the `sent` event names its source by (deliveries.queries.ts recordSent); opens and clicks use the same. */
-const sourceKey = { broadcast: 'broadcastId', flow: 'flowId', transactional: 'sourceId', test: 'sourceId' } as const;
+const sourceKey = {
+  broadcast: 'broadcastId',
+  flow: 'flowId',
+  transactional: 'sourceId',
+  test: 'sourceId',
+} as const;
 
 /** COPY's text format: backslash starts an escape; JSON text holds no raw tab or newline. */
 const copyText = (value: string) => value.replace(/\\/g, '\\\\');
@@ -120,7 +125,11 @@ export class HitBuffer {
     let batch = this.waiting[this.waiting.length - 1];
     if (!batch || batch.rows >= this.flushRows || batch.bytes.length - batch.length < line.length * 3) {
       const size = Math.max(batchBytes, line.length * 3);
-      batch = { bytes: (size === batchBytes && this.spare.pop()) || Buffer.allocUnsafeSlow(size), length: 0, rows: 0 };
+      batch = {
+        bytes: (size === batchBytes && this.spare.pop()) || Buffer.allocUnsafeSlow(size),
+        length: 0,
+        rows: 0,
+      };
       this.waiting.push(batch);
     }
     batch.length += batch.bytes.write(line, batch.length);
@@ -157,7 +166,10 @@ export class HitBuffer {
         // An account deleted since its mail was sent: its hits go, the others are written.
         const rows = batch.bytes.toString('utf8', 0, batch.length).split('\n').slice(0, -1);
         const ids = [...new Set(rows.map(accountOf))];
-        const { rows: found } = await this.pool.query<{ id: string }>('select id from accounts where id = any($1::bigint[])', [ids]);
+        const { rows: found } = await this.pool.query<{ id: string }>(
+          'select id from accounts where id = any($1::bigint[])',
+          [ids],
+        );
         const live = new Set(found.map((row) => Number(row.id)));
         const kept = rows.filter((row) => live.has(accountOf(row)));
         this.dropped += rows.length - kept.length;
@@ -187,8 +199,15 @@ export class HitBuffer {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      await client.query('select pg_advisory_xact_lock($1), set_config($2, $3, true), set_config($4, $5, true)', [rollupLockKey, directRollupSetting, 'yes', 'work_mem', rollupWorkMem]);
-      const copy = client.query(copyStreams.from('copy events (account_id, person_id, type, name, source, data, created_at) from stdin'));
+      await client.query(
+        'select pg_advisory_xact_lock($1), set_config($2, $3, true), set_config($4, $5, true)',
+        [rollupLockKey, directRollupSetting, 'yes', 'work_mem', rollupWorkMem],
+      );
+      const copy = client.query(
+        copyStreams.from(
+          'copy events (account_id, person_id, type, name, source, data, created_at) from stdin',
+        ),
+      );
       copy.end(text);
       await finished(copy);
       await client.query('commit');

@@ -42,5 +42,11 @@ function classify(userAgent: string): UserAgentClass {
  * person opens the message, so their opens count.
  */
 export function isMachineHit(agentClass: UserAgentClass, isHead: boolean, secondsSinceSent: number): boolean {
-  return isHead || agentClass === 'privacy-proxy' || agentClass === 'scanner' || agentClass === 'unknown' || secondsSinceSent < machineWindowSeconds;
+  return (
+    isHead ||
+    agentClass === 'privacy-proxy' ||
+    agentClass === 'scanner' ||
+    agentClass === 'unknown' ||
+    secondsSinceSent < machineWindowSeconds
+  );
 }

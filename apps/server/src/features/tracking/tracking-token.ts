@@ -26,8 +26,18 @@ export interface DecodedMessage extends TrackedRef {
   sentAt: number;
 }
 
-const kindChar: Record<TrackedSourceKind, string> = { broadcast: 'b', flow: 'f', transactional: 't', test: 'x' };
-const charKind: Record<string, TrackedSourceKind> = { b: 'broadcast', f: 'flow', t: 'transactional', x: 'test' };
+const kindChar: Record<TrackedSourceKind, string> = {
+  broadcast: 'b',
+  flow: 'f',
+  transactional: 't',
+  test: 'x',
+};
+const charKind: Record<string, TrackedSourceKind> = {
+  b: 'broadcast',
+  f: 'flow',
+  t: 'transactional',
+  x: 'test',
+};
 
 /** Bytes of HMAC kept: 128 bits, 22 base64url characters. */
 const signatureBytes = 16;
@@ -51,7 +61,12 @@ function keyFor(secret: string): crypto.KeyObject {
 }
 
 function sign(secret: string, text: string): string {
-  return crypto.createHmac('sha256', keyFor(secret)).update(text).digest().subarray(0, signatureBytes).toString('base64url');
+  return crypto
+    .createHmac('sha256', keyFor(secret))
+    .update(text)
+    .digest()
+    .subarray(0, signatureBytes)
+    .toString('base64url');
 }
 
 /** Equal in time that does not depend on where they differ (both are 22 base64url characters). */
@@ -97,8 +112,27 @@ export function decodeMessage(secret: string, token: string): DecodedMessage | n
   }
   const payload = token.slice(0, token.length - parts[last]!.length - 1);
   if (!sameSignature(parts[last]!, sign(secret, `m.${payload}`))) return null;
-  const [accountId, deliveryId, personId, emailId, sourceId, variant, sentAt, flowId] = numbers as [number, number, number, number, number, number, number, number | undefined];
-  return { accountId, deliveryId, personId, emailId, sourceKind: kind, sourceId, variant, sentAt, ...(flowId !== undefined ? { flowId } : {}) };
+  const [accountId, deliveryId, personId, emailId, sourceId, variant, sentAt, flowId] = numbers as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number | undefined,
+  ];
+  return {
+    accountId,
+    deliveryId,
+    personId,
+    emailId,
+    sourceKind: kind,
+    sourceId,
+    variant,
+    sentAt,
+    ...(flowId !== undefined ? { flowId } : {}),
+  };
 }
 
 /** The signature of a destination for one account's email: the same for every recipient. */
@@ -113,7 +147,13 @@ export function signLink(secret: string, accountId: number, emailId: number, url
 const linkSignatures = new Map<string, Map<string, string>>();
 const linkCacheLimit = 10_000;
 
-export function verifyLink(secret: string, accountId: number, emailId: number, url: string, signature: string): boolean {
+export function verifyLink(
+  secret: string,
+  accountId: number,
+  emailId: number,
+  url: string,
+  signature: string,
+): boolean {
   if (signature.length !== signatureLength || url.length > maxLinkLength) return false;
   let known = linkSignatures.get(secret);
   if (!known) {

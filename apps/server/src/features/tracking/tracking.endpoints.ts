@@ -65,12 +65,19 @@ export interface TrackingEndpoints {
   /** Answer a tracking request straight from the HTTP server, before Fastify; false when it is not one. */
   handle(request: IncomingMessage, response: ServerResponse): boolean;
   /** Fastify's serverFactory: the HTTP server Fastify would make (its timeouts), with `handle` in front. */
-  serverFactory(handler: (request: IncomingMessage, response: ServerResponse) => void, options: Record<string, unknown>): http.Server;
+  serverFactory(
+    handler: (request: IncomingMessage, response: ServerResponse) => void,
+    options: Record<string, unknown>,
+  ): http.Server;
   /** The same endpoints as Fastify routes (for `inject`, and a server made without the handle above), and the flush at close. */
   register(app: FastifyInstance): void;
 }
 
-const pixelHeaders = { 'content-type': 'image/gif', 'content-length': String(pixel.length), 'cache-control': 'no-store, max-age=0' };
+const pixelHeaders = {
+  'content-type': 'image/gif',
+  'content-length': String(pixel.length),
+  'cache-control': 'no-store, max-age=0',
+};
 const invalidHeaders = {
   'content-type': 'text/html; charset=utf-8',
   'content-length': String(Buffer.byteLength(invalidLinkPage)),
@@ -84,7 +91,10 @@ const invalidHeaders = {
  * HTTP server hands these paths to `handle` before Fastify sees them (http/app.ts's serverFactory): no routing,
  * hooks, reply objects or logging per hit, which measured a quarter less CPU a hit than a Fastify route.
  */
-export function createTrackingEndpoints(services: Services, options: HitBufferOptions = {}): TrackingEndpoints {
+export function createTrackingEndpoints(
+  services: Services,
+  options: HitBufferOptions = {},
+): TrackingEndpoints {
   const secret = services.secret;
   const trustProxy = services.config.trustProxy;
   const throttle = new HitThrottle(hitsPerSecond);
@@ -92,15 +102,33 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
   const pixelAnswer = trackingHeaders(services.config, pixelHeaders);
   // The length said, the redirect and the page go as one write: without it Node sends them chunked, the header and the
   // chunks' end in two buffers (writev), and the client has the chunked framing to read.
-  const redirectAnswer = trackingHeaders(services.config, { 'content-length': '0', 'cache-control': 'no-store, max-age=0' });
+  const redirectAnswer = trackingHeaders(services.config, {
+    'content-length': '0',
+    'cache-control': 'no-store, max-age=0',
+  });
   const invalidAnswer = trackingHeaders(services.config, invalidHeaders);
   let buffer: HitBuffer | undefined;
 
-  const record = (ip: string, agentHeader: string | undefined, isHead: boolean, ref: DecodedMessage, name: 'opened' | 'clicked', link: string | null, key: string) => {
+  const record = (
+    ip: string,
+    agentHeader: string | undefined,
+    isHead: boolean,
+    ref: DecodedMessage,
+    name: 'opened' | 'clicked',
+    link: string | null,
+    key: string,
+  ) => {
     const now = Date.now();
     if (!buffer || !throttle.allow(ip, key, now)) return;
     const agent = userAgentClass(agentHeader);
-    buffer.add({ ref, name, link, agent, machine: isMachineHit(agent, isHead, now / 1000 - ref.sentAt), atMs: now });
+    buffer.add({
+      ref,
+      name,
+      link,
+      agent,
+      machine: isMachineHit(agent, isHead, now / 1000 - ref.sentAt),
+      atMs: now,
+    });
   };
 
   /** Record an open when the token checks out; the caller answers the image whatever happens. */
@@ -115,7 +143,13 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
    * Where a click goes, recorded; null when the token, the signature or the destination does not check out. At
    * once when the account's site is known (click-identity.ts), else a promise of it.
    */
-  const click = (rest: string, link: unknown, ip: string, agent: string | undefined, isHead: boolean): string | null | Promise<string> => {
+  const click = (
+    rest: string,
+    link: unknown,
+    ip: string,
+    agent: string | undefined,
+    isHead: boolean,
+  ): string | null | Promise<string> => {
     if (typeof link !== 'string' || link.length > maxLinkLength) return null;
     const slash = rest.indexOf('/');
     if (slash < 0) return null;
@@ -147,7 +181,8 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
       const server = http.createServer((request, response) => {
         if (!endpoints.handle(request, response)) handler(request, response);
       });
-      server.keepAliveTimeout = typeof options.keepAliveTimeout === 'number' ? options.keepAliveTimeout : 72_000;
+      server.keepAliveTimeout =
+        typeof options.keepAliveTimeout === 'number' ? options.keepAliveTimeout : 72_000;
       server.requestTimeout = typeof options.requestTimeout === 'number' ? options.requestTimeout : 0;
       server.setTimeout(typeof options.connectionTimeout === 'number' ? options.connectionTimeout : 0);
       return server;
@@ -176,7 +211,10 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
         if (target) response.writeHead(302, { location: target, ...redirectAnswer(request) }).end();
         else response.writeHead(404, invalidAnswer(request)).end(isHead ? undefined : invalidLinkPage);
       };
-      const target = links.length === 1 ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead) : null;
+      const target =
+        links.length === 1
+          ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead)
+          : null;
       if (target instanceof Promise) void target.then(answer);
       else answer(target);
       return true;
@@ -188,17 +226,35 @@ export function createTrackingEndpoints(services: Services, options: HitBufferOp
       buffers.set(app, hits);
       app.addHook('onClose', async () => hits.close());
       const openRoute = (request: FastifyRequest, reply: FastifyReply) => {
-        open((request.params as { '*'?: string })['*'] ?? '', request.ip, request.headers['user-agent'], request.method === 'HEAD');
+        open(
+          (request.params as { '*'?: string })['*'] ?? '',
+          request.ip,
+          request.headers['user-agent'],
+          request.method === 'HEAD',
+        );
         return reply.code(200).headers(pixelHeaders).send(pixel);
       };
       const clickRoute = async (request: FastifyRequest, reply: FastifyReply) => {
-        const target = await click((request.params as { '*'?: string })['*'] ?? '', (request.query as Record<string, unknown>).u, request.ip, request.headers['user-agent'], request.method === 'HEAD');
+        const target = await click(
+          (request.params as { '*'?: string })['*'] ?? '',
+          (request.query as Record<string, unknown>).u,
+          request.ip,
+          request.headers['user-agent'],
+          request.method === 'HEAD',
+        );
         if (!target) return reply.code(404).headers(invalidHeaders).send(invalidLinkPage);
-        return reply.code(302).header('location', target).header('cache-control', 'no-store, max-age=0').header('referrer-policy', 'no-referrer').send();
+        return reply
+          .code(302)
+          .header('location', target)
+          .header('cache-control', 'no-store, max-age=0')
+          .header('referrer-policy', 'no-referrer')
+          .send();
       };
       // The bare prefixes too, so that an emptied token gets the image or the page and not the web app.
-      for (const url of [`${openPath}*`, openPath.slice(0, -1)]) app.get(url, { schema: { hide: true } }, openRoute);
-      for (const url of [`${clickPath}*`, clickPath.slice(0, -1)]) app.get(url, { schema: { hide: true } }, clickRoute);
+      for (const url of [`${openPath}*`, openPath.slice(0, -1)])
+        app.get(url, { schema: { hide: true } }, openRoute);
+      for (const url of [`${clickPath}*`, clickPath.slice(0, -1)])
+        app.get(url, { schema: { hide: true } }, clickRoute);
     },
   };
   return endpoints;

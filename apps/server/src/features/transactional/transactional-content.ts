@@ -11,7 +11,11 @@ export const adHocEmailName = 'Transactional email';
  * with the send; in both cases the caller's merge data and the send's transactional category. Null when the
  * send or its saved email no longer exists.
  */
-export async function transactionalContent(db: Database, accountId: number, sendId: number): Promise<SourceContent | null> {
+export async function transactionalContent(
+  db: Database,
+  accountId: number,
+  sendId: number,
+): Promise<SourceContent | null> {
   const send = await findSend(db, accountId, sendId);
   if (!send) return null;
   const data = (send.data ?? {}) as Record<string, unknown>;

@@ -44,13 +44,16 @@ const stoppingTransactionalSends: ReadonlySet<string> = new Set(stoppingAll);
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
-export const requestHashOf = (body: TransactionalSendBody) => crypto.createHash('sha256').update(canonicalJson(body)).digest('hex');
+export const requestHashOf = (body: TransactionalSendBody) =>
+  crypto.createHash('sha256').update(canonicalJson(body)).digest('hex');
 
 /** The Idempotency-Key header, if sent: 1 to 200 characters, else 400 before anything happens. */
 export function readIdempotencyKey(header: string | string[] | undefined): string | null {
@@ -69,13 +72,20 @@ async function chooseCategory(db: Database, accountId: number, categoryId: numbe
   }
   const category = await findCategory(db, accountId, categoryId);
   if (!category) throw badRequest(sendingMessages.categoryNotFound);
-  if (category.type !== 'transactional') throw badRequest(transactionalMessages.categoryNotTransactional(category.name));
+  if (category.type !== 'transactional')
+    throw badRequest(transactionalMessages.categoryNotTransactional(category.name));
   if (category.isArchived) throw badRequest(transactionalMessages.categoryArchived(category.name));
   return Number(category.id);
 }
 
 /** What the send row holds for its email: nothing for a saved email (read when sent), the content for an ad-hoc one. */
-async function contentOf(db: Database, accountId: number, body: TransactionalSendBody): Promise<Pick<NewTransactionalSend, 'subject' | 'preheader' | 'html' | 'fromEmail' | 'fromName' | 'replyTo'>> {
+async function contentOf(
+  db: Database,
+  accountId: number,
+  body: TransactionalSendBody,
+): Promise<
+  Pick<NewTransactionalSend, 'subject' | 'preheader' | 'html' | 'fromEmail' | 'fromName' | 'replyTo'>
+> {
   if (body.emailId !== adHocEmailId) {
     const email = await findLiveEmail(db, accountId, body.emailId);
     if (!email) throw badRequest(emailMessages.notFound);
@@ -89,10 +99,18 @@ async function contentOf(db: Database, accountId: number, body: TransactionalSen
   compileOrThrow({ subject, preheader, html });
   const fallback = body.fromEmail ? null : await defaultSender(db, accountId);
   const fromEmail = body.fromEmail ?? fallback?.fromEmail;
-  if (!fromEmail) throw new AppError('UnprocessableError', transactionalMessages.noSender, { errorCode: 'noSender' });
+  if (!fromEmail)
+    throw new AppError('UnprocessableError', transactionalMessages.noSender, { errorCode: 'noSender' });
   await assertMaySendFrom(db, accountId, fromEmail);
   const fromName = body.fromName ?? fallback?.fromName ?? fallback?.accountName ?? '';
-  return { subject, preheader, html, fromEmail: fromEmail.toLowerCase(), fromName, replyTo: body.replyTo ?? null };
+  return {
+    subject,
+    preheader,
+    html,
+    fromEmail: fromEmail.toLowerCase(),
+    fromName,
+    replyTo: body.replyTo ?? null,
+  };
 }
 
 /** Why mail to this address cannot go now, or null when it can. */
@@ -100,25 +118,40 @@ async function stopReason(db: Database, accountId: number, address: string, cate
   const standing = await recipientStanding(db, accountId, address, categoryId);
   if (standing.suppression && stoppingTransactionalSends.has(standing.suppression)) {
     const label = suppressionReasonLabels[standing.suppression as SuppressionReason] ?? standing.suppression;
-    return { personId: standing.person?.id ?? null, reason: transactionalMessages.stoppedBySuppression(address, label.toLowerCase()) };
+    return {
+      personId: standing.person?.id ?? null,
+      reason: transactionalMessages.stoppedBySuppression(address, label.toLowerCase()),
+    };
   }
-  if (standing.person?.archived) return { personId: standing.person.id, reason: transactionalMessages.stoppedArchived };
-  if (standing.person?.optedOut) return { personId: standing.person.id, reason: transactionalMessages.stoppedOptedOut };
+  if (standing.person?.archived)
+    return { personId: standing.person.id, reason: transactionalMessages.stoppedArchived };
+  if (standing.person?.optedOut)
+    return { personId: standing.person.id, reason: transactionalMessages.stoppedOptedOut };
   return { personId: standing.person?.id ?? null, reason: null };
 }
 
-async function answerFor(db: Database, accountId: number, deliveryId: number): Promise<TransactionalSendResponse> {
+async function answerFor(
+  db: Database,
+  accountId: number,
+  deliveryId: number,
+): Promise<TransactionalSendResponse> {
   const delivery = await findDelivery(db, accountId, deliveryId);
   if (!delivery) throw notFound(transactionalMessages.notFound);
-  return { deliveryId, status: delivery.status as TransactionalStatus, ...(delivery.messageId ? { messageId: delivery.messageId } : {}) };
+  return {
+    deliveryId,
+    status: delivery.status as TransactionalStatus,
+    ...(delivery.messageId ? { messageId: delivery.messageId } : {}),
+  };
 }
 
 /** A call with a key used before: the same request answers what the first one did; another request is a 409. */
 async function replay(db: Database, accountId: number, key: string, hash: string) {
   const earlier = await findByIdempotencyKey(db, accountId, key);
   if (!earlier) return null;
-  if (earlier.requestHash !== hash) throw conflict(transactionalMessages.idempotencyKeyReused, 'idempotencyKeyReused');
-  if (earlier.deliveryId === null) throw conflict(transactionalMessages.idempotencyKeyReused, 'idempotencyKeyReused');
+  if (earlier.requestHash !== hash)
+    throw conflict(transactionalMessages.idempotencyKeyReused, 'idempotencyKeyReused');
+  if (earlier.deliveryId === null)
+    throw conflict(transactionalMessages.idempotencyKeyReused, 'idempotencyKeyReused');
   return answerFor(db, accountId, Number(earlier.deliveryId));
 }
 
@@ -127,7 +160,12 @@ async function replay(db: Database, accountId: number, key: string, hash: string
  * delivery (or record it canceled when the address may not receive it), all in the request's transaction, so
  * the `deliver` job exists exactly when the send does. A repeated Idempotency-Key answers the first result.
  */
-export async function sendTransactional(db: Database, session: Session, body: TransactionalSendBody, key: string | null): Promise<{ answer: TransactionalSendResponse; replayed: boolean }> {
+export async function sendTransactional(
+  db: Database,
+  session: Session,
+  body: TransactionalSendBody,
+  key: string | null,
+): Promise<{ answer: TransactionalSendResponse; replayed: boolean }> {
   const { accountId } = session;
   const hash = requestHashOf(body);
   if (key) {
@@ -152,14 +190,33 @@ export async function sendTransactional(db: Database, session: Session, body: Tr
     throw conflict(transactionalMessages.idempotencyKeyReused, 'idempotencyKeyReused');
   }
   const stop = await stopReason(db, accountId, body.to, categoryId);
-  const delivery = await insertDelivery(db, accountId, { sourceId: sendId, personId: stop.personId, emailId: body.emailId, toAddress: body.to, canceledBecause: stop.reason });
+  const delivery = await insertDelivery(db, accountId, {
+    sourceId: sendId,
+    personId: stop.personId,
+    emailId: body.emailId,
+    toAddress: body.to,
+    canceledBecause: stop.reason,
+  });
   await setSendDelivery(db, accountId, sendId, delivery.id);
-  if (!stop.reason) await enqueueJob(db, 'deliver', { accountId, kind: 'transactional', sourceId: sendId }, { jobKey: deliverJobKey(accountId, 'transactional', sendId) });
-  return { answer: { deliveryId: delivery.id, status: delivery.status as TransactionalStatus }, replayed: false };
+  if (!stop.reason)
+    await enqueueJob(
+      db,
+      'deliver',
+      { accountId, kind: 'transactional', sourceId: sendId },
+      { jobKey: deliverJobKey(accountId, 'transactional', sendId) },
+    );
+  return {
+    answer: { deliveryId: delivery.id, status: delivery.status as TransactionalStatus },
+    replayed: false,
+  };
 }
 
 /** GET /v1/transactional/{deliveryId}: where one transactional delivery stands. */
-export async function transactionalStatus(db: Database, session: Session, deliveryId: number): Promise<TransactionalDelivery> {
+export async function transactionalStatus(
+  db: Database,
+  session: Session,
+  deliveryId: number,
+): Promise<TransactionalDelivery> {
   const row = await findDelivery(db, session.accountId, deliveryId);
   if (!row) throw notFound(transactionalMessages.notFound);
   return {

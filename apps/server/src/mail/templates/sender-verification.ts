@@ -1,7 +1,12 @@
 import { escapeHtml } from './escape-html.ts';
 
 /** The mail that proves an account may send from an address: one link, valid for `days` days. */
-export function senderVerificationEmail(input: { accountName: string; address: string; link: string; days: number }) {
+export function senderVerificationEmail(input: {
+  accountName: string;
+  address: string;
+  link: string;
+  days: number;
+}) {
   const subject = `Confirm ${input.address} as a sender on Herald`;
   const text = [
     'Hi,',

@@ -42,8 +42,8 @@ export function AccountIssuesWarning() {
                 Email sending from your account is paused because we noticed some unusual activity.
               </Text>
               <Text size="sm">
-                If you are on a trial, our support team will be in touch with you shortly. Otherwise, our team is
-                reviewing your account manually and your email should go out shortly.
+                If you are on a trial, our support team will be in touch with you shortly. Otherwise, our team
+                is reviewing your account manually and your email should go out shortly.
               </Text>
             </>
           )}

@@ -10,19 +10,23 @@ import { useConfig } from '../../lib/config.api.ts';
 function LogoutLink() {
   const logout = useLogout();
   return (
-    <Anchor
-      component="button"
-      type="button"
-      size="sm"
-      c="dimmed"
-      onClick={() => logout.mutate()}
-    >
+    <Anchor component="button" type="button" size="sm" c="dimmed" onClick={() => logout.mutate()}>
       Log out
     </Anchor>
   );
 }
 
-function StateCard({ icon, color, title, children }: { icon: ReactNode; color: string; title: string; children: ReactNode }) {
+function StateCard({
+  icon,
+  color,
+  title,
+  children,
+}: {
+  icon: ReactNode;
+  color: string;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <Center mih="100vh" p="md" bg="gray.0">
       <Stack align="center" gap="lg" w="100%" maw={520}>
@@ -43,12 +47,20 @@ function StateCard({ icon, color, title, children }: { icon: ReactNode; color: s
 }
 
 /** Full-screen messages for expired, canceled and suspended accounts (docs/web-app.md). */
-export function AccountStateScreen({ status }: { status: Extract<AccountStatus, 'trialExpired' | 'canceled' | 'blocked'> }) {
+export function AccountStateScreen({
+  status,
+}: {
+  status: Extract<AccountStatus, 'trialExpired' | 'canceled' | 'blocked'>;
+}) {
   const { supportEmail, supportUrl } = useConfig();
 
   if (status === 'trialExpired') {
     return (
-      <StateCard icon={<IconClockExclamation size={32} />} color="orange" title="Oh no! Your trial has expired">
+      <StateCard
+        icon={<IconClockExclamation size={32} />}
+        color="orange"
+        title="Oh no! Your trial has expired"
+      >
         <Text c="dimmed">Choose a plan to keep your flows running and your people in one place.</Text>
         <ChoosePlanButton />
         {(supportUrl || supportEmail) && (
@@ -59,7 +71,10 @@ export function AccountStateScreen({ status }: { status: Extract<AccountStatus, 
               </Anchor>
             )}
             {supportEmail && (
-              <Anchor href={`mailto:${supportEmail}?subject=${encodeURIComponent('Trial extension')}`} size="sm">
+              <Anchor
+                href={`mailto:${supportEmail}?subject=${encodeURIComponent('Trial extension')}`}
+                size="sm"
+              >
                 Get your trial extended
               </Anchor>
             )}
@@ -78,7 +93,9 @@ export function AccountStateScreen({ status }: { status: Extract<AccountStatus, 
   }
   return (
     <StateCard icon={<IconAlertOctagon size={32} />} color="red" title="Account Suspended">
-      <Text c="dimmed">This account has been suspended. Contact us to find out why and what can be done.</Text>
+      <Text c="dimmed">
+        This account has been suspended. Contact us to find out why and what can be done.
+      </Text>
       {supportEmail && (
         <Button component="a" href={`mailto:${supportEmail}`} variant="light" size="md">
           Contact us

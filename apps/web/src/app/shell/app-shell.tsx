@@ -14,7 +14,6 @@ import { mainNavItems, manageNavItems } from './nav-items.ts';
 import { ProfileMenu } from './profile-menu.tsx';
 import classes from './app-shell.module.css';
 
-
 function WideNav() {
   const location = useLocation();
   const isManageActive = manageNavItems.some((item) => location.pathname.startsWith(item.to));
@@ -97,14 +96,28 @@ function TopBar() {
         {!isNarrow && <GettingStartedProgress account={account.data} />}
         {isUpgradeShown && (
           <Tooltip label="Upgrade your plan" withArrow>
-            <ActionIcon component={Link} to="/billing" variant="subtle" color="yellow" size="lg" aria-label="Upgrade">
+            <ActionIcon
+              component={Link}
+              to="/billing"
+              variant="subtle"
+              color="yellow"
+              size="lg"
+              aria-label="Upgrade"
+            >
               <IconStarFilled size={20} />
             </ActionIcon>
           </Tooltip>
         )}
         <AccountIssuesWarning />
         <Tooltip label="Apps and settings" withArrow>
-          <ActionIcon component={Link} to="/apps" variant="subtle" color="gray" size="lg" aria-label="Settings">
+          <ActionIcon
+            component={Link}
+            to="/apps"
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Settings"
+          >
             <IconSettings size={22} />
           </ActionIcon>
         </Tooltip>
@@ -142,4 +155,3 @@ export function AppShellLayout() {
     </AppShell>
   );
 }
-

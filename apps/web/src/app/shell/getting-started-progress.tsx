@@ -9,7 +9,9 @@ export interface GettingStartedStep {
 }
 
 /** The four-step progress rule (docs/web-app.md, shared with the dashboard); null once every step is done. */
-export function gettingStartedStep(account: Pick<Account, 'onboarding' | 'peopleCount'>): GettingStartedStep | null {
+export function gettingStartedStep(
+  account: Pick<Account, 'onboarding' | 'peopleCount'>,
+): GettingStartedStep | null {
   const { percent, next } = gettingStartedOf(account);
   return next ? { percent, ...next } : null;
 }
@@ -26,7 +28,12 @@ export function GettingStartedProgress({ account }: { account: Account }) {
         size="compact-md"
         radius="xl"
         leftSection={
-          <RingProgress size={26} thickness={3} roundCaps sections={[{ value: step.percent, color: 'indigo' }]} />
+          <RingProgress
+            size={26}
+            thickness={3}
+            roundCaps
+            sections={[{ value: step.percent, color: 'indigo' }]}
+          />
         }
         aria-label={`Getting started ${step.percent}%. Next: ${step.label}`}
       >

@@ -21,9 +21,23 @@ function StatusBadge() {
     staleTime: 60_000,
     retry: false,
   });
-  if (heartbeat.isPending) return <Badge color="gray" variant="light">Checking status</Badge>;
-  if (heartbeat.isError) return <Badge color="red" variant="light">Service unreachable</Badge>;
-  return <Badge color="teal" variant="light">All systems operational</Badge>;
+  if (heartbeat.isPending)
+    return (
+      <Badge color="gray" variant="light">
+        Checking status
+      </Badge>
+    );
+  if (heartbeat.isError)
+    return (
+      <Badge color="red" variant="light">
+        Service unreachable
+      </Badge>
+    );
+  return (
+    <Badge color="teal" variant="light">
+      All systems operational
+    </Badge>
+  );
 }
 
 /** Get Help and the other links; items on the support site are hidden when none is configured. */
@@ -49,7 +63,13 @@ export function HelpMenu() {
           Quick Start
         </Menu.Item>
         {external('Knowledge Base', <IconBook size={16} />)}
-        <Menu.Item component="a" href="/v1/openapi.json" target="_blank" rel="noreferrer" leftSection={<IconCode size={16} />}>
+        <Menu.Item
+          component="a"
+          href="/v1/openapi.json"
+          target="_blank"
+          rel="noreferrer"
+          leftSection={<IconCode size={16} />}
+        >
           Developer Docs
         </Menu.Item>
         {external('Product Updates', <IconNews size={16} />)}

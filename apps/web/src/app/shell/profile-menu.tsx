@@ -1,6 +1,13 @@
 import { teamMessages, type Account } from '@herald/contracts';
 import { Avatar, Group, Menu, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconBuildingStore, IconCheck, IconCreditCard, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
+import {
+  IconBuildingStore,
+  IconCheck,
+  IconCreditCard,
+  IconLogout,
+  IconUser,
+  IconUsers,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CompanyLogo, initialsOf } from '../../ui/company-logo.tsx';
 import { useLogout } from '../../features/account/account.api.ts';
@@ -34,13 +41,17 @@ export function ProfileMenu({ account }: { account: Account }) {
             <Menu.Item
               key={item.id}
               // The name shown is the item's name, with "Switch to" or "(current account)" for screen readers.
-              leftSection={<CompanyLogo companyName={item.name ?? item.site} logo={item.logo} size={24} aria-hidden />}
+              leftSection={
+                <CompanyLogo companyName={item.name ?? item.site} logo={item.logo} size={24} aria-hidden />
+              }
               rightSection={isCurrent ? <IconCheck size={16} aria-hidden /> : null}
               disabled={switchAccount.isPending}
               aria-current={isCurrent ? 'true' : undefined}
               onClick={() => {
                 if (isCurrent) return;
-                switchAccount.mutate(item.id, { onError: (error) => notifyError(error, teamMessages.couldNotSwitch) });
+                switchAccount.mutate(item.id, {
+                  onError: (error) => notifyError(error, teamMessages.couldNotSwitch),
+                });
               }}
             >
               <Text size="sm" truncate fw={isCurrent ? 600 : undefined}>
@@ -80,11 +91,7 @@ export function ProfileMenu({ account }: { account: Account }) {
             </Stack>
           </Group>
         </Menu.Item>
-        <Menu.Item
-          color="red"
-          leftSection={<IconLogout size={16} />}
-          onClick={() => logout.mutate()}
-        >
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => logout.mutate()}>
           Log out
         </Menu.Item>
       </Menu.Dropdown>

@@ -58,7 +58,9 @@ export function AccountInfoPage() {
           <ReadOnlyField label="Status" value={<Badge variant="light">{statusLabels[data.status]}</Badge>} />
           <ReadOnlyField label="People" value={data.peopleCount.toLocaleString()} />
           <ReadOnlyField label="Write key" value={<Code>{data.writeKey}</Code>} copy={data.writeKey} />
-          {data.status === 'trial' && <ReadOnlyField label="Trial ends" value={formatDate(data.trialEndsAt)} />}
+          {data.status === 'trial' && (
+            <ReadOnlyField label="Trial ends" value={formatDate(data.trialEndsAt)} />
+          )}
           <ReadOnlyField label="Created" value={formatDate(data.createdAt)} />
         </SimpleGrid>
       </Section>

@@ -65,7 +65,9 @@ export function replaceSession(queryClient: QueryClient, account: Account): void
 
 /** Forgets everything about the session (after logout or any 401). */
 export function markSignedOut(queryClient: QueryClient, options: { hasLoggedOut?: boolean } = {}): void {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'config' && query.queryKey[0] !== 'session' });
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== 'config' && query.queryKey[0] !== 'session',
+  });
   const session: Session = { isLoggedIn: false, hasLoggedOut: options.hasLoggedOut ?? false };
   queryClient.setQueryData<Session>(sessionKey, session);
 }
@@ -167,7 +169,9 @@ export function useUploadLogo() {
     mutationFn: async (file: File) => {
       let target: z.infer<typeof UploadUrlResponse> | undefined;
       try {
-        target = await api.post<z.infer<typeof UploadUrlResponse>>('/accounts/logo', { contentType: file.type });
+        target = await api.post<z.infer<typeof UploadUrlResponse>>('/accounts/logo', {
+          contentType: file.type,
+        });
       } catch (error) {
         throw new LogoUploadError(errorMessage(error, teamMessages.logoUploadUrlFailed));
       }
@@ -176,7 +180,9 @@ export function useUploadLogo() {
       try {
         return await api.patch<Account>('/accounts/me', { logo: target.publicUrl });
       } catch (error) {
-        throw new LogoUploadError(`Couldn't save your logo: ${errorMessage(error, teamMessages.couldNotSaveLogo)}`);
+        throw new LogoUploadError(
+          `Couldn't save your logo: ${errorMessage(error, teamMessages.couldNotSaveLogo)}`,
+        );
       }
     },
     onSuccess: (account) => queryClient.setQueryData<Account>(accountKey, account),

@@ -60,8 +60,8 @@ export function ProfilePage() {
           <Stack gap="md">
             {!canEditName && (
               <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />}>
-                Changing your name needs the “Invite and manage team members” permission. Ask an owner of the account
-                to change it.
+                Changing your name needs the “Invite and manage team members” permission. Ask an owner of the
+                account to change it.
               </Alert>
             )}
             <TextInput

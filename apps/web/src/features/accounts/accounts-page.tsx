@@ -129,7 +129,9 @@ export function AccountsPage() {
     </Button>
   );
 
-  const list = [...(accounts.data?.accounts ?? [])].sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent) || nameOf(a).localeCompare(nameOf(b)));
+  const list = [...(accounts.data?.accounts ?? [])].sort(
+    (a, b) => Number(b.isCurrent) - Number(a.isCurrent) || nameOf(a).localeCompare(nameOf(b)),
+  );
 
   return (
     <ListPage
@@ -149,12 +151,24 @@ export function AccountsPage() {
       errorTitle={teamMessages.errorGettingAccounts}
       errorFallback={teamMessages.errorGettingAccounts}
       isEmpty={list.length === 0}
-      empty={<EmptyState icon={<IconBuildingStore size={28} />} title="No accounts" description="You don't belong to any account yet." />}
+      empty={
+        <EmptyState
+          icon={<IconBuildingStore size={28} />}
+          title="No accounts"
+          description="You don't belong to any account yet."
+        />
+      }
       after={<NewAccountModal opened={isNewOpen} onClose={newModal.close} />}
     >
       <Stack gap="sm">
         {list.map((item) => (
-          <AccountRow key={item.id} item={item} isBusy={isBusy} onSwitch={() => onSwitch(item)} onDelete={() => onDelete(item)} />
+          <AccountRow
+            key={item.id}
+            item={item}
+            isBusy={isBusy}
+            onSwitch={() => onSwitch(item)}
+            onDelete={() => onDelete(item)}
+          />
         ))}
       </Stack>
     </ListPage>

@@ -34,7 +34,10 @@ export function useCreateSubaccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: NewAccountInput) =>
-      api.post<z.infer<typeof SubaccountResponse>>('/team-members/accounts', { ...input, timezone: browserTimeZone() }),
+      api.post<z.infer<typeof SubaccountResponse>>('/team-members/accounts', {
+        ...input,
+        timezone: browserTimeZone(),
+      }),
     onSuccess: ({ subaccount }) => {
       queryClient.setQueryData<AccountListData>(myAccountsKey, (list) =>
         list ? { accounts: [...list.accounts.filter((a) => a.id !== subaccount.id), subaccount] } : list,

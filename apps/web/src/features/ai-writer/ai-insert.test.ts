@@ -16,12 +16,18 @@ describe('bodyFragment', () => {
   });
 
   it('turns an outline into a list, and keeps line breaks inside one drag-and-drop text block', () => {
-    expect(bodyFragment('emailOutline', outline, 'richtext')).toBe('<ul><li>Say hello</li><li>Announce the sale</li><li>Call to action</li></ul>');
-    expect(bodyFragment('emailOutline', outline, 'dragdrop')).toBe('• Say hello<br>• Announce the sale<br>• Call to action');
+    expect(bodyFragment('emailOutline', outline, 'richtext')).toBe(
+      '<ul><li>Say hello</li><li>Announce the sale</li><li>Call to action</li></ul>',
+    );
+    expect(bodyFragment('emailOutline', outline, 'dragdrop')).toBe(
+      '• Say hello<br>• Announce the sale<br>• Call to action',
+    );
     expect(bodyFragment('writeEmail', 'One.\n\nTwo.', 'dragdrop')).toBe('One.<br><br>Two.');
   });
 
   it('keeps an outline that is not a list as paragraphs', () => {
-    expect(bodyFragment('emailOutline', 'Opening\n\nMain point', 'richtext')).toBe('<p>Opening</p><p>Main point</p>');
+    expect(bodyFragment('emailOutline', 'Opening\n\nMain point', 'richtext')).toBe(
+      '<p>Opening</p><p>Main point</p>',
+    );
   });
 });

@@ -10,14 +10,23 @@ const bulletPattern = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/;
  * the drag-and-drop builder puts the text inside one text block, so there the paragraphs are kept with line breaks.
  */
 export function bodyFragment(useCase: AiUseCase, content: string, editor: EmailEditorType): string {
-  const blocks = content.replace(/\r\n?/g, '\n').split(/\n\s*\n/).map((block) => block.trim()).filter(Boolean);
-  const lines = content.split('\n').map((line) => line.trim()).filter(Boolean);
-  const isList = useCase === 'emailOutline' && lines.length > 0 && lines.every((line) => bulletPattern.test(line));
+  const blocks = content
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean);
+  const lines = content
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const isList =
+    useCase === 'emailOutline' && lines.length > 0 && lines.every((line) => bulletPattern.test(line));
   if (editor === 'dragdrop') {
     if (isList) return lines.map((line) => `• ${escapeHtml(line.replace(bulletPattern, ''))}`).join('<br>');
     return blocks.map((block) => escapeHtml(block).replace(/\n/g, '<br>')).join('<br><br>');
   }
-  if (isList) return `<ul>${lines.map((line) => `<li>${escapeHtml(line.replace(bulletPattern, ''))}</li>`).join('')}</ul>`;
+  if (isList)
+    return `<ul>${lines.map((line) => `<li>${escapeHtml(line.replace(bulletPattern, ''))}</li>`).join('')}</ul>`;
   const html = blocks.map((block) => `<p>${escapeHtml(block).replace(/\n/g, '<br>')}</p>`).join('');
   return editor === 'html' ? `${html.replace(/<\/p>/g, '</p>\n')}` : html;
 }

@@ -21,7 +21,10 @@ export function useGenerateSuggestions() {
     mutationFn: (body: AiWriterRequest) => api.post('/ai-writer', body, { schema: AiSuggestionList }),
     onSuccess: (created) => {
       queryClient.setQueryData<AiSuggestionList>(suggestionsKey, (current) => ({
-        suggestions: [...created.suggestions, ...(current?.suggestions ?? []).filter((s) => !created.suggestions.some((c) => c.id === s.id))],
+        suggestions: [
+          ...created.suggestions,
+          ...(current?.suggestions ?? []).filter((s) => !created.suggestions.some((c) => c.id === s.id)),
+        ],
       }));
     },
   });

@@ -27,7 +27,8 @@ export function useGoogleLogin() {
 
 export function useRequestPasswordReset() {
   return useMutation({
-    mutationFn: (email: string) => api.post<z.infer<typeof MessageResponse>>('/accounts/request-reset-password', { email }),
+    mutationFn: (email: string) =>
+      api.post<z.infer<typeof MessageResponse>>('/accounts/request-reset-password', { email }),
   });
 }
 

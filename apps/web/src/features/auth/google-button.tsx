@@ -8,7 +8,10 @@ interface GoogleCredentialResponse {
 interface GoogleIdentity {
   accounts: {
     id: {
-      initialize(options: { client_id: string; callback: (response: GoogleCredentialResponse) => void }): void;
+      initialize(options: {
+        client_id: string;
+        callback: (response: GoogleCredentialResponse) => void;
+      }): void;
       renderButton(element: HTMLElement, options: Record<string, unknown>): void;
     };
   };

@@ -28,7 +28,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
 
-  if (session.data?.isLoggedIn && !login.isPending && !googleLogin.isPending) return <Navigate to={target} replace />;
+  if (session.data?.isLoggedIn && !login.isPending && !googleLogin.isPending)
+    return <Navigate to={target} replace />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

@@ -21,7 +21,9 @@ export function RequestResetPasswordPage() {
       return;
     }
     setFormError(null);
-    requestReset.mutate(email.trim(), { onError: (error) => setFormError(errorMessage(error, messages.resetDefault)) });
+    requestReset.mutate(email.trim(), {
+      onError: (error) => setFormError(errorMessage(error, messages.resetDefault)),
+    });
   };
 
   const footer = (

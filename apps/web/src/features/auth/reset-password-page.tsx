@@ -66,7 +66,11 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <AuthLayout title="Choose a new password" subtitle="Pick a password you don't use anywhere else." footer={footer}>
+    <AuthLayout
+      title="Choose a new password"
+      subtitle="Pick a password you don't use anywhere else."
+      footer={footer}
+    >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {formError && (

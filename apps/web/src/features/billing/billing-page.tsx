@@ -32,11 +32,29 @@ function CheckoutReturn() {
       { replace: true },
     );
   return outcome === 'done' ? (
-    <Alert color="teal" variant="light" role="status" icon={<IconCircleCheck size={18} />} title="Thank you: your payment is on its way" withCloseButton closeButtonLabel="Dismiss" onClose={dismiss}>
+    <Alert
+      color="teal"
+      variant="light"
+      role="status"
+      icon={<IconCircleCheck size={18} />}
+      title="Thank you: your payment is on its way"
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={dismiss}
+    >
       Your new plan shows here as soon as the payment provider confirms it, usually within a minute.
     </Alert>
   ) : (
-    <Alert color="gray" variant="light" role="status" icon={<IconX size={18} />} title="Checkout canceled" withCloseButton closeButtonLabel="Dismiss" onClose={dismiss}>
+    <Alert
+      color="gray"
+      variant="light"
+      role="status"
+      icon={<IconX size={18} />}
+      title="Checkout canceled"
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={dismiss}
+    >
       Nothing was charged and your plan is unchanged.
     </Alert>
   );
@@ -59,14 +77,21 @@ export function BillingPage() {
       gate={{
         canRead,
         title: "You can't see the plan and billing",
-        description: 'Seeing the plan needs the “See plan and billing” permission. Ask an owner of the account to give it to you.',
+        description:
+          'Seeing the plan needs the “See plan and billing” permission. Ask an owner of the account to give it to you.',
       }}
       query={billing}
       loadingLabel="Loading plan and billing"
       skeletonHeights={[200, 160]}
       errorFallback="We couldn't load your plan."
       isEmpty={billing.data?.mode === 'off'}
-      empty={<EmptyState icon={<IconInfinity size={28} />} title="Billing is off on this server" description="Every account here is unlimited: no trial end, no people limit and nothing to pay." />}
+      empty={
+        <EmptyState
+          icon={<IconInfinity size={28} />}
+          title="Billing is off on this server"
+          description="Every account here is unlimited: no trial end, no people limit and nothing to pay."
+        />
+      }
     >
       {() =>
         billing.data && (

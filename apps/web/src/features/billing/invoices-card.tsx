@@ -40,7 +40,14 @@ export function InvoicesCard() {
         <Title order={2} fz="lg">
           Invoices
         </Title>
-        <ListBody query={invoices} loadingLabel="Loading invoices" skeletonHeights={[36, 36, 36]} errorFallback="We couldn't load the invoices." isEmpty={list.length === 0} empty={empty}>
+        <ListBody
+          query={invoices}
+          loadingLabel="Loading invoices"
+          skeletonHeights={[36, 36, 36]}
+          errorFallback="We couldn't load the invoices."
+          isEmpty={list.length === 0}
+          empty={empty}
+        >
           <Table.ScrollContainer minWidth={480}>
             <Table verticalSpacing="xs" aria-label="Invoices">
               <Table.Thead>

@@ -253,8 +253,8 @@ export function UpgradePlanDialog({ opened, onClose, confirmLabel = 'Upgrade to 
           isEmpty={!hasPlans}
           empty={
             <Text size="sm">
-              Your account is on the largest plan there is. For more people, contact us and we will find a plan
-              that fits.
+              Your account is on the largest plan there is. For more people, contact us and we will find a
+              plan that fits.
             </Text>
           }
         >

@@ -10,7 +10,22 @@ import {
   type Broadcast,
   type EmailSummary,
 } from '@herald/contracts';
-import { ActionIcon, Alert, Button, Card, Group, NumberInput, Paper, Select, Slider, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  Slider,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconFlask, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -30,31 +45,56 @@ interface Draft {
   waitHours: number;
 }
 
-const newDraft = (): Draft => ({ variants: [{ name: 'A', subject: '', emailId: null }, { name: 'B', subject: '', emailId: null }], testShare: 20, metric: 'opens', waitHours: 4 });
+const newDraft = (): Draft => ({
+  variants: [
+    { name: 'A', subject: '', emailId: null },
+    { name: 'B', subject: '', emailId: null },
+  ],
+  testShare: 20,
+  metric: 'opens',
+  waitHours: 4,
+});
 const draftOf = (test: AbTest): Draft => ({
-  variants: test.variants.map((variant) => ({ name: variant.name, subject: variant.subject ?? '', emailId: variant.emailId })),
+  variants: test.variants.map((variant) => ({
+    name: variant.name,
+    subject: variant.subject ?? '',
+    emailId: variant.emailId,
+  })),
   testShare: test.testShare,
   metric: test.metric,
   waitHours: test.waitHours,
 });
 /** The body the API takes for a draft. */
 const inputOf = (draft: Draft) => ({
-  variants: draft.variants.map((variant) => ({ name: variant.name, subject: variant.subject.trim() || null, emailId: variant.emailId })),
+  variants: draft.variants.map((variant) => ({
+    name: variant.name,
+    subject: variant.subject.trim() || null,
+    emailId: variant.emailId,
+  })),
   testShare: draft.testShare,
   metric: draft.metric,
   waitHours: draft.waitHours,
 });
-const sameSettings = (draft: Draft, test: AbTest | null) => test !== null && JSON.stringify(inputOf(draft)) === JSON.stringify(inputOf(draftOf(test)));
+const sameSettings = (draft: Draft, test: AbTest | null) =>
+  test !== null && JSON.stringify(inputOf(draft)) === JSON.stringify(inputOf(draftOf(test)));
 /** Positions keep their letters when every name is still the default one. */
 const relettered = (variants: DraftVariant[]) =>
-  variants.every((variant) => (abTestVariantNames as readonly string[]).includes(variant.name)) ? variants.map((variant, index) => ({ ...variant, name: abTestVariantNames[index]! })) : variants;
+  variants.every((variant) => (abTestVariantNames as readonly string[]).includes(variant.name))
+    ? variants.map((variant, index) => ({ ...variant, name: abTestVariantNames[index]! }))
+    : variants;
 
 /** What the settings will do (or, once the test started, did), in one sentence. */
-export function abTestSentence(settings: { testShare: number; waitHours: number; metric: AbTestMetric; variantCount: number }, recipients: number | null, started = false): string {
+export function abTestSentence(
+  settings: { testShare: number; waitHours: number; metric: AbTestMetric; variantCount: number },
+  recipients: number | null,
+  started = false,
+): string {
   const hours = `${settings.waitHours} ${settings.waitHours === 1 ? 'hour' : 'hours'}`;
   const better = `the variant with more ${settings.metric}`;
-  if (started) return `${settings.testShare}% of the recipients got one of ${settings.variantCount} variants; after ${hours} ${better} went to the rest.`;
-  if (recipients === null) return `${settings.testShare}% of the recipients get one of ${settings.variantCount} variants; after ${hours} ${better} goes to the rest.`;
+  if (started)
+    return `${settings.testShare}% of the recipients got one of ${settings.variantCount} variants; after ${hours} ${better} went to the rest.`;
+  if (recipients === null)
+    return `${settings.testShare}% of the recipients get one of ${settings.variantCount} variants; after ${hours} ${better} goes to the rest.`;
   const split = abTestSplit(recipients, settings.testShare, settings.variantCount);
   return `${settings.testShare}% of ${recipients.toLocaleString()} ${recipients === 1 ? 'recipient gets' : 'recipients get'} one of ${settings.variantCount} variants; after ${hours} ${better} goes to the other ${split.rest.toLocaleString()}.`;
 }
@@ -74,13 +114,22 @@ interface AbTestPanelProps {
 }
 
 /** The A/B test of a broadcast: set up while it is editable (saved once valid), then its variants and figures. */
-export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, onSave, onProblem }: AbTestPanelProps) {
+export function AbTestPanel({
+  broadcast,
+  emails,
+  canEdit,
+  recipients,
+  results,
+  onSave,
+  onProblem,
+}: AbTestPanelProps) {
   const stored = broadcast.abTest;
   const [draft, setDraft] = useState<Draft | null>(stored ? draftOf(stored) : null);
   useEffect(() => setDraft(stored ? draftOf(stored) : null), [broadcast.id]);
   const [settled] = useDebouncedValue(draft, 500);
   const parsed = draft ? AbTestInput.safeParse(inputOf(draft)) : null;
-  const problem = parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? 'The A/B test is not complete.') : null;
+  const problem =
+    parsed && !parsed.success ? (parsed.error.issues[0]?.message ?? 'The A/B test is not complete.') : null;
 
   useEffect(() => onProblem(canEdit ? problem : null), [problem, canEdit]);
   useEffect(() => {
@@ -95,9 +144,17 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
     setDraft(null);
     if (stored) onSave(null);
   };
-  const change = (next: Partial<Draft>) => setDraft((current) => (current ? { ...current, ...next } : current));
+  const change = (next: Partial<Draft>) =>
+    setDraft((current) => (current ? { ...current, ...next } : current));
   const changeVariant = (index: number, next: Partial<DraftVariant>) =>
-    setDraft((current) => (current ? { ...current, variants: current.variants.map((variant, i) => (i === index ? { ...variant, ...next } : variant)) } : current));
+    setDraft((current) =>
+      current
+        ? {
+            ...current,
+            variants: current.variants.map((variant, i) => (i === index ? { ...variant, ...next } : variant)),
+          }
+        : current,
+    );
   const emailChoices = (emails ?? []).map((email) => ({ value: String(email.id), label: email.name }));
   const mainSubject = emails?.find((email) => email.id === broadcast.emailId)?.subject;
 
@@ -111,11 +168,18 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
               A/B test
             </Title>
           </Group>
-          {canEdit && <Switch label="A/B test" checked={draft !== null} onChange={(event) => toggle(event.currentTarget.checked)} />}
+          {canEdit && (
+            <Switch
+              label="A/B test"
+              checked={draft !== null}
+              onChange={(event) => toggle(event.currentTarget.checked)}
+            />
+          )}
         </Group>
         {canEdit && !draft && (
           <Text size="sm" c="dimmed">
-            Try two to four subjects or emails on part of the audience first; the one with more opens or clicks then goes to everyone else.
+            Try two to four subjects or emails on part of the audience first; the one with more opens or
+            clicks then goes to everyone else.
           </Text>
         )}
         {canEdit && draft && (
@@ -133,7 +197,9 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
                         color="red"
                         aria-label={`Remove variant ${variant.name}`}
                         disabled={draft.variants.length <= abTestLimits.minVariants}
-                        onClick={() => change({ variants: relettered(draft.variants.filter((_, i) => i !== index)) })}
+                        onClick={() =>
+                          change({ variants: relettered(draft.variants.filter((_, i) => i !== index)) })
+                        }
                       >
                         <IconTrash size={16} />
                       </ActionIcon>
@@ -141,7 +207,9 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
                     <Group align="flex-start" gap="sm" wrap="wrap">
                       <TextInput
                         label={`Subject of variant ${variant.name}`}
-                        placeholder={mainSubject ? `The email’s subject: ${mainSubject}` : 'The email’s own subject'}
+                        placeholder={
+                          mainSubject ? `The email’s subject: ${mainSubject}` : 'The email’s own subject'
+                        }
                         value={variant.subject}
                         onChange={(event) => changeVariant(index, { subject: event.currentTarget.value })}
                         maxLength={abTestLimits.maxSubjectLength}
@@ -167,7 +235,14 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
                   variant="light"
                   leftSection={<IconPlus size={16} />}
                   w="fit-content"
-                  onClick={() => change({ variants: relettered([...draft.variants, { name: abTestVariantNames[draft.variants.length]!, subject: '', emailId: null }]) })}
+                  onClick={() =>
+                    change({
+                      variants: relettered([
+                        ...draft.variants,
+                        { name: abTestVariantNames[draft.variants.length]!, subject: '', emailId: null },
+                      ]),
+                    })
+                  }
                 >
                   Add variant
                 </Button>
@@ -192,7 +267,10 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
             <Group grow align="flex-start" wrap="wrap" gap="md">
               <Select
                 label="Winner by"
-                data={abTestMetrics.map((metric) => ({ value: metric, label: metric === 'opens' ? 'Most opens' : 'Most clicks' }))}
+                data={abTestMetrics.map((metric) => ({
+                  value: metric,
+                  label: metric === 'opens' ? 'Most opens' : 'Most clicks',
+                }))}
                 value={draft.metric}
                 onChange={(value) => value && change({ metric: value as AbTestMetric })}
                 allowDeselect={false}
@@ -205,7 +283,9 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
                 max={abTestLimits.maxWaitHours}
                 allowDecimal={false}
                 value={draft.waitHours}
-                onChange={(value) => change({ waitHours: typeof value === 'number' ? value : Number(value) || 0 })}
+                onChange={(value) =>
+                  change({ waitHours: typeof value === 'number' ? value : Number(value) || 0 })
+                }
                 style={{ minWidth: 160 }}
               />
             </Group>
@@ -213,7 +293,12 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
               {abTestSentence({ ...draft, variantCount: draft.variants.length }, recipients)}
             </Text>
             {problem && (
-              <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Not saved yet">
+              <Alert
+                color="orange"
+                variant="light"
+                icon={<IconAlertTriangle size={18} />}
+                title="Not saved yet"
+              >
                 {problem}
               </Alert>
             )}
@@ -221,7 +306,13 @@ export function AbTestPanel({ broadcast, emails, canEdit, recipients, results, o
         )}
         {!canEdit && stored && (
           <>
-            <Text size="sm">{abTestSentence({ ...stored, variantCount: stored.variants.length }, null, broadcast.startedAt !== null)}</Text>
+            <Text size="sm">
+              {abTestSentence(
+                { ...stored, variantCount: stored.variants.length },
+                null,
+                broadcast.startedAt !== null,
+              )}
+            </Text>
             <AbTestResultsTable test={stored} results={results} emails={emails} emailId={broadcast.emailId} />
           </>
         )}

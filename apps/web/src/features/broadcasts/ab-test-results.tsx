@@ -17,14 +17,19 @@ const rate = (value: number, of: number) => (of > 0 ? `${((value / of) * 100).to
 export function AbTestResultsTable({ test, results, emails, emailId }: AbTestResultsTableProps) {
   const emailName = (id: number | null) => {
     const email = emails?.find((item) => item.id === (id ?? emailId));
-    return email?.name ?? (id ?? emailId ? `Email ${id ?? emailId}` : 'The broadcast’s email');
+    return email?.name ?? ((id ?? emailId) ? `Email ${id ?? emailId}` : 'The broadcast’s email');
   };
   const subjectOf = (id: number | null) => emails?.find((item) => item.id === (id ?? emailId))?.subject;
   const decided = test.winner !== null;
   return (
     <>
       {/* Scrolls sideways on a narrow screen; focusable so a keyboard can scroll it too. */}
-      <div role="region" aria-label="A/B test variants, scrollable" tabIndex={0} style={{ overflowX: 'auto' }}>
+      <div
+        role="region"
+        aria-label="A/B test variants, scrollable"
+        tabIndex={0}
+        style={{ overflowX: 'auto' }}
+      >
         <Table verticalSpacing="xs" aria-label="A/B test variants" miw={results ? 560 : 360}>
           <Table.Thead>
             <Table.Tr>
@@ -49,7 +54,11 @@ export function AbTestResultsTable({ test, results, emails, emailId }: AbTestRes
                     <Group gap="xs" wrap="nowrap">
                       <Text fw={600}>{variant.name}</Text>
                       {test.winner === index && (
-                        <Badge color="green" variant="light" leftSection={<IconTrophy size={12} aria-hidden />}>
+                        <Badge
+                          color="green"
+                          variant="light"
+                          leftSection={<IconTrophy size={12} aria-hidden />}
+                        >
                           Winner
                         </Badge>
                       )}
@@ -78,7 +87,12 @@ export function AbTestResultsTable({ test, results, emails, emailId }: AbTestRes
         </Table>
       </div>
       {decided && test.explanation && (
-        <Alert color="green" variant="light" icon={<IconTrophy size={18} />} title={`Variant ${test.variants[test.winner!]?.name ?? ''} was sent to the rest`}>
+        <Alert
+          color="green"
+          variant="light"
+          icon={<IconTrophy size={18} />}
+          title={`Variant ${test.variants[test.winner!]?.name ?? ''} was sent to the rest`}
+        >
           {test.explanation}
         </Alert>
       )}
@@ -86,7 +100,8 @@ export function AbTestResultsTable({ test, results, emails, emailId }: AbTestRes
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <IconClock size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
           <Text size="sm">
-            The winner is chosen by {test.metric} on {formatDateTime(test.decidesAt)} and sent to everyone else.
+            The winner is chosen by {test.metric} on {formatDateTime(test.decidesAt)} and sent to everyone
+            else.
           </Text>
         </Group>
       )}

@@ -1,5 +1,15 @@
 import type { Audience, AudienceCount } from '@herald/contracts';
-import { Card, Group, Loader, MultiSelect, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Card,
+  Group,
+  Loader,
+  MultiSelect,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
 import { useSegments } from '../segments/segments.api.ts';
 import { useTags } from '../tags/tags.api.ts';
@@ -22,7 +32,8 @@ function withType(audience: Audience, type: AudienceType): Audience {
     ...(audience.excludeSegmentIds?.length ? { excludeSegmentIds: audience.excludeSegmentIds } : {}),
     ...(audience.excludeTags?.length ? { excludeTags: audience.excludeTags } : {}),
   };
-  if (type === 'segments') return { type, segmentIds: audience.type === 'segments' ? audience.segmentIds : [], ...exclusions };
+  if (type === 'segments')
+    return { type, segmentIds: audience.type === 'segments' ? audience.segmentIds : [], ...exclusions };
   if (type === 'tags') return { type, tags: audience.type === 'tags' ? audience.tags : [], ...exclusions };
   return { type: 'all', ...exclusions };
 }
@@ -34,14 +45,36 @@ export function isAudienceComplete(audience: Audience): boolean {
   return true;
 }
 
-function CountLine({ count, isCounting, countError, complete }: { count: AudienceCount | null; isCounting: boolean; countError: string | null; complete: boolean }) {
-  if (!complete) return <Text size="sm" c="dimmed">Pick at least one to see how many people get this broadcast.</Text>;
-  if (countError) return <Text size="sm" c="red">{countError}</Text>;
+function CountLine({
+  count,
+  isCounting,
+  countError,
+  complete,
+}: {
+  count: AudienceCount | null;
+  isCounting: boolean;
+  countError: string | null;
+  complete: boolean;
+}) {
+  if (!complete)
+    return (
+      <Text size="sm" c="dimmed">
+        Pick at least one to see how many people get this broadcast.
+      </Text>
+    );
+  if (countError)
+    return (
+      <Text size="sm" c="red">
+        {countError}
+      </Text>
+    );
   if (!count)
     return (
       <Group gap="xs">
         <Loader size="xs" aria-hidden />
-        <Text size="sm" c="dimmed">Counting recipients…</Text>
+        <Text size="sm" c="dimmed">
+          Counting recipients…
+        </Text>
       </Group>
     );
   const excluded = count.total - count.deliverable;
@@ -60,14 +93,24 @@ function CountLine({ count, isCounting, countError, complete }: { count: Audienc
       </Group>
       <Text size="xs" c="dimmed">
         {count.total.toLocaleString()} in this audience after exclusions
-        {excluded > 0 ? `; ${excluded.toLocaleString()} can't receive it (suppressed, unsubscribed, opted out or without an address)` : ''}.
+        {excluded > 0
+          ? `; ${excluded.toLocaleString()} can't receive it (suppressed, unsubscribed, opted out or without an address)`
+          : ''}
+        .
       </Text>
     </Stack>
   );
 }
 
 /** Who gets the broadcast: everyone, some segments or some tags, minus excluded segments and tags; with the live count. */
-export function AudiencePicker({ audience, onChange, readOnly, count, isCounting, countError }: AudiencePickerProps) {
+export function AudiencePicker({
+  audience,
+  onChange,
+  readOnly,
+  count,
+  isCounting,
+  countError,
+}: AudiencePickerProps) {
   const segments = useSegments();
   const tags = useTags();
   // Archived people never get mail, and All People is what “Everyone” means.
@@ -76,7 +119,8 @@ export function AudiencePicker({ audience, onChange, readOnly, count, isCounting
     .map((segment) => ({ value: String(segment.id), label: segment.name }));
   const tagChoices = (tags.data?.tags ?? []).map((tag) => ({ value: tag.tag, label: tag.tag }));
   const complete = isAudienceComplete(audience);
-  const loadingNote = (query: { isPending: boolean; isError: boolean }, what: string) => (query.isError ? `Couldn't load ${what}.` : query.isPending ? `Loading ${what}…` : undefined);
+  const loadingNote = (query: { isPending: boolean; isError: boolean }, what: string) =>
+    query.isError ? `Couldn't load ${what}.` : query.isPending ? `Loading ${what}…` : undefined;
 
   return (
     <Card withBorder radius="md" p="lg">

@@ -15,7 +15,15 @@ interface BroadcastDetailsProps {
 }
 
 /** The broadcast's name (saved on Enter or when the field is left) and its email, picked from the account's emails. */
-export function BroadcastDetails({ name, emailId, emails, emailsError, readOnly, onRename, onChooseEmail }: BroadcastDetailsProps) {
+export function BroadcastDetails({
+  name,
+  emailId,
+  emails,
+  emailsError,
+  readOnly,
+  onRename,
+  onChooseEmail,
+}: BroadcastDetailsProps) {
   const [draftName, setDraftName] = useState(name);
   useEffect(() => setDraftName(name), [name]);
   const commitName = () => {
@@ -25,7 +33,8 @@ export function BroadcastDetails({ name, emailId, emails, emailsError, readOnly,
   };
   const choices = (emails ?? []).map((email) => ({ value: String(email.id), label: email.name }));
   // The chosen email may be archived meanwhile: it stays shown.
-  if (emailId !== null && !choices.some((choice) => choice.value === String(emailId))) choices.push({ value: String(emailId), label: `Email ${emailId}` });
+  if (emailId !== null && !choices.some((choice) => choice.value === String(emailId)))
+    choices.push({ value: String(emailId), label: `Email ${emailId}` });
   const chosen = emails?.find((email) => email.id === emailId);
 
   return (
@@ -43,7 +52,15 @@ export function BroadcastDetails({ name, emailId, emails, emailsError, readOnly,
             commitName();
           }}
         >
-          <TextInput label="Broadcast name" description="Only your team sees it." value={draftName} onChange={(event) => setDraftName(event.currentTarget.value)} onBlur={commitName} readOnly={readOnly} maxLength={200} />
+          <TextInput
+            label="Broadcast name"
+            description="Only your team sees it."
+            value={draftName}
+            onChange={(event) => setDraftName(event.currentTarget.value)}
+            onBlur={commitName}
+            readOnly={readOnly}
+            maxLength={200}
+          />
         </form>
         <Select
           label="Email"
@@ -55,7 +72,11 @@ export function BroadcastDetails({ name, emailId, emails, emailsError, readOnly,
           readOnly={readOnly}
           nothingFoundMessage="No email of that name"
           error={emailsError}
-          description={chosen ? `Subject: ${chosen.subject || 'none'} · From: ${chosen.fromEmail || 'nobody'}` : undefined}
+          description={
+            chosen
+              ? `Subject: ${chosen.subject || 'none'} · From: ${chosen.fromEmail || 'nobody'}`
+              : undefined
+          }
         />
         <Group gap="md">
           {emailId !== null && (

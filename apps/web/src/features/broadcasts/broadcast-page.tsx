@@ -1,4 +1,13 @@
-import { type Broadcast, broadcastMessages, cancelableBroadcastStatuses, hasScopes, isBroadcastEditable, isBroadcastPolled, type Audience, type BroadcastTime } from '@herald/contracts';
+import {
+  type Broadcast,
+  broadcastMessages,
+  cancelableBroadcastStatuses,
+  hasScopes,
+  isBroadcastEditable,
+  isBroadcastPolled,
+  type Audience,
+  type BroadcastTime,
+} from '@herald/contracts';
 import { Alert, Anchor, Button, Grid, Group, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
@@ -18,7 +27,15 @@ import { AbTestPanel } from './ab-test-panel.tsx';
 import { AudiencePicker, isAudienceComplete } from './audience-picker.tsx';
 import { BroadcastDetails } from './broadcast-details.tsx';
 import { BroadcastStatusBadge } from './broadcast-status-badge.tsx';
-import { useAudienceCount, useBroadcast, useBroadcastStatus, useCancelBroadcast, useSendBroadcast, useUpdateBroadcast, type BroadcastChanges } from './broadcasts.api.ts';
+import {
+  useAudienceCount,
+  useBroadcast,
+  useBroadcastStatus,
+  useCancelBroadcast,
+  useSendBroadcast,
+  useUpdateBroadcast,
+  type BroadcastChanges,
+} from './broadcasts.api.ts';
 import { ProgressCard, ResultsCard } from './progress-card.tsx';
 import { sendChecks, type SendCheck } from './send-checks.ts';
 import { SendPanel } from './send-panel.tsx';
@@ -64,7 +81,10 @@ export function BroadcastPage() {
   const email = useEmail(item?.emailId ?? 0);
 
   const save = (changes: BroadcastChanges, options: { onSuccess?: () => void } = {}) =>
-    update.mutate({ id, changes }, { onSuccess: options.onSuccess, onError: (error) => notifyError(error, broadcastMessages.saveError) });
+    update.mutate(
+      { id, changes },
+      { onSuccess: options.onSuccess, onError: (error) => notifyError(error, broadcastMessages.saveError) },
+    );
 
   useEffect(() => {
     if (!canEdit || !item || !countable) return;
@@ -86,7 +106,18 @@ export function BroadcastPage() {
       }),
     [item?.emailId, email.data, addresses.data, domains.data, account.data, audience, count.data],
   );
-  const allChecks: SendCheck[] = abTestProblem ? [...checks, { id: 'abTest', label: abTestProblem, detail: 'Finish the A/B test or switch it off.', state: 'fail', blocking: true }] : checks;
+  const allChecks: SendCheck[] = abTestProblem
+    ? [
+        ...checks,
+        {
+          id: 'abTest',
+          label: abTestProblem,
+          detail: 'Finish the A/B test or switch it off.',
+          state: 'fail',
+          blocking: true,
+        },
+      ]
+    : checks;
 
   const view = (item: Broadcast) => {
     if (!account.data || audience === null) return null; // the loader waits for them
@@ -94,7 +125,11 @@ export function BroadcastPage() {
     const sendBroadcast = (sendAt: string | null, time: BroadcastTime | null) => {
       const go = () =>
         send.mutate(id, {
-          onSuccess: (data) => notifySuccess(data.message || (data.item.status === 'scheduled' ? broadcastMessages.scheduled : broadcastMessages.sending)),
+          onSuccess: (data) =>
+            notifySuccess(
+              data.message ||
+                (data.item.status === 'scheduled' ? broadcastMessages.scheduled : broadcastMessages.sending),
+            ),
           onError: (error) => notifyError(error, broadcastMessages.sendError),
         });
       const timeChanged = sendAt !== item.sendAt || time?.type !== item.time?.type;
@@ -103,7 +138,13 @@ export function BroadcastPage() {
       const recipients = count.data?.deliverable;
       modals.openConfirmModal({
         title: `Send “${item.name}” now?`,
-        children: <Text size="sm">{recipients === undefined ? 'It goes out at once.' : `It goes out at once to ${recipients.toLocaleString()} ${recipients === 1 ? 'person' : 'people'}.`}</Text>,
+        children: (
+          <Text size="sm">
+            {recipients === undefined
+              ? 'It goes out at once.'
+              : `It goes out at once to ${recipients.toLocaleString()} ${recipients === 1 ? 'person' : 'people'}.`}
+          </Text>
+        ),
         labels: { confirm: 'Send now', cancel: 'Not yet' },
         onConfirm: run,
       });
@@ -111,7 +152,13 @@ export function BroadcastPage() {
     const confirmCancel = () =>
       modals.openConfirmModal({
         title: `Cancel “${item.name}”?`,
-        children: <Text size="sm">{item.status === 'scheduled' ? 'It will not be sent.' : 'Nobody else gets it; messages already on their way still arrive.'}</Text>,
+        children: (
+          <Text size="sm">
+            {item.status === 'scheduled'
+              ? 'It will not be sent.'
+              : 'Nobody else gets it; messages already on their way still arrive.'}
+          </Text>
+        ),
         labels: { confirm: 'Cancel broadcast', cancel: 'Keep it' },
         confirmProps: { color: 'red' },
         onConfirm: () =>
@@ -123,7 +170,10 @@ export function BroadcastPage() {
 
     const progress = status.data?.item.id === id ? status.data.progress : undefined;
     const isLive = isBroadcastPolled(item.status) && item.status !== 'scheduled';
-    const isOver = item.status === 'sent' || item.status === 'failed' || (item.status === 'canceled' && item.startedAt !== null);
+    const isOver =
+      item.status === 'sent' ||
+      item.status === 'failed' ||
+      (item.status === 'canceled' && item.startedAt !== null);
     const showCanceledNote = item.status === 'canceled' && !item.startedAt;
     const countError = count.isError ? errorMessage(count.error, "Couldn't count the recipients.") : null;
 
@@ -139,7 +189,11 @@ export function BroadcastPage() {
           }
           title={item.name}
           badge={<BroadcastStatusBadge status={item.status} paused={item.pausedAt !== null} />}
-          description={canEdit ? 'Choose the email and who gets it, check, then send now or schedule.' : 'This broadcast can no longer be changed.'}
+          description={
+            canEdit
+              ? 'Choose the email and who gets it, check, then send now or schedule.'
+              : 'This broadcast can no longer be changed.'
+          }
           actions={
             isLive && canWrite && cancelableBroadcastStatuses.includes(item.status) ? (
               <Button variant="light" color="red" onClick={confirmCancel} loading={cancel.isPending}>
@@ -153,7 +207,14 @@ export function BroadcastPage() {
             You can see this broadcast. Changing and sending it needs the “Edit broadcasts” permission.
           </Alert>
         )}
-        {isLive && <ProgressCard broadcast={item} progress={progress} now={status.data?.receivedAt ?? Date.now()} canWrite={canWrite} />}
+        {isLive && (
+          <ProgressCard
+            broadcast={item}
+            progress={progress}
+            now={status.data?.receivedAt ?? Date.now()}
+            canWrite={canWrite}
+          />
+        )}
         {isOver && <ResultsCard broadcast={item} progress={progress} />}
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: canEdit || showCanceledNote ? 7 : 8 }}>
@@ -162,18 +223,44 @@ export function BroadcastPage() {
                 name={item.name}
                 emailId={item.emailId}
                 emails={emails.data?.emails}
-                emailsError={emails.isError ? errorMessage(emails.error, "We couldn't retrieve your emails.") : null}
+                emailsError={
+                  emails.isError ? errorMessage(emails.error, "We couldn't retrieve your emails.") : null
+                }
                 readOnly={!canEdit}
                 onRename={(name) => save({ name })}
                 onChooseEmail={(emailId) => save({ emailId })}
               />
-              <AudiencePicker audience={audience} onChange={setAudience} readOnly={!canEdit} count={canEdit ? (count.data ?? null) : null} isCounting={count.isFetching || audience !== settled} countError={countError} />
-              <AbTestPanel broadcast={item} emails={emails.data?.emails} canEdit={canEdit} recipients={count.data?.deliverable ?? null} results={status.data?.item.id === id ? (status.data.abTest ?? null) : null} onSave={(abTest) => save({ abTest })} onProblem={setAbTestProblem} />
+              <AudiencePicker
+                audience={audience}
+                onChange={setAudience}
+                readOnly={!canEdit}
+                count={canEdit ? (count.data ?? null) : null}
+                isCounting={count.isFetching || audience !== settled}
+                countError={countError}
+              />
+              <AbTestPanel
+                broadcast={item}
+                emails={emails.data?.emails}
+                canEdit={canEdit}
+                recipients={count.data?.deliverable ?? null}
+                results={status.data?.item.id === id ? (status.data.abTest ?? null) : null}
+                onSave={(abTest) => save({ abTest })}
+                onProblem={setAbTestProblem}
+              />
             </Stack>
           </Grid.Col>
           {canEdit && (
             <Grid.Col span={{ base: 12, md: 5 }}>
-              <SendPanel broadcast={item} checks={allChecks} timeZone={timeZone} canEdit={canEdit} isSending={send.isPending || update.isPending} isCanceling={cancel.isPending} onSend={sendBroadcast} onCancel={confirmCancel} />
+              <SendPanel
+                broadcast={item}
+                checks={allChecks}
+                timeZone={timeZone}
+                canEdit={canEdit}
+                isSending={send.isPending || update.isPending}
+                isCanceling={cancel.isPending}
+                onSend={sendBroadcast}
+                onCancel={confirmCancel}
+              />
             </Grid.Col>
           )}
           {showCanceledNote && (
@@ -190,7 +277,11 @@ export function BroadcastPage() {
 
   return (
     <DetailPage
-      query={{ ...broadcast, isPending: broadcast.isPending || !account.data || audience === null, data: item }}
+      query={{
+        ...broadcast,
+        isPending: broadcast.isPending || !account.data || audience === null,
+        data: item,
+      }}
       loadingLabel="Loading broadcast"
       skeleton={<DetailSkeleton label="Loading broadcast" heights={[200, 240]} />}
       gate={seeGate(canRead || !account.data, 'broadcasts', 'See broadcasts')}

@@ -1,4 +1,9 @@
-import { broadcastBadgeColors, broadcastStatusLabels, type BroadcastBadgeColor, type BroadcastStatus } from '@herald/contracts';
+import {
+  broadcastBadgeColors,
+  broadcastStatusLabels,
+  type BroadcastBadgeColor,
+  type BroadcastStatus,
+} from '@herald/contracts';
 import { Badge, Group } from '@mantine/core';
 import { IconPlayerPause } from '@tabler/icons-react';
 
@@ -13,7 +18,13 @@ const badgeStyle: Record<BroadcastBadgeColor, { color: string; variant: 'light' 
 };
 
 /** A broadcast's status with the spec's label ('A/B Testing', 'Sending A/B test winner', others capitalised); "Paused" beside it while paused. */
-export function BroadcastStatusBadge({ status, paused = false }: { status: BroadcastStatus; paused?: boolean }) {
+export function BroadcastStatusBadge({
+  status,
+  paused = false,
+}: {
+  status: BroadcastStatus;
+  paused?: boolean;
+}) {
   const { color, variant } = badgeStyle[broadcastBadgeColors[status]];
   const badge = (
     <Badge color={color} variant={variant} tt="none" style={{ flexShrink: 0 }}>
@@ -24,7 +35,12 @@ export function BroadcastStatusBadge({ status, paused = false }: { status: Broad
   return (
     <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
       {badge}
-      <Badge color="orange" variant="outline" tt="none" leftSection={<IconPlayerPause size={12} aria-hidden />}>
+      <Badge
+        color="orange"
+        variant="outline"
+        tt="none"
+        leftSection={<IconPlayerPause size={12} aria-hidden />}
+      >
         Paused
       </Badge>
     </Group>

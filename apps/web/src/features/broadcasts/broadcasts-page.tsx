@@ -16,7 +16,11 @@ import { useBroadcasts, useCreateBroadcast, type ArchivedFilter } from './broadc
 import { BroadcastsTable } from './broadcasts-table.tsx';
 
 /** The list's own query parameters: they survive opening a broadcast and coming back (docs/broadcasts-and-sending.md). */
-export const listParams = { archived: 'broadcasts-archived', search: 'broadcasts-search', folderItem: 'broadcasts-folder-item' } as const;
+export const listParams = {
+  archived: 'broadcasts-archived',
+  search: 'broadcasts-search',
+  folderItem: 'broadcasts-folder-item',
+} as const;
 
 /** /broadcasts: the account's broadcasts with their status, email, recipients and time; active or archived, searchable. */
 export function BroadcastsPage() {
@@ -30,7 +34,10 @@ export function BroadcastsPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const isNarrow = useIsNarrow();
-  const emailNames = useMemo(() => new Map((emails.data?.emails ?? []).map((email) => [email.id, email.name])), [emails.data]);
+  const emailNames = useMemo(
+    () => new Map((emails.data?.emails ?? []).map((email) => [email.id, email.name])),
+    [emails.data],
+  );
 
   const createBroadcast = () =>
     create.mutate(
@@ -49,7 +56,12 @@ export function BroadcastsPage() {
     ) : undefined;
   const all = broadcasts.data?.items ?? [];
   const query = search.trim().toLowerCase();
-  const list = all.filter((item) => !query || item.name.toLowerCase().includes(query) || (item.emailId !== null && (emailNames.get(item.emailId) ?? '').toLowerCase().includes(query)));
+  const list = all.filter(
+    (item) =>
+      !query ||
+      item.name.toLowerCase().includes(query) ||
+      (item.emailId !== null && (emailNames.get(item.emailId) ?? '').toLowerCase().includes(query)),
+  );
 
   return (
     <ListPage
@@ -58,12 +70,19 @@ export function BroadcastsPage() {
       actions={newButton('New Broadcast')}
       isReady={isReady}
       gate={seeGate(canRead, 'broadcasts', 'See broadcasts')}
-      readOnly={!canWrite && 'You can see broadcasts. Creating and sending them needs the “Edit broadcasts” permission.'}
+      readOnly={
+        !canWrite &&
+        'You can see broadcasts. Creating and sending them needs the “Edit broadcasts” permission.'
+      }
       sidebar={(narrow) => (
         <FolderTree
           folderType="broadcasts"
           title="Broadcast folders"
-          items={(archived === 'false' ? all : []).map((item) => ({ id: item.id, label: item.name, isCurrent: item.id === folderItem }))}
+          items={(archived === 'false' ? all : []).map((item) => ({
+            id: item.id,
+            label: item.name,
+            isCurrent: item.id === folderItem,
+          }))}
           canWrite={canWrite}
           w={narrow ? '100%' : 240}
           onItemClick={(item) => {
@@ -80,7 +99,11 @@ export function BroadcastsPage() {
           placeholder="Search by name or email"
           search={search}
           onSearch={(value) => filters.set({ search: value })}
-          archived={{ label: 'Which broadcasts', value: filters.values.archived, onChange: (value) => filters.set({ archived: value }) }}
+          archived={{
+            label: 'Which broadcasts',
+            value: filters.values.archived,
+            onChange: (value) => filters.set({ archived: value }),
+          }}
         />
       }
       query={broadcasts}
@@ -89,7 +112,11 @@ export function BroadcastsPage() {
       isEmpty={all.length === 0}
       empty={
         archived === 'true' ? (
-          <EmptyState icon={<IconSpeakerphone size={28} />} title="No archived broadcasts" description="Broadcasts you archive land here." />
+          <EmptyState
+            icon={<IconSpeakerphone size={28} />}
+            title="No archived broadcasts"
+            description="Broadcasts you archive land here."
+          />
         ) : (
           <EmptyState
             icon={<IconSpeakerphone size={28} />}
@@ -100,9 +127,21 @@ export function BroadcastsPage() {
         )
       }
       isNoMatch={list.length === 0}
-      noMatch={<EmptyState icon={<IconSearch size={28} />} title="No broadcast matches" description={`Nothing named “${search.trim()}” or sending an email of that name.`} />}
+      noMatch={
+        <EmptyState
+          icon={<IconSearch size={28} />}
+          title="No broadcast matches"
+          description={`Nothing named “${search.trim()}” or sending an email of that name.`}
+        />
+      }
     >
-      <BroadcastsTable broadcasts={list} emailNames={emailNames} canWrite={canWrite} isNarrow={isNarrow} search={location.search} />
+      <BroadcastsTable
+        broadcasts={list}
+        emailNames={emailNames}
+        canWrite={canWrite}
+        isNarrow={isNarrow}
+        search={location.search}
+      />
     </ListPage>
   );
 }

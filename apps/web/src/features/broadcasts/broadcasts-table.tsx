@@ -42,7 +42,13 @@ function recipients(broadcast: Broadcast): string {
   return broadcast.stats.queued.toLocaleString();
 }
 
-export function BroadcastsTable({ broadcasts, emailNames, canWrite, isNarrow, search }: BroadcastsTableProps) {
+export function BroadcastsTable({
+  broadcasts,
+  emailNames,
+  canWrite,
+  isNarrow,
+  search,
+}: BroadcastsTableProps) {
   const navigate = useNavigate();
   const duplicate = useDuplicateBroadcast();
   const archive = useArchiveBroadcast();
@@ -87,7 +93,13 @@ export function BroadcastsTable({ broadcasts, emailNames, canWrite, isNarrow, se
         {broadcasts.map((broadcast) => (
           <Table.Tr key={broadcast.id}>
             <Table.Td maw={360}>
-              <Anchor component={Link} to={open(broadcast.id)} fw={600} size="sm" style={{ wordBreak: 'break-word' }}>
+              <Anchor
+                component={Link}
+                to={open(broadcast.id)}
+                fw={600}
+                size="sm"
+                style={{ wordBreak: 'break-word' }}
+              >
                 {broadcast.name}
               </Anchor>
               {isNarrow && (
@@ -107,7 +119,9 @@ export function BroadcastsTable({ broadcasts, emailNames, canWrite, isNarrow, se
             {!isNarrow && (
               <Table.Td maw={240}>
                 <Text size="sm" lineClamp={1} c={broadcast.emailId ? undefined : 'dimmed'}>
-                  {broadcast.emailId ? (emailNames.get(broadcast.emailId) ?? `Email ${broadcast.emailId}`) : 'No email yet'}
+                  {broadcast.emailId
+                    ? (emailNames.get(broadcast.emailId) ?? `Email ${broadcast.emailId}`)
+                    : 'No email yet'}
                 </Text>
               </Table.Td>
             )}
@@ -135,7 +149,9 @@ export function BroadcastsTable({ broadcasts, emailNames, canWrite, isNarrow, se
                 </Menu.Target>
                 <Menu.Dropdown>
                   <Menu.Item component={Link} to={open(broadcast.id)} leftSection={<IconPencil size={16} />}>
-                    {canWrite && (broadcast.status === 'draft' || broadcast.status === 'scheduled') ? 'Edit' : 'Open'}
+                    {canWrite && (broadcast.status === 'draft' || broadcast.status === 'scheduled')
+                      ? 'Edit'
+                      : 'Open'}
                   </Menu.Item>
                   {canWrite && (
                     <Menu.Item leftSection={<IconCopy size={16} />} onClick={() => copy(broadcast)}>
@@ -143,7 +159,11 @@ export function BroadcastsTable({ broadcasts, emailNames, canWrite, isNarrow, se
                     </Menu.Item>
                   )}
                   {canWrite && !broadcast.archived && (
-                    <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={() => confirmArchive(broadcast)}>
+                    <Menu.Item
+                      color="red"
+                      leftSection={<IconArchive size={16} />}
+                      onClick={() => confirmArchive(broadcast)}
+                    >
                       Archive
                     </Menu.Item>
                   )}

@@ -28,7 +28,8 @@ export function useBroadcasts(archived: ArchivedFilter, options: { enabled?: boo
     queryKey: listKey(archived),
     queryFn: () => api.get(`/broadcasts?archived=${archived}`, { schema: BroadcastList }),
     enabled: options.enabled ?? true,
-    refetchInterval: (query) => (query.state.data?.items.some((item) => isBroadcastPolled(item.status)) ? pollIntervalMs * 2 : false),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => isBroadcastPolled(item.status)) ? pollIntervalMs * 2 : false,
   });
 }
 
@@ -50,9 +51,12 @@ export function useBroadcastStatus(id: number, status: Broadcast['status'] | und
   return useQuery({
     queryKey: statusKey(id),
     queryFn: async () => {
-      const answer = await api.post(`/broadcasts/${id}/status`, undefined, { schema: BroadcastStatusResponse });
+      const answer = await api.post(`/broadcasts/${id}/status`, undefined, {
+        schema: BroadcastStatusResponse,
+      });
       queryClient.setQueryData(broadcastKey(id), { item: answer.item });
-      if (!isBroadcastPolled(answer.item.status)) void queryClient.invalidateQueries({ queryKey: ['broadcasts', 'list'] });
+      if (!isBroadcastPolled(answer.item.status))
+        void queryClient.invalidateQueries({ queryKey: ['broadcasts', 'list'] });
       return { ...answer, receivedAt: Date.now() };
     },
     enabled: Number.isInteger(id) && id > 0 && status !== undefined && status !== 'draft',
@@ -77,14 +81,18 @@ export function useCreateBroadcast() {
   });
 }
 
-export type BroadcastChanges = Pick<UpdateBroadcastBody, 'name' | 'emailId' | 'audience' | 'sendAt' | 'time' | 'abTest'>;
+export type BroadcastChanges = Pick<
+  UpdateBroadcastBody,
+  'name' | 'emailId' | 'audience' | 'sendAt' | 'time' | 'abTest'
+>;
 
 export function useUpdateBroadcast() {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateBroadcasts();
   return useMutation({
     scope: broadcastScope,
-    mutationFn: ({ id, changes }: { id: number; changes: BroadcastChanges }) => api.patch(`/broadcasts/${id}`, changes, { schema: BroadcastResponse }),
+    mutationFn: ({ id, changes }: { id: number; changes: BroadcastChanges }) =>
+      api.patch(`/broadcasts/${id}`, changes, { schema: BroadcastResponse }),
     onSuccess: (data) => {
       queryClient.setQueryData(broadcastKey(data.item.id), data);
       invalidate();
@@ -98,7 +106,8 @@ function useBroadcastAction(action: 'send' | 'cancel' | 'duplicate') {
   const invalidate = useInvalidateBroadcasts();
   return useMutation({
     scope: broadcastScope,
-    mutationFn: (id: number) => api.post(`/broadcasts/${id}/${action}`, undefined, { schema: BroadcastActionResponse }),
+    mutationFn: (id: number) =>
+      api.post(`/broadcasts/${id}/${action}`, undefined, { schema: BroadcastActionResponse }),
     onSuccess: (data) => {
       queryClient.setQueryData(broadcastKey(data.item.id), { item: data.item });
       void queryClient.invalidateQueries({ queryKey: statusKey(data.item.id) });
@@ -129,7 +138,8 @@ export function useArchiveBroadcast() {
 export function useAudienceCount(audience: Audience | null, emailId: number | null) {
   return useQuery({
     queryKey: ['broadcasts', 'audience-count', JSON.stringify(audience), emailId],
-    queryFn: ({ signal }) => api.post('/broadcasts/audience-count', { audience, emailId }, { schema: AudienceCount, signal }),
+    queryFn: ({ signal }) =>
+      api.post('/broadcasts/audience-count', { audience, emailId }, { schema: AudienceCount, signal }),
     enabled: audience !== null,
     placeholderData: keepPreviousData,
     retry: false,

@@ -10,14 +10,21 @@ import { PauseButton } from '../send-times/pause-buttons.tsx';
 export function figuresOf(broadcast: Broadcast, progress: BroadcastProgress | undefined) {
   const sent = progress?.sent ?? broadcast.stats.sent;
   const failed = progress?.failed ?? broadcast.stats.failed;
-  const remaining = progress ? progress.pending + progress.sending + progress.paused : broadcast.stats.pending;
+  const remaining = progress
+    ? progress.pending + progress.sending + progress.paused
+    : broadcast.stats.pending;
   const canceled = progress?.canceled ?? 0;
   const total = progress?.total ?? broadcast.stats.queued;
   return { sent, failed, remaining, canceled, total, excluded: broadcast.stats.excluded };
 }
 
 /** Messages per second since the send started, and the time left at that pace. */
-function pace(broadcast: Broadcast, done: number, remaining: number, now: number): { rate: number | null; etaSeconds: number | null } {
+function pace(
+  broadcast: Broadcast,
+  done: number,
+  remaining: number,
+  now: number,
+): { rate: number | null; etaSeconds: number | null } {
   if (!broadcast.startedAt) return { rate: null, etaSeconds: null };
   const elapsed = (now - new Date(broadcast.startedAt).getTime()) / 1000;
   if (elapsed <= 0 || done === 0) return { rate: null, etaSeconds: null };
@@ -33,17 +40,35 @@ function duration(seconds: number): string {
 }
 
 /** Who is still waiting for their time (recipients' zones, quiet hours, retries), in one sentence. */
-function waitingLine(broadcast: Broadcast, progress: BroadcastProgress | undefined, sent: number): string | null {
+function waitingLine(
+  broadcast: Broadcast,
+  progress: BroadcastProgress | undefined,
+  sent: number,
+): string | null {
   if (!progress || progress.waiting === 0 || !progress.waitingUntil) return null;
   const until = `${progress.waiting.toLocaleString()} waiting until ${formatDateTime(progress.waitingUntil)}`;
-  return broadcast.time?.type === 'recipient' ? `Scheduled in recipients' time zones: ${sent.toLocaleString()} sent, ${until}.` : `${until} (quiet hours or a retry).`;
+  return broadcast.time?.type === 'recipient'
+    ? `Scheduled in recipients' time zones: ${sent.toLocaleString()} sent, ${until}.`
+    : `${until} (quiet hours or a retry).`;
 }
 
 /** Live progress while the broadcast is sending or A/B testing: sent, failed, remaining, rate and ETA; pause and resume. */
-export function ProgressCard({ broadcast, progress, now, canWrite = false }: { broadcast: Broadcast; progress: BroadcastProgress | undefined; now: number; canWrite?: boolean }) {
+export function ProgressCard({
+  broadcast,
+  progress,
+  now,
+  canWrite = false,
+}: {
+  broadcast: Broadcast;
+  progress: BroadcastProgress | undefined;
+  now: number;
+  canWrite?: boolean;
+}) {
   const { sent, failed, remaining, total } = figuresOf(broadcast, progress);
   const paused = broadcast.pausedAt !== null;
-  const { rate, etaSeconds } = paused ? { rate: null, etaSeconds: null } : pace(broadcast, sent + failed, remaining, now);
+  const { rate, etaSeconds } = paused
+    ? { rate: null, etaSeconds: null }
+    : pace(broadcast, sent + failed, remaining, now);
   const waiting = waitingLine(broadcast, progress, sent);
   const share = (n: number) => (total > 0 ? (n / total) * 100 : 0);
   return (
@@ -61,12 +86,23 @@ export function ProgressCard({ broadcast, progress, now, canWrite = false }: { b
           </Group>
         </Group>
         {paused && (
-          <Alert color="orange" variant="light" icon={<IconPlayerPause size={18} />} title={`Paused ${formatDateTime(broadcast.pausedAt!)}`}>
+          <Alert
+            color="orange"
+            variant="light"
+            icon={<IconPlayerPause size={18} />}
+            title={`Paused ${formatDateTime(broadcast.pausedAt!)}`}
+          >
             {`${(progress?.paused ?? remaining).toLocaleString()} not sent yet and held. Messages already on their way still arrive; resume to send the rest.`}
           </Alert>
         )}
         {progress?.problem && (
-          <Alert color="red" variant="light" icon={<IconPlugConnectedX size={18} />} title="Sending is held up" data-testid="send-problem">
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconPlugConnectedX size={18} />}
+            title="Sending is held up"
+            data-testid="send-problem"
+          >
             <Stack gap={4}>
               <Text size="sm">{progress.problem.message}</Text>
               <Text size="sm" c="dimmed">
@@ -84,14 +120,33 @@ export function ProgressCard({ broadcast, progress, now, canWrite = false }: { b
           </Group>
         )}
         <Progress.Root size="xl">
-          <Progress.Section value={share(sent)} color="green" aria-label={`Sent: ${sent.toLocaleString()} of ${total.toLocaleString()}`} />
-          <Progress.Section value={share(failed)} color="red" aria-label={`Failed: ${failed.toLocaleString()} of ${total.toLocaleString()}`} />
+          <Progress.Section
+            value={share(sent)}
+            color="green"
+            aria-label={`Sent: ${sent.toLocaleString()} of ${total.toLocaleString()}`}
+          />
+          <Progress.Section
+            value={share(failed)}
+            color="red"
+            aria-label={`Failed: ${failed.toLocaleString()} of ${total.toLocaleString()}`}
+          />
         </Progress.Root>
-        <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="md" role="status" aria-live="polite" aria-label="Sending progress">
+        <SimpleGrid
+          cols={{ base: 2, sm: 5 }}
+          spacing="md"
+          role="status"
+          aria-live="polite"
+          aria-label="Sending progress"
+        >
           <Figure label="Sent" value={sent.toLocaleString()} />
           <Figure label="Failed" value={failed.toLocaleString()} />
           <Figure label="Remaining" value={remaining.toLocaleString()} />
-          <Figure label="Rate" value={rate === null ? '—' : `${rate >= 10 ? Math.round(rate).toLocaleString() : rate.toFixed(1)}/s`} />
+          <Figure
+            label="Rate"
+            value={
+              rate === null ? '—' : `${rate >= 10 ? Math.round(rate).toLocaleString() : rate.toFixed(1)}/s`
+            }
+          />
           <Figure label="Time left" value={etaSeconds === null ? '—' : duration(etaSeconds)} />
         </SimpleGrid>
       </Stack>
@@ -100,7 +155,13 @@ export function ProgressCard({ broadcast, progress, now, canWrite = false }: { b
 }
 
 /** What happened once the send ended: delivered, failed, excluded, then opens, clicks and the rest from the metrics rollups. */
-export function ResultsCard({ broadcast, progress }: { broadcast: Broadcast; progress: BroadcastProgress | undefined }) {
+export function ResultsCard({
+  broadcast,
+  progress,
+}: {
+  broadcast: Broadcast;
+  progress: BroadcastProgress | undefined;
+}) {
   const { sent, failed, excluded, canceled } = figuresOf(broadcast, progress);
   return (
     <Card withBorder radius="md" p="lg">
@@ -116,15 +177,38 @@ export function ResultsCard({ broadcast, progress }: { broadcast: Broadcast; pro
           )}
         </Group>
         {broadcast.status === 'failed' && (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title="This broadcast failed">
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertCircle size={18} />}
+            title="This broadcast failed"
+          >
             {broadcast.failure ?? 'Nothing could be sent.'}
           </Alert>
         )}
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
-          <Figure label="Delivered" value={sent.toLocaleString()} hint="Accepted by the recipients' mail servers." />
-          <Figure label="Failed" value={failed.toLocaleString()} hint="Refused for good, or still failing after every retry." />
-          <Figure label="Excluded" value={excluded.toLocaleString()} hint="In the audience but not sent to: suppressed, unsubscribed, opted out of the category, archived or without an address." />
-          {canceled > 0 && <Figure label="Canceled" value={canceled.toLocaleString()} hint="Not sent because the broadcast was canceled." />}
+          <Figure
+            label="Delivered"
+            value={sent.toLocaleString()}
+            hint="Accepted by the recipients' mail servers."
+          />
+          <Figure
+            label="Failed"
+            value={failed.toLocaleString()}
+            hint="Refused for good, or still failing after every retry."
+          />
+          <Figure
+            label="Excluded"
+            value={excluded.toLocaleString()}
+            hint="In the audience but not sent to: suppressed, unsubscribed, opted out of the category, archived or without an address."
+          />
+          {canceled > 0 && (
+            <Figure
+              label="Canceled"
+              value={canceled.toLocaleString()}
+              hint="Not sent because the broadcast was canceled."
+            />
+          )}
         </SimpleGrid>
         <SendFigures subject={{ broadcastId: broadcast.id }} />
       </Stack>

@@ -1,12 +1,39 @@
 import '@mantine/dates/styles.css';
 import type { Broadcast, BroadcastTime } from '@herald/contracts';
-import { Anchor, Button, Card, Group, List, Loader, Radio, SegmentedControl, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Card,
+  Group,
+  List,
+  Loader,
+  Radio,
+  SegmentedControl,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import { IconAlertTriangle, IconCalendarEvent, IconCheck, IconClock, IconSend, IconX } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCalendarEvent,
+  IconCheck,
+  IconClock,
+  IconSend,
+  IconX,
+} from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { canSend, type CheckState, type SendCheck } from './send-checks.ts';
-import { formatInZone, formatLocalTime, fromZonedWallClock, recipientWindowEnd, toZonedWallClock, tomorrowMorning } from './send-time.ts';
+import {
+  formatInZone,
+  formatLocalTime,
+  fromZonedWallClock,
+  recipientWindowEnd,
+  toZonedWallClock,
+  tomorrowMorning,
+} from './send-time.ts';
 
 const checkIcon: Record<CheckState, { icon: React.ReactNode; color: string; spoken: string }> = {
   pass: { icon: <IconCheck size={14} />, color: 'green', spoken: 'Passed' },
@@ -18,7 +45,12 @@ const checkIcon: Record<CheckState, { icon: React.ReactNode; color: string; spok
 /** The pre-send check list: each line passed, blocking or warning, with how to fix it. */
 export function CheckList({ checks }: { checks: SendCheck[] }) {
   return (
-    <List spacing="xs" listStyleType="none" aria-label="Before sending" styles={{ itemWrapper: { alignItems: 'flex-start' } }}>
+    <List
+      spacing="xs"
+      listStyleType="none"
+      aria-label="Before sending"
+      styles={{ itemWrapper: { alignItems: 'flex-start' } }}
+    >
       {checks.map((check) => {
         const look = checkIcon[check.state];
         return (
@@ -27,7 +59,14 @@ export function CheckList({ checks }: { checks: SendCheck[] }) {
             data-check={check.id}
             data-state={check.state}
             icon={
-              <ThemeIcon size={20} radius="xl" variant="light" color={look.color} aria-label={look.spoken} role="img">
+              <ThemeIcon
+                size={20}
+                radius="xl"
+                variant="light"
+                color={look.color}
+                aria-label={look.spoken}
+                role="img"
+              >
                 {look.icon}
               </ThemeIcon>
             }
@@ -66,9 +105,20 @@ interface SendPanelProps {
 }
 
 /** Send now or schedule (a date-time in the account's time zone), after the check list; a scheduled one can be canceled. */
-export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isCanceling, onSend, onCancel }: SendPanelProps) {
+export function SendPanel({
+  broadcast,
+  checks,
+  timeZone,
+  canEdit,
+  isSending,
+  isCanceling,
+  onSend,
+  onCancel,
+}: SendPanelProps) {
   const [mode, setMode] = useState<'now' | 'later'>(broadcast.sendAt ? 'later' : 'now');
-  const [wallClock, setWallClock] = useState<string | null>(broadcast.sendAt ? toZonedWallClock(broadcast.sendAt, timeZone) : tomorrowMorning(timeZone));
+  const [wallClock, setWallClock] = useState<string | null>(
+    broadcast.sendAt ? toZonedWallClock(broadcast.sendAt, timeZone) : tomorrowMorning(timeZone),
+  );
   const [timeError, setTimeError] = useState<string | null>(null);
   const [zoneMode, setZoneMode] = useState<BroadcastTime['type']>(broadcast.time?.type ?? 'account');
   useEffect(() => {
@@ -132,17 +182,33 @@ export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isC
                 w="fit-content"
               />
               {mode === 'later' && (
-                <Radio.Group label="Whose clock" value={zoneMode} onChange={(value) => setZoneMode(value as BroadcastTime['type'])}>
+                <Radio.Group
+                  label="Whose clock"
+                  value={zoneMode}
+                  onChange={(value) => setZoneMode(value as BroadcastTime['type'])}
+                >
                   <Stack gap={6} mt={4}>
-                    <Radio value="account" label="At a fixed time" description={`One moment for everyone, in your account's time zone (${timeZone}).`} />
-                    <Radio value="recipient" label="In each recipient's time zone" description={`Everyone gets it at this time on their own clock: their “timezone” field, else ${timeZone}.`} />
+                    <Radio
+                      value="account"
+                      label="At a fixed time"
+                      description={`One moment for everyone, in your account's time zone (${timeZone}).`}
+                    />
+                    <Radio
+                      value="recipient"
+                      label="In each recipient's time zone"
+                      description={`Everyone gets it at this time on their own clock: their “timezone” field, else ${timeZone}.`}
+                    />
                   </Stack>
                 </Radio.Group>
               )}
               {mode === 'later' && (
                 <DateTimePicker
                   label="Send at"
-                  description={recipientTime ? 'Local time for each recipient.' : `In your account's time zone, ${timeZone}.`}
+                  description={
+                    recipientTime
+                      ? 'Local time for each recipient.'
+                      : `In your account's time zone, ${timeZone}.`
+                  }
                   valueFormat="MMM D, YYYY HH:mm"
                   leftSection={<IconCalendarEvent size={16} />}
                   value={wallClock}
@@ -158,11 +224,19 @@ export function SendPanel({ broadcast, checks, timeZone, canEdit, isSending, isC
               )}
               {recipientTime && (
                 <Text size="xs" c="dimmed" data-testid="recipient-window">
-                  Sending starts when the first time zone (UTC+14) reaches this time and ends about 26 hours later, when the last (UTC−12) does. Where the time has already passed when sending starts, people get it the next day at that time if that still falls in the window, otherwise straight away. Quiet hours still apply.
+                  Sending starts when the first time zone (UTC+14) reaches this time and ends about 26 hours
+                  later, when the last (UTC−12) does. Where the time has already passed when sending starts,
+                  people get it the next day at that time if that still falls in the window, otherwise
+                  straight away. Quiet hours still apply.
                 </Text>
               )}
               <Group gap="sm" wrap="wrap">
-                <Button type="submit" leftSection={mode === 'now' ? <IconSend size={16} /> : <IconCalendarEvent size={16} />} disabled={!ready} loading={isSending}>
+                <Button
+                  type="submit"
+                  leftSection={mode === 'now' ? <IconSend size={16} /> : <IconCalendarEvent size={16} />}
+                  disabled={!ready}
+                  loading={isSending}
+                >
                   {mode === 'now' ? 'Send now' : scheduled ? 'Update schedule' : 'Schedule'}
                 </Button>
                 {scheduled && (

@@ -24,7 +24,14 @@ function parts(instant: number, timeZone: string): Record<string, number> {
 /** How far the zone's wall clock is ahead of UTC at this instant, in milliseconds. */
 function zoneOffset(instant: number, timeZone: string): number {
   const p = parts(instant, timeZone);
-  const wall = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+  const wall = Date.UTC(
+    p.year ?? 1970,
+    (p.month ?? 1) - 1,
+    p.day ?? 1,
+    p.hour ?? 0,
+    p.minute ?? 0,
+    p.second ?? 0,
+  );
   return wall - Math.floor(instant / 1000) * 1000;
 }
 
@@ -52,7 +59,14 @@ export function fromZonedWallClock(value: string, timeZone: string): string | nu
 export function formatInZone(iso: string, timeZone: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const text = date.toLocaleString(undefined, { timeZone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  const text = date.toLocaleString(undefined, {
+    timeZone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
   return `${text} (${timeZone})`;
 }
 
@@ -77,7 +91,14 @@ export function usableTimeZone(timeZone: string | null | undefined): string {
 export function formatLocalTime(wallClock: string): string {
   const instant = fromZonedWallClock(wallClock, 'UTC');
   if (!instant) return wallClock;
-  return new Date(instant).toLocaleString(undefined, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return new Date(instant).toLocaleString(undefined, {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
 }
 
 /** When UTC−12, the last zone, reaches a wall-clock time: after this nobody can get it at that time. */

@@ -14,10 +14,27 @@ import { categoryParam, CategoryModal, categoryTypeLabels, newCategoryParam } fr
 type Filter = 'active' | 'archived';
 type Counts = { emails: number; optedIn: number; optedOut: number };
 
-function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { category: CommunicationCategory; counts: Counts | undefined; isNarrow: boolean; canWrite: boolean; onOpen: () => void }) {
+function CategoryRow({
+  category,
+  counts,
+  isNarrow,
+  canWrite,
+  onOpen,
+}: {
+  category: CommunicationCategory;
+  counts: Counts | undefined;
+  isNarrow: boolean;
+  canWrite: boolean;
+  onOpen: () => void;
+}) {
   const count = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString());
   const typeBadge = (
-    <Badge variant="light" color={category.type === 'marketing' ? 'indigo' : 'gray'} size="sm" style={{ flexShrink: 0 }}>
+    <Badge
+      variant="light"
+      color={category.type === 'marketing' ? 'indigo' : 'gray'}
+      size="sm"
+      style={{ flexShrink: 0 }}
+    >
       {categoryTypeLabels[category.type]}
     </Badge>
   );
@@ -43,7 +60,8 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
           )}
           {isNarrow && counts && (
             <Text size="xs" c="dimmed">
-              {count(counts.emails)} emails · {count(counts.optedIn)} opted in · {count(counts.optedOut)} opted out
+              {count(counts.emails)} emails · {count(counts.optedIn)} opted in · {count(counts.optedOut)}{' '}
+              opted out
             </Text>
           )}
         </Stack>
@@ -60,7 +78,12 @@ function CategoryRow({ category, counts, isNarrow, canWrite, onOpen }: { categor
       {!isNarrow && <Table.Td ta="right">{count(counts?.optedIn)}</Table.Td>}
       {!isNarrow && <Table.Td ta="right">{count(counts?.optedOut)}</Table.Td>}
       <Table.Td ta="right">
-        <Button size="xs" variant="default" onClick={onOpen} aria-label={`${canWrite ? 'Edit' : 'View'} ${category.name}`}>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={onOpen}
+          aria-label={`${canWrite ? 'Edit' : 'View'} ${category.name}`}
+        >
           {canWrite ? 'Edit' : 'View'}
         </Button>
       </Table.Td>
@@ -96,7 +119,10 @@ export function CategoriesPage() {
       description="Kinds of email people can opt in or out of. Every email is filed under one; emails without their own use the default."
       actions={newButton}
       isReady={isReady}
-      readOnly={!canWrite && 'You can see the categories. Creating and changing them needs the “Email settings” permission.'}
+      readOnly={
+        !canWrite &&
+        'You can see the categories. Creating and changing them needs the “Email settings” permission.'
+      }
       toolbar={
         <SegmentedControl
           aria-label="Show"
@@ -115,14 +141,33 @@ export function CategoriesPage() {
       isEmpty={list.length === 0}
       empty={
         filter === 'archived' ? (
-          <EmptyState icon={<IconArchive size={28} />} title="No archived categories" description="Archived categories stay on the emails filed under them but are no longer offered for new emails." />
+          <EmptyState
+            icon={<IconArchive size={28} />}
+            title="No archived categories"
+            description="Archived categories stay on the emails filed under them but are no longer offered for new emails."
+          />
         ) : (
-          <EmptyState icon={<IconCategory size={28} />} title="No categories" description="Categories sort your emails into kinds people can opt in or out of: a newsletter, product news, event invitations." action={newButton || undefined} />
+          <EmptyState
+            icon={<IconCategory size={28} />}
+            title="No categories"
+            description="Categories sort your emails into kinds people can opt in or out of: a newsletter, product news, event invitations."
+            action={newButton || undefined}
+          />
         )
       }
-      after={<CategoryModal param={param} categories={categories.data?.categories} canWrite={canWrite} onClose={closeModal} />}
+      after={
+        <CategoryModal
+          param={param}
+          categories={categories.data?.categories}
+          canWrite={canWrite}
+          onClose={closeModal}
+        />
+      }
     >
-      <TableCard minWidth={isNarrow ? undefined : 760} aria-label={filter === 'archived' ? 'Archived categories' : 'Categories'}>
+      <TableCard
+        minWidth={isNarrow ? undefined : 760}
+        aria-label={filter === 'archived' ? 'Archived categories' : 'Categories'}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
@@ -138,7 +183,14 @@ export function CategoriesPage() {
         </Table.Thead>
         <Table.Tbody>
           {list.map((category) => (
-            <CategoryRow key={category.id} category={category} counts={countOf.get(category.id)} isNarrow={isNarrow} canWrite={canWrite} onOpen={() => openModal(String(category.id))} />
+            <CategoryRow
+              key={category.id}
+              category={category}
+              counts={countOf.get(category.id)}
+              isNarrow={isNarrow}
+              canWrite={canWrite}
+              onOpen={() => openModal(String(category.id))}
+            />
           ))}
         </Table.Tbody>
       </TableCard>

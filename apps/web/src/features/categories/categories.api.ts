@@ -1,4 +1,10 @@
-import { CategoryCounts, CategoryList, CategoryResponse, CategoryUpdateResponse, type CategoryType } from '@herald/contracts';
+import {
+  CategoryCounts,
+  CategoryList,
+  CategoryResponse,
+  CategoryUpdateResponse,
+  type CategoryType,
+} from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
@@ -35,7 +41,8 @@ export function useCreateCategory() {
   const queryClient = useQueryClient();
   return useMutation({
     scope: categoryScope,
-    mutationFn: (body: NewCategory) => api.post('/settings/communication-categories', body, { schema: CategoryResponse }),
+    mutationFn: (body: NewCategory) =>
+      api.post('/settings/communication-categories', body, { schema: CategoryResponse }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['categories'] }),
   });
 }

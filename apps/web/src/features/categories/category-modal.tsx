@@ -1,5 +1,22 @@
-import { categoryTypes, sendingMessages, type CategoryType, type CommunicationCategory } from '@herald/contracts';
-import { Alert, Badge, Button, Divider, Group, Modal, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  categoryTypes,
+  sendingMessages,
+  type CategoryType,
+  type CommunicationCategory,
+} from '@herald/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  Divider,
+  Group,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { IconArchive, IconArchiveOff, IconStar } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -10,7 +27,10 @@ import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 export const categoryParam = 'communication-category';
 export const newCategoryParam = 'new';
 
-export const categoryTypeLabels: Record<CategoryType, string> = { marketing: 'Marketing', transactional: 'Transactional' };
+export const categoryTypeLabels: Record<CategoryType, string> = {
+  marketing: 'Marketing',
+  transactional: 'Transactional',
+};
 const categoryTypeHelp: Record<CategoryType, string> = {
   marketing: 'People can opt out of it in their preference centre.',
   transactional: 'Always sent (receipts, password resets): people cannot opt out.',
@@ -32,8 +52,14 @@ function CategoryForm({ category, names, canWrite, onClose }: CategoryFormProps)
   const [type, setType] = useState<CategoryType>(category?.type ?? 'marketing');
   const [isSubmitted, setIsSubmitted] = useState(false);
   const trimmed = name.trim();
-  const isTaken = trimmed.length > 0 && names.some((other) => other.toLowerCase() === trimmed.toLowerCase() && other !== category?.name);
-  const nameError = isTaken ? sendingMessages.categoryNameTaken : isSubmitted && !trimmed ? sendingMessages.categoryNameNeeded : null;
+  const isTaken =
+    trimmed.length > 0 &&
+    names.some((other) => other.toLowerCase() === trimmed.toLowerCase() && other !== category?.name);
+  const nameError = isTaken
+    ? sendingMessages.categoryNameTaken
+    : isSubmitted && !trimmed
+      ? sendingMessages.categoryNameNeeded
+      : null;
   const isUnchanged = !isNew && trimmed === category.name && description.trim() === category.description;
 
   const change = (changes: CategoryChanges, then?: () => void) => {
@@ -74,7 +100,16 @@ function CategoryForm({ category, names, canWrite, onClose }: CategoryFormProps)
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} error={nameError} maxLength={100} required readOnly={!canWrite} data-autofocus />
+        <TextInput
+          label="Name"
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+          error={nameError}
+          maxLength={100}
+          required
+          readOnly={!canWrite}
+          data-autofocus
+        />
         <Textarea
           label="Description"
           description="Recipients see it in their preference centre."
@@ -90,7 +125,12 @@ function CategoryForm({ category, names, canWrite, onClose }: CategoryFormProps)
             <Text size="sm" fw={500} id="category-type-label">
               Type
             </Text>
-            <SegmentedControl aria-labelledby="category-type-label" value={type} onChange={(value) => setType(value as CategoryType)} data={categoryTypes.map((value) => ({ value, label: categoryTypeLabels[value] }))} />
+            <SegmentedControl
+              aria-labelledby="category-type-label"
+              value={type}
+              onChange={(value) => setType(value as CategoryType)}
+              data={categoryTypes.map((value) => ({ value, label: categoryTypeLabels[value] }))}
+            />
             <Text size="xs" c="dimmed">
               {categoryTypeHelp[type]}
             </Text>
@@ -100,8 +140,16 @@ function CategoryForm({ category, names, canWrite, onClose }: CategoryFormProps)
             <Badge variant="light" color={category.type === 'marketing' ? 'indigo' : 'gray'}>
               {categoryTypeLabels[category.type]}
             </Badge>
-            {category.isDefault && <Badge variant="light" color="teal">Default</Badge>}
-            {category.isArchived && <Badge variant="light" color="gray">Archived</Badge>}
+            {category.isDefault && (
+              <Badge variant="light" color="teal">
+                Default
+              </Badge>
+            )}
+            {category.isArchived && (
+              <Badge variant="light" color="gray">
+                Archived
+              </Badge>
+            )}
           </Group>
         )}
         {!isNew && canWrite && (
@@ -110,18 +158,26 @@ function CategoryForm({ category, names, canWrite, onClose }: CategoryFormProps)
             <Stack gap="xs">
               {category.isDefault ? (
                 <Text size="sm" c="dimmed">
-                  Emails without a category of their own are filed under this one. To archive it, make another category the default first.
+                  Emails without a category of their own are filed under this one. To archive it, make another
+                  category the default first.
                 </Text>
               ) : (
                 <Group gap="xs" wrap="wrap">
                   {!category.isArchived && (
-                    <Button variant="light" leftSection={<IconStar size={16} />} onClick={() => change({ isDefault: true })} loading={update.isPending && update.variables?.changes.isDefault === true}>
+                    <Button
+                      variant="light"
+                      leftSection={<IconStar size={16} />}
+                      onClick={() => change({ isDefault: true })}
+                      loading={update.isPending && update.variables?.changes.isDefault === true}
+                    >
                       Make default
                     </Button>
                   )}
                   <Button
                     variant="default"
-                    leftSection={category.isArchived ? <IconArchiveOff size={16} /> : <IconArchive size={16} />}
+                    leftSection={
+                      category.isArchived ? <IconArchiveOff size={16} /> : <IconArchive size={16} />
+                    }
                     onClick={() => change({ isArchived: !category.isArchived }, onClose)}
                     loading={update.isPending && update.variables?.changes.isArchived !== undefined}
                   >
@@ -142,7 +198,11 @@ function CategoryForm({ category, names, canWrite, onClose }: CategoryFormProps)
             {canWrite ? 'Cancel' : 'Close'}
           </Button>
           {canWrite && (
-            <Button type="submit" loading={create.isPending || (update.isPending && update.variables?.changes.name !== undefined)} disabled={isTaken}>
+            <Button
+              type="submit"
+              loading={create.isPending || (update.isPending && update.variables?.changes.name !== undefined)}
+              disabled={isTaken}
+            >
               {isNew ? 'Create' : 'Save'}
             </Button>
           )}
@@ -166,8 +226,22 @@ export function CategoryModal({ param, categories, canWrite, onClose }: Category
   const current = param !== null && !isNew ? (categories?.find((c) => String(c.id) === param) ?? null) : null;
   const isOpen = isNew || current !== null;
   return (
-    <Modal opened={isOpen} onClose={onClose} title={isNew ? 'New Category' : canWrite ? 'Edit Category' : 'Category'} centered fullScreen={isSmall}>
-      {isOpen && <CategoryForm key={param} category={current} names={(categories ?? []).map((c) => c.name)} canWrite={canWrite} onClose={onClose} />}
+    <Modal
+      opened={isOpen}
+      onClose={onClose}
+      title={isNew ? 'New Category' : canWrite ? 'Edit Category' : 'Category'}
+      centered
+      fullScreen={isSmall}
+    >
+      {isOpen && (
+        <CategoryForm
+          key={param}
+          category={current}
+          names={(categories ?? []).map((c) => c.name)}
+          canWrite={canWrite}
+          onClose={onClose}
+        />
+      )}
     </Modal>
   );
 }

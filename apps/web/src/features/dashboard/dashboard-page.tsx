@@ -1,5 +1,16 @@
 import type { DashboardResponse } from '@herald/contracts';
-import { Button, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Button,
+  Grid,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { IconFileImport, IconHierarchy2, IconMailPlus, IconRocket } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
@@ -11,7 +22,19 @@ import { GettingStartedCard } from './getting-started-card.tsx';
 import { GrowthCard, PeopleStats } from './people-cards.tsx';
 import { RecentBroadcastsCard } from './recent-broadcasts-card.tsx';
 
-function FirstStep({ icon, title, text, to, label }: { icon: ReactNode; title: string; text: string; to: string; label: string }) {
+function FirstStep({
+  icon,
+  title,
+  text,
+  to,
+  label,
+}: {
+  icon: ReactNode;
+  title: string;
+  text: string;
+  to: string;
+  label: string;
+}) {
   return (
     <Stack gap="xs" justify="space-between">
       <Group gap="sm" wrap="nowrap" align="flex-start">
@@ -35,7 +58,14 @@ function FirstStep({ icon, title, text, to, label }: { icon: ReactNode; title: s
 /** A brand-new account (nobody in it, nothing sent): what to do first. */
 function WelcomeCard({ name }: { name: string | null }) {
   return (
-    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} bg="indigo.0" component="section" aria-labelledby="welcome-title">
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'md', sm: 'lg' }}
+      bg="indigo.0"
+      component="section"
+      aria-labelledby="welcome-title"
+    >
       <Stack gap="md">
         <Stack gap={2}>
           <Title order={2} fz="xl" id="welcome-title">
@@ -46,9 +76,27 @@ function WelcomeCard({ name }: { name: string | null }) {
           </Text>
         </Stack>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-          <FirstStep icon={<IconFileImport size={20} />} title="Bring in your people" text="Import a CSV file or add people one by one." to="/people/imports/new" label="Import people" />
-          <FirstStep icon={<IconMailPlus size={20} />} title="Write an email" text="Design it with the editor, then send it as a broadcast." to="/emails" label="Go to emails" />
-          <FirstStep icon={<IconRocket size={20} />} title="Follow the Quick Start" text="Connect your apps, plan a flow and find help." to="/start" label="Open the Quick Start" />
+          <FirstStep
+            icon={<IconFileImport size={20} />}
+            title="Bring in your people"
+            text="Import a CSV file or add people one by one."
+            to="/people/imports/new"
+            label="Import people"
+          />
+          <FirstStep
+            icon={<IconMailPlus size={20} />}
+            title="Write an email"
+            text="Design it with the editor, then send it as a broadcast."
+            to="/emails"
+            label="Go to emails"
+          />
+          <FirstStep
+            icon={<IconRocket size={20} />}
+            title="Follow the Quick Start"
+            text="Connect your apps, plan a flow and find help."
+            to="/start"
+            label="Open the Quick Start"
+          />
         </SimpleGrid>
       </Stack>
     </Paper>
@@ -135,7 +183,8 @@ export function DashboardPage() {
 
   // The top bar's progress reads the account's people count: refresh it when the dashboard has seen people come or go.
   useEffect(() => {
-    if (total !== undefined && peopleCount !== undefined && total !== peopleCount) void queryClient.invalidateQueries({ queryKey: accountKey });
+    if (total !== undefined && peopleCount !== undefined && total !== peopleCount)
+      void queryClient.invalidateQueries({ queryKey: accountKey });
   }, [total, peopleCount, queryClient]);
 
   return (

@@ -23,7 +23,14 @@ export function GettingStartedCard({ gettingStarted }: { gettingStarted: Getting
           {percent}%
         </Text>
       </Group>
-      <Progress value={percent} color="indigo" radius="xl" size="md" aria-label={`Getting started: ${percent}% done`} mb="md" />
+      <Progress
+        value={percent}
+        color="indigo"
+        radius="xl"
+        size="md"
+        aria-label={`Getting started: ${percent}% done`}
+        mb="md"
+      />
       <List spacing={8} size="sm" center>
         {steps.map((step) => (
           <List.Item
@@ -40,7 +47,12 @@ export function GettingStartedCard({ gettingStarted }: { gettingStarted: Getting
               )
             }
           >
-            <Anchor component={Link} to={`/start/${step.id}`} c={done[step.id] ? 'dimmed' : undefined} td={done[step.id] ? 'line-through' : undefined}>
+            <Anchor
+              component={Link}
+              to={`/start/${step.id}`}
+              c={done[step.id] ? 'dimmed' : undefined}
+              td={done[step.id] ? 'line-through' : undefined}
+            >
               {step.label}
             </Anchor>
           </List.Item>

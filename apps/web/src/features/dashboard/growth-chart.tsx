@@ -33,7 +33,12 @@ export function GrowthChart({ days }: { days: DashboardDay[] }) {
           barProps={{ radius: [3, 3, 0, 0] }}
           gridProps={{ yAxisId: 'left' }}
           valueFormatter={(value) => value.toLocaleString()}
-          yAxisProps={{ width: 40, domain: [0, top], ticks: [0, top / 4, top / 2, (top * 3) / 4, top], interval: 0 }}
+          yAxisProps={{
+            width: 40,
+            domain: [0, top],
+            ticks: [0, top / 4, top / 2, (top * 3) / 4, top],
+            interval: 0,
+          }}
           xAxisProps={{ minTickGap: 24 }}
         />
       </div>

@@ -1,6 +1,13 @@
 import type { DashboardPeople } from '@herald/contracts';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconArrowDownRight, IconArrowUpRight, IconMailOff, IconUserCheck, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import {
+  IconArrowDownRight,
+  IconArrowUpRight,
+  IconMailOff,
+  IconUserCheck,
+  IconUserPlus,
+  IconUsers,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { GrowthChart } from './growth-chart.tsx';
@@ -39,11 +46,17 @@ export function StatCard({ label, value, icon, color, note }: StatCardProps) {
   );
 }
 
-const percentOf = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '0%');
+const percentOf = (part: number, whole: number) =>
+  whole > 0 ? `${Math.round((part / whole) * 100)}%` : '0%';
 
 /** How the last 30 days compare with the 30 before, as a badge ("+25%", "−10%", "New"). */
 function Change({ now, before }: { now: number; before: number }) {
-  if (now === 0 && before === 0) return <Text span size="xs" c="dimmed">No new people in 60 days</Text>;
+  if (now === 0 && before === 0)
+    return (
+      <Text span size="xs" c="dimmed">
+        No new people in 60 days
+      </Text>
+    );
   if (before === 0) {
     return (
       <Text span size="xs" c="dimmed">
@@ -60,7 +73,9 @@ function Change({ now, before }: { now: number; before: number }) {
         variant="light"
         tt="none"
         size="sm"
-        leftSection={isUp ? <IconArrowUpRight size={12} aria-hidden /> : <IconArrowDownRight size={12} aria-hidden />}
+        leftSection={
+          isUp ? <IconArrowUpRight size={12} aria-hidden /> : <IconArrowDownRight size={12} aria-hidden />
+        }
       >
         {isUp ? '+' : '−'}
         {Math.abs(change)}%
@@ -76,10 +91,38 @@ function Change({ now, before }: { now: number; before: number }) {
 export function PeopleStats({ people }: { people: DashboardPeople }) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
-      <StatCard label="People" value={people.total} color="indigo" icon={<IconUsers size={22} />} note={<Anchor component={Link} to="/people" size="xs">See everyone</Anchor>} />
-      <StatCard label="Subscribed" value={people.active} color="teal" icon={<IconUserCheck size={22} />} note={`${percentOf(people.active, people.total)} of your people`} />
-      <StatCard label="Unsubscribed" value={people.unsubscribed} color="gray" icon={<IconMailOff size={22} />} note={`${percentOf(people.unsubscribed, people.total)} of your people`} />
-      <StatCard label="New in the last 30 days" value={people.newLast30} color="grape" icon={<IconUserPlus size={22} />} note={<Change now={people.newLast30} before={people.newPrevious30} />} />
+      <StatCard
+        label="People"
+        value={people.total}
+        color="indigo"
+        icon={<IconUsers size={22} />}
+        note={
+          <Anchor component={Link} to="/people" size="xs">
+            See everyone
+          </Anchor>
+        }
+      />
+      <StatCard
+        label="Subscribed"
+        value={people.active}
+        color="teal"
+        icon={<IconUserCheck size={22} />}
+        note={`${percentOf(people.active, people.total)} of your people`}
+      />
+      <StatCard
+        label="Unsubscribed"
+        value={people.unsubscribed}
+        color="gray"
+        icon={<IconMailOff size={22} />}
+        note={`${percentOf(people.unsubscribed, people.total)} of your people`}
+      />
+      <StatCard
+        label="New in the last 30 days"
+        value={people.newLast30}
+        color="grape"
+        icon={<IconUserPlus size={22} />}
+        note={<Change now={people.newLast30} before={people.newPrevious30} />}
+      />
     </SimpleGrid>
   );
 }

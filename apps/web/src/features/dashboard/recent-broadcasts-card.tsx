@@ -45,7 +45,12 @@ export function RecentBroadcastsCard({ broadcasts }: { broadcasts: DashboardBroa
           <Text size="sm" c="dimmed" maw={380}>
             Once you send a broadcast, its opens and clicks show here.
           </Text>
-          <Button component={Link} to="/broadcasts" variant="light" leftSection={<IconSpeakerphone size={16} />}>
+          <Button
+            component={Link}
+            to="/broadcasts"
+            variant="light"
+            leftSection={<IconSpeakerphone size={16} />}
+          >
             Go to broadcasts
           </Button>
         </Stack>
@@ -57,7 +62,12 @@ export function RecentBroadcastsCard({ broadcasts }: { broadcasts: DashboardBroa
               <Stack gap={6}>
                 <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
                   <Stack gap={0} style={{ minWidth: 0 }}>
-                    <Anchor component={Link} to={`/broadcasts/${item.id}`} fw={600} style={{ wordBreak: 'break-word' }}>
+                    <Anchor
+                      component={Link}
+                      to={`/broadcasts/${item.id}`}
+                      fw={600}
+                      style={{ wordBreak: 'break-word' }}
+                    >
                       {item.name}
                     </Anchor>
                     {item.startedAt && (

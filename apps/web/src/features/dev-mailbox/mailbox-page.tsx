@@ -1,5 +1,19 @@
 import type { MailboxMessage } from '@herald/contracts';
-import { Anchor, Badge, Box, Button, Container, Grid, Group, Paper, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Container,
+  Grid,
+  Group,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconInbox, IconMail, IconRefresh } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime } from '../../lib/format.ts';
@@ -39,7 +53,13 @@ function MessageView({ mail }: { mail: MailboxMessage }) {
             title="HTML part of the message"
             sandbox=""
             srcDoc={mail.html}
-            style={{ width: '100%', height: 420, border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8, background: 'white' }}
+            style={{
+              width: '100%',
+              height: 420,
+              border: '1px solid var(--mantine-color-gray-3)',
+              borderRadius: 8,
+              background: 'white',
+            }}
           />
         </Box>
       )}
@@ -70,7 +90,12 @@ function MessageView({ mail }: { mail: MailboxMessage }) {
 function MessageReader({ id }: { id: number }) {
   const message = useMailboxMessage(id);
   return (
-    <ListBody query={message} loadingLabel="Loading message" skeletonHeights={[32, 20, 120, 420]} errorFallback="This message could not be loaded.">
+    <ListBody
+      query={message}
+      loadingLabel="Loading message"
+      skeletonHeights={[32, 20, 120, 420]}
+      errorFallback="This message could not be loaded."
+    >
       {() => message.data && <MessageView mail={message.data} />}
     </ListBody>
   );
@@ -92,7 +117,12 @@ export function MailboxPage() {
         <Title order={2}>Development mailbox</Title>
       </Group>
       {config.devMailbox && (
-        <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => void mailbox.refetch()} loading={mailbox.isFetching}>
+        <Button
+          variant="default"
+          leftSection={<IconRefresh size={16} />}
+          onClick={() => void mailbox.refetch()}
+          loading={mailbox.isFetching}
+        >
           Refresh
         </Button>
       )}
@@ -133,13 +163,24 @@ export function MailboxPage() {
         loadingLabel="Loading mail"
         errorFallback="The mailbox could not be loaded."
         isEmpty={list.length === 0}
-        empty={<EmptyState icon={<IconInbox size={28} />} title="No mail yet" description="Emails the server sends (password resets, invitations...) will appear here." />}
+        empty={
+          <EmptyState
+            icon={<IconInbox size={28} />}
+            title="No mail yet"
+            description="Emails the server sends (password resets, invitations...) will appear here."
+          />
+        }
       >
         <Grid gutter="lg">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Paper withBorder radius="md">
               <ScrollArea.Autosize mah={640}>
-                <Stack gap={0} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Messages">
+                <Stack
+                  gap={0}
+                  component="ul"
+                  style={{ listStyle: 'none', padding: 0, margin: 0 }}
+                  aria-label="Messages"
+                >
                   {list.map((mail) => (
                     <li key={mail.id}>
                       <UnstyledButton

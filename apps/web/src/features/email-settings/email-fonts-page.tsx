@@ -1,7 +1,18 @@
 import { emailMessages, type Account } from '@herald/contracts';
 
 type EmailFont = Account['emailFonts'][number];
-import { Anchor, Button, Card, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPlus, IconTypography } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -14,7 +25,15 @@ import { useUpdateAccount } from '../account/account.api.ts';
 import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import { useEmailSettingsAccess } from './email-settings-access.ts';
 
-function AddFontModal({ opened, onClose, fonts }: { opened: boolean; onClose: () => void; fonts: EmailFont[] }) {
+function AddFontModal({
+  opened,
+  onClose,
+  fonts,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  fonts: EmailFont[];
+}) {
   const update = useUpdateAccount();
   const [family, setFamily] = useState('');
   const [url, setUrl] = useState('');
@@ -29,27 +48,48 @@ function AddFontModal({ opened, onClose, fonts }: { opened: boolean; onClose: ()
     event.preventDefault();
     const found: { family?: string; url?: string } = {};
     if (!family.trim()) found.family = 'Enter the font family, as CSS names it.';
-    else if (fonts.some((font) => font.family.toLowerCase() === family.trim().toLowerCase())) found.family = 'This font is already in the list.';
+    else if (fonts.some((font) => font.family.toLowerCase() === family.trim().toLowerCase()))
+      found.family = 'This font is already in the list.';
     let parsed: URL | null = null;
     try {
       parsed = new URL(url.trim());
     } catch {
       parsed = null;
     }
-    if (!parsed || parsed.protocol !== 'https:') found.url = 'Enter the https address of the font’s stylesheet.';
+    if (!parsed || parsed.protocol !== 'https:')
+      found.url = 'Enter the https address of the font’s stylesheet.';
     setErrors(found);
     if (found.family || found.url) return;
     update.mutate(
       { emailFonts: [...fonts, { family: family.trim(), url: url.trim() }] },
-      { onSuccess: () => (notifySuccess(`✅ ${family.trim()} added.`), close()), onError: (error) => notifyError(error, emailMessages.fontSaveError) },
+      {
+        onSuccess: () => (notifySuccess(`✅ ${family.trim()} added.`), close()),
+        onError: (error) => notifyError(error, emailMessages.fontSaveError),
+      },
     );
   };
   return (
     <Modal opened={opened} onClose={close} title="Add a font">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <TextInput label="Font family" withAsterisk placeholder="Inter" value={family} onChange={(e) => setFamily(e.currentTarget.value)} error={errors.family} data-autofocus />
-          <TextInput label="Stylesheet URL" withAsterisk description="The CSS that declares the font, e.g. from your font provider." placeholder="https://fonts.example.com/css?family=Inter" value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
+          <TextInput
+            label="Font family"
+            withAsterisk
+            placeholder="Inter"
+            value={family}
+            onChange={(e) => setFamily(e.currentTarget.value)}
+            error={errors.family}
+            data-autofocus
+          />
+          <TextInput
+            label="Stylesheet URL"
+            withAsterisk
+            description="The CSS that declares the font, e.g. from your font provider."
+            placeholder="https://fonts.example.com/css?family=Inter"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            error={errors.url}
+          />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
               Cancel
@@ -74,13 +114,20 @@ export function EmailFontsPage() {
   const remove = (font: EmailFont) =>
     modals.openConfirmModal({
       title: `Delete ${font.family}?`,
-      children: <Text size="sm">Emails that use it fall back to the next font in their list, usually Arial or Helvetica.</Text>,
+      children: (
+        <Text size="sm">
+          Emails that use it fall back to the next font in their list, usually Arial or Helvetica.
+        </Text>
+      ),
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
         update.mutate(
           { emailFonts: fonts.filter((item) => item.family !== font.family) },
-          { onSuccess: () => notifySuccess(`✅ ${font.family} deleted.`), onError: (error) => notifyError(error, emailMessages.fontDeleteError) },
+          {
+            onSuccess: () => notifySuccess(`✅ ${font.family} deleted.`),
+            onError: (error) => notifyError(error, emailMessages.fontDeleteError),
+          },
         ),
     });
 
@@ -102,7 +149,10 @@ export function EmailFontsPage() {
       tabs={<EmailSettingsNav />}
       maw={900}
       isReady={account.data !== undefined}
-      readOnly={!canWrite && 'You can see the fonts. Changing them needs the “Email settings” or “Account settings” permission.'}
+      readOnly={
+        !canWrite &&
+        'You can see the fonts. Changing them needs the “Email settings” or “Account settings” permission.'
+      }
       query={account}
       loadingLabel="Loading your account"
       errorFallback="We couldn't load your account."
@@ -112,14 +162,21 @@ export function EmailFontsPage() {
           icon={<IconTypography size={28} />}
           title="No custom fonts"
           description="Emails use web-safe fonts (Arial, Helvetica, Georgia…) by default. Add a web font with its stylesheet to use your brand's typeface; Apple Mail and iOS show it, other clients fall back."
-          action={canWrite ? <Button variant="light" onClick={() => setAdding(true)}>Add Font</Button> : undefined}
+          action={
+            canWrite ? (
+              <Button variant="light" onClick={() => setAdding(true)}>
+                Add Font
+              </Button>
+            ) : undefined
+          }
         />
       }
       after={
         <>
           <Card withBorder radius="md" padding="md">
             <Text size="sm" c="dimmed">
-              Fonts load only in the emails that use them; nothing is fetched from a font's address inside Herald.
+              Fonts load only in the emails that use them; nothing is fetched from a font's address inside
+              Herald.
             </Text>
           </Card>
           <AddFontModal opened={adding} onClose={() => setAdding(false)} fonts={fonts} />
@@ -151,7 +208,13 @@ export function EmailFontsPage() {
               </Table.Td>
               <Table.Td ta="right">
                 {canWrite && (
-                  <Button size="xs" variant="subtle" color="red" onClick={() => remove(font)} aria-label={`Delete ${font.family}`}>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    onClick={() => remove(font)}
+                    aria-label={`Delete ${font.family}`}
+                  >
                     Delete
                   </Button>
                 )}

@@ -1,5 +1,17 @@
 import { emailMessages } from '@herald/contracts';
-import { Alert, Button, Card, Group, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -12,7 +24,15 @@ import { QuietHoursCard } from '../send-times/quiet-hours-card.tsx';
 import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import { useEmailSettingsAccess } from './email-settings-access.ts';
 
-function Section({ title, description, children }: { title: string; description: ReactNode; children: ReactNode }) {
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack gap="sm">
@@ -48,18 +68,36 @@ export function EmailGeneralPage() {
   if (!data) return <LoadingSpinner />;
 
   const saveAddress = () =>
-    update.mutate({ mailingAddress: address.trim() }, { onSuccess: () => notifySuccess('✅ Mailing address saved.'), onError: (error) => notifyError(error, emailMessages.mailingAddressError) });
+    update.mutate(
+      { mailingAddress: address.trim() },
+      {
+        onSuccess: () => notifySuccess('✅ Mailing address saved.'),
+        onError: (error) => notifyError(error, emailMessages.mailingAddressError),
+      },
+    );
   const saveSender = () => {
     const problem = fromEmail.trim() ? addressProblem(fromEmail) : null;
     setFromError(problem);
     if (problem) return;
     update.mutate(
       { defaultFromName: fromName.trim(), defaultFromEmail: fromEmail.trim() },
-      { onSuccess: () => notifySuccess('✅ Default sender saved.'), onError: (error) => notifyError(error, "Couldn't save the default sender.") },
+      {
+        onSuccess: () => notifySuccess('✅ Default sender saved.'),
+        onError: (error) => notifyError(error, "Couldn't save the default sender."),
+      },
     );
   };
   const toggleUtms = (linkUTMs: boolean) =>
-    update.mutate({ linkUTMs }, { onSuccess: () => notifySuccess(linkUTMs ? '✅ Links will be tagged with UTM parameters.' : '✅ Automatic UTM tagging is off.'), onError: (error) => notifyError(error, emailMessages.utmError) });
+    update.mutate(
+      { linkUTMs },
+      {
+        onSuccess: () =>
+          notifySuccess(
+            linkUTMs ? '✅ Links will be tagged with UTM parameters.' : '✅ Automatic UTM tagging is off.',
+          ),
+        onError: (error) => notifyError(error, emailMessages.utmError),
+      },
+    );
 
   return (
     <Stack gap="lg" py="md" maw={760}>
@@ -75,34 +113,88 @@ export function EmailGeneralPage() {
       <EmailSettingsNav />
       {!canWrite && (
         <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-          You can see these settings. Changing them needs the “Email settings” or “Account settings” permission.
+          You can see these settings. Changing them needs the “Email settings” or “Account settings”
+          permission.
         </Alert>
       )}
-      <Section title="Mailing address" description={<>Printed where an email uses {'{{ account.mailingAddress }}'}, usually the footer. Anti-spam laws ask for a postal address in every marketing email.</>}>
-        <Textarea label="Mailing address" autosize minRows={2} maxRows={5} value={address} onChange={(e) => setAddress(e.currentTarget.value)} readOnly={!canWrite} placeholder="1 Engine Way, London N1 9GU, United Kingdom" />
+      <Section
+        title="Mailing address"
+        description={
+          <>
+            Printed where an email uses {'{{ account.mailingAddress }}'}, usually the footer. Anti-spam laws
+            ask for a postal address in every marketing email.
+          </>
+        }
+      >
+        <Textarea
+          label="Mailing address"
+          autosize
+          minRows={2}
+          maxRows={5}
+          value={address}
+          onChange={(e) => setAddress(e.currentTarget.value)}
+          readOnly={!canWrite}
+          placeholder="1 Engine Way, London N1 9GU, United Kingdom"
+        />
         {canWrite && (
           <Group justify="flex-end">
-            <Button onClick={saveAddress} loading={update.isPending && update.variables?.mailingAddress !== undefined} disabled={address.trim() === (data.mailingAddress ?? '')}>
+            <Button
+              onClick={saveAddress}
+              loading={update.isPending && update.variables?.mailingAddress !== undefined}
+              disabled={address.trim() === (data.mailingAddress ?? '')}
+            >
               Save address
             </Button>
           </Group>
         )}
       </Section>
-      <Section title="Default sender" description="New emails start with this name and address. Each email can still change them.">
+      <Section
+        title="Default sender"
+        description="New emails start with this name and address. Each email can still change them."
+      >
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput label="From name" value={fromName} onChange={(e) => setFromName(e.currentTarget.value)} readOnly={!canWrite} placeholder="Ada at Analytical" />
-          <TextInput label="From email" type="email" value={fromEmail} onChange={(e) => (setFromEmail(e.currentTarget.value), setFromError(null))} readOnly={!canWrite} error={fromError} placeholder="ada@example.com" />
+          <TextInput
+            label="From name"
+            value={fromName}
+            onChange={(e) => setFromName(e.currentTarget.value)}
+            readOnly={!canWrite}
+            placeholder="Ada at Analytical"
+          />
+          <TextInput
+            label="From email"
+            type="email"
+            value={fromEmail}
+            onChange={(e) => (setFromEmail(e.currentTarget.value), setFromError(null))}
+            readOnly={!canWrite}
+            error={fromError}
+            placeholder="ada@example.com"
+          />
         </SimpleGrid>
         {canWrite && (
           <Group justify="flex-end">
-            <Button onClick={saveSender} loading={update.isPending && update.variables?.defaultFromEmail !== undefined} disabled={fromName.trim() === (data.defaultFromName ?? '') && fromEmail.trim() === (data.defaultFromEmail ?? '')}>
+            <Button
+              onClick={saveSender}
+              loading={update.isPending && update.variables?.defaultFromEmail !== undefined}
+              disabled={
+                fromName.trim() === (data.defaultFromName ?? '') &&
+                fromEmail.trim() === (data.defaultFromEmail ?? '')
+              }
+            >
               Save sender
             </Button>
           </Group>
         )}
       </Section>
-      <Section title="Automatic UTM tagging" description="Adds utm_source=herald, utm_medium=email and utm_campaign (the email's name) to the links of the emails you send, so your analytics tool credits them.">
-        <Switch label="Tag links in my emails" checked={data.linkUTMs} onChange={(e) => toggleUtms(e.currentTarget.checked)} disabled={!canWrite || update.isPending} />
+      <Section
+        title="Automatic UTM tagging"
+        description="Adds utm_source=herald, utm_medium=email and utm_campaign (the email's name) to the links of the emails you send, so your analytics tool credits them."
+      >
+        <Switch
+          label="Tag links in my emails"
+          checked={data.linkUTMs}
+          onChange={(e) => toggleUtms(e.currentTarget.checked)}
+          disabled={!canWrite || update.isPending}
+        />
       </Section>
       <QuietHoursCard canWrite={canWrite} timeZone={data.timezone} />
     </Stack>

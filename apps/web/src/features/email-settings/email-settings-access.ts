@@ -5,6 +5,8 @@ import { useAccount } from '../account/account.api.ts';
 export function useEmailSettingsAccess() {
   const account = useAccount();
   const accountData = account.data?.teamMember.accountData;
-  const canWrite = accountData ? hasScopes(accountData, ['account:write']) || hasScopes(accountData, ['emailSettings:write']) : false;
+  const canWrite = accountData
+    ? hasScopes(accountData, ['account:write']) || hasScopes(accountData, ['emailSettings:write'])
+    : false;
   return { account, canWrite };
 }

@@ -11,7 +11,13 @@ import { useDuplicateEmail } from './emails.api.ts';
  * Copy an email: into this account (then open the copy) or, for a user with more than one account,
  * into another of them ('✅ Email copied.', the dialog closes).
  */
-export function DuplicateEmailDialog({ email, onClose }: { email: EmailSummary | null; onClose: () => void }) {
+export function DuplicateEmailDialog({
+  email,
+  onClose,
+}: {
+  email: EmailSummary | null;
+  onClose: () => void;
+}) {
   const account = useAccount();
   const duplicate = useDuplicateEmail();
   const navigate = useNavigate();
@@ -24,7 +30,10 @@ export function DuplicateEmailDialog({ email, onClose }: { email: EmailSummary |
 
   const options = [...accounts]
     .sort((a, b) => (a.id === currentId ? -1 : b.id === currentId ? 1 : 0))
-    .map((item) => ({ value: String(item.id), label: `${item.name || item.site || `Account ${item.id}`}${item.id === currentId ? ' (this account)' : ''}` }));
+    .map((item) => ({
+      value: String(item.id),
+      label: `${item.name || item.site || `Account ${item.id}`}${item.id === currentId ? ' (this account)' : ''}`,
+    }));
 
   const copy = () => {
     if (!email) return;
@@ -37,7 +46,8 @@ export function DuplicateEmailDialog({ email, onClose }: { email: EmailSummary |
           if (targetAccountId) notifySuccess(`✅ ${emailMessages.copied}`);
           else void navigate(`/emails/${copyOf.id}`);
         },
-        onError: (error) => notifyError(error, emailMessages.copyError(errorMessage(error, emailMessages.copyFallback))),
+        onError: (error) =>
+          notifyError(error, emailMessages.copyError(errorMessage(error, emailMessages.copyFallback))),
       },
     );
   };
@@ -46,7 +56,14 @@ export function DuplicateEmailDialog({ email, onClose }: { email: EmailSummary |
     <Modal opened={email !== null} onClose={onClose} title="Copy email">
       <Stack gap="md">
         {accounts.length > 1 ? (
-          <Select label="Copy this email to:" data={options} value={target} onChange={setTarget} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+          <Select
+            label="Copy this email to:"
+            data={options}
+            value={target}
+            onChange={setTarget}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+          />
         ) : (
           <Text size="sm">Are you sure you want to copy this email?</Text>
         )}

@@ -1,7 +1,24 @@
 import { emailMessages, hasScopes, type EmailWarning } from '@herald/contracts';
-import { Alert, Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import { IconAlertTriangle, IconArrowLeft, IconChecklist, IconDeviceFloppy, IconLock, IconSend } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconArrowLeft,
+  IconChecklist,
+  IconDeviceFloppy,
+  IconLock,
+  IconSend,
+} from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useBlocker, useLocation, useParams } from 'react-router';
 import { api } from '../../lib/api.ts';
@@ -48,7 +65,10 @@ export function EmailPage() {
   const [warnings, setWarnings] = useState<{ list: EmailWarning[]; thenTest: boolean } | null>(null);
   const [checking, setChecking] = useState(false);
   const insertRef = useRef<((text: string) => void) | null>(null);
-  const onInsertReady = useCallback((insert: ((text: string) => void) | null) => (insertRef.current = insert), []);
+  const onInsertReady = useCallback(
+    (insert: ((text: string) => void) | null) => (insertRef.current = insert),
+    [],
+  );
   const readOnly = !canWrite || Boolean(email.data?.email.archived);
   // Back to the list as it was left: its search and Active/Archived came along in the address.
   const backPath = listReturnPath('/emails', 'emails', useLocation().search);
@@ -86,7 +106,9 @@ export function EmailPage() {
   useHotkeys([['mod+S', save]], []);
 
   // Leaving with unsaved changes asks first, inside the app and when the tab closes.
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     if (window.confirm('You have unsaved changes. Leave without saving?')) blocker.proceed();
@@ -103,7 +125,11 @@ export function EmailPage() {
     if (!draft) return;
     setChecking(true);
     try {
-      const rendered = await api.post('/emails/preview', { email: renderableOf(draft) }, { schema: RenderedEmail });
+      const rendered = await api.post(
+        '/emails/preview',
+        { email: renderableOf(draft) },
+        { schema: RenderedEmail },
+      );
       if (thenTest && rendered.warnings.length === 0) setTesting(true);
       else setWarnings({ list: rendered.warnings, thenTest });
     } catch (error) {
@@ -115,7 +141,12 @@ export function EmailPage() {
 
   const view = (draft: EmailDraftState) => {
     if (!account.data) return null; // the loader waits for it
-    const editorProps = { value: draft.editor, onChange: (editor: typeof draft.editor) => change({ editor }), readOnly, onInsertReady };
+    const editorProps = {
+      value: draft.editor,
+      onChange: (editor: typeof draft.editor) => change({ editor }),
+      readOnly,
+      onInsertReady,
+    };
     return (
       <Stack gap="md" py="md">
         <Anchor component={Link} to={backPath} size="sm" c="dimmed">
@@ -125,16 +156,41 @@ export function EmailPage() {
         </Anchor>
         <Group justify="space-between" align="center" wrap="wrap" gap="sm">
           <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 240 }}>
-            <TextInput aria-label="Email name" value={draft.name} onChange={(e) => change({ name: e.currentTarget.value })} readOnly={readOnly} variant="unstyled" fz={24} fw={700} styles={{ input: { fontSize: 24, fontWeight: 700 } }} style={{ flex: 1 }} />
+            <TextInput
+              aria-label="Email name"
+              value={draft.name}
+              onChange={(e) => change({ name: e.currentTarget.value })}
+              readOnly={readOnly}
+              variant="unstyled"
+              fz={24}
+              fw={700}
+              styles={{ input: { fontSize: 24, fontWeight: 700 } }}
+              style={{ flex: 1 }}
+            />
             <Badge variant="light" color="gray" tt="none">
               {editorLabel(draft.editor.type)}
             </Badge>
-            {dirty && <Badge color="orange" variant="dot" tt="none">Unsaved</Badge>}
+            {dirty && (
+              <Badge color="orange" variant="dot" tt="none">
+                Unsaved
+              </Badge>
+            )}
             <EmailIdTag id={id} />
           </Group>
           <Group gap="xs" wrap="wrap">
-            <SegmentedControl aria-label="Mode" value={mode} onChange={(value) => setMode(value as Mode)} data={[{ value: 'edit', label: readOnly ? 'View' : 'Edit' }, { value: 'preview', label: 'Preview' }, { value: 'performance', label: 'Performance' }]} />
-            {mode === 'edit' && !readOnly && <MergeTagPicker onInsert={(liquid) => insertRef.current?.(liquid)} />}
+            <SegmentedControl
+              aria-label="Mode"
+              value={mode}
+              onChange={(value) => setMode(value as Mode)}
+              data={[
+                { value: 'edit', label: readOnly ? 'View' : 'Edit' },
+                { value: 'preview', label: 'Preview' },
+                { value: 'performance', label: 'Performance' },
+              ]}
+            />
+            {mode === 'edit' && !readOnly && (
+              <MergeTagPicker onInsert={(liquid) => insertRef.current?.(liquid)} />
+            )}
             {mode === 'edit' && !readOnly && (
               <AiWriterButton
                 canAccess={account.data.flags.canAccessAIWriter}
@@ -144,8 +200,19 @@ export function EmailPage() {
                 onInsertBody={(html) => (insertRef.current ? (insertRef.current(html), true) : false)}
               />
             )}
-            {mode === 'edit' && !readOnly && <EditorSwitch editor={draft.editor} onSwitch={(editor) => change({ editor })} disabled={readOnly} />}
-            <Button variant="default" leftSection={<IconChecklist size={16} />} onClick={() => void check(false)} loading={checking && !testing}>
+            {mode === 'edit' && !readOnly && (
+              <EditorSwitch
+                editor={draft.editor}
+                onSwitch={(editor) => change({ editor })}
+                disabled={readOnly}
+              />
+            )}
+            <Button
+              variant="default"
+              leftSection={<IconChecklist size={16} />}
+              onClick={() => void check(false)}
+              loading={checking && !testing}
+            >
               Check
             </Button>
             {canWrite && (
@@ -154,7 +221,12 @@ export function EmailPage() {
               </Button>
             )}
             {!readOnly && (
-              <Button leftSection={<IconDeviceFloppy size={16} />} onClick={save} loading={update.isPending} disabled={!dirty}>
+              <Button
+                leftSection={<IconDeviceFloppy size={16} />}
+                onClick={save}
+                loading={update.isPending}
+                disabled={!dirty}
+              >
                 Save
               </Button>
             )}
@@ -178,17 +250,32 @@ export function EmailPage() {
         ) : mode === 'preview' ? (
           <PreviewPane draft={renderableOf(draft)} />
         ) : (
-          <Suspense fallback={<Group justify="center" py="xl"><LoadingSpinner label="Loading the editor" /></Group>}>
-            {draft.editor.type === 'html' && <HtmlEditor key="html" {...editorProps} subject={draft.subject} />}
+          <Suspense
+            fallback={
+              <Group justify="center" py="xl">
+                <LoadingSpinner label="Loading the editor" />
+              </Group>
+            }
+          >
+            {draft.editor.type === 'html' && (
+              <HtmlEditor key="html" {...editorProps} subject={draft.subject} />
+            )}
             {draft.editor.type === 'richtext' && <RichTextEditor key="richtext" {...editorProps} />}
             {draft.editor.type === 'dragdrop' && <DragDropEditor key="dragdrop" {...editorProps} />}
           </Suspense>
         )}
-        <SendTestDialog opened={testing} onClose={() => setTesting(false)} draft={renderableOf(draft)} defaultAddress={account.data.teamMember.email ?? ''} />
+        <SendTestDialog
+          opened={testing}
+          onClose={() => setTesting(false)}
+          draft={renderableOf(draft)}
+          defaultAddress={account.data.teamMember.email ?? ''}
+        />
         <EmailWarningsDialog
           warnings={warnings?.list ?? null}
           onFix={() => setWarnings(null)}
-          {...(warnings?.thenTest ? { onContinue: () => (setWarnings(null), setTesting(true)), continueLabel: 'Send test anyway' } : {})}
+          {...(warnings?.thenTest
+            ? { onContinue: () => (setWarnings(null), setTesting(true)), continueLabel: 'Send test anyway' }
+            : {})}
         />
       </Stack>
     );

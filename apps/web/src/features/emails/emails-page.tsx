@@ -46,7 +46,10 @@ export function EmailsPage() {
 
   const query = search.trim().toLowerCase();
   const all = emails.data?.emails ?? [];
-  const list = all.filter((email) => !query || email.name.toLowerCase().includes(query) || email.subject.toLowerCase().includes(query));
+  const list = all.filter(
+    (email) =>
+      !query || email.name.toLowerCase().includes(query) || email.subject.toLowerCase().includes(query),
+  );
 
   return (
     <ListPage
@@ -54,7 +57,12 @@ export function EmailsPage() {
       description="The emails your flows and broadcasts send: write them once, personalise them for everyone."
       actions={
         <Group gap="sm">
-          <Button variant="default" component={Link} to="/settings/email/general" leftSection={<IconSettings size={16} />}>
+          <Button
+            variant="default"
+            component={Link}
+            to="/settings/email/general"
+            leftSection={<IconSettings size={16} />}
+          >
             Email settings
           </Button>
           {canWrite && (
@@ -66,7 +74,9 @@ export function EmailsPage() {
       }
       isReady={isReady}
       gate={seeGate(canRead, 'emails', 'See emails')}
-      readOnly={!canWrite && 'You can see emails. Writing and changing them needs the “Edit emails” permission.'}
+      readOnly={
+        !canWrite && 'You can see emails. Writing and changing them needs the “Edit emails” permission.'
+      }
       sidebar={(narrow) => (
         <FolderTree
           folderType="emails"
@@ -84,7 +94,11 @@ export function EmailsPage() {
           placeholder="Search by name or subject"
           search={search}
           onSearch={(value) => filters.set({ search: value })}
-          archived={{ label: 'Which emails', value: filters.values.archived, onChange: (value) => filters.set({ archived: value }) }}
+          archived={{
+            label: 'Which emails',
+            value: filters.values.archived,
+            onChange: (value) => filters.set({ archived: value }),
+          }}
         />
       }
       query={emails}
@@ -93,7 +107,11 @@ export function EmailsPage() {
       isEmpty={all.length === 0}
       empty={
         archived === 'true' ? (
-          <EmptyState icon={<IconMail size={28} />} title="No archived emails" description="Emails you archive land here, and you can restore them at any time." />
+          <EmptyState
+            icon={<IconMail size={28} />}
+            title="No archived emails"
+            description="Emails you archive land here, and you can restore them at any time."
+          />
         ) : (
           <EmptyState
             icon={<IconMail size={28} />}
@@ -110,7 +128,13 @@ export function EmailsPage() {
         )
       }
       isNoMatch={list.length === 0}
-      noMatch={<EmptyState icon={<IconSearch size={28} />} title="No email matches" description={`Nothing named or titled “${search.trim()}”.`} />}
+      noMatch={
+        <EmptyState
+          icon={<IconSearch size={28} />}
+          title="No email matches"
+          description={`Nothing named or titled “${search.trim()}”.`}
+        />
+      }
       after={
         <>
           {canWrite && <NewEmailModal opened={creating} onClose={() => setCreating(false)} />}
@@ -118,7 +142,13 @@ export function EmailsPage() {
         </>
       }
     >
-      <EmailsTable emails={list} canWrite={canWrite} isNarrow={isNarrow} search={location.search} onDuplicate={setCopying} />
+      <EmailsTable
+        emails={list}
+        canWrite={canWrite}
+        isNarrow={isNarrow}
+        search={location.search}
+        onDuplicate={setCopying}
+      />
     </ListPage>
   );
 }

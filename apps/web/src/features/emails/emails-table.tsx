@@ -30,14 +30,20 @@ export function EmailsTable({ emails, canWrite, isNarrow, search, onDuplicate }:
     update.mutate(
       { id: email.id, changes: { archived } },
       {
-        onSuccess: () => notifySuccess(archived ? `✅ “${email.name}” archived.` : `✅ “${email.name}” restored.`),
-        onError: (error) => notifyError(error, emailMessages.archiveError(errorMessage(error, emailMessages.updateFallback))),
+        onSuccess: () =>
+          notifySuccess(archived ? `✅ “${email.name}” archived.` : `✅ “${email.name}” restored.`),
+        onError: (error) =>
+          notifyError(error, emailMessages.archiveError(errorMessage(error, emailMessages.updateFallback))),
       },
     );
   const confirmArchive = (email: EmailSummary) =>
     modals.openConfirmModal({
       title: `Archive “${email.name}”?`,
-      children: <Text size="sm">It leaves the list and can't be chosen in flows or broadcasts. You can restore it from Archived.</Text>,
+      children: (
+        <Text size="sm">
+          It leaves the list and can't be chosen in flows or broadcasts. You can restore it from Archived.
+        </Text>
+      ),
       labels: { confirm: 'Archive', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => setArchived(email, true),
@@ -63,7 +69,13 @@ export function EmailsTable({ emails, canWrite, isNarrow, search, onDuplicate }:
         {emails.map((email) => (
           <Table.Tr key={email.id}>
             <Table.Td maw={360}>
-              <Anchor component={Link} to={`/emails/${email.id}${search}`} fw={600} size="sm" style={{ wordBreak: 'break-word' }}>
+              <Anchor
+                component={Link}
+                to={`/emails/${email.id}${search}`}
+                fw={600}
+                size="sm"
+                style={{ wordBreak: 'break-word' }}
+              >
                 {email.name}
               </Anchor>
               <Text size="xs" c="dimmed" lineClamp={1}>
@@ -72,7 +84,14 @@ export function EmailsTable({ emails, canWrite, isNarrow, search, onDuplicate }:
             </Table.Td>
             {!isNarrow && (
               <Table.Td>
-                <Badge variant="light" color="gray" radius="sm" tt="none" style={{ overflow: 'visible' }} styles={{ label: { overflow: 'visible' } }}>
+                <Badge
+                  variant="light"
+                  color="gray"
+                  radius="sm"
+                  tt="none"
+                  style={{ overflow: 'visible' }}
+                  styles={{ label: { overflow: 'visible' } }}
+                >
                   {editorLabel(email.editorType)}
                 </Badge>
               </Table.Td>
@@ -110,7 +129,11 @@ export function EmailsTable({ emails, canWrite, isNarrow, search, onDuplicate }:
                   </ActionIcon>
                 </Menu.Target>
                 <Menu.Dropdown>
-                  <Menu.Item component={Link} to={`/emails/${email.id}${search}`} leftSection={<IconPencil size={16} />}>
+                  <Menu.Item
+                    component={Link}
+                    to={`/emails/${email.id}${search}`}
+                    leftSection={<IconPencil size={16} />}
+                  >
                     {canWrite && !email.archived ? 'Edit' : 'Open'}
                   </Menu.Item>
                   {canWrite && (
@@ -120,11 +143,18 @@ export function EmailsTable({ emails, canWrite, isNarrow, search, onDuplicate }:
                   )}
                   {canWrite &&
                     (email.archived ? (
-                      <Menu.Item leftSection={<IconArchiveOff size={16} />} onClick={() => setArchived(email, false)}>
+                      <Menu.Item
+                        leftSection={<IconArchiveOff size={16} />}
+                        onClick={() => setArchived(email, false)}
+                      >
                         Restore
                       </Menu.Item>
                     ) : (
-                      <Menu.Item color="red" leftSection={<IconArchive size={16} />} onClick={() => confirmArchive(email)}>
+                      <Menu.Item
+                        color="red"
+                        leftSection={<IconArchive size={16} />}
+                        onClick={() => confirmArchive(email)}
+                      >
                         Archive
                       </Menu.Item>
                     ))}

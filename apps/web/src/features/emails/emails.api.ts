@@ -58,14 +58,29 @@ export function useCreateEmail() {
   });
 }
 
-export type EmailChanges = Partial<Pick<Email, 'name' | 'subject' | 'preheader' | 'fromName' | 'fromEmail' | 'replyTo' | 'categoryId' | 'html' | 'editor' | 'archived'>>;
+export type EmailChanges = Partial<
+  Pick<
+    Email,
+    | 'name'
+    | 'subject'
+    | 'preheader'
+    | 'fromName'
+    | 'fromEmail'
+    | 'replyTo'
+    | 'categoryId'
+    | 'html'
+    | 'editor'
+    | 'archived'
+  >
+>;
 
 export function useUpdateEmail() {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateEmails();
   return useMutation({
     scope: { id: 'emails' },
-    mutationFn: ({ id, changes }: { id: number; changes: EmailChanges }) => api.patch(`/emails/${id}`, changes, { schema: EmailResponse }),
+    mutationFn: ({ id, changes }: { id: number; changes: EmailChanges }) =>
+      api.patch(`/emails/${id}`, changes, { schema: EmailResponse }),
     onSuccess: (data) => {
       queryClient.setQueryData(emailKey(data.email.id), data);
       invalidate();
@@ -76,7 +91,8 @@ export function useUpdateEmail() {
 export function useDuplicateEmail() {
   const invalidate = useInvalidateEmails();
   return useMutation({
-    mutationFn: (body: { emailId: number; targetAccountId?: number }) => api.post('/emails/duplication', body, { schema: DuplicateEmailResponse }),
+    mutationFn: (body: { emailId: number; targetAccountId?: number }) =>
+      api.post('/emails/duplication', body, { schema: DuplicateEmailResponse }),
     onSuccess: invalidate,
   });
 }
@@ -85,7 +101,12 @@ export function useDuplicateEmail() {
 export function usePreview(draft: EmailDraft | null, personId: number | null) {
   return useQuery({
     queryKey: ['emails', 'preview', draft, personId],
-    queryFn: ({ signal }) => api.post('/emails/preview', { email: draft, ...(personId ? { personId } : {}) }, { schema: RenderedEmail, signal }),
+    queryFn: ({ signal }) =>
+      api.post(
+        '/emails/preview',
+        { email: draft, ...(personId ? { personId } : {}) },
+        { schema: RenderedEmail, signal },
+      ),
     enabled: draft !== null,
     placeholderData: keepPreviousData,
     retry: false,
@@ -94,6 +115,7 @@ export function usePreview(draft: EmailDraft | null, personId: number | null) {
 
 export function useSendTestEmail() {
   return useMutation({
-    mutationFn: (body: { email: EmailDraft; sendTo: string[]; personId?: number }) => api.post('/emails/test', body, { schema: TestEmailResponse }),
+    mutationFn: (body: { email: EmailDraft; sendTo: string[]; personId?: number }) =>
+      api.post('/emails/test', body, { schema: TestEmailResponse }),
   });
 }

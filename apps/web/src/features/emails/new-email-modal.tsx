@@ -1,5 +1,17 @@
 import { emailMessages, type EmailEditorType, type EmailTemplate } from '@herald/contracts';
-import { Badge, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -18,15 +30,38 @@ interface NewEmailModalProps {
 
 type Start = { kind: 'blank'; editor: EmailEditorType } | { kind: 'template'; template: EmailTemplate };
 
-function ChoiceCard(props: { selected: boolean; title: string; description: string; badge?: string; onSelect: () => void }) {
+function ChoiceCard(props: {
+  selected: boolean;
+  title: string;
+  description: string;
+  badge?: string;
+  onSelect: () => void;
+}) {
   return (
     <UnstyledButton onClick={props.onSelect} aria-pressed={props.selected} style={{ height: '100%' }}>
-      <Card withBorder radius="md" padding="sm" h="100%" style={{ borderColor: props.selected ? 'var(--mantine-color-indigo-6)' : undefined, borderWidth: props.selected ? 2 : 1 }}>
+      <Card
+        withBorder
+        radius="md"
+        padding="sm"
+        h="100%"
+        style={{
+          borderColor: props.selected ? 'var(--mantine-color-indigo-6)' : undefined,
+          borderWidth: props.selected ? 2 : 1,
+        }}
+      >
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Text fw={600} size="sm">
             {props.title}
           </Text>
-          {props.selected ? <IconCheck size={16} color="var(--mantine-color-indigo-7)" aria-hidden /> : props.badge && <Badge size="xs" variant="light" color="gray">{props.badge}</Badge>}
+          {props.selected ? (
+            <IconCheck size={16} color="var(--mantine-color-indigo-7)" aria-hidden />
+          ) : (
+            props.badge && (
+              <Badge size="xs" variant="light" color="gray">
+                {props.badge}
+              </Badge>
+            )
+          )}
         </Group>
         <Text size="xs" c="dimmed" mt={4}>
           {props.description}
@@ -43,7 +78,12 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
   const create = useCreateEmail();
   const navigate = useNavigate();
   const [start, setStart] = useState<Start>({ kind: 'blank', editor: 'richtext' });
-  const initial = { name: '', subject: '', fromName: account.data?.defaultFromName ?? account.data?.name ?? '', fromEmail: account.data?.defaultFromEmail ?? account.data?.email ?? '' };
+  const initial = {
+    name: '',
+    subject: '',
+    fromName: account.data?.defaultFromName ?? account.data?.name ?? '',
+    fromEmail: account.data?.defaultFromEmail ?? account.data?.email ?? '',
+  };
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<{ subject?: string; fromEmail?: string }>({});
   const field = (name: keyof typeof initial) => ({
@@ -63,7 +103,13 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
     if (found.subject || found.fromEmail) return;
     const template = start.kind === 'template' ? start.template : null;
     const type = template ? template.editorType : start.kind === 'blank' ? start.editor : 'html';
-    const html = template ? template.html : type === 'html' ? blankHtml : type === 'richtext' ? blankRichText : '';
+    const html = template
+      ? template.html
+      : type === 'html'
+        ? blankHtml
+        : type === 'richtext'
+          ? blankRichText
+          : '';
     create.mutate(
       {
         name: values.name.trim() || template?.name || undefined,
@@ -96,10 +142,26 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label="Name" description="Only your team sees it." placeholder="Welcome email" {...field('name')} />
-            <TextInput label="Subject" withAsterisk placeholder="Welcome, {{ person.firstName }}" {...field('subject')} />
+            <TextInput
+              label="Name"
+              description="Only your team sees it."
+              placeholder="Welcome email"
+              {...field('name')}
+            />
+            <TextInput
+              label="Subject"
+              withAsterisk
+              placeholder="Welcome, {{ person.firstName }}"
+              {...field('subject')}
+            />
             <TextInput label="From name" placeholder="Ada at Analytical" {...field('fromName')} />
-            <TextInput label="From email" withAsterisk type="email" placeholder="ada@example.com" {...field('fromEmail')} />
+            <TextInput
+              label="From email"
+              withAsterisk
+              type="email"
+              placeholder="ada@example.com"
+              {...field('fromEmail')}
+            />
           </SimpleGrid>
           <Stack gap={6}>
             <Text fw={600} size="sm">
@@ -125,7 +187,12 @@ export function NewEmailModal({ opened, onClose, folderId }: NewEmailModalProps)
               query={templates}
               loadingLabel="Loading templates"
               skeleton={
-                <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" role="status" aria-label="Loading templates">
+                <SimpleGrid
+                  cols={{ base: 1, sm: 3 }}
+                  spacing="sm"
+                  role="status"
+                  aria-label="Loading templates"
+                >
                   {[0, 1, 2].map((key) => (
                     <Skeleton key={key} h={84} radius="md" />
                   ))}

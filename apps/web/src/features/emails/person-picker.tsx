@@ -4,7 +4,15 @@ import { useState } from 'react';
 import { usePeopleSearch } from '../people/people.api.ts';
 
 /** "Preview as": sample data, or a person of the account found by name or email. */
-export function PersonPicker({ value, onChange, label = 'Preview as' }: { value: number | null; onChange: (id: number | null) => void; label?: string }) {
+export function PersonPicker({
+  value,
+  onChange,
+  label = 'Preview as',
+}: {
+  value: number | null;
+  onChange: (id: number | null) => void;
+  label?: string;
+}) {
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search, 250);
   const people = usePeopleSearch(query);
@@ -13,7 +21,15 @@ export function PersonPicker({ value, onChange, label = 'Preview as' }: { value:
   const options = [
     { value: 'sample', label: 'Sample data (Jane Doe)' },
     ...(chosen && !found.some((p) => String(p.id) === chosen.value) ? [chosen] : []),
-    ...found.slice(0, 20).map((person) => ({ value: String(person.id), label: [person.firstName, person.lastName].filter(Boolean).join(' ') || person.email || `Person ${person.id}` })),
+    ...found
+      .slice(0, 20)
+      .map((person) => ({
+        value: String(person.id),
+        label:
+          [person.firstName, person.lastName].filter(Boolean).join(' ') ||
+          person.email ||
+          `Person ${person.id}`,
+      })),
   ];
   return (
     <Select

@@ -22,8 +22,24 @@ export function PreviewPane({ draft }: { draft: EmailDraft }) {
           value={device}
           onChange={(value) => setDevice(value as 'desktop' | 'mobile')}
           data={[
-            { value: 'desktop', label: <Group gap={6} wrap="nowrap"><IconDeviceDesktop size={16} aria-hidden />Desktop</Group> },
-            { value: 'mobile', label: <Group gap={6} wrap="nowrap"><IconDeviceMobile size={16} aria-hidden />Mobile</Group> },
+            {
+              value: 'desktop',
+              label: (
+                <Group gap={6} wrap="nowrap">
+                  <IconDeviceDesktop size={16} aria-hidden />
+                  Desktop
+                </Group>
+              ),
+            },
+            {
+              value: 'mobile',
+              label: (
+                <Group gap={6} wrap="nowrap">
+                  <IconDeviceMobile size={16} aria-hidden />
+                  Mobile
+                </Group>
+              ),
+            },
           ]}
         />
       </Group>
@@ -41,7 +57,13 @@ export function PreviewPane({ draft }: { draft: EmailDraft }) {
           <Tabs.Tab value="text">Plain text</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="html" pt="md">
-          <PreviewFrame html={rendered?.html ?? ''} width={device === 'mobile' ? 375 : 720} height={720} title={device === 'mobile' ? 'Email preview, mobile width' : 'Email preview, desktop width'} error={preview.error} />
+          <PreviewFrame
+            html={rendered?.html ?? ''}
+            width={device === 'mobile' ? 375 : 720}
+            height={720}
+            title={device === 'mobile' ? 'Email preview, mobile width' : 'Email preview, desktop width'}
+            error={preview.error}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="text" pt="md">
           <ScrollArea.Autosize mah={720}>

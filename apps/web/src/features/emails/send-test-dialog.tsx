@@ -7,9 +7,18 @@ import { useSendTestEmail } from './emails.api.ts';
 import { addressProblem } from './email-draft.ts';
 import { PersonPicker } from './person-picker.tsx';
 
-
 /** Send the draft, unsaved changes included, to up to five inboxes, rendered as a person or sample data. */
-export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { opened: boolean; onClose: () => void; draft: EmailDraft; defaultAddress: string }) {
+export function SendTestDialog({
+  opened,
+  onClose,
+  draft,
+  defaultAddress,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  draft: EmailDraft;
+  defaultAddress: string;
+}) {
   const [chosen, setChosen] = useState<string[]>(defaultAddress ? [defaultAddress] : []);
   const [personId, setPersonId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -18,7 +27,10 @@ export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { ope
 
   const submit = () => {
     // An address still being typed counts, as if Enter had been pressed.
-    const pending = typing.split(/[,;\s]+/).map((part) => part.trim()).filter(Boolean);
+    const pending = typing
+      .split(/[,;\s]+/)
+      .map((part) => part.trim())
+      .filter(Boolean);
     const addresses = [...new Set([...chosen, ...pending])];
     if (pending.length > 0) {
       setChosen(addresses);
@@ -26,7 +38,8 @@ export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { ope
     }
     const invalid = addresses.find((address) => addressProblem(address) !== null);
     if (addresses.length === 0) return setError(emailMessages.noTestRecipients);
-    if (addresses.length > emailLimits.maxTestRecipients) return setError(emailMessages.tooManyTestRecipients(emailLimits.maxTestRecipients));
+    if (addresses.length > emailLimits.maxTestRecipients)
+      return setError(emailMessages.tooManyTestRecipients(emailLimits.maxTestRecipients));
     if (invalid) return setError(`“${invalid}” is not a valid email address.`);
     setError(null);
     send.mutate(
@@ -50,7 +63,9 @@ export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { ope
           placeholder="you@example.com"
           value={chosen}
           onChange={(value) => {
-            setChosen([...new Set(value.map((item) => item.replace(/^[,;\s]+|[,;\s]+$/g, '')).filter(Boolean))]);
+            setChosen([
+              ...new Set(value.map((item) => item.replace(/^[,;\s]+|[,;\s]+$/g, '')).filter(Boolean)),
+            ]);
             setError(null);
           }}
           searchValue={typing}
@@ -64,7 +79,8 @@ export function SendTestDialog({ opened, onClose, draft, defaultAddress }: { ope
         />
         <PersonPicker label="Personalise as" value={personId} onChange={setPersonId} />
         <Text size="xs" c="dimmed">
-          The subject starts with [Test]. Unsubscribe links in a test open the preferences page without unsubscribing anyone.
+          The subject starts with [Test]. Unsubscribe links in a test open the preferences page without
+          unsubscribing anyone.
         </Text>
         {send.isError && (
           <Text size="sm" c="red">

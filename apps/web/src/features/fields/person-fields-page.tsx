@@ -103,7 +103,10 @@ export function PersonFieldsPage() {
       }
       isReady={isReady}
       gate={seeGate(canRead, 'person fields', 'See people')}
-      readOnly={!canWrite && 'You can see person fields. Creating and changing them needs the “Manage custom fields” permission.'}
+      readOnly={
+        !canWrite &&
+        'You can see person fields. Creating and changing them needs the “Manage custom fields” permission.'
+      }
       sidebar={(isNarrow) => (
         <FolderTree
           folderType="personFields"
@@ -139,7 +142,13 @@ export function PersonFieldsPage() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((field) => (
-              <FieldRow key={field.name} field={field} canWrite={canWrite} isNarrow={isNarrow} onEdit={() => openModal(field.name)} />
+              <FieldRow
+                key={field.name}
+                field={field}
+                canWrite={canWrite}
+                isNarrow={isNarrow}
+                onEdit={() => openModal(field.name)}
+              />
             ))}
           </Table.Tbody>
         </TableCard>

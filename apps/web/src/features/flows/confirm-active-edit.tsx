@@ -18,7 +18,8 @@ export function confirmActiveEdit(): Promise<boolean> {
       title: 'Change an active flow?',
       children: (
         <Text size="sm">
-          {flowMessages.confirmActiveEdit} People already waiting continue on the changed flow. You will not be asked again until the flow is switched off and on.
+          {flowMessages.confirmActiveEdit} People already waiting continue on the changed flow. You will not
+          be asked again until the flow is switched off and on.
         </Text>
       ),
       labels: { confirm: 'Change the flow', cancel: 'Cancel' },

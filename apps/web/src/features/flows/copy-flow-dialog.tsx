@@ -10,7 +10,8 @@ import { flowListKey } from './flows.api.ts';
 import { useCopyFlow, useCopyPreview, useFlowAttached } from './share/flow-copy.api.ts';
 
 type CopiedFlow = { id: number; name: string };
-const accountLabel = (a: { id: number; name: string | null; site: string | null }) => a.name || a.site || `Account ${a.id}`;
+const accountLabel = (a: { id: number; name: string | null; site: string | null }) =>
+  a.name || a.site || `Account ${a.id}`;
 
 /**
  * The copy flow dialog (docs/flows.md). With more than one account: 'Copy this flow to:' and a
@@ -19,22 +20,48 @@ const accountLabel = (a: { id: number; name: string | null; site: string | null 
  * emails, segments and custom fields come with the copy. A copy into the current account opens at /flows/{id};
  * into another account it says '✅ Flow copied.' and closes.
  */
-export function CopyFlowDialog({ flow, shareToken = null, onClose }: { flow: CopiedFlow | null; shareToken?: string | null; onClose: () => void }) {
+export function CopyFlowDialog({
+  flow,
+  shareToken = null,
+  onClose,
+}: {
+  flow: CopiedFlow | null;
+  shareToken?: string | null;
+  onClose: () => void;
+}) {
   return (
     <Modal opened={flow !== null} onClose={onClose} title={flow ? `Copy “${flow.name}”` : ''}>
-      {flow && <CopyFlowForm key={`${flow.id}:${shareToken ?? ''}`} flow={flow} shareToken={shareToken} onClose={onClose} />}
+      {flow && (
+        <CopyFlowForm
+          key={`${flow.id}:${shareToken ?? ''}`}
+          flow={flow}
+          shareToken={shareToken}
+          onClose={onClose}
+        />
+      )}
     </Modal>
   );
 }
 
-function CopyFlowForm({ flow, shareToken, onClose }: { flow: CopiedFlow; shareToken: string | null; onClose: () => void }) {
+function CopyFlowForm({
+  flow,
+  shareToken,
+  onClose,
+}: {
+  flow: CopiedFlow;
+  shareToken: string | null;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const account = useAccount();
   const current = account.data?.accountId ?? null;
   const accounts = account.data?.allAccounts ?? [];
   const hasPicker = accounts.length > 1;
-  const targets = shareToken !== null ? [...accounts].sort((a, b) => Number(b.id === current) - Number(a.id === current)) : accounts.filter((a) => a.id !== current);
+  const targets =
+    shareToken !== null
+      ? [...accounts].sort((a, b) => Number(b.id === current) - Number(a.id === current))
+      : accounts.filter((a) => a.id !== current);
   const [picked, setPicked] = useState<string | null>(null);
   const targetAccount = hasPicker ? (picked !== null ? Number(picked) : (targets[0]?.id ?? null)) : current;
   const preview = useCopyPreview(flow.id, targetAccount, shareToken);
@@ -62,7 +89,11 @@ function CopyFlowForm({ flow, shareToken, onClose }: { flow: CopiedFlow; shareTo
   const counts: FlowCopyCounts | null = preview.data
     ? preview.data.sameAccount
       ? attached.data
-        ? { emails: attached.data.email.length, segments: attached.data.segment.length, fields: attached.data.field.length }
+        ? {
+            emails: attached.data.email.length,
+            segments: attached.data.segment.length,
+            fields: attached.data.field.length,
+          }
         : null
       : preview.data.copied
     : null;
@@ -75,7 +106,10 @@ function CopyFlowForm({ flow, shareToken, onClose }: { flow: CopiedFlow; shareTo
       {hasPicker ? (
         <Select
           label={flowCopyMessages.prompt}
-          data={targets.map((a) => ({ value: String(a.id), label: a.id === current ? `${accountLabel(a)} (this account)` : accountLabel(a) }))}
+          data={targets.map((a) => ({
+            value: String(a.id),
+            label: a.id === current ? `${accountLabel(a)} (this account)` : accountLabel(a),
+          }))}
           value={targetAccount === null ? null : String(targetAccount)}
           onChange={setPicked}
           allowDeselect={false}
@@ -92,7 +126,9 @@ function CopyFlowForm({ flow, shareToken, onClose }: { flow: CopiedFlow; shareTo
         </List>
       ) : (
         <Text size="sm" c={loadError ? 'red.8' : 'dimmed'} role={loadError ? 'alert' : undefined}>
-          {loadError ? errorMessage(loadError, flowCopyMessages.previewError) : 'Looking up what the copy brings with it…'}
+          {loadError
+            ? errorMessage(loadError, flowCopyMessages.previewError)
+            : 'Looking up what the copy brings with it…'}
         </Text>
       )}
       {preview.data && (
@@ -106,7 +142,11 @@ function CopyFlowForm({ flow, shareToken, onClose }: { flow: CopiedFlow; shareTo
         <Button variant="default" onClick={onClose}>
           Cancel
         </Button>
-        <Button onClick={submit} loading={copy.isPending} disabled={targetAccount === null || preview.isError}>
+        <Button
+          onClick={submit}
+          loading={copy.isPending}
+          disabled={targetAccount === null || preview.isError}
+        >
           Copy Flow
         </Button>
       </Group>

@@ -35,8 +35,18 @@ export function CreateFlowModal() {
       },
     );
   return (
-    <Modal opened={popup.value !== null} onClose={popup.close} title="New flow" size={tab === 'recipes' ? 'xl' : 'lg'} fullScreen={isNarrow}>
-      <Tabs value={tab} onChange={(value) => popup.open(value === 'recipes' ? recipesPopupValue : '1')} keepMounted={false}>
+    <Modal
+      opened={popup.value !== null}
+      onClose={popup.close}
+      title="New flow"
+      size={tab === 'recipes' ? 'xl' : 'lg'}
+      fullScreen={isNarrow}
+    >
+      <Tabs
+        value={tab}
+        onChange={(value) => popup.open(value === 'recipes' ? recipesPopupValue : '1')}
+        keepMounted={false}
+      >
         <Tabs.List mb="md">
           <Tabs.Tab value="scratch" leftSection={<IconPencilPlus size={16} aria-hidden />}>
             Start from scratch
@@ -53,7 +63,15 @@ export function CreateFlowModal() {
             }}
           >
             <Stack gap="md">
-              <TextInput label="Name" description="Only your team sees it." placeholder={flowMessages.defaultName} maxLength={flowLimits.maxNameLength} value={name} onChange={(event) => setName(event.currentTarget.value)} data-autofocus />
+              <TextInput
+                label="Name"
+                description="Only your team sees it."
+                placeholder={flowMessages.defaultName}
+                maxLength={flowLimits.maxNameLength}
+                value={name}
+                onChange={(event) => setName(event.currentTarget.value)}
+                data-autofocus
+              />
               <Group justify="flex-end" gap="xs">
                 <Button variant="default" onClick={popup.close}>
                   Cancel
@@ -68,7 +86,8 @@ export function CreateFlowModal() {
         <Tabs.Panel value="recipes">
           <Stack gap="sm">
             <Text size="sm" c="dimmed">
-              A recipe creates the whole flow, switched off, with its emails as drafts you can edit. Check them, then switch the flow on.
+              A recipe creates the whole flow, switched off, with its emails as drafts you can edit. Check
+              them, then switch the flow on.
             </Text>
             <RecipeGallery />
           </Stack>

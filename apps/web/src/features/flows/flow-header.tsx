@@ -1,5 +1,17 @@
 import { flowLimits, type FlowStatus } from '@herald/contracts';
-import { ActionIcon, Anchor, Badge, Group, Loader, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Group,
+  Loader,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconArrowLeft, IconCheck, IconPencil } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -29,7 +41,16 @@ export const statusText: Record<FlowStatus, string> = {
 };
 
 /** The flow's name (click to rename; Enter or leaving the field saves), its on/off switch and whether saves are pending. */
-export function FlowHeader({ name, status, isReadOnly, isShared = false, isStatusChanging, pendingSaves, onRename, onToggle }: FlowHeaderProps) {
+export function FlowHeader({
+  name,
+  status,
+  isReadOnly,
+  isShared = false,
+  isStatusChanging,
+  pendingSaves,
+  onRename,
+  onToggle,
+}: FlowHeaderProps) {
   const [isRenaming, setIsRenaming] = useState(false);
   const [draft, setDraft] = useState(name);
   useEffect(() => setDraft(name), [name]);
@@ -80,7 +101,12 @@ export function FlowHeader({ name, status, isReadOnly, isShared = false, isStatu
             </Title>
             {!isReadOnly && (
               <Tooltip label="Rename" withArrow>
-                <ActionIcon variant="subtle" color="gray" aria-label="Rename flow" onClick={() => setIsRenaming(true)}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label="Rename flow"
+                  onClick={() => setIsRenaming(true)}
+                >
                   <IconPencil size={16} />
                 </ActionIcon>
               </Tooltip>
@@ -117,7 +143,9 @@ export function FlowHeader({ name, status, isReadOnly, isShared = false, isStatu
           <Switch
             size="md"
             label="Active"
-            description={status === 'active' || status === 'deactivated-user' ? undefined : statusText[status]}
+            description={
+              status === 'active' || status === 'deactivated-user' ? undefined : statusText[status]
+            }
             checked={isFlowOn(status)}
             disabled={isReadOnly || isStatusChanging}
             onChange={(event) => onToggle(event.currentTarget.checked)}

@@ -57,7 +57,9 @@ function useStepNames(enabled: boolean): StepNames {
 
 /** Asks before leaving while saves are pending: React Router's blocker inside the app, beforeunload for the tab. */
 function LeaveGuard({ pending }: { pending: number }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => pending > 0 && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => pending > 0 && currentLocation.pathname !== nextLocation.pathname,
+  );
   useEffect(() => {
     if (pending === 0) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -70,7 +72,9 @@ function LeaveGuard({ pending }: { pending: number }) {
   return (
     <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave while saving?">
       <Stack gap="md">
-        <Text size="sm">Some changes to this flow are still being saved. If you leave now, they may be lost.</Text>
+        <Text size="sm">
+          Some changes to this flow are still being saved. If you leave now, they may be lost.
+        </Text>
         <Group justify="flex-end" gap="xs">
           <Button variant="default" onClick={() => blocker.reset?.()}>
             Stay
@@ -121,11 +125,18 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
     if (editor.renamed) setSelectedKey((key) => (key === editor.renamed?.from ? editor.renamed.to : key));
   }, [editor.renamed]);
 
-  const catalogue = useMemo(() => new Map<string, CatalogueEntry>((services.data?.steps ?? []).map((entry) => [entry.operationKey, entry])), [services.data]);
+  const catalogue = useMemo(
+    () =>
+      new Map<string, CatalogueEntry>(
+        (services.data?.steps ?? []).map((entry) => [entry.operationKey, entry]),
+      ),
+    [services.data],
+  );
   const steps = editor.state?.steps ?? [];
   const links = editor.state?.links ?? [];
   const selected = steps.find((step) => step.key === selectedKey) ?? null;
-  const countOf = (step: EditorStep) => (step.id !== null ? (counts.data?.steps[String(step.id)] ?? step.peopleCount) : 0);
+  const countOf = (step: EditorStep) =>
+    step.id !== null ? (counts.data?.steps[String(step.id)] ?? step.peopleCount) : 0;
 
   const canvasValue = useMemo<CanvasContextValue>(
     () => ({
@@ -145,14 +156,18 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
     const data = response.integration;
     const hasTrigger = steps.some((step) => step.type === 'trigger');
     const isOn = requestedStatus ?? data.status === 'active';
-    const warnings = [...new Set([...(data.status === 'active' ? [] : activationProblems), ...data.warnings])];
+    const warnings = [
+      ...new Set([...(data.status === 'active' ? [] : activationProblems), ...data.warnings]),
+    ];
 
     /** A new step goes under the selected one, else under the lowest step, else in the middle of the view. */
     const placeForNewStep = () => {
       const anchor = selected ?? [...steps].sort((a, b) => b.coordinates.y - a.coordinates.y)[0];
       if (anchor) return { x: anchor.coordinates.x, y: anchor.coordinates.y + 170 };
       const box = document.querySelector('.react-flow')?.getBoundingClientRect();
-      const centre = box ? reactFlow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 3 }) : { x: 0, y: 0 };
+      const centre = box
+        ? reactFlow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 3 })
+        : { x: 0, y: 0 };
       return { x: Math.round(centre.x - stepNodeWidth / 2), y: Math.round(centre.y) };
     };
 
@@ -160,13 +175,22 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
       setIsCatalogueOpen(false);
       const place = placeForNewStep();
       const key = await editor.addStep(
-        { type: entry.type, serviceId: entry.serviceId, operationKey: entry.operationKey, mustConfig: entry.mustConfig.configStep, inputFields: defaultSettings(entry.operationKey) },
+        {
+          type: entry.type,
+          serviceId: entry.serviceId,
+          operationKey: entry.operationKey,
+          mustConfig: entry.mustConfig.configStep,
+          inputFields: defaultSettings(entry.operationKey),
+        },
         place,
       );
       if (!key) return;
       setSelectedKey(key);
       // The new step comes into view, a little above the middle so the step it follows shows too.
-      void reactFlow.setCenter(place.x + stepNodeWidth / 2, place.y, { zoom: reactFlow.getZoom(), duration: 300 });
+      void reactFlow.setCenter(place.x + stepNodeWidth / 2, place.y, {
+        zoom: reactFlow.getZoom(),
+        duration: 300,
+      });
     };
 
     const toggle = async (on: boolean) => {
@@ -190,11 +214,22 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
             isShared={shareToken !== null}
             isStatusChanging={requestedStatus !== null}
             pendingSaves={editor.pending}
-            onRename={(name) => rename.mutate({ id: flowId, changes: { name } }, { onError: (error) => notifyError(error, flowMessages.updateFallback) })}
+            onRename={(name) =>
+              rename.mutate(
+                { id: flowId, changes: { name } },
+                { onError: (error) => notifyError(error, flowMessages.updateFallback) },
+              )
+            }
             onToggle={(on) => void toggle(on)}
           />
           {warnings.length > 0 && (
-            <Alert color={isOn ? 'yellow' : 'orange'} variant="light" icon={<IconAlertTriangle size={18} />} title={isOn ? 'This flow needs attention' : 'Before this flow can run'} data-testid="flow-warnings">
+            <Alert
+              color={isOn ? 'yellow' : 'orange'}
+              variant="light"
+              icon={<IconAlertTriangle size={18} />}
+              title={isOn ? 'This flow needs attention' : 'Before this flow can run'}
+              data-testid="flow-warnings"
+            >
               <List size="sm" spacing={2}>
                 {warnings.map((warning) => (
                   <List.Item key={warning}>{warning}</List.Item>
@@ -204,7 +239,9 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
           )}
           {!canWrite && (
             <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-              {shareToken !== null ? flowMessages.readOnly : 'You can see this flow. Changing it needs the “Edit flows” permission.'}
+              {shareToken !== null
+                ? flowMessages.readOnly
+                : 'You can see this flow. Changing it needs the “Edit flows” permission.'}
             </Alert>
           )}
           <Group justify="space-between" gap="sm" wrap="wrap">
@@ -218,15 +255,30 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
             <Group gap="lg" wrap="wrap">
               {shareToken === null && (
                 <Text size="sm" c="dimmed" data-testid="flow-people">
-                  {counts.data ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered` : counts.isError ? 'People counts are unavailable.' : 'Counting people…'}
+                  {counts.data
+                    ? `${counts.data.active.toLocaleString()} in the flow now · ${counts.data.entered.toLocaleString()} entered`
+                    : counts.isError
+                      ? 'People counts are unavailable.'
+                      : 'Counting people…'}
                 </Text>
               )}
-              <Switch label="Steps preview" checked={isPreviewOn} onChange={(event) => setIsPreviewOn(event.currentTarget.checked)} />
+              <Switch
+                label="Steps preview"
+                checked={isPreviewOn}
+                onChange={(event) => setIsPreviewOn(event.currentTarget.checked)}
+              />
               {shareToken === null && <ReentrySetting flow={data} isReadOnly={!canWrite} />}
               {canWrite && <FlowMenu flow={data} />}
             </Group>
           </Group>
-          <Paper withBorder radius="md" h={isNarrow ? 'calc(100vh - 300px)' : 'calc(100vh - 250px)'} mih={420} pos="relative" style={{ overflow: 'hidden' }}>
+          <Paper
+            withBorder
+            radius="md"
+            h={isNarrow ? 'calc(100vh - 300px)' : 'calc(100vh - 250px)'}
+            mih={420}
+            pos="relative"
+            style={{ overflow: 'hidden' }}
+          >
             {steps.length === 0 && (
               <Box pos="absolute" top={0} left={0} right={0} style={{ zIndex: 5, pointerEvents: 'none' }}>
                 <EmptyState
@@ -234,7 +286,11 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
                   description="A flow starts when something happens to a person: a tag is added, they enter a segment, an event arrives. Add a trigger, then the steps that follow."
                   action={
                     canWrite ? (
-                      <Button style={{ pointerEvents: 'all' }} leftSection={<IconPlus size={16} />} onClick={() => setIsCatalogueOpen(true)}>
+                      <Button
+                        style={{ pointerEvents: 'all' }}
+                        leftSection={<IconPlus size={16} />}
+                        onClick={() => setIsCatalogueOpen(true)}
+                      >
                         Add a trigger
                       </Button>
                     ) : undefined
@@ -263,9 +319,15 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
           showFigures={shareToken === null}
           isNarrow={isNarrow}
           onClose={() => setSelectedKey(null)}
-          onSave={(step, inputFields: InputFields, onStart) => editor.saveStepSettings(step.key, inputFields, onStart)}
-          onDuplicate={(step) => void editor.duplicateStep(step.key).then((key) => key && setSelectedKey(key))}
-          onDelete={(step) => void editor.deleteStep(step.key).then((isDeleted) => isDeleted && setSelectedKey(null))}
+          onSave={(step, inputFields: InputFields, onStart) =>
+            editor.saveStepSettings(step.key, inputFields, onStart)
+          }
+          onDuplicate={(step) =>
+            void editor.duplicateStep(step.key).then((key) => key && setSelectedKey(key))
+          }
+          onDelete={(step) =>
+            void editor.deleteStep(step.key).then((isDeleted) => isDeleted && setSelectedKey(null))
+          }
           onOpenPeople={setPeopleOf}
         />
         <StepCatalogue
@@ -276,7 +338,18 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
           onClose={() => setIsCatalogueOpen(false)}
           onPick={(entry) => void addStep(entry)}
         />
-        <StepPeopleModal step={peopleOf && peopleOf.id !== null ? { id: peopleOf.id, label: stepLabel(peopleOf.operationKey, catalogue), count: countOf(peopleOf) } : null} onClose={() => setPeopleOf(null)} />
+        <StepPeopleModal
+          step={
+            peopleOf && peopleOf.id !== null
+              ? {
+                  id: peopleOf.id,
+                  label: stepLabel(peopleOf.operationKey, catalogue),
+                  count: countOf(peopleOf),
+                }
+              : null
+          }
+          onClose={() => setPeopleOf(null)}
+        />
         <LeaveGuard pending={editor.pending} />
       </CanvasContext.Provider>
     );
@@ -289,7 +362,10 @@ function FlowEditorPage({ flowId }: { flowId: number }) {
       isReady={account.data !== undefined || shareToken !== null}
       gate={seeGate(canRead, 'flows', 'See flows')}
       isMissing={isBadId(flowId)}
-      notFound={{ title: 'No such flow', description: 'The address does not name a flow. Open one from the list of flows.' }}
+      notFound={{
+        title: 'No such flow',
+        description: 'The address does not name a flow. Open one from the list of flows.',
+      }}
       errorTitle={flowMessages.oneFallback}
       errorFallback={flowMessages.oneFallback}
     >

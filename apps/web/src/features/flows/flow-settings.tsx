@@ -1,5 +1,18 @@
 import { flowLimits, flowMessages, type Flow } from '@herald/contracts';
-import { ActionIcon, Alert, Button, Group, Menu, Modal, NumberInput, Popover, Radio, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Menu,
+  Modal,
+  NumberInput,
+  Popover,
+  Radio,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArchive, IconCopy, IconDots, IconRepeat, IconShare } from '@tabler/icons-react';
 import { CopyButton } from '../../ui/copy-button.tsx';
@@ -20,10 +33,16 @@ export function ReentrySetting({ flow, isReadOnly }: { flow: Flow; isReadOnly: b
     setDays(flow.reentryDays ?? 30);
   }, [flow.reentry, flow.reentryDays, opened]);
 
-  const summary = flow.reentry === 'once' ? 'People enter once' : `Again after ${flow.reentryDays} ${flow.reentryDays === 1 ? 'day' : 'days'}`;
+  const summary =
+    flow.reentry === 'once'
+      ? 'People enter once'
+      : `Again after ${flow.reentryDays} ${flow.reentryDays === 1 ? 'day' : 'days'}`;
   const save = () =>
     update.mutate(
-      { id: flow.id, changes: mode === 'once' ? { reentry: 'once' } : { reentry: 'after-days', reentryDays: days } },
+      {
+        id: flow.id,
+        changes: mode === 'once' ? { reentry: 'once' } : { reentry: 'after-days', reentryDays: days },
+      },
       {
         onSuccess: () => {
           setOpened(false);
@@ -36,13 +55,23 @@ export function ReentrySetting({ flow, isReadOnly }: { flow: Flow; isReadOnly: b
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" withArrow shadow="md" trapFocus>
       <Popover.Target>
-        <Button variant="default" size="xs" leftSection={<IconRepeat size={14} />} onClick={() => setOpened((o) => !o)} aria-label={`Re-entry: ${summary}`}>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconRepeat size={14} />}
+          onClick={() => setOpened((o) => !o)}
+          aria-label={`Re-entry: ${summary}`}
+        >
           {summary}
         </Button>
       </Popover.Target>
       <Popover.Dropdown w={300}>
         <Stack gap="sm">
-          <Radio.Group label="Can a person go through this flow again?" value={mode} onChange={(value) => setMode(value === 'after-days' ? 'after-days' : 'once')}>
+          <Radio.Group
+            label="Can a person go through this flow again?"
+            value={mode}
+            onChange={(value) => setMode(value === 'after-days' ? 'after-days' : 'once')}
+          >
             <Stack gap={6} mt={6}>
               <Radio value="once" label="No, once only" disabled={isReadOnly} />
               <Radio value="after-days" label="Yes, after some days" disabled={isReadOnly} />
@@ -55,7 +84,9 @@ export function ReentrySetting({ flow, isReadOnly }: { flow: Flow; isReadOnly: b
               max={flowLimits.maxReentryDays}
               value={days}
               readOnly={isReadOnly}
-              onChange={(n) => setDays(Math.min(flowLimits.maxReentryDays, Math.max(1, Math.trunc(Number(n) || 1))))}
+              onChange={(n) =>
+                setDays(Math.min(flowLimits.maxReentryDays, Math.max(1, Math.trunc(Number(n) || 1))))
+              }
             />
           )}
           <Text size="xs" c="dimmed">
@@ -83,7 +114,13 @@ export function FlowMenu({ flow }: { flow: Flow }) {
   const confirmArchive = () =>
     modals.openConfirmModal({
       title: `Archive “${flow.name}”?`,
-      children: <Text size="sm">{flow.status === 'active' ? 'The flow is switched off and leaves the list; people waiting in it stop where they are.' : 'It leaves the list.'}</Text>,
+      children: (
+        <Text size="sm">
+          {flow.status === 'active'
+            ? 'The flow is switched off and leaves the list; people waiting in it stop where they are.'
+            : 'It leaves the list.'}
+        </Text>
+      ),
       labels: { confirm: 'Archive', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
@@ -127,18 +164,30 @@ export function FlowMenu({ flow }: { flow: Flow }) {
 /** The share flow dialog: a read-only link to the flow (flow-read-auth), valid for 30 days, to copy. */
 function ShareFlowDialog({ flowId, onClose }: { flowId: number | null; onClose: () => void }) {
   const token = useShareToken(flowId);
-  const link = token.data && flowId !== null ? `${window.location.origin}/flows/${flowId}?${new URLSearchParams({ 'flow-read-auth': token.data.shareToken }).toString()}` : null;
+  const link =
+    token.data && flowId !== null
+      ? `${window.location.origin}/flows/${flowId}?${new URLSearchParams({ 'flow-read-auth': token.data.shareToken }).toString()}`
+      : null;
   return (
     <Modal opened={flowId !== null} onClose={onClose} title="Share this flow">
       <Stack gap="sm">
-        <Text size="sm">Anyone signed in to Herald with this link sees the flow read-only for 30 days: its steps and settings, not its people.</Text>
+        <Text size="sm">
+          Anyone signed in to Herald with this link sees the flow read-only for 30 days: its steps and
+          settings, not its people.
+        </Text>
         {token.isError ? (
           <Alert color="red" variant="light" role="alert">
             {flowMessages.shareError}
           </Alert>
         ) : (
           <Group gap="xs" wrap="nowrap">
-            <TextInput aria-label="Read-only link" value={link ?? 'Preparing the link…'} readOnly style={{ flex: 1 }} onFocus={(event) => event.currentTarget.select()} />
+            <TextInput
+              aria-label="Read-only link"
+              value={link ?? 'Preparing the link…'}
+              readOnly
+              style={{ flex: 1 }}
+              onFocus={(event) => event.currentTarget.select()}
+            />
             {link && <CopyButton value={link} label="Copy link" />}
           </Group>
         )}

@@ -42,7 +42,9 @@ export function FlowsPage() {
       actions={newButton('New flow')}
       isReady={isReady}
       gate={seeGate(canRead, 'flows', 'See flows')}
-      readOnly={!canWrite && 'You can see flows. Creating and changing them needs the “Edit flows” permission.'}
+      readOnly={
+        !canWrite && 'You can see flows. Creating and changing them needs the “Edit flows” permission.'
+      }
       sidebar={(isNarrow) => (
         <FolderTree
           folderType="flows"
@@ -60,7 +62,11 @@ export function FlowsPage() {
           placeholder="Search by name"
           search={search}
           onSearch={(value) => filters.set({ search: value })}
-          archived={{ label: 'Which flows', value: filters.values.archived, onChange: (value) => filters.set({ archived: value }) }}
+          archived={{
+            label: 'Which flows',
+            value: filters.values.archived,
+            onChange: (value) => filters.set({ archived: value }),
+          }}
         />
       }
       query={flows}
@@ -70,7 +76,11 @@ export function FlowsPage() {
       isEmpty={all.length === 0}
       empty={
         archived ? (
-          <EmptyState icon={<IconSitemap size={28} />} title="No archived flows" description="Flows you archive land here, switched off; you can restore them at any time." />
+          <EmptyState
+            icon={<IconSitemap size={28} />}
+            title="No archived flows"
+            description="Flows you archive land here, switched off; you can restore them at any time."
+          />
         ) : (
           <EmptyState
             icon={<IconSitemap size={28} />}
@@ -80,7 +90,11 @@ export function FlowsPage() {
               canWrite ? (
                 <Group gap="sm" justify="center">
                   {newButton('Create your first flow')}
-                  <Button variant="light" leftSection={<IconBook2 size={16} />} onClick={() => createPopup.open(recipesPopupValue)}>
+                  <Button
+                    variant="light"
+                    leftSection={<IconBook2 size={16} />}
+                    onClick={() => createPopup.open(recipesPopupValue)}
+                  >
                     Start from a recipe
                   </Button>
                 </Group>
@@ -90,10 +104,18 @@ export function FlowsPage() {
         )
       }
       isNoMatch={list.length === 0}
-      noMatch={<EmptyState icon={<IconSearch size={28} />} title="No flow matches" description={`Nothing named “${search.trim()}”.`} />}
+      noMatch={
+        <EmptyState
+          icon={<IconSearch size={28} />}
+          title="No flow matches"
+          description={`Nothing named “${search.trim()}”.`}
+        />
+      }
       after={<CreateFlowModal />}
     >
-      {(isNarrow) => <FlowsTable flows={list} canWrite={canWrite} isNarrow={isNarrow} isArchived={archived} />}
+      {(isNarrow) => (
+        <FlowsTable flows={list} canWrite={canWrite} isNarrow={isNarrow} isArchived={archived} />
+      )}
     </ListPage>
   );
 }

@@ -35,10 +35,12 @@ export function useFlows(options: { enabled?: boolean; archived?: boolean } = {}
     queryKey: archived ? archivedFlowListKey : flowListKey,
     // A 403 is treated as forbidden: the list comes back empty (docs/flows.md).
     queryFn: () =>
-      api.get(archived ? '/integrations?archived=true' : '/integrations', { schema: FlowList }).catch((error: unknown) => {
-        if (isApiError(error) && error.statusCode === 403) return { integrations: [] };
-        throw error;
-      }),
+      api
+        .get(archived ? '/integrations?archived=true' : '/integrations', { schema: FlowList })
+        .catch((error: unknown) => {
+          if (isApiError(error) && error.statusCode === 403) return { integrations: [] };
+          throw error;
+        }),
     enabled: options.enabled ?? true,
   });
 }
@@ -47,7 +49,11 @@ export function useFlows(options: { enabled?: boolean; archived?: boolean } = {}
 export function useFlow(id: number, shareToken: string | null = null) {
   return useQuery({
     queryKey: shareToken ? [...flowKey(id), shareToken] : flowKey(id),
-    queryFn: () => api.get(`/integrations/${id}${shareToken ? `?${new URLSearchParams({ 'read-only-auth': shareToken }).toString()}` : ''}`, { schema: FlowResponse }),
+    queryFn: () =>
+      api.get(
+        `/integrations/${id}${shareToken ? `?${new URLSearchParams({ 'read-only-auth': shareToken }).toString()}` : ''}`,
+        { schema: FlowResponse },
+      ),
     enabled: Number.isInteger(id) && id > 0,
     // The editor keeps its own copy while edits are saved; it takes the server's again when nothing is pending.
     refetchOnWindowFocus: false,
@@ -70,7 +76,10 @@ export function useServices(options: { enabled?: boolean; shareToken?: string | 
   const token = options.shareToken ?? null;
   return useQuery({
     queryKey: token ? ['flows', 'services', token] : ['flows', 'services'],
-    queryFn: () => api.get(`/services${token ? `?${new URLSearchParams({ 'read-only-auth': token }).toString()}` : ''}`, { schema: ServicesResponse }),
+    queryFn: () =>
+      api.get(`/services${token ? `?${new URLSearchParams({ 'read-only-auth': token }).toString()}` : ''}`, {
+        schema: ServicesResponse,
+      }),
     enabled: options.enabled ?? true,
     staleTime: Infinity,
   });
@@ -89,7 +98,8 @@ export function useStepPeople(stepId: number | null) {
 export function useStepMetrics(stepId: number | null, options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: ['flows', 'step-metrics', stepId],
-    queryFn: () => api.get(`/emails/stats?startDate=${allTimeStart}&stepId[]=${stepId}`, { schema: EmailStatsResponse }),
+    queryFn: () =>
+      api.get(`/emails/stats?startDate=${allTimeStart}&stepId[]=${stepId}`, { schema: EmailStatsResponse }),
     enabled: stepId !== null && (options.enabled ?? true),
     staleTime: 30_000,
     retry: false,
@@ -114,7 +124,13 @@ export function useCreateFlow() {
   });
 }
 
-export type FlowChanges = { name?: string; status?: FlowStatus; archived?: boolean; reentry?: Flow['reentry']; reentryDays?: number | null };
+export type FlowChanges = {
+  name?: string;
+  status?: FlowStatus;
+  archived?: boolean;
+  reentry?: Flow['reentry'];
+  reentryDays?: number | null;
+};
 
 /**
  * PATCH /v1/integrations/{id}. The list shows the change at once and takes the old values back when the
@@ -124,12 +140,15 @@ export function useUpdateFlow() {
   const queryClient = useQueryClient();
   const refresh = useRefreshFlows();
   return useMutation({
-    mutationFn: ({ id, changes }: { id: number; changes: FlowChanges }) => api.patch(`/integrations/${id}`, { id, ...changes }, { schema: FlowResponse }),
+    mutationFn: ({ id, changes }: { id: number; changes: FlowChanges }) =>
+      api.patch(`/integrations/${id}`, { id, ...changes }, { schema: FlowResponse }),
     onMutate: async ({ id, changes }) => {
       await queryClient.cancelQueries({ queryKey: flowListKey });
       const before = queryClient.getQueryData<{ integrations: Flow[] }>(flowListKey);
       if (before) {
-        const integrations = changes.archived ? before.integrations.filter((f) => f.id !== id) : before.integrations.map((f) => (f.id === id ? { ...f, ...changes } : f));
+        const integrations = changes.archived
+          ? before.integrations.filter((f) => f.id !== id)
+          : before.integrations.map((f) => (f.id === id ? { ...f, ...changes } : f));
         queryClient.setQueryData(flowListKey, { integrations });
       }
       return { before };
@@ -146,7 +165,9 @@ export const isFlowOn = (status: FlowStatus) => status === 'active';
 
 /** The problems a refused activation names: the server's list when it sends one, else its message. */
 export function activationProblems(error: unknown): string[] {
-  const listed = isApiError(error) ? (error.body.extra as { warnings?: unknown } | undefined)?.warnings : undefined;
+  const listed = isApiError(error)
+    ? (error.body.extra as { warnings?: unknown } | undefined)?.warnings
+    : undefined;
   if (Array.isArray(listed) && listed.every((w) => typeof w === 'string') && listed.length) return listed;
   return [errorMessage(error, flowMessages.updateFallback)];
 }

@@ -35,11 +35,18 @@ export function useSegmentFlowsCheck() {
   const accountData = account.data?.teamMember.accountData;
   const canSeeFlows = accountData ? hasScopes(accountData, ['flows:read']) : false;
 
-  return async (segment: { id: number; name: string }, action: 'save' | 'delete'): Promise<'no-flows' | 'confirmed' | 'cancelled'> => {
+  return async (
+    segment: { id: number; name: string },
+    action: 'save' | 'delete',
+  ): Promise<'no-flows' | 'confirmed' | 'cancelled'> => {
     let using: Flow[] = [];
     if (canSeeFlows) {
       try {
-        const data = await queryClient.fetchQuery({ queryKey: flowListKey, queryFn: () => api.get('/integrations', { schema: FlowList }), staleTime: 0 });
+        const data = await queryClient.fetchQuery({
+          queryKey: flowListKey,
+          queryFn: () => api.get('/integrations', { schema: FlowList }),
+          staleTime: 0,
+        });
         using = activeFlowsUsingSegment(data.integrations, segment.id);
       } catch {
         using = [];
@@ -49,31 +56,35 @@ export function useSegmentFlowsCheck() {
     return new Promise((resolve) => {
       let answer: 'confirmed' | 'cancelled' = 'cancelled';
       modals.openConfirmModal({
-      title: action === 'save' ? `Change “${segment.name}” while flows use it?` : `Delete “${segment.name}” while flows use it?`,
-      children: (
-        <Stack gap="xs">
-          <Text size="sm">
-            {using.length === 1 ? 'This active flow starts' : `These ${using.length} active flows start`} when people enter or leave this segment:
-          </Text>
-          <List size="sm" data-testid="segment-flows">
-            {using.map((flow) => (
-              <List.Item key={flow.id}>{flow.name}</List.Item>
-            ))}
-          </List>
-          <Text size="sm">
-            {action === 'save'
-              ? 'People who enter or leave it because of the new conditions start those flows.'
-              : 'Those steps lose their segment and the flows stop starting from it until you choose another one.'}
-          </Text>
-        </Stack>
-      ),
-      labels: { confirm: action === 'save' ? 'Save anyway' : 'Delete anyway', cancel: 'Cancel' },
-      confirmProps: { color: action === 'delete' ? 'red' : undefined },
-      onConfirm: () => {
-        answer = 'confirmed';
-      },
-      onClose: () => resolve(answer),
-    });
+        title:
+          action === 'save'
+            ? `Change “${segment.name}” while flows use it?`
+            : `Delete “${segment.name}” while flows use it?`,
+        children: (
+          <Stack gap="xs">
+            <Text size="sm">
+              {using.length === 1 ? 'This active flow starts' : `These ${using.length} active flows start`}{' '}
+              when people enter or leave this segment:
+            </Text>
+            <List size="sm" data-testid="segment-flows">
+              {using.map((flow) => (
+                <List.Item key={flow.id}>{flow.name}</List.Item>
+              ))}
+            </List>
+            <Text size="sm">
+              {action === 'save'
+                ? 'People who enter or leave it because of the new conditions start those flows.'
+                : 'Those steps lose their segment and the flows stop starting from it until you choose another one.'}
+            </Text>
+          </Stack>
+        ),
+        labels: { confirm: action === 'save' ? 'Save anyway' : 'Delete anyway', cancel: 'Cancel' },
+        confirmProps: { color: action === 'delete' ? 'red' : undefined },
+        onConfirm: () => {
+          answer = 'confirmed';
+        },
+        onClose: () => resolve(answer),
+      });
     });
   };
 }

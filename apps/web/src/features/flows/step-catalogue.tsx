@@ -1,5 +1,16 @@
 import type { CatalogueEntry, StepType } from '@herald/contracts';
-import { Alert, Group, Modal, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Group,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { StepIcon, stepTypeColors } from './step-display.tsx';
@@ -23,20 +34,44 @@ interface StepCatalogueProps {
 export function StepCatalogue({ opened, entries, error, hasTrigger, onClose, onPick }: StepCatalogueProps) {
   const [search, setSearch] = useState('');
   const query = search.trim().toLowerCase();
-  const visible = (entries ?? []).filter((e) => !e.isHidden && (!query || e.display.label.toLowerCase().includes(query) || e.description.toLowerCase().includes(query)));
+  const visible = (entries ?? []).filter(
+    (e) =>
+      !e.isHidden &&
+      (!query ||
+        e.display.label.toLowerCase().includes(query) ||
+        e.description.toLowerCase().includes(query)),
+  );
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Add a step" size="xl" onExitTransitionEnd={() => setSearch('')}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Add a step"
+      size="xl"
+      onExitTransitionEnd={() => setSearch('')}
+    >
       <Stack gap="md">
-        <TextInput aria-label="Search steps" placeholder="Search steps: tag, email, wait…" leftSection={<IconSearch size={16} />} value={search} onChange={(event) => setSearch(event.currentTarget.value)} data-autofocus />
+        <TextInput
+          aria-label="Search steps"
+          placeholder="Search steps: tag, email, wait…"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          data-autofocus
+        />
         {error && (
           <Alert color="red" variant="light" role="alert">
             {error}
           </Alert>
         )}
         {!error && entries === undefined && <Text c="dimmed">Loading the steps…</Text>}
-        {entries !== undefined && visible.length === 0 && <Text c="dimmed">No step matches “{search.trim()}”.</Text>}
-        {(hasTrigger ? (['action', 'filter', 'trigger'] as const) : (['trigger', 'action', 'filter'] as const)).map((type) => {
+        {entries !== undefined && visible.length === 0 && (
+          <Text c="dimmed">No step matches “{search.trim()}”.</Text>
+        )}
+        {(hasTrigger
+          ? (['action', 'filter', 'trigger'] as const)
+          : (['trigger', 'action', 'filter'] as const)
+        ).map((type) => {
           const group = visible.filter((e) => e.type === type);
           if (group.length === 0) return null;
           const isLocked = type === 'trigger' && hasTrigger;
@@ -59,7 +94,12 @@ export function StepCatalogue({ opened, entries, error, hasTrigger, onClose, onP
                     onClick={() => onPick(entry)}
                     disabled={isLocked}
                     p="xs"
-                    style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8, opacity: isLocked ? 0.55 : 1, cursor: isLocked ? 'not-allowed' : 'pointer' }}
+                    style={{
+                      border: '1px solid var(--mantine-color-gray-3)',
+                      borderRadius: 8,
+                      opacity: isLocked ? 0.55 : 1,
+                      cursor: isLocked ? 'not-allowed' : 'pointer',
+                    }}
                   >
                     <Group gap="sm" wrap="nowrap" align="flex-start">
                       <ThemeIcon variant="light" color={stepTypeColors[type]} radius="md" size={34}>

@@ -1,4 +1,10 @@
-import { decodeInputFields, type CatalogueEntry, type InputFields, type StepType, type WaitConfig } from '@herald/contracts';
+import {
+  decodeInputFields,
+  type CatalogueEntry,
+  type InputFields,
+  type StepType,
+  type WaitConfig,
+} from '@herald/contracts';
 import {
   IconArchive,
   IconArrowsSplit,
@@ -63,8 +69,16 @@ const icons: Record<string, Icon> = {
 };
 
 /** Colours of the three kinds of step, so a trigger, an action and a filter read apart at a glance. */
-export const stepTypeColors: Record<StepType, string> = { trigger: 'grape', action: 'indigo', filter: 'orange' };
-export const stepTypeLabels: Record<StepType, string> = { trigger: 'Trigger', action: 'Action', filter: 'Filter' };
+export const stepTypeColors: Record<StepType, string> = {
+  trigger: 'grape',
+  action: 'indigo',
+  filter: 'orange',
+};
+export const stepTypeLabels: Record<StepType, string> = {
+  trigger: 'Trigger',
+  action: 'Action',
+  filter: 'Filter',
+};
 
 export function StepIcon({ operationKey, size = 18 }: { operationKey: string; size?: number }) {
   const Component = icons[operationKey] ?? (operationKey.startsWith('/') ? IconCirclePlus : IconCircleMinus);
@@ -87,20 +101,33 @@ const plural = (n: number, unit: string) => `${n} ${n === 1 ? unit.replace(/s$/,
 const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 export function describeWait(wait: WaitConfig): string {
-  if (wait.mode === 'duration') return wait.amount === 0 ? 'Go on at once' : `Wait ${plural(wait.amount, wait.unit)}`;
-  if (wait.mode === 'until') return `Wait until ${new Date(wait.at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
-  const days = wait.days.length === 7 ? 'any day' : [...wait.days].sort().map((d) => weekdays[d]).join(', ');
+  if (wait.mode === 'duration')
+    return wait.amount === 0 ? 'Go on at once' : `Wait ${plural(wait.amount, wait.unit)}`;
+  if (wait.mode === 'until')
+    return `Wait until ${new Date(wait.at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+  const days =
+    wait.days.length === 7
+      ? 'any day'
+      : [...wait.days]
+          .sort()
+          .map((d) => weekdays[d])
+          .join(', ');
   return `Wait until ${days}, ${wait.from}–${wait.to} their time`;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const idOf = (value: unknown) => (value && typeof value === 'object' && 'id' in value && typeof value.id === 'number' ? value.id : null);
+const idOf = (value: unknown) =>
+  value && typeof value === 'object' && 'id' in value && typeof value.id === 'number' ? value.id : null;
 
 /**
  * One line saying what a step does with its settings ("Tag added: trial", "Wait 2 days"), the node's subtitle
  * and the drawer's. Null when the step has no settings yet.
  */
-export function summariseStep(operationKey: string, inputFields: InputFields, names: StepNames): string | null {
+export function summariseStep(
+  operationKey: string,
+  inputFields: InputFields,
+  names: StepNames,
+): string | null {
   const c = decodeInputFields(inputFields);
   const segment = idOf(c.segment);
   const email = idOf(c.email);
@@ -122,16 +149,23 @@ export function summariseStep(operationKey: string, inputFields: InputFields, na
     case '/event':
       return text(c.name) ? `Event “${text(c.name)}”` : null;
     case '/email-trigger':
-      return text(c.activity) ? `${text(c.activity).replace(/^./, (s) => s.toUpperCase())} ${email ? names.email(email) : 'any email'}` : null;
+      return text(c.activity)
+        ? `${text(c.activity).replace(/^./, (s) => s.toUpperCase())} ${email ? names.email(email) : 'any email'}`
+        : null;
     case '/dateFieldTrigger': {
       if (!text(c.field)) return null;
-      const offset = typeof c.offsetDays === 'number' && c.offsetDays !== 0 ? `${plural(Math.abs(c.offsetDays), 'days')} ${c.offsetDays > 0 ? 'after' : 'before'} ` : 'On ';
+      const offset =
+        typeof c.offsetDays === 'number' && c.offsetDays !== 0
+          ? `${plural(Math.abs(c.offsetDays), 'days')} ${c.offsetDays > 0 ? 'after' : 'before'} `
+          : 'On ';
       return `${offset}${names.field(text(c.field))} at ${text(c.time)}`;
     }
     case '/annualTrigger':
       return text(c.field) ? `Every year on ${names.field(text(c.field))} at ${text(c.time)}` : null;
     case '/time':
-      return text(c.at) ? `${new Date(text(c.at)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}${segment ? ` · ${names.segment(segment)}` : ''}` : null;
+      return text(c.at)
+        ? `${new Date(text(c.at)).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}${segment ? ` · ${names.segment(segment)}` : ''}`
+        : null;
     case '/page-visited-trigger':
       return text(c.url) ? `Visits ${text(c.url)}` : null;
     case '/site-form-submitted':
@@ -144,9 +178,13 @@ export function summariseStep(operationKey: string, inputFields: InputFields, na
     case '/delay':
       return typeof c.amount === 'number' ? `Wait ${plural(c.amount, text(c.unit) || 'days')}` : null;
     case '/delay-v2':
-      return c.wait && typeof c.wait === 'object' && 'mode' in c.wait ? describeWait(c.wait as WaitConfig) : null;
+      return c.wait && typeof c.wait === 'object' && 'mode' in c.wait
+        ? describeWait(c.wait as WaitConfig)
+        : null;
     case '/change-field':
-      return text(c.field) ? `Set ${names.field(text(c.field))} to ${c.value === null || c.value === undefined || c.value === '' ? 'empty' : String(c.value as string)}` : null;
+      return text(c.field)
+        ? `Set ${names.field(text(c.field))} to ${c.value === null || c.value === undefined || c.value === '' ? 'empty' : String(c.value as string)}`
+        : null;
     case '/ab-test': {
       const variants = Array.isArray(c.variants) ? (c.variants as { name: string; weight: number }[]) : [];
       return variants.length ? variants.map((v) => `${v.name} ${v.weight}%`).join(' · ') : null;
@@ -166,7 +204,12 @@ export function summariseStep(operationKey: string, inputFields: InputFields, na
     case '/check-email-activity':
     case '/check-field':
     case '/visited-page':
-      return c.condition && typeof c.condition === 'object' ? describeNode(c.condition as Parameters<typeof describeNode>[0], { segment: names.segment, field: names.field }) : null;
+      return c.condition && typeof c.condition === 'object'
+        ? describeNode(c.condition as Parameters<typeof describeNode>[0], {
+            segment: names.segment,
+            field: names.field,
+          })
+        : null;
     default:
       return null;
   }

@@ -6,7 +6,13 @@ import { ListBody } from '../../ui/list-page.tsx';
 import { useStepPeople } from './flows.api.ts';
 
 /** The people waiting at a step now (GET /v1/steps/{id}/people), each opening their profile. */
-export function StepPeopleModal({ step, onClose }: { step: { id: number; label: string; count: number } | null; onClose: () => void }) {
+export function StepPeopleModal({
+  step,
+  onClose,
+}: {
+  step: { id: number; label: string; count: number } | null;
+  onClose: () => void;
+}) {
   const people = useStepPeople(step?.id ?? null);
   const rows = people.data?.people ?? [];
   return (

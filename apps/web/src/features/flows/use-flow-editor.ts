@@ -37,7 +37,8 @@ export type { EditorLink, EditorStep, NewStep } from './flow-editor-state.ts';
 export const moveSaveDelayMs = 600;
 
 let temporaryIds = 0;
-const temporaryId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(temporaryIds++).toString(36)}`;
+const temporaryId = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}-${(temporaryIds++).toString(36)}`;
 
 /**
  * The flow editor's own copy of steps and links, changed at once on screen and saved in order through one queue
@@ -102,7 +103,8 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
     return answer;
   }, []);
 
-  const update = (change: (current: EditorState) => EditorState) => setState((current) => (current ? change(current) : current));
+  const update = (change: (current: EditorState) => EditorState) =>
+    setState((current) => (current ? change(current) : current));
 
   const addStep = useCallback(
     async (step: NewStep, coordinates: Point): Promise<string | null> => {
@@ -111,7 +113,9 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
       update((s) => appendStep(s, newEditorStep(key, step, coordinates)));
       void enqueue(async () => {
         try {
-          const answer = await api.post('/steps/', newStepBody(flowId, key, step, coordinates), { schema: StepResponse });
+          const answer = await api.post('/steps/', newStepBody(flowId, key, step, coordinates), {
+            schema: StepResponse,
+          });
           ids.current.set(key, answer.step.id);
           // The temporary id is swapped for the server's everywhere it is used.
           update((s) => nameStep(s, key, answer.step));
@@ -143,7 +147,9 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
         const id = idOf(key);
         if (id === null) return;
         try {
-          const answer = await api.patch(`/steps/${id}`, settingsBody(inputFields, status.current), { schema: StepResponse });
+          const answer = await api.patch(`/steps/${id}`, settingsBody(inputFields, status.current), {
+            schema: StepResponse,
+          });
           update((s) => replaceStep(s, stepKey(id), answer.step));
           isSaved = true;
         } catch (error) {
@@ -211,7 +217,11 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
         const targetId = idOf(target);
         try {
           if (sourceId === null || targetId === null) throw new Error(flowMessages.linkCreateError);
-          const answer = await api.post('/links/', { source: sourceId, target: targetId, condition }, { schema: LinkResponse });
+          const answer = await api.post(
+            '/links/',
+            { source: sourceId, target: targetId, condition },
+            { schema: LinkResponse },
+          );
           update((s) => nameLink(s, key, answer.link.id));
         } catch (error) {
           update((s) => dropLink(s, key));
@@ -278,8 +288,34 @@ export function useFlowEditor(flowId: number, server: Flow | undefined) {
   );
 
   return useMemo(
-    () => ({ state, pending, renamed, addStep, saveStepSettings, moveStep, deleteStep, duplicateStep, addLink, deleteLink, flush, resetConfirmation }),
-    [state, pending, renamed, addStep, saveStepSettings, moveStep, deleteStep, duplicateStep, addLink, deleteLink, flush, resetConfirmation],
+    () => ({
+      state,
+      pending,
+      renamed,
+      addStep,
+      saveStepSettings,
+      moveStep,
+      deleteStep,
+      duplicateStep,
+      addLink,
+      deleteLink,
+      flush,
+      resetConfirmation,
+    }),
+    [
+      state,
+      pending,
+      renamed,
+      addStep,
+      saveStepSettings,
+      moveStep,
+      deleteStep,
+      duplicateStep,
+      addLink,
+      deleteLink,
+      flush,
+      resetConfirmation,
+    ],
   );
 }
 

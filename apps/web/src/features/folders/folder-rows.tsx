@@ -74,7 +74,13 @@ export function ItemRow({
             {item.label}
           </Text>
           {item.count && (
-            <Badge size="xs" variant="light" color="gray" aria-label={item.count.label} style={{ flexShrink: 0 }}>
+            <Badge
+              size="xs"
+              variant="light"
+              color="gray"
+              aria-label={item.count.label}
+              style={{ flexShrink: 0 }}
+            >
               {item.count.value.toLocaleString()}
             </Badge>
           )}

@@ -1,12 +1,6 @@
 import { importMessages, type Import } from '@herald/contracts';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import {
-  IconAlertCircle,
-  IconArrowLeft,
-  IconDownload,
-  IconFileImport,
-  IconPlus,
-} from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowLeft, IconDownload, IconFileImport, IconPlus } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format.ts';
 import { seeGate } from '../../ui/list-page.tsx';

@@ -44,10 +44,15 @@ export function AppCatalogue({ services }: { services: ReturnType<typeof useServ
         Other apps
       </Title>
       <Text size="sm" c="dimmed">
-        These apps have no built-in connection in Herald. They work with Herald through webhooks: send their webhooks to a flow’s “Webhook trigger” step, or call their
-        API from a “Send webhook” step.
+        These apps have no built-in connection in Herald. They work with Herald through webhooks: send their
+        webhooks to a flow’s “Webhook trigger” step, or call their API from a “Send webhook” step.
       </Text>
-      <ListBody query={services} loadingLabel="Loading apps" errorTitle={serviceMessages.loadError} errorFallback={serviceMessages.retrieveFallback}>
+      <ListBody
+        query={services}
+        loadingLabel="Loading apps"
+        errorTitle={serviceMessages.loadError}
+        errorFallback={serviceMessages.retrieveFallback}
+      >
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" role="list" aria-label="Other apps">
           {(services.data?.services ?? [])
             .filter((service) => service.kind === 'via-webhooks')

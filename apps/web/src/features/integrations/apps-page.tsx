@@ -17,7 +17,10 @@ export function AppsPage() {
   const slackSteps = services.data?.services.find((s) => s.id === 'slack')?.howToConnect ?? [];
   return (
     <Stack gap="lg" py="md">
-      <PageHeader title="Apps" description="Connect Slack, send Herald's changes to your own servers, and see how other tools work with Herald." />
+      <PageHeader
+        title="Apps"
+        description="Connect Slack, send Herald's changes to your own servers, and see how other tools work with Herald."
+      />
       <Stack gap="sm" component="section" aria-labelledby="connected-heading">
         <Title order={2} fz="xl" id="connected-heading">
           Connected apps

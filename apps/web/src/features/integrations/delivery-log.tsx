@@ -4,15 +4,28 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { ListBody } from '../../ui/list-page.tsx';
 import { useDeliveries, useRetryDelivery } from './integrations.api.ts';
 
-const statusColors: Record<WebhookDelivery['status'], string> = { pending: 'yellow', sending: 'blue', sent: 'teal', failed: 'red' };
-const statusLabels: Record<WebhookDelivery['status'], string> = { pending: 'Retrying', sending: 'Sending', sent: 'Delivered', failed: 'Failed' };
+const statusColors: Record<WebhookDelivery['status'], string> = {
+  pending: 'yellow',
+  sending: 'blue',
+  sent: 'teal',
+  failed: 'red',
+};
+const statusLabels: Record<WebhookDelivery['status'], string> = {
+  pending: 'Retrying',
+  sending: 'Sending',
+  sent: 'Delivered',
+  failed: 'Failed',
+};
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 function DeliveryRow({ delivery, endpointId }: { delivery: WebhookDelivery; endpointId: number }) {
   const retry = useRetryDelivery(endpointId);
   const sendAgain = () =>
-    retry.mutate(delivery.id, { onSuccess: () => notifySuccess(webhookMessages.retried), onError: (error) => notifyError(error, webhookMessages.retryError) });
+    retry.mutate(delivery.id, {
+      onSuccess: () => notifySuccess(webhookMessages.retried),
+      onError: (error) => notifyError(error, webhookMessages.retryError),
+    });
   return (
     <Table.Tr>
       <Table.Td>
@@ -20,7 +33,9 @@ function DeliveryRow({ delivery, endpointId }: { delivery: WebhookDelivery; endp
       </Table.Td>
       <Table.Td>
         <Text size="sm">
-          {delivery.test ? 'Test event' : `${delivery.eventCount} ${delivery.eventCount === 1 ? 'event' : 'events'}`}
+          {delivery.test
+            ? 'Test event'
+            : `${delivery.eventCount} ${delivery.eventCount === 1 ? 'event' : 'events'}`}
         </Text>
         <Text size="xs" c="dimmed">
           {delivery.eventTypes.join(', ')}
@@ -28,7 +43,9 @@ function DeliveryRow({ delivery, endpointId }: { delivery: WebhookDelivery; endp
       </Table.Td>
       <Table.Td>
         <Badge color={statusColors[delivery.status]} variant="light">
-          {delivery.status === 'pending' && delivery.attempts === 0 ? 'Waiting' : statusLabels[delivery.status]}
+          {delivery.status === 'pending' && delivery.attempts === 0
+            ? 'Waiting'
+            : statusLabels[delivery.status]}
         </Badge>
         {delivery.status === 'pending' && delivery.nextAt && delivery.attempts > 0 && (
           <Text size="xs" c="dimmed">
@@ -49,7 +66,13 @@ function DeliveryRow({ delivery, endpointId }: { delivery: WebhookDelivery; endp
       </Table.Td>
       <Table.Td>
         {(delivery.status === 'failed' || (delivery.status === 'pending' && delivery.attempts > 0)) && (
-          <Button size="compact-xs" variant="light" onClick={sendAgain} loading={retry.isPending} aria-label={`Send delivery ${delivery.id} again`}>
+          <Button
+            size="compact-xs"
+            variant="light"
+            onClick={sendAgain}
+            loading={retry.isPending}
+            aria-label={`Send delivery ${delivery.id} again`}
+          >
             Send again
           </Button>
         )}
@@ -64,7 +87,8 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
   const list = deliveries.data?.deliveries ?? [];
   const empty = (
     <Text size="sm" c="dimmed">
-      Nothing sent yet. Deliveries appear here when one of the endpoint’s events happens, or when you send a test event.
+      Nothing sent yet. Deliveries appear here when one of the endpoint’s events happens, or when you send a
+      test event.
     </Text>
   );
   return (
@@ -73,7 +97,14 @@ export function DeliveryLog({ endpoint, onClose }: { endpoint: WebhookEndpoint; 
         <Text size="sm" c="dimmed" style={{ wordBreak: 'break-all' }}>
           {endpoint.url}
         </Text>
-        <ListBody query={deliveries} loadingLabel="Loading deliveries" skeletonHeights={[36, 48, 48, 48]} errorFallback={webhookMessages.logError} isEmpty={list.length === 0} empty={empty}>
+        <ListBody
+          query={deliveries}
+          loadingLabel="Loading deliveries"
+          skeletonHeights={[36, 48, 48, 48]}
+          errorFallback={webhookMessages.logError}
+          isEmpty={list.length === 0}
+          empty={empty}
+        >
           <ScrollArea type="auto">
             <Table striped miw={640} aria-label="Deliveries">
               <Table.Thead>

@@ -1,4 +1,10 @@
-import { webhookEventLabels, webhookEventTypes, webhookMessages, type WebhookEndpoint, type WebhookEventType } from '@herald/contracts';
+import {
+  webhookEventLabels,
+  webhookEventTypes,
+  webhookMessages,
+  type WebhookEndpoint,
+  type WebhookEventType,
+} from '@herald/contracts';
 import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -32,7 +38,10 @@ export function EndpointModal({ endpoint, onClose }: Props) {
     if (endpoint)
       update.mutate(
         { id: endpoint.id, ...input },
-        { onSuccess: () => (notifySuccess('Webhook endpoint saved.'), onClose()), onError: (error) => setProblem(errorMessage(error, webhookMessages.saveError)) },
+        {
+          onSuccess: () => (notifySuccess('Webhook endpoint saved.'), onClose()),
+          onError: (error) => setProblem(errorMessage(error, webhookMessages.saveError)),
+        },
       );
     else
       create.mutate(input, {
@@ -47,8 +56,12 @@ export function EndpointModal({ endpoint, onClose }: Props) {
         <Stack gap="sm">
           <Alert icon={<IconKey size={18} />} color="indigo" variant="light" title="Signing secret">
             <Text size="sm">
-              Every request carries <Text span ff="monospace">Herald-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</Text>, the HMAC-SHA256 of “t.body” under this secret. Check it before
-              trusting a call. You can show the secret again from the endpoint’s menu.
+              Every request carries{' '}
+              <Text span ff="monospace">
+                Herald-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;
+              </Text>
+              , the HMAC-SHA256 of “t.body” under this secret. Check it before trusting a call. You can show
+              the secret again from the endpoint’s menu.
             </Text>
           </Alert>
           <Group gap="xs" wrap="nowrap">
@@ -63,7 +76,12 @@ export function EndpointModal({ endpoint, onClose }: Props) {
     );
 
   return (
-    <Modal opened onClose={onClose} title={endpoint ? 'Edit webhook endpoint' : 'Add webhook endpoint'} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={endpoint ? 'Edit webhook endpoint' : 'Add webhook endpoint'}
+      size="lg"
+    >
       <form onSubmit={submit}>
         <Stack gap="sm">
           <TextInput
@@ -75,8 +93,19 @@ export function EndpointModal({ endpoint, onClose }: Props) {
             maxLength={2000}
             data-autofocus
           />
-          <TextInput label="Description (optional)" placeholder="CRM sync" value={description} onChange={(event) => setDescription(event.currentTarget.value)} maxLength={200} />
-          <Checkbox.Group label="Events" description="Herald sends these changes, up to 100 in one request." value={events} onChange={(value) => setEvents(value as WebhookEventType[])}>
+          <TextInput
+            label="Description (optional)"
+            placeholder="CRM sync"
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+            maxLength={200}
+          />
+          <Checkbox.Group
+            label="Events"
+            description="Herald sends these changes, up to 100 in one request."
+            value={events}
+            onChange={(value) => setEvents(value as WebhookEventType[])}
+          >
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6} mt="xs">
               {webhookEventTypes.map((type) => (
                 <Checkbox key={type} value={type} label={webhookEventLabels[type]} />

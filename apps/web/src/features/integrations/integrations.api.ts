@@ -22,12 +22,19 @@ export const deliveriesKey = (id: number) => ['webhook-endpoints', 'deliveries',
 
 /** GET /v1/services: Herald, Slack and the third-party apps with how to use each. */
 export function useServices() {
-  return useQuery({ queryKey: servicesKey, queryFn: () => api.get('/services', { schema: ServicesResponse }), staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: servicesKey,
+    queryFn: () => api.get('/services', { schema: ServicesResponse }),
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** GET /v1/services/connections: which services are connected and whether they still work. */
 export function useConnections() {
-  return useQuery({ queryKey: connectionsKey, queryFn: () => api.get('/services/connections', { schema: ServiceConnections }) });
+  return useQuery({
+    queryKey: connectionsKey,
+    queryFn: () => api.get('/services/connections', { schema: ServiceConnections }),
+  });
 }
 
 export function useConnectSlack() {
@@ -59,7 +66,11 @@ export function useTestSlack() {
 }
 
 export function useEndpoints(options: { enabled?: boolean } = {}) {
-  return useQuery({ queryKey: endpointsKey, queryFn: () => api.get('/webhook-endpoints', { schema: WebhookEndpointList }), enabled: options.enabled ?? true });
+  return useQuery({
+    queryKey: endpointsKey,
+    queryFn: () => api.get('/webhook-endpoints', { schema: WebhookEndpointList }),
+    enabled: options.enabled ?? true,
+  });
 }
 
 export interface EndpointInput {
@@ -71,7 +82,8 @@ export interface EndpointInput {
 export function useCreateEndpoint() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: EndpointInput) => api.post('/webhook-endpoints', input, { schema: WebhookEndpointCreated }),
+    mutationFn: (input: EndpointInput) =>
+      api.post('/webhook-endpoints', input, { schema: WebhookEndpointCreated }),
     onSuccess: () => void client.invalidateQueries({ queryKey: endpointsKey }),
   });
 }
@@ -102,7 +114,8 @@ export function useDeleteEndpoint() {
 export function useTestEndpoint() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post(`/webhook-endpoints/${id}/test`, {}, { schema: WebhookDeliveryResponse }),
+    mutationFn: (id: number) =>
+      api.post(`/webhook-endpoints/${id}/test`, {}, { schema: WebhookDeliveryResponse }),
     onSettled: (_data, _error, id) => void client.invalidateQueries({ queryKey: deliveriesKey(id) }),
   });
 }
@@ -110,12 +123,18 @@ export function useTestEndpoint() {
 export function useRetryDelivery(endpointId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (deliveryId: number) => api.post(`/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry`, {}, { schema: WebhookDeliveryResponse }),
+    mutationFn: (deliveryId: number) =>
+      api.post(
+        `/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/retry`,
+        {},
+        { schema: WebhookDeliveryResponse },
+      ),
     onSettled: () => void client.invalidateQueries({ queryKey: deliveriesKey(endpointId) }),
   });
 }
 
-export const fetchSecret = (id: number) => api.get(`/webhook-endpoints/${id}/secret`, { schema: WebhookSecret });
+export const fetchSecret = (id: number) =>
+  api.get(`/webhook-endpoints/${id}/secret`, { schema: WebhookSecret });
 
 /** The delivery log, asked again every 5 s while it is open (deliveries go out in the background). */
 export function useDeliveries(id: number, options: { enabled?: boolean } = {}) {

@@ -16,11 +16,20 @@ const reasonText: Record<string, string> = {
 };
 
 function StatusBadge({ connection }: { connection: ServiceConnection | undefined }) {
-  if (!connection) return <Badge color="gray" variant="light">Not connected</Badge>;
+  if (!connection)
+    return (
+      <Badge color="gray" variant="light">
+        Not connected
+      </Badge>
+    );
   return connection.status === 'active' ? (
-    <Badge color="teal" variant="light">Connected</Badge>
+    <Badge color="teal" variant="light">
+      Connected
+    </Badge>
   ) : (
-    <Badge color="red" variant="light">Connection failed</Badge>
+    <Badge color="red" variant="light">
+      Connection failed
+    </Badge>
   );
 }
 
@@ -53,7 +62,12 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
   const confirmDisconnect = () =>
     modals.openConfirmModal({
       title: 'Disconnect Slack?',
-      children: <Text size="sm">Flows with a “Send Slack message” step stop when they next post, and account alerts no longer reach Slack.</Text>,
+      children: (
+        <Text size="sm">
+          Flows with a “Send Slack message” step stop when they next post, and account alerts no longer reach
+          Slack.
+        </Text>
+      ),
       labels: { confirm: 'Disconnect', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
@@ -65,21 +79,38 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
 
   const sendTest = () =>
     test.mutate(undefined, {
-      onSuccess: (answer) => (answer.ok ? notifySuccess(answer.message) : notifyProblem("Slack didn't take the test message", answer.message)),
+      onSuccess: (answer) =>
+        answer.ok
+          ? notifySuccess(answer.message)
+          : notifyProblem("Slack didn't take the test message", answer.message),
       onError: (error) => notifyError(error, serviceMessages.saveConfigFallback),
     });
 
   const body = (
-    <ListBody query={connections} loadingLabel="Loading connections" skeletonHeights={[20, 36]} errorFallback={serviceMessages.retrieveFallback}>
+    <ListBody
+      query={connections}
+      loadingLabel="Loading connections"
+      skeletonHeights={[20, 36]}
+      errorFallback={serviceMessages.retrieveFallback}
+    >
       <Stack gap="sm">
         {connection && (
           <Text size="sm" style={{ wordBreak: 'break-all' }}>
-            Posts to <Text span ff="monospace" size="sm">{connection.label}</Text>
+            Posts to{' '}
+            <Text span ff="monospace" size="sm">
+              {connection.label}
+            </Text>
           </Text>
         )}
         {connection?.status === 'failed' && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Slack stopped accepting Herald's messages">
-            {reasonText[connection.authReason ?? 'wrong_credentials']} Flows that post to Slack were switched off. Paste a new webhook URL to reconnect, then switch those flows on again.
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertTriangle size={18} />}
+            title="Slack stopped accepting Herald's messages"
+          >
+            {reasonText[connection.authReason ?? 'wrong_credentials']} Flows that post to Slack were switched
+            off. Paste a new webhook URL to reconnect, then switch those flows on again.
           </Alert>
         )}
         {showForm && (
@@ -146,7 +177,8 @@ export function SlackCard({ canWrite, steps }: { canWrite: boolean; steps: strin
           <StatusBadge connection={connection} />
         </Group>
         <Text size="sm" c="dimmed">
-          Post messages to a channel from flows (the “Send Slack message” step) and get Herald's account alerts there.
+          Post messages to a channel from flows (the “Send Slack message” step) and get Herald's account
+          alerts there.
         </Text>
         {body}
       </Stack>

@@ -1,5 +1,17 @@
 import { webhookEventLabels, webhookLimits, webhookMessages, type WebhookEndpoint } from '@herald/contracts';
-import { ActionIcon, Alert, Badge, Button, Card, Group, Menu, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Menu,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconDots, IconPlus, IconWebhook } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -9,7 +21,13 @@ import { ListBody } from '../../ui/list-page.tsx';
 import { notifyProblem } from './notify-problem.ts';
 import { DeliveryLog } from './delivery-log.tsx';
 import { EndpointModal } from './endpoint-modal.tsx';
-import { fetchSecret, useDeleteEndpoint, useEndpoints, useTestEndpoint, useUpdateEndpoint } from './integrations.api.ts';
+import {
+  fetchSecret,
+  useDeleteEndpoint,
+  useEndpoints,
+  useTestEndpoint,
+  useUpdateEndpoint,
+} from './integrations.api.ts';
 
 function showSecret(endpoint: WebhookEndpoint) {
   fetchSecret(endpoint.id).then(
@@ -32,12 +50,26 @@ function showSecret(endpoint: WebhookEndpoint) {
   );
 }
 
-function EndpointCard({ endpoint, onEdit, onLog }: { endpoint: WebhookEndpoint; onEdit: () => void; onLog: () => void }) {
+function EndpointCard({
+  endpoint,
+  onEdit,
+  onLog,
+}: {
+  endpoint: WebhookEndpoint;
+  onEdit: () => void;
+  onLog: () => void;
+}) {
   const update = useUpdateEndpoint();
   const remove = useDeleteEndpoint();
   const test = useTestEndpoint();
   const toggle = (enabled: boolean) =>
-    update.mutate({ id: endpoint.id, enabled }, { onSuccess: () => notifySuccess(enabled ? 'Endpoint switched on.' : 'Endpoint switched off.'), onError: (error) => notifyError(error, webhookMessages.saveError) });
+    update.mutate(
+      { id: endpoint.id, enabled },
+      {
+        onSuccess: () => notifySuccess(enabled ? 'Endpoint switched on.' : 'Endpoint switched off.'),
+        onError: (error) => notifyError(error, webhookMessages.saveError),
+      },
+    );
   const sendTest = () =>
     test.mutate(endpoint.id, {
       onSuccess: ({ delivery }) =>
@@ -49,10 +81,18 @@ function EndpointCard({ endpoint, onEdit, onLog }: { endpoint: WebhookEndpoint; 
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: 'Delete webhook endpoint?',
-      children: <Text size="sm">Herald stops calling {endpoint.url}. Events waiting for it and its delivery log are deleted.</Text>,
+      children: (
+        <Text size="sm">
+          Herald stops calling {endpoint.url}. Events waiting for it and its delivery log are deleted.
+        </Text>
+      ),
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(endpoint.id, { onSuccess: () => notifySuccess('Webhook endpoint deleted.'), onError: (error) => notifyError(error, webhookMessages.deleteError) }),
+      onConfirm: () =>
+        remove.mutate(endpoint.id, {
+          onSuccess: () => notifySuccess('Webhook endpoint deleted.'),
+          onError: (error) => notifyError(error, webhookMessages.deleteError),
+        }),
     });
   return (
     <Card withBorder radius="md" p="md" role="listitem" aria-label={endpoint.description ?? endpoint.url}>
@@ -69,7 +109,13 @@ function EndpointCard({ endpoint, onEdit, onLog }: { endpoint: WebhookEndpoint; 
             </Text>
           </Stack>
           <Group gap="xs" wrap="nowrap">
-            <Switch checked={endpoint.enabled} onChange={(event) => toggle(event.currentTarget.checked)} disabled={update.isPending} label={endpoint.enabled ? 'On' : 'Off'} aria-label={`Send to ${endpoint.url}`} />
+            <Switch
+              checked={endpoint.enabled}
+              onChange={(event) => toggle(event.currentTarget.checked)}
+              disabled={update.isPending}
+              label={endpoint.enabled ? 'On' : 'Off'}
+              aria-label={`Send to ${endpoint.url}`}
+            />
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
                 <ActionIcon variant="subtle" color="gray" aria-label={`More for ${endpoint.url}`}>
@@ -100,7 +146,9 @@ function EndpointCard({ endpoint, onEdit, onLog }: { endpoint: WebhookEndpoint; 
         )}
         {endpoint.enabled && endpoint.failuresInRow > 0 && (
           <Text size="xs" c="orange">
-            The last {endpoint.failuresInRow} {endpoint.failuresInRow === 1 ? 'attempt' : 'attempts'} failed; Herald keeps retrying and switches the endpoint off after {webhookLimits.disableAfterHours} hours of failures.
+            The last {endpoint.failuresInRow} {endpoint.failuresInRow === 1 ? 'attempt' : 'attempts'} failed;
+            Herald keeps retrying and switches the endpoint off after {webhookLimits.disableAfterHours} hours
+            of failures.
           </Text>
         )}
         <Group gap="xs">
@@ -132,19 +180,26 @@ export function WebhookEndpoints({ canWrite }: { canWrite: boolean }) {
       isEmpty={list.length === 0}
       empty={
         <Text size="sm" c="dimmed">
-          No endpoints yet. Add one to have Herald call your server when people, tags, segments, emails, flows or forms change.
+          No endpoints yet. Add one to have Herald call your server when people, tags, segments, emails, flows
+          or forms change.
         </Text>
       }
     >
       <Stack gap="sm" role="list" aria-label="Webhook endpoints">
         {list.map((endpoint) => (
-          <EndpointCard key={endpoint.id} endpoint={endpoint} onEdit={() => setEditing(endpoint)} onLog={() => setLogOf(endpoint)} />
+          <EndpointCard
+            key={endpoint.id}
+            endpoint={endpoint}
+            onEdit={() => setEditing(endpoint)}
+            onLog={() => setLogOf(endpoint)}
+          />
         ))}
       </Stack>
     </ListBody>
   ) : (
     <Text size="sm" c="dimmed">
-      Managing webhooks needs the “Connect and configure apps” permission. Ask an owner of the account to give it to you.
+      Managing webhooks needs the “Connect and configure apps” permission. Ask an owner of the account to give
+      it to you.
     </Text>
   );
 
@@ -159,17 +214,25 @@ export function WebhookEndpoints({ canWrite }: { canWrite: boolean }) {
             </Title>
           </Group>
           {canWrite && (
-            <Button size="sm" leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={list.length >= webhookLimits.maxEndpoints}>
+            <Button
+              size="sm"
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setEditing('new')}
+              disabled={list.length >= webhookLimits.maxEndpoints}
+            >
               Add endpoint
             </Button>
           )}
         </Group>
         <Text size="sm" c="dimmed">
-          Herald POSTs signed JSON to your URLs as things change, retries for about ten hours when a call fails, and switches an endpoint off after a day of failures.
+          Herald POSTs signed JSON to your URLs as things change, retries for about ten hours when a call
+          fails, and switches an endpoint off after a day of failures.
         </Text>
         {content}
       </Stack>
-      {editing && <EndpointModal endpoint={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <EndpointModal endpoint={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      )}
       {logOf && <DeliveryLog endpoint={logOf} onClose={() => setLogOf(null)} />}
     </Card>
   );

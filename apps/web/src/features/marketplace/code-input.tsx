@@ -2,7 +2,15 @@ import { TextInput } from '@mantine/core';
 import { IconTicket } from '@tabler/icons-react';
 
 /** The marketplace code field of both forms (a visitor's registration and a signed-in member's redemption). */
-export function CodeInput({ value, onChange, error }: { value: string; onChange: (value: string) => void; error: string | null }) {
+export function CodeInput({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+}) {
   return (
     <TextInput
       label="Marketplace code"

@@ -1,4 +1,11 @@
-import { MarketplaceCode, hasScopes, marketplaceMessages, messages, type Account, type Plan } from '@herald/contracts';
+import {
+  MarketplaceCode,
+  hasScopes,
+  marketplaceMessages,
+  messages,
+  type Account,
+  type Plan,
+} from '@herald/contracts';
 import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconCircleCheck, IconLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -28,7 +35,9 @@ export function MarketplaceAccountForm({ account }: { account: Account }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = MarketplaceCode.safeParse(code);
-    setCodeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? marketplaceMessages.missingCode));
+    setCodeError(
+      parsed.success ? null : (parsed.error.issues[0]?.message ?? marketplaceMessages.missingCode),
+    );
     if (!parsed.success) return;
     setFormError(null);
     setRedeemed(null);
@@ -58,10 +67,17 @@ export function MarketplaceAccountForm({ account }: { account: Account }) {
       />
       <Stack gap="lg">
         {redeemed && (
-          <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} role="status" title="Code redeemed.">
+          <Alert
+            color="teal"
+            variant="light"
+            icon={<IconCircleCheck size={18} />}
+            role="status"
+            title="Code redeemed."
+          >
             <Stack gap="xs">
               <Text size="sm">
-                {accountName} now has the {redeemed.humanName} plan for up to {people(redeemed.peopleUpperLimit)} people.
+                {accountName} now has the {redeemed.humanName} plan for up to{' '}
+                {people(redeemed.peopleUpperLimit)} people.
               </Text>
               <Group gap="sm">
                 <Button component={Link} to={next ? `/register/${next}` : '/dashboard'} size="xs">
@@ -100,7 +116,13 @@ export function MarketplaceAccountForm({ account }: { account: Account }) {
         )}
         <Text size="sm" c="dimmed" ta="center">
           Want a separate account for this code?{' '}
-          <Anchor component="button" type="button" fw={500} onClick={() => logout.mutate()} disabled={logout.isPending}>
+          <Anchor
+            component="button"
+            type="button"
+            fw={500}
+            onClick={() => logout.mutate()}
+            disabled={logout.isPending}
+          >
             Log out
           </Anchor>{' '}
           and register with it here.

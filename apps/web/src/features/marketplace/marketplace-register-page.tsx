@@ -30,7 +30,12 @@ export function MarketplaceRegisterPage() {
     });
     // The wizard takes over (the query string, with any after-register, travels along).
     const next = registrationStepOf(answer.account);
-    navigate(next ? `/register/${next}${location.search}` : safeRedirectPath(searchParams.get('after-register'), defaultAfterRegister), { replace: true });
+    navigate(
+      next
+        ? `/register/${next}${location.search}`
+        : safeRedirectPath(searchParams.get('after-register'), defaultAfterRegister),
+      { replace: true },
+    );
   };
 
   if (session.isPending || (isLoggedIn && account.isPending)) {
@@ -47,11 +52,18 @@ export function MarketplaceRegisterPage() {
     return (
       <RegistrationLayout step={null}>
         <Stack gap="md">
-          <FormError>{session.isError ? messages.connectionIssues : errorMessage(error, messages.couldNotRetrieveAccount)}</FormError>
+          <FormError>
+            {session.isError
+              ? messages.connectionIssues
+              : errorMessage(error, messages.couldNotRetrieveAccount)}
+          </FormError>
           <Text c="dimmed" size="sm">
             Your code has not been used. Try again in a moment.
           </Text>
-          <Button w="fit-content" onClick={() => void (session.isError ? session.refetch() : account.refetch())}>
+          <Button
+            w="fit-content"
+            onClick={() => void (session.isError ? session.refetch() : account.refetch())}
+          >
             Try again
           </Button>
         </Stack>

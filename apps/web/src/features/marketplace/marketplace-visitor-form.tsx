@@ -1,4 +1,10 @@
-import { EmailAddress, MarketplaceCode, marketplaceMessages, messages, type RedeemAnswer } from '@herald/contracts';
+import {
+  EmailAddress,
+  MarketplaceCode,
+  marketplaceMessages,
+  messages,
+  type RedeemAnswer,
+} from '@herald/contracts';
 import { Anchor, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -26,7 +32,9 @@ export function MarketplaceVisitorForm({ onRegistered }: { onRegistered: (answer
   /** The code as typed, or null after showing why it cannot be sent. */
   const checkedCode = (): string | null => {
     const parsed = MarketplaceCode.safeParse(code);
-    setCodeError(parsed.success ? null : (parsed.error.issues[0]?.message ?? marketplaceMessages.missingCode));
+    setCodeError(
+      parsed.success ? null : (parsed.error.issues[0]?.message ?? marketplaceMessages.missingCode),
+    );
     return parsed.success ? parsed.data : null;
   };
 
@@ -34,7 +42,10 @@ export function MarketplaceVisitorForm({ onRegistered }: { onRegistered: (answer
     setFormError(null);
     redeem.mutate(
       { code: validCode, ...registration, source: 'marketplace', timezone: browserTimeZone() },
-      { onSuccess: onRegistered, onError: (error) => setFormError(errorMessage(error, messages.unknownError)) },
+      {
+        onSuccess: onRegistered,
+        onError: (error) => setFormError(errorMessage(error, messages.unknownError)),
+      },
     );
   };
 
@@ -72,7 +83,12 @@ export function MarketplaceVisitorForm({ onRegistered }: { onRegistered: (answer
               <Group gap={6}>
                 <Text size="sm">{formError}</Text>
                 {isAlreadyRegistered && (
-                  <Anchor component={Link} to={`/login?redirect=${encodeURIComponent(marketplacePagePath)}`} size="sm" fw={600}>
+                  <Anchor
+                    component={Link}
+                    to={`/login?redirect=${encodeURIComponent(marketplacePagePath)}`}
+                    size="sm"
+                    fw={600}
+                  >
                     Login instead?
                   </Anchor>
                 )}

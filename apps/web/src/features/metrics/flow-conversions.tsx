@@ -52,8 +52,8 @@ export function FlowConversionsSection({ flow }: { flow: Flow }) {
                 <Text span fw={600}>
                   {figures.conversions.toLocaleString()}
                 </Text>{' '}
-                of {figures.entries.toLocaleString()} people who entered reached the goal ({percent(figures.rate)}
-                )
+                of {figures.entries.toLocaleString()} people who entered reached the goal (
+                {percent(figures.rate)})
               </Text>
             </Group>
             <Table.ScrollContainer minWidth={420}>
@@ -76,7 +76,9 @@ export function FlowConversionsSection({ flow }: { flow: Flow }) {
                         </Table.Td>
                         <Table.Td ta="right">{row.passed.toLocaleString()}</Table.Td>
                         <Table.Td ta="right">{row.converted.toLocaleString()}</Table.Td>
-                        <Table.Td ta="right">{row.passed ? percent(row.converted / row.passed) : '–'}</Table.Td>
+                        <Table.Td ta="right">
+                          {row.passed ? percent(row.converted / row.passed) : '–'}
+                        </Table.Td>
                       </Table.Tr>
                     );
                   })}

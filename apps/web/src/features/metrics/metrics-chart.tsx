@@ -7,9 +7,21 @@ import { Paper, Text, VisuallyHidden } from '@mantine/core';
 export function bucketLabel(start: string, bucket: MetricsBucket, timeZone: string, long = false): string {
   const date = new Date(start);
   if (bucket === 'hour') {
-    return date.toLocaleString(undefined, { timeZone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(long ? { weekday: 'short' } : {}) });
+    return date.toLocaleString(undefined, {
+      timeZone,
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(long ? { weekday: 'short' } : {}),
+    });
   }
-  const day = date.toLocaleDateString(undefined, { timeZone, month: 'short', day: 'numeric', ...(long ? { year: 'numeric' } : {}) });
+  const day = date.toLocaleDateString(undefined, {
+    timeZone,
+    month: 'short',
+    day: 'numeric',
+    ...(long ? { year: 'numeric' } : {}),
+  });
   return bucket === 'week' && long ? `Week of ${day}` : day;
 }
 
@@ -23,12 +35,28 @@ const series = [
  * Delivered, unique opens and unique clicks over the period, one point a bucket. Screen readers get the same
  * figures as a table, since the picture's text is only its axes.
  */
-export function MetricsChart({ buckets, bucket, timeZone }: { buckets: EmailStatsBucket[]; bucket: MetricsBucket; timeZone: string }) {
-  const data = buckets.map((b) => ({ label: bucketLabel(b.start, bucket, timeZone), delivered: b.delivered, uniqueOpens: b.uniqueOpens, uniqueClicks: b.uniqueClicks }));
+export function MetricsChart({
+  buckets,
+  bucket,
+  timeZone,
+}: {
+  buckets: EmailStatsBucket[];
+  bucket: MetricsBucket;
+  timeZone: string;
+}) {
+  const data = buckets.map((b) => ({
+    label: bucketLabel(b.start, bucket, timeZone),
+    delivered: b.delivered,
+    uniqueOpens: b.uniqueOpens,
+    uniqueClicks: b.uniqueClicks,
+  }));
   return (
     <Paper withBorder radius="md" p="md">
       <Text fw={600} mb="sm">
-        Over time <Text span c="dimmed" size="sm">(by {bucket})</Text>
+        Over time{' '}
+        <Text span c="dimmed" size="sm">
+          (by {bucket})
+        </Text>
       </Text>
       {/* The chart takes the keyboard (arrow keys move its tooltip); its figures are also in the table below it. */}
       <div role="group" aria-label={`Chart of delivered, unique opens and unique clicks by ${bucket}`}>

@@ -3,16 +3,33 @@ import { Anchor, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { TableCard } from '../../ui/table-card.tsx';
 
-export const percent = (fraction: number) => `${(fraction * 100).toLocaleString(undefined, { maximumFractionDigits: 1 })}%`;
+export const percent = (fraction: number) =>
+  `${(fraction * 100).toLocaleString(undefined, { maximumFractionDigits: 1 })}%`;
 const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 /** The period's key numbers, each in a card with what it counts. */
 export function FigureCards({ totals }: { totals: EmailFigures }) {
   const cards: { label: string; value: string; note: string }[] = [
-    { label: 'Sent', value: totals.sent.toLocaleString(), note: `${totals.delivered.toLocaleString()} delivered` },
-    { label: 'Open rate', value: percent(totals.openRate), note: `${count(totals.uniqueOpens, 'person', 'people')} opened (${count(totals.opened, 'open', 'opens')})` },
-    { label: 'Click rate', value: percent(totals.clickRate), note: `${count(totals.uniqueClicks, 'person', 'people')} clicked (${count(totals.clicked, 'click', 'clicks')})` },
-    { label: 'Unsubscribed', value: totals.unsubscribed.toLocaleString(), note: `${count(totals.bounced, 'bounce', 'bounces')}, ${count(totals.complained, 'complaint', 'complaints')}` },
+    {
+      label: 'Sent',
+      value: totals.sent.toLocaleString(),
+      note: `${totals.delivered.toLocaleString()} delivered`,
+    },
+    {
+      label: 'Open rate',
+      value: percent(totals.openRate),
+      note: `${count(totals.uniqueOpens, 'person', 'people')} opened (${count(totals.opened, 'open', 'opens')})`,
+    },
+    {
+      label: 'Click rate',
+      value: percent(totals.clickRate),
+      note: `${count(totals.uniqueClicks, 'person', 'people')} clicked (${count(totals.clicked, 'click', 'clicks')})`,
+    },
+    {
+      label: 'Unsubscribed',
+      value: totals.unsubscribed.toLocaleString(),
+      note: `${count(totals.bounced, 'bounce', 'bounces')}, ${count(totals.complained, 'complaint', 'complaints')}`,
+    },
   ];
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md">

@@ -1,4 +1,11 @@
-import { defaultMetricsPreset, hasScopes, metricsMessages, metricsPresetLabels, metricsPresets, type MetricsPreset } from '@herald/contracts';
+import {
+  defaultMetricsPreset,
+  hasScopes,
+  metricsMessages,
+  metricsPresetLabels,
+  metricsPresets,
+  type MetricsPreset,
+} from '@herald/contracts';
 import { Group, MultiSelect, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconChartLine } from '@tabler/icons-react';
 import { useMemo, type ReactNode } from 'react';
@@ -17,8 +24,13 @@ import { periodRange } from './period-range.ts';
 
 /** The page's filters live in its address, so a reload or a shared link shows the same figures. */
 const param = { period: 'period', emails: 'emails', broadcast: 'broadcast', flow: 'flow' } as const;
-const isPreset = (value: string | null): value is MetricsPreset => metricsPresets.includes(value as MetricsPreset);
-const ids = (value: string | null) => (value ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const isPreset = (value: string | null): value is MetricsPreset =>
+  metricsPresets.includes(value as MetricsPreset);
+const ids = (value: string | null) =>
+  (value ?? '')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
 
 /** /metrics: email performance over a preset period, for all mail or by email, broadcast and flow (with its goal conversions). */
 export function MetricsPage() {
@@ -40,10 +52,27 @@ export function MetricsPage() {
   const emails = useEmails('false', { enabled: canRead && canListEmails });
   const broadcasts = useBroadcasts('false', { enabled: canRead && canListBroadcasts });
   const flows = useFlows({ enabled: canRead && canListFlows });
-  const emailOptions = useMemo(() => (emails.data?.emails ?? []).map((email) => ({ value: String(email.id), label: email.name || `Email ${email.id}` })), [emails.data]);
-  const broadcastOptions = useMemo(() => (broadcasts.data?.items ?? []).map((item) => ({ value: String(item.id), label: item.name })), [broadcasts.data]);
-  const flowOptions = useMemo(() => (flows.data?.integrations ?? []).filter((flow) => !flow.archived).map((flow) => ({ value: String(flow.id), label: flow.name })), [flows.data]);
-  const chosenFlow = filters.flowId === null ? undefined : flows.data?.integrations.find((flow) => flow.id === filters.flowId);
+  const emailOptions = useMemo(
+    () =>
+      (emails.data?.emails ?? []).map((email) => ({
+        value: String(email.id),
+        label: email.name || `Email ${email.id}`,
+      })),
+    [emails.data],
+  );
+  const broadcastOptions = useMemo(
+    () => (broadcasts.data?.items ?? []).map((item) => ({ value: String(item.id), label: item.name })),
+    [broadcasts.data],
+  );
+  const flowOptions = useMemo(
+    () =>
+      (flows.data?.integrations ?? [])
+        .filter((flow) => !flow.archived)
+        .map((flow) => ({ value: String(flow.id), label: flow.name })),
+    [flows.data],
+  );
+  const chosenFlow =
+    filters.flowId === null ? undefined : flows.data?.integrations.find((flow) => flow.id === filters.flowId);
 
   const setParam = (name: string, value: string | null) =>
     setParams(
@@ -113,11 +142,16 @@ export function MetricsPage() {
 
   const figures = stats.data?.stats;
   const t = figures?.totals;
-  const isQuiet = t !== undefined && t.sent + t.opened + t.clicked + t.unsubscribed + t.bounced + t.complained === 0;
+  const isQuiet =
+    t !== undefined && t.sent + t.opened + t.clicked + t.unsubscribed + t.bounced + t.complained === 0;
   /** The period's dates above what it shows, dimmed while another period loads. */
   const period = (shown: ReactNode) =>
     figures && (
-      <Stack gap="md" style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }} aria-busy={stats.isPlaceholderData}>
+      <Stack
+        gap="md"
+        style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+        aria-busy={stats.isPlaceholderData}
+      >
         <Text size="sm" c="dimmed">
           {periodRange(figures.startDate, figures.endDate, figures.timezone)} · times in {figures.timezone}
         </Text>
@@ -134,7 +168,8 @@ export function MetricsPage() {
       gate={{
         canRead,
         title: "You can't see email metrics",
-        description: 'Seeing metrics needs the “See email metrics” permission. Ask an owner of the account to give it to you.',
+        description:
+          'Seeing metrics needs the “See email metrics” permission. Ask an owner of the account to give it to you.',
       }}
       toolbar={
         <>
@@ -147,7 +182,13 @@ export function MetricsPage() {
       skeletonHeights={[96, 320, 160]}
       errorFallback={metricsMessages.loadError}
       isNoMatch={isQuiet}
-      noMatch={period(<EmptyState icon={<IconChartLine size={28} />} title="Nothing to report yet" description={`${metricsMessages.noData} Try a longer period, or send a broadcast.`} />)}
+      noMatch={period(
+        <EmptyState
+          icon={<IconChartLine size={28} />}
+          title="Nothing to report yet"
+          description={`${metricsMessages.noData} Try a longer period, or send a broadcast.`}
+        />,
+      )}
     >
       {() =>
         figures &&

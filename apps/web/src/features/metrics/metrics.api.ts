@@ -36,7 +36,10 @@ export function useEmailStats(filters: MetricsFilters, options: { enabled?: bool
  * All-time figures of one broadcast or one email (the broadcast and email pages), with clicks per link. All time starts
  * at the spec's all-time start; the figures come from the same rollups as the Metrics page.
  */
-export function useAllTimeStats(subject: { broadcastId: number } | { emailId: number }, options: { enabled?: boolean } = {}) {
+export function useAllTimeStats(
+  subject: { broadcastId: number } | { emailId: number },
+  options: { enabled?: boolean } = {},
+) {
   const params = new URLSearchParams({ startDate: allTimeStart });
   if ('broadcastId' in subject) params.set('broadcastId', String(subject.broadcastId));
   else params.set('emailIds', String(subject.emailId));

@@ -5,7 +5,12 @@
  * docs/tracking-and-metrics.md, Email metrics, "Periods").
  */
 export function periodRange(startDate: string, endDate: string, timeZone: string, locale?: string): string {
-  const format = new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric', year: 'numeric' });
+  const format = new Intl.DateTimeFormat(locale, {
+    timeZone,
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
   const start = new Date(startDate);
   const last = new Date(Math.max(start.getTime(), new Date(endDate).getTime() - 1));
   return format.formatRange(start, last);

@@ -13,11 +13,31 @@ type Subject = { broadcastId: number } | { emailId: number };
 function AllTimeFigures({ totals }: { totals: EmailFigures }) {
   return (
     <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="md" aria-label="Opens and clicks">
-      <Figure label="Opens" value={percent(totals.openRate)} hint={`${totals.uniqueOpens.toLocaleString()} people opened (${totals.opened.toLocaleString()} opens), of ${totals.delivered.toLocaleString()} delivered. Machine opens (privacy proxies, link scanners) are left out.`} />
-      <Figure label="Clicks" value={percent(totals.clickRate)} hint={`${totals.uniqueClicks.toLocaleString()} people clicked (${totals.clicked.toLocaleString()} clicks), of ${totals.delivered.toLocaleString()} delivered.`} />
-      <Figure label="Unsubscribes" value={totals.unsubscribed.toLocaleString()} hint="People who unsubscribed from this email." />
-      <Figure label="Bounces" value={totals.bounced.toLocaleString()} hint="Messages the recipients' servers refused or returned." />
-      <Figure label="Complaints" value={totals.complained.toLocaleString()} hint="Recipients who marked the email as spam." />
+      <Figure
+        label="Opens"
+        value={percent(totals.openRate)}
+        hint={`${totals.uniqueOpens.toLocaleString()} people opened (${totals.opened.toLocaleString()} opens), of ${totals.delivered.toLocaleString()} delivered. Machine opens (privacy proxies, link scanners) are left out.`}
+      />
+      <Figure
+        label="Clicks"
+        value={percent(totals.clickRate)}
+        hint={`${totals.uniqueClicks.toLocaleString()} people clicked (${totals.clicked.toLocaleString()} clicks), of ${totals.delivered.toLocaleString()} delivered.`}
+      />
+      <Figure
+        label="Unsubscribes"
+        value={totals.unsubscribed.toLocaleString()}
+        hint="People who unsubscribed from this email."
+      />
+      <Figure
+        label="Bounces"
+        value={totals.bounced.toLocaleString()}
+        hint="Messages the recipients' servers refused or returned."
+      />
+      <Figure
+        label="Complaints"
+        value={totals.complained.toLocaleString()}
+        hint="Recipients who marked the email as spam."
+      />
     </SimpleGrid>
   );
 }
@@ -38,7 +58,10 @@ export function SendFigures({ subject }: { subject: Subject }) {
       </Alert>
     );
   const data = stats.data;
-  const metricsLink = 'broadcastId' in subject ? `/metrics?broadcast=${subject.broadcastId}` : `/metrics?emails=${subject.emailId}`;
+  const metricsLink =
+    'broadcastId' in subject
+      ? `/metrics?broadcast=${subject.broadcastId}`
+      : `/metrics?emails=${subject.emailId}`;
   return (
     <ListBody
       query={stats}

@@ -60,12 +60,7 @@ function AddTagModal({
     setTag('');
   };
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={`Add tag to ${what}`}
-      centered
-    >
+    <Modal opened={opened} onClose={onClose} title={`Add tag to ${what}`} centered>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput
@@ -108,7 +103,9 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
   const [isTagOpen, setIsTagOpen] = useState(false);
   const target = Array.isArray(selected) ? { people: selected } : { segmentId: selected.segmentId };
   const count = Array.isArray(selected) ? selected.length : (selected.count ?? 0);
-  const what = Array.isArray(selected) ? `${count} ${count === 1 ? 'person' : 'people'}` : `everyone in ${selected.name}`;
+  const what = Array.isArray(selected)
+    ? `${count} ${count === 1 ? 'person' : 'people'}`
+    : `everyone in ${selected.name}`;
   const started = ({ message, bulkActionId }: { message: string; bulkActionId: number }) => {
     notifySuccess(message);
     onStarted(bulkActionId);
@@ -126,10 +123,10 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
       labels: { confirm: 'Archive', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
-        archive.mutate(
-          target,
-          { onSuccess: started, onError: (error) => notifyError(error, bulkErrors.archive) },
-        ),
+        archive.mutate(target, {
+          onSuccess: started,
+          onError: (error) => notifyError(error, bulkErrors.archive),
+        }),
     });
 
   const onExport = () => {
@@ -144,11 +141,21 @@ export function BulkBar({ selected, canWrite, canExport, notifyEmail, onStarted,
   };
 
   return (
-    <Paper withBorder radius="md" p="xs" px="sm" bg="indigo.0" role="toolbar" aria-label={Array.isArray(selected) ? 'Selected people' : 'Everyone in this segment'}>
+    <Paper
+      withBorder
+      radius="md"
+      p="xs"
+      px="sm"
+      bg="indigo.0"
+      role="toolbar"
+      aria-label={Array.isArray(selected) ? 'Selected people' : 'Everyone in this segment'}
+    >
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Group gap="xs">
           <Text size="sm" fw={600}>
-            {Array.isArray(selected) ? `${count} selected` : `All ${selected.count === null ? '' : `${count.toLocaleString()} `}people in ${selected.name}`}
+            {Array.isArray(selected)
+              ? `${count} selected`
+              : `All ${selected.count === null ? '' : `${count.toLocaleString()} `}people in ${selected.name}`}
           </Text>
           <Button size="compact-sm" variant="subtle" onClick={onClear}>
             {Array.isArray(selected) ? 'Clear' : 'Close'}

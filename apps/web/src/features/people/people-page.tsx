@@ -22,7 +22,11 @@ import { effectiveQuery, searchThrottleMs, usePeopleSearch, usePersonFields } fr
 import { defaultTableFields } from './person-values.tsx';
 
 /** The list's own query parameters: the search (All People) and the sort survive a reload and the back button. */
-export const peopleListParams = { search: 'people-search', sort: 'people-sort', order: 'people-order' } as const;
+export const peopleListParams = {
+  search: 'people-search',
+  sort: 'people-sort',
+  order: 'people-order',
+} as const;
 
 /**
  * /people, /segments and /segments/{id}: the segment list on the left and the current segment's people
@@ -41,16 +45,24 @@ export function PeoplePage() {
   const isAllPeople = current !== undefined && current.autoType === 'allPeople';
   const choices = useConditionChoices(canRead, list, current?.id);
 
-  const filters = useListState({ search: '', sort: 'createdAt', order: 'desc' }, { params: peopleListParams });
+  const filters = useListState(
+    { search: '', sort: 'createdAt', order: 'desc' },
+    { params: peopleListParams },
+  );
   const input = filters.values.search;
-  const sort: PeopleSort = { sort: filters.values.sort, order: filters.values.order === 'asc' ? 'asc' : 'desc' };
+  const sort: PeopleSort = {
+    sort: filters.values.sort,
+    order: filters.values.order === 'asc' ? 'asc' : 'desc',
+  };
   // Throttled to one search per 500 ms; fewer than 2 characters lists everyone. Search covers All People.
   const throttled = useThrottledValue(input, searchThrottleMs);
   const query = isAllPeople ? effectiveQuery(throttled) : '';
   const isSearching = query !== '';
   const isDefaultSort = sort.sort === 'createdAt' && sort.order === 'desc';
   const search = usePeopleSearch(query, { enabled: canRead && isSearching });
-  const segmentPeople = useSegmentPeople(current?.id ?? null, sort.sort, sort.order, { enabled: canRead && !isSearching });
+  const segmentPeople = useSegmentPeople(current?.id ?? null, sort.sort, sort.order, {
+    enabled: canRead && !isSearching,
+  });
   const count = useSegmentCount(current?.id ?? null, { enabled: canRead });
   const fields = usePersonFields({ enabled: canRead });
   const [selected, setSelected] = useState<number[]>([]);
@@ -79,7 +91,9 @@ export function PeoplePage() {
   const pages = isSearching ? search.data?.pages : segmentPeople.data?.pages;
   const people: Person[] = useMemo(() => {
     const seen = new Set<number>();
-    return (pages ?? []).flatMap((p) => p.users).filter((p) => (seen.has(p.id) ? false : (seen.add(p.id), true)));
+    return (pages ?? [])
+      .flatMap((p) => p.users)
+      .filter((p) => (seen.has(p.id) ? false : (seen.add(p.id), true)));
   }, [pages]);
   const active = isSearching ? search : segmentPeople;
 
@@ -90,7 +104,9 @@ export function PeoplePage() {
 
   const failed = segments.isError ? segments : active;
   const status = {
-    isPending: segments.isPending || (isSearching ? search.isPending : segmentPeople.isPending && current !== undefined),
+    isPending:
+      segments.isPending ||
+      (isSearching ? search.isPending : segmentPeople.isPending && current !== undefined),
     isError: segments.isError || (current !== undefined && active.isError),
     error: failed.error,
     refetch: failed.refetch,
@@ -103,10 +119,19 @@ export function PeoplePage() {
       actions={
         canWrite && (
           <Group gap="xs">
-            <Button variant="default" component={Link} to="/people/imports/new" leftSection={<IconFileImport size={16} />}>
+            <Button
+              variant="default"
+              component={Link}
+              to="/people/imports/new"
+              leftSection={<IconFileImport size={16} />}
+            >
               Import
             </Button>
-            <Button variant="default" leftSection={<IconFilterPlus size={16} />} onClick={() => setIsNewOpen(true)}>
+            <Button
+              variant="default"
+              leftSection={<IconFilterPlus size={16} />}
+              onClick={() => setIsNewOpen(true)}
+            >
               New segment
             </Button>
             <Button leftSection={<IconUserPlus size={16} />} onClick={() => setIsAddOpen(true)}>
@@ -117,7 +142,14 @@ export function PeoplePage() {
       }
       isReady={isReady}
       gate={seeGate(canRead, 'people', 'See people')}
-      sidebar={(isNarrow) => <SegmentsColumn segments={list} currentId={current?.id ?? null} canWrite={canWrite} isNarrow={isNarrow} />}
+      sidebar={(isNarrow) => (
+        <SegmentsColumn
+          segments={list}
+          currentId={current?.id ?? null}
+          canWrite={canWrite}
+          isNarrow={isNarrow}
+        />
+      )}
       toolbar={
         <PeopleToolbar
           segment={current}
@@ -144,8 +176,20 @@ export function PeoplePage() {
       }
       query={status}
       loadingLabel={isSearching ? 'Searching' : 'Loading people'}
-      skeleton={isSearching && !segments.isPending ? undefined : <PeopleTableSkeleton columns={columns} fields={fields.data?.items} />}
-      errorFallback={segments.isError ? segmentMessages.loadError : isSearching ? peopleMessages.searchError : isDefaultSort ? segmentMessages.peopleError : segmentMessages.sortError}
+      skeleton={
+        isSearching && !segments.isPending ? undefined : (
+          <PeopleTableSkeleton columns={columns} fields={fields.data?.items} />
+        )
+      }
+      errorFallback={
+        segments.isError
+          ? segmentMessages.loadError
+          : isSearching
+            ? peopleMessages.searchError
+            : isDefaultSort
+              ? segmentMessages.peopleError
+              : segmentMessages.sortError
+      }
       notFound={
         !current && (
           <EmptyState
@@ -171,7 +215,12 @@ export function PeoplePage() {
                 <Button onClick={() => setIsAddOpen(true)} leftSection={<IconUserPlus size={16} />}>
                   Add person
                 </Button>
-                <Button variant="default" component={Link} to="/people/imports/new" leftSection={<IconFileImport size={16} />}>
+                <Button
+                  variant="default"
+                  component={Link}
+                  to="/people/imports/new"
+                  leftSection={<IconFileImport size={16} />}
+                >
                   Import people
                 </Button>
               </Group>
@@ -183,7 +232,9 @@ export function PeoplePage() {
       noMatch={
         <Paper withBorder radius="md" p="xl">
           <Text c="dimmed" ta="center">
-            {isSearching ? `No people match “${query}”.` : 'No people match these conditions yet. Membership updates by itself as people change.'}
+            {isSearching
+              ? `No people match “${query}”.`
+              : 'No people match these conditions yet. Membership updates by itself as people change.'}
           </Text>
         </Paper>
       }
@@ -193,7 +244,11 @@ export function PeoplePage() {
             {people.length.toLocaleString()} {people.length === 1 ? 'person' : 'people'} shown
           </Text>
           {active.hasNextPage && (
-            <Button variant="default" onClick={() => void active.fetchNextPage()} loading={active.isFetchingNextPage}>
+            <Button
+              variant="default"
+              onClick={() => void active.fetchNextPage()}
+              loading={active.isFetchingNextPage}
+            >
               Load more
             </Button>
           )}
@@ -202,10 +257,22 @@ export function PeoplePage() {
       after={
         <>
           {current && (
-            <ConditionsDrawer segment={current} opened={isEditing} readOnly={!canWrite || current.autoSegment} choices={choices} onClose={() => setEditing(false)} />
+            <ConditionsDrawer
+              segment={current}
+              opened={isEditing}
+              readOnly={!canWrite || current.autoSegment}
+              choices={choices}
+              onClose={() => setEditing(false)}
+            />
           )}
           {current && (
-            <ExplainModal segment={current} person={explaining?.person ?? null} opened={explaining !== null} choices={choices} onClose={() => setExplaining(null)} />
+            <ExplainModal
+              segment={current}
+              person={explaining?.person ?? null}
+              opened={explaining !== null}
+              choices={choices}
+              onClose={() => setExplaining(null)}
+            />
           )}
           <AddPersonModal opened={isAddOpen} onClose={() => setIsAddOpen(false)} />
           <NewSegmentModal opened={isNewOpen} onClose={() => setIsNewOpen(false)} />
@@ -218,7 +285,11 @@ export function PeoplePage() {
         fields={fields.data?.items}
         selected={selected}
         onSelect={setSelected}
-        onExplain={isAllPeople ? undefined : (p) => setExplaining({ person: { id: p.id, label: p.email ?? `Person ${p.id}` } })}
+        onExplain={
+          isAllPeople
+            ? undefined
+            : (p) => setExplaining({ person: { id: p.id, label: p.email ?? `Person ${p.id}` } })
+        }
       />
     </ListPage>
   );

@@ -22,7 +22,8 @@ export function PeopleTable({ people, columns, fields, selected, onSelect, onExp
   const navigate = useNavigate();
   const allSelected = people.length > 0 && people.every((p) => selected.includes(p.id));
   const someSelected = selected.length > 0 && !allSelected;
-  const toggle = (id: number, on: boolean) => onSelect(on ? [...selected, id] : selected.filter((x) => x !== id));
+  const toggle = (id: number, on: boolean) =>
+    onSelect(on ? [...selected, id] : selected.filter((x) => x !== id));
   return (
     <TableCard minWidth={Math.max(560, columns.length * 150)} verticalSpacing="xs">
       <Table.Thead>
@@ -52,12 +53,24 @@ export function PeopleTable({ people, columns, fields, selected, onSelect, onExp
               bg={isSelected ? 'var(--mantine-color-indigo-light)' : undefined}
             >
               <Table.Td onClick={(e) => e.stopPropagation()}>
-                <Checkbox aria-label={`Select ${person.email ?? person.id}`} checked={isSelected} onChange={(e) => toggle(person.id, e.currentTarget.checked)} />
+                <Checkbox
+                  aria-label={`Select ${person.email ?? person.id}`}
+                  checked={isSelected}
+                  onChange={(e) => toggle(person.id, e.currentTarget.checked)}
+                />
               </Table.Td>
               {columns.map((name) => (
                 <Table.Td key={name}>
                   {name === 'email' ? (
-                    <Text component={Link} to={`/people/${person.id}`} size="sm" fw={500} c="indigo.8" onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-all' }}>
+                    <Text
+                      component={Link}
+                      to={`/people/${person.id}`}
+                      size="sm"
+                      fw={500}
+                      c="indigo.8"
+                      onClick={(e) => e.stopPropagation()}
+                      style={{ wordBreak: 'break-all' }}
+                    >
                       {person.email ?? `Person ${person.id}`}
                     </Text>
                   ) : (
@@ -69,7 +82,11 @@ export function PeopleTable({ people, columns, fields, selected, onSelect, onExp
                 <Table.Td onClick={(e) => e.stopPropagation()}>
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
-                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${person.email ?? person.id}`}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        aria-label={`Actions for ${person.email ?? person.id}`}
+                      >
                         <IconDots size={16} />
                       </ActionIcon>
                     </Menu.Target>
@@ -90,7 +107,13 @@ export function PeopleTable({ people, columns, fields, selected, onSelect, onExp
 }
 
 /** Placeholder rows in the table's shape while a segment's people load; past 30 s, the spinner's time-out message. */
-export function PeopleTableSkeleton({ columns, fields }: { columns: string[]; fields: PersonField[] | undefined }) {
+export function PeopleTableSkeleton({
+  columns,
+  fields,
+}: {
+  columns: string[];
+  fields: PersonField[] | undefined;
+}) {
   const [hasTimedOut, setHasTimedOut] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setHasTimedOut(true), spinnerTimeoutMs);

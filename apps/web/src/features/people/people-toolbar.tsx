@@ -53,7 +53,11 @@ export function PeopleToolbar(props: PeopleToolbarProps) {
           onWholeSegment={props.onWholeSegment}
         />
       )}
-      {count.isError && <Text size="sm" c="orange">{errorMessage(count.error, segmentMessages.previewError)}</Text>}
+      {count.isError && (
+        <Text size="sm" c="orange">
+          {errorMessage(count.error, segmentMessages.previewError)}
+        </Text>
+      )}
       {props.search && (
         <TextInput
           aria-label="Search people"
@@ -71,7 +75,11 @@ export function PeopleToolbar(props: PeopleToolbarProps) {
       ))}
       {(selected.length > 0 || (props.isWholeSegment && segment)) && (
         <BulkBar
-          selected={selected.length > 0 || !segment ? selected : { segmentId: segment.id, name: segment.name, count: count.data?.totalCount ?? null }}
+          selected={
+            selected.length > 0 || !segment
+              ? selected
+              : { segmentId: segment.id, name: segment.name, count: count.data?.totalCount ?? null }
+          }
           canWrite={props.canWrite}
           canExport={props.canExport}
           notifyEmail={props.notifyEmail}

@@ -44,7 +44,12 @@ export function PersonMetrics({ id }: { id: number }) {
       <Title order={2} fz={18} mb="md">
         Email activity
       </Title>
-      <ListBody query={metrics} loadingLabel="Loading email activity" skeletonHeights={[48]} errorFallback="Error while loading this person.">
+      <ListBody
+        query={metrics}
+        loadingLabel="Loading email activity"
+        skeletonHeights={[48]}
+        errorFallback="Error while loading this person."
+      >
         <SimpleGrid cols={{ base: 3, xs: 5 }} spacing="sm">
           {metricLabels.map(([key, label]) => (
             <Stack key={key} gap={0} align="center" ta="center">

@@ -22,13 +22,7 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { seeGate } from '../../ui/list-page.tsx';
 import { DetailPage, isBadId } from '../../ui/detail-page.tsx';
 import { useAccess } from '../account/use-access.ts';
-import {
-  tagsOf,
-  useDeletePerson,
-  usePerson,
-  usePersonFields,
-  usePersonTag,
-} from './people.api.ts';
+import { tagsOf, useDeletePerson, usePerson, usePersonFields, usePersonTag } from './people.api.ts';
 import { PersonActivity, PersonMetrics } from './person-activity.tsx';
 import { PersonFieldsPanel } from './person-fields-panel.tsx';
 import { PersonSuppression } from './person-suppression.tsx';

@@ -1,5 +1,18 @@
 import { sendingMessages, type CommunicationPreferences, type PreferenceValue } from '@herald/contracts';
-import { Alert, Anchor, Badge, Button, Divider, Group, Paper, Stack, Switch, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  Stack,
+  Switch,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconMailOff, IconShieldCheck } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -10,12 +23,18 @@ import { ListBody } from '../../ui/list-page.tsx';
 import { LinkProblem, PreviewNote, PublicCard } from './public-card.tsx';
 import { usePreferences, useSavePreferences, useUnsubscribeFromAll } from './preferences.api.ts';
 
-const previewText = 'Recipients who follow this link see their own preferences here: a switch for each marketing category, and the option to unsubscribe from everything.';
+const previewText =
+  'Recipients who follow this link see their own preferences here: a switch for each marketing category, and the option to unsubscribe from everything.';
 
 /** Each marketing category's switch as the recipient sees it: anything but an opt-out is on, and all are off after unsubscribing from all. */
 function switchesOf(data: CommunicationPreferences): Record<string, boolean> {
   return Object.fromEntries(
-    data.categories.filter((c) => c.type === 'marketing').map((c) => [String(c.id), !data.unsubscribedFromAll && data.categoriesForPerson[String(c.id)] !== 'optOut']),
+    data.categories
+      .filter((c) => c.type === 'marketing')
+      .map((c) => [
+        String(c.id),
+        !data.unsubscribedFromAll && data.categoriesForPerson[String(c.id)] !== 'optOut',
+      ]),
   );
 }
 
@@ -33,7 +52,9 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
     if (changed.length === 0 || save.isPending) return;
     // Opting in again lifts an unsubscribe from all; every switch is then saved, so none comes back on unasked.
     const ids = data.unsubscribedFromAll ? Object.keys(switches) : changed;
-    const choices: Record<string, PreferenceValue> = Object.fromEntries(ids.map((id) => [id, switches[id] ? 'optIn' : 'optOut']));
+    const choices: Record<string, PreferenceValue> = Object.fromEntries(
+      ids.map((id) => [id, switches[id] ? 'optIn' : 'optOut']),
+    );
     save.mutate(choices, {
       onSuccess: () => notifySuccess(sendingMessages.preferencesUpdated),
       onError: (error) => notifyError(error, sendingMessages.preferencesError),
@@ -43,7 +64,12 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
   const confirmUnsubscribeAll = () =>
     modals.openConfirmModal({
       title: 'Unsubscribe from all?',
-      children: <Text size="sm">You will stop receiving every marketing email from {data.accountName}. Messages about your account, such as receipts, still arrive.</Text>,
+      children: (
+        <Text size="sm">
+          You will stop receiving every marketing email from {data.accountName}. Messages about your account,
+          such as receipts, still arrive.
+        </Text>
+      ),
       labels: { confirm: 'Unsubscribe from all', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
@@ -58,7 +84,8 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
       <Stack gap="md">
         {data.unsubscribedFromAll && (
           <Alert variant="light" color="orange" icon={<IconMailOff size={18} />}>
-            You are unsubscribed from all marketing emails from {data.accountName}. Turn on what you would like to receive and save.
+            You are unsubscribed from all marketing emails from {data.accountName}. Turn on what you would
+            like to receive and save.
           </Alert>
         )}
         {marketing.length > 0 && (
@@ -70,7 +97,15 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
               const id = String(category.id);
               const isSource = data.categoryId === category.id;
               return (
-                <Paper key={id} withBorder radius="md" p="sm" bg={isSource ? 'indigo.0' : undefined} style={isSource ? { borderColor: 'var(--mantine-color-indigo-4)' } : undefined} aria-current={isSource ? 'true' : undefined}>
+                <Paper
+                  key={id}
+                  withBorder
+                  radius="md"
+                  p="sm"
+                  bg={isSource ? 'indigo.0' : undefined}
+                  style={isSource ? { borderColor: 'var(--mantine-color-indigo-4)' } : undefined}
+                  aria-current={isSource ? 'true' : undefined}
+                >
                   <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
                     <Switch
                       label={category.name}
@@ -94,7 +129,9 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
             })}
             <Group justify="space-between" gap="sm" wrap="wrap">
               <Text size="xs" c="dimmed" aria-live="polite">
-                {changed.length === 0 ? 'No changes to save.' : `${changed.length} unsaved ${changed.length === 1 ? 'change' : 'changes'}.`}
+                {changed.length === 0
+                  ? 'No changes to save.'
+                  : `${changed.length} unsaved ${changed.length === 1 ? 'change' : 'changes'}.`}
               </Text>
               <Button type="submit" loading={save.isPending} disabled={changed.length === 0}>
                 Save
@@ -137,7 +174,12 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
               <Text size="sm" c="dimmed" style={{ flex: '1 1 220px' }}>
                 Rather not hear from {data.accountName} at all?
               </Text>
-              <Button variant="outline" color="red" onClick={confirmUnsubscribeAll} loading={unsubscribeAll.isPending}>
+              <Button
+                variant="outline"
+                color="red"
+                onClick={confirmUnsubscribeAll}
+                loading={unsubscribeAll.isPending}
+              >
                 Unsubscribe from all
               </Button>
             </Group>
@@ -166,7 +208,11 @@ export function PreferenceCentrePage() {
         errorFallback={sendingMessages.preferencesLoadError}
         failure={(message) => (isPreview ? null : <LinkProblem message={message} />)}
       >
-        {() => preferences.data && <PreferencesForm key={preferences.dataUpdatedAt} data={preferences.data} token={token} />}
+        {() =>
+          preferences.data && (
+            <PreferencesForm key={preferences.dataUpdatedAt} data={preferences.data} token={token} />
+          )
+        }
       </ListBody>
     );
 
@@ -183,7 +229,13 @@ export function PreferenceCentrePage() {
             {data && (
               <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }}>
                 {data.site ? (
-                  <Anchor href={data.site.startsWith('http') ? data.site : `https://${data.site}`} target="_blank" rel="noopener noreferrer" size="sm" underline="always">
+                  <Anchor
+                    href={data.site.startsWith('http') ? data.site : `https://${data.site}`}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    size="sm"
+                    underline="always"
+                  >
                     {data.accountName}
                   </Anchor>
                 ) : (

@@ -10,7 +10,8 @@ const preferencesKey = (token: string) => ['preferences', token] as const;
 export function usePreferences(token: string) {
   return useQuery({
     queryKey: preferencesKey(token),
-    queryFn: () => api.get(withToken('/communication-preferences', token), { schema: CommunicationPreferences }),
+    queryFn: () =>
+      api.get(withToken('/communication-preferences', token), { schema: CommunicationPreferences }),
     enabled: token.length > 0,
     retry: false,
     refetchOnWindowFocus: false,
@@ -20,7 +21,8 @@ export function usePreferences(token: string) {
 export function useSavePreferences(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (choices: Record<string, PreferenceValue>) => api.post<void>(withToken('/communication-preferences', token), choices),
+    mutationFn: (choices: Record<string, PreferenceValue>) =>
+      api.post<void>(withToken('/communication-preferences', token), choices),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: preferencesKey(token) }),
   });
 }
@@ -37,7 +39,8 @@ export function useUnsubscribeFromAll(token: string) {
 /** The unsubscribe link's page: one POST, made once per token. */
 export function useUnsubscribe() {
   return useMutation({
-    mutationFn: (token: string) => api.post(withToken('/unsubscribe', token), undefined, { schema: UnsubscribeResponse }),
+    mutationFn: (token: string) =>
+      api.post(withToken('/unsubscribe', token), undefined, { schema: UnsubscribeResponse }),
   });
 }
 

@@ -27,7 +27,13 @@ export function PreviewNote({ children }: { children: ReactNode }) {
 /** A link that cannot be used (bad, expired, refused), in the server's words. */
 export function LinkProblem({ message }: { message: string }) {
   return (
-    <Alert variant="light" color="red" icon={<IconAlertCircle size={18} />} role="alert" title="This link can’t be used">
+    <Alert
+      variant="light"
+      color="red"
+      icon={<IconAlertCircle size={18} />}
+      role="alert"
+      title="This link can’t be used"
+    >
       {message}
     </Alert>
   );

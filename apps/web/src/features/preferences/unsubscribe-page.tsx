@@ -29,11 +29,13 @@ export function UnsubscribePage() {
   if (isPreview)
     body = (
       <PreviewNote>
-        A recipient who follows this link is unsubscribed from all marketing emails at once and sees a confirmation here, with a link to their preferences in case they change their mind.
+        A recipient who follows this link is unsubscribed from all marketing emails at once and sees a
+        confirmation here, with a link to their preferences in case they change their mind.
       </PreviewNote>
     );
   else if (!token) body = <LinkProblem message={sendingMessages.linkInvalid} />;
-  else if (unsubscribe.isError) body = <LinkProblem message={errorMessage(unsubscribe.error, sendingMessages.unsubscribeError)} />;
+  else if (unsubscribe.isError)
+    body = <LinkProblem message={errorMessage(unsubscribe.error, sendingMessages.unsubscribeError)} />;
   else if (!unsubscribe.data) body = <Skeleton h={96} role="status" aria-label="Unsubscribing you" />;
   else
     body = (

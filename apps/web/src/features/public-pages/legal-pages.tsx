@@ -26,11 +26,14 @@ export function PrivacyPage() {
   return (
     <LegalLayout title="Privacy policy">
       <Text>
-        Herald is open-source software. Whoever runs this server (the operator) decides how it is hosted and is responsible for the
-        data kept on it. This page describes what the software itself does.
+        Herald is open-source software. Whoever runs this server (the operator) decides how it is hosted and
+        is responsible for the data kept on it. This page describes what the software itself does.
       </Text>
       <List spacing="xs">
-        <List.Item>It stores the account details you enter (name, email, phone, company site, goals) and the people you import.</List.Item>
+        <List.Item>
+          It stores the account details you enter (name, email, phone, company site, goals) and the people you
+          import.
+        </List.Item>
         <List.Item>It keeps you signed in with a session cookie; it sets no advertising cookies.</List.Item>
         <List.Item>It sends email only through the mail server the operator configured.</List.Item>
         <List.Item>Errors in your browser may be reported to this server to help fix them.</List.Item>
@@ -47,13 +50,15 @@ export function TermsPage() {
   return (
     <LegalLayout title="Terms of service">
       <Text>
-        This installation of Herald is provided by its operator. By creating an account you agree to use it lawfully and to send
-        email only to people who asked to receive it.
+        This installation of Herald is provided by its operator. By creating an account you agree to use it
+        lawfully and to send email only to people who asked to receive it.
       </Text>
       <List spacing="xs">
         <List.Item>Do not send spam or import contacts without their consent.</List.Item>
         <List.Item>Accounts that send abusive email may be suspended.</List.Item>
-        <List.Item>The software is provided as is, without warranty, under its open-source licence.</List.Item>
+        <List.Item>
+          The software is provided as is, without warranty, under its open-source licence.
+        </List.Item>
       </List>
       <Text c="dimmed" size="sm">
         The operator of this server may publish additional terms.

@@ -1,4 +1,10 @@
-import { businessTypes, estimatedContactsOptions, isValidSite, messages, type Account } from '@herald/contracts';
+import {
+  businessTypes,
+  estimatedContactsOptions,
+  isValidSite,
+  messages,
+  type Account,
+} from '@herald/contracts';
 
 type EstimatedContacts = (typeof estimatedContactsOptions)[number];
 
@@ -25,7 +31,9 @@ export function CompanyStep({ account, onDone }: { account: Account; onDone: (ac
   const [isSiteTouched, setIsSiteTouched] = useState(false);
   const [industryType, setIndustryType] = useState<string | null>(initial.type);
   const [otherIndustry, setOtherIndustry] = useState(initial.other);
-  const [estimatedContacts, setEstimatedContacts] = useState<string | null>(isEstimatedContacts(account.estimatedContacts) ? account.estimatedContacts : null);
+  const [estimatedContacts, setEstimatedContacts] = useState<string | null>(
+    isEstimatedContacts(account.estimatedContacts) ? account.estimatedContacts : null,
+  );
   const [isSubmitted, setIsSubmitted] = useState(false);
   const save = useStepSave(onDone);
 
@@ -33,8 +41,10 @@ export function CompanyStep({ account, onDone }: { account: Account; onDone: (ac
   const industry = industryType === otherType ? otherIndustry.trim() : (industryType ?? '');
   const siteError = (isSiteTouched || isSubmitted) && !isSiteOk ? messages.doubleCheckSite : null;
   const industryError = isSubmitted && !industryType ? 'Please choose your industry.' : null;
-  const otherError = isSubmitted && industryType === otherType && !industry ? 'Please tell us your industry.' : null;
-  const contactsError = isSubmitted && !estimatedContacts ? 'Please choose how many contacts you have.' : null;
+  const otherError =
+    isSubmitted && industryType === otherType && !industry ? 'Please tell us your industry.' : null;
+  const contactsError =
+    isSubmitted && !estimatedContacts ? 'Please choose how many contacts you have.' : null;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -80,7 +90,10 @@ export function CompanyStep({ account, onDone }: { account: Account; onDone: (ac
           )}
           <NativeSelect
             label="Estimated contacts"
-            data={[{ value: '', label: 'How many people will you email?', disabled: true }, ...estimatedContactsOptions]}
+            data={[
+              { value: '', label: 'How many people will you email?', disabled: true },
+              ...estimatedContactsOptions,
+            ]}
             value={estimatedContacts ?? ''}
             onChange={(event) => setEstimatedContacts(event.currentTarget.value || null)}
             error={contactsError}

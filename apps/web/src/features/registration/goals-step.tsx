@@ -39,7 +39,10 @@ export function GoalsStep({ account, onDone }: { account: Account; onDone: (acco
 
   return (
     <>
-      <StepHeading title="Almost there! Tell us about your goals." description="What should Herald help you do?" />
+      <StepHeading
+        title="Almost there! Tell us about your goals."
+        description="What should Herald help you do?"
+      />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <FormError>{save.error}</FormError>

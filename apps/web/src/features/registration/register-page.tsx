@@ -1,4 +1,10 @@
-import { defaultAfterRegister, messages, registrationSteps, type Account, type RegistrationStep } from '@herald/contracts';
+import {
+  defaultAfterRegister,
+  messages,
+  registrationSteps,
+  type Account,
+  type RegistrationStep,
+} from '@herald/contracts';
 import { Button, Center, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -50,7 +56,14 @@ export function RegisterPage() {
   };
 
   if (session.isPending) return <Loading step={requestedStep} />;
-  if (session.isError) return <Failure step={requestedStep} message={messages.connectionIssues} onRetry={() => void session.refetch()} />;
+  if (session.isError)
+    return (
+      <Failure
+        step={requestedStep}
+        message={messages.connectionIssues}
+        onRetry={() => void session.refetch()}
+      />
+    );
 
   if (!isLoggedIn) {
     if (requestedStep !== 'email') return <Navigate to={stepPath('email')} replace />;
@@ -95,7 +108,15 @@ export function RegisterPage() {
   );
 }
 
-function Failure({ step, message, onRetry }: { step: RegistrationStep | null; message: string; onRetry: () => void }) {
+function Failure({
+  step,
+  message,
+  onRetry,
+}: {
+  step: RegistrationStep | null;
+  message: string;
+  onRetry: () => void;
+}) {
   return (
     <RegistrationLayout step={step}>
       <Stack gap="md">

@@ -17,7 +17,8 @@ export function useCreateAccount() {
 export function useSetInitialPassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (password: string) => api.post('/accounts/initial-password', { password }, { schema: Account }),
+    mutationFn: (password: string) =>
+      api.post('/accounts/initial-password', { password }, { schema: Account }),
     onSuccess: (account) => queryClient.setQueryData<Account>(accountKey, account),
   });
 }

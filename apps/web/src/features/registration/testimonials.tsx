@@ -5,12 +5,32 @@ import classes from './testimonials.module.css';
 
 /** Generic quotes attributed to roles, not to real people or companies. */
 export const testimonials = [
-  { quote: 'Our welcome sequence now runs on its own, and new sign-ups get the right email at the right moment.', role: 'Founder, SaaS company' },
-  { quote: 'Segments by behaviour instead of one big list changed how we talk to our customers.', role: 'Marketing lead, eCommerce store' },
-  { quote: 'We set up onboarding flows for three clients in an afternoon, with no engineer involved.', role: 'Director, digital agency' },
-  { quote: 'Tags and custom fields keep our course students organised, so every cohort hears what matters to them.', role: 'Program manager, online school' },
-  { quote: 'I finally see which emails bring readers back, and I stopped guessing what to send next.', role: 'Independent content creator' },
-  { quote: 'Moving our broadcasts and automations into one place saved us hours every week.', role: 'Growth marketer, B2B software' },
+  {
+    quote:
+      'Our welcome sequence now runs on its own, and new sign-ups get the right email at the right moment.',
+    role: 'Founder, SaaS company',
+  },
+  {
+    quote: 'Segments by behaviour instead of one big list changed how we talk to our customers.',
+    role: 'Marketing lead, eCommerce store',
+  },
+  {
+    quote: 'We set up onboarding flows for three clients in an afternoon, with no engineer involved.',
+    role: 'Director, digital agency',
+  },
+  {
+    quote:
+      'Tags and custom fields keep our course students organised, so every cohort hears what matters to them.',
+    role: 'Program manager, online school',
+  },
+  {
+    quote: 'I finally see which emails bring readers back, and I stopped guessing what to send next.',
+    role: 'Independent content creator',
+  },
+  {
+    quote: 'Moving our broadcasts and automations into one place saved us hours every week.',
+    role: 'Growth marketer, B2B software',
+  },
 ] as const;
 
 const rotateEveryMs = 9_000;
@@ -21,7 +41,10 @@ export function TestimonialPanel({ startAt }: { startAt: number }) {
 
   useEffect(() => setIndex(startAt % testimonials.length), [startAt]);
   useEffect(() => {
-    const timer = setInterval(() => setIndex((current) => (current + 1) % testimonials.length), rotateEveryMs);
+    const timer = setInterval(
+      () => setIndex((current) => (current + 1) % testimonials.length),
+      rotateEveryMs,
+    );
     return () => clearInterval(timer);
   }, []);
 
@@ -31,7 +54,8 @@ export function TestimonialPanel({ startAt }: { startAt: number }) {
       justify="center"
       p={56}
       style={{
-        background: 'linear-gradient(160deg, var(--mantine-color-indigo-7) 0%, var(--mantine-color-violet-8) 100%)',
+        background:
+          'linear-gradient(160deg, var(--mantine-color-indigo-7) 0%, var(--mantine-color-violet-8) 100%)',
         color: 'white',
       }}
       aria-label="What customers say"

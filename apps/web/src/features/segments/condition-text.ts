@@ -58,13 +58,20 @@ export function conditionNames(choices: Pick<ConditionChoices, 'segments' | 'fie
 }
 
 /** One line saying what a node asks, for read-only views and "why in or out". */
-export function describeNode(node: ConditionNode, names: ConditionNames = conditionNames({ segments: [], fields: [] })): string {
+export function describeNode(
+  node: ConditionNode,
+  names: ConditionNames = conditionNames({ segments: [], fields: [] }),
+): string {
   switch (node.type) {
     case 'group':
       return node.operator === 'and' ? 'All of these' : 'Any of these';
     case 'field': {
       const value = node.value === undefined ? '' : ` ${String(node.value)}`;
-      const unit = ['withinLast', 'withinNext'].includes(node.operator) ? ' days' : node.operator === 'moreThanAgo' ? ' days ago' : '';
+      const unit = ['withinLast', 'withinNext'].includes(node.operator)
+        ? ' days'
+        : node.operator === 'moreThanAgo'
+          ? ' days ago'
+          : '';
       return `${names.field(node.field)} ${operatorLabels[node.operator]}${value}${unit}`;
     }
     case 'tag':
@@ -98,9 +105,21 @@ export function newCondition(type: Condition['type'], otherSegmentId: number | u
     case 'tag':
       return { type, operator: 'has', tag: '' };
     case 'event':
-      return { type, name: '', count: { operator: 'atLeast', value: 1 }, window: { type: 'ever' }, properties: [] };
+      return {
+        type,
+        name: '',
+        count: { operator: 'atLeast', value: 1 },
+        window: { type: 'ever' },
+        properties: [],
+      };
     case 'emailActivity':
-      return { type, activity: 'opened', performed: true, subject: { type: 'any' }, window: { type: 'inTheLast', days: 30 } };
+      return {
+        type,
+        activity: 'opened',
+        performed: true,
+        subject: { type: 'any' },
+        window: { type: 'inTheLast', days: 30 },
+      };
     case 'segment':
       return { type, operator: 'in', segmentId: otherSegmentId ?? 1 };
     case 'pageVisited':

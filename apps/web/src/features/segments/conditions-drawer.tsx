@@ -37,7 +37,8 @@ function LiveCount({ conditions, segmentId }: { conditions: ConditionNode[]; seg
       <IconUsers size={18} />
       {count.data ? (
         <Text fw={600} data-testid="live-count">
-          {count.data.totalCount.toLocaleString()} {count.data.totalCount === 1 ? 'person matches' : 'people match'}
+          {count.data.totalCount.toLocaleString()}{' '}
+          {count.data.totalCount === 1 ? 'person matches' : 'people match'}
         </Text>
       ) : (
         <Text c="dimmed">Counting…</Text>
@@ -57,13 +58,18 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
   useEffect(() => {
     if (!opened) return;
     const [only] = segment.conditions;
-    const isTopLevelOr = segment.conditions.length === 1 && only?.type === 'group' && only.operator === 'or' && only.conditions.length > 1;
+    const isTopLevelOr =
+      segment.conditions.length === 1 &&
+      only?.type === 'group' &&
+      only.operator === 'or' &&
+      only.conditions.length > 1;
     setDraft(isTopLevelOr ? only.conditions : segment.conditions);
     setOperator(isTopLevelOr ? 'or' : 'and');
   }, [opened, segment.id, segment.conditions]);
 
   // A top-level "any" wraps the list in one OR group, since the saved list is joined by AND.
-  const tree: ConditionNode[] = operator === 'or' && draft.length > 1 ? [{ type: 'group', operator: 'or', conditions: draft }] : draft;
+  const tree: ConditionNode[] =
+    operator === 'or' && draft.length > 1 ? [{ type: 'group', operator: 'or', conditions: draft }] : draft;
   const isDirty = JSON.stringify(tree) !== JSON.stringify(segment.conditions);
 
   // Leaving on purpose (discarded or saved) must not ask again when the editor's own close navigates.
@@ -128,7 +134,14 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
     <Drawer.Root opened={opened} onClose={close} position="right" size="xl">
       <Drawer.Overlay />
       <Drawer.Content>
-        <Drawer.Header style={{ flexDirection: 'column', alignItems: 'stretch', gap: 'var(--mantine-spacing-sm)', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Drawer.Header
+          style={{
+            flexDirection: 'column',
+            alignItems: 'stretch',
+            gap: 'var(--mantine-spacing-sm)',
+            borderBottom: '1px solid var(--mantine-color-default-border)',
+          }}
+        >
           <Group justify="space-between" wrap="nowrap">
             <Drawer.Title fw={600}>{title}</Drawer.Title>
             <Drawer.CloseButton />
@@ -139,9 +152,15 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
           {readOnly ? (
             <Stack gap="xs" pb="md">
               <Text size="sm" c="dimmed">
-                {segment.autoSegment ? 'This automatic segment is defined by Herald and cannot be changed.' : 'You can see these conditions but not change them.'}
+                {segment.autoSegment
+                  ? 'This automatic segment is defined by Herald and cannot be changed.'
+                  : 'You can see these conditions but not change them.'}
               </Text>
-              {segment.conditions.length === 0 ? <Text size="sm">Everyone who is not archived.</Text> : <ConditionList nodes={segment.conditions} choices={choices} />}
+              {segment.conditions.length === 0 ? (
+                <Text size="sm">Everyone who is not archived.</Text>
+              ) : (
+                <ConditionList nodes={segment.conditions} choices={choices} />
+              )}
             </Stack>
           ) : (
             <>
@@ -155,7 +174,15 @@ export function ConditionsDrawer({ segment, opened, readOnly, choices, onClose }
                   setOperator(op);
                 }}
               />
-              <Group justify="flex-end" gap="sm" py="md" pos="sticky" bottom={0} bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
+              <Group
+                justify="flex-end"
+                gap="sm"
+                py="md"
+                pos="sticky"
+                bottom={0}
+                bg="var(--mantine-color-body)"
+                style={{ zIndex: 2 }}
+              >
                 <Button variant="default" onClick={close}>
                   Cancel
                 </Button>

@@ -14,7 +14,14 @@ function Verdicts({ verdicts, names }: { verdicts: ConditionVerdict[]; names: Co
       {verdicts.map((v, i) => (
         <li key={i}>
           <Group gap="xs" wrap="nowrap" align="flex-start">
-            <ThemeIcon size={20} radius="xl" color={v.matches ? 'teal' : 'red'} variant="light" role="img" aria-label={v.matches ? 'matches' : 'does not match'}>
+            <ThemeIcon
+              size={20}
+              radius="xl"
+              color={v.matches ? 'teal' : 'red'}
+              variant="light"
+              role="img"
+              aria-label={v.matches ? 'matches' : 'does not match'}
+            >
               {v.matches ? <IconCheck size={14} /> : <IconX size={14} />}
             </ThemeIcon>
             <Text size="sm">{describeNode(v.node, names)}</Text>
@@ -31,7 +38,19 @@ function Verdicts({ verdicts, names }: { verdicts: ConditionVerdict[]; names: Co
 }
 
 /** "Why in or out?": each condition's verdict for one person, picked from a row or found by email, name or id. */
-export function ExplainModal({ segment, person, opened, choices, onClose }: { segment: Segment; person: PickedPerson | null; opened: boolean; choices: ConditionChoices; onClose: () => void }) {
+export function ExplainModal({
+  segment,
+  person,
+  opened,
+  choices,
+  onClose,
+}: {
+  segment: Segment;
+  person: PickedPerson | null;
+  opened: boolean;
+  choices: ConditionChoices;
+  onClose: () => void;
+}) {
   const [picked, setPicked] = useState<PickedPerson | null>(person);
   const explain = useExplain(segment.id);
   const { mutate, reset } = explain;
@@ -50,7 +69,8 @@ export function ExplainModal({ segment, person, opened, choices, onClose }: { se
     if (picked) mutate({ personId: picked.id });
   };
   const names = conditionNames(choices);
-  const who = picked && explain.data?.personId === picked.id ? picked.label : `Person ${explain.data?.personId ?? ''}`;
+  const who =
+    picked && explain.data?.personId === picked.id ? picked.label : `Person ${explain.data?.personId ?? ''}`;
   return (
     <Modal opened={opened} onClose={onClose} title={`Why in or out of ${segment.name}?`} size="lg" centered>
       <Stack gap="md">
@@ -62,10 +82,18 @@ export function ExplainModal({ segment, person, opened, choices, onClose }: { se
             </Button>
           </Group>
         </form>
-        {explain.isError && <Alert color="red">{errorMessage(explain.error, segmentMessages.previewError)}</Alert>}
+        {explain.isError && (
+          <Alert color="red">{errorMessage(explain.error, segmentMessages.previewError)}</Alert>
+        )}
         {explain.data && (
           <Stack gap="sm">
-            <Badge size="lg" tt="none" maw="100%" color={explain.data.matches ? 'teal' : 'gray'} variant="light">
+            <Badge
+              size="lg"
+              tt="none"
+              maw="100%"
+              color={explain.data.matches ? 'teal' : 'gray'}
+              variant="light"
+            >
               {who} is {explain.data.matches ? 'in' : 'not in'} this segment
             </Badge>
             {explain.data.verdicts.length === 0 ? (

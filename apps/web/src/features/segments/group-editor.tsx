@@ -16,8 +16,16 @@ interface GroupEditorProps {
 
 /** An AND/OR group: its conditions and nested groups, with buttons to add either. */
 export function GroupEditor({ operator, nodes, choices, depth, onChange, onRemove }: GroupEditorProps) {
-  const replace = (index: number, node: ConditionNode) => onChange(nodes.map((n, i) => (i === index ? node : n)), operator);
-  const remove = (index: number) => onChange(nodes.filter((_, i) => i !== index), operator);
+  const replace = (index: number, node: ConditionNode) =>
+    onChange(
+      nodes.map((n, i) => (i === index ? node : n)),
+      operator,
+    );
+  const remove = (index: number) =>
+    onChange(
+      nodes.filter((_, i) => i !== index),
+      operator,
+    );
   const add = (node: ConditionNode) => onChange([...nodes, node], operator);
   const joiner = operator === 'and' ? 'AND' : 'OR';
   return (
@@ -31,7 +39,10 @@ export function GroupEditor({ operator, nodes, choices, depth, onChange, onRemov
             <SegmentedControl
               size="xs"
               aria-label="Match all or any"
-              data={[{ value: 'and', label: 'all' }, { value: 'or', label: 'any' }]}
+              data={[
+                { value: 'and', label: 'all' },
+                { value: 'or', label: 'any' },
+              ]}
               value={operator}
               onChange={(v) => onChange(nodes, v === 'or' ? 'or' : 'and')}
             />
@@ -47,7 +58,9 @@ export function GroupEditor({ operator, nodes, choices, depth, onChange, onRemov
         </Group>
         {nodes.length === 0 && (
           <Text size="sm" c="dimmed">
-            {depth === 0 ? 'No conditions yet: everyone who is not archived is in this segment.' : 'An empty group. Add a condition to it.'}
+            {depth === 0
+              ? 'No conditions yet: everyone who is not archived is in this segment.'
+              : 'An empty group. Add a condition to it.'}
           </Text>
         )}
         {nodes.map((node, index) => (
@@ -72,11 +85,20 @@ export function GroupEditor({ operator, nodes, choices, depth, onChange, onRemov
                   <Badge variant="outline" color="gray">
                     {conditionTypeLabels[node.type]}
                   </Badge>
-                  <ActionIcon variant="subtle" color="gray" aria-label="Remove condition" onClick={() => remove(index)}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label="Remove condition"
+                    onClick={() => remove(index)}
+                  >
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Group>
-                <ConditionInput condition={node} choices={choices} onChange={(c: Condition) => replace(index, c)} />
+                <ConditionInput
+                  condition={node}
+                  choices={choices}
+                  onChange={(c: Condition) => replace(index, c)}
+                />
               </Stack>
             )}
           </Stack>
@@ -97,7 +119,14 @@ export function GroupEditor({ operator, nodes, choices, depth, onChange, onRemov
             </Menu.Dropdown>
           </Menu>
           {depth < 3 && (
-            <Button variant="subtle" size="xs" leftSection={<IconFolderPlus size={14} />} onClick={() => add({ type: 'group', operator: operator === 'and' ? 'or' : 'and', conditions: [] })}>
+            <Button
+              variant="subtle"
+              size="xs"
+              leftSection={<IconFolderPlus size={14} />}
+              onClick={() =>
+                add({ type: 'group', operator: operator === 'and' ? 'or' : 'and', conditions: [] })
+              }
+            >
               Add group
             </Button>
           )}

@@ -17,7 +17,14 @@ interface SegmentFormProps {
 }
 
 /** A segment's name and colour; an empty name is refused before any request. */
-function SegmentForm({ initialName, initialColor, submitLabel, isPending, onSubmit, onCancel }: SegmentFormProps) {
+function SegmentForm({
+  initialName,
+  initialColor,
+  submitLabel,
+  isPending,
+  onSubmit,
+  onCancel,
+}: SegmentFormProps) {
   const [name, setName] = useState(initialName);
   const [color, setColor] = useState(initialColor);
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +37,16 @@ function SegmentForm({ initialName, initialColor, submitLabel, isPending, onSubm
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <TextInput label="Segment name" placeholder="e.g. Active customers" value={name} onChange={(e) => setName(e.currentTarget.value)} error={error} maxLength={200} data-autofocus required />
+        <TextInput
+          label="Segment name"
+          placeholder="e.g. Active customers"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={error}
+          maxLength={200}
+          data-autofocus
+          required
+        />
         <ColourChoice colors={folderColors} value={color} onChange={setColor} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
@@ -76,30 +92,38 @@ export function NewSegmentModal({ opened, onClose }: { opened: boolean; onClose:
 }
 
 /** "Rename": a user segment's name and colour, saved with its conditions unchanged. */
-export function SegmentSettingsModal({ segment, opened, onClose }: { segment: Segment; opened: boolean; onClose: () => void }) {
+export function SegmentSettingsModal({
+  segment,
+  opened,
+  onClose,
+}: {
+  segment: Segment;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const save = useSaveSegment();
   return (
     <Modal opened={opened} onClose={onClose} title="Rename segment" centered>
       {/* The dialog unmounts its content when closed, so each opening starts from the saved name. */}
       <SegmentForm
-          initialName={segment.name}
-          initialColor={segment.color ?? folderColors[0]}
-          submitLabel="Save"
-          isPending={save.isPending}
-          onCancel={onClose}
-          onSubmit={(name, color) =>
-            save.mutate(
-              { id: segment.id, name, color, conditions: segment.conditions },
-              {
-                onSuccess: ({ message }) => {
-                  notifySuccess(message || segmentMessages.saved);
-                  onClose();
-                },
-                onError: (e) => notifyError(e, segmentMessages.saveError),
+        initialName={segment.name}
+        initialColor={segment.color ?? folderColors[0]}
+        submitLabel="Save"
+        isPending={save.isPending}
+        onCancel={onClose}
+        onSubmit={(name, color) =>
+          save.mutate(
+            { id: segment.id, name, color, conditions: segment.conditions },
+            {
+              onSuccess: ({ message }) => {
+                notifySuccess(message || segmentMessages.saved);
+                onClose();
               },
-            )
-          }
-        />
+              onError: (e) => notifyError(e, segmentMessages.saveError),
+            },
+          )
+        }
+      />
     </Modal>
   );
 }

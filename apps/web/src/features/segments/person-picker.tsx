@@ -10,7 +10,13 @@ export interface PickedPerson {
 }
 
 /** Find one person by email or name (the people search), or type their id. */
-export function PersonPicker({ value, onChange }: { value: PickedPerson | null; onChange: (person: PickedPerson) => void }) {
+export function PersonPicker({
+  value,
+  onChange,
+}: {
+  value: PickedPerson | null;
+  onChange: (person: PickedPerson) => void;
+}) {
   const [search, setSearch] = useState(value?.label ?? '');
   const throttled = useThrottledValue(search, searchThrottleMs);
   const isId = /^\d{1,15}$/.test(search.trim());
@@ -20,10 +26,14 @@ export function PersonPicker({ value, onChange }: { value: PickedPerson | null; 
     const found = (people.data?.pages ?? []).flatMap((p) => p.users).slice(0, 20);
     const items = found.map((p) => ({
       value: String(p.id),
-      label: [p.email ?? `Person ${p.id}`, [p.firstName, p.lastName].filter(Boolean).join(' ')].filter(Boolean).join(' · '),
+      label: [p.email ?? `Person ${p.id}`, [p.firstName, p.lastName].filter(Boolean).join(' ')]
+        .filter(Boolean)
+        .join(' · '),
     }));
-    if (isId && !items.some((i) => i.value === search.trim())) items.unshift({ value: search.trim(), label: `Person #${search.trim()}` });
-    if (value && !items.some((i) => i.value === String(value.id))) items.unshift({ value: String(value.id), label: value.label });
+    if (isId && !items.some((i) => i.value === search.trim()))
+      items.unshift({ value: search.trim(), label: `Person #${search.trim()}` });
+    if (value && !items.some((i) => i.value === String(value.id)))
+      items.unshift({ value: String(value.id), label: value.label });
     return items;
   }, [people.data, isId, search, value]);
   return (
@@ -38,7 +48,9 @@ export function PersonPicker({ value, onChange }: { value: PickedPerson | null; 
       data={options}
       value={value ? String(value.id) : null}
       onChange={(id, option) => id && onChange({ id: Number(id), label: option.label })}
-      nothingFoundMessage={query || isId ? (people.isFetching ? 'Searching…' : 'Nobody matches') : 'Type 2 characters or more'}
+      nothingFoundMessage={
+        query || isId ? (people.isFetching ? 'Searching…' : 'Nobody matches') : 'Type 2 characters or more'
+      }
       w={{ base: '100%', sm: 340 }}
       data-autofocus
     />

@@ -1,7 +1,28 @@
 import { segmentMessages, segmentSortKeys, type Segment } from '@herald/contracts';
-import { ActionIcon, Badge, Button, ColorSwatch, Group, Loader, Menu, Select, Text, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  ColorSwatch,
+  Group,
+  Loader,
+  Menu,
+  Select,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconDots, IconFilter, IconHelpCircle, IconPencil, IconSortAscending, IconSortDescending, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconFilter,
+  IconHelpCircle,
+  IconPencil,
+  IconSortAscending,
+  IconSortDescending,
+  IconTrash,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -31,7 +52,18 @@ interface SegmentToolbarProps {
 }
 
 /** The current segment's title, live count, sort, and actions (conditions, why, everyone in it, delete). */
-export function SegmentToolbar({ segment, count, isCounting, sort, order, canWrite, onSort, onConditions, onExplain, onWholeSegment }: SegmentToolbarProps) {
+export function SegmentToolbar({
+  segment,
+  count,
+  isCounting,
+  sort,
+  order,
+  canWrite,
+  onSort,
+  onConditions,
+  onExplain,
+  onWholeSegment,
+}: SegmentToolbarProps) {
   const remove = useDeleteSegment();
   const navigate = useNavigate();
   const isEditable = canWrite && !segment.autoSegment;
@@ -52,7 +84,11 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
     if (answer === 'cancelled') return;
     modals.openConfirmModal({
       title: `Delete segment “${segment.name}”?`,
-      children: <Text size="sm">The segment and its conditions are deleted. The people in it stay in your account.</Text>,
+      children: (
+        <Text size="sm">
+          The segment and its conditions are deleted. The people in it stay in your account.
+        </Text>
+      ),
       labels: { confirm: 'Delete segment', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: deleteSegment,
@@ -67,12 +103,23 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
         </Title>
         {isEditable && (
           <Tooltip label="Rename">
-            <ActionIcon variant="subtle" color="gray" aria-label="Rename segment" onClick={() => setIsRenaming(true)}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label="Rename segment"
+              onClick={() => setIsRenaming(true)}
+            >
               <IconPencil size={16} />
             </ActionIcon>
           </Tooltip>
         )}
-        <Badge variant="light" color="gray" size="lg" aria-label="People in this segment" leftSection={isCounting ? <Loader size={10} /> : undefined}>
+        <Badge
+          variant="light"
+          color="gray"
+          size="lg"
+          aria-label="People in this segment"
+          leftSection={isCounting ? <Loader size={10} /> : undefined}
+        >
           {count === undefined ? '…' : `${count.toLocaleString()} ${count === 1 ? 'person' : 'people'}`}
         </Badge>
       </Group>
@@ -87,12 +134,21 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
           onChange={(v) => v && onSort(v, order)}
         />
         <Tooltip label={order === 'desc' ? 'Newest / Z–A first' : 'Oldest / A–Z first'}>
-          <ActionIcon variant="default" size="lg" aria-label={order === 'desc' ? 'Sort ascending' : 'Sort descending'} onClick={() => onSort(sort, order === 'desc' ? 'asc' : 'desc')}>
+          <ActionIcon
+            variant="default"
+            size="lg"
+            aria-label={order === 'desc' ? 'Sort ascending' : 'Sort descending'}
+            onClick={() => onSort(sort, order === 'desc' ? 'asc' : 'desc')}
+          >
             {order === 'desc' ? <IconSortDescending size={18} /> : <IconSortAscending size={18} />}
           </ActionIcon>
         </Tooltip>
         {segment.autoType !== 'archived' && (
-          <Button variant={isEditable ? 'filled' : 'default'} leftSection={<IconFilter size={16} />} onClick={onConditions}>
+          <Button
+            variant={isEditable ? 'filled' : 'default'}
+            leftSection={<IconFilter size={16} />}
+            onClick={onConditions}
+          >
             {isEditable ? 'Edit conditions' : 'Conditions'}
           </Button>
         )}
@@ -115,7 +171,11 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
                   Rename segment
                 </Menu.Item>
                 <Menu.Divider />
-                <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => void confirmDelete()}>
+                <Menu.Item
+                  color="red"
+                  leftSection={<IconTrash size={14} />}
+                  onClick={() => void confirmDelete()}
+                >
                   Delete segment
                 </Menu.Item>
               </>
@@ -123,7 +183,9 @@ export function SegmentToolbar({ segment, count, isCounting, sort, order, canWri
           </Menu.Dropdown>
         </Menu>
       </Group>
-      {isEditable && <SegmentSettingsModal segment={segment} opened={isRenaming} onClose={() => setIsRenaming(false)} />}
+      {isEditable && (
+        <SegmentSettingsModal segment={segment} opened={isRenaming} onClose={() => setIsRenaming(false)} />
+      )}
     </Group>
   );
 }

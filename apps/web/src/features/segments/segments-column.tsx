@@ -1,5 +1,16 @@
 import type { Segment } from '@herald/contracts';
-import { Badge, Button, Collapse, ColorSwatch, Group, NavLink, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Collapse,
+  ColorSwatch,
+  Group,
+  NavLink,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -74,7 +85,8 @@ export function SegmentsColumn({ segments, currentId, canWrite, isNarrow }: Segm
             color: s.color,
             isCurrent: s.id === currentId,
             // Counted by the worker once the segment is built; until then no number rather than a wrong one.
-            count: s.memberCount === null ? null : { value: s.memberCount, label: peopleLabel(s.memberCount) },
+            count:
+              s.memberCount === null ? null : { value: s.memberCount, label: peopleLabel(s.memberCount) },
           }))}
           canWrite={canWrite}
           onItemClick={(item) => void navigate(segmentPath(item.id))}
@@ -101,7 +113,9 @@ export function SegmentsColumn({ segments, currentId, canWrite, isNarrow }: Segm
         aria-expanded={isOpen}
         aria-controls="segments-list"
         rightSection={isOpen ? <IconChevronUp size={16} /> : <IconChevronDown size={16} />}
-        leftSection={<ColorSwatch color={current?.color ?? '#adb5bd'} size={10} withShadow={false} aria-hidden />}
+        leftSection={
+          <ColorSwatch color={current?.color ?? '#adb5bd'} size={10} withShadow={false} aria-hidden />
+        }
         onClick={() => setIsOpen((open) => !open)}
       >
         {isOpen ? 'Hide segments' : `Segments: ${current?.name ?? '…'}`}

@@ -8,12 +8,19 @@ import {
   type ConditionNode,
   type Segment,
 } from '@herald/contracts';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
 export const segmentsKey = ['segments'] as const;
 // A segment's people and count sit under the people lists' key, so every change to people refreshes them.
-export const segmentPeopleKey = (id: number, sort: string, order: string) => ['people', 'search', 'segment', id, sort, order] as const;
+export const segmentPeopleKey = (id: number, sort: string, order: string) =>
+  ['people', 'search', 'segment', id, sort, order] as const;
 export const segmentPreviewKey = (id: number) => ['people', 'search', 'segment-count', id] as const;
 /** A user segment's address; the folder-item parameter names the item selected in the folder tree (docs/segments.md). */
 export const segmentPath = (id: number | string) => `/segments/${id}?segments-folder-item=${id}`;
@@ -30,7 +37,8 @@ export function useSegments(options: { enabled?: boolean } = {}) {
     enabled: options.enabled ?? true,
     staleTime: 10_000,
     // A new segment has no count until the worker has built it (seconds): ask again until it has one.
-    refetchInterval: (query) => (query.state.data?.segments.some((s) => !s.autoSegment && s.memberCount === null) ? 3000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.segments.some((s) => !s.autoSegment && s.memberCount === null) ? 3000 : false,
   });
 }
 
@@ -38,7 +46,12 @@ export function useSegments(options: { enabled?: boolean } = {}) {
  * GET /v1/segments/{id}/people: one query key per segment, sort and order, so a new sort starts again
  * at the first page and an answer for an older sort never reaches the table.
  */
-export function useSegmentPeople(id: number | null, sort: string, order: 'asc' | 'desc', options: { enabled?: boolean } = {}) {
+export function useSegmentPeople(
+  id: number | null,
+  sort: string,
+  order: 'asc' | 'desc',
+  options: { enabled?: boolean } = {},
+) {
   return useInfiniteQuery({
     queryKey: segmentPeopleKey(id ?? 0, sort, order),
     queryFn: ({ pageParam, signal }) =>
@@ -65,7 +78,12 @@ export function useSegmentCount(id: number | null, options: { enabled?: boolean 
 export function useConditionsCount(conditions: ConditionNode[] | null, segmentId: number | undefined) {
   return useQuery({
     queryKey: ['segments', 'live-count', segmentId ?? 0, JSON.stringify(conditions)],
-    queryFn: ({ signal }) => api.post('/segments/preview', { conditions, ...(segmentId ? { segmentId } : {}) }, { schema: SegmentPreview, signal }),
+    queryFn: ({ signal }) =>
+      api.post(
+        '/segments/preview',
+        { conditions, ...(segmentId ? { segmentId } : {}) },
+        { schema: SegmentPreview, signal },
+      ),
     enabled: conditions !== null,
     placeholderData: keepPreviousData,
     // The app's rule applies: an invalid tree (4xx) shows at once, 'still building' (503) is asked again.
@@ -74,7 +92,12 @@ export function useConditionsCount(conditions: ConditionNode[] | null, segmentId
 
 /** GET /v1/segments/event-names: suggestions for the event condition. */
 export function useEventNames(options: { enabled?: boolean } = {}) {
-  return useQuery({ queryKey: ['segments', 'event-names'], queryFn: () => api.get('/segments/event-names', { schema: EventNames }), staleTime: 60_000, enabled: options.enabled ?? true });
+  return useQuery({
+    queryKey: ['segments', 'event-names'],
+    queryFn: () => api.get('/segments/event-names', { schema: EventNames }),
+    staleTime: 60_000,
+    enabled: options.enabled ?? true,
+  });
 }
 
 function useRefreshSegments() {
@@ -91,7 +114,8 @@ export function useCreateSegment() {
   return useMutation({
     mutationKey: segmentWrites,
     scope: { id: 'segment-writes' },
-    mutationFn: (body: { name: string; color?: string; conditions?: ConditionNode[] }) => api.post('/segments/', body, { schema: SegmentSaved }),
+    mutationFn: (body: { name: string; color?: string; conditions?: ConditionNode[] }) =>
+      api.post('/segments/', body, { schema: SegmentSaved }),
     onSuccess: refresh,
   });
 }
@@ -103,7 +127,11 @@ export function useSaveSegment() {
     mutationKey: segmentWrites,
     scope: { id: 'segment-writes' },
     mutationFn: (segment: Pick<Segment, 'id' | 'name' | 'color' | 'conditions'>) =>
-      api.patch(`/segments/${segment.id}`, { id: segment.id, name: segment.name, color: segment.color, conditions: segment.conditions }, { schema: SegmentSaved }),
+      api.patch(
+        `/segments/${segment.id}`,
+        { id: segment.id, name: segment.name, color: segment.color, conditions: segment.conditions },
+        { schema: SegmentSaved },
+      ),
     onSuccess: refresh,
   });
 }
@@ -120,6 +148,7 @@ export function useDeleteSegment() {
 /** POST /v1/segments/{id}/explain: each condition's verdict for one person. */
 export function useExplain(segmentId: number) {
   return useMutation({
-    mutationFn: (body: { personId: number; conditions?: ConditionNode[] }) => api.post(`/segments/${segmentId}/explain`, body, { schema: ExplainResult }),
+    mutationFn: (body: { personId: number; conditions?: ConditionNode[] }) =>
+      api.post(`/segments/${segmentId}/explain`, body, { schema: ExplainResult }),
   });
 }

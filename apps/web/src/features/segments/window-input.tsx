@@ -17,11 +17,25 @@ export function WindowInput({ value, onChange }: { value: TimeWindow; onChange: 
         ]}
         value={value.type}
         onChange={(type) =>
-          onChange(type === 'inTheLast' ? { type, days: 30 } : type === 'between' ? { type, from: today(), to: today() } : { type: 'ever' })
+          onChange(
+            type === 'inTheLast'
+              ? { type, days: 30 }
+              : type === 'between'
+                ? { type, from: today(), to: today() }
+                : { type: 'ever' },
+          )
         }
       />
       {value.type === 'inTheLast' && (
-        <NumberInput aria-label="Days" w={110} min={1} max={36500} suffix=" days" value={value.days} onChange={(n) => onChange({ ...value, days: Math.max(1, Number(n) || 1) })} />
+        <NumberInput
+          aria-label="Days"
+          w={110}
+          min={1}
+          max={36500}
+          suffix=" days"
+          value={value.days}
+          onChange={(n) => onChange({ ...value, days: Math.max(1, Number(n) || 1) })}
+        />
       )}
       {value.type === 'between' && (
         <>

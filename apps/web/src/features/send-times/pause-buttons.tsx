@@ -19,7 +19,8 @@ export function PauseButton({ broadcast }: { broadcast: Broadcast }) {
       onClick={() =>
         action.mutate(broadcast.id, {
           onSuccess: (data) => notifySuccess(data.message),
-          onError: (error) => notifyError(error, paused ? sendTimeMessages.resumeError : sendTimeMessages.pauseError),
+          onError: (error) =>
+            notifyError(error, paused ? sendTimeMessages.resumeError : sendTimeMessages.pauseError),
         })
       }
     >

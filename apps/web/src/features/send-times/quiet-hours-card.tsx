@@ -27,12 +27,20 @@ export function QuietHoursCard({ canWrite, timeZone }: { canWrite: boolean; time
   }, [stored]);
 
   const submit = (enabled: boolean) => {
-    const bad = !timePattern.test(start) || !timePattern.test(end) ? 'Use times such as 21:00 and 08:00.' : start === end ? sendTimeMessages.quietHoursSameTimes : null;
+    const bad =
+      !timePattern.test(start) || !timePattern.test(end)
+        ? 'Use times such as 21:00 and 08:00.'
+        : start === end
+          ? sendTimeMessages.quietHoursSameTimes
+          : null;
     setProblem(bad);
     if (bad) return;
     save.mutate(
       { enabled, start, end },
-      { onSuccess: (data) => notifySuccess(`✅ ${data.message}`), onError: (error) => notifyError(error, sendTimeMessages.quietHoursError) },
+      {
+        onSuccess: (data) => notifySuccess(`✅ ${data.message}`),
+        onError: (error) => notifyError(error, sendTimeMessages.quietHoursError),
+      },
     );
   };
   const changed = stored !== undefined && (start !== stored.start || end !== stored.end);
@@ -47,25 +55,56 @@ export function QuietHoursCard({ canWrite, timeZone }: { canWrite: boolean; time
               Quiet hours
             </Title>
             <Text size="sm" c="dimmed">
-              No broadcast reaches anyone between these times in their own time zone (their “timezone” field, else {timeZone}). Mail due then waits and goes when quiet hours end; a send that runs into them stops and carries on after. Test and transactional emails are not held.
+              No broadcast reaches anyone between these times in their own time zone (their “timezone” field,
+              else {timeZone}). Mail due then waits and goes when quiet hours end; a send that runs into them
+              stops and carries on after. Test and transactional emails are not held.
             </Text>
           </div>
         </Group>
-        <ListBody query={quietHours} loadingLabel="Loading quiet hours" skeletonHeights={[72]} errorFallback="Couldn't load quiet hours.">
+        <ListBody
+          query={quietHours}
+          loadingLabel="Loading quiet hours"
+          skeletonHeights={[72]}
+          errorFallback="Couldn't load quiet hours."
+        >
           {() =>
             stored && (
               <>
-                <Switch label="Hold broadcasts during quiet hours" checked={stored.enabled} onChange={(e) => submit(e.currentTarget.checked)} disabled={!canWrite || save.isPending} />
+                <Switch
+                  label="Hold broadcasts during quiet hours"
+                  checked={stored.enabled}
+                  onChange={(e) => submit(e.currentTarget.checked)}
+                  disabled={!canWrite || save.isPending}
+                />
                 <Group gap="sm" align="flex-start" wrap="wrap">
-                  <TimeInput label="From" value={start} onChange={(e) => (setStart(e.currentTarget.value), setProblem(null))} readOnly={!canWrite} w={140} />
-                  <TimeInput label="Until" value={end} onChange={(e) => (setEnd(e.currentTarget.value), setProblem(null))} readOnly={!canWrite} w={140} error={problem} />
+                  <TimeInput
+                    label="From"
+                    value={start}
+                    onChange={(e) => (setStart(e.currentTarget.value), setProblem(null))}
+                    readOnly={!canWrite}
+                    w={140}
+                  />
+                  <TimeInput
+                    label="Until"
+                    value={end}
+                    onChange={(e) => (setEnd(e.currentTarget.value), setProblem(null))}
+                    readOnly={!canWrite}
+                    w={140}
+                    error={problem}
+                  />
                 </Group>
                 <Text size="xs" c="dimmed">
-                  {stored.enabled ? `On: nothing is sent from ${stored.start} until ${stored.end}, local time.` : 'Off: broadcasts go at any hour.'}
+                  {stored.enabled
+                    ? `On: nothing is sent from ${stored.start} until ${stored.end}, local time.`
+                    : 'Off: broadcasts go at any hour.'}
                 </Text>
                 {canWrite && (
                   <Group justify="flex-end">
-                    <Button onClick={() => submit(stored.enabled)} loading={save.isPending} disabled={!changed}>
+                    <Button
+                      onClick={() => submit(stored.enabled)}
+                      loading={save.isPending}
+                      disabled={!changed}
+                    >
                       Save quiet hours
                     </Button>
                   </Group>

@@ -1,4 +1,9 @@
-import { BroadcastActionResponse, QuietHoursResponse, QuietHoursSavedResponse, type QuietHoursBody } from '@herald/contracts';
+import {
+  BroadcastActionResponse,
+  QuietHoursResponse,
+  QuietHoursSavedResponse,
+  type QuietHoursBody,
+} from '@herald/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, request } from '../../lib/api.ts';
 
@@ -6,14 +11,18 @@ const quietHoursKey = ['settings', 'quiet-hours'] as const;
 
 /** GET /v1/settings/quiet-hours */
 export function useQuietHours() {
-  return useQuery({ queryKey: quietHoursKey, queryFn: () => api.get('/settings/quiet-hours', { schema: QuietHoursResponse }) });
+  return useQuery({
+    queryKey: quietHoursKey,
+    queryFn: () => api.get('/settings/quiet-hours', { schema: QuietHoursResponse }),
+  });
 }
 
 /** PUT /v1/settings/quiet-hours */
 export function useSaveQuietHours() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: QuietHoursBody) => request('PUT', '/settings/quiet-hours', { body, schema: QuietHoursSavedResponse }),
+    mutationFn: (body: QuietHoursBody) =>
+      request('PUT', '/settings/quiet-hours', { body, schema: QuietHoursSavedResponse }),
     onSuccess: (data) => queryClient.setQueryData(quietHoursKey, { quietHours: data.quietHours }),
   });
 }
@@ -24,7 +33,8 @@ export function usePauseBroadcast(action: 'pause' | 'resume') {
   return useMutation({
     // The same single-slot queue as every other broadcast change (docs/broadcasts-and-sending.md).
     scope: { id: 'broadcasts' },
-    mutationFn: (id: number) => api.post(`/broadcasts/${id}/${action}`, undefined, { schema: BroadcastActionResponse }),
+    mutationFn: (id: number) =>
+      api.post(`/broadcasts/${id}/${action}`, undefined, { schema: BroadcastActionResponse }),
     onSuccess: (data) => {
       queryClient.setQueryData(['broadcasts', 'one', data.item.id], { item: data.item });
       void queryClient.invalidateQueries({ queryKey: ['broadcasts', 'status', data.item.id] });

@@ -221,7 +221,10 @@ export function SenderAddressesPage() {
       description="The addresses your emails, flows and broadcasts are sent from. Each must be verified before it can send."
       tabs={<EmailSettingsNav />}
       isReady={isReady}
-      readOnly={!canWrite && 'You can see the sender addresses. Adding or removing them needs the “Email settings” permission.'}
+      readOnly={
+        !canWrite &&
+        'You can see the sender addresses. Adding or removing them needs the “Email settings” permission.'
+      }
       toolbar={canWrite && <AddAddressForm />}
       query={addresses}
       loadingLabel="Loading sender addresses"
@@ -235,8 +238,8 @@ export function SenderAddressesPage() {
           description={
             <>
               Herald sends only from addresses you have proved are yours. Gmail and Yahoo reject or junk bulk
-              mail whose sender cannot be authenticated, so add the address your emails come from and click the
-              link we send to it, or {domainsLink} to cover every address on it at once.
+              mail whose sender cannot be authenticated, so add the address your emails come from and click
+              the link we send to it, or {domainsLink} to cover every address on it at once.
             </>
           }
         />
@@ -247,7 +250,13 @@ export function SenderAddressesPage() {
         </Text>
       }
     >
-      <AddressesTable emails={list} canWrite={canWrite} resending={resending} onResend={onResend} onRemove={onRemove} />
+      <AddressesTable
+        emails={list}
+        canWrite={canWrite}
+        resending={resending}
+        onResend={onResend}
+        onRemove={onRemove}
+      />
     </ListPage>
   );
 }

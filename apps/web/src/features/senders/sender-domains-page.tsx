@@ -177,7 +177,9 @@ export function SenderDomainsPage() {
       }),
     );
 
-  const sorted = [...(domains.data?.domains ?? [])].sort((a, b) => a.displayName.localeCompare(b.displayName));
+  const sorted = [...(domains.data?.domains ?? [])].sort((a, b) =>
+    a.displayName.localeCompare(b.displayName),
+  );
 
   return (
     <ListPage
@@ -186,7 +188,10 @@ export function SenderDomainsPage() {
       description="Verify a domain once and every address on it can send, signed with your own DKIM key."
       tabs={<EmailSettingsNav />}
       isReady={account.data !== undefined}
-      readOnly={!canWrite && 'You can see the domains and their records. Adding, checking or deleting them needs the “Email settings” permission.'}
+      readOnly={
+        !canWrite &&
+        'You can see the domains and their records. Adding, checking or deleting them needs the “Email settings” permission.'
+      }
       toolbar={canWrite && <AddDomainForm />}
       query={domains}
       loadingLabel="Loading domains"
@@ -214,7 +219,13 @@ export function SenderDomainsPage() {
         </Table.Thead>
         <Table.Tbody>
           {sorted.map((domain) => (
-            <DomainRow key={domain.id} domain={domain} canWrite={canWrite} deleting={remove.isPending && remove.variables === domain.id} onDelete={() => deleteDomain(domain)} />
+            <DomainRow
+              key={domain.id}
+              domain={domain}
+              canWrite={canWrite}
+              deleting={remove.isPending && remove.variables === domain.id}
+              onDelete={() => deleteDomain(domain)}
+            />
           ))}
         </Table.Tbody>
       </TableCard>

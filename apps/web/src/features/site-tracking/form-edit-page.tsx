@@ -32,7 +32,9 @@ export function FormEditPage() {
   const options = useMemo(
     () => [
       { value: unmapped, label: "Don't save" },
-      ...(fields.data?.items ?? []).filter((f) => f.canMapFrom && !f.readOnly).map((f) => ({ value: f.name, label: f.title || f.name })),
+      ...(fields.data?.items ?? [])
+        .filter((f) => f.canMapFrom && !f.readOnly)
+        .map((f) => ({ value: f.name, label: f.title || f.name })),
     ],
     [fields.data],
   );
@@ -43,7 +45,9 @@ export function FormEditPage() {
     </Anchor>
   );
   const failed = forms.error ?? account.error ?? fields.error;
-  const header = <PageHeader title="Edit Form" description="Map a form on your site to person fields." back={back} />;
+  const header = (
+    <PageHeader title="Edit Form" description="Map a form on your site to person fields." back={back} />
+  );
   const view = (form: NonNullable<typeof found>) => {
     if (!mappings) return null; // the loader waits for them
     const label = form.data.form.id ?? form.data.form.name ?? `Form ${form.hash.slice(0, 6)}`;
@@ -52,13 +56,21 @@ export function FormEditPage() {
       event.preventDefault();
       update.mutate(
         { formFieldMappings: { ...mappings, [form.key]: chosen } },
-        { onSuccess: () => notifySuccess(siteTrackingMessages.formSaved), onError: (error) => notifyError(error, siteTrackingMessages.formSaveError) },
+        {
+          onSuccess: () => notifySuccess(siteTrackingMessages.formSaved),
+          onError: (error) => notifyError(error, siteTrackingMessages.formSaveError),
+        },
       );
     };
     const remove = () =>
       modals.openConfirmModal({
         title: `Remove the mapping of ${label}?`,
-        children: <Text size="sm">Submissions of this form are still recorded and still identify people by their email; they no longer fill other person fields.</Text>,
+        children: (
+          <Text size="sm">
+            Submissions of this form are still recorded and still identify people by their email; they no
+            longer fill other person fields.
+          </Text>
+        ),
         labels: { confirm: 'Remove', cancel: 'Cancel' },
         confirmProps: { color: 'red' },
         onConfirm: () => {
@@ -66,7 +78,10 @@ export function FormEditPage() {
           update.mutate(
             { formFieldMappings: rest },
             {
-              onSuccess: () => (notifySuccess(siteTrackingMessages.formRemoved), void navigate('/settings/site-tracking/forms')),
+              onSuccess: () => (
+                notifySuccess(siteTrackingMessages.formRemoved),
+                void navigate('/settings/site-tracking/forms')
+              ),
               onError: (error) => notifyError(error, siteTrackingMessages.formRemoveError),
             },
           );
@@ -77,7 +92,9 @@ export function FormEditPage() {
       <Stack gap="lg" py="md" maw={860}>
         <PageHeader title={`Edit Form: ${label}`} description={form.url} back={back} />
         <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />}>
-          A submission is matched to a person by its email field (the one you map to Email, else the form's email input). Mapped fields then fill that person; fields you don't map are kept on the submission event only.
+          A submission is matched to a person by its email field (the one you map to Email, else the form's
+          email input). Mapped fields then fill that person; fields you don't map are kept on the submission
+          event only.
         </Alert>
         <form onSubmit={save} aria-label={`Field mapping of ${label}`}>
           <Stack gap="md">
@@ -101,7 +118,9 @@ export function FormEditPage() {
                         aria-label={`Person field for ${name}`}
                         data={options}
                         value={mapping[name] ?? unmapped}
-                        onChange={(value) => setMapping((current) => ({ ...current, [name]: value ?? unmapped }))}
+                        onChange={(value) =>
+                          setMapping((current) => ({ ...current, [name]: value ?? unmapped }))
+                        }
                         allowDeselect={false}
                         searchable
                         maw={320}

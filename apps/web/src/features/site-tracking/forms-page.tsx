@@ -93,7 +93,13 @@ export function FormsPage() {
                 </Table.Td>
                 <Table.Td ta="right">
                   <Group justify="flex-end">
-                    <Button size="xs" variant="light" component={Link} to={`/settings/site-tracking/forms/edit?hash=${form.hash}`} aria-label={`Map fields of ${label}`}>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      component={Link}
+                      to={`/settings/site-tracking/forms/edit?hash=${form.hash}`}
+                      aria-label={`Map fields of ${label}`}
+                    >
                       Map fields
                     </Button>
                   </Group>

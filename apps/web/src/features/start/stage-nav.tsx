@@ -31,7 +31,13 @@ export function StageNav({ activeIndex, isDone, isVertical }: StageNavProps) {
                 variant={isActive || done ? 'filled' : 'light'}
                 color={done ? 'teal' : isActive ? 'indigo' : 'gray'}
               >
-                {done ? <IconCheck size={16} /> : <Text size="xs" fw={700}>{index + 1}</Text>}
+                {done ? (
+                  <IconCheck size={16} />
+                ) : (
+                  <Text size="xs" fw={700}>
+                    {index + 1}
+                  </Text>
+                )}
               </ThemeIcon>
               <Text size="sm" fw={isActive ? 700 : 500} c={isActive ? 'dark.8' : 'dimmed'}>
                 {stage.label}

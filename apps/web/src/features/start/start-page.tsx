@@ -1,5 +1,19 @@
 import { gettingStartedOf, messages, type UpdateAccountBody } from '@herald/contracts';
-import { Alert, Anchor, Box, Button, Container, Group, List, Paper, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Container,
+  Group,
+  List,
+  Paper,
+  Progress,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowRight, IconCheck, IconConfetti } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -36,7 +50,8 @@ export function StartPage() {
   // An import that finished is the import action done: saved once, as the other actions.
   const { mutate } = update;
   useEffect(() => {
-    if (hasFinishedImport && onboarding && onboarding.import !== true) mutate({ onboarding: { import: true } });
+    if (hasFinishedImport && onboarding && onboarding.import !== true)
+      mutate({ onboarding: { import: true } });
   }, [hasFinishedImport, onboarding, mutate]);
 
   const activeIndex = stageName ? startStages.findIndex((stage) => stage.id === stageName) : 0;
@@ -49,7 +64,9 @@ export function StartPage() {
   const nextStage = startStages[activeIndex + 1];
   /** Where to go once this stage is done: the next stage not done yet, else the dashboard. */
   const afterDone = (action: OnboardingAction) => {
-    const remaining = startStages.find((item) => item.id !== 'welcome' && item.id !== action && !progress.done[item.id]);
+    const remaining = startStages.find(
+      (item) => item.id !== 'welcome' && item.id !== action && !progress.done[item.id],
+    );
     return remaining ? `/start/${remaining.id}` : '/dashboard';
   };
 
@@ -61,10 +78,15 @@ export function StartPage() {
       onSuccess: () => {
         if (!options.thenGo) return;
         const target = afterDone(action);
-        if (target === '/dashboard') notifications.show({ color: 'teal', message: '✅ Quick Start complete. Welcome aboard!' });
+        if (target === '/dashboard')
+          notifications.show({ color: 'teal', message: '✅ Quick Start complete. Welcome aboard!' });
         void navigate(target);
       },
-      onError: (error) => notifications.show({ color: 'red', message: errorMessage(error, messages.couldNotSaveAccountChanges) }),
+      onError: (error) =>
+        notifications.show({
+          color: 'red',
+          message: errorMessage(error, messages.couldNotSaveAccountChanges),
+        }),
     });
   };
   const markDone = () => {
@@ -75,13 +97,23 @@ export function StartPage() {
     if (stage.id === 'help') save('help', { thenGo: false });
   };
 
-  const link = stage.link?.isExternalSupport ? (supportUrl ? { ...stage.link, to: supportUrl } : null) : stage.link;
+  const link = stage.link?.isExternalSupport
+    ? supportUrl
+      ? { ...stage.link, to: supportUrl }
+      : null
+    : stage.link;
   const otherLink = stage.otherLink;
   const peopleCount = account.data.peopleCount;
 
   return (
     <Box mih="100vh">
-      <Group justify="space-between" px="md" py="sm" bg="white" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+      <Group
+        justify="space-between"
+        px="md"
+        py="sm"
+        bg="white"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      >
         <Anchor component={Link} to="/dashboard" underline="never" aria-label="Herald dashboard">
           <BrandLogo />
         </Anchor>
@@ -92,15 +124,27 @@ export function StartPage() {
       <Container size="md" py="xl">
         <Stack gap="xl">
           {searchParams.get('register') === '1' && (
-            <Alert color="teal" variant="light" icon={<IconConfetti size={20} />} title="Your account is ready!">
-              Welcome aboard, {account.data.name ?? 'friend'}. Your 14-day trial has started with every feature included. Here is how to
-              get the most out of it.
+            <Alert
+              color="teal"
+              variant="light"
+              icon={<IconConfetti size={20} />}
+              title="Your account is ready!"
+            >
+              Welcome aboard, {account.data.name ?? 'friend'}. Your 14-day trial has started with every
+              feature included. Here is how to get the most out of it.
             </Alert>
           )}
           <Stack gap="xs">
             <Title order={1}>Quick Start</Title>
             <Group gap="sm" wrap="nowrap">
-              <Progress value={progress.percent} color="indigo" radius="xl" size="md" style={{ flex: 1 }} aria-label={`Getting started: ${progress.percent}% done`} />
+              <Progress
+                value={progress.percent}
+                color="indigo"
+                radius="xl"
+                size="md"
+                style={{ flex: 1 }}
+                aria-label={`Getting started: ${progress.percent}% done`}
+              />
               <Text size="sm" fw={600} c="indigo.7" style={{ whiteSpace: 'nowrap' }}>
                 {progress.percent}% done
               </Text>
@@ -132,7 +176,14 @@ export function StartPage() {
               <Group mt="sm" gap="sm">
                 {link &&
                   (link.isExternalSupport ? (
-                    <Button component="a" href={link.to} target="_blank" rel="noreferrer" variant="light" onClick={openedHelp}>
+                    <Button
+                      component="a"
+                      href={link.to}
+                      target="_blank"
+                      rel="noreferrer"
+                      variant="light"
+                      onClick={openedHelp}
+                    >
                       {link.label}
                     </Button>
                   ) : (
@@ -142,7 +193,14 @@ export function StartPage() {
                   ))}
                 {otherLink &&
                   (otherLink.isDocument ? (
-                    <Button component="a" href={otherLink.to} target="_blank" rel="noreferrer" variant="default" onClick={openedHelp}>
+                    <Button
+                      component="a"
+                      href={otherLink.to}
+                      target="_blank"
+                      rel="noreferrer"
+                      variant="default"
+                      onClick={openedHelp}
+                    >
                       {otherLink.label}
                     </Button>
                   ) : (
@@ -151,12 +209,21 @@ export function StartPage() {
                     </Button>
                   ))}
                 {stage.id !== 'welcome' && (
-                  <Button onClick={markDone} loading={update.isPending} disabled={isDone(stage)} leftSection={<IconCheck size={16} />}>
+                  <Button
+                    onClick={markDone}
+                    loading={update.isPending}
+                    disabled={isDone(stage)}
+                    leftSection={<IconCheck size={16} />}
+                  >
                     {isDone(stage) ? 'Done' : 'Mark as done'}
                   </Button>
                 )}
                 {stage.id === 'welcome' && nextStage && (
-                  <Button component={Link} to={`/start/${nextStage.id}`} rightSection={<IconArrowRight size={16} />}>
+                  <Button
+                    component={Link}
+                    to={`/start/${nextStage.id}`}
+                    rightSection={<IconArrowRight size={16} />}
+                  >
                     Let's go
                   </Button>
                 )}

@@ -32,7 +32,8 @@ export const startStages: StartStage[] = [
     id: 'import',
     label: 'Import People',
     title: 'Import your people',
-    description: 'Start with the contacts you already have: customers, trial users or newsletter subscribers.',
+    description:
+      'Start with the contacts you already have: customers, trial users or newsletter subscribers.',
     steps: [
       'Export a CSV file from your current tool or spreadsheet.',
       'Upload it and map its columns to person fields.',
@@ -45,7 +46,8 @@ export const startStages: StartStage[] = [
     id: 'apps',
     label: 'Connect Apps',
     title: 'Connect your apps',
-    description: 'Apps send Herald the events and data that trigger your flows, such as sign-ups, purchases and form submissions.',
+    description:
+      'Apps send Herald the events and data that trigger your flows, such as sign-ups, purchases and form submissions.',
     steps: [
       'Open the apps page and pick the tools you use.',
       'Add site tracking to follow page visits and forms.',
@@ -70,7 +72,8 @@ export const startStages: StartStage[] = [
     id: 'help',
     label: 'Get Help',
     title: 'Get help when you need it',
-    description: 'The help menu in the top bar has the quick start, the developer docs and, when configured, the support site.',
+    description:
+      'The help menu in the top bar has the quick start, the developer docs and, when configured, the support site.',
     steps: [
       'Open the question-mark menu at the top right.',
       'Read the developer docs to send data through the API.',

@@ -1,5 +1,24 @@
-import { EmailAddress, sendingMessages, suppressionReasonLabels, suppressionReasons, suppressesTransactional, type SuppressionReason } from '@herald/contracts';
-import { Badge, Button, Drawer, Group, Modal, Select, Stack, Text, Textarea, TextInput, Timeline } from '@mantine/core';
+import {
+  EmailAddress,
+  sendingMessages,
+  suppressionReasonLabels,
+  suppressionReasons,
+  suppressesTransactional,
+  type SuppressionReason,
+} from '@herald/contracts';
+import {
+  Badge,
+  Button,
+  Drawer,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Timeline,
+} from '@mantine/core';
 import { IconCircleMinus, IconCirclePlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { formatDateTime } from '../../lib/format.ts';
@@ -9,7 +28,10 @@ import { ListBody } from '../../ui/list-page.tsx';
 import { useAddSuppressions, useRemoveSuppression, useSuppressionHistory } from './suppressions.api.ts';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 
-export const reasonOptions = suppressionReasons.map((value) => ({ value, label: suppressionReasonLabels[value] }));
+export const reasonOptions = suppressionReasons.map((value) => ({
+  value,
+  label: suppressionReasonLabels[value],
+}));
 const maxAddresses = 1000;
 
 /** The addresses typed one per line or separated by commas or semicolons, without blanks or repeats. */
@@ -34,7 +56,10 @@ function AddForm({ onClose }: { onClose: () => void }) {
     const emails = parseAddresses(text);
     const invalid = emails.filter((email) => !EmailAddress.safeParse(email).success);
     if (emails.length === 0) return setError('Enter at least one address.');
-    if (invalid.length > 0) return setError(`Not valid ${invalid.length === 1 ? 'address' : 'addresses'}: ${invalid.slice(0, 5).join(', ')}${invalid.length > 5 ? '…' : ''}`);
+    if (invalid.length > 0)
+      return setError(
+        `Not valid ${invalid.length === 1 ? 'address' : 'addresses'}: ${invalid.slice(0, 5).join(', ')}${invalid.length > 5 ? '…' : ''}`,
+      );
     if (emails.length > maxAddresses) return setError('At most 1,000 addresses at a time.');
     setError(null);
     add.mutate(
@@ -70,9 +95,19 @@ function AddForm({ onClose }: { onClose: () => void }) {
           value={reason}
           onChange={(value) => value && setReason(value as SuppressionReason)}
           allowDeselect={false}
-          description={suppressesTransactional[reason] ? 'No email at all goes to these addresses, transactional included.' : 'Marketing email stops; transactional email still arrives.'}
+          description={
+            suppressesTransactional[reason]
+              ? 'No email at all goes to these addresses, transactional included.'
+              : 'Marketing email stops; transactional email still arrives.'
+          }
         />
-        <TextInput label="Note" value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={500} placeholder="Why, for your team" />
+        <TextInput
+          label="Note"
+          value={note}
+          onChange={(event) => setNote(event.currentTarget.value)}
+          maxLength={500}
+          placeholder="Why, for your team"
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -116,9 +151,17 @@ function RemoveForm({ email, onClose }: { email: string; onClose: () => void }) 
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
         <Text size="sm">
-          Emails can go to <strong style={{ wordBreak: 'break-all' }}>{email}</strong> again. The history keeps this entry.
+          Emails can go to <strong style={{ wordBreak: 'break-all' }}>{email}</strong> again. The history
+          keeps this entry.
         </Text>
-        <TextInput label="Note (optional)" value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={500} placeholder="Why, for your team" data-autofocus />
+        <TextInput
+          label="Note (optional)"
+          value={note}
+          onChange={(event) => setNote(event.currentTarget.value)}
+          maxLength={500}
+          placeholder="Why, for your team"
+          data-autofocus
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -151,7 +194,9 @@ function History({ email }: { email: string }) {
       skeletonHeights={[64, 64, 64]}
       errorFallback={sendingMessages.suppressionsLoadError}
       isEmpty={entries.length === 0}
-      empty={<EmptyState title="No history" description="This address has never been on the suppression list." />}
+      empty={
+        <EmptyState title="No history" description="This address has never been on the suppression list." />
+      }
     >
       <Timeline bulletSize={24} lineWidth={2}>
         {entries.map((entry, index) => (
@@ -185,7 +230,13 @@ function History({ email }: { email: string }) {
 /** Every addition and removal of one address. */
 export function SuppressionHistoryDrawer({ email, onClose }: { email: string | null; onClose: () => void }) {
   return (
-    <Drawer opened={email !== null} onClose={onClose} position="right" title={email ? `History of ${email}` : 'History'} styles={{ title: { wordBreak: 'break-all', fontWeight: 600 } }}>
+    <Drawer
+      opened={email !== null}
+      onClose={onClose}
+      position="right"
+      title={email ? `History of ${email}` : 'History'}
+      styles={{ title: { wordBreak: 'break-all', fontWeight: 600 } }}
+    >
       {email !== null && <History email={email} />}
     </Drawer>
   );

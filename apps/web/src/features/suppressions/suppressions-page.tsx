@@ -1,5 +1,24 @@
-import { hasScopes, sendingMessages, suppressionReasonLabels, suppressionReasons, type Suppression, type SuppressionReason } from '@herald/contracts';
-import { Anchor, Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import {
+  hasScopes,
+  sendingMessages,
+  suppressionReasonLabels,
+  suppressionReasons,
+  type Suppression,
+  type SuppressionReason,
+} from '@herald/contracts';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconHistory, IconMailOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -12,25 +31,53 @@ import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
-import { AddSuppressionsModal, reasonOptions, RemoveSuppressionModal, SuppressionHistoryDrawer } from './suppression-dialogs.tsx';
+import {
+  AddSuppressionsModal,
+  reasonOptions,
+  RemoveSuppressionModal,
+  SuppressionHistoryDrawer,
+} from './suppression-dialogs.tsx';
 import { suppressionsExportUrl, useSuppressions } from './suppressions.api.ts';
 
-const isReason = (value: string | null): value is SuppressionReason => suppressionReasons.includes(value as SuppressionReason);
+const isReason = (value: string | null): value is SuppressionReason =>
+  suppressionReasons.includes(value as SuppressionReason);
 
 /** The list's filters live in the query string, so a person's page can link to their address (`?search=`). */
 function useFilterParams() {
   const state = useListState({ search: '', reason: '', page: 1 });
   const { search, reason, page } = state.values;
-  const filter = { search, reason: isReason(reason) ? reason : null, page: Number.isInteger(page) && page > 0 ? page : 1 };
+  const filter = {
+    search,
+    reason: isReason(reason) ? reason : null,
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+  };
   // Any change but the page's goes back to the first page.
   const set = ({ reason: changed, ...changes }: { search?: string; reason?: string | null; page?: number }) =>
     state.set({ page: 1, ...changes, ...(changed !== undefined ? { reason: changed ?? '' } : {}) });
   return { filter, set };
 }
 
-function SuppressionRow({ item, isNarrow, canWrite, onHistory, onRemove }: { item: Suppression; isNarrow: boolean; canWrite: boolean; onHistory: () => void; onRemove: () => void }) {
+function SuppressionRow({
+  item,
+  isNarrow,
+  canWrite,
+  onHistory,
+  onRemove,
+}: {
+  item: Suppression;
+  isNarrow: boolean;
+  canWrite: boolean;
+  onHistory: () => void;
+  onRemove: () => void;
+}) {
   const reason = (
-    <Badge variant="light" color={item.reason === 'manual' || item.reason === 'unsubscribed' ? 'gray' : 'red'} size="sm" tt="none" style={{ flexShrink: 0 }}>
+    <Badge
+      variant="light"
+      color={item.reason === 'manual' || item.reason === 'unsubscribed' ? 'gray' : 'red'}
+      size="sm"
+      tt="none"
+      style={{ flexShrink: 0 }}
+    >
       {suppressionReasonLabels[item.reason]}
     </Badge>
   );
@@ -81,11 +128,23 @@ function SuppressionRow({ item, isNarrow, canWrite, onHistory, onRemove }: { ite
       {!isNarrow && <Table.Td>{time}</Table.Td>}
       <Table.Td>
         <Group gap="xs" justify="flex-end" wrap={isNarrow ? 'wrap' : 'nowrap'}>
-          <Button size="xs" variant="default" leftSection={isNarrow ? undefined : <IconHistory size={14} />} onClick={onHistory} aria-label={`History of ${item.email}`}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={isNarrow ? undefined : <IconHistory size={14} />}
+            onClick={onHistory}
+            aria-label={`History of ${item.email}`}
+          >
             History
           </Button>
           {canWrite && (
-            <Button size="xs" variant="subtle" color="red" onClick={onRemove} aria-label={`Remove ${item.email}`}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              onClick={onRemove}
+              aria-label={`Remove ${item.email}`}
+            >
               Remove
             </Button>
           )}
@@ -130,7 +189,13 @@ export function SuppressionsPage() {
       actions={
         <Group gap="xs">
           {canExport && (
-            <Button component="a" href={suppressionsExportUrl} download="suppressions.csv" variant="default" leftSection={<IconDownload size={16} />}>
+            <Button
+              component="a"
+              href={suppressionsExportUrl}
+              download="suppressions.csv"
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+            >
               Export CSV
             </Button>
           )}
@@ -143,13 +208,37 @@ export function SuppressionsPage() {
       }
       tabs={<EmailSettingsNav />}
       isReady={isReady}
-      gate={{ canRead, title: "You can't see the suppression list", description: 'Seeing it needs the “See people” permission. Ask an owner of the account to give it to you.' }}
-      readOnly={!canWrite && 'You can see the suppression list. Changing it needs the “Add and edit people” permission.'}
+      gate={{
+        canRead,
+        title: "You can't see the suppression list",
+        description:
+          'Seeing it needs the “See people” permission. Ask an owner of the account to give it to you.',
+      }}
+      readOnly={
+        !canWrite &&
+        'You can see the suppression list. Changing it needs the “Add and edit people” permission.'
+      }
       toolbar={
         <form onSubmit={onSearch} role="search">
           <Group gap="sm" align="flex-end" wrap="wrap">
-            <TextInput label="Search" placeholder="Address or part of it" leftSection={<IconSearch size={16} />} value={search} onChange={(event) => setSearch(event.currentTarget.value)} style={{ flex: '1 1 240px' }} type="search" />
-            <Select label="Reason" placeholder="Any reason" data={reasonOptions} value={filter.reason} onChange={(value) => set({ reason: value })} clearable w={{ base: '100%', xs: 220 }} />
+            <TextInput
+              label="Search"
+              placeholder="Address or part of it"
+              leftSection={<IconSearch size={16} />}
+              value={search}
+              onChange={(event) => setSearch(event.currentTarget.value)}
+              style={{ flex: '1 1 240px' }}
+              type="search"
+            />
+            <Select
+              label="Reason"
+              placeholder="Any reason"
+              data={reasonOptions}
+              value={filter.reason}
+              onChange={(value) => set({ reason: value })}
+              clearable
+              w={{ base: '100%', xs: 220 }}
+            />
           </Group>
         </form>
       }
@@ -157,10 +246,38 @@ export function SuppressionsPage() {
       loadingLabel="Loading the suppression list"
       errorFallback={sendingMessages.suppressionsLoadError}
       isEmpty={rows.length === 0 && !isFiltered}
-      empty={<EmptyState icon={<IconMailOff size={28} />} title="No suppressed addresses" description="Addresses land here when people unsubscribe, mail to them bounces hard or they mark it as spam. You can add addresses by hand too." />}
+      empty={
+        <EmptyState
+          icon={<IconMailOff size={28} />}
+          title="No suppressed addresses"
+          description="Addresses land here when people unsubscribe, mail to them bounces hard or they mark it as spam. You can add addresses by hand too."
+        />
+      }
       isNoMatch={rows.length === 0}
-      noMatch={<EmptyState icon={<IconSearch size={28} />} title="No matching addresses" description="No suppressed address matches this search and reason." action={<Button variant="light" onClick={() => (setSearch(''), set({ search: '', reason: null }))}>Clear filters</Button>} />}
-      pagination={pages > 1 && data && <Pagination total={pages} value={data.page} onChange={(page) => set({ page })} siblings={isNarrow ? 0 : 1} aria-label="Pages" />}
+      noMatch={
+        <EmptyState
+          icon={<IconSearch size={28} />}
+          title="No matching addresses"
+          description="No suppressed address matches this search and reason."
+          action={
+            <Button variant="light" onClick={() => (setSearch(''), set({ search: '', reason: null }))}>
+              Clear filters
+            </Button>
+          }
+        />
+      }
+      pagination={
+        pages > 1 &&
+        data && (
+          <Pagination
+            total={pages}
+            value={data.page}
+            onChange={(page) => set({ page })}
+            siblings={isNarrow ? 0 : 1}
+            aria-label="Pages"
+          />
+        )
+      }
       after={
         <>
           <AddSuppressionsModal opened={isAdding} onClose={() => setIsAdding(false)} />
@@ -188,7 +305,14 @@ export function SuppressionsPage() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((item) => (
-              <SuppressionRow key={item.email} item={item} isNarrow={isNarrow} canWrite={canWrite} onHistory={() => setHistoryOf(item.email)} onRemove={() => setRemoving(item.email)} />
+              <SuppressionRow
+                key={item.email}
+                item={item}
+                isNarrow={isNarrow}
+                canWrite={canWrite}
+                onHistory={() => setHistoryOf(item.email)}
+                onRemove={() => setRemoving(item.email)}
+              />
             ))}
           </Table.Tbody>
         </TableCard>

@@ -1,4 +1,9 @@
-import { AddSuppressionsResponse, SuppressionHistory, SuppressionList, type SuppressionReason } from '@herald/contracts';
+import {
+  AddSuppressionsResponse,
+  SuppressionHistory,
+  SuppressionList,
+  type SuppressionReason,
+} from '@herald/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
@@ -34,7 +39,10 @@ export function useSuppressions(filter: SuppressionFilter, options: { enabled?: 
 export function useSuppressionHistory(email: string | null) {
   return useQuery({
     queryKey: [...suppressionsKey, 'history', email],
-    queryFn: () => api.get(`/suppressions/history?email=${encodeURIComponent(email ?? '')}`, { schema: SuppressionHistory }),
+    queryFn: () =>
+      api.get(`/suppressions/history?email=${encodeURIComponent(email ?? '')}`, {
+        schema: SuppressionHistory,
+      }),
     enabled: email !== null,
   });
 }
@@ -51,7 +59,8 @@ function useInvalidateSuppressions() {
 export function useAddSuppressions() {
   const invalidate = useInvalidateSuppressions();
   return useMutation({
-    mutationFn: (body: { emails: string[]; reason: SuppressionReason; note?: string }) => api.post('/suppressions', body, { schema: AddSuppressionsResponse }),
+    mutationFn: (body: { emails: string[]; reason: SuppressionReason; note?: string }) =>
+      api.post('/suppressions', body, { schema: AddSuppressionsResponse }),
     onSuccess: invalidate,
   });
 }
@@ -60,7 +69,9 @@ export function useRemoveSuppression() {
   const invalidate = useInvalidateSuppressions();
   return useMutation({
     mutationFn: ({ email, note }: { email: string; note: string }) =>
-      api.delete<void>(`/suppressions/${encodeURIComponent(email)}${note.trim() ? `?note=${encodeURIComponent(note.trim())}` : ''}`),
+      api.delete<void>(
+        `/suppressions/${encodeURIComponent(email)}${note.trim() ? `?note=${encodeURIComponent(note.trim())}` : ''}`,
+      ),
     onSuccess: invalidate,
   });
 }

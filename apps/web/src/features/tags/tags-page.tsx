@@ -53,7 +53,10 @@ export function TagsPage() {
       }
       isReady={isReady}
       gate={seeGate(canRead, 'tags', 'See people')}
-      readOnly={!canWrite && 'You can see tags. Creating and changing them needs the “Add and edit people” permission.'}
+      readOnly={
+        !canWrite &&
+        'You can see tags. Creating and changing them needs the “Add and edit people” permission.'
+      }
       sidebar={(isNarrow) => (
         <FolderTree
           folderType="tags"
@@ -125,10 +128,21 @@ export function TagsPage() {
               <Table.Td>
                 {canWrite && (
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button size="xs" variant="default" onClick={() => openModal(tag.tag)} aria-label={`Edit ${tag.tag}`}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => openModal(tag.tag)}
+                      aria-label={`Edit ${tag.tag}`}
+                    >
                       Edit
                     </Button>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => confirmDelete(tag.tag)} aria-label={`Delete ${tag.tag}`}>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => confirmDelete(tag.tag)}
+                      aria-label={`Delete ${tag.tag}`}
+                    >
                       Delete
                     </Button>
                   </Group>

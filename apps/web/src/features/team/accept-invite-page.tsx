@@ -45,13 +45,15 @@ export function AcceptInvitePage() {
       </AuthLayout>
     );
   }
-  if (info.isError) return <InvalidInvitation message={errorMessage(info.error, teamMessages.invitationInvalid)} />;
+  if (info.isError)
+    return <InvalidInvitation message={errorMessage(info.error, teamMessages.invitationInvalid)} />;
 
   const { accountName, email, inviterName, needsPassword } = info.data;
   const accountLabel = accountName || 'the account';
 
   const onAccepted = () => navigate('/', { replace: true });
-  const onFailed = (error: unknown) => setFormError(errorMessage(error, 'We couldn’t accept this invitation. Please try again.'));
+  const onFailed = (error: unknown) =>
+    setFormError(errorMessage(error, 'We couldn’t accept this invitation. Please try again.'));
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -73,11 +75,17 @@ export function AcceptInvitePage() {
     : `You were invited as ${email} to work on ${accountLabel}.`;
 
   return (
-    <AuthLayout title={`Join ${accountLabel}`} subtitle={subtitle} footer={needsPassword ? null : (
-      <Anchor component={Link} to="/request-reset-password" fw={500}>
-        Forgot your password?
-      </Anchor>
-    )}>
+    <AuthLayout
+      title={`Join ${accountLabel}`}
+      subtitle={subtitle}
+      footer={
+        needsPassword ? null : (
+          <Anchor component={Link} to="/request-reset-password" fw={500}>
+            Forgot your password?
+          </Anchor>
+        )
+      }
+    >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {formError && (
@@ -108,7 +116,9 @@ export function AcceptInvitePage() {
                 <GoogleButton
                   clientId={config.googleClientId}
                   text="continue_with"
-                  onCredential={(idToken) => accept.mutate({ token, idToken }, { onSuccess: onAccepted, onError: onFailed })}
+                  onCredential={(idToken) =>
+                    accept.mutate({ token, idToken }, { onSuccess: onAccepted, onError: onFailed })
+                  }
                   onError={setFormError}
                 />
               </Center>

@@ -79,7 +79,10 @@ function TeamMemberForm({ member, canWrite, onClose }: FormProps) {
 
   const emailCheck = EmailAddress.safeParse(email);
   const nameError = isSubmitted && isNew && !name.trim() ? 'Name is required.' : null;
-  const emailError = isSubmitted && !emailCheck.success ? (emailCheck.error.issues[0]?.message ?? 'Enter a valid email address.') : null;
+  const emailError =
+    isSubmitted && !emailCheck.success
+      ? (emailCheck.error.issues[0]?.message ?? 'Enter a valid email address.')
+      : null;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -125,7 +128,8 @@ function TeamMemberForm({ member, canWrite, onClose }: FormProps) {
       <Stack gap="md">
         {isReadOnly && (
           <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />}>
-            You can see this team member. Changing team members needs the “Invite and manage team members” permission.
+            You can see this team member. Changing team members needs the “Invite and manage team members”
+            permission.
           </Alert>
         )}
         <TextInput
@@ -193,14 +197,23 @@ export function TeamMemberModal({ param, members, isLoading, canWrite, onClose }
   const current = param ?? shownParam;
   const isNew = current === newMemberParam;
   const member = isNew || current === null ? null : (members?.find((m) => String(m.id) === current) ?? null);
-  const title = isNew ? 'Invite team member' : member ? (canWrite ? 'Edit team member' : 'Team member') : 'Team member';
+  const title = isNew
+    ? 'Invite team member'
+    : member
+      ? canWrite
+        ? 'Edit team member'
+        : 'Team member'
+      : 'Team member';
 
   let body;
   if (current === null) body = null;
   else if (isNew && !canWrite)
-    body = <Text c="dimmed">Inviting team members needs the “Invite and manage team members” permission.</Text>;
+    body = (
+      <Text c="dimmed">Inviting team members needs the “Invite and manage team members” permission.</Text>
+    );
   else if (isNew) body = <TeamMemberForm key="new" member={null} canWrite={canWrite} onClose={onClose} />;
-  else if (member) body = <TeamMemberForm key={member.id} member={member} canWrite={canWrite} onClose={onClose} />;
+  else if (member)
+    body = <TeamMemberForm key={member.id} member={member} canWrite={canWrite} onClose={onClose} />;
   else if (isLoading) body = <LoadingSpinner label="Loading team member" />;
   else body = <Text c="dimmed">{teamMessages.memberNotFound}</Text>;
 

@@ -170,7 +170,11 @@ export function TeamPage() {
       description="Invite teammates to this account and choose what each of them can do."
       actions={
         canWrite && (
-          <Button leftSection={<IconUserPlus size={16} />} onClick={() => openModal(newMemberParam)} disabled={isChanging}>
+          <Button
+            leftSection={<IconUserPlus size={16} />}
+            onClick={() => openModal(newMemberParam)}
+            disabled={isChanging}
+          >
             Invite team member
           </Button>
         )
@@ -190,9 +194,21 @@ export function TeamPage() {
       loadingLabel="Loading team members"
       errorFallback="We couldn't load the team members."
       isEmpty={members.length === 0}
-      empty={<EmptyState icon={<IconUsers size={28} />} title="No team members yet" description="Invite a teammate to work on this account with you." />}
+      empty={
+        <EmptyState
+          icon={<IconUsers size={28} />}
+          title="No team members yet"
+          description="Invite a teammate to work on this account with you."
+        />
+      }
       after={
-        <TeamMemberModal param={modalParam} members={team.data?.teamMembers} isLoading={team.isPending} canWrite={canWrite} onClose={closeModal} />
+        <TeamMemberModal
+          param={modalParam}
+          members={team.data?.teamMembers}
+          isLoading={team.isPending}
+          canWrite={canWrite}
+          onClose={closeModal}
+        />
       }
     >
       {isNarrow ? (

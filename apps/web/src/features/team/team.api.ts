@@ -42,7 +42,9 @@ export function useInviteTeamMember() {
     mutationFn: (body: InviteInput) => api.post('/team-members', body, { schema: TeamMemberResponse }),
     onSuccess: ({ teamMember }) => {
       queryClient.setQueryData<TeamList>(teamKey, (list) =>
-        list ? { teamMembers: [...list.teamMembers.filter((m) => m.id !== teamMember.id), teamMember] } : list,
+        list
+          ? { teamMembers: [...list.teamMembers.filter((m) => m.id !== teamMember.id), teamMember] }
+          : list,
       );
       void queryClient.invalidateQueries({ queryKey: teamKey });
     },
@@ -59,7 +61,8 @@ export function useUpdateTeamMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: teamMutationKey,
-    mutationFn: ({ id, ...body }: UpdateInput) => api.patch(`/team-members/${id}`, body, { schema: TeamMemberResponse }),
+    mutationFn: ({ id, ...body }: UpdateInput) =>
+      api.patch(`/team-members/${id}`, body, { schema: TeamMemberResponse }),
     onSuccess: ({ teamMember }) => {
       queryClient.setQueryData<TeamList>(teamKey, (list) =>
         list ? { teamMembers: list.teamMembers.map((m) => (m.id === teamMember.id ? teamMember : m)) } : list,
@@ -99,7 +102,8 @@ export function useRemoveTeamMember() {
 export function useInvitationInfo(token: string) {
   return useQuery({
     queryKey: ['invitation', token],
-    queryFn: () => api.get(`/team-members/invitations/${encodeURIComponent(token)}`, { schema: InvitationInfo }),
+    queryFn: () =>
+      api.get(`/team-members/invitations/${encodeURIComponent(token)}`, { schema: InvitationInfo }),
     enabled: token.length > 0,
     retry: false,
     staleTime: Infinity,

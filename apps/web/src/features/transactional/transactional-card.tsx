@@ -31,9 +31,9 @@ export function TransactionalCard() {
             Transactional email
           </Title>
           <Text size="sm" c="dimmed">
-            Send one email to one address from your own systems: receipts, sign-in codes, account notices. It goes
-            under a transactional category, so a marketing unsubscribe does not stop it; a hard bounce or a spam
-            complaint does.
+            Send one email to one address from your own systems: receipts, sign-in codes, account notices. It
+            goes under a transactional category, so a marketing unsubscribe does not stop it; a hard bounce or
+            a spam complaint does.
           </Text>
         </Stack>
         <Stack gap={4}>
@@ -44,23 +44,32 @@ export function TransactionalCard() {
             <CopyButton value={example} label="Copy example request" />
           </Group>
           {/* Scrolls sideways on narrow screens, so it takes focus and scrolls with the keyboard. */}
-          <Code block fz="xs" role="region" aria-labelledby="transactional-example-label" tabIndex={0} data-testid="transactional-example" style={{ whiteSpace: 'pre', overflowX: 'auto' }}>
+          <Code
+            block
+            fz="xs"
+            role="region"
+            aria-labelledby="transactional-example-label"
+            tabIndex={0}
+            data-testid="transactional-example"
+            style={{ whiteSpace: 'pre', overflowX: 'auto' }}
+          >
             {example}
           </Code>
         </Stack>
         <List size="sm" spacing={4} c="dimmed">
           <List.Item>
-            Use the account's API key as <Code>$HERALD_API_KEY</Code>. A retry with the same <Code>Idempotency-Key</Code> sends
-            nothing twice.
+            Use the account's API key as <Code>$HERALD_API_KEY</Code>. A retry with the same{' '}
+            <Code>Idempotency-Key</Code> sends nothing twice.
           </List.Item>
           <List.Item>
-            To send a saved email, put its ID (shown on the email's page) in <Code>emailId</Code> and leave out{' '}
-            <Code>subject</Code> and <Code>html</Code>. Values in <Code>data</Code> fill merge tags such as{' '}
-            <Code>{'{{ person.orderId }}'}</Code>.
+            To send a saved email, put its ID (shown on the email's page) in <Code>emailId</Code> and leave
+            out <Code>subject</Code> and <Code>html</Code>. Values in <Code>data</Code> fill merge tags such
+            as <Code>{'{{ person.orderId }}'}</Code>.
           </List.Item>
           <List.Item>
-            The answer holds a <Code>deliveryId</Code>; <Code>GET /v1/transactional/&#123;deliveryId&#125;</Code> tells
-            whether it was sent. All fields are in the{' '}
+            The answer holds a <Code>deliveryId</Code>;{' '}
+            <Code>GET /v1/transactional/&#123;deliveryId&#125;</Code> tells whether it was sent. All fields
+            are in the{' '}
             <Anchor href="/v1/openapi.json" target="_blank" rel="noreferrer" size="sm" underline="always">
               API reference
             </Anchor>

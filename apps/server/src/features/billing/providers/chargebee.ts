@@ -42,7 +42,9 @@ const Subscription = z.looseObject({
   customer_id: z.string().optional(),
   status: z.string(),
   current_term_end: z.number().optional(),
-  subscription_items: z.array(z.looseObject({ item_price_id: z.string(), item_type: z.string().optional() })).optional(),
+  subscription_items: z
+    .array(z.looseObject({ item_price_id: z.string(), item_type: z.string().optional() }))
+    .optional(),
 });
 const Invoice = z.looseObject({
   id: z.string(),
@@ -55,7 +57,13 @@ const Invoice = z.looseObject({
   amount_paid: z.number().optional(),
   currency_code: z.string(),
 });
-const Transaction = z.looseObject({ id: z.string(), amount: z.number(), currency_code: z.string(), date: z.number().optional(), subscription_id: z.string().optional() });
+const Transaction = z.looseObject({
+  id: z.string(),
+  amount: z.number(),
+  currency_code: z.string(),
+  date: z.number().optional(),
+  subscription_id: z.string().optional(),
+});
 
 /** A Chargebee webhook event (API v2): `{ id, event_type, occurred_at, content: { subscription, customer, invoice, transaction } }`. */
 const ChargebeeEvent = z.looseObject({
@@ -97,7 +105,9 @@ const fromUnix = (seconds: number) => new Date(seconds * 1000);
 function changeOf(event: ChargebeeEvent): ProviderEventChange {
   const { subscription, customer, invoice, transaction } = event.content;
   if (subscriptionEvents.has(event.event_type) && subscription) {
-    const item = subscription.subscription_items?.find((i) => i.item_type === 'plan') ?? subscription.subscription_items?.[0];
+    const item =
+      subscription.subscription_items?.find((i) => i.item_type === 'plan') ??
+      subscription.subscription_items?.[0];
     return {
       kind: 'subscription',
       subscriptionId: subscription.id,
@@ -111,7 +121,16 @@ function changeOf(event: ChargebeeEvent): ProviderEventChange {
   }
   if (event.event_type === 'payment_succeeded') {
     const subscriptionId = subscription?.id ?? transaction?.subscription_id ?? invoice?.subscription_id;
-    const paid = transaction ?? (invoice ? { id: invoice.id, amount: invoice.amount_paid ?? invoice.total ?? 0, currency_code: invoice.currency_code, date: invoice.paid_at ?? invoice.date } : undefined);
+    const paid =
+      transaction ??
+      (invoice
+        ? {
+            id: invoice.id,
+            amount: invoice.amount_paid ?? invoice.total ?? 0,
+            currency_code: invoice.currency_code,
+            date: invoice.paid_at ?? invoice.date,
+          }
+        : undefined);
     if (!subscriptionId || !paid) return { kind: 'ignored' };
     return {
       kind: 'payment',
@@ -150,17 +169,34 @@ export function createChargebee(config: ChargebeeConfig): BillingProvider {
         'customer[email]': request.email,
         redirect_url: request.returnUrl,
         cancel_url: request.cancelUrl,
-        pass_thru_content: JSON.stringify({ accountId: request.accountId, plan: request.plan.name, peopleUpperLimit: request.plan.peopleUpperLimit }),
+        pass_thru_content: JSON.stringify({
+          accountId: request.accountId,
+          plan: request.plan.name,
+          peopleUpperLimit: request.plan.peopleUpperLimit,
+        }),
       };
       if (request.accountName) fields['customer[company]'] = request.accountName.slice(0, 250);
-      const answer = await callProvider<{ hosted_page?: { id?: string; url?: string } }>('chargebee', `${config.apiUrl}/hosted_pages/checkout_new_for_items`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: form(fields),
-      });
+      const answer = await callProvider<{ hosted_page?: { id?: string; url?: string } }>(
+        'chargebee',
+        `${config.apiUrl}/hosted_pages/checkout_new_for_items`,
+        {
+          method: 'POST',
+          headers: {
+            authorization,
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
+          body: form(fields),
+        },
+      );
       const url = answer.hosted_page?.url;
       if (!url) throw new ProviderError('chargebee', 200, 'Chargebee answered without a hosted page url.');
-      return { url, subscriptionId: request.reference, customerId, providerPlanId: fields['subscription_items[item_price_id][0]']! };
+      return {
+        url,
+        subscriptionId: request.reference,
+        customerId,
+        providerPlanId: fields['subscription_items[item_price_id][0]']!,
+      };
     },
 
     async startPlanChange(request: PlanChangeRequest) {
@@ -173,12 +209,21 @@ export function createChargebee(config: ChargebeeConfig): BillingProvider {
         redirect_url: request.returnUrl,
         cancel_url: request.cancelUrl,
       };
-      const answer = await callProvider<{ hosted_page?: { url?: string } }>('chargebee', `${config.apiUrl}/hosted_pages/checkout_existing_for_items`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: form(fields),
-      });
-      if (!answer.hosted_page?.url) throw new ProviderError('chargebee', 200, 'Chargebee answered without a hosted page url.');
+      const answer = await callProvider<{ hosted_page?: { url?: string } }>(
+        'chargebee',
+        `${config.apiUrl}/hosted_pages/checkout_existing_for_items`,
+        {
+          method: 'POST',
+          headers: {
+            authorization,
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
+          body: form(fields),
+        },
+      );
+      if (!answer.hosted_page?.url)
+        throw new ProviderError('chargebee', 200, 'Chargebee answered without a hosted page url.');
       return { url: answer.hosted_page.url };
     },
 
@@ -196,22 +241,39 @@ export function createChargebee(config: ChargebeeConfig): BillingProvider {
 
     readEvent(rawBody): ProviderEvent {
       const parsed = ChargebeeEvent.safeParse(parseJsonBody(rawBody));
-      if (!parsed.success) throw new WebhookBodyError('Not a Chargebee event: it needs id, event_type and content.');
+      if (!parsed.success)
+        throw new WebhookBodyError('Not a Chargebee event: it needs id, event_type and content.');
       return { id: parsed.data.id, type: parsed.data.event_type, change: changeOf(parsed.data) };
     },
 
     async listInvoices(owner: InvoiceOwner) {
       const invoices: ProviderInvoice[] = [];
       for (const customerId of owner.customerIds) {
-        const query = new URLSearchParams({ 'customer_id[is]': customerId, limit: '100', 'sort_by[desc]': 'date' });
-        const answer = await callProvider<{ list?: { invoice?: unknown }[] }>('chargebee', `${config.apiUrl}/invoices?${query.toString()}`, {
-          headers: { authorization, accept: 'application/json' },
+        const query = new URLSearchParams({
+          'customer_id[is]': customerId,
+          limit: '100',
+          'sort_by[desc]': 'date',
         });
+        const answer = await callProvider<{ list?: { invoice?: unknown }[] }>(
+          'chargebee',
+          `${config.apiUrl}/invoices?${query.toString()}`,
+          {
+            headers: { authorization, accept: 'application/json' },
+          },
+        );
         for (const entry of answer.list ?? []) {
           const invoice = Invoice.safeParse(entry.invoice);
           if (!invoice.success) continue;
           const { id, date, total, status, currency_code: currency } = invoice.data;
-          invoices.push({ id, provider: 'chargebee', date: fromUnix(date ?? 0).toISOString(), amount: cents(total ?? 0), currency, status, url: null });
+          invoices.push({
+            id,
+            provider: 'chargebee',
+            date: fromUnix(date ?? 0).toISOString(),
+            amount: cents(total ?? 0),
+            currency,
+            status,
+            url: null,
+          });
         }
       }
       return invoices.sort((a, b) => b.date.localeCompare(a.date));

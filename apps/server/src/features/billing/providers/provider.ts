@@ -116,10 +116,18 @@ export class ProviderError extends Error {
 export const providerTimeoutMs = 15_000;
 
 /** A JSON call to a provider with a time-out; non-2xx answers and network failures become ProviderError. */
-export async function callProvider<T>(provider: CheckoutProvider, url: string, init: RequestInit): Promise<T> {
+export async function callProvider<T>(
+  provider: CheckoutProvider,
+  url: string,
+  init: RequestInit,
+): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(providerTimeoutMs) });
+    response = await fetch(url, {
+      ...init,
+      redirect: 'error',
+      signal: AbortSignal.timeout(providerTimeoutMs),
+    });
   } catch (error) {
     throw new ProviderError(provider, 0, `${provider} could not be reached: ${(error as Error).message}`);
   }
@@ -128,11 +136,19 @@ export async function callProvider<T>(provider: CheckoutProvider, url: string, i
   try {
     body = text ? JSON.parse(text) : {};
   } catch {
-    throw new ProviderError(provider, response.status, `${provider} answered ${response.status} with a body that is not JSON`);
+    throw new ProviderError(
+      provider,
+      response.status,
+      `${provider} answered ${response.status} with a body that is not JSON`,
+    );
   }
   if (!response.ok) {
     const message = (body as { message?: unknown }).message;
-    throw new ProviderError(provider, response.status, `${provider} answered ${response.status}: ${typeof message === 'string' ? message : text.slice(0, 200)}`);
+    throw new ProviderError(
+      provider,
+      response.status,
+      `${provider} answered ${response.status}: ${typeof message === 'string' ? message : text.slice(0, 200)}`,
+    );
   }
   return body as T;
 }

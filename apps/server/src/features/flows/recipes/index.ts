@@ -5,7 +5,16 @@ import { leadScoring, postPurchase } from './customers.ts';
 import type { Recipe } from './recipe-types.ts';
 
 /** Every recipe, in the order the gallery shows them. */
-export const recipes: readonly Recipe[] = [welcomeSeries, trialNurture, abandonedSignup, reEngagement, webinarReminders, birthday, leadScoring, postPurchase];
+export const recipes: readonly Recipe[] = [
+  welcomeSeries,
+  trialNurture,
+  abandonedSignup,
+  reEngagement,
+  webinarReminders,
+  birthday,
+  leadScoring,
+  postPurchase,
+];
 
 export const findRecipe = (id: string): Recipe | undefined => recipes.find((r) => r.id === id);
 

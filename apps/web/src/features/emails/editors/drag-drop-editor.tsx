@@ -42,19 +42,30 @@ export default function DragDropEditor({ value, onChange, readOnly, onInsertRead
       assetManager: { upload: false },
       plugins: [newsletterPreset],
       pluginsOpts: { [newsletterPreset as unknown as string]: {} },
-      ...(state ? { projectData: state } : { components: bodyOf(value.html) || '<table style="width:100%"><tr><td style="padding:24px">Drag blocks here</td></tr></table>' }),
+      ...(state
+        ? { projectData: state }
+        : {
+            components:
+              bodyOf(value.html) ||
+              '<table style="width:100%"><tr><td style="padding:24px">Drag blocks here</td></tr></table>',
+          }),
     });
     // Blocks whose sample images live on a remote server stay out: nothing loads from elsewhere.
     for (const id of ['grid-items', 'list-items']) editor.Blocks.remove(id);
     let timer: number | undefined;
     const changed = () => {
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => latest.current({ type: 'dragdrop', state: editor.getProjectData(), html: documentOf(editor) }), 300);
+      timer = window.setTimeout(
+        () => latest.current({ type: 'dragdrop', state: editor.getProjectData(), html: documentOf(editor) }),
+        300,
+      );
     };
     editor.on('load', () => {
       // Names and tab stops GrapesJS leaves out: the canvas frame and its scrolling side panel.
       editor.Canvas.getFrameEl()?.setAttribute('title', 'Email canvas');
-      container.current?.querySelectorAll<HTMLElement>('.gjs-pn-views-container, .gjs-blocks-c').forEach((element) => element.setAttribute('tabindex', '0'));
+      container.current
+        ?.querySelectorAll<HTMLElement>('.gjs-pn-views-container, .gjs-blocks-c')
+        .forEach((element) => element.setAttribute('tabindex', '0'));
       if (readOnly) editor.runCommand('preview');
       editor.on('update', changed);
       // Content that came in as HTML is saved in the editor's own form as soon as it loads.
@@ -62,7 +73,8 @@ export default function DragDropEditor({ value, onChange, readOnly, onInsertRead
     });
     onInsertReady((text) => {
       const selected = editor.getSelected();
-      if (selected && selected.is('text')) selected.components(`${selected.toHTML().replace(/^<[^>]+>|<\/[^>]+>$/g, '')} ${text}`);
+      if (selected && selected.is('text'))
+        selected.components(`${selected.toHTML().replace(/^<[^>]+>|<\/[^>]+>$/g, '')} ${text}`);
       else editor.addComponents(`<p style="padding: 10px">${text}</p>`);
       changed();
     });

@@ -8,7 +8,28 @@
  */
 
 /** Elements that run, embed or redirect a document; an email never needs them in the builder. */
-const blockedTags = new Set(['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'meta', 'link', 'noscript', 'template', 'portal', 'set', 'animate', 'animatemotion', 'animatetransform', 'handler', 'listener', 'use']);
+const blockedTags = new Set([
+  'script',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'base',
+  'meta',
+  'link',
+  'noscript',
+  'template',
+  'portal',
+  'set',
+  'animate',
+  'animatemotion',
+  'animatetransform',
+  'handler',
+  'listener',
+  'use',
+]);
 /** Component properties the builder runs as script in the canvas. */
 const scriptKeys = new Set(['script', 'script-export', 'script-props', 'head']);
 
@@ -16,12 +37,16 @@ const scriptKeys = new Set(['script', 'script-export', 'script-props', 'head']);
 function isUnsafeUrl(value: string): boolean {
   // Browsers ignore control characters and whitespace inside the scheme; entities are already decoded here.
   const compact = value.replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
-  return /^(javascript|vbscript|livescript):/.test(compact) || (compact.startsWith('data:') && !/^data:image\/(png|gif|jpe?g|webp)[;,]/.test(compact));
+  return (
+    /^(javascript|vbscript|livescript):/.test(compact) ||
+    (compact.startsWith('data:') && !/^data:image\/(png|gif|jpe?g|webp)[;,]/.test(compact))
+  );
 }
 
 function isUnsafeAttribute(name: string, value: unknown): boolean {
   const lower = name.trim().toLowerCase();
-  if (lower.startsWith('on') || lower === 'srcdoc' || lower === 'formaction' || lower === 'http-equiv') return true;
+  if (lower.startsWith('on') || lower === 'srcdoc' || lower === 'formaction' || lower === 'http-equiv')
+    return true;
   if (typeof value !== 'string') return false;
   if (lower === 'style') return /expression\s*\(|javascript:|-moz-binding|behavior\s*:/i.test(value);
   return isUnsafeUrl(value);
@@ -32,12 +57,20 @@ const blockedTypes = new Set(['script', 'iframe', 'frame', 'object', 'embed', 'a
 
 function isBlocked(node: Record<string, unknown>): boolean {
   const lower = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : '');
-  return blockedTags.has(lower(node.tagName)) || blockedTags.has(lower(node.tag)) || blockedTypes.has(lower(node.type));
+  return (
+    blockedTags.has(lower(node.tagName)) ||
+    blockedTags.has(lower(node.tag)) ||
+    blockedTypes.has(lower(node.type))
+  );
 }
 
 function cleanAttributes(attributes: unknown): Record<string, unknown> {
   if (!attributes || typeof attributes !== 'object' || Array.isArray(attributes)) return {};
-  return Object.fromEntries(Object.entries(attributes as Record<string, unknown>).filter(([name, value]) => !isUnsafeAttribute(name, value)));
+  return Object.fromEntries(
+    Object.entries(attributes as Record<string, unknown>).filter(
+      ([name, value]) => !isUnsafeAttribute(name, value),
+    ),
+  );
 }
 
 function cleanNode(node: Record<string, unknown>): Record<string, unknown> | null {
@@ -53,7 +86,10 @@ function cleanNode(node: Record<string, unknown>): Record<string, unknown> | nul
     const html = out.content;
     delete out.content;
     const children = out.components;
-    out.components = children === undefined || (Array.isArray(children) && children.length === 0) ? html : [{ components: html }, ...(Array.isArray(children) ? children : [children])];
+    out.components =
+      children === undefined || (Array.isArray(children) && children.length === 0)
+        ? html
+        : [{ components: html }, ...(Array.isArray(children) ? children : [children])];
   }
   return out;
 }

@@ -16,7 +16,13 @@ const extensions = [
 ];
 
 /** HTML code: CodeMirror beside a live preview of the rendered email (sample data, CSS inlined). */
-export default function HtmlEditor({ value, onChange, readOnly, onInsertReady, subject }: EditorProps & { subject: string }) {
+export default function HtmlEditor({
+  value,
+  onChange,
+  readOnly,
+  onInsertReady,
+  subject,
+}: EditorProps & { subject: string }) {
   const ref = useRef<ReactCodeMirrorRef>(null);
   const isNarrow = useIsNarrow('wide');
   const [html] = useDebouncedValue(value.html, 400);
@@ -50,7 +56,13 @@ export default function HtmlEditor({ value, onChange, readOnly, onInsertReady, s
         <Text size="xs" c="dimmed" mb={4}>
           Live preview with sample data
         </Text>
-        <PreviewFrame html={preview.data?.html ?? ''} width="100%" height={isNarrow ? 420 : 620} title="Live preview" error={preview.error} />
+        <PreviewFrame
+          html={preview.data?.html ?? ''}
+          width="100%"
+          height={isNarrow ? 420 : 620}
+          title="Live preview"
+          error={preview.error}
+        />
       </Box>
     </SimpleGrid>
   );

@@ -35,7 +35,16 @@ interface FlowCanvasProps {
  * an A/B test's variants) to another step draws a link; a selected link goes with the Delete key or its button;
  * a moved step keeps its place. Nodes keep React Flow's own measurements between renders.
  */
-export function FlowCanvas({ steps, links, selectedKey, isReadOnly, onSelect, onMove, onConnect, onDeleteLinks }: FlowCanvasProps) {
+export function FlowCanvas({
+  steps,
+  links,
+  selectedKey,
+  isReadOnly,
+  onSelect,
+  onMove,
+  onConnect,
+  onDeleteLinks,
+}: FlowCanvasProps) {
   const [nodes, setNodes] = useState<StepNodeType[]>([]);
   // On a phone the overview would cover the steps themselves.
   const isNarrow = useIsNarrow('tablet');
@@ -111,7 +120,9 @@ export function FlowCanvas({ steps, links, selectedKey, isReadOnly, onSelect, on
       onNodesChange={onNodesChange}
       onEdgesChange={onEdgesChange}
       onNodeDragStop={(_event, node) => onMove(node.id, node.position)}
-      onConnect={(connection) => onConnect(connection.source, connection.target, connection.sourceHandle ?? null)}
+      onConnect={(connection) =>
+        onConnect(connection.source, connection.target, connection.sourceHandle ?? null)
+      }
       isValidConnection={isValidConnection}
       onPaneClick={() => onSelect(null)}
       nodesConnectable={!isReadOnly}
@@ -125,7 +136,16 @@ export function FlowCanvas({ steps, links, selectedKey, isReadOnly, onSelect, on
     >
       <Background gap={20} color="var(--mantine-color-gray-4)" />
       <Controls showInteractive={false} />
-      {!isNarrow && <MiniMap<StepNodeType> pannable zoomable ariaLabel="Flow overview" nodeColor={(node) => `var(--mantine-color-${node.data.step.type === 'trigger' ? 'grape' : node.data.step.type === 'filter' ? 'orange' : 'indigo'}-4)`} />}
+      {!isNarrow && (
+        <MiniMap<StepNodeType>
+          pannable
+          zoomable
+          ariaLabel="Flow overview"
+          nodeColor={(node) =>
+            `var(--mantine-color-${node.data.step.type === 'trigger' ? 'grape' : node.data.step.type === 'filter' ? 'orange' : 'indigo'}-4)`
+          }
+        />
+      )}
     </ReactFlow>
   );
 }

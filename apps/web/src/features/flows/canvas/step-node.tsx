@@ -40,7 +40,9 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
   const canvas = useCanvas();
   const { step } = data;
   const label = stepLabel(step.operationKey, canvas.catalogue);
-  const summary = canvas.isPreviewOn ? summariseStep(step.operationKey, step.inputFields, canvas.names) : null;
+  const summary = canvas.isPreviewOn
+    ? summariseStep(step.operationKey, step.inputFields, canvas.names)
+    : null;
   const count = step.id !== null ? (canvas.counts[String(step.id)] ?? step.peopleCount) : 0;
   const color = stepTypeColors[step.type];
   const warning = step.problem ?? (step.mustConfig ? 'Set up this step before the flow can run.' : null);
@@ -62,7 +64,9 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
         opacity: step.id === null ? 0.7 : 1,
       }}
     >
-      {step.type !== 'trigger' && <Handle type="target" position={Position.Top} isConnectable={!canvas.isReadOnly} />}
+      {step.type !== 'trigger' && (
+        <Handle type="target" position={Position.Top} isConnectable={!canvas.isReadOnly} />
+      )}
       <Stack gap={6}>
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <ThemeIcon variant="light" color={color} radius="md" size={32}>
@@ -78,7 +82,15 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
           </Stack>
           {warning && (
             <Tooltip label={warning} multiline w={220} withArrow>
-              <Badge color="yellow" variant="light" c="dark.8" size="sm" leftSection={<IconAlertTriangle size={12} color="var(--mantine-color-orange-8)" />} tabIndex={0} aria-label={`${warningLabel}: ${warning}`}>
+              <Badge
+                color="yellow"
+                variant="light"
+                c="dark.8"
+                size="sm"
+                leftSection={<IconAlertTriangle size={12} color="var(--mantine-color-orange-8)" />}
+                tabIndex={0}
+                aria-label={`${warningLabel}: ${warning}`}
+              >
                 {warningLabel}
               </Badge>
             </Tooltip>
@@ -115,8 +127,28 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
         conditions.map((condition, index) => {
           const left = `${((index + 1) * 100) / (conditions.length + 1)}%`;
           return (
-            <Handle key={condition} id={condition} type="source" position={Position.Bottom} style={{ left }} isConnectable={!canvas.isReadOnly} aria-label={`${condition} branch`}>
-              <Text size="10px" fw={700} c="dark.6" style={{ position: 'absolute', top: 8, left: '50%', transform: 'translateX(-50%)', pointerEvents: 'none', whiteSpace: 'nowrap' }}>
+            <Handle
+              key={condition}
+              id={condition}
+              type="source"
+              position={Position.Bottom}
+              style={{ left }}
+              isConnectable={!canvas.isReadOnly}
+              aria-label={`${condition} branch`}
+            >
+              <Text
+                size="10px"
+                fw={700}
+                c="dark.6"
+                style={{
+                  position: 'absolute',
+                  top: 8,
+                  left: '50%',
+                  transform: 'translateX(-50%)',
+                  pointerEvents: 'none',
+                  whiteSpace: 'nowrap',
+                }}
+              >
                 {condition}
               </Text>
             </Handle>

@@ -17,12 +17,21 @@ interface PickerProps<T> {
 }
 
 /** Segments people can enter or leave: the account's own and the automatic ones, not Archived. */
-export const pickableSegments = (segments: Segment[] | undefined) => (segments ?? []).filter((s) => s.autoType !== 'archived');
+export const pickableSegments = (segments: Segment[] | undefined) =>
+  (segments ?? []).filter((s) => s.autoType !== 'archived');
 
-export function SegmentPicker({ value, onChange, isReadOnly, label = 'Segment', description, error }: PickerProps<number>) {
+export function SegmentPicker({
+  value,
+  onChange,
+  isReadOnly,
+  label = 'Segment',
+  description,
+  error,
+}: PickerProps<number>) {
   const segments = useSegments();
   const data = pickableSegments(segments.data?.segments).map((s) => ({ value: String(s.id), label: s.name }));
-  if (value !== null && !data.some((d) => d.value === String(value))) data.push({ value: String(value), label: `Segment ${value} (deleted)` });
+  if (value !== null && !data.some((d) => d.value === String(value)))
+    data.push({ value: String(value), label: `Segment ${value} (deleted)` });
   return (
     <Select
       label={label}
@@ -40,7 +49,14 @@ export function SegmentPicker({ value, onChange, isReadOnly, label = 'Segment', 
   );
 }
 
-export function TagPicker({ value, onChange, isReadOnly, label = 'Tag', description, error }: PickerProps<string>) {
+export function TagPicker({
+  value,
+  onChange,
+  isReadOnly,
+  label = 'Tag',
+  description,
+  error,
+}: PickerProps<string>) {
   const tags = useTags();
   return (
     <Autocomplete
@@ -58,7 +74,14 @@ export function TagPicker({ value, onChange, isReadOnly, label = 'Tag', descript
   );
 }
 
-export function EventPicker({ value, onChange, isReadOnly, label = 'Event name', description, error }: PickerProps<string>) {
+export function EventPicker({
+  value,
+  onChange,
+  isReadOnly,
+  label = 'Event name',
+  description,
+  error,
+}: PickerProps<string>) {
   const events = useEventNames();
   return (
     <Autocomplete
@@ -76,9 +99,19 @@ export function EventPicker({ value, onChange, isReadOnly, label = 'Event name',
   );
 }
 
-export function FieldPicker({ value, onChange, isReadOnly, label = 'Field', description, error, types }: PickerProps<string> & { types?: PersonField['type'][] }) {
+export function FieldPicker({
+  value,
+  onChange,
+  isReadOnly,
+  label = 'Field',
+  description,
+  error,
+  types,
+}: PickerProps<string> & { types?: PersonField['type'][] }) {
   const fields = usePersonFields();
-  const data = (fields.data?.items ?? []).filter((f) => !types || types.includes(f.type)).map((f) => ({ value: f.name, label: f.title || f.name }));
+  const data = (fields.data?.items ?? [])
+    .filter((f) => !types || types.includes(f.type))
+    .map((f) => ({ value: f.name, label: f.title || f.name }));
   return (
     <Select
       label={label}
@@ -97,20 +130,46 @@ export function FieldPicker({ value, onChange, isReadOnly, label = 'Field', desc
 }
 
 /** The account's emails to choose from, with the chosen one's subject, sender and a preview. */
-export function EmailPicker({ value, onChange, isReadOnly, label = 'Email', description, error, withPreview = true }: PickerProps<number> & { withPreview?: boolean }) {
+export function EmailPicker({
+  value,
+  onChange,
+  isReadOnly,
+  label = 'Email',
+  description,
+  error,
+  withPreview = true,
+}: PickerProps<number> & { withPreview?: boolean }) {
   const emails = useEmails('false');
   const chosen = useEmail(withPreview && value !== null ? value : 0);
   const data = (emails.data?.emails ?? []).map((e) => ({ value: String(e.id), label: e.name }));
-  if (value !== null && !data.some((d) => d.value === String(value))) data.push({ value: String(value), label: `Email ${value}` });
+  if (value !== null && !data.some((d) => d.value === String(value)))
+    data.push({ value: String(value), label: `Email ${value}` });
   const summary = emails.data?.emails.find((e) => e.id === value);
   // The preview is rendered as a sample person would get it (merge tags filled), the raw HTML until then.
   const email = chosen.data?.email;
-  const rendered = usePreview(email ? { id: email.id, name: email.name, subject: email.subject || ' ', html: email.html, fromName: email.fromName, fromEmail: email.fromEmail } : null, null);
+  const rendered = usePreview(
+    email
+      ? {
+          id: email.id,
+          name: email.name,
+          subject: email.subject || ' ',
+          html: email.html,
+          fromName: email.fromName,
+          fromEmail: email.fromEmail,
+        }
+      : null,
+    null,
+  );
   return (
     <Stack gap="xs">
       <Select
         label={label}
-        description={description ?? (summary ? `Subject: ${summary.subject || 'none'} · From: ${summary.fromEmail || 'nobody'}` : undefined)}
+        description={
+          description ??
+          (summary
+            ? `Subject: ${summary.subject || 'none'} · From: ${summary.fromEmail || 'nobody'}`
+            : undefined)
+        }
         placeholder={emails.isPending ? 'Loading emails…' : 'Choose an email'}
         data={data}
         value={value === null ? null : String(value)}
@@ -138,7 +197,14 @@ export function EmailPicker({ value, onChange, isReadOnly, label = 'Email', desc
           This account has no emails yet. Create one, then come back to choose it.
         </Text>
       )}
-      {withPreview && value !== null && email && <PreviewFrame html={rendered.data?.html ?? email.html} width="100%" height={280} title={`Preview of ${email.name}`} />}
+      {withPreview && value !== null && email && (
+        <PreviewFrame
+          html={rendered.data?.html ?? email.html}
+          width="100%"
+          height={280}
+          title={`Preview of ${email.name}`}
+        />
+      )}
     </Stack>
   );
 }

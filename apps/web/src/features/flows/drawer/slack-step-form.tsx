@@ -5,7 +5,15 @@ import { Link } from 'react-router';
 import { useConnections } from '../../integrations/integrations.api.ts';
 
 /** The “Send Slack message” step: the message, with merge tags, and whether the account's Slack is connected. */
-export function SlackStepForm({ text, onChange, isReadOnly }: { text: string; onChange: (text: string) => void; isReadOnly: boolean }) {
+export function SlackStepForm({
+  text,
+  onChange,
+  isReadOnly,
+}: {
+  text: string;
+  onChange: (text: string) => void;
+  isReadOnly: boolean;
+}) {
   const connections = useConnections();
   const slack = connections.data?.connections.find((c) => c.serviceId === 'slack');
   return (

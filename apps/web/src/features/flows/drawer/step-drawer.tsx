@@ -4,7 +4,14 @@ import { modals } from '@mantine/modals';
 import { IconCopy, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SendFigures } from '../canvas/step-node.tsx';
-import { StepIcon, stepLabel, stepTypeColors, stepTypeLabels, summariseStep, type StepNames } from '../step-display.tsx';
+import {
+  StepIcon,
+  stepLabel,
+  stepTypeColors,
+  stepTypeLabels,
+  summariseStep,
+  type StepNames,
+} from '../step-display.tsx';
 import type { EditorStep } from '../use-flow-editor.ts';
 import { StepForm } from './step-form.tsx';
 import { SharedStepSettings } from '../share/shared-step-settings.tsx';
@@ -33,29 +40,61 @@ interface StepDrawerProps {
  * close button; the configuration form of its operation; its people and, for a send step, its email's figures;
  * duplicate and delete. Below 768 px it covers the canvas.
  */
-export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigures, isNarrow, onClose, onSave, onDuplicate, onDelete, onOpenPeople }: StepDrawerProps) {
+export function StepDrawer({
+  step,
+  catalogue,
+  names,
+  count,
+  isReadOnly,
+  showFigures,
+  isNarrow,
+  onClose,
+  onSave,
+  onDuplicate,
+  onDelete,
+  onOpenPeople,
+}: StepDrawerProps) {
   const [isSaving, setIsSaving] = useState(false);
   const entry = step ? catalogue.get(step.operationKey) : undefined;
   const label = step ? stepLabel(step.operationKey, catalogue) : '';
-  const subtitle = step ? (summariseStep(step.operationKey, step.inputFields, names) ?? entry?.description ?? stepTypeLabels[step.type]) : '';
+  const subtitle = step
+    ? (summariseStep(step.operationKey, step.inputFields, names) ??
+      entry?.description ??
+      stepTypeLabels[step.type])
+    : '';
   const size = isNarrow ? '100%' : drawerSizes[entry?.display.drawerSize ?? 'md'];
 
   const confirmDelete = (target: EditorStep) =>
     modals.openConfirmModal({
       title: `Delete “${label}”?`,
-      children: <Text size="sm">The step and its links are removed. {count > 0 ? `The ${count.toLocaleString()} people waiting here leave the flow.` : ''}</Text>,
+      children: (
+        <Text size="sm">
+          The step and its links are removed.{' '}
+          {count > 0 ? `The ${count.toLocaleString()} people waiting here leave the flow.` : ''}
+        </Text>
+      ),
       labels: { confirm: 'Delete step', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => onDelete(target),
     });
 
   return (
-    <Drawer.Root opened={step !== null} onClose={onClose} position="right" size={size} lockScroll={isNarrow} trapFocus={isNarrow} closeOnClickOutside={false}>
+    <Drawer.Root
+      opened={step !== null}
+      onClose={onClose}
+      position="right"
+      size={size}
+      lockScroll={isNarrow}
+      trapFocus={isNarrow}
+      closeOnClickOutside={false}
+    >
       {isNarrow && <Drawer.Overlay />}
       <Drawer.Content>
         {step && (
           <>
-            <Drawer.Header style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', alignItems: 'flex-start' }}>
+            <Drawer.Header
+              style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', alignItems: 'flex-start' }}
+            >
               <Group gap="sm" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
                 <ThemeIcon variant="light" color={stepTypeColors[step.type]} size={40} radius="md">
                   <StepIcon operationKey={step.operationKey} size={22} />
@@ -65,11 +104,21 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigu
                     {stepTypeLabels[step.type]}
                   </Text>
                   <Drawer.Title>
-                    <Title order={2} fz="lg" component="span" style={{ wordBreak: 'break-word', display: 'block' }}>
+                    <Title
+                      order={2}
+                      fz="lg"
+                      component="span"
+                      style={{ wordBreak: 'break-word', display: 'block' }}
+                    >
                       {label}
                     </Title>
                   </Drawer.Title>
-                  <Text size="sm" c="dimmed" style={{ wordBreak: 'break-word' }} data-testid="step-drawer-subtitle">
+                  <Text
+                    size="sm"
+                    c="dimmed"
+                    style={{ wordBreak: 'break-word' }}
+                    data-testid="step-drawer-subtitle"
+                  >
                     {subtitle}
                   </Text>
                 </Stack>
@@ -97,7 +146,9 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigu
                     isSaving={isSaving}
                     onSave={(inputFields) => {
                       // Not shown saving while the question of an active flow is open: nothing is being saved yet.
-                      void onSave(step, inputFields, () => setIsSaving(true)).finally(() => setIsSaving(false));
+                      void onSave(step, inputFields, () => setIsSaving(true)).finally(() =>
+                        setIsSaving(false),
+                      );
                     }}
                   />
                 )}
@@ -108,10 +159,18 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigu
                 )}
                 <Divider />
                 <Group justify="space-between" wrap="wrap" gap="xs">
-                  <Button variant="default" leftSection={<IconUsers size={16} />} onClick={() => onOpenPeople(step)} disabled={step.id === null || !showFigures}>
+                  <Button
+                    variant="default"
+                    leftSection={<IconUsers size={16} />}
+                    onClick={() => onOpenPeople(step)}
+                    disabled={step.id === null || !showFigures}
+                  >
                     {count.toLocaleString()} {count === 1 ? 'person' : 'people'} here
                   </Button>
-                  {step.operationKey === '/send' && sendStepEmailId(step.inputFields) !== null && step.id !== null && showFigures && <SendFigures stepId={step.id} />}
+                  {step.operationKey === '/send' &&
+                    sendStepEmailId(step.inputFields) !== null &&
+                    step.id !== null &&
+                    showFigures && <SendFigures stepId={step.id} />}
                 </Group>
                 {entry?.helpDocs && (
                   <Anchor href={entry.helpDocs} target="_blank" rel="noreferrer" size="sm">
@@ -120,10 +179,22 @@ export function StepDrawer({ step, catalogue, names, count, isReadOnly, showFigu
                 )}
                 {!isReadOnly && (
                   <Group gap="xs">
-                    <Button variant="light" leftSection={<IconCopy size={16} />} onClick={() => onDuplicate(step)} disabled={step.id === null || step.type === 'trigger'} title={step.type === 'trigger' ? 'A flow has one trigger.' : undefined}>
+                    <Button
+                      variant="light"
+                      leftSection={<IconCopy size={16} />}
+                      onClick={() => onDuplicate(step)}
+                      disabled={step.id === null || step.type === 'trigger'}
+                      title={step.type === 'trigger' ? 'A flow has one trigger.' : undefined}
+                    >
                       Duplicate
                     </Button>
-                    <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => confirmDelete(step)} disabled={step.id === null}>
+                    <Button
+                      variant="light"
+                      color="red"
+                      leftSection={<IconTrash size={16} />}
+                      onClick={() => confirmDelete(step)}
+                      disabled={step.id === null}
+                    >
                       Delete
                     </Button>
                   </Group>

@@ -54,7 +54,8 @@ function SettingsFields(props: SettingsProps & { operationKey: OperationKey }) {
 }
 
 /** Operations that keep nothing to set up. */
-const hasNoSettings = (operationKey: string) => ['/archive-person', '/end-flow', '/webhook-trigger'].includes(operationKey);
+const hasNoSettings = (operationKey: string) =>
+  ['/archive-person', '/end-flow', '/webhook-trigger'].includes(operationKey);
 
 interface StepFormProps {
   operationKey: string;
@@ -74,7 +75,17 @@ interface StepFormProps {
  * The configuration form of one step: fields for its operation over the decoded settings, checked against the
  * operation's schema before saving (the same schema the server checks), so a mistake is named beside the form.
  */
-export function StepForm({ operationKey, stepId, inputFields, outputFields, isReadOnly, isSaving, onSave, problem, footer }: StepFormProps) {
+export function StepForm({
+  operationKey,
+  stepId,
+  inputFields,
+  outputFields,
+  isReadOnly,
+  isSaving,
+  onSave,
+  problem,
+  footer,
+}: StepFormProps) {
   const [draft, setDraft] = useState<Draft>(() => {
     const decoded = decodeInputFields(inputFields);
     if (operationKey === '/ab-test' && !Array.isArray(decoded.variants)) decoded.variants = defaultVariants();
@@ -91,7 +102,12 @@ export function StepForm({ operationKey, stepId, inputFields, outputFields, isRe
 
   if (!isOperationKey(operationKey)) {
     return (
-      <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={flowMessages.unknownStep}>
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertTriangle size={18} />}
+        title={flowMessages.unknownStep}
+      >
         Herald does not know the operation {operationKey}. Delete this step and add one from the catalogue.
       </Alert>
     );
@@ -116,7 +132,14 @@ export function StepForm({ operationKey, stepId, inputFields, outputFields, isRe
       }}
     >
       <Stack gap="md">
-        <SettingsFields operationKey={operationKey} stepId={stepId} draft={draft} set={set} isReadOnly={isReadOnly} outputFields={outputFields} />
+        <SettingsFields
+          operationKey={operationKey}
+          stepId={stepId}
+          draft={draft}
+          set={set}
+          isReadOnly={isReadOnly}
+          outputFields={outputFields}
+        />
         {problem && (
           <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />}>
             {problem}

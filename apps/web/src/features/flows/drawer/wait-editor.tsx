@@ -11,19 +11,29 @@ const weekdayOrder = [1, 2, 3, 4, 5, 6, 0];
 /** A fresh wait of each mode, so switching modes always shows a complete setting. */
 export function defaultWait(mode: WaitConfig['mode']): WaitConfig {
   if (mode === 'duration') return { mode, amount: 1, unit: 'days' };
-  if (mode === 'until') return { mode, at: dayjs().add(1, 'day').hour(9).minute(0).second(0).millisecond(0).format() };
+  if (mode === 'until')
+    return { mode, at: dayjs().add(1, 'day').hour(9).minute(0).second(0).millisecond(0).format() };
   return { mode, days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00' };
 }
 
 /** The picker's wall-clock string ('YYYY-MM-DD HH:mm:ss') as ISO 8601 with the browser's offset, and back. */
 export const toIso = (wallClock: string | null) => (wallClock ? dayjs(wallClock).format() : null);
-export const toWallClock = (iso: string | undefined) => (iso && dayjs(iso).isValid() ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : null);
+export const toWallClock = (iso: string | undefined) =>
+  iso && dayjs(iso).isValid() ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : null;
 
 /**
  * The wait step's three modes: a duration (0 goes on at once), until a date and time, or until one of some
  * weekdays between two times in the person's time zone.
  */
-export function WaitEditor({ value, onChange, isReadOnly }: { value: WaitConfig; onChange: (wait: WaitConfig) => void; isReadOnly: boolean }) {
+export function WaitEditor({
+  value,
+  onChange,
+  isReadOnly,
+}: {
+  value: WaitConfig;
+  onChange: (wait: WaitConfig) => void;
+  isReadOnly: boolean;
+}) {
   return (
     <Stack gap="sm">
       <SegmentedControl
@@ -40,7 +50,15 @@ export function WaitEditor({ value, onChange, isReadOnly }: { value: WaitConfig;
       />
       {value.mode === 'duration' && (
         <Group gap="xs" align="flex-end">
-          <NumberInput label="Wait" min={0} max={100_000} w={120} value={value.amount} readOnly={isReadOnly} onChange={(n) => onChange({ ...value, amount: Math.max(0, Math.floor(Number(n) || 0)) })} />
+          <NumberInput
+            label="Wait"
+            min={0}
+            max={100_000}
+            w={120}
+            value={value.amount}
+            readOnly={isReadOnly}
+            onChange={(n) => onChange({ ...value, amount: Math.max(0, Math.floor(Number(n) || 0)) })}
+          />
           <Select
             label="Unit"
             aria-label="Unit"
@@ -80,7 +98,13 @@ export function WaitEditor({ value, onChange, isReadOnly }: { value: WaitConfig;
           <Text size="sm" fw={500} id="wait-days-label">
             On
           </Text>
-          <Chip.Group multiple value={value.days.map(String)} onChange={(days) => !isReadOnly && days.length > 0 && onChange({ ...value, days: days.map(Number).sort() })}>
+          <Chip.Group
+            multiple
+            value={value.days.map(String)}
+            onChange={(days) =>
+              !isReadOnly && days.length > 0 && onChange({ ...value, days: days.map(Number).sort() })
+            }
+          >
             <Group gap={6} role="group" aria-labelledby="wait-days-label">
               {weekdayOrder.map((day) => (
                 <Chip key={day} value={String(day)} size="xs">
@@ -90,8 +114,20 @@ export function WaitEditor({ value, onChange, isReadOnly }: { value: WaitConfig;
             </Group>
           </Chip.Group>
           <Group gap="xs">
-            <TimeInput label="From" w={120} readOnly={isReadOnly} value={value.from} onChange={(event) => onChange({ ...value, from: event.currentTarget.value })} />
-            <TimeInput label="To" w={120} readOnly={isReadOnly} value={value.to} onChange={(event) => onChange({ ...value, to: event.currentTarget.value })} />
+            <TimeInput
+              label="From"
+              w={120}
+              readOnly={isReadOnly}
+              value={value.from}
+              onChange={(event) => onChange({ ...value, from: event.currentTarget.value })}
+            />
+            <TimeInput
+              label="To"
+              w={120}
+              readOnly={isReadOnly}
+              value={value.to}
+              onChange={(event) => onChange({ ...value, to: event.currentTarget.value })}
+            />
           </Group>
           <Text size="xs" c="dimmed">
             In each person's time zone (the account's when theirs is unknown).

@@ -9,12 +9,22 @@ import { api, errorMessage } from '../../../lib/api.ts';
  * on screen, saved or not, and what the receiver answered. Needs a saved step and flows:write.
  */
 export function WebhookTester({ stepId, url }: { stepId: number; url: string }) {
-  const test = useMutation({ mutationFn: () => api.post(`/steps/${stepId}/test-webhook`, { url: url.trim() }, { schema: WebhookTestAnswer }) });
+  const test = useMutation({
+    mutationFn: () =>
+      api.post(`/steps/${stepId}/test-webhook`, { url: url.trim() }, { schema: WebhookTestAnswer }),
+  });
   const result = test.data;
   return (
     <Stack gap="xs">
       <Group gap="xs">
-        <Button variant="default" size="xs" leftSection={<IconSend size={14} />} loading={test.isPending} disabled={url.trim() === ''} onClick={() => test.mutate()}>
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconSend size={14} />}
+          loading={test.isPending}
+          disabled={url.trim() === ''}
+          onClick={() => test.mutate()}
+        >
           Send test request
         </Button>
         <Text size="xs" c="dimmed">
@@ -32,12 +42,18 @@ export function WebhookTester({ stepId, url }: { stepId: number; url: string }) 
           variant="light"
           role="status"
           icon={result.ok ? <IconCircleCheck size={18} /> : <IconCircleX size={18} />}
-          title={result.status === null ? 'No answer' : `Answered ${result.status} in ${result.durationMs} ms`}
+          title={
+            result.status === null ? 'No answer' : `Answered ${result.status} in ${result.durationMs} ms`
+          }
         >
           <Stack gap={6}>
             {result.error && <Text size="sm">{result.error}</Text>}
             {result.responseBody && (
-              <Code block fz="xs" style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              <Code
+                block
+                fz="xs"
+                style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+              >
                 {result.responseBody}
               </Code>
             )}

@@ -31,12 +31,34 @@ export function GoalButton() {
     : 'Set a goal';
   return (
     <>
-      <Tooltip label={figures ? `${figures.conversions.toLocaleString()} of ${figures.entries.toLocaleString()} people who entered reached the goal` : 'End a person’s run when they reach a goal, and count conversions'} withArrow multiline w={240}>
-        <Button variant="default" size="xs" leftSection={<IconTarget size={16} aria-hidden />} onClick={() => setIsOpen(true)} disabled={goal.isPending} data-testid="goal-button">
+      <Tooltip
+        label={
+          figures
+            ? `${figures.conversions.toLocaleString()} of ${figures.entries.toLocaleString()} people who entered reached the goal`
+            : 'End a person’s run when they reach a goal, and count conversions'
+        }
+        withArrow
+        multiline
+        w={240}
+      >
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconTarget size={16} aria-hidden />}
+          onClick={() => setIsOpen(true)}
+          disabled={goal.isPending}
+          data-testid="goal-button"
+        >
           {label}
         </Button>
       </Tooltip>
-      <GoalDrawer flowId={flowId} goal={goal.data?.conditions ?? null} opened={isOpen} readOnly={!canWrite} onClose={() => setIsOpen(false)} />
+      <GoalDrawer
+        flowId={flowId}
+        goal={goal.data?.conditions ?? null}
+        opened={isOpen}
+        readOnly={!canWrite}
+        onClose={() => setIsOpen(false)}
+      />
     </>
   );
 }

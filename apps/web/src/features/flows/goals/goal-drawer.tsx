@@ -21,7 +21,8 @@ interface GoalDrawerProps {
 /** The goal as the editor shows it: a saved top-level "any" (one OR group) opens as the top group set to "any". */
 function editable(goal: ConditionNode[] | null): { nodes: ConditionNode[]; operator: 'and' | 'or' } {
   const [only] = goal ?? [];
-  if (goal?.length === 1 && only?.type === 'group' && only.operator === 'or' && only.conditions.length > 1) return { nodes: only.conditions, operator: 'or' };
+  if (goal?.length === 1 && only?.type === 'group' && only.operator === 'or' && only.conditions.length > 1)
+    return { nodes: only.conditions, operator: 'or' };
   return { nodes: goal ?? [], operator: 'and' };
 }
 
@@ -42,7 +43,8 @@ export function GoalDrawer({ flowId, goal, opened, readOnly, onClose }: GoalDraw
     reset();
   }, [opened, goal, reset]);
 
-  const tree: ConditionNode[] = operator === 'or' && draft.length > 1 ? [{ type: 'group', operator: 'or', conditions: draft }] : draft;
+  const tree: ConditionNode[] =
+    operator === 'or' && draft.length > 1 ? [{ type: 'group', operator: 'or', conditions: draft }] : draft;
   const isDirty = JSON.stringify(tree) !== JSON.stringify(goal ?? []);
   const submit = (conditions: ConditionNode[] | null) =>
     save.mutate(conditions, {
@@ -53,10 +55,17 @@ export function GoalDrawer({ flowId, goal, opened, readOnly, onClose }: GoalDraw
     });
 
   return (
-    <Drawer opened={opened} onClose={onClose} position="right" size="xl" title={<Text fw={600}>Flow goal</Text>}>
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={<Text fw={600}>Flow goal</Text>}
+    >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          When a person in this flow comes to match these conditions, their run ends and counts as a conversion for every step they passed. Herald checks whenever the person changes, within seconds.
+          When a person in this flow comes to match these conditions, their run ends and counts as a
+          conversion for every step they passed. Herald checks whenever the person changes, within seconds.
         </Text>
         {readOnly ? (
           goal ? (
@@ -83,7 +92,12 @@ export function GoalDrawer({ flowId, goal, opened, readOnly, onClose }: GoalDraw
             )}
             <Group justify="space-between" gap="sm" wrap="wrap">
               {goal ? (
-                <Button variant="subtle" color="red" onClick={() => submit(null)} loading={save.isPending && save.variables === null}>
+                <Button
+                  variant="subtle"
+                  color="red"
+                  onClick={() => submit(null)}
+                  loading={save.isPending && save.variables === null}
+                >
                   Remove goal
                 </Button>
               ) : (
@@ -93,12 +107,20 @@ export function GoalDrawer({ flowId, goal, opened, readOnly, onClose }: GoalDraw
                 <Button variant="default" onClick={onClose}>
                   Cancel
                 </Button>
-                <Button onClick={() => submit(tree)} disabled={!isDirty || tree.length === 0} loading={save.isPending && save.variables !== null}>
+                <Button
+                  onClick={() => submit(tree)}
+                  disabled={!isDirty || tree.length === 0}
+                  loading={save.isPending && save.variables !== null}
+                >
                   Save goal
                 </Button>
               </Group>
             </Group>
-            {tree.length === 0 && <Text size="xs" c="dimmed">{flowGoalMessages.emptyGoal}</Text>}
+            {tree.length === 0 && (
+              <Text size="xs" c="dimmed">
+                {flowGoalMessages.emptyGoal}
+              </Text>
+            )}
           </>
         )}
       </Stack>

@@ -21,7 +21,10 @@ export function useSetFlowGoal(flowId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (conditions: ConditionNode[] | null) =>
-      request('PUT', `/integrations/${flowId}/goal`, { body: { conditions }, schema: FlowGoal.extend({ message: z.string() }) }),
+      request('PUT', `/integrations/${flowId}/goal`, {
+        body: { conditions },
+        schema: FlowGoal.extend({ message: z.string() }),
+      }),
     onSuccess: (data) => {
       queryClient.setQueryData(goalKey(flowId), { conditions: data.conditions });
       void queryClient.invalidateQueries({ queryKey: conversionsKey(flowId) });

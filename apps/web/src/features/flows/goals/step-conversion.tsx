@@ -12,8 +12,19 @@ export function StepConversion({ stepId }: { stepId: number }) {
   if (!goal.data?.conditions || !step) return null;
   const rate = step.passed === 0 ? 0 : step.converted / step.passed;
   return (
-    <Tooltip label={`${step.converted.toLocaleString()} of ${step.passed.toLocaleString()} people who passed this step reached the goal`} withArrow multiline w={220}>
-      <Group gap={4} wrap="nowrap" tabIndex={0} aria-label={`${step.converted.toLocaleString()} converted of ${step.passed.toLocaleString()} who passed`} data-testid="step-conversion">
+    <Tooltip
+      label={`${step.converted.toLocaleString()} of ${step.passed.toLocaleString()} people who passed this step reached the goal`}
+      withArrow
+      multiline
+      w={220}
+    >
+      <Group
+        gap={4}
+        wrap="nowrap"
+        tabIndex={0}
+        aria-label={`${step.converted.toLocaleString()} converted of ${step.passed.toLocaleString()} who passed`}
+        data-testid="step-conversion"
+      >
         <IconTarget size={14} color="var(--mantine-color-teal-8)" aria-hidden />
         <Text size="xs" fw={600} c="teal.9">
           {step.converted.toLocaleString()} ({Math.round(rate * 100)}%)

@@ -17,16 +17,39 @@ const categoryColors: Record<RecipeSummary['category'], string> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function RecipeCard({ recipe, isCreating, isDisabled, onUse }: { recipe: RecipeSummary; isCreating: boolean; isDisabled: boolean; onUse: () => void }) {
+function RecipeCard({
+  recipe,
+  isCreating,
+  isDisabled,
+  onUse,
+}: {
+  recipe: RecipeSummary;
+  isCreating: boolean;
+  isDisabled: boolean;
+  onUse: () => void;
+}) {
   return (
-    <Paper withBorder radius="md" p="md" component="article" aria-labelledby={`recipe-${recipe.id}`} data-testid="recipe-card">
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      component="article"
+      aria-labelledby={`recipe-${recipe.id}`}
+      data-testid="recipe-card"
+    >
       <Stack gap="xs" h="100%" justify="space-between">
         <Stack gap={6}>
           <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
             <Title order={3} fz="md" id={`recipe-${recipe.id}`}>
               {recipe.name}
             </Title>
-            <Badge color={categoryColors[recipe.category]} variant="light" c="dark.7" size="sm" style={{ flexShrink: 0 }}>
+            <Badge
+              color={categoryColors[recipe.category]}
+              variant="light"
+              c="dark.7"
+              size="sm"
+              style={{ flexShrink: 0 }}
+            >
               {recipe.category}
             </Badge>
           </Group>
@@ -51,7 +74,15 @@ function RecipeCard({ recipe, isCreating, isDisabled, onUse }: { recipe: RecipeS
             </Text>
           )}
         </Stack>
-        <Button variant="light" size="xs" w="fit-content" onClick={onUse} loading={isCreating} disabled={isDisabled} aria-label={`Use this recipe: ${recipe.name}`}>
+        <Button
+          variant="light"
+          size="xs"
+          w="fit-content"
+          onClick={onUse}
+          loading={isCreating}
+          disabled={isDisabled}
+          aria-label={`Use this recipe: ${recipe.name}`}
+        >
           Use this recipe
         </Button>
       </Stack>
@@ -88,7 +119,13 @@ export function RecipeGallery({ onCreated }: { onCreated?: () => void }) {
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         {recipes.map((recipe) => (
-          <RecipeCard key={recipe.id} recipe={recipe} isCreating={create.isPending && create.variables === recipe.id} isDisabled={create.isPending && create.variables !== recipe.id} onUse={() => use(recipe)} />
+          <RecipeCard
+            key={recipe.id}
+            recipe={recipe}
+            isCreating={create.isPending && create.variables === recipe.id}
+            isDisabled={create.isPending && create.variables !== recipe.id}
+            onUse={() => use(recipe)}
+          />
         ))}
       </SimpleGrid>
     </ListBody>

@@ -3,7 +3,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
 /** The query string of a copy: the flow, the account copied into, and a share link's token when reading through one. */
-export function copyQuery(params: { source?: number; targetAccount: number | null; shareToken: string | null }): string {
+export function copyQuery(params: {
+  source?: number;
+  targetAccount: number | null;
+  shareToken: string | null;
+}): string {
   const query = new URLSearchParams();
   if (params.source !== undefined) query.set('source', String(params.source));
   if (params.targetAccount !== null) query.set('target-account', String(params.targetAccount));
@@ -13,10 +17,17 @@ export function copyQuery(params: { source?: number; targetAccount: number | nul
 }
 
 /** GET /v1/integrations/{id}/copy-preview: how many emails, segments and custom fields a copy creates in the target. */
-export function useCopyPreview(flowId: number | null, targetAccount: number | null, shareToken: string | null) {
+export function useCopyPreview(
+  flowId: number | null,
+  targetAccount: number | null,
+  shareToken: string | null,
+) {
   return useQuery({
     queryKey: ['flows', 'copy-preview', flowId, targetAccount, shareToken],
-    queryFn: () => api.get(`/integrations/${flowId}/copy-preview${copyQuery({ targetAccount, shareToken })}`, { schema: FlowCopyPreview }),
+    queryFn: () =>
+      api.get(`/integrations/${flowId}/copy-preview${copyQuery({ targetAccount, shareToken })}`, {
+        schema: FlowCopyPreview,
+      }),
     enabled: flowId !== null && targetAccount !== null,
     retry: false,
   });
@@ -26,7 +37,10 @@ export function useCopyPreview(flowId: number | null, targetAccount: number | nu
 export function useFlowAttached(flowId: number | null, shareToken: string | null) {
   return useQuery({
     queryKey: ['flows', 'attached', flowId, shareToken],
-    queryFn: () => api.get(`/integrations/${flowId}/attached${copyQuery({ targetAccount: null, shareToken })}`, { schema: FlowAttached }),
+    queryFn: () =>
+      api.get(`/integrations/${flowId}/attached${copyQuery({ targetAccount: null, shareToken })}`, {
+        schema: FlowAttached,
+      }),
     enabled: flowId !== null,
     retry: false,
   });
@@ -35,6 +49,7 @@ export function useFlowAttached(flowId: number | null, shareToken: string | null
 /** POST /v1/integrations?source={id}&target-account={id}[&read-only-auth=…]: the copy, switched off. */
 export function useCopyFlow() {
   return useMutation({
-    mutationFn: (params: { source: number; targetAccount: number; shareToken: string | null }) => api.post(`/integrations${copyQuery(params)}`, {}, { schema: FlowCreateResponse }),
+    mutationFn: (params: { source: number; targetAccount: number; shareToken: string | null }) =>
+      api.post(`/integrations${copyQuery(params)}`, {}, { schema: FlowCreateResponse }),
   });
 }

@@ -14,7 +14,10 @@ export function RegisterToCopyDialog({ opened, onClose }: { opened: boolean; onC
   return (
     <Modal opened={opened} onClose={onClose} title={flowCopyMessages.copyToYourAccount}>
       <Stack gap="md">
-        <Text size="sm">To copy this flow, sign up for Herald or log in. You come back to this flow afterwards and can copy it into your account, with the emails, segments and custom fields it uses.</Text>
+        <Text size="sm">
+          To copy this flow, sign up for Herald or log in. You come back to this flow afterwards and can copy
+          it into your account, with the emails, segments and custom fields it uses.
+        </Text>
         <Group justify="flex-end" gap="xs">
           <Button variant="default" component={Link} to={logIn}>
             Log in

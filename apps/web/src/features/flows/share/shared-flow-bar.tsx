@@ -21,11 +21,19 @@ export function SharedFlowBar({ link, isLoggedIn }: { link: SharedFlowLink; isLo
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
       <BrandLogo withName={!isNarrow} />
-      <Button leftSection={<IconCopy size={16} />} onClick={() => setIsOpen(true)} disabled={isLoggedIn && !name}>
+      <Button
+        leftSection={<IconCopy size={16} />}
+        onClick={() => setIsOpen(true)}
+        disabled={isLoggedIn && !name}
+      >
         {flowCopyMessages.copyToYourAccount}
       </Button>
       {isLoggedIn ? (
-        <CopyFlowDialog flow={isOpen && name !== undefined ? { id: link.flowId, name } : null} shareToken={link.token} onClose={() => setIsOpen(false)} />
+        <CopyFlowDialog
+          flow={isOpen && name !== undefined ? { id: link.flowId, name } : null}
+          shareToken={link.token}
+          onClose={() => setIsOpen(false)}
+        />
       ) : (
         <RegisterToCopyDialog opened={isOpen} onClose={() => setIsOpen(false)} />
       )}

@@ -2,9 +2,12 @@ import { decodeInputFields, type InputFields } from '@herald/contracts';
 import { Stack, Table, Text } from '@mantine/core';
 import type { StepNames } from '../step-display.tsx';
 
-const isId = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0;
-const idOf = (value: unknown) => (value !== null && typeof value === 'object' && 'id' in value ? (value as { id: unknown }).id : undefined);
-const labelOf = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+const isId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0;
+const idOf = (value: unknown) =>
+  value !== null && typeof value === 'object' && 'id' in value ? (value as { id: unknown }).id : undefined;
+const labelOf = (key: string) =>
+  key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
 
 /** One setting as text: emails, segments and fields by their names in the flow's own account. */
 function settingText(key: string, value: unknown, names: StepNames): string {
@@ -12,7 +15,10 @@ function settingText(key: string, value: unknown, names: StepNames): string {
   if (key === 'email' && isId(id)) return names.email(id);
   if (key === 'segment' && isId(id)) return names.segment(id);
   if (key === 'field' && typeof value === 'string') return names.field(value);
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item))).join(', ');
+  if (Array.isArray(value))
+    return value
+      .map((item) => (typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item)))
+      .join(', ');
   if (value !== null && typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>)
       .map(([k, v]) => `${labelOf(k)}: ${settingText(k, v, names)}`)

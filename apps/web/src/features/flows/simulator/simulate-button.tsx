@@ -11,7 +11,12 @@ export function SimulateButton() {
   if (flowId === null) return null;
   return (
     <>
-      <Button variant="default" size="xs" leftSection={<IconPlayerPlay size={16} aria-hidden />} onClick={() => setIsOpen(true)}>
+      <Button
+        variant="default"
+        size="xs"
+        leftSection={<IconPlayerPlay size={16} aria-hidden />}
+        onClick={() => setIsOpen(true)}
+      >
         Test run
       </Button>
       <SimulateDrawer flowId={flowId} opened={isOpen} onClose={() => setIsOpen(false)} />

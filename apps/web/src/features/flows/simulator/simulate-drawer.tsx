@@ -1,5 +1,15 @@
 import type { SimulateBody } from '@herald/contracts';
-import { Alert, Button, Drawer, Group, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Drawer,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconAlertCircle, IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api.ts';
@@ -22,7 +32,14 @@ function localInput(at: Date): string {
 const toIso = (local: string) => new Date(local).toISOString();
 
 /** Reads the form into the API's body, or says what to fix first. */
-function bodyOf(mode: string, email: string, person: DraftPerson, start: string, days: number, types: Map<string, string>): SimulateBody | string {
+function bodyOf(
+  mode: string,
+  email: string,
+  person: DraftPerson,
+  start: string,
+  days: number,
+  types: Map<string, string>,
+): SimulateBody | string {
   if (!start || Number.isNaN(Date.parse(start))) return 'Choose when the test run starts.';
   const startIso = toIso(start);
   const until = new Date(Date.parse(startIso) + days * 86_400_000).toISOString();
@@ -31,7 +48,9 @@ function bodyOf(mode: string, email: string, person: DraftPerson, start: string,
     return { person: { email: email.trim() }, start: startIso, until };
   }
   const fields: Record<string, string | number | boolean | null> = {};
-  for (const row of person.fields) if (row.name.trim() && row.value.trim()) fields[row.name.trim()] = typedValue(row.value, types.get(row.name.trim()));
+  for (const row of person.fields)
+    if (row.name.trim() && row.value.trim())
+      fields[row.name.trim()] = typedValue(row.value, types.get(row.name.trim()));
   const events: NonNullable<SimulateBody['events']> = [];
   for (const [index, event] of person.events.entries()) {
     if (!event.name.trim()) return `Name event ${index + 1}.`;
@@ -40,7 +59,8 @@ function bodyOf(mode: string, email: string, person: DraftPerson, start: string,
     if (event.properties.trim()) {
       try {
         const parsed: unknown = JSON.parse(event.properties);
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return `The properties of event ${index + 1} must be a JSON object, like {"amount": 30}.`;
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          return `The properties of event ${index + 1} must be a JSON object, like {"amount": 30}.`;
         properties = parsed as Record<string, unknown>;
       } catch {
         return `The properties of event ${index + 1} must be a JSON object, like {"amount": 30}.`;
@@ -48,11 +68,24 @@ function bodyOf(mode: string, email: string, person: DraftPerson, start: string,
     }
     events.push({ name: event.name.trim(), at: toIso(event.at), properties });
   }
-  return { person: { fields, tags: person.tags, ...(person.timezone ? { timezone: person.timezone } : {}) }, events, start: startIso, until };
+  return {
+    person: { fields, tags: person.tags, ...(person.timezone ? { timezone: person.timezone } : {}) },
+    events,
+    start: startIso,
+    until,
+  };
 }
 
 /** "Test run": a person (real, by email, or made up) goes through the flow on a simulated clock; nothing is sent or saved. */
-export function SimulateDrawer({ flowId, opened, onClose }: { flowId: number; opened: boolean; onClose: () => void }) {
+export function SimulateDrawer({
+  flowId,
+  opened,
+  onClose,
+}: {
+  flowId: number;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const [mode, setMode] = useState<'synthetic' | 'real'>('synthetic');
   const [email, setEmail] = useState('');
   const [person, setPerson] = useState<DraftPerson>(emptyPerson);
@@ -65,7 +98,10 @@ export function SimulateDrawer({ flowId, opened, onClose }: { flowId: number; op
   const fields = usePersonFields({ enabled: opened });
   const emails = useEmails('false', { enabled: opened });
   const flow = useFlow(flowId);
-  const names = conditionNames({ segments: (segments.data?.segments ?? []).map((s) => ({ id: s.id, name: s.name })), fields: fields.data?.items ?? [] });
+  const names = conditionNames({
+    segments: (segments.data?.segments ?? []).map((s) => ({ id: s.id, name: s.name })),
+    fields: fields.data?.items ?? [],
+  });
   const stepSummary = useMemo(() => {
     const emailNames = new Map((emails.data?.emails ?? []).map((e) => [e.id, e.name]));
     const segmentNames = new Map((segments.data?.segments ?? []).map((s) => [s.id, s.name]));
@@ -91,10 +127,17 @@ export function SimulateDrawer({ flowId, opened, onClose }: { flowId: number; op
   };
 
   return (
-    <Drawer opened={opened} onClose={onClose} position="right" size="xl" title={<Text fw={600}>Test run</Text>}>
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={<Text fw={600}>Test run</Text>}
+    >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          See the path a person would take through this flow, each filter’s answer and why, when each wait ends and each email as they would get it. Nothing is sent and nothing is saved.
+          See the path a person would take through this flow, each filter’s answer and why, when each wait
+          ends and each email as they would get it. Nothing is sent and nothing is saved.
         </Text>
         <form onSubmit={run} noValidate>
           <Stack gap="sm">
@@ -108,13 +151,34 @@ export function SimulateDrawer({ flowId, opened, onClose }: { flowId: number; op
               aria-label="Who goes through the flow"
             />
             {mode === 'real' ? (
-              <TextInput label="Email of the person" type="email" placeholder="ada@example.com" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+              <TextInput
+                label="Email of the person"
+                type="email"
+                placeholder="ada@example.com"
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+              />
             ) : (
               <PersonForm value={person} onChange={setPerson} />
             )}
             <Group gap="sm" wrap="wrap" align="flex-end">
-              <TextInput label="Enters the flow at" type="datetime-local" value={start} onChange={(e) => setStart(e.currentTarget.value)} style={{ flex: '1 1 200px' }} />
-              <NumberInput label="Follow for (days)" min={1} max={366} clampBehavior="strict" allowDecimal={false} value={days} onChange={(v) => setDays(typeof v === 'number' ? v : 90)} style={{ flex: '1 1 140px' }} />
+              <TextInput
+                label="Enters the flow at"
+                type="datetime-local"
+                value={start}
+                onChange={(e) => setStart(e.currentTarget.value)}
+                style={{ flex: '1 1 200px' }}
+              />
+              <NumberInput
+                label="Follow for (days)"
+                min={1}
+                max={366}
+                clampBehavior="strict"
+                allowDecimal={false}
+                value={days}
+                onChange={(v) => setDays(typeof v === 'number' ? v : 90)}
+                style={{ flex: '1 1 140px' }}
+              />
             </Group>
             {(problem ?? simulate.isError) && (
               <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} role="alert">
@@ -122,13 +186,19 @@ export function SimulateDrawer({ flowId, opened, onClose }: { flowId: number; op
               </Alert>
             )}
             <Group justify="flex-end">
-              <Button type="submit" leftSection={<IconPlayerPlay size={16} aria-hidden />} loading={simulate.isPending}>
+              <Button
+                type="submit"
+                leftSection={<IconPlayerPlay size={16} aria-hidden />}
+                loading={simulate.isPending}
+              >
                 Run
               </Button>
             </Group>
           </Stack>
         </form>
-        {simulate.data && !simulate.isPending && <SimulateTimeline result={simulate.data} names={names} stepSummary={stepSummary} />}
+        {simulate.data && !simulate.isPending && (
+          <SimulateTimeline result={simulate.data} names={names} stepSummary={stepSummary} />
+        )}
       </Stack>
     </Drawer>
   );

@@ -7,10 +7,16 @@ import { describeNode, type ConditionNames } from '../../segments/condition-text
 
 const endings: Record<SimulateResult['ended'], { color: string; text: string }> = {
   done: { color: 'teal', text: 'The run reached the end of the flow.' },
-  converted: { color: 'teal', text: 'The person reached the flow’s goal: the run ends there as a conversion.' },
+  converted: {
+    color: 'teal',
+    text: 'The person reached the flow’s goal: the run ends there as a conversion.',
+  },
   exited: { color: 'yellow', text: 'The run left the flow.' },
   failed: { color: 'red', text: 'The run failed.' },
-  horizon: { color: 'blue', text: 'The test run stopped at its end time while the person was still waiting.' },
+  horizon: {
+    color: 'blue',
+    text: 'The test run stopped at its end time while the person was still waiting.',
+  },
   stepLimit: { color: 'yellow', text: 'The test run stopped at its step limit.' },
 };
 
@@ -20,7 +26,14 @@ function Verdicts({ verdicts, names }: { verdicts: ConditionVerdict[]; names: Co
       {verdicts.map((v, i) => (
         <li key={i}>
           <Group gap={6} wrap="nowrap" align="flex-start">
-            <ThemeIcon size={18} radius="xl" color={v.matches ? 'teal' : 'red'} variant="light" role="img" aria-label={v.matches ? 'matches' : 'does not match'}>
+            <ThemeIcon
+              size={18}
+              radius="xl"
+              color={v.matches ? 'teal' : 'red'}
+              variant="light"
+              role="img"
+              aria-label={v.matches ? 'matches' : 'does not match'}
+            >
               {v.matches ? <IconCheck size={12} /> : <IconX size={12} />}
             </ThemeIcon>
             <Text size="xs">{describeNode(v.node, names)}</Text>
@@ -45,27 +58,70 @@ function EmailPreview({ email }: { email: SimulateResult['emails'][number] }) {
         <Text size="xs" fw={600} style={{ wordBreak: 'break-word' }}>
           {email.subject}
         </Text>
-        <Button variant="subtle" size="compact-xs" onClick={() => setIsOpen((o) => !o)} aria-expanded={isOpen}>
+        <Button
+          variant="subtle"
+          size="compact-xs"
+          onClick={() => setIsOpen((o) => !o)}
+          aria-expanded={isOpen}
+        >
           {isOpen ? 'Hide email' : 'Show email'}
         </Button>
       </Group>
-      <Collapse in={isOpen}>{isOpen && <PreviewFrame html={email.html} width="100%" height={420} title={`Email: ${email.subject}`} />}</Collapse>
+      <Collapse in={isOpen}>
+        {isOpen && (
+          <PreviewFrame html={email.html} width="100%" height={420} title={`Email: ${email.subject}`} />
+        )}
+      </Collapse>
     </Stack>
   );
 }
 
 /** The test run's result: how it ended, then each step with its time on the person's clock, outcome and why. */
-export function SimulateTimeline({ result, names, stepSummary }: { result: SimulateResult; names: ConditionNames; stepSummary: (stepId: number) => string | null }) {
+export function SimulateTimeline({
+  result,
+  names,
+  stepSummary,
+}: {
+  result: SimulateResult;
+  names: ConditionNames;
+  stepSummary: (stepId: number) => string | null;
+}) {
   const ending = endings[result.ended];
   const emailsByStep = new Map<string, SimulateResult['emails'][number]>();
   for (const email of result.emails) emailsByStep.set(`${email.stepId}:${email.at}`, email);
   return (
     <Stack gap="md" data-testid="simulation-result">
-      <Alert color={ending.color} variant="light" icon={<IconFlag size={18} />} title={ending.text} role="status">
+      <Alert
+        color={ending.color}
+        variant="light"
+        icon={<IconFlag size={18} />}
+        title={ending.text}
+        role="status"
+      >
         <Stack gap={2}>
           {result.reason && <Text size="sm">{result.reason}</Text>}
-          {result.convertedAt && <Text size="sm">Converted at {new Date(result.convertedAt).toLocaleString(undefined, { timeZone: result.timeZone, dateStyle: 'medium', timeStyle: 'short' })}.</Text>}
-          {result.wakeAt && <Text size="sm">Next step at {new Date(result.wakeAt).toLocaleString(undefined, { timeZone: result.timeZone, dateStyle: 'medium', timeStyle: 'short' })}.</Text>}
+          {result.convertedAt && (
+            <Text size="sm">
+              Converted at{' '}
+              {new Date(result.convertedAt).toLocaleString(undefined, {
+                timeZone: result.timeZone,
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              })}
+              .
+            </Text>
+          )}
+          {result.wakeAt && (
+            <Text size="sm">
+              Next step at{' '}
+              {new Date(result.wakeAt).toLocaleString(undefined, {
+                timeZone: result.timeZone,
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              })}
+              .
+            </Text>
+          )}
           <Text size="xs" c="dimmed">
             Times are in {result.timeZone}. Nothing was sent and nothing was saved.
           </Text>
@@ -87,7 +143,12 @@ export function SimulateTimeline({ result, names, stepSummary }: { result: Simul
                     <Text size="sm" fw={600}>
                       {step.name}
                     </Text>
-                    <Badge size="sm" variant="light" color={step.outcome === 'no' ? 'red' : step.outcome === 'yes' ? 'teal' : 'gray'} tt="none">
+                    <Badge
+                      size="sm"
+                      variant="light"
+                      color={step.outcome === 'no' ? 'red' : step.outcome === 'yes' ? 'teal' : 'gray'}
+                      tt="none"
+                    >
                       {step.outcome}
                     </Badge>
                   </Group>
@@ -105,7 +166,9 @@ export function SimulateTimeline({ result, names, stepSummary }: { result: Simul
                   <Text size="sm" style={{ wordBreak: 'break-word' }}>
                     {step.why}
                   </Text>
-                  {step.verdicts && step.verdicts.length > 0 && <Verdicts verdicts={step.verdicts} names={names} />}
+                  {step.verdicts && step.verdicts.length > 0 && (
+                    <Verdicts verdicts={step.verdicts} names={names} />
+                  )}
                   {email && <EmailPreview email={email} />}
                 </Stack>
               </Timeline.Item>

@@ -18,7 +18,10 @@ export function useFlowVersions(flowId: number, options: { enabled?: boolean } =
 export function useVersionComparison(flowId: number, pair: { older: number; newer: number } | null) {
   return useQuery({
     queryKey: [...versionsKey(flowId), 'compare', pair?.older, pair?.newer],
-    queryFn: () => api.get(`/integrations/${flowId}/versions/${pair!.newer}?compare=${pair!.older}`, { schema: FlowVersionResponse }),
+    queryFn: () =>
+      api.get(`/integrations/${flowId}/versions/${pair!.newer}?compare=${pair!.older}`, {
+        schema: FlowVersionResponse,
+      }),
     enabled: pair !== null,
     staleTime: Infinity,
   });
@@ -29,7 +32,11 @@ export function useRestoreVersion(flowId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ number, confirmActiveEdit }: { number: number; confirmActiveEdit: boolean }) =>
-      api.post(`/integrations/${flowId}/versions/${number}/restore`, { confirmActiveEdit }, { schema: RestoreFlowVersionResponse }),
+      api.post(
+        `/integrations/${flowId}/versions/${number}/restore`,
+        { confirmActiveEdit },
+        { schema: RestoreFlowVersionResponse },
+      ),
     onSuccess: (data) => {
       queryClient.setQueryData(flowKey(flowId), { integration: data.integration });
       void queryClient.invalidateQueries({ queryKey: versionsKey(flowId) });

@@ -11,7 +11,12 @@ export function VersionsButton() {
   if (flowId === null) return null;
   return (
     <>
-      <Button variant="default" size="xs" leftSection={<IconHistory size={16} aria-hidden />} onClick={() => setIsOpen(true)}>
+      <Button
+        variant="default"
+        size="xs"
+        leftSection={<IconHistory size={16} aria-hidden />}
+        onClick={() => setIsOpen(true)}
+      >
         Versions
       </Button>
       <VersionsDrawer flowId={flowId} opened={isOpen} onClose={() => setIsOpen(false)} />

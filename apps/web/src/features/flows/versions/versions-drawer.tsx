@@ -12,13 +12,22 @@ import { useVersionStepNames } from './use-step-names.ts';
 import { VersionDiffView } from './version-diff-view.tsx';
 import { useIsNarrow } from '../../../lib/use-is-narrow.ts';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * The flow's versions (one is saved each time the flow is switched on changed): who and when, two picked side by
  * side, and a restore behind a confirmation.
  */
-export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; opened: boolean; onClose: () => void }) {
+export function VersionsDrawer({
+  flowId,
+  opened,
+  onClose,
+}: {
+  flowId: number;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const isNarrow = useIsNarrow('tablet');
   const versions = useFlowVersions(flowId, { enabled: opened });
   const flow = useFlow(flowId);
@@ -31,10 +40,18 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
   const [restoring, setRestoring] = useState<number | null>(null);
   const pair = picked.length === 2 ? { older: Math.min(...picked), newer: Math.max(...picked) } : null;
   const comparison = useVersionComparison(flowId, pair);
-  const catalogue = useMemo(() => new Map((services.data?.steps ?? []).map((s) => [s.operationKey, s])), [services.data]);
+  const catalogue = useMemo(
+    () => new Map((services.data?.steps ?? []).map((s) => [s.operationKey, s])),
+    [services.data],
+  );
 
   // Picking a third version lets go of the first one picked.
-  const toggle = (number: number, checked: boolean) => setPicked((current) => (checked ? [...current.filter((n) => n !== number), number].slice(-2) : current.filter((n) => n !== number)));
+  const toggle = (number: number, checked: boolean) =>
+    setPicked((current) =>
+      checked
+        ? [...current.filter((n) => n !== number), number].slice(-2)
+        : current.filter((n) => n !== number),
+    );
 
   const items = versions.data?.versions ?? [];
   const list = (
@@ -47,7 +64,8 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
       isEmpty={items.length === 0}
       empty={
         <Alert variant="light" color="gray" icon={<IconHistory size={18} />} title="No versions yet">
-          A version is saved each time the flow is switched on with changes. Switch it on to save the first one.
+          A version is saved each time the flow is switched on with changes. Switch it on to save the first
+          one.
         </Alert>
       }
     >
@@ -55,7 +73,14 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
         {items.map((version) => {
           const isCurrent = versions.data?.matchesCurrent === version.number;
           return (
-            <Paper component="li" key={version.number} withBorder radius="sm" p="sm" data-testid="flow-version">
+            <Paper
+              component="li"
+              key={version.number}
+              withBorder
+              radius="sm"
+              p="sm"
+              data-testid="flow-version"
+            >
               <Group justify="space-between" wrap="wrap" gap="xs">
                 <Checkbox
                   checked={picked.includes(version.number)}
@@ -75,13 +100,19 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
                   aria-label={`Compare version ${version.number}`}
                 />
                 {canWrite && (
-                  <Button size="compact-xs" variant="subtle" disabled={isCurrent} onClick={() => setRestoring(version.number)}>
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    disabled={isCurrent}
+                    onClick={() => setRestoring(version.number)}
+                  >
                     Restore
                   </Button>
                 )}
               </Group>
               <Text size="xs" c="dimmed" mt={4}>
-                {version.createdBy ? version.createdBy.name : 'A former team member'} · {when(version.createdAt)} · {version.stepCount} steps
+                {version.createdBy ? version.createdBy.name : 'A former team member'} ·{' '}
+                {when(version.createdAt)} · {version.stepCount} steps
               </Text>
             </Paper>
           );
@@ -92,10 +123,21 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
 
   return (
     <>
-      <Drawer opened={opened} onClose={onClose} position="right" size={isNarrow ? '100%' : 'xl'} title={<Title order={2} fz="lg">Versions</Title>}>
+      <Drawer
+        opened={opened}
+        onClose={onClose}
+        position="right"
+        size={isNarrow ? '100%' : 'xl'}
+        title={
+          <Title order={2} fz="lg">
+            Versions
+          </Title>
+        }
+      >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            Switching the flow on saves what it does as a version when it changed. People already in the flow go on with the flow as it is now. Pick two versions to see them side by side.
+            Switching the flow on saves what it does as a version when it changed. People already in the flow
+            go on with the flow as it is now. Pick two versions to see them side by side.
           </Text>
           {list}
           {picked.length === 1 && (
@@ -108,7 +150,12 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
               <Title order={3} fz="md">
                 Version {pair.older} and version {pair.newer}
               </Title>
-              <ListBody query={comparison} loadingLabel="Comparing" skeletonHeights={[120]} errorFallback="We couldn't compare these versions.">
+              <ListBody
+                query={comparison}
+                loadingLabel="Comparing"
+                skeletonHeights={[120]}
+                errorFallback="We couldn't compare these versions."
+              >
                 {() =>
                   comparison.data && (
                     <VersionDiffView
@@ -126,7 +173,12 @@ export function VersionsDrawer({ flowId, opened, onClose }: { flowId: number; op
           )}
         </Stack>
       </Drawer>
-      <RestoreVersionModal flowId={flowId} number={restoring} isActive={flow.data?.integration.status === 'active'} onClose={() => setRestoring(null)} />
+      <RestoreVersionModal
+        flowId={flowId}
+        number={restoring}
+        isActive={flow.data?.integration.status === 'active'}
+        onClose={() => setRestoring(null)}
+      />
     </>
   );
 }

@@ -188,14 +188,12 @@ export async function seedPeople(s: Seeder): Promise<PeopleSeed> {
       },
     })),
   );
-  const pages = corpus
-    .slice(0, 40)
-    .map((p, i) => ({
-      type: 'page',
-      email: `heavy${i % 4}-${runTag}@example.com`,
-      url: p.text,
-      name: pick(p.id + 9).text,
-    }));
+  const pages = corpus.slice(0, 40).map((p, i) => ({
+    type: 'page',
+    email: `heavy${i % 4}-${runTag}@example.com`,
+    url: p.text,
+    name: pick(p.id + 9).text,
+  }));
   await s.write(
     'ingest.track.name',
     fitting(200),

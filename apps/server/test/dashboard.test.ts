@@ -188,18 +188,16 @@ describe('GET /v1/dashboard', () => {
     await ctx.services.db
       .insertInto('deliveries')
       .values(
-        people
-          .slice(0, 3)
-          .map((personId, index) => ({
-            accountId,
-            sourceKind: 'broadcast',
-            sourceId: going.id,
-            personId,
-            emailId,
-            toAddress: `p${index}@example.com`,
-            status: index < 2 ? 'sent' : 'pending',
-            notBefore: new Date(Date.now() + 3_600_000),
-          })),
+        people.slice(0, 3).map((personId, index) => ({
+          accountId,
+          sourceKind: 'broadcast',
+          sourceId: going.id,
+          personId,
+          emailId,
+          toAddress: `p${index}@example.com`,
+          status: index < 2 ? 'sent' : 'pending',
+          notBefore: new Date(Date.now() + 3_600_000),
+        })),
       )
       .execute();
     const both = (await dashboard(owner.client)).broadcasts!.recent;

@@ -253,13 +253,11 @@ describe('the sending pipeline', () => {
       db,
     );
     const claimed = inserted.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-    const sent = claimed
-      .slice(0, 50)
-      .map((id, i) => ({
-        id,
-        messageId: `<m${id}@example.com>`,
-        response: i % 2 ? `250 queued as ${id}` : null,
-      }));
+    const sent = claimed.slice(0, 50).map((id, i) => ({
+      id,
+      messageId: `<m${id}@example.com>`,
+      response: i % 2 ? `250 queued as ${id}` : null,
+    }));
     const failed = claimed
       .slice(50, 52)
       .map((id, i) => ({ id, error: `550 no user ${id}`, retryInSeconds: i ? 30 : null }));

@@ -85,12 +85,10 @@ export const flows: fc.Arbitrary<FlowDefinition> = fc
           );
       }),
     );
-    return fc
-      .tuple(...choices)
-      .map((links) => ({
-        id: 1,
-        version: 1,
-        steps: new Map(steps.map((s) => [s.id, s])),
-        links: links.filter((l): l is EngineLink => l !== null),
-      }));
+    return fc.tuple(...choices).map((links) => ({
+      id: 1,
+      version: 1,
+      steps: new Map(steps.map((s) => [s.id, s])),
+      links: links.filter((l): l is EngineLink => l !== null),
+    }));
   });

@@ -21,15 +21,13 @@ export function PersonPicker({
   const options = [
     { value: 'sample', label: 'Sample data (Jane Doe)' },
     ...(chosen && !found.some((p) => String(p.id) === chosen.value) ? [chosen] : []),
-    ...found
-      .slice(0, 20)
-      .map((person) => ({
-        value: String(person.id),
-        label:
-          [person.firstName, person.lastName].filter(Boolean).join(' ') ||
-          person.email ||
-          `Person ${person.id}`,
-      })),
+    ...found.slice(0, 20).map((person) => ({
+      value: String(person.id),
+      label:
+        [person.firstName, person.lastName].filter(Boolean).join(' ') ||
+        person.email ||
+        `Person ${person.id}`,
+    })),
   ];
   return (
     <Select

@@ -15,7 +15,7 @@ const unsubscribe = '<p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
 
 /** An owner with a verified sender (proved by the link in the mailbox), a mailing address, two emails and ten people. */
 async function marketer() {
-  const { cookie, sender, ...user } = await verifiedMarketer(browser);
+  const { cookie, sender, ...user } = await verifiedMarketer();
   const email = async (name: string, body: string) => {
     const html = `<p>${body}</p>${unsubscribe}`;
     const created = await api(

@@ -18,7 +18,7 @@ async function choose(page: Page, name: string) {
 
 /** An owner with a session cookie, a verified sender (proved by the link in the mailbox), a mailing address and an email. */
 async function marketer() {
-  const { cookie, sender, ...user } = await verifiedMarketer(browser);
+  const { cookie, sender, ...user } = await verifiedMarketer();
   const html =
     '<p>Hi {{ person.firstName | default: "there" }}, our November news.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
   const created = await api(

@@ -113,7 +113,7 @@ describe('dashboard and quick start', () => {
   });
 
   it('a marketer who sent a broadcast sees its sent count and open and click rates, and opens it from the dashboard', async () => {
-    const marketer = await verifiedMarketer(browser);
+    const marketer = await verifiedMarketer();
     const { cookie } = marketer;
     const people: number[] = [];
     for (const name of ['Ada', 'Grace', 'Katherine', 'Dorothy']) {

@@ -9,6 +9,7 @@ import {
   screenshot,
   uniqueEmail,
 } from '../support/browser.ts';
+import { invitationToken } from '../support/mailbox.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -243,25 +244,9 @@ describe('emails', () => {
       },
       ownerSession.cookie,
     );
-    let token = '';
-    await expect
-      .poll(
-        async () => {
-          const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as {
-            to: string;
-            text: string;
-          }[];
-          token =
-            /accept-invite\?token=([^\s&"<>]+)/.exec(
-              messages.find((m) => m.to.includes(readerEmail))?.text ?? '',
-            )?.[1] ?? '';
-          return token;
-        },
-        { timeout: 20_000 },
-      )
-      .not.toBe('');
+    const token = await invitationToken(readerEmail);
     const accepted = await api('POST', '/v1/team-members/invitations/accept', {
-      token: decodeURIComponent(token),
+      token,
       password: 'reader password 1',
     });
     expect(accepted.status).toBe(200);

@@ -16,7 +16,7 @@ const node = (page: Page, text: string): Locator =>
 
 describe('flow recipes', () => {
   it('a marketer starts a welcome series from a recipe: the flow opens with its steps and emails, and switches on', async () => {
-    const user = await verifiedMarketer(browser);
+    const user = await verifiedMarketer();
     // The recipe's emails go out from the account's default sender.
     expect(
       (
@@ -90,7 +90,7 @@ describe('flow recipes', () => {
   });
 
   it('shows the gallery on a phone screen', async () => {
-    const user = await verifiedMarketer(browser);
+    const user = await verifiedMarketer();
     const { page } = await newPage(browser, { width: 375, height: 740 });
     await logIn(page, user.email, user.password);
     await page.goto('/flows?create-flow=recipes');

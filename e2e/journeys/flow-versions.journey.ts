@@ -32,7 +32,7 @@ async function switchFlow(page: Page, message: string) {
 
 describe('flow versions', () => {
   it('a marketer switches a flow on, changes it, switches it on again, compares the two versions and restores the first', async () => {
-    const user = await verifiedMarketer(browser);
+    const user = await verifiedMarketer();
     const cookie = user.cookie;
     const email = await api(
       'POST',

@@ -71,7 +71,7 @@ async function switchFlow(page: Page) {
 
 describe('flows', () => {
   it('a marketer builds a tag-triggered flow with a wait and an email on the canvas, activates it, watches a person arrive, opens the people at a step, and confirms an edit of the active flow', async () => {
-    const user = await verifiedMarketer(browser);
+    const user = await verifiedMarketer();
     const html =
       '<p>Welcome to the trial, {{ person.firstName | default: "friend" }}.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
     const email = await api(

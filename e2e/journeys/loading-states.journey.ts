@@ -19,7 +19,7 @@ let signedOut: { page: Page; gate: RequestGate };
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const owner = await verifiedMarketer(browser);
+  const owner = await verifiedMarketer();
   await createData(owner.cookie, owner.sender);
   const inPage = (await newPage(browser)).page;
   await logIn(inPage, owner.email, owner.password);

@@ -52,7 +52,7 @@ const card = (page: Page, label: string) =>
 
 describe('metrics of today', () => {
   it('a marketer sends a broadcast and finds its figures of today on Metrics, the dashboard and the broadcast, with the periods as they open', async () => {
-    const user = await verifiedMarketer(browser);
+    const user = await verifiedMarketer();
     const { cookie } = user;
     const html =
       '<p>Fresh today: <a href="https://shop.example.com/today">see what is new</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';

@@ -12,7 +12,7 @@ afterAll(() => browser.close());
 
 /** A marketer who sent one broadcast of "Spring sale" to three people, through the real send pipeline. */
 async function marketerWithSentBroadcast() {
-  const { cookie, sender, ...user } = await verifiedMarketer(browser);
+  const { cookie, sender, ...user } = await verifiedMarketer();
   const html =
     '<p>Spring is here: <a href="https://shop.example.com/sale">see the sale</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
   const email = await api(

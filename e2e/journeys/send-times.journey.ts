@@ -42,7 +42,7 @@ function berlinInstant(local: string): string {
 
 /** An owner (account zone Europe/Berlin) with a verified sender, a mailing address, an email and people in three zones. */
 async function marketer() {
-  const { cookie, sender, ...user } = await verifiedMarketer(browser);
+  const { cookie, sender, ...user } = await verifiedMarketer();
   const html =
     '<p>Hi {{ person.firstName | default: "there" }}, good morning.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
   const created = await api(

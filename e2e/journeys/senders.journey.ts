@@ -12,6 +12,7 @@ import {
   screenshot,
   uniqueEmail,
 } from '../support/browser.ts';
+import { invitationToken } from '../support/mailbox.ts';
 
 interface ZoneEntry {
   TXT?: string[];
@@ -246,27 +247,11 @@ describe('sender addresses and domains', () => {
       },
       ownerSession.cookie,
     );
-    let token = '';
-    await expect
-      .poll(
-        async () => {
-          const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as {
-            to: string;
-            text: string;
-          }[];
-          token =
-            /accept-invite\?token=([^\s&"<>]+)/.exec(
-              messages.find((m) => m.to.includes(viewerEmail))?.text ?? '',
-            )?.[1] ?? '';
-          return token;
-        },
-        { timeout: 20_000 },
-      )
-      .not.toBe('');
+    const token = await invitationToken(viewerEmail);
     expect(
       (
         await api('POST', '/v1/team-members/invitations/accept', {
-          token: decodeURIComponent(token),
+          token,
           password: 'viewer password 1',
         })
       ).status,

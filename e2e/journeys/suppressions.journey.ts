@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility } from '../support/accessibility.ts';
 import { api, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { invitationToken } from '../support/mailbox.ts';
 import { owner, phone } from './preferences-setup.ts';
 
 // The suppression list, and what a teammate who may only read sees of it and of the categories
@@ -107,27 +108,11 @@ describe('suppression list', () => {
       },
       user.cookie,
     );
-    let token = '';
-    await expect
-      .poll(
-        async () => {
-          const messages = (await api('GET', '/v1/dev/mailbox')).body.messages as {
-            to: string;
-            text: string;
-          }[];
-          token =
-            /accept-invite\?token=([^\s&"<>]+)/.exec(
-              messages.find((m) => m.to.includes(readerEmail))?.text ?? '',
-            )?.[1] ?? '';
-          return token;
-        },
-        { timeout: 20_000 },
-      )
-      .not.toBe('');
+    const token = await invitationToken(readerEmail);
     expect(
       (
         await api('POST', '/v1/team-members/invitations/accept', {
-          token: decodeURIComponent(token),
+          token,
           password: 'viewer password 1',
         })
       ).status,

@@ -26,7 +26,7 @@ const readerAgent =
 
 describe('email tracking', () => {
   it('a reader opens a broadcast in the mailbox (its pixel loads) and follows its link to the shop; the person page shows the open and the click; a changed link gets a page of its own', async () => {
-    const { cookie, sender, ...user } = await verifiedMarketer(browser);
+    const { cookie, sender, ...user } = await verifiedMarketer();
     const html = `<p>Hi {{ person.firstName | default: "there" }}, the spring sale starts today.</p><p><a href="${shop}">See the spring sale</a></p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>`;
     const email = await api(
       'POST',

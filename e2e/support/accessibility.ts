@@ -1,20 +1,12 @@
-import { createRequire } from 'node:module';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page, Request } from 'playwright-core';
+import { axeCore, axeOptions } from './axe-rules.ts';
 
 type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
 type AxeViolation = AxeResults['violations'][number];
 
 /** The impacts that fail a journey; minor and moderate findings are left to review. */
 const failingImpacts: ReadonlySet<string> = new Set(['serious', 'critical']);
-/**
- * axe's defaults plus label-content-name-mismatch (WCAG 2.5.3, "label in name"), which axe still tags
- * experimental and leaves off: a control whose accessible name drops its visible text cannot be spoken to.
- */
-const axeOptions = {
-  resultTypes: ['violations' as const],
-  rules: { 'label-content-name-mismatch': { enabled: true } },
-};
 /**
  * A page counts as settled once none of its requests is pending, nothing animates or shows a loader,
  * and its DOM has not changed for this long.
@@ -27,11 +19,7 @@ const awaitedResources: ReadonlySet<string> = new Set(['document', 'script', 'st
 const settleLimitMs = 5_000;
 const targetsShown = 3;
 /** axe-core's source, from the copy @axe-core/playwright uses. */
-const axeSource = (
-  createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))('axe-core') as {
-    source: string;
-  }
-).source;
+const axeSource = axeCore.source;
 /** Given to AxeBuilder instead of axe's source, which `analyze` has put into every frame that lacked it. */
 const axeAlreadyLoaded = 'void 0; // axe-core is already in this document';
 

@@ -30,12 +30,13 @@ export async function addMember(
   smtp: Smtp,
   owner: Owner,
   enabled: ScopeId[],
+  origin?: string,
 ): Promise<Client> {
   const email = uniqueEmail('member');
   const scopes = scopeIds.map((id) => ({ id, enabled: enabled.includes(id) }));
   const invited = await owner.client.post('/v1/team-members', { name: 'Member', email, scopes });
   if (invited.status !== 201) throw new Error(`invite failed: ${JSON.stringify(invited.body)}`);
-  const member = new Client(ctx.app);
+  const member = new Client(ctx.app, origin);
   const accepted = await member.post('/v1/team-members/invitations/accept', {
     token: inviteToken(await smtp.waitFor(email)),
     password: 'member password 1',

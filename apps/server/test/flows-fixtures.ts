@@ -1,25 +1,20 @@
 import { encodeInputFields, type Flow, type Step } from '@herald/contracts';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { newEmail } from './email-helpers.ts';
-import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
-import { startSmtpServer } from './smtp.ts';
+import { Client, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { useSmtpContext, type SmtpSink } from './smtp-context.ts';
 
 /**
  * What the flows API tests share: a server with a worker and an SMTP sink, and the calls that build flows.
- * Each test file that calls useFlowsContext() gets a server of its own (vitest runs each file in its own module).
+ * Each test file that calls useFlowsContext() gets a server of its own (see useSmtpContext).
  */
 let ctx: TestContext;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let smtp: SmtpSink;
 
 export function useFlowsContext(): () => TestContext {
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    ctx = await createTestContext({ SMTP_URL: smtp.url, MAIL_FROM: 'Herald <no-reply@herald.test>' });
-    await ctx.startWorker();
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
+  useSmtpContext({ MAIL_FROM: 'Herald <no-reply@herald.test>' }, (readyCtx, readySmtp) => {
+    ctx = readyCtx;
+    smtp = readySmtp;
   });
   return () => ctx;
 }

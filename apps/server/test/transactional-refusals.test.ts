@@ -1,12 +1,6 @@
-import {
-  adHocEmailId,
-  emailMessages,
-  scopeIds,
-  sendingMessages,
-  transactionalMessages,
-  type ScopeId,
-} from '@herald/contracts';
+import { adHocEmailId, emailMessages, sendingMessages, transactionalMessages } from '@herald/contracts';
 import { describe, expect, it } from 'vitest';
+import { addMember } from './email-helpers.ts';
 import { Client, registerUser, uniqueEmail } from './helpers.ts';
 import {
   ctx,
@@ -18,33 +12,9 @@ import {
   smtp,
   status,
   useTransactionalContext,
-  type Setup,
 } from './transactional-fixtures.ts';
 
 useTransactionalContext();
-
-/** A team member holding exactly `enabled`, signed in through the mailed invitation. */
-async function addMember(owner: Setup['owner'], enabled: ScopeId[]): Promise<Client> {
-  const email = uniqueEmail('member');
-  expect(
-    (
-      await owner.client.post('/v1/team-members', {
-        name: 'Member',
-        email,
-        scopes: scopeIds.map((id) => ({ id, enabled: enabled.includes(id) })),
-      })
-    ).status,
-  ).toBe(201);
-  const token = decodeURIComponent(
-    /accept-invite\?token=([^\s"<]+)/.exec((await smtp.waitFor(email)).text ?? '')![1]!,
-  );
-  const member = new Client(ctx.app, origin);
-  expect(
-    (await member.post('/v1/team-members/invitations/accept', { token, password: 'member password 1' }))
-      .status,
-  ).toBe(200);
-  return member;
-}
 
 describe('transactional sends', () => {
   it('refuses bad input with a 4xx and sends nothing', async () => {
@@ -183,7 +153,7 @@ describe('transactional sends', () => {
       (await new Client(ctx.app, origin).post('/v1/transactional/send', { emailId: account.emailId, to }))
         .status,
     ).toBe(401);
-    const reader = await addMember(account.owner, ['emails:read', 'broadcasts:read']);
+    const reader = await addMember(ctx, smtp, account.owner, ['emails:read', 'broadcasts:read'], origin);
     const forbidden = await reader.post('/v1/transactional/send', { emailId: account.emailId, to });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.message).toBe('You need the broadcasts:write permission to do this.');

@@ -1,0 +1,74 @@
+// The static checks of `npm test`: the type check of every project, lint, the format check and the layer rules, run
+// two at a time (each is one process on one core for most of its run; one after another they left a core idle), the
+// longest first so the two slots end close together. Each check's output is printed whole once it ends; the run fails
+// when any check fails. `node scripts/checks.mjs typecheck` runs the type checks alone (`npm run typecheck`).
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
+
+/** `tsc -p` of each project, largest first. */
+const typeChecks = [
+  'apps/server',
+  'apps/web',
+  'bench',
+  'e2e',
+  'packages/email',
+  'packages/flow-engine',
+  'packages/segments',
+  'packages/contracts',
+].map((project) => ({ name: `tsc -p ${project}`, args: [bin('typescript', 'bin/tsc'), '-p', project] }));
+
+/** The other checks, each as its npm script runs it (package.json). */
+const otherChecks = [
+  { name: 'format (prettier --check .)', args: [bin('prettier', 'bin/prettier.cjs'), '--check', '.'] },
+  { name: 'lint (eslint .)', args: [bin('eslint', 'bin/eslint.js'), '.'] },
+  {
+    name: 'layers (depcruise)',
+    args: [
+      bin('dependency-cruiser', 'bin/dependency-cruise.mjs'),
+      'apps/server/src',
+      'packages',
+      'apps/web/src',
+      '--config',
+      '.dependency-cruiser.cjs',
+    ],
+  },
+];
+
+// The two largest type checks first, then the other checks (about 25, 17 and 10 s), then the small type checks.
+const checks =
+  process.argv[2] === 'typecheck'
+    ? typeChecks
+    : [...typeChecks.slice(0, 2), ...otherChecks, ...typeChecks.slice(2)];
+const slots = Math.max(1, Math.min(2, os.availableParallelism()));
+
+function run(check) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, check.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(
+        `${check.name}: ${code === 0 ? 'ok' : `failed (${code})`} in ${seconds} s\n${output}`,
+      );
+      resolve(code === 0);
+    });
+  });
+}
+
+const queue = [...checks];
+const results = await Promise.all(
+  Array.from({ length: slots }, async () => {
+    let ok = true;
+    for (let check = queue.shift(); check; check = queue.shift()) ok = (await run(check)) && ok;
+    return ok;
+  }),
+);
+if (results.includes(false)) process.exit(1);

@@ -53,8 +53,7 @@ describe('A/B tests', () => {
     const id = created.body.item.id as number;
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/broadcasts/${id}`);
+    await logIn(page, user.email, user.password, `/broadcasts/${id}`);
     await page.getByRole('heading', { name: 'Spring sale', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'A/B test' }).waitFor();
     await page.getByText(/Try two to four subjects or emails/).waitFor();
@@ -166,8 +165,7 @@ describe('A/B tests', () => {
 
     // At phone width the decided test reads as well.
     const phone = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(phone, user.email, user.password);
-    await phone.goto(`/broadcasts/${id}`);
+    await logIn(phone, user.email, user.password, `/broadcasts/${id}`);
     await phone.getByRole('table', { name: 'A/B test variants' }).waitFor();
     await checkAccessibility(phone);
     await screenshot(phone, 'ab-test-decided-phone');

@@ -55,8 +55,7 @@ describe('AI writer', () => {
     const id = created.body.email.id as number;
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/emails/${id}`);
+    await logIn(page, user.email, user.password, `/emails/${id}`);
     await page.locator('.tiptap').first().waitFor();
     await page.getByRole('button', { name: 'AI writer' }).click();
 
@@ -133,8 +132,7 @@ describe('AI writer', () => {
 
     // The suggestions stay listed, newest first, when the writer is opened again; on a phone it fills the screen.
     const phone = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(phone, user.email, user.password);
-    await phone.goto(`/emails/${id}`);
+    await logIn(phone, user.email, user.password, `/emails/${id}`);
     await phone.locator('.tiptap').first().waitFor();
     await screenshot(phone, 'ai-writer-phone-editor');
     await phone.getByRole('button', { name: 'AI writer' }).click();

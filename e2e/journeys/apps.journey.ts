@@ -50,8 +50,7 @@ describe('apps', () => {
     hooksDown = false;
     const user = await createUser();
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto('/apps');
+    await logIn(page, user.email, user.password, '/apps');
     await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Stripe' }).waitFor();
     await page.getByText('Not connected').waitFor();
@@ -163,8 +162,7 @@ describe('apps', () => {
     ).toBe(201);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/flows/${flow.id}`);
+    await logIn(page, user.email, user.password, `/flows/${flow.id}`);
     await page.locator('.react-flow__node').filter({ hasText: 'Send Slack message' }).click();
     await page.getByRole('heading', { name: 'Send Slack message', level: 2 }).waitFor();
     await page.getByText('Slack is not connected yet').waitFor();
@@ -222,8 +220,7 @@ describe('apps', () => {
   it('reads well on a phone', async () => {
     const user = await createUser();
     const { page } = await newPage(browser, { width: 390, height: 844 });
-    await logIn(page, user.email, user.password);
-    await page.goto('/settings/apps');
+    await logIn(page, user.email, user.password, '/settings/apps');
     await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Typeform' }).waitFor();
     const overflow = await page.evaluate(

@@ -112,8 +112,7 @@ describe('plan and billing', () => {
   it('narrow screens: the billing page stacks its cards', async () => {
     const user = await createUser();
     const { page } = await newPage(browser, { width: 390, height: 844 });
-    await logIn(page, user.email, user.password);
-    await page.goto('/settings/billing');
+    await logIn(page, user.email, user.password, '/settings/billing');
     await page.getByText(/Free trial with every feature on/).waitFor();
     await screenshot(page, 'billing-narrow');
     await page.getByRole('button', { name: 'Choose a plan' }).click();
@@ -150,8 +149,7 @@ describe('plan and billing', () => {
       noScopes,
     ]);
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto('/billing');
+    await logIn(page, user.email, user.password, '/billing');
     await page.getByText("You can't see the plan and billing").waitFor();
     await screenshot(page, 'billing-no-permission');
   });

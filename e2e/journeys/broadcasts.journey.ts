@@ -61,8 +61,7 @@ describe('broadcasts', () => {
     await api('POST', '/v1/suppressions', { emails: [gone], note: 'Asked by phone' }, user.cookie);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto('/broadcasts');
+    await logIn(page, user.email, user.password, '/broadcasts');
     await page.getByRole('heading', { name: 'Broadcasts', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'No broadcasts yet' }).waitFor();
     await checkAccessibility(page);
@@ -203,8 +202,7 @@ describe('broadcasts', () => {
 
     // At phone width the list and the editor stay usable.
     const phone = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(phone, user.email, user.password);
-    await phone.goto('/broadcasts');
+    await logIn(phone, user.email, user.password, '/broadcasts');
     await phone.getByRole('row', { name: /November newsletter/ }).waitFor();
     await checkAccessibility(phone);
     await screenshot(phone, 'broadcasts-list-phone');

@@ -13,9 +13,7 @@ describe('email settings', () => {
     const user = await createUser();
     const session = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-
-    await page.goto('/settings/email/general');
+    await logIn(page, user.email, user.password, '/settings/email/general');
     await page.getByRole('textbox', { name: 'Mailing address' }).fill('1 Engine Way, London');
     await page.getByRole('button', { name: 'Save address' }).click();
     await page.getByText('Mailing address saved.').first().waitFor();
@@ -74,8 +72,7 @@ describe('email settings', () => {
     await page.getByRole('heading', { name: 'No custom fonts' }).waitFor();
 
     const narrow = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(narrow, user.email, user.password);
-    await narrow.goto('/settings/email/general');
+    await logIn(narrow, user.email, user.password, '/settings/email/general');
     await narrow.getByRole('textbox', { name: 'Mailing address' }).waitFor();
     await screenshot(narrow, 'email-settings-narrow');
   });

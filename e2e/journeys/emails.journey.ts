@@ -46,9 +46,7 @@ describe('emails', () => {
       session.cookie,
     );
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-
-    await page.goto('/emails');
+    await logIn(page, user.email, user.password, '/emails');
     await page.getByRole('heading', { name: 'No emails yet' }).waitFor();
     await screenshot(page, 'emails-empty');
     await page.getByRole('button', { name: 'Create your first email' }).click();
@@ -168,9 +166,7 @@ describe('emails', () => {
     const user = await createUser();
     const session = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-
-    await page.goto('/emails?new=1');
+    await logIn(page, user.email, user.password, '/emails?new=1');
     const rich = await createFromModal(page, { subject: 'A note', start: 'Rich text' });
     const editor = page.locator('.ProseMirror').first();
     await editor.waitFor();
@@ -252,8 +248,7 @@ describe('emails', () => {
     expect(accepted.status).toBe(200);
 
     const { page } = await newPage(browser);
-    await logIn(page, readerEmail, 'reader password 1');
-    await page.goto('/emails');
+    await logIn(page, readerEmail, 'reader password 1', '/emails');
     await page.getByRole('link', { name: 'Read me' }).first().waitFor();
     expect(await page.getByRole('button', { name: 'New Email' }).count()).toBe(0);
     await page.goto(`/emails/${email.id}`);
@@ -280,8 +275,7 @@ describe('emails', () => {
   it('works on a phone-sized screen', async () => {
     const user = await createUser();
     const { page } = await newPage(browser, { width: 390, height: 844 });
-    await logIn(page, user.email, user.password);
-    await page.goto('/emails');
+    await logIn(page, user.email, user.password, '/emails');
     await page.getByRole('heading', { name: 'No emails yet' }).waitFor();
     await screenshot(page, 'emails-narrow');
   });

@@ -103,8 +103,7 @@ describe('flow goals', () => {
     );
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/flows/${flow.id}`);
+    await logIn(page, user.email, user.password, `/flows/${flow.id}`);
     await page.getByRole('button', { name: 'Set a goal' }).click();
     const drawer = page.getByRole('dialog', { name: 'Flow goal' });
     await drawer.getByRole('button', { name: 'Add condition' }).click();

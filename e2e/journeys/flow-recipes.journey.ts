@@ -29,8 +29,7 @@ describe('flow recipes', () => {
       ).status,
     ).toBe(200);
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto('/flows');
+    await logIn(page, user.email, user.password, '/flows');
     await page.getByRole('heading', { name: 'No flows yet' }).waitFor();
 
     // The empty list offers the recipes; the create modal opens on the gallery.
@@ -92,8 +91,7 @@ describe('flow recipes', () => {
   it('shows the gallery on a phone screen', async () => {
     const user = await verifiedMarketer();
     const { page } = await newPage(browser, { width: 375, height: 740 });
-    await logIn(page, user.email, user.password);
-    await page.goto('/flows?create-flow=recipes');
+    await logIn(page, user.email, user.password, '/flows?create-flow=recipes');
     const modal = page.getByRole('dialog', { name: 'New flow' });
     await expect.poll(() => modal.getByTestId('recipe-card').count()).toBeGreaterThanOrEqual(8);
     await checkAccessibility(page);

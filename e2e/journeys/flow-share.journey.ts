@@ -79,8 +79,7 @@ describe('sharing and copying flows across accounts', () => {
     const flowId = await onboardingFlow(user, cookie);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/flows/${flowId}`);
+    await logIn(page, user.email, user.password, `/flows/${flowId}`);
     await page.getByRole('heading', { name: 'Onboarding', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'More flow actions' }).click();
     await page.getByRole('menuitem', { name: 'Copy flow' }).click();

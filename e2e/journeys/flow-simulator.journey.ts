@@ -86,8 +86,7 @@ describe('flow simulator', () => {
     expect(created.status).toBe(201);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/flows/${flow.id}`);
+    await logIn(page, user.email, user.password, `/flows/${flow.id}`);
     await page.getByRole('button', { name: 'Test run' }).click();
     const drawer = page.getByRole('dialog', { name: 'Test run' });
     await drawer.getByRole('textbox', { name: 'Field 1 value' }).fill('Ada');
@@ -132,8 +131,7 @@ describe('flow simulator', () => {
 
     // On a phone the drawer fills the screen and the form still fits.
     const phone = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(phone, user.email, user.password);
-    await phone.goto(`/flows/${flow.id}`);
+    await logIn(phone, user.email, user.password, `/flows/${flow.id}`);
     await phone.getByRole('button', { name: 'Test run' }).click();
     await phone.getByRole('dialog', { name: 'Test run' }).getByRole('button', { name: 'Run' }).click();
     await phone

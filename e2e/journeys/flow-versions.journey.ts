@@ -64,8 +64,7 @@ describe('flow versions', () => {
     await api('POST', '/v1/links/', { source: wait.id, target: send.id }, cookie);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/flows/${flow.id}`);
+    await logIn(page, user.email, user.password, `/flows/${flow.id}`);
     await page.getByRole('heading', { name: 'Versioned welcome', level: 1 }).waitFor();
 
     // No version before the first activation.
@@ -121,8 +120,7 @@ describe('flow versions', () => {
 
     // On a phone the drawer covers the screen and the comparison scrolls sideways.
     const phone = (await newPage(browser, { width: 375, height: 740 })).page;
-    await logIn(phone, user.email, user.password);
-    await phone.goto(`/flows/${flow.id}`);
+    await logIn(phone, user.email, user.password, `/flows/${flow.id}`);
     await phone.getByRole('button', { name: 'Versions' }).click();
     const narrow = phone.getByRole('dialog', { name: 'Versions' });
     await narrow.getByRole('checkbox', { name: 'Compare version 1' }).check();

@@ -50,8 +50,7 @@ describe('webhook tester', () => {
     expect(step.status).toBe(201);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/flows/${flow.id}`);
+    await logIn(page, user.email, user.password, `/flows/${flow.id}`);
     await page.locator('.react-flow__node').filter({ hasText: 'Send webhook' }).click();
     await page.getByRole('heading', { name: 'Send webhook', level: 2 }).waitFor();
 

@@ -97,8 +97,7 @@ describe('flows', () => {
     expect(person.status).toBe(201);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto('/flows');
+    await logIn(page, user.email, user.password, '/flows');
     await page.getByRole('heading', { name: 'Flows', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'No flows yet' }).waitFor();
     await checkAccessibility(page);
@@ -286,8 +285,7 @@ describe('flows', () => {
     await page.keyboard.press('Escape');
     const viewer = await createUser();
     const outsider = await newPage(browser);
-    await logIn(outsider.page, viewer.email, viewer.password);
-    await outsider.page.goto(`${shareUrl.pathname}${shareUrl.search}`);
+    await logIn(outsider.page, viewer.email, viewer.password, `${shareUrl.pathname}${shareUrl.search}`);
     await outsider.page.getByRole('heading', { name: 'Trial welcome', level: 1 }).waitFor();
     await outsider.page.getByText(flowMessages.readOnly).waitFor();
     await node(outsider.page, 'Send email').waitFor();
@@ -338,8 +336,7 @@ describe('flows', () => {
 
     // On a phone the step drawer covers the canvas.
     const phone = await newPage(browser, { width: 390, height: 844 });
-    await logIn(phone.page, user.email, user.password);
-    await phone.page.goto(`/flows/${flowId}`);
+    await logIn(phone.page, user.email, user.password, `/flows/${flowId}`);
     await node(phone.page, 'Send email').waitFor();
     await screenshot(phone.page, 'flow-phone');
     await node(phone.page, 'Send email').click();

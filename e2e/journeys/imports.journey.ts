@@ -148,8 +148,7 @@ describe('imports', () => {
 
     // The pages at phone width.
     const narrow = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(narrow, owner.email, owner.password);
-    await narrow.goto('/people/imports/new');
+    await logIn(narrow, owner.email, owner.password, '/people/imports/new');
     await narrow.getByLabel('CSV file').setInputFiles(file);
     await narrow.getByText('Uploaded').waitFor();
     await screenshot(narrow, 'narrow-import-upload');

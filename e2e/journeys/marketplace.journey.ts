@@ -129,8 +129,7 @@ describe('marketplace registration', () => {
       [other.accountId, crypto.createHash('sha256').update(used).digest('hex')],
     );
     const { page } = await newPage(browser);
-    await logIn(page, owner.email, owner.password);
-    await page.goto('/public/register/appsumo');
+    await logIn(page, owner.email, owner.password, '/public/register/appsumo');
     await page.getByRole('heading', { name: 'Redeem a marketplace code' }).waitFor();
     await page.getByText('No code has been redeemed on this account yet.').waitFor();
 

@@ -77,8 +77,7 @@ describe('metrics', () => {
       .toBe(1);
 
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto('/metrics');
+    await logIn(page, user.email, user.password, '/metrics');
     await page.getByRole('heading', { name: 'Metrics', level: 1 }).waitFor();
     // Last 30 days includes today: today's send is in it (metrics-today.journey.ts looks closer).
     await page
@@ -135,8 +134,12 @@ describe('metrics', () => {
 
     // A phone: filters stack, cards in one column, the tables scroll sideways.
     const phone = await newPage(browser, { width: 390, height: 844 });
-    await logIn(phone.page, user.email, user.password);
-    await phone.page.goto(`/metrics?period=thisWeek&broadcast=${user.broadcastId}`);
+    await logIn(
+      phone.page,
+      user.email,
+      user.password,
+      `/metrics?period=thisWeek&broadcast=${user.broadcastId}`,
+    );
     await phone.page
       .locator('.mantine-Paper-root')
       .filter({ has: phone.page.getByText('Sent', { exact: true }) })

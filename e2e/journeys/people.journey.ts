@@ -25,9 +25,7 @@ describe('people', () => {
   it('an owner adds a person by hand, tags them, edits a field, finds them by search and deletes them', async () => {
     const owner = await createUser();
     const { page } = await newPage(browser);
-    await logIn(page, owner.email, owner.password);
-
-    await page.goto('/people');
+    await logIn(page, owner.email, owner.password, '/people');
     await page.getByText('No people yet').waitFor();
     await screenshot(page, 'people-empty');
 
@@ -131,9 +129,7 @@ describe('people', () => {
   it('an owner manages tags and custom fields from the settings pages', async () => {
     const owner = await createUser();
     const { page } = await newPage(browser);
-    await logIn(page, owner.email, owner.password);
-
-    await page.goto('/settings/tags');
+    await logIn(page, owner.email, owner.password, '/settings/tags');
     await page.getByRole('button', { name: 'New Tag' }).first().click();
     await page.waitForURL(/tag-edit=new/);
     const dialog = page.getByRole('dialog', { name: 'New Tag' });
@@ -192,8 +188,7 @@ describe('people', () => {
     expect(added.status).toBe(201);
     for (const path of ['/people', `/people/${added.id}`, '/settings/tags', '/settings/person-fields']) {
       const narrow = (await newPage(browser, { width: 390, height: 844 })).page;
-      await logIn(narrow, owner.email, owner.password);
-      await narrow.goto(path);
+      await logIn(narrow, owner.email, owner.password, path);
       await narrow.getByRole('heading', { level: 1 }).waitFor();
       await narrow.waitForTimeout(500); // the page's entrance transition (CSS, for the screenshot; no assertion follows)
       await screenshot(narrow, `narrow${path.replace(/\/\d+$/, '-person').replaceAll('/', '-')}`);

@@ -52,9 +52,7 @@ describe('communication preferences', () => {
   it('creates a category, edits it through the popup URL, makes it default and archives another', async () => {
     const user = await owner();
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-
-    await page.goto('/settings/communication-categories');
+    await logIn(page, user.email, user.password, '/settings/communication-categories');
     const newsletterRow = page.getByRole('row').filter({ hasText: 'Newsletter' });
     await newsletterRow.getByText('Default', { exact: true }).waitFor();
     await newsletterRow.getByText('Marketing').waitFor();
@@ -134,8 +132,7 @@ describe('communication preferences', () => {
     await screenshot(page, 'categories-archived');
 
     const narrow = (await newPage(browser, phone)).page;
-    await logIn(narrow, user.email, user.password);
-    await narrow.goto('/settings/communication-categories');
+    await logIn(narrow, user.email, user.password, '/settings/communication-categories');
     await narrow.getByRole('button', { name: 'Edit Product news' }).waitFor();
     await screenshot(narrow, 'categories-narrow');
   });
@@ -187,8 +184,7 @@ describe('communication preferences', () => {
     await screenshot(page, 'preference-centre-unsubscribed');
 
     const { page: app } = await newPage(browser);
-    await logIn(app, user.email, user.password);
-    await app.goto(`/people/${personId}`);
+    await logIn(app, user.email, user.password, `/people/${personId}`);
     await app.getByText('Suppressed: Unsubscribed').waitFor();
     await screenshot(app, 'person-suppressed');
     await app.getByRole('link', { name: 'See it on the suppression list' }).click();

@@ -34,8 +34,7 @@ describe('segments', () => {
   it('a marketer builds a segment with a live count, saves it, sees its people, asks why, tags everyone in it and deletes it', async () => {
     const owner = await createUser();
     const { page } = await newPage(browser);
-    await logIn(page, owner.email, owner.password);
-    await page.goto('/people');
+    await logIn(page, owner.email, owner.password, '/people');
     expect(
       (await call(page, 'POST', '/v1/fields', { items: [{ name: 'plan', title: 'Plan', type: 'string' }] }))
         .status,
@@ -176,8 +175,7 @@ describe('segments', () => {
   it('on a narrow screen the segment list folds above the people', async () => {
     const owner = await createUser();
     const { page } = await newPage(browser, { width: 390, height: 844 });
-    await logIn(page, owner.email, owner.password);
-    await page.goto('/segments');
+    await logIn(page, owner.email, owner.password, '/segments');
     await page.getByRole('heading', { name: 'All People' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Segments' });
     await nav.waitFor({ state: 'hidden' });

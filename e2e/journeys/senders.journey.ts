@@ -71,9 +71,7 @@ describe('sender addresses and domains', () => {
   it('adds a sender address, verifies it from the mail in the mailbox, and sees it verified', async () => {
     const user = await createUser();
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-
-    await page.goto('/settings/email');
+    await logIn(page, user.email, user.password, '/settings/email');
     await page.getByRole('heading', { name: 'Sender Addresses', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'No sender addresses yet' }).waitFor();
     await page
@@ -121,8 +119,7 @@ describe('sender addresses and domains', () => {
     await page.getByRole('heading', { name: 'No sender addresses yet' }).waitFor();
 
     const narrow = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(narrow, user.email, user.password);
-    await narrow.goto('/settings/email/addresses');
+    await logIn(narrow, user.email, user.password, '/settings/email/addresses');
     await narrow.getByRole('heading', { name: 'No sender addresses yet' }).waitFor();
     await screenshot(narrow, 'senders-narrow');
   });
@@ -131,9 +128,7 @@ describe('sender addresses and domains', () => {
     const user = await createUser();
     const session = await api('POST', '/v1/accounts/login/', { email: user.email, password: user.password });
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-
-    await page.goto('/settings/email/domains');
+    await logIn(page, user.email, user.password, '/settings/email/domains');
     await page.getByRole('heading', { name: 'No domains yet' }).waitFor();
     const field = page.getByRole('textbox', { name: 'Domain' });
     await field.fill('localhost');
@@ -193,8 +188,7 @@ describe('sender addresses and domains', () => {
     publish([dkim]);
 
     const narrow = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(narrow, user.email, user.password);
-    await narrow.goto(`/settings/email/domains/${id}`);
+    await logIn(narrow, user.email, user.password, `/settings/email/domains/${id}`);
     await narrow.getByRole('heading', { name: 'DKIM' }).waitFor();
     await screenshot(narrow, 'domain-narrow');
 
@@ -258,8 +252,7 @@ describe('sender addresses and domains', () => {
     ).toBe(200);
 
     const { page } = await newPage(browser);
-    await logIn(page, viewerEmail, 'viewer password 1');
-    await page.goto('/settings/email/addresses');
+    await logIn(page, viewerEmail, 'viewer password 1', '/settings/email/addresses');
     await page.getByText('hello@readonly-shop.com', { exact: true }).waitFor();
     await page.getByText('You can see the sender addresses.').waitFor();
     expect(await page.getByRole('textbox', { name: 'Email address' }).count()).toBe(0);

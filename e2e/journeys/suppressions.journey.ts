@@ -20,8 +20,7 @@ describe('suppression list', () => {
   it('adds, searches, removes with a note and exports suppressed addresses', async () => {
     const user = await owner();
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto('/settings/email/suppressions');
+    await logIn(page, user.email, user.password, '/settings/email/suppressions');
     await page.getByRole('heading', { name: 'No suppressed addresses' }).waitFor();
 
     const first = uniqueEmail('bounced');
@@ -80,8 +79,7 @@ describe('suppression list', () => {
     await screenshot(page, 'suppressions');
 
     const narrow = (await newPage(browser, phone)).page;
-    await logIn(narrow, user.email, user.password);
-    await narrow.goto('/settings/email/suppressions');
+    await logIn(narrow, user.email, user.password, '/settings/email/suppressions');
     await narrow.getByText('1 address', { exact: true }).waitFor();
     await screenshot(narrow, 'suppressions-narrow');
   });
@@ -119,8 +117,7 @@ describe('suppression list', () => {
     ).toBe(200);
 
     const { page } = await newPage(browser);
-    await logIn(page, readerEmail, 'viewer password 1');
-    await page.goto('/settings/communication-categories');
+    await logIn(page, readerEmail, 'viewer password 1', '/settings/communication-categories');
     await page.getByText('You can see the categories.').waitFor();
     expect(await page.getByRole('button', { name: 'New Category' }).count()).toBe(0);
     await page.getByRole('button', { name: 'View Newsletter' }).click();

@@ -30,8 +30,7 @@ describe('team members', () => {
       ownerSession.cookie,
     );
     const { page } = await newPage(browser);
-    await logIn(page, owner.email, owner.password);
-    await page.goto('/settings/team');
+    await logIn(page, owner.email, owner.password, '/settings/team');
     await page.getByRole('button', { name: 'Invite team member' }).click();
     await page.waitForURL(/team-member=new/);
     const inviteeEmail = uniqueEmail('teammate');
@@ -83,8 +82,7 @@ describe('team members', () => {
   it('an owner creates a sub-account, switches to it, finds its data separate, and switches back', async () => {
     const owner = await createUser();
     const { page } = await newPage(browser);
-    await logIn(page, owner.email, owner.password);
-    await page.goto('/settings/accounts');
+    await logIn(page, owner.email, owner.password, '/settings/accounts');
     await page.getByRole('button', { name: 'New account' }).click();
     await page.getByRole('dialog').getByRole('textbox', { name: 'Name' }).fill('Client Co');
     await page.getByRole('dialog').getByRole('button', { name: 'Create account' }).click();

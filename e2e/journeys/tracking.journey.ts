@@ -60,8 +60,7 @@ describe('email tracking', () => {
 
     // The marketer sends it from its page.
     const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password);
-    await page.goto(`/broadcasts/${broadcast.body.item.id}`);
+    await logIn(page, user.email, user.password, `/broadcasts/${broadcast.body.item.id}`);
     await expect
       .poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 })
       .toBe('1 recipient');

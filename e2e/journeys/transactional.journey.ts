@@ -30,9 +30,7 @@ describe('transactional email', () => {
     expect(email.status).toBe(201);
     const { context, page } = await newPage(browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
-    await logIn(page, user.email, user.password);
-
-    await page.goto('/settings/account');
+    await logIn(page, user.email, user.password, '/settings/account');
     const card = page.getByRole('region', { name: 'Transactional email' });
     await card.getByRole('heading', { name: 'Transactional email' }).waitFor();
     const example = await card.getByTestId('transactional-example').innerText();
@@ -78,8 +76,7 @@ describe('transactional email', () => {
       .toBe(String(email.body.email.id));
 
     const narrow = (await newPage(browser, { width: 390, height: 844 })).page;
-    await logIn(narrow, user.email, user.password);
-    await narrow.goto('/settings/account');
+    await logIn(narrow, user.email, user.password, '/settings/account');
     await narrow
       .getByRole('region', { name: 'Transactional email' })
       .getByTestId('transactional-example')

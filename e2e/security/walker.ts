@@ -205,8 +205,10 @@ export class XssWalker {
         .goto(path, { waitUntil: 'domcontentloaded' })
         .catch(() => this.page.goto(path, { waitUntil: 'domcontentloaded' }));
       await this.settle();
-      if (extra) await extra(this.page);
-      await this.settle();
+      if (extra) {
+        await extra(this.page);
+        await this.settle();
+      }
       await this.sweep();
       await this.look(state);
     } catch (error) {

@@ -150,18 +150,20 @@ export async function sql(text: string, values: unknown[] = []) {
 }
 
 /**
- * Sign the page's visitor in and open the app (it lands where a fresh sign-in lands). The sign-in is the login page's
- * own call (`POST /v1/accounts/login/`) from the page's context, so the session cookie is the page's: typing into the
- * login page is the subject of the registration, password-reset and navigation journeys, and costs every other journey
- * a page load and an accessibility check of a state those already check.
+ * Sign the page's visitor in and open the app at `to` (by default where a fresh sign-in lands). The sign-in is the
+ * login page's own call (`POST /v1/accounts/login/`) from the page's context, so the session cookie is the page's:
+ * typing into the login page is the subject of the registration, password-reset and navigation journeys, and costs
+ * every other journey a page load and an accessibility check of a state those already check.
  */
-export async function logIn(page: Page, email: string, password: string): Promise<void> {
+export async function logIn(page: Page, email: string, password: string, to?: string): Promise<void> {
+  // The page's own server (a journey may run one of its own, support/extra-server.ts), for the Origin header the
+  // server's cross-site check reads.
+  const origin = new URL((await page.request.get('/v1/heartbeat')).url()).origin;
   const signedIn = await page.request.post('/v1/accounts/login/', {
     data: { email, password },
-    headers: { origin: baseUrl() },
+    headers: { origin },
   });
   if (!signedIn.ok())
     throw new Error(`Sign-in of ${email} failed: ${signedIn.status()} ${await signedIn.text()}`);
-  await page.goto('/');
-  await page.waitForURL((url) => !url.pathname.startsWith('/login') && url.pathname !== '/');
+  await page.goto(to ?? '/');
 }

@@ -4,8 +4,13 @@ import { describeOpenPages } from './browser.ts';
 
 // A failed journey prints what its pages showed, so a failure on a CI machine names its cause.
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    console.error(`What the open pages showed:\n${await describeOpenPages()}`);
+  if (context.task.result?.state === 'fail') {
+    // The error too: a first try that fails and a retry that passes print nothing else.
+    const errors = (context.task.result.errors ?? []).map((error) => error.message.split('\n')[0]).join('\n');
+    console.error(
+      `The try failed with: ${errors}\nWhat the open pages showed:\n${await describeOpenPages()}`,
+    );
+  }
 });
 
 // Every journey fails on a serious or critical axe violation in any state its pages reached.

@@ -7,6 +7,8 @@ export default defineConfig({
     // The security and fault suites have their own commands (npm run test:security / test:faults).
     exclude: ['test/security/**', 'test/faults/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
+    // Each file starts on an empty job queue (test/fresh-job-queue.ts).
+    setupFiles: ['test/fresh-job-queue.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,0 +1,25 @@
+import pg from 'pg';
+import { beforeAll } from 'vitest';
+import { testDatabaseUrl } from './helpers.ts';
+
+/**
+ * Each test file starts on an empty job queue. A worker slot's files share one database one after another, and a
+ * file whose worker stopped in the middle of a job (the import-recovery tests stop theirs on purpose) leaves that
+ * job locked for hours: `queueDrained` in a later file of the slot then waited for it and timed out (seen with one
+ * core kept busy, and with three slots). Runs before the file's own hooks, when no context of the file exists yet.
+ */
+beforeAll(async () => {
+  const client = new pg.Client({ connectionString: testDatabaseUrl() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ present: boolean }>(
+      `select to_regclass('graphile_worker._private_jobs') is not null as present`,
+    );
+    if (rows[0]?.present)
+      await client.query(
+        'delete from graphile_worker._private_jobs; delete from graphile_worker._private_job_queues',
+      );
+  } finally {
+    await client.end();
+  }
+});

@@ -3,6 +3,7 @@
 // longest first so the two slots end close together. Each check's output is printed whole once it ends; the run fails
 // when any check fails. `node scripts/checks.mjs typecheck` runs the type checks alone (`npm run typecheck`).
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,22 +23,12 @@ const typeChecks = [
   'packages/contracts',
 ].map((project) => ({ name: `tsc -p ${project}`, args: [bin('typescript', 'bin/tsc'), '-p', project] }));
 
-/** The other checks, each as its npm script runs it (package.json). */
-const otherChecks = [
-  { name: 'format (prettier --check .)', args: [bin('prettier', 'bin/prettier.cjs'), '--check', '.'] },
-  { name: 'lint (eslint .)', args: [bin('eslint', 'bin/eslint.js'), '.'] },
-  {
-    name: 'layers (depcruise)',
-    args: [
-      bin('dependency-cruiser', 'bin/dependency-cruise.mjs'),
-      'apps/server/src',
-      'packages',
-      'apps/web/src',
-      '--config',
-      '.dependency-cruiser.cjs',
-    ],
-  },
-];
+/** The other checks: their npm scripts' own commands (package.json), so each is written once. */
+const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
+const otherChecks = ['format:check', 'lint', 'lint:deps'].map((script) => ({
+  name: `${script} (${scripts[script]})`,
+  shell: scripts[script],
+}));
 
 // The two largest type checks first, then the other checks (about 25, 17 and 10 s), then the small type checks.
 const checks =
@@ -49,7 +40,18 @@ const slots = Math.max(1, Math.min(2, os.availableParallelism()));
 function run(check) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, check.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdio = ['ignore', 'pipe', 'pipe'];
+    const child = check.shell
+      ? spawn(check.shell, {
+          cwd: root,
+          stdio,
+          shell: true,
+          env: {
+            ...process.env,
+            PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+          },
+        })
+      : spawn(process.execPath, check.args, { cwd: root, stdio });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

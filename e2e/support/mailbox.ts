@@ -1,11 +1,6 @@
+import type { MailboxMessage } from '@herald/contracts';
 import { api } from './browser.ts';
 import { until } from './until.ts';
-
-interface MailboxMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
 
 /**
  * The first capture of `pattern` in the newest mail of the built-in mailbox to `address`, read through its API

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -6,7 +7,27 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serverSettings, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-embedded-'));
-const port = 54000 + Math.floor(Math.random() * 900);
+/** Whether nothing listens on the port now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Two free ports in a row (the tests use port and port + 1), below Linux's range for outgoing connections
+ * (32768–60999): a port picked in that range was once taken by another file's connection meanwhile.
+ */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    if ((await isFree(candidate)) && (await isFree(candidate + 1))) return candidate;
+  }
+}
+
+const port = await freePortPair();
 const logs: string[] = [];
 const log = (m: string) => logs.push(m);
 

@@ -51,6 +51,8 @@ export { screens, type ScreenName };
 
 export const theme = createTheme({
   primaryColor: 'indigo',
+  // Who asks the system for less motion gets no transitions (modals, drawers, menus, collapses open at once).
+  respectReducedMotion: true,
   other: { screens },
   primaryShade: { light: 8, dark: 8 },
   colors,

@@ -106,7 +106,7 @@ describe('apps', () => {
     const log = page.getByRole('dialog', { name: 'Delivery log' });
     await log.getByRole('cell', { name: /person\.created, tag\.added/ }).waitFor();
     await log.getByRole('cell', { name: 'Test event' }).waitFor();
-    await expect.poll(() => log.getByText('Delivered').count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => log.getByText('Delivered').count()).toBe(2);
     await checkAccessibility(page);
     await screenshot(page, 'apps-delivery-log');
     await page.keyboard.press('Escape');
@@ -121,7 +121,7 @@ describe('apps', () => {
     await log.getByText('Retrying').waitFor();
     await log.getByRole('button', { name: /^Send delivery \d+ again$/ }).click();
     await page.getByText('The delivery goes out again now.').waitFor();
-    await expect.poll(() => log.getByText('Delivered').count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => log.getByText('Delivered').count()).toBe(3);
     await page.keyboard.press('Escape');
     await log.waitFor({ state: 'hidden' });
 
@@ -191,7 +191,6 @@ describe('apps', () => {
               status: string;
             }
           ).status,
-        { timeout: 15_000 },
       )
       .toBe('deactivated-expired-auth');
 

@@ -85,9 +85,7 @@ describe('broadcasts', () => {
     await pickEmail(page, 'November news');
 
     // Everyone: three people, one suppressed, so two recipients; every check passes.
-    await expect
-      .poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 })
-      .toBe('2 recipients');
+    await expect.poll(async () => page.getByTestId('recipient-count').textContent()).toBe('2 recipients');
     await page.getByText(/3 in this audience after exclusions; 1 can't receive it/).waitFor();
     for (const check of ['email', 'sender', 'unsubscribe', 'mailingAddress', 'audience']) {
       await page.locator(`[data-check="${check}"][data-state="pass"]`).waitFor();
@@ -106,9 +104,7 @@ describe('broadcasts', () => {
     await page.getByRole('textbox', { name: 'Segments', exact: true }).click();
     await page.getByRole('option', { name: 'New' }).click();
     await page.keyboard.press('Escape');
-    await expect
-      .poll(async () => page.getByTestId('recipient-count').textContent(), { timeout: 15_000 })
-      .toBe('2 recipients');
+    await expect.poll(async () => page.getByTestId('recipient-count').textContent()).toBe('2 recipients');
     await page.locator('[data-check="audience"][data-state="pass"]').waitFor();
     await expect
       .poll(

@@ -147,7 +147,6 @@ describe('segments', () => {
               conditions: [{ type: 'tag', operator: 'has', tag: 'pro-vip' }],
             })
           ).body.totalCount,
-        { timeout: 15_000 },
       )
       .toBe(1);
 

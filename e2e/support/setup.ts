@@ -5,10 +5,10 @@ import { describeOpenPages } from './browser.ts';
 // A failed journey prints what its pages showed, so a failure on a CI machine names its cause.
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail') {
-    // The error too: a first try that fails and a retry that passes print nothing else.
+    // The error's first line too, beside the pages (the reporter prints the whole error later, apart from them).
     const errors = (context.task.result.errors ?? []).map((error) => error.message.split('\n')[0]).join('\n');
     console.error(
-      `The try failed with: ${errors}\nWhat the open pages showed:\n${await describeOpenPages()}`,
+      `The journey failed with: ${errors}\nWhat the open pages showed:\n${await describeOpenPages()}`,
     );
   }
 });

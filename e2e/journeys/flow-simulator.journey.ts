@@ -104,7 +104,10 @@ describe('flow simulator', () => {
     const frame = result.locator('iframe[title="Email: Welcome, Ada"]');
     await frame.waitFor();
     expect(await frame.getAttribute('sandbox')).toBe('');
-    await frame.contentFrame().getByText('Hi Ada, glad you are here.').waitFor();
+    // The frame's document, not its layout: a frame Chromium has not laid out yet shows its text as hidden.
+    await expect
+      .poll(() => frame.contentFrame().locator('body').textContent())
+      .toContain('Hi Ada, glad you are here.');
     await checkAccessibility(page);
     await screenshot(page, 'flow-simulator-made-up');
 

@@ -48,7 +48,8 @@ function encodeWords(value: string): string {
 
 /** An address header: the display name encoded when it is not ASCII, the address kept as written. */
 function encodeAddress(value: string): string {
-  const match = /^\s*"?(.*?)"?\s*<([^<>]+)>\s*$/.exec(value.replace(/[\r\n]+/g, ' '));
+  // `s`: a name may hold U+2028 or U+2029, which `.` alone does not match (the header then went out raw).
+  const match = /^\s*"?(.*?)"?\s*<([^<>]+)>\s*$/s.exec(value.replace(/[\r\n]+/g, ' '));
   if (!match) return value.replace(/[\r\n]+/g, ' ').trim();
   const name = match[1]!.replace(/\\(["\\])/g, '$1');
   if (!name) return `<${match[2]}>`;

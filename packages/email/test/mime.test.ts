@@ -45,6 +45,16 @@ describe('toMime', () => {
     expect(parsed.text?.trim()).toBe('Hi');
   });
 
+  it('encodes a display name holding a line or paragraph separator (U+2028, U+2029) as a name', async () => {
+    // Found by the property below: `.` does not match these, so the name went out raw and "(" opened a comment.
+    for (const name of ['(\u2028#', 'Ada\u2029Lovelace', '\u2028']) {
+      const mime = toMime({ ...base, from: `${name} <ada@example.com>` });
+      expect(mime).toMatch(/^From: [\x20-\x7e]+\r$/m);
+      const parsed = await simpleParser(mime);
+      expect(parsed.from?.value[0]).toEqual({ name: name.trim(), address: 'ada@example.com' });
+    }
+  });
+
   it('round-trips any subject, name, HTML and text', async () => {
     await fc.assert(
       fc.asyncProperty(

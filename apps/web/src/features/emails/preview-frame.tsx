@@ -1,11 +1,13 @@
 import { emailMessages } from '@herald/contracts';
-import { Alert, Box, Paper } from '@mantine/core';
+import { Alert, Box, Paper, Skeleton } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { errorMessage } from '../../lib/api.ts';
 
 /**
  * A rendered email inside an iframe with every sandbox restriction: no scripts, no same origin, no
- * forms, no popups. Whatever the author wrote runs nowhere in the app.
+ * forms, no popups. Whatever the author wrote runs nowhere in the app. Until the first rendering arrives (`html`
+ * undefined) a placeholder of the frame's size shows, and the frame is made with its content: a frame first made
+ * empty and then given its document was once seen still empty 15 s after the rendering had come (the journeys).
  */
 export function PreviewFrame({
   html,
@@ -14,7 +16,7 @@ export function PreviewFrame({
   title,
   error,
 }: {
-  html: string;
+  html: string | undefined;
   width: number | string;
   height: number;
   title: string;
@@ -35,12 +37,16 @@ export function PreviewFrame({
         maw="100%"
         style={{ overflow: 'hidden', transition: 'width 150ms ease' }}
       >
-        <iframe
-          title={title}
-          sandbox=""
-          srcDoc={html}
-          style={{ display: 'block', width: '100%', height, border: 0, background: '#fff' }}
-        />
+        {html === undefined ? (
+          <Skeleton height={height} radius={0} role="status" aria-label={`${title}: loading`} />
+        ) : (
+          <iframe
+            title={title}
+            sandbox=""
+            srcDoc={html}
+            style={{ display: 'block', width: '100%', height, border: 0, background: '#fff' }}
+          />
+        )}
       </Paper>
     </Box>
   );

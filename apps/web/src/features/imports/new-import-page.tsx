@@ -178,8 +178,9 @@ export function NewImportPage() {
             key={s.id}
             label={isNarrow ? undefined : s.label}
             description={isNarrow ? undefined : s.description}
-            // Named by its visible label and description; on a narrow screen only the number shows.
-            aria-label={isNarrow ? s.label : undefined}
+            // Named by its visible label and description; on a narrow screen only the number shows, so the name holds
+            // it too (axe's label-content-name-mismatch: the visible text must be part of the name).
+            aria-label={isNarrow ? `Step ${index + 1}: ${s.label}` : undefined}
             allowStepSelect={index < active && canOpen(index)}
           />
         ))}

@@ -174,7 +174,9 @@ export class XssWalker {
     // script tag's file is only fetched by the preload scanner), and passive resources in the editor's canvas.
     const where =
       !isScriptMarker(url) && frame
-        ? await (this.frameKinds.get(frame) ?? emailContentFrame(frame.page(), frame)).catch(() => null)
+        ? // The preview frame's own lookup (made when it was attached) or the requesting frame's, whichever knows.
+          ((await (this.frameKinds.get(topFrameOf(frame)) ?? Promise.resolve(null)).catch(() => null)) ??
+          (await (this.frameKinds.get(frame) ?? emailContentFrame(frame.page(), frame)).catch(() => null)))
         : null;
     if (
       where === 'sandboxed preview' ||
@@ -354,4 +356,15 @@ export class XssWalker {
     await this.drain();
     await this.context.close();
   }
+}
+
+/**
+ * The frame below the page's own that holds `frame` (itself when it is one): an email's inner frame can ask for its
+ * document before it has an address, and its preview frame was looked up when it was attached.
+ */
+function topFrameOf(frame: Frame): Frame {
+  let current = frame;
+  while (current.parentFrame() && current.parentFrame() !== current.page().mainFrame())
+    current = current.parentFrame()!;
+  return current;
 }

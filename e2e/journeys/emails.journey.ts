@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   createUser,
+  documentText,
   launchBrowser,
   logIn,
   newPage,
@@ -22,12 +23,9 @@ async function choose(page: Page, name: string) {
   await page.getByRole('radio', { name }).evaluate((radio: HTMLInputElement) => radio.click());
 }
 
-/**
- * The text of a preview frame's document, whatever its layout: Chromium need not lay out a frame below the fold, and
- * a text it has not laid out counts as hidden, so waiting for the text to be visible can time out on a busy machine.
- */
+/** The document text of the preview frame with this title (see documentText). */
 function frameText(page: Page, title: string) {
-  return page.frameLocator(`iframe[title="${title}"]`).locator('body').textContent();
+  return documentText(page.frameLocator(`iframe[title="${title}"]`));
 }
 
 async function createFromModal(page: Page, options: { subject: string; start: string }) {

@@ -5,6 +5,7 @@ import { checkAccessibility } from '../support/accessibility.ts';
 import {
   api,
   createUser,
+  documentText,
   launchBrowser,
   logIn,
   newPage,
@@ -104,10 +105,7 @@ describe('flow simulator', () => {
     const frame = result.locator('iframe[title="Email: Welcome, Ada"]');
     await frame.waitFor();
     expect(await frame.getAttribute('sandbox')).toBe('');
-    // The frame's document, not its layout: a frame Chromium has not laid out yet shows its text as hidden.
-    await expect
-      .poll(() => frame.contentFrame().locator('body').textContent())
-      .toContain('Hi Ada, glad you are here.');
+    await expect.poll(() => documentText(frame.contentFrame())).toContain('Hi Ada, glad you are here.');
     await checkAccessibility(page);
     await screenshot(page, 'flow-simulator-made-up');
 

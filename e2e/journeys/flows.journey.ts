@@ -6,6 +6,7 @@ import { verifiedMarketer } from '../support/marketer.ts';
 import {
   api,
   createUser,
+  documentText,
   launchBrowser,
   logIn,
   newPage,
@@ -147,7 +148,7 @@ describe('flows', () => {
     await preview.scrollIntoViewIfNeeded();
     await preview.waitFor();
     await expect
-      .poll(() => page.frameLocator('iframe[title="Preview of Trial welcome"]').locator('body').textContent())
+      .poll(() => documentText(page.frameLocator('iframe[title="Preview of Trial welcome"]')))
       .toContain('Welcome to the trial, Jane.');
     await saveStep(page);
     await checkAccessibility(page);

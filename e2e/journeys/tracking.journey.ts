@@ -6,6 +6,7 @@ import { until } from '../support/until.ts';
 import {
   api,
   baseUrl,
+  documentText,
   launchBrowser,
   logIn,
   newPage,
@@ -108,10 +109,7 @@ describe('email tracking', () => {
     await inbox.goto('/dev/mailbox');
     await inbox.getByText(`To ${reader}`).first().click({ timeout: 20_000 });
     const message = inbox.frameLocator('iframe[title="HTML part of the message"]');
-    // The frame's document, not its layout: a frame Chromium has not laid out yet shows its text as hidden.
-    await expect
-      .poll(() => message.locator('body').textContent())
-      .toContain('Hi Ada, the spring sale starts today.');
+    await expect.poll(() => documentText(message)).toContain('Hi Ada, the spring sale starts today.');
     const pixelUrl = (await message.locator('img[width="1"][height="1"]').getAttribute('src'))!;
     expect(pixelUrl).toMatch(/\/t\/o\/b\./);
     // The browser fetched it for the frame (Playwright does not report a sandboxed frame's requests): the open is recorded.

@@ -19,11 +19,21 @@ export const passiveTypes: ReadonlySet<string> = new Set([
  */
 export type FrameKind = 'sandboxed preview' | 'editor canvas' | null;
 
+/** The frame just below the page's own that holds `frame` (itself when it is one), or the page's own frame. */
+export function holdingFrame(page: Page, frame: Frame): Frame {
+  let current = frame;
+  for (
+    let parent = current.parentFrame();
+    parent && parent !== page.mainFrame();
+    parent = current.parentFrame()
+  )
+    current = parent;
+  return current;
+}
+
 export async function emailContentFrame(page: Page, frame: Frame): Promise<FrameKind> {
-  let current: Frame | null = frame;
-  while (current && current.parentFrame() && current.parentFrame() !== page.mainFrame())
-    current = current.parentFrame();
-  if (!current || current === page.mainFrame() || current.isDetached()) return null;
+  const current = holdingFrame(page, frame);
+  if (current === page.mainFrame() || current.isDetached()) return null;
   const element = await withTimeout(current.frameElement(), 10_000, null);
   if (!element) return null;
   return withTimeout(

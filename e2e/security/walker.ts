@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
 import { baseUrl, logIn, visitorAddress } from '../support/browser.ts';
-import { emailContentFrame, passiveTypes, type FrameKind } from './email-frames.ts';
+import { emailContentFrame, holdingFrame, passiveTypes, type FrameKind } from './email-frames.ts';
 import { corpus, idFromMarkerUrl, isScriptMarker, markerHost } from './payloads.ts';
 import type { Finding, Stall, VisitResult } from './walker-findings.ts';
 import { installProbes, payloadDirectives, withoutCsp } from './walker-probes.ts';
@@ -28,8 +28,9 @@ export class XssWalker {
   readonly stalls: Stall[] = [];
   readonly seen = new Set<number>();
   /**
-   * What each frame is (an email's sandboxed preview, the editor canvas, neither), looked up as it is attached: a
-   * marker request is classified after the fact, when a drawer that was closed meanwhile has taken its frame away.
+   * What each frame below the page's own is (an email's sandboxed preview, the editor canvas, neither), looked up as
+   * it is attached: a marker request is classified after the fact, when a drawer that was closed meanwhile has taken
+   * its frame away.
    */
   private readonly frameKinds = new WeakMap<Frame, Promise<FrameKind>>();
   private state = 'sign-in';
@@ -117,6 +118,9 @@ export class XssWalker {
   /** The page's own listeners: dialogs and page errors that name the hook or the marker. */
   private attach(page: Page): void {
     page.on('frameattached', (frame) => {
+      // Looked up once, for a frame that can hold an email: a frame inside it (the email's own) may ask for its
+      // document before it has an address, and goes by what holds it (kindOf).
+      if (frame.parentFrame() !== page.mainFrame()) return;
       const kind = emailContentFrame(page, frame);
       kind.catch(() => undefined);
       this.frameKinds.set(frame, kind);
@@ -160,6 +164,12 @@ export class XssWalker {
     return fallback;
   }
 
+  /** What the frame that holds `frame` is, as looked up when it was attached (or now, for one attached earlier). */
+  private kindOf(frame: Frame): Promise<FrameKind> {
+    const holder = holdingFrame(frame.page(), frame);
+    return this.frameKinds.get(holder) ?? emailContentFrame(frame.page(), holder);
+  }
+
   /** A marker request is a finding unless it is an email's own image or style inside its sandboxed frame or the editor canvas. */
   private async classify(request: Request): Promise<void> {
     const url = request.url();
@@ -172,12 +182,7 @@ export class XssWalker {
     }
     // An email's own markup may load from anywhere inside its sandboxed preview (nothing there can run: even a
     // script tag's file is only fetched by the preload scanner), and passive resources in the editor's canvas.
-    const where =
-      !isScriptMarker(url) && frame
-        ? // The preview frame's own lookup (made when it was attached) or the requesting frame's, whichever knows.
-          ((await (this.frameKinds.get(topFrameOf(frame)) ?? Promise.resolve(null)).catch(() => null)) ??
-          (await (this.frameKinds.get(frame) ?? emailContentFrame(frame.page(), frame)).catch(() => null)))
-        : null;
+    const where = !isScriptMarker(url) && frame ? await this.kindOf(frame).catch(() => null) : null;
     if (
       where === 'sandboxed preview' ||
       (where === 'editor canvas' && passiveTypes.has(request.resourceType()))
@@ -356,15 +361,4 @@ export class XssWalker {
     await this.drain();
     await this.context.close();
   }
-}
-
-/**
- * The frame below the page's own that holds `frame` (itself when it is one): an email's inner frame can ask for its
- * document before it has an address, and its preview frame was looked up when it was attached.
- */
-function topFrameOf(frame: Frame): Frame {
-  let current = frame;
-  while (current.parentFrame() && current.parentFrame() !== current.page().mainFrame())
-    current = current.parentFrame()!;
-  return current;
 }

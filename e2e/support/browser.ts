@@ -2,11 +2,20 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { watchAccessibility } from './accessibility.ts';
 
 export const baseUrl = () => inject('baseUrl');
+
+/**
+ * The text of a frame's document (a rendered email), whatever its layout: Chromium need not lay out a frame out of
+ * view, and text it has not laid out counts as hidden, so waiting for the text to be visible can time out on a busy
+ * machine. Poll it: `await expect.poll(() => documentText(frame)).toContain(...)`.
+ */
+export function documentText(frame: FrameLocator): Promise<string | null> {
+  return frame.locator('body').textContent();
+}
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const shotsDir = path.resolve(import.meta.dirname, '../artifacts');

@@ -5,9 +5,11 @@ import { errorMessage } from '../../lib/api.ts';
 
 /**
  * A rendered email inside an iframe with every sandbox restriction: no scripts, no same origin, no
- * forms, no popups. Whatever the author wrote runs nowhere in the app. Until the first rendering arrives (`html`
- * undefined) a placeholder of the frame's size shows, and the frame is made with its content: a frame first made
- * empty and then given its document was once seen still empty 15 s after the rendering had come (the journeys).
+ * forms, no popups. Whatever the author wrote runs nowhere in the app.
+ *
+ * While `html` is undefined and there is no error (the first rendering has not come), a placeholder of the frame's
+ * size shows; the frame is then made with its document. A frame made empty and given its document a moment later was once seen still
+ * empty 15 s after the rendering had come (docs/emails.md, "Preview").
  */
 export function PreviewFrame({
   html,
@@ -37,13 +39,13 @@ export function PreviewFrame({
         maw="100%"
         style={{ overflow: 'hidden', transition: 'width 150ms ease' }}
       >
-        {html === undefined ? (
+        {html === undefined && !error ? (
           <Skeleton height={height} radius={0} role="status" aria-label={`${title}: loading`} />
         ) : (
           <iframe
             title={title}
             sandbox=""
-            srcDoc={html}
+            srcDoc={html ?? ''}
             style={{ display: 'block', width: '100%', height, border: 0, background: '#fff' }}
           />
         )}

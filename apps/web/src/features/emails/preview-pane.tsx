@@ -58,7 +58,7 @@ export function PreviewPane({ draft }: { draft: EmailDraft }) {
         </Tabs.List>
         <Tabs.Panel value="html" pt="md">
           <PreviewFrame
-            html={rendered?.html ?? (preview.error ? '' : undefined)}
+            html={rendered?.html}
             width={device === 'mobile' ? 375 : 720}
             height={720}
             title={device === 'mobile' ? 'Email preview, mobile width' : 'Email preview, desktop width'}

@@ -57,7 +57,7 @@ export default function HtmlEditor({
           Live preview with sample data
         </Text>
         <PreviewFrame
-          html={preview.data?.html ?? (preview.error ? '' : undefined)}
+          html={preview.data?.html}
           width="100%"
           height={isNarrow ? 420 : 620}
           title="Live preview"

@@ -8,8 +8,9 @@ import { errorMessage } from '../../lib/api.ts';
  * forms, no popups. Whatever the author wrote runs nowhere in the app.
  *
  * While `html` is undefined and there is no error (the first rendering has not come), a placeholder of the frame's
- * size shows; the frame is then made with its document. A frame made empty and given its document a moment later was once seen still
- * empty 15 s after the rendering had come (docs/emails.md, "Preview").
+ * size shows; the frame is then made with its document, and made again for each new document rather than given it in
+ * place. A frame given a new document in place was twice seen still showing the old one 15 s later (docs/emails.md,
+ * "Preview"); a frame made anew loads its document as it appears, and looks the same to the reader.
  */
 export function PreviewFrame({
   html,
@@ -43,6 +44,7 @@ export function PreviewFrame({
           <Skeleton height={height} radius={0} role="status" aria-label={`${title}: loading`} />
         ) : (
           <iframe
+            key={documentKey(html ?? '')}
             title={title}
             sandbox=""
             srcDoc={html ?? ''}
@@ -52,4 +54,14 @@ export function PreviewFrame({
       </Paper>
     </Box>
   );
+}
+
+/** A short key of a document (FNV-1a, 32 bits), so that each new document makes its frame anew. */
+function documentKey(html: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < html.length; i++) {
+    hash ^= html.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `${html.length}:${(hash >>> 0).toString(36)}`;
 }

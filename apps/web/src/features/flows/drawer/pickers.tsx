@@ -145,7 +145,7 @@ export function EmailPicker({
   if (value !== null && !data.some((d) => d.value === String(value)))
     data.push({ value: String(value), label: `Email ${value}` });
   const summary = emails.data?.emails.find((e) => e.id === value);
-  // The preview is rendered as a sample person would get it (merge tags filled), the raw HTML until then.
+  // The preview is rendered as a sample person would get it (merge tags filled); a placeholder shows until then.
   const email = chosen.data?.email;
   const rendered = usePreview(
     email
@@ -199,10 +199,11 @@ export function EmailPicker({
       )}
       {withPreview && value !== null && email && (
         <PreviewFrame
-          html={rendered.data?.html ?? email.html}
+          html={rendered.data?.html}
           width="100%"
           height={280}
           title={`Preview of ${email.name}`}
+          error={rendered.error}
         />
       )}
     </Stack>

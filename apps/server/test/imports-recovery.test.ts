@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importBatching } from '../src/features/imports/import-merge-sql.ts';
 import { runImport } from '../src/features/imports/imports.service.ts';
 import { ensureStagingTable } from '../src/features/imports/staging-table.ts';
 import { registerUser } from './helpers.ts';
@@ -9,6 +10,16 @@ import { uploadCsv } from './imports-support.ts';
 import { until } from './until.ts';
 
 useImportsContext();
+
+// Batches of 10,000 rows instead of 100,000: each test still crosses several of them, in a tenth of the rows (the
+// file took 70 s of the server suite at full size). import-1m in bench/ runs the full size.
+const defaultRows = importBatching.rows;
+beforeAll(() => {
+  importBatching.rows = 10_000;
+});
+afterAll(() => {
+  importBatching.rows = defaultRows;
+});
 
 /**
  * An import of `rows` new people (`marker-<i>@example.com`), then the rows `i` of `repeats` once more,
@@ -64,7 +75,7 @@ async function whileFailing(table: string, when: string, message: string, work: 
 
 describe('imports', () => {
   it('resumes after a crash mid-file with no row lost or doubled, and finds an email repeated across the restart', async () => {
-    const rows = 250_000;
+    const rows = 25_000;
     // One email of the chunk staged before the crash comes again at the end: the resumed parse cannot
     // have seen the first, and the duplicate pass still finds it.
     const { id, people } = await importWithoutJob('Resume', rows, [7]);
@@ -77,7 +88,7 @@ describe('imports', () => {
           new (await import('node:stream')).Transform({
             transform(chunk: Buffer, _e, cb) {
               seen += chunk.length;
-              cb(seen > 4_500_000 ? new Error('worker killed') : null, chunk);
+              cb(seen > 450_000 ? new Error('worker killed') : null, chunk);
             },
           }),
         ) as Readable | undefined;
@@ -91,7 +102,7 @@ describe('imports', () => {
       .select(['status', 'parsedRows'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect(mid).toEqual({ status: 'parsing', parsedRows: 100_000 });
+    expect(mid).toEqual({ status: 'parsing', parsedRows: 10_000 });
     await runImport(ctx.services, owner.account.accountId, id);
     const final = (await owner.client.get(`/v1/imports/${id}`)).body;
     expect(final).toMatchObject({
@@ -103,9 +114,9 @@ describe('imports', () => {
   }, 120_000);
 
   it('gives back every connection when a staged chunk fails to commit while the next one is read', async () => {
-    const { id } = await importWithoutJob('Commit fails', 250_000);
+    const { id } = await importWithoutJob('Commit fails', 25_000);
     // The first chunk's commit fails (its parse mark cannot be written) while the second chunk is being read.
-    await whileFailing('imports', `new.id = ${id} and new.parsed_rows = 100000`, 'disk full', async () => {
+    await whileFailing('imports', `new.id = ${id} and new.parsed_rows = 10000`, 'disk full', async () => {
       await expect(runImport(ctx.services, owner.account.accountId, id)).rejects.toThrow('disk full');
     });
     // No connection is left in the middle of a staging COPY.
@@ -130,9 +141,9 @@ describe('imports', () => {
   }, 120_000);
 
   it('resumes after a batch fails mid-merge: every batch, merged on two connections, is merged once', async () => {
-    const rows = 350_000;
+    const rows = 35_000;
     const { id, people } = await importWithoutJob('Merge resume', rows);
-    // The third batch (rows 200,001-300,000) fails as a killed connection would.
+    // The third batch (rows 20,001-30,000) fails as a killed connection would.
     await whileFailing(
       'import_merged_batches',
       `new.import_id = ${id} and new.batch_no = 2`,
@@ -147,7 +158,7 @@ describe('imports', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(mid.status).toBe('importing');
-    expect(mid.mergedRows).toBeGreaterThanOrEqual(100_000);
+    expect(mid.mergedRows).toBeGreaterThanOrEqual(10_000);
     expect(mid.mergedRows).toBeLessThan(rows);
     expect({ created: mid.created, people: await people() }).toEqual({
       created: mid.mergedRows,

@@ -67,15 +67,25 @@ export async function broadcastState(ctx: TestContext, accountId: number, broadc
   return rows[0]!;
 }
 
-/** What the sink says of a send to `addresses`: people who got nothing, and messages beyond one per person or Message-ID. */
+/**
+ * What the sink says of a send to `addresses`: people who got nothing (`lost`, and apart from them `lostAtDot`: those
+ * whose message was cut at its final dot, see Sink.wasCutAtDot), and messages beyond one per person or Message-ID.
+ */
 export function sendTotals(sink: Sink, addresses: string[]) {
   const counts = sink.counts();
   let lost = 0;
   let duplicated = 0;
+  let lostAtDot = 0;
   for (const address of addresses) {
     const got = sink.receivedBy(address);
-    if (got === 0) lost++;
+    if (got === 0 && sink.wasCutAtDot(address)) lostAtDot++;
+    else if (got === 0) lost++;
     else duplicated += got - 1;
   }
-  return { received: counts.received, lost, duplicated: Math.max(duplicated, counts.duplicateMessageIds) };
+  return {
+    received: counts.received,
+    lost,
+    lostAtDot,
+    duplicated: Math.max(duplicated, counts.duplicateMessageIds),
+  };
 }

@@ -20,10 +20,25 @@ export interface SinkCounts {
  * connection and refuses (421) any message whose final dot arrives after that, so what it counts is exactly what it
  * acknowledged with a 250.
  */
+/**
+ * Whether a message's content came in full: what arrived ends with the closing line of its multipart body (Herald's
+ * messages are multipart/alternative), less the few bytes the SMTP parser keeps back until it sees what follows.
+ */
+function completeBeforeDot(head: string, tail: string): boolean {
+  const boundary = /^content-type:\s*multipart\/[^\r\n]*boundary="?([^";\r\n]+)"?/im.exec(head)?.[1];
+  if (!boundary) return false;
+  const closing = `\r\n--${boundary}--\r\n`;
+  for (let kept = 0; kept <= 4; kept++)
+    if (tail.endsWith(closing.slice(0, closing.length - kept))) return true;
+  return false;
+}
+
 export async function startSink(port = 0) {
   const perRecipient = new Map<string, number>();
   const messageIds = new Set<string>();
   const counts = { received: 0, duplicateRecipients: 0, duplicateMessageIds: 0 };
+  /** Recipients of messages whose connection closed after their content came in full, before the final dot was read. */
+  const cutAtDot = new Set<string>();
   let server: SMTPServer | undefined;
   let accepting = false;
   const sockets = new Set<net.Socket>();
@@ -39,6 +54,7 @@ export async function startSink(port = 0) {
       closeTimeout: 1,
       onData(stream, session, callback) {
         let head = '';
+        let tail = '';
         let ended = false;
         const over = () => {
           if (!ended) arriving--;
@@ -46,9 +62,16 @@ export async function startSink(port = 0) {
         };
         arriving++;
         stream.on('data', (chunk: Buffer) => {
-          if (head.length < 8192) head += chunk.toString('latin1');
+          const text = chunk.toString('latin1');
+          if (head.length < 8192) head += text;
+          tail = (tail + text).slice(-512);
         });
-        stream.on('close', over);
+        stream.on('close', () => {
+          // Closed without its end: a message whose content came in full was cut at its final dot.
+          if (!ended && completeBeforeDot(head, tail))
+            for (const rcpt of session.envelope.rcptTo) cutAtDot.add(rcpt.address.toLowerCase());
+          over();
+        });
         stream.on('end', () => {
           over();
           if (!accepting)
@@ -100,6 +123,14 @@ export async function startSink(port = 0) {
     /** How many messages each of `addresses` received. */
     receivedBy(address: string): number {
       return perRecipient.get(address.toLowerCase()) ?? 0;
+    },
+    /**
+     * Whether a message to `address` was cut at its final dot: its content came in full and its connection closed
+     * before the dot was read (a sender killed between its journal line and the dot's write, the send journal's
+     * documented limit, docs/broadcasts-and-sending.md).
+     */
+    wasCutAtDot(address: string): boolean {
+      return cutAtDot.has(address.toLowerCase());
     },
     recipients(): Map<string, number> {
       return new Map(perRecipient);

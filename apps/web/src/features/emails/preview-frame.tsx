@@ -7,7 +7,7 @@ import { errorMessage } from '../../lib/api.ts';
  * A rendered email inside an iframe with every sandbox restriction: no scripts, no same origin, no
  * forms, no popups. Whatever the author wrote runs nowhere in the app.
  *
- * While `html` is undefined and there is no error (the first rendering has not come), a placeholder of the frame's
+ * While `html` is undefined and there is no error (the first rendering has not come), a loading skeleton of the frame's
  * size shows; the frame is then made with its document, and made again for each new document rather than given it in
  * place. A frame given a new document in place was twice seen still showing the old one 15 s later (docs/emails.md,
  * "Preview"); a frame made anew loads its document as it appears, and looks the same to the reader.

@@ -145,7 +145,7 @@ export function EmailPicker({
   if (value !== null && !data.some((d) => d.value === String(value)))
     data.push({ value: String(value), label: `Email ${value}` });
   const summary = emails.data?.emails.find((e) => e.id === value);
-  // The preview is rendered as a sample person would get it (merge tags filled); a placeholder shows until then.
+  // The preview is rendered as a sample person would get it (merge tags filled); a loading skeleton shows until then (PreviewFrame).
   const email = chosen.data?.email;
   const rendered = usePreview(
     email

@@ -10,6 +10,7 @@ import { encodeMessage, signLink } from '../../apps/server/src/features/tracking
 import { postgresCpuSeconds, processFigures } from './broadcast-100k.ts';
 import { databaseUrlOf, startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded, vacuumAnalyze, type Bench } from './lib.ts';
+import { recordAnswer, startBareServer } from './tracking-floor.ts';
 
 const connections = 100;
 const seconds = Number(process.env.TRACKING_SECONDS ?? 20);
@@ -229,9 +230,20 @@ export function trackingPaths(
   return { opens, clicks };
 }
 
-/** Wait until the account's opened and clicked events stop growing (the buffer writes at least once a second). */
-export async function settledHits(db: Bench['db'], accountId: number): Promise<Map<string, number>> {
+/**
+ * Wait until the account's opened and clicked events reach `expected` (when given) and then stop growing; without
+ * `expected`, until they stop growing for 10 s. The buffer writes what it holds at least once a second, but after
+ * a load that outran PostgreSQL one write holds the whole backlog: at 180 µs of PostgreSQL a hit, 280,000 clicks
+ * committed in one go after more than 10 s of no growth, which a wait for two equal counts 2 s apart took for a loss.
+ * With `expected`, it gives up after two minutes of no growth.
+ */
+export async function settledHits(
+  db: Bench['db'],
+  accountId: number,
+  expected?: { opened: number; clicked: number },
+): Promise<Map<string, number>> {
   let last = '';
+  let unchangedSince = Date.now();
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const { rows } = await sql<{
@@ -240,8 +252,13 @@ export async function settledHits(db: Bench['db'], accountId: number): Promise<M
     }>`select name, count(*) as n from events where account_id = ${accountId} and name in ('opened', 'clicked') group by name`.execute(
       db,
     );
+    const counts = new Map(rows.map((row) => [row.name, Number(row.n)]));
+    const reached =
+      !expected ||
+      ((counts.get('opened') ?? 0) >= expected.opened && (counts.get('clicked') ?? 0) >= expected.clicked);
     const now = JSON.stringify(rows);
-    if (now === last) return new Map(rows.map((row) => [row.name, Number(row.n)]));
+    if (now !== last) unchangedSince = Date.now();
+    else if (reached || Date.now() - unchangedSince >= (expected ? 120_000 : 10_000)) return counts;
     last = now;
   }
 }
@@ -252,7 +269,7 @@ export async function settledHits(db: Bench['db'], accountId: number): Promise<M
  * an hour ago, so no hit is a machine's by time). After the flush window, every answered hit must be in the events
  * table: the pixel's 200s as opens, the redirect's 302s as clicks.
  */
-export async function trackingHits(): Promise<{ figure: number; unit: string }> {
+export async function trackingHits(): Promise<{ figure: number; unit: string; floor: number }> {
   const bench = await startBench('api');
   const { db } = bench;
   const secret = 'bench-hits-secret-bench-hits-secret-0123456789';
@@ -282,6 +299,15 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
     console.log('  warm-up: 3 s on the pixel and 3 s on the redirect');
     await load(herald.base, opens.slice(0, messages / 2), 3);
     await load(herald.base, clicks.slice(0, messages / 2), 3);
+    // What Herald answers to a hit, for the floor below to answer byte for byte.
+    const answers = {
+      pixel: await recordAnswer(herald.base, opens[0]!, userAgent),
+      redirect: await recordAnswer(herald.base, clicks[0]!, userAgent),
+    };
+    if (answers.pixel.status !== 200 || answers.redirect.status !== 302)
+      throw new Error(
+        `Herald answered ${answers.pixel.status} to an open and ${answers.redirect.status} to a click`,
+      );
     await settledHits(db, accountId);
     await rollUpEmailMetrics(db, { maxBatches: 1000, wait: true });
     await sql`delete from events where account_id = ${accountId}`.execute(db);
@@ -305,14 +331,17 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
       );
     }
 
-    const stored = await settledHits(db, accountId);
+    const [open, click] = figures as [(typeof figures)[0], (typeof figures)[0]];
+    const stored = await settledHits(db, accountId, {
+      opened: open.result.answered,
+      clicked: click.result.answered,
+    });
     await rollUpEmailMetrics(db, { maxBatches: 1000, wait: true });
     const hits = (stored.get('opened') ?? 0) + (stored.get('clicked') ?? 0);
     const perHit = (seconds: number) => round1((seconds * 1e6) / Math.max(1, hits));
     console.log(
       `  persisted: ${stored.get('opened') ?? 0} opens, ${stored.get('clicked') ?? 0} clicks; CPU a hit, written and rolled up: Herald ${perHit(processFigures(herald.pid).cpuSeconds - heraldAtStart)} µs, PostgreSQL ${perHit(postgresCpuSeconds() - postgresAtStart)} µs`,
     );
-    const [open, click] = figures as [(typeof figures)[0], (typeof figures)[0]];
     // The load stops with a request in flight on each connection: the server answered (and recorded) those, the generator did not count them.
     const persistedAll = (written: number, answered: number) =>
       written >= answered && written <= answered + connections;
@@ -330,9 +359,33 @@ export async function trackingHits(): Promise<{ figure: number; unit: string }> 
       );
     const worst = Math.max(open.result.latency.p99, click.result.latency.p99);
     console.log(`  every answered hit was written; worst p99 ${worst} ms`);
+
+    // The floor: the same hits, under the same load, answered by a bare Node HTTP server (tracking-floor.ts).
+    const bare = await startBareServer(answers);
+    const floorRates: number[] = [];
+    try {
+      console.log(`  floor: a bare Node HTTP server (pid ${bare.pid}) answering the same bytes, Herald idle`);
+      await load(bare.base, opens.slice(0, messages / 2), 3);
+      await load(bare.base, clicks.slice(0, messages / 2), 3);
+      for (const [name, paths] of [
+        ['open pixel', opens],
+        ['click redirect', clicks],
+      ] as const) {
+        const cpu = processFigures(bare.pid).cpuSeconds;
+        const result = await load(bare.base, paths, seconds);
+        const used = processFigures(bare.pid).cpuSeconds - cpu;
+        floorRates.push(result.requests.average);
+        console.log(
+          `  floor, ${name}: ${round1(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${result.answered} answered, ${result.others} other statuses, ${result.errors} errors; CPU ${round1((used * 1e6) / Math.max(1, result.answered))} µs a hit`,
+        );
+      }
+    } finally {
+      await bare.stop();
+    }
     return {
       figure: Math.round(Math.min(open.result.requests.average, click.result.requests.average)),
       unit: 'req/s',
+      floor: Math.round(Math.min(...floorRates)),
     };
   } finally {
     await herald.stop();

@@ -61,12 +61,7 @@ export async function startHeraldProcess(options: HeraldProcessOptions): Promise
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  };
+  const stop = () => stopChild(child);
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on(
@@ -82,4 +77,12 @@ export async function startHeraldProcess(options: HeraldProcessOptions): Promise
   if (process.env.BENCH_HERALD_LOG) child.stdout!.pipe(fs.createWriteStream(process.env.BENCH_HERALD_LOG));
   else child.stdout!.resume();
   return { child, pid: child.pid!, base: `http://127.0.0.1:${options.port}`, stop };
+}
+
+/** SIGTERM to a child process of a bench, resolved once it has exited (at once if it already has). */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { stopChild } from './herald-process.ts';
 
 /** What Herald answered to one hit: status, the headers a client sees, and the body (base64). */
 export interface RecordedAnswer {
@@ -68,11 +69,6 @@ export async function startBareServer(answers: {
   return {
     base: `http://127.0.0.1:${port}`,
     pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }

@@ -1,0 +1,102 @@
+import {
+  Account,
+  ConfirmTwoFactorBody,
+  DisableTwoFactorBody,
+  EnrolledSignIn,
+  RecoveryCodes,
+  SecondFactorBody,
+  TwoFactorPolicy,
+  TwoFactorSetup,
+  TwoFactorStatus,
+} from '@herald/contracts';
+import { route } from '../../http/route.ts';
+import {
+  confirmSignInEnrolment,
+  signInWithSecondFactor,
+  startSignInEnrolment,
+} from './second-factor.service.ts';
+import {
+  confirmProfileEnrolment,
+  disableProfileTwoFactor,
+  setTwoFactorPolicy,
+  startProfileEnrolment,
+  twoFactorStatus,
+} from './two-factor.service.ts';
+
+/** Two-factor sign-in: the sign-in's second step, the user's own setting, the account's policy. */
+export const twoFactorRoutes = [
+  route({
+    method: 'POST',
+    url: '/v1/accounts/login/two-factor',
+    auth: 'public',
+    example: { code: '123456', rememberDevice: false },
+    summary: 'Finish a sign-in with an authenticator code or a recovery code',
+    body: SecondFactorBody,
+    response: Account,
+    handler: ({ services, body, request, reply }) => signInWithSecondFactor(services, body, request, reply),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/accounts/login/two-factor/setup',
+    auth: 'public',
+    summary: 'Start two-factor setup during a sign-in the account requires it for',
+    response: TwoFactorSetup,
+    handler: ({ services, request }) => startSignInEnrolment(services, request),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/accounts/login/two-factor/confirm',
+    auth: 'public',
+    example: { code: '123456' },
+    summary: 'Confirm two-factor setup with a code and finish the sign-in',
+    body: ConfirmTwoFactorBody,
+    response: EnrolledSignIn,
+    handler: ({ services, body, request, reply }) => confirmSignInEnrolment(services, body, request, reply),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/profile/two-factor',
+    auth: 'session',
+    summary: "The signed-in user's two-factor sign-in",
+    response: TwoFactorStatus,
+    handler: ({ services, db, session }) => twoFactorStatus(services, db, session),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/profile/two-factor/setup',
+    auth: 'session',
+    summary: 'Start two-factor setup: a new secret and its QR code',
+    response: TwoFactorSetup,
+    handler: ({ services, session }) => startProfileEnrolment(services, session),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/profile/two-factor/confirm',
+    auth: 'session',
+    example: { code: '123456' },
+    summary: 'Turn two-factor on with a first code; answers the recovery codes once',
+    body: ConfirmTwoFactorBody,
+    response: RecoveryCodes,
+    handler: ({ services, session, body }) => confirmProfileEnrolment(services, session, body.code),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/profile/two-factor/disable',
+    auth: 'session',
+    example: { password: 'a long password' },
+    summary: 'Turn two-factor off with a code, a recovery code or the password',
+    body: DisableTwoFactorBody,
+    handler: ({ services, session, body }) => disableProfileTwoFactor(services, session, body),
+  }),
+  route({
+    method: 'PUT',
+    url: '/v1/accounts/two-factor-policy',
+    auth: 'session',
+    scopes: ['account:write'],
+    example: { required: false },
+    summary: 'Require two-factor sign-in of every team member',
+    body: TwoFactorPolicy,
+    response: TwoFactorPolicy,
+    handler: ({ services, db, session, body }) => setTwoFactorPolicy(services, db, session, body.required),
+  }),
+];

@@ -45,6 +45,8 @@ const serverFeatures = [
   'broadcasts',
   'flows',
   'dashboard',
+  // Reads only its own table; the route layer (http/audit.ts) writes it.
+  'audit-log',
 ];
 
 const server = '^apps/server/src/';

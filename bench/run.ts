@@ -3,6 +3,9 @@ import { broadcastKill } from './workloads/broadcast-kill.ts';
 import { benchData } from './workloads/bench-data.ts';
 import { bulkTag } from './workloads/bulk-tag.ts';
 import { eventIngest } from './workloads/event-ingest.ts';
+import { eventsStore10m } from './workloads/events-store.ts';
+import { eventsStore100m } from './workloads/events-store-100m.ts';
+import { eventsIngestCh } from './workloads/events-ingest-ch.ts';
 import { flow100k } from './workloads/flow-100k.ts';
 import { flowKill } from './workloads/flow-kill.ts';
 import { flowTimerLag } from './workloads/flow-timer-lag.ts';
@@ -56,6 +59,9 @@ const workloads: Record<string, () => Promise<Result>> = {
   'flow-100k': flow100k,
   'flow-kill': flowKill,
   'flow-timer-lag': flowTimerLag,
+  'events-store-10m': eventsStore10m,
+  'events-store-100m': eventsStore100m,
+  'events-ingest-ch': eventsIngestCh,
 };
 
 const name = process.argv[2];

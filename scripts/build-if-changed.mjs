@@ -1,7 +1,8 @@
 // The build step of `npm start`: builds the web app and the server only when their inputs changed since the build
 // that left their dist/ (docs/operations.md, "Starting on an unchanged checkout"). Each dist/ keeps a hash of the
 // files it was built from in `.inputs-hash`; a build that fails leaves no hash, so the next start builds again.
-// `npm run build` still builds both every time.
+// `npm run build` still builds both every time. `node scripts/build-if-changed.mjs web` looks at the web app alone (the
+// bundle-size check of `npm test`, scripts/web-weight-check.mjs).
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -59,7 +60,9 @@ function inputsHash(inputs) {
   return hash.digest('hex');
 }
 
-for (const build of builds) {
+const only = process.argv[2] === 'web' ? ['apps/web'] : null;
+
+for (const build of builds.filter((item) => !only || only.includes(item.workspace))) {
   const stamp = path.join(root, build.output, '.inputs-hash');
   const hash = inputsHash(build.inputs);
   const built =

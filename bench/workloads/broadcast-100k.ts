@@ -1,6 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { withAccount } from '../../apps/server/src/db/tenancy.ts';
 import { defaultCategory } from '../../apps/server/src/features/categories/categories.service.ts';
@@ -9,60 +7,12 @@ import type { Database } from '../../apps/server/src/db/connection.ts';
 import { buildServer, databaseUrlOf, startHeraldProcess } from './herald-process.ts';
 import { round1, startBench, unbounded, vacuumAnalyze } from './lib.ts';
 import { newsletter } from './render-10k.ts';
+import { startSink, throughputSink } from './sinks.ts';
+import { smtpFloor } from './smtp-floor.ts';
 
 /** BROADCAST_PEOPLE changes the size for profiling; the figure is defined for 100,000. */
 const people = Number(process.env.BROADCAST_PEOPLE ?? 100_000);
 const accountName = `bench-broadcast-${people}`;
-
-export interface SinkStats {
-  received: number;
-  distinct: number;
-  duplicates: number;
-  lastAt: number;
-}
-
-/**
- * Which receiver a workload sends into: 'smtp-server' (the library the tests run, smtp-sink.ts) or 'lean'
- * (smtp-sink-lean.ts, which answers pipelined commands in one write, as production MTAs do, and so takes less of the
- * two cores the sender shares with it). BENCH_SINK=smtp-server runs a throughput workload on the former.
- */
-export type SinkKind = 'smtp-server' | 'lean';
-export const throughputSink: SinkKind = process.env.BENCH_SINK === 'smtp-server' ? 'smtp-server' : 'lean';
-
-/** The SMTP sink in a process of its own; `stats()` asks it what has arrived. */
-export async function startSink(
-  kind: SinkKind = 'smtp-server',
-): Promise<{ url: string; child: ChildProcess; stats(): Promise<SinkStats>; stop(): void }> {
-  const file = kind === 'lean' ? 'smtp-sink-lean.ts' : 'smtp-sink.ts';
-  console.log(
-    `  SMTP sink: ${kind === 'lean' ? 'lean (smtp-sink-lean.ts; BENCH_SINK=smtp-server for smtp-server)' : 'smtp-server'}`,
-  );
-  const child = fork(path.resolve(import.meta.dirname, file), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m: { type: string; port: number }) =>
-      m.type === 'ready' ? resolve(m.port) : reject(new Error('sink did not start')),
-    );
-    child.once('exit', () => reject(new Error('sink exited')));
-  });
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    child,
-    stats: () =>
-      new Promise((resolve) => {
-        const onMessage = (m: SinkStats & { type: string }) => {
-          if (m.type !== 'stats') return;
-          child.off('message', onMessage);
-          resolve(m);
-        };
-        child.on('message', onMessage);
-        child.send({ type: 'stats' });
-      }),
-    stop: () => child.kill(),
-  };
-}
 
 /**
  * An account with 100,000 people carrying five personalised fields, a verified sender and the 10 kB newsletter
@@ -189,9 +139,15 @@ export function postgresCpuSeconds(): number {
  * pipeline (queue, leased batches, rendering, pooled SMTP) into a local SMTP sink. Herald runs as `npm start`
  * runs it: the built server (API and worker) in a process of its own; this process prepares the data and queues
  * the send. Figure: seconds from queueing to the last message accepted; the line before gives the peak memory
- * (resident set) of the Herald process.
+ * (resident set) of the Herald process. The floor (`smtpFloor`) hands as many pre-rendered messages to the same kind
+ * of sink after Herald has stopped.
  */
-export async function broadcast100k(): Promise<{ figure: number; unit: string }> {
+export async function broadcast100k(): Promise<{ figure: number; unit: string; floor: number }> {
+  const figure = await broadcast100kHerald();
+  return { figure, unit: 's', floor: await smtpFloor(throughputSink, people) };
+}
+
+async function broadcast100kHerald(): Promise<number> {
   const sink = await startSink(throughputSink);
   const main = buildServer();
   const bench = await startBench('api');
@@ -260,7 +216,7 @@ export async function broadcast100k(): Promise<{ figure: number; unit: string }>
       `  sink CPU: ${round1(sinkCpu)} s; PostgreSQL CPU: ${round1(postgresCpu)} s (${((postgresCpu * 1000) / people).toFixed(3)} ms per message)`,
     );
     console.log(`peak memory: ${Math.round(end.peak / 1e6)} MB`);
-    return { figure: round1(seconds), unit: 's' };
+    return round1(seconds);
   } finally {
     await herald.stop();
     await bench.stop();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { runSegmentRefresh } from '../../apps/server/src/features/segments/segments.jobs.ts';
-import { startSink } from './broadcast-100k.ts';
+import { startSink } from './sinks.ts';
 import { buildServer, databaseUrlOf } from './herald-process.ts';
 import { createActiveFlow, prepareFlowAccount, runProgress, startHerald } from './flow-100k.ts';
 import { percentile, round1, startBench } from './lib.ts';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { startServer } from '../../apps/server/src/app/server.ts';
-import { startSink } from './broadcast-100k.ts';
+import { startSink } from './sinks.ts';
 import { buildServer } from './herald-process.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');

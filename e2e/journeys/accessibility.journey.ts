@@ -89,6 +89,12 @@ const pages: PageUnderTest[] = [
     isSignedIn: false,
     ready: (page) => page.getByLabel('Email').waitFor(),
   },
+  {
+    name: 'two-factor sign-in',
+    path: () => '/login/two-factor',
+    isSignedIn: false,
+    ready: heading('Two-factor sign-in'),
+  },
   { name: 'start', path: () => '/start', isSignedIn: true, ready: heading('Quick Start') },
   {
     name: 'people',
@@ -126,7 +132,14 @@ const pages: PageUnderTest[] = [
     name: 'account',
     path: () => '/settings/account',
     isSignedIn: true,
-    ready: (page) => page.getByRole('textbox', { name: 'Name' }).waitFor(),
+    // The single sign-on section, last to load, in its empty state.
+    ready: (page) => page.getByRole('button', { name: 'Set up single sign-on' }).waitFor(),
+  },
+  {
+    name: 'profile',
+    path: () => '/settings/profile',
+    isSignedIn: true,
+    ready: (page) => page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor(),
   },
   {
     name: 'tags',
@@ -141,6 +154,12 @@ const pages: PageUnderTest[] = [
     ready: (page) => page.getByText('Plan', { exact: true }).first().waitFor(),
   },
   { name: 'accounts', path: () => '/settings/accounts', isSignedIn: true, ready: heading(/accounts/i) },
+  {
+    name: 'audit log',
+    path: () => '/settings/audit-log',
+    isSignedIn: true,
+    ready: (page) => page.getByRole('table', { name: 'Audit log entries' }).waitFor(),
+  },
 ];
 
 describe('accessibility: axe finds no serious or critical violation', () => {

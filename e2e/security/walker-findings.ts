@@ -21,4 +21,6 @@ export interface VisitResult {
   state: string;
   /** Payloads whose text the page showed (in any frame, as text or in a field). */
   shown: number;
+  /** What a page that showed no payload showed instead (its first 300 characters), for the failure message. */
+  sample?: string;
 }

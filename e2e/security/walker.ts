@@ -314,8 +314,8 @@ export class XssWalker {
     if (process.env.XSS_TRACE) console.error(`sweep took ${Date.now() - begun} ms on ${this.state}`);
   }
 
-  /** Counts the payloads the page shows as text (every frame, text and form fields). */
-  private async look(state: string): Promise<void> {
+  /** The page's text in every frame: body text, form fields, titles and labels. */
+  private async pageText(): Promise<string> {
     // A frame that never gets a document (a javascript: frame inside a sandboxed preview) never answers: 3 s each.
     const texts = await Promise.all(
       this.page.frames().map((frame) =>
@@ -334,7 +334,10 @@ export class XssWalker {
         ),
       ),
     );
-    const text = texts.join('\n');
+    return texts.join('\n');
+  }
+
+  private countShown(text: string): number {
     let shown = 0;
     for (const payload of corpus) {
       if (text.includes(payload.text)) {
@@ -342,7 +345,30 @@ export class XssWalker {
         this.seen.add(payload.id);
       }
     }
-    this.visits.push({ state, shown });
+    return shown;
+  }
+
+  /** Counts the payloads the page shows as text (every frame, text and form fields). */
+  private async look(state: string): Promise<void> {
+    let text = await this.pageText();
+    let shown = this.countShown(text);
+    // A page still loading after the settle's 6 s (the CI's two lanes share two cores) shows nothing yet: one more
+    // look once its loaders are gone, up to 20 s more, before it counts as a page that showed no payload.
+    if (shown === 0) {
+      await this.page
+        .waitForFunction((selector) => document.querySelector(selector) === null, loaderSelector, {
+          timeout: 20_000,
+          polling: 200,
+        })
+        .catch(() => undefined);
+      text = await this.pageText();
+      shown = this.countShown(text);
+    }
+    this.visits.push({
+      state,
+      shown,
+      ...(shown === 0 ? { sample: text.replace(/\s+/g, ' ').trim().slice(0, 300) } : {}),
+    });
     if (process.env.XSS_TRACE)
       console.error(
         `${new Date().toISOString().slice(11, 23)} ${state}: ${shown} shown, ${this.findings.length} findings`,

@@ -207,7 +207,7 @@ describe('hostile input in the browser', () => {
               v.state,
             ),
         )
-        .map((v) => v.state),
+        .map((v) => `${v.state} (it showed: ${v.sample ?? ''})`),
       'pages that showed no payload',
     ).toEqual([]);
     // One hung renderer is noted and walked past; a second one says the app (not the browser) stops answering.

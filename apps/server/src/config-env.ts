@@ -106,4 +106,21 @@ export const EnvSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
   AI_MONTHLY_TOKENS: z.coerce.number().int().min(0).max(1_000_000_000).default(200_000),
   AI_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
+  EVENT_STORE: z.enum(['postgres', 'clickhouse']).default('postgres'),
+  CLICKHOUSE_URL: z
+    .string()
+    .regex(
+      /^(https?:\/\/|chdb:)/,
+      'CLICKHOUSE_URL must be an http(s):// address of ClickHouse (http://user:password@host:8123/herald) or chdb:<directory> for the embedded engine',
+    )
+    .optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(
+      /^[a-z0-9_]+$/i,
+      'CLICKHOUSE_CLUSTER is the name of a cluster in ClickHouse, such as herald_cluster',
+    )
+    .optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
 });

@@ -89,4 +89,12 @@ export interface Config {
         requestsPerHour: number;
       }
     | undefined;
+  /**
+   * Where events live (docs/scaling.md): `postgres` (the default, today's tables) or `clickhouse`, with the address
+   * of ClickHouse (an http(s) URL, or `chdb:<dir>` for the engine embedded in the process) and, for a ClickHouse
+   * cluster, its name (replicated local tables and a distributed table sharded by account).
+   */
+  eventStore: { kind: 'postgres' } | { kind: 'clickhouse'; url: string; cluster: string | undefined };
+  /** Prometheus metrics on an internal port (off when METRICS_PORT is unset). */
+  metrics: { port: number; host: string } | undefined;
 }

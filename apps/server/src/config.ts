@@ -112,6 +112,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     e.SMTP_TLS_VERIFY === 'true',
     repoRoot,
   );
+  if (e.EVENT_STORE === 'clickhouse' && !e.CLICKHOUSE_URL)
+    throw new ConfigError(
+      'EVENT_STORE=clickhouse needs CLICKHOUSE_URL: the address of ClickHouse, for example http://default:password@clickhouse:8123/herald',
+    );
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicUrl))
     throw new ConfigError('PUBLIC_URL must start with http:// or https://');
@@ -220,6 +224,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             requestsPerHour: e.AI_REQUESTS_PER_HOUR,
           }
         : undefined,
+    eventStore:
+      e.EVENT_STORE === 'clickhouse' && e.CLICKHOUSE_URL
+        ? { kind: 'clickhouse', url: e.CLICKHOUSE_URL, cluster: e.CLICKHOUSE_CLUSTER }
+        : { kind: 'postgres' },
+    metrics: e.METRICS_PORT ? { port: e.METRICS_PORT, host: e.METRICS_HOST } : undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/connection.ts';
+import type { EventStore } from './db/event-store.ts';
 import type { Storage } from './lib/storage.ts';
 import type pg from 'pg';
 
@@ -13,6 +14,8 @@ export interface Services {
   secret: string;
   google: GoogleVerifier;
   storage: Storage;
+  /** Where events are read from (EVENT_STORE): PostgreSQL's tables or ClickHouse (db/event-store.ts). */
+  events: EventStore;
 }
 
 export interface GoogleIdentity {

@@ -23,9 +23,19 @@ const concrete = (url: string) => url.replace(/:[a-zA-Z]+/g, '1').replace(/\*$/,
 const publicRoutes = [
   'GET /v1/config',
   'GET /v1/heartbeat',
+  'GET /healthz',
+  'GET /readyz',
   'POST /v1/logging',
   'POST /v1/accounts/login/',
   'POST /v1/accounts/login/google',
+  // The sign-in's second step: refused without the sealed cookie a right password sets.
+  'POST /v1/accounts/login/two-factor',
+  'POST /v1/accounts/login/two-factor/setup',
+  'POST /v1/accounts/login/two-factor/confirm',
+  // Single sign-on: the start answers the provider's address for a domain; the callback is refused without the sealed
+  // cookie the start set.
+  'POST /v1/accounts/login/sso',
+  'POST /v1/accounts/login/sso/callback',
   'POST /v1/accounts/logout',
   'POST /v1/accounts/request-reset-password',
   'POST /v1/accounts/reset-password',

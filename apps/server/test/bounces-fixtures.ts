@@ -9,7 +9,7 @@ import { webhookRoutes } from '../src/features/bounces/bounces.routes.ts';
 import { startInboundSmtp, type InboundSmtp } from '../src/features/bounces/inbound-smtp.ts';
 import { createSnsVerifier } from '../src/features/bounces/sns.ts';
 import { buildApp } from '../src/app/build-app.ts';
-import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { createTestContext, registerUser, storedEvents, uniqueEmail, type TestContext } from './helpers.ts';
 
 /**
  * What the bounce tests share: a server configured for every provider's webhook, the webhook app (its SNS
@@ -115,14 +115,10 @@ export const suppression = (s: Sent) =>
     .where('accountId', '=', s.accountId)
     .where('email', '=', s.email)
     .executeTakeFirst();
-export const feedbackEvents = (s: Sent) =>
-  ctx.services.db
-    .selectFrom('events')
-    .select(['name', 'data', 'personId'])
-    .where('accountId', '=', s.accountId)
-    .where('type', '=', 'email')
-    .where('name', 'in', ['bounced', 'complained'])
-    .execute();
+export const feedbackEvents = async (s: Sent) =>
+  (await storedEvents(ctx.services, s.accountId))
+    .filter((e) => e.type === 'email' && (e.name === 'bounced' || e.name === 'complained'))
+    .map((e) => ({ name: e.name, data: e.data, personId: e.personId }));
 
 export function dsn(recipient: string, messageId: string, action: string, status: string): string {
   return [

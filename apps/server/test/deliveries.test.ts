@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { defaultCategory } from '../src/features/categories/categories.service.ts';
 import { runDeliver } from '../src/features/deliveries/deliveries.jobs.ts';
-import { recordFailed, recordSent } from '../src/features/deliveries/deliveries.queries.ts';
+import { recordFailed, recordSent, renewLeases } from '../src/features/deliveries/deliveries.queries.ts';
 import { enqueueDeliveries, sourceProgress } from '../src/features/deliveries/deliveries.service.ts';
 import { startDnsServer } from './dns-server.ts';
 import { newEmail } from './email-helpers.ts';
@@ -299,6 +299,40 @@ describe('the sending pipeline', () => {
       { messageId: sent[0]!.messageId, status: 'sent' },
       { messageId: sent[1]!.messageId, status: 'sent' },
     ]);
+    await db.deleteFrom('deliveries').where('accountId', '=', accountId).execute();
+  });
+
+  it('renews the leases of rows a worker still holds under its own claim, and not of rows claimed again since', async () => {
+    const owner = await registerUser(ctx.app);
+    const accountId = owner.account.accountId as number;
+    const db = ctx.services.db;
+    // Three rows in hand, their leases about to run out; the third was claimed again by another worker meanwhile
+    // (its attempts moved on), and the fourth is not in hand at all.
+    const { rows } = await sql<{ id: string }>`
+      insert into deliveries (account_id, source_kind, source_id, email_id, to_address, status, attempts, lease_until)
+      select ${accountId}, 'broadcast', 9, 1, 'lease' || i || '@example.com', 'sending', case when i = 3 then 2 else 1 end,
+        now() + interval '2 seconds'
+      from generate_series(1, 4) as i order by i returning id`.execute(db);
+    const [first, second, third, fourth] = rows.map((r) => Number(r.id));
+    const held = new Map([
+      [first!, 1],
+      [second!, 1],
+      [third!, 1],
+    ]);
+    const renewed = await withAccount(db, accountId, (scoped) => renewLeases(scoped, accountId, held));
+    expect(renewed).toBe(2);
+    const leases = await db
+      .selectFrom('deliveries')
+      .select(['id', 'leaseUntil'])
+      .where('accountId', '=', accountId)
+      .orderBy('id')
+      .execute();
+    const secondsLeft = leases.map((r) => Math.round((r.leaseUntil!.getTime() - Date.now()) / 1000));
+    expect(secondsLeft[0]).toBeGreaterThan(25);
+    expect(secondsLeft[1]).toBeGreaterThan(25);
+    expect(secondsLeft[2]).toBeLessThan(5);
+    expect(secondsLeft[3]).toBeLessThan(5);
+    expect(leases.map((r) => Number(r.id))).toEqual([first, second, third, fourth]);
     await db.deleteFrom('deliveries').where('accountId', '=', accountId).execute();
   });
 

@@ -98,6 +98,70 @@ describe('event ingestion', () => {
     expect(new Set(anonEvents.map((e: { personId: number }) => e.personId)).size).toBe(1);
   });
 
+  it("writes a batch's identify calls together: per person in the batch's order, a taken address refused", async () => {
+    await owner.client.post('/v1/fields', {
+      items: [
+        { name: 'plan', title: 'Plan', type: 'string' },
+        { name: 'seats', title: 'Seats', type: 'number' },
+      ],
+    });
+    const [ada, bob, cat, taken] = ['ada', 'bob', 'cat', 'taken'].map((n) =>
+      uniqueEmail(`identify-${n}`),
+    ) as [string, string, string, string];
+    await ingest({ batch: [{ type: 'identify', email: taken!, traits: { firstName: 'Taken' } }] });
+    const newAddress = uniqueEmail('identify-new');
+    const res = await ingest({
+      batch: [
+        {
+          type: 'identify',
+          email: ada,
+          traits: { firstName: 'Ada', plan: 'free', seats: 3, tags: 'lead, trial' },
+        },
+        { type: 'track', email: ada, name: 'Upgraded' },
+        {
+          type: 'identify',
+          email: ada,
+          traits: { plan: 'pro', seats: null, lastName: 'Lovelace', tags: ['trial', 'paid'] },
+        },
+        { type: 'identify', email: bob, traits: { tags: 'vip' } },
+        { type: 'identify', email: bob, traits: { email: taken } },
+        { type: 'identify', email: cat, traits: { email: newAddress, company: 'Cat Co' } },
+        { type: 'identify', email: bob, traits: { email: newAddress } },
+        { type: 'identify', email: cat, traits: { seats: 'many' } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.accepted).toBe(5);
+    expect(res.body.rejected).toEqual([
+      { index: 4, message: peopleMessages.emailTaken },
+      { index: 6, message: peopleMessages.emailTaken },
+      { index: 7, message: expect.stringContaining('seats') },
+    ]);
+    const find = async (email: string) =>
+      (await owner.client.get(`/v1/people/search?query=${encodeURIComponent(email)}`)).body.users;
+    const [adaRow] = await find(ada);
+    expect(adaRow).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      plan: 'pro',
+      tags: 'lead, trial, paid',
+    });
+    expect(adaRow).not.toHaveProperty('seats');
+    expect(await find(bob)).toEqual([expect.objectContaining({ email: bob, tags: 'vip' })]);
+    expect(await find(cat)).toEqual([]);
+    expect(await find(newAddress)).toEqual([
+      expect.objectContaining({ email: newAddress, company: 'Cat Co' }),
+    ]);
+    expect(await find(taken)).toEqual([expect.objectContaining({ firstName: 'Taken' })]);
+    // The rejected calls left no event; the accepted ones did, each once.
+    const events = await owner.client.get(`/v1/people/${adaRow.id}/events?limit=10`);
+    expect(events.body.events.map((e: { type: string }) => e.type).sort()).toEqual([
+      'identify',
+      'identify',
+      'track',
+    ]);
+  });
+
   it('refuses a wrong write key and bad batches, writing nothing', async () => {
     expect(
       (await ingest({ batch: [{ type: 'track', email: uniqueEmail(), name: 'x' }] }, 'wrong')).status,

@@ -16,7 +16,7 @@ import {
   tagsOf,
   useFlowRunsContext,
 } from './flow-runs-fixtures.ts';
-import { uniqueEmail } from './helpers.ts';
+import { storedEvents, uniqueEmail } from './helpers.ts';
 import { queueDrained } from './job-queue.ts';
 import { until } from './until.ts';
 
@@ -77,13 +77,9 @@ describe('flow runs: triggers, steps and effects', () => {
       { timeout: 20_000, message: 'delivery sent' },
     );
     // The sent event names the flow and the step, as the metrics read them.
-    const sent = await ctx.services.db
-      .selectFrom('events')
-      .select('data')
-      .where('accountId', '=', accountId)
-      .where('type', '=', 'email')
-      .where('name', '=', 'sent')
-      .executeTakeFirstOrThrow();
+    const sent = (await storedEvents(ctx.services, accountId)).find(
+      (e) => e.type === 'email' && e.name === 'sent',
+    )!;
     expect(sent.data).toMatchObject({ flowId, stepId: String(ids.send), emailId });
     expect(smtp.received.filter((m) => JSON.stringify(m.to).includes(ada.email))).toHaveLength(1);
     expect(smtp.received.some((m) => JSON.stringify(m.to).includes(other.email))).toBe(false);

@@ -207,7 +207,7 @@ describe('flow goals', () => {
       })
       .execute();
     const converted = await withAccount(testContext().services.db, accountId, async (db) => {
-      const filter = await goalFilter(db, accountId, flow.id);
+      const filter = await goalFilter(testContext().services.events, db, accountId, flow.id);
       return convertReached(db, accountId, flow.id, filter!);
     });
     expect(converted).toHaveLength(1);
@@ -224,7 +224,7 @@ describe('flow goals', () => {
     expect(byStep[wait.id]).toEqual([0, 0]);
     // Converting again changes nothing.
     await withAccount(testContext().services.db, accountId, async (db) => {
-      const filter = await goalFilter(db, accountId, flow.id);
+      const filter = await goalFilter(testContext().services.events, db, accountId, flow.id);
       expect(await convertReached(db, accountId, flow.id, filter!, [converted[0]!])).toEqual([]);
     });
     expect((await owner.client.get(`/v1/integrations/${flow.id}/conversions`)).body.conversions).toBe(1);

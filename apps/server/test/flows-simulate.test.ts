@@ -95,6 +95,19 @@ describe('POST /v1/integrations/{id}/simulate', () => {
     expect(await footprint(owner)).toEqual(before);
   });
 
+  it('reads a filter saved through the API without a window as "ever" (was a 500)', async () => {
+    const owner = await registerUser(testContext().app);
+    const flow = await newFlow(owner.client, 'Pricing visitors');
+    const trigger = await addStep(owner.client, flow.id, '/event', { name: 'signup' });
+    const visited = await addStep(owner.client, flow.id, '/visited-page', {
+      condition: { type: 'pageVisited', performed: false, match: 'contains', url: '/pricing' },
+    });
+    await link(owner.client, trigger.id, visited.id);
+    const res = await owner.client.post(`/v1/integrations/${flow.id}/simulate`, { person: {}, start });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.path.at(-1)).toMatchObject({ stepId: visited.id, outcome: 'yes' });
+  });
+
   it('waits on the person’s clock, and tag steps change the person for later filters', async () => {
     const owner = await registerUser(testContext().app);
     const { flow, ids } = await branchingFlow(owner);

@@ -3,6 +3,7 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { messages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { codeFor, enrol } from './two-factor-support.ts';
 
 const clientId = 'herald-test.apps.googleusercontent.com';
 let ctx: TestContext;
@@ -75,6 +76,22 @@ describe('Google sign-up and sign-in', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.accountId).toBe(account.accountId);
+  });
+
+  it('does not bypass two-factor: a user with it on gives a code after Google too', async () => {
+    const { client, email } = await registerUser(ctx.app);
+    const { secret } = await enrol(client);
+    const browser = new Client(ctx.app);
+    const res = await browser.post('/v1/accounts/login/google', {
+      idToken: await idToken({ email, sub: `two-factor-${email}` }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ secondFactor: 'code' });
+    expect(browser.cookie).toBeUndefined();
+    expect((await browser.post('/v1/accounts/login/two-factor', { code: codeFor(secret, 1) })).status).toBe(
+      200,
+    );
+    expect((await browser.get('/v1/heartbeat/authenticated')).status).toBe(200);
   });
 
   it.each<[string, { key?: string; audience?: string; expiresIn?: number; issuer?: string }]>([

@@ -15,6 +15,9 @@ import { dkimKeyOf } from '../src/features/domains/domains.service.ts';
 import { closeSenderPools } from '../src/features/deliveries/sender-pool.ts';
 import type { Services } from '../src/services.ts';
 import { createLocalStorage } from '../src/lib/storage.ts';
+import { openEventStore } from '../src/db/event-stores.ts';
+import type { PageCursor, StoredEvent } from '../src/db/event-store.ts';
+import { withAccount } from '../src/db/tenancy.ts';
 
 export const publicUrl = 'http://localhost:3000';
 
@@ -29,6 +32,16 @@ export function testDatabaseUrl(): string {
 }
 
 const testDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-data-'));
+
+/**
+ * HERALD_TEST_EVENT_STORE=clickhouse runs the suite's servers on the ClickHouse store, the engine embedded in this
+ * worker (`npm run test:clickhouse` runs the event-reading suites so: the same tests, the same answers). A context
+ * whose env names a store keeps it.
+ */
+function eventStoreEnv(): Record<string, string> {
+  if (process.env.HERALD_TEST_EVENT_STORE !== 'clickhouse') return {};
+  return { EVENT_STORE: 'clickhouse', CLICKHOUSE_URL: `chdb:${path.join(testDataDir, 'clickhouse')}` };
+}
 
 export interface TestContext {
   app: FastifyInstance;
@@ -51,9 +64,11 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     DATA_DIR: testDataDir,
     WEB_DIST_DIR: '/nonexistent',
+    ...eventStoreEnv(),
     ...env,
   });
   const database = openDatabase(config.databaseUrl!, 5);
+  const eventStore = await openEventStore(config, database.pool, () => undefined);
   const services: Services = {
     db: database.db,
     pool: database.pool,
@@ -61,7 +76,9 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     secret: config.sessionSecret!,
     google: createGoogleVerifier(config.google),
     storage: createLocalStorage(config.dataDir, config.publicUrl, config.sessionSecret!),
+    events: eventStore.store,
   };
+  eventStore.store.start();
   const app = await buildApp(services);
   const mailer = createMailer(database.db, config, (accountId, domainId) =>
     dkimKeyOf(services, database.db, accountId, domainId),
@@ -83,9 +100,29 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
       await app.close();
       mailer.close();
       await closeSenderPools();
+      await eventStore.close();
       await database.close();
     },
   };
+}
+
+/**
+ * Every event of an account, oldest first, read through the configured event store (on ClickHouse, after the spool
+ * is forwarded): the tests that check what was recorded read it the way the product does.
+ */
+export async function storedEvents(services: Services, accountId: number): Promise<StoredEvent[]> {
+  await services.events.settle();
+  return withAccount(services.db, accountId, async (db) => {
+    const out: StoredEvent[] = [];
+    let after: PageCursor | undefined;
+    for (;;) {
+      const rows = await services.events.page(db, accountId, {}, after, 1000);
+      out.push(...rows.slice(0, 1000));
+      if (rows.length <= 1000) break;
+      after = rows[999]!;
+    }
+    return out.sort((a, b) => a.id - b.id);
+  });
 }
 
 export interface ApiResponse<T = any> {
@@ -100,6 +137,8 @@ export interface ApiResponse<T = any> {
 /** A browser-like client: keeps its cookie, sends a same-origin Origin, from its own loopback address. */
 export class Client {
   cookie: string | undefined;
+  /** The other cookies the server set (the pending second factor, a remembered device), name to value. */
+  readonly otherCookies = new Map<string, string>();
   readonly remoteAddress = `127.${rand()}.${rand()}.${rand()}`;
   /** The Origin its requests carry: the app's PUBLIC_URL (a context started with another PUBLIC_URL passes it). */
   constructor(
@@ -119,7 +158,11 @@ export class Client {
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.origin !== null) headers.origin = options.origin ?? this.origin;
-    if (this.cookie) headers.cookie = this.cookie;
+    const cookies = [
+      ...(this.cookie ? [this.cookie] : []),
+      ...[...this.otherCookies].map(([name, value]) => `${name}=${value}`),
+    ];
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
     if (options.body !== undefined || options.rawBody !== undefined)
       headers['content-type'] ??= 'application/json';
     const res = await this.app.inject({
@@ -140,6 +183,13 @@ export class Client {
     if (session) {
       const pair = session.split(';')[0]!;
       this.cookie = pair === 'herald_session=' ? undefined : pair;
+    }
+    for (const other of setCookie.filter((c) => !c.startsWith('herald_session='))) {
+      const pair = other.split(';')[0]!;
+      const name = pair.slice(0, pair.indexOf('='));
+      const value = pair.slice(pair.indexOf('=') + 1);
+      if (value === '' || /max-age=0\b|expires=thu, 01 jan 1970/i.test(other)) this.otherCookies.delete(name);
+      else this.otherCookies.set(name, value);
     }
     let body: unknown = res.body;
     try {

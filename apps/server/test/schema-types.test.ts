@@ -23,6 +23,7 @@ describe('generated table types', () => {
   it('every table except the instance-wide ones carries account_id', async () => {
     const handle = openDatabase(testDatabaseUrl(), 1);
     // marketplace_codes: the operator's list of codes; the tenant role has no access to it at all (migration 0032).
+    // two_factor_recovery_codes: a user's, like password_resets (a user may belong to several accounts; migration 0047).
     const instanceWide = new Set([
       'users',
       'accounts',
@@ -30,6 +31,7 @@ describe('generated table types', () => {
       'dev_mailbox',
       'password_resets',
       'marketplace_codes',
+      'two_factor_recovery_codes',
     ]);
     try {
       const { rows } = await handle.pool.query<{ table_name: string; has: boolean }>(`

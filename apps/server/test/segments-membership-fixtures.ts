@@ -1,7 +1,6 @@
 import type { ConditionNode } from '@herald/contracts';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { createTestContext, registerUser, storedEvents, uniqueEmail, type TestContext } from './helpers.ts';
 import { until } from './until.ts';
 
 /**
@@ -51,11 +50,11 @@ export async function memberCount(segmentId: number): Promise<number | null> {
 }
 
 export async function segmentEvents(segmentId: number) {
-  const { rows } = await sql<{ personId: number; name: string }>`select person_id, name from events
-    where account_id = ${accountId} and type = 'segment' and (data ->> 'segmentId')::bigint = ${segmentId} order by id`.execute(
-    ctx.services.db,
-  );
-  return rows;
+  return (await storedEvents(ctx.services, accountId))
+    .filter(
+      (e) => e.type === 'segment' && Number((e.data as { segmentId?: unknown }).segmentId) === segmentId,
+    )
+    .map((e) => ({ personId: e.personId, name: e.name }));
 }
 
 /** Wait (at most 15 s) until the members are `expected`; the seconds it took. */

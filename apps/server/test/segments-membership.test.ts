@@ -152,11 +152,8 @@ describe('segment membership', () => {
       message: 'the bulk insert reflected in the segment',
     });
     expect((await members(seg.id)).length).toBe(10001);
-    const entered = await sql<{
-      n: number;
-    }>`select count(*)::int as n from events where account_id = ${accountId} and type = 'segment'
-      and name = 'entered' and (data ->> 'segmentId')::bigint = ${seg.id}`.execute(ctx.services.db);
-    expect(entered.rows[0]!.n).toBe(10001);
+    const entered = (await segmentEvents(seg.id)).filter((e) => e.name === 'entered');
+    expect(entered).toHaveLength(10001);
     expect(await memberCount(seg.id)).toBe(10001);
   });
 

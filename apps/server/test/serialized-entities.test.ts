@@ -71,9 +71,21 @@ describe('broadcasts sent whole', () => {
 
   it('POST takes the entity whole and makes a draft of it', async () => {
     const { id: emailId } = await email();
+    // The sender is the signed-in member, whatever the body says (a member id other than the owner's).
+    const member = await ctx.services.db
+      .selectFrom('teamMembers')
+      .select('id')
+      .where('accountId', '=', accountId)
+      .executeTakeFirstOrThrow();
     const res = await client.post(
       '/v1/broadcasts',
-      clientBroadcast({ emailId, stats: { sent: 5 }, archived: true, pausedAt: 'x' }),
+      clientBroadcast({
+        emailId,
+        stats: { sent: 5 },
+        archived: true,
+        pausedAt: 'x',
+        createdBy: member.id + 1,
+      }),
     );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.item).toMatchObject({
@@ -84,7 +96,7 @@ describe('broadcasts sent whole', () => {
       archived: false,
       pausedAt: null,
     });
-    expect(res.body.item.createdBy).not.toBe(99);
+    expect(res.body.item.createdBy).toBe(member.id);
   });
 
   it('PATCH takes the item back whole, with the changes made', async () => {

@@ -11,7 +11,14 @@ import {
   normalisePageUrl,
 } from '../src/features/site-tracking/form-payload.ts';
 import { identityToken } from '../src/features/site-tracking/visitor-identity.ts';
-import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import {
+  Client,
+  createTestContext,
+  registerUser,
+  storedEvents,
+  uniqueEmail,
+  type TestContext,
+} from './helpers.ts';
 
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof registerUser>>;
@@ -32,16 +39,7 @@ const collect = (body: unknown) =>
     headers: { 'content-type': 'text/plain' },
   });
 const anon = () => `anon${Math.random().toString(36).slice(2, 14)}`;
-const eventCount = async () =>
-  Number(
-    (
-      await ctx.services.db
-        .selectFrom('events')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('accountId', '=', owner.account.accountId)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const eventCount = async () => (await storedEvents(ctx.services, owner.account.accountId)).length;
 const personByEmail = async (email: string) =>
   (await owner.client.get(`/v1/people/search?query=${encodeURIComponent(email)}`)).body.users[0];
 

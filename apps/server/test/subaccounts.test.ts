@@ -102,7 +102,7 @@ describe('sub-accounts and switching', () => {
     expect(
       (await client.get('/v1/team-members/accounts')).body.accounts.map((a: { id: number }) => a.id),
     ).not.toContain(sub.id);
-    await runAccountDeletion(ctx.services.db, sub.id);
+    await runAccountDeletion(ctx.services.events, ctx.services.db, sub.id);
     expect(
       await ctx.services.db.selectFrom('accounts').select('id').where('id', '=', sub.id).executeTakeFirst(),
     ).toBeUndefined();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Account } from './accounts.ts';
 import { broadcastStatuses } from './broadcasts.ts';
 
 /**
- * Contracts of issue 18: the dashboard (GET /v1/dashboard) and the getting-started rule of the top bar and the
- * Quick Start (docs/web-app.md). Each card of the dashboard is null when the team member lacks the scope its numbers
- * need (people:read, broadcasts:read): the page hides the card instead of failing.
+ * Contracts of issue 18: the dashboard (GET /v1/dashboard) and the getting-started state of the top bar and the
+ * Quick Start (docs/web-app.md; the rule itself is in getting-started.ts). Each card of the dashboard is null when the
+ * team member lacks the scope its numbers need (people:read, broadcasts:read): the page hides the card instead of
+ * failing.
  */
 
 /** Days in the growth chart, and in the period it is compared with. */
@@ -64,24 +64,3 @@ export const DashboardResponse = z.object({
   gettingStarted: GettingStarted,
 });
 export type DashboardResponse = z.infer<typeof DashboardResponse>;
-
-/**
- * The four-step getting-started rule (docs/web-app.md): 20% with next 'Import People' while nothing was imported and
- * the account holds one person or none; then 40% 'Connect Apps', 60% 'Create Flow', 80% 'Get Help' until each is
- * done; 100% (nothing next) when all are. The import step counts as done once the account holds more than one
- * person, however they came.
- */
-export function gettingStartedOf(account: Pick<Account, 'onboarding' | 'peopleCount'>): GettingStarted {
-  const { onboarding, peopleCount } = account;
-  const done = {
-    import: onboarding.import === true || peopleCount > 1,
-    apps: onboarding.apps === true,
-    flow: onboarding.flow === true,
-    help: onboarding.help === true,
-  };
-  if (!done.import) return { percent: 20, next: { label: 'Import People', to: '/start/import' }, done };
-  if (!done.apps) return { percent: 40, next: { label: 'Connect Apps', to: '/start/apps' }, done };
-  if (!done.flow) return { percent: 60, next: { label: 'Create Flow', to: '/start/flow' }, done };
-  if (!done.help) return { percent: 80, next: { label: 'Get Help', to: '/start/help' }, done };
-  return { percent: 100, next: null, done };
-}

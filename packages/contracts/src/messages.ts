@@ -25,6 +25,10 @@ export const messages = {
   couldNotSaveAccount: "Couldn't save your account.",
   initialPasswordAlreadySet: 'Your password is already set. Use "Forgot password" to change it.',
   passwordTooShort: 'Password must be at least 8 characters.',
+  // New passwords are checked offline (docs/team-and-accounts.md, "Password strength").
+  passwordCommon: 'This password is on a list of commonly used passwords. Choose another one.',
+  passwordWeak: 'This password is too easy to guess. Make it longer: a few unrelated words work well.',
+  passwordHint: 'At least 8 characters and hard to guess: a few unrelated words work well.',
   // Password reset
   resetRequested: 'If an account uses that email, a link to reset the password is on its way.',
   resetTokenInvalid: 'This reset link is invalid or has expired. Please request a new one.',

@@ -1,6 +1,16 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ConditionNode, ConditionOf, ConditionType, PersonFieldType } from '@herald/contracts';
 
+/**
+ * One event condition's answer from the event store (event-sets.ts): the people it is true for are `ids`
+ * (`complement: false`) or everyone but `ids` (`complement: true`), so "did not open" and "at most 2 times" never
+ * list the people without events.
+ */
+export interface EventSet {
+  ids: readonly number[];
+  complement: boolean;
+}
+
 /** What the compiler needs to know about the account; no I/O, so compiling is pure and testable. */
 export interface CompileContext {
   accountId: number;
@@ -10,6 +20,11 @@ export interface CompileContext {
   fieldTypes: ReadonlyMap<string, PersonFieldType>;
   /** Conditions of the account's stored segments by id (automatic ones already expanded). */
   segments: ReadonlyMap<number, ConditionNode[]>;
+  /**
+   * Set when events live in ClickHouse: the answer to each event condition of the tree, by eventConditionKey
+   * (event-sets.ts). Unset: event conditions read PostgreSQL's events table.
+   */
+  eventSets?: ReadonlyMap<string, EventSet>;
 }
 
 /** The compile state one condition sees: the context and a way to compile a referenced segment. */

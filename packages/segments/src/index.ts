@@ -4,3 +4,13 @@ export { validateConditions, isTimeRelative, referencedSegments } from './valida
 export { explainQuery } from './explain.ts';
 export { tagChangeReads, tagChangeMatters, type TagChangeReads } from './dependence.ts';
 export { parseConditionDate } from './dates.ts';
+export {
+  eventConditionsOf,
+  eventConditionKey,
+  eventSetQuery,
+  isEventCondition,
+  jsonTextCh,
+  type EventCondition,
+  type EventSet,
+  type EventSetQuery,
+} from './event-sets.ts';

@@ -1,5 +1,8 @@
 import { accountsRoutes } from '../features/accounts/accounts.routes.ts';
 import { authRoutes } from '../features/auth/auth.routes.ts';
+import { twoFactorRoutes } from '../features/auth/two-factor.routes.ts';
+import { ssoRoutes } from '../features/auth/sso.routes.ts';
+import { userSessionsRoutes } from '../features/auth/user-sessions.routes.ts';
 import { devMailboxRoutes } from '../features/dev-mailbox/dev-mailbox.routes.ts';
 import { filesRoutes } from '../features/files/files.routes.ts';
 import { peopleRoutes } from '../features/people/people.routes.ts';
@@ -35,11 +38,15 @@ import { marketplaceRoutes } from '../features/marketplace/marketplace.routes.ts
 import { flowWebhooksRoutes } from '../features/flows/flow-webhooks.routes.ts';
 import { integrationsRoutes } from '../features/integrations/integrations.routes.ts';
 import type { RouteDef } from '../http/route.ts';
+import { auditLogRoutes } from '../features/audit-log/audit-log.routes.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
 export const allRoutes: RouteDef[] = [
   ...systemRoutes,
   ...authRoutes,
+  ...twoFactorRoutes,
+  ...ssoRoutes,
+  ...userSessionsRoutes,
   ...accountsRoutes,
   ...teamRoutes,
   ...peopleRoutes,
@@ -74,4 +81,5 @@ export const allRoutes: RouteDef[] = [
   ...aiWriterRoutes,
   ...marketplaceRoutes,
   ...integrationsRoutes,
+  ...auditLogRoutes,
 ];

@@ -6,6 +6,7 @@ import { runAccountDeletion } from '../features/accounts/account-admin.service.t
 import { runAbTestDecide } from '../features/broadcasts/ab-tests.jobs.ts';
 import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';
 import { runBillingSweep } from '../features/billing/billing.jobs.ts';
+import { runPruneAuditLog } from '../features/audit-log/audit-log.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runImport } from '../features/imports/imports.service.ts';
 import { runPeopleSearchFill } from '../features/people/people-search.jobs.ts';
@@ -29,7 +30,7 @@ type Handler<N extends JobName> = (
 export function buildTaskList(services: Services & { mailer: Mailer }): Record<JobName, Task> {
   const handlers: { [N in JobName]: Handler<N> } = {
     'send-email': (payload, s) => s.mailer.deliver(payload.idempotencyKey),
-    'delete-account': (payload, s) => runAccountDeletion(s.db, payload.accountId),
+    'delete-account': (payload, s) => runAccountDeletion(s.events, s.db, payload.accountId),
     'bulk-action': (payload, s) => runBulkAction(s, payload.accountId, payload.bulkActionId),
     'import-people': (payload, s) => runImport(s, payload.accountId, payload.importId),
     'people-search-fill': (payload, s) => runPeopleSearchFill(s, payload.accountId, payload.since),
@@ -45,6 +46,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'slack-send': (payload, s) => runSlackSend(s, payload.accountId),
     'flow-scheduled-triggers': (_payload, s) => runFlowScheduledTriggers(s),
     'billing-sweep': async (_payload, s) => void (await runBillingSweep(s)),
+    'prune-audit-log': async (_payload, s) => void (await runPruneAuditLog(s)),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

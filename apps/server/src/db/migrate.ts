@@ -8,6 +8,9 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
+    // Migrations written side by side land in either order (0050 was merged before 0049): a database that already
+    // ran a later one still runs an earlier newcomer instead of refusing to start.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -71,6 +71,9 @@ export interface Accounts {
   planPrice: string | null;
   planProvider: string | null;
   planSetAt: Date | null;
+  requireTwoFactor: Generated<boolean>;
+  apiKeyLastUsedAt: Date | null;
+  auditLogRetentionMonths: Generated<number>;
 }
 
 export interface AiSuggestions {
@@ -86,6 +89,20 @@ export interface AiTokenUse {
   month: Date;
   tokens: Generated<number>;
   requests: Generated<number>;
+}
+
+export interface AuditLog {
+  accountId: number;
+  id: Generated<number>;
+  at: Generated<Date>;
+  actorKind: string;
+  actorUserId: number | null;
+  actorLabel: string;
+  ip: string | null;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  changes: Json | null;
 }
 
 export interface BillingSubscriptions {
@@ -308,6 +325,13 @@ export interface Emails {
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
   categoryId: number | null;
+}
+
+export interface EventForwards {
+  accountId: number;
+  id: Generated<number>;
+  eventIds: number[];
+  createdAt: Generated<Date>;
 }
 
 export interface EventNames {
@@ -664,6 +688,7 @@ export interface Sessions {
   expiresAt: Date;
   userAgent: string | null;
   ip: string | null;
+  handle: Generated<string>;
 }
 
 export interface SiteForms {
@@ -702,6 +727,22 @@ export interface SlackMessages {
   lastError: string | null;
   createdAt: Generated<Date>;
   finishedAt: Date | null;
+}
+
+export interface SsoConnections {
+  accountId: number;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  defaultScopes: Json;
+  requireSso: Generated<boolean>;
+  createdAt: Generated<Date>;
+  updatedAt: Generated<Date>;
+}
+
+export interface SsoDomains {
+  accountId: number;
+  domain: string;
 }
 
 export interface SuppressionHistory {
@@ -763,6 +804,13 @@ export interface TransactionalSends {
   createdAt: Generated<Date>;
 }
 
+export interface TwoFactorRecoveryCodes {
+  userId: number;
+  codeHash: string;
+  usedAt: Date | null;
+  createdAt: Generated<Date>;
+}
+
 export interface Users {
   id: Generated<number>;
   email: string;
@@ -772,6 +820,9 @@ export interface Users {
   createdWithGoogle: Generated<boolean>;
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
+  totpSecret: string | null;
+  totpEnabledAt: Date | null;
+  totpLastStep: number | null;
 }
 
 export interface WebhookDeliveries {
@@ -825,6 +876,7 @@ export interface DB {
   accounts: Accounts;
   aiSuggestions: AiSuggestions;
   aiTokenUse: AiTokenUse;
+  auditLog: AuditLog;
   billingSubscriptions: BillingSubscriptions;
   billingWebhookEvents: BillingWebhookEvents;
   broadcasts: Broadcasts;
@@ -841,6 +893,7 @@ export interface DB {
   emailMetricsHourly: EmailMetricsHourly;
   emailMetricsLinks: EmailMetricsLinks;
   emails: Emails;
+  eventForwards: EventForwards;
   eventNames: EventNames;
   events: Events;
   flowConversions: FlowConversions;
@@ -874,11 +927,14 @@ export interface DB {
   siteForms: SiteForms;
   siteVisitors: SiteVisitors;
   slackMessages: SlackMessages;
+  ssoConnections: SsoConnections;
+  ssoDomains: SsoDomains;
   suppressionHistory: SuppressionHistory;
   suppressions: Suppressions;
   tags: Tags;
   teamMembers: TeamMembers;
   transactionalSends: TransactionalSends;
+  twoFactorRecoveryCodes: TwoFactorRecoveryCodes;
   users: Users;
   webhookDeliveries: WebhookDeliveries;
   webhookEndpoints: WebhookEndpoints;

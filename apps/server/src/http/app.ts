@@ -16,7 +16,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Database } from '../db/connection.ts';
 import { withAccount } from '../db/tenancy.ts';
+import { requestDuration } from '../lib/prometheus.ts';
 import type { Services } from '../services.ts';
+import { AuditTrail, routeAuditEntry, writeAuditEntry } from './audit.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import type { RouteDef, Session } from './route.ts';
 import { readSession } from './session-cookie.ts';
@@ -70,6 +72,19 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
   app.addHook('onRoute', (options) => {
     for (const method of [options.method].flat())
       if (method !== 'HEAD') mounted.push({ method, url: options.url });
+  });
+  // Every answer's duration, by route pattern (/v1/people/:id, not the URL with its ids): one observe, no await. The
+  // tracking pixel and redirect are answered before Fastify (tracking.endpoints.ts) and are not in it.
+  app.addHook('onResponse', (request, reply, done) => {
+    requestDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_class: `${Math.floor(reply.statusCode / 100)}xx`,
+      },
+      reply.elapsedTime / 1000,
+    );
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -184,23 +199,34 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
     },
     handler: async (request, reply) => {
       const session = sessions.get(request);
-      const run = (db: Database) =>
-        def.handler({
-          body: request.body,
-          query: request.query,
-          params: request.params,
-          request,
-          reply,
-          services,
-          db,
-          session,
-        });
+      const audit = new AuditTrail();
+      const context = (db: Database) => ({
+        body: request.body,
+        query: request.query,
+        params: request.params,
+        request,
+        reply,
+        services,
+        db,
+        session,
+        audit,
+      });
+      const run = (db: Database) => def.handler(context(db));
+      // Every signed-in write leaves one audit entry in its own transaction, after the handler succeeded (docs/security.md).
       const result =
         def.auth === 'session' && session
-          ? await withAccount(services.db, session.accountId, run)
+          ? await withAccount(services.db, session.accountId, async (db) => {
+              const isWrite = def.method !== 'GET' && !def.audit?.isRead;
+              const before = isWrite && def.audit?.before ? await def.audit.before(context(db)) : undefined;
+              const answer = await run(db);
+              if (isWrite && !audit.isIgnored && reply.statusCode < 400)
+                await writeAuditEntry(db, routeAuditEntry(audit, request, def, session, answer, before));
+              return answer;
+            })
           : await run(services.db);
       if (reply.sent) return reply;
-      reply.code(def.status);
+      // A handler may set another status for its answer itself (GET /readyz: 503 when not ready); else the route's.
+      if (reply.statusCode === 200) reply.code(def.status);
       return def.status === 204 ? reply.send() : result;
     },
   });

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Database } from '../db/connection.ts';
 import type { Services } from '../services.ts';
+import type { AuditTrail } from './audit.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** public: anyone; session: a signed-in team member of the current account. */
@@ -30,6 +31,8 @@ export interface RouteContext<A extends Auth, B, Q, P> {
   /** For signed-in routes, a transaction that sees only the session's account (db/tenancy.ts). */
   db: Database;
   session: A extends 'session' ? Session : Session | undefined;
+  /** The audit entry a signed-in write records in its transaction; `audit.change()` says what changed (http/audit.ts). */
+  audit: AuditTrail;
 }
 
 export interface RouteSpec<
@@ -64,6 +67,16 @@ export interface RouteSpec<
   example?: B extends z.ZodType ? z.input<B> : never;
   /** Instance-level routes (health, config, the dev mailbox, signed files) hold no account's data. */
   tenant?: false;
+  /**
+   * The audit entry's before → after (http/audit.ts): `before` reads the resource in the same transaction before the
+   * handler runs; the fields the body names are compared with the handler's answer (or the body). `resource` names it.
+   */
+  audit?: {
+    resource?: string;
+    before?: (ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>) => Promise<unknown>;
+    /** A read sent with POST (a count, a preview): it changes nothing, so it writes no entry. */
+    isRead?: true;
+  };
   handler: (
     ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>,
   ) => Promise<R extends z.ZodType ? z.infer<R> : void>;
@@ -87,6 +100,11 @@ export interface RouteDef {
   rawBody?: boolean;
   example?: unknown;
   tenant: boolean;
+  audit?: {
+    resource?: string;
+    before?: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;
+    isRead?: true;
+  };
   handler: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;
 }
 
@@ -105,5 +123,6 @@ export function route<
     csrf: spec.csrf ?? true,
     tenant: spec.tenant ?? true,
     handler: spec.handler as RouteDef['handler'],
+    audit: spec.audit as RouteDef['audit'],
   };
 }

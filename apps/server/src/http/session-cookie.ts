@@ -9,6 +9,7 @@ import {
   touchSession,
 } from './sessions.queries.ts';
 import type { Session } from './route.ts';
+import { writeAuditEntry } from './audit.ts';
 
 export const sessionCookieName = 'herald_session';
 
@@ -39,6 +40,8 @@ export async function startSession(
     userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
     ip: request.ip,
   });
+  // Every way in (password, Google, a second factor, a reset link, an invitation, a new account) ends here.
+  await writeSignInEntry(services, request, userId, accountId, 'sign in');
   reply.setCookie(sessionCookieName, token, cookieOptions(services, request));
 }
 
@@ -67,6 +70,28 @@ export async function endSession(
   reply: FastifyReply,
 ): Promise<void> {
   const token = request.cookies[sessionCookieName];
-  if (token) await deleteSession(services.db, hashToken(token));
+  if (token) {
+    const row = await deleteSession(services.db, hashToken(token));
+    if (row) await writeSignInEntry(services, request, row.userId, row.accountId, 'sign out');
+  }
   reply.clearCookie(sessionCookieName, { path: '/' });
+}
+
+/** Sign-ins and sign-outs in the account's audit log, with the route that started or ended the session. */
+async function writeSignInEntry(
+  services: Services,
+  request: FastifyRequest,
+  userId: number,
+  accountId: number,
+  what: 'sign in' | 'sign out',
+): Promise<void> {
+  await writeAuditEntry(services.db, {
+    accountId,
+    session: { id: 'session', userId },
+    ip: request.ip,
+    action: `${what} (${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]})`,
+    resourceType: 'session',
+    resourceId: null,
+    changes: null,
+  });
 }

@@ -53,6 +53,7 @@ export async function touchSession(db: Database, id: string) {
     .execute();
 }
 
+/** Delete a session; answers whose it was (for the audit log), if it existed. */
 export async function deleteSession(db: Database, id: string) {
-  await db.deleteFrom('sessions').where('id', '=', id).execute();
+  return db.deleteFrom('sessions').where('id', '=', id).returning(['userId', 'accountId']).executeTakeFirst();
 }

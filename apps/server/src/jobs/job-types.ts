@@ -23,6 +23,8 @@ export interface JobPayloads {
   'slack-send': { accountId: number };
   'flow-scheduled-triggers': Record<string, unknown>;
   'billing-sweep': Record<string, unknown>;
+  /** Daily: audit entries past their account's retention go (features/audit-log). */
+  'prune-audit-log': Record<string, unknown>;
 }
 export type JobName = keyof JobPayloads;
 

@@ -6,7 +6,14 @@ import crypto from 'node:crypto';
  * for one purpose, so a token of one kind is worthless as another, a changed byte fails, and nobody
  * can read an id out of a link. Each carries its expiry.
  */
-export type TokenPurpose = 'preferences' | 'sender-verification';
+export type TokenPurpose =
+  | 'preferences'
+  | 'sender-verification'
+  // Sign-in cookies: the password was right, a second factor is due; a device that gave one may skip it.
+  | 'second-factor'
+  | 'trusted-device'
+  // A single sign-on under way: the account, state, nonce and PKCE verifier until the provider sends the user back.
+  | 'sso';
 
 const keys = new Map<string, Buffer>();
 
@@ -71,8 +78,8 @@ export function openToken(
   }
 }
 
-/** A key for encrypting secrets at rest (DKIM private keys), derived from the server secret. */
-export function atRestKey(secret: string, purpose: 'dkim'): Buffer {
+/** A key for encrypting secrets at rest (DKIM private keys, TOTP secrets, SSO client secrets), derived from the server secret. */
+export function atRestKey(secret: string, purpose: 'dkim' | 'totp' | 'sso'): Buffer {
   return Buffer.from(crypto.hkdfSync('sha256', secret, 'herald at rest', `herald:${purpose}`, 32));
 }
 

@@ -10,7 +10,13 @@ import {
   waitUntil,
   type HeraldProcess,
 } from './herald-process.ts';
-import { broadcastState, prepareSendAccount, sendBroadcast, sendTotals } from './send-setup.ts';
+import {
+  broadcastDone,
+  broadcastState,
+  prepareSendAccount,
+  sendBroadcast,
+  sendTotals,
+} from './send-setup.ts';
 import { startSink, type Sink } from './sink.ts';
 import { testDatabaseUrl } from '../helpers.ts';
 
@@ -79,15 +85,7 @@ describe('faults: SIGKILL during a broadcast', () => {
         );
         await herald.start();
       }
-      const done = await waitUntil(
-        async () => {
-          const now = await state();
-          return now.status !== 'sending' && now.pending + now.sending === 0 ? now : undefined;
-        },
-        240_000,
-        async () => JSON.stringify(await state()),
-        500,
-      );
+      const done = await broadcastDone(ctx, accountId, broadcastId);
       // No row is left to send: anything still on its way is counted once the sink has no message arriving.
       await sink.idle();
       const totals = sendTotals(sink, addresses);

@@ -22,9 +22,10 @@ export const secondsSince = (started: number) => Math.round((performance.now() -
 /**
  * The built Herald server as `npm start` runs it (API and worker in one process, `node apps/server/dist/main.js`),
  * in a child process that the fault suite kills with SIGKILL and starts again. Its stderr is kept (the last 200 lines)
- * so a test can show what it logged; `exits` counts the times it ended without being killed by the suite.
+ * so a test can show what it logged; `exits` counts the times it ended without being killed by the suite. `args` go
+ * on its command line (`--role=api`, `--role=worker`; none: the default role, all).
  */
-export function heraldProcess(env: Record<string, string>) {
+export function heraldProcess(env: Record<string, string>, args: string[] = []) {
   if (!fs.existsSync(serverMain))
     throw new Error(`${serverMain} is missing: run npm run build first (npm run test:faults does)`);
   let child: ChildProcess | undefined;
@@ -35,7 +36,7 @@ export function heraldProcess(env: Record<string, string>) {
 
   const start = async (): Promise<void> => {
     killing = false;
-    const started = spawn(process.execPath, [serverMain], {
+    const started = spawn(process.execPath, [serverMain, ...args], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
@@ -58,7 +59,8 @@ export function heraldProcess(env: Record<string, string>) {
     await new Promise<void>((resolve, reject) => {
       const onData = (chunk: Buffer) => {
         keep(chunk);
-        if (chunk.toString().includes('Herald is running')) {
+        // A process with the API says `Herald is running at …`; a worker alone `Herald worker is running`.
+        if (/Herald (worker )?is running/.test(chunk.toString())) {
           started.stdout!.off('data', onData);
           started.stdout!.on('data', keep);
           resolve();

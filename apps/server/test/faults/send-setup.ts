@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
+import type { Database } from '../../src/db/connection.ts';
 import { newEmail } from '../email-helpers.ts';
 import { registerUser, type TestContext } from '../helpers.ts';
+import { waitUntil } from './herald-process.ts';
 import type { Sink } from './sink.ts';
 
 /**
@@ -67,6 +69,20 @@ export async function broadcastState(ctx: TestContext, accountId: number, broadc
   return rows[0]!;
 }
 
+/** The broadcast's state once it is no longer sending and no row is pending or in flight (at most 240 s). */
+export function broadcastDone(ctx: TestContext, accountId: number, broadcastId: number) {
+  const state = () => broadcastState(ctx, accountId, broadcastId);
+  return waitUntil(
+    async () => {
+      const now = await state();
+      return now.status !== 'sending' && now.pending + now.sending === 0 ? now : undefined;
+    },
+    240_000,
+    async () => JSON.stringify(await state()),
+    500,
+  );
+}
+
 /**
  * What the sink says of a send to `addresses`: people who got nothing (`lost`, and apart from them `lostAtDot`: those
  * whose message was cut at its final dot, see Sink.wasCutAtDot), and messages beyond one per person or Message-ID.
@@ -88,4 +104,24 @@ export function sendTotals(sink: Sink, addresses: string[]) {
     lostAtDot,
     duplicated: Math.max(duplicated, counts.duplicateMessageIds),
   };
+}
+
+/**
+ * The deliveries of a send recorded as sent, by `<person> <Message-ID>`: each should have one `sent` email event
+ * (recordSent writes it with the row, naming the message in `data.messageId`). `sourceId`: one broadcast; none: every
+ * delivery of that kind in the account.
+ */
+export async function sentDeliveries(
+  db: Database,
+  accountId: number,
+  sourceKind: 'broadcast' | 'flow',
+  sourceId?: number,
+): Promise<Map<string, number>> {
+  const { rows } = await sql<{ key: string; n: number }>`
+    select coalesce(person_id::text, '') || ' ' || coalesce(message_id, '') as key, count(*)::int as n
+    from deliveries
+    where account_id = ${accountId} and source_kind = ${sourceKind} and status = 'sent'
+      and (${sourceId ?? null}::bigint is null or source_id = ${sourceId ?? null}::bigint)
+    group by 1`.execute(db);
+  return new Map(rows.map((row) => [row.key, row.n]));
 }

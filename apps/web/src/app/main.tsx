@@ -2,14 +2,11 @@ import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import '@mantine/core/styles/InlineInput.css';
-import '@mantine/notifications/styles.css';
 import './global.css';
 
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { installGlobalErrorHandlers } from './global-errors.ts';
@@ -17,17 +14,24 @@ import { createQueryClient } from './query-client.ts';
 import { router } from './routes.tsx';
 import { theme } from './theme.ts';
 
+// Toasts and confirm dialogs arrive after the first page: neither is needed to paint it (docs/web-app.md).
+const Notifications = lazy(() => import('./notifications.tsx'));
+const Modals = lazy(() => import('./modals.tsx'));
+
 installGlobalErrorHandlers();
 const queryClient = createQueryClient();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-right" limit={5} />
+      <Suspense fallback={null}>
+        <Notifications />
+      </Suspense>
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <RouterProvider router={router} />
-        </ModalsProvider>
+        <RouterProvider router={router} />
+        <Suspense fallback={null}>
+          <Modals />
+        </Suspense>
       </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,

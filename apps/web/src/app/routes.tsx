@@ -2,7 +2,6 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
-import { AppShellLayout } from './shell/app-shell.tsx';
 
 const title = (name: string): { handle: RouteHandle } => ({ handle: { title: name } });
 
@@ -15,6 +14,24 @@ const publicRoutes: RouteObject[] = [
     path: 'login',
     ...title('Login'),
     lazy: () => import('../features/auth/login-page.tsx').then((m) => ({ Component: m.LoginPage })),
+  },
+  {
+    path: 'login/two-factor',
+    ...title('Two-factor sign-in'),
+    lazy: () =>
+      import('../features/two-factor/sign-in-code-page.tsx').then((m) => ({ Component: m.SignInCodePage })),
+  },
+  {
+    path: 'login/two-factor/setup',
+    ...title('Set up two-factor sign-in'),
+    lazy: () =>
+      import('../features/two-factor/sign-in-setup-page.tsx').then((m) => ({ Component: m.SignInSetupPage })),
+  },
+  {
+    path: 'sso/callback',
+    ...title('Single sign-on'),
+    lazy: () =>
+      import('../features/sso/sso-callback-page.tsx').then((m) => ({ Component: m.SsoCallbackPage })),
   },
   {
     path: 'error',
@@ -114,24 +131,13 @@ const startRoutes: RouteObject[] = [
 ];
 
 const accountRoutes: RouteObject[] = [
-  {
-    path: 'account/info',
+  // The account's settings, under its three addresses.
+  ...['account/info', 'account-info', 'settings/account'].map((path) => ({
+    path,
     ...title('Your Account'),
     lazy: () =>
       import('../features/account/account-info-page.tsx').then((m) => ({ Component: m.AccountInfoPage })),
-  },
-  {
-    path: 'account-info',
-    ...title('Your Account'),
-    lazy: () =>
-      import('../features/account/account-info-page.tsx').then((m) => ({ Component: m.AccountInfoPage })),
-  },
-  {
-    path: 'settings/account',
-    ...title('Your Account'),
-    lazy: () =>
-      import('../features/account/account-info-page.tsx').then((m) => ({ Component: m.AccountInfoPage })),
-  },
+  })),
   {
     path: 'profile',
     ...title('Profile'),
@@ -146,6 +152,12 @@ const accountRoutes: RouteObject[] = [
     path: 'settings/team',
     ...title('Team Members'),
     lazy: () => import('../features/team/team-page.tsx').then((m) => ({ Component: m.TeamPage })),
+  },
+  {
+    path: 'settings/audit-log',
+    ...title('Audit Log'),
+    lazy: () =>
+      import('../features/audit-log/audit-log-page.tsx').then((m) => ({ Component: m.AuditLogPage })),
   },
   {
     path: 'settings/accounts',
@@ -366,7 +378,7 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            element: <AppShellLayout />,
+            lazy: () => import('./shell/app-shell.tsx').then((m) => ({ Component: m.AppShellLayout })),
             children: [
               { index: true, ...title('Home'), element: <Navigate to="/dashboard" replace /> },
               ...startRoutes,

@@ -135,5 +135,7 @@ export const api = {
     request<T>('POST', path, { ...options, body }),
   patch: <T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>) =>
     request<T>('PATCH', path, { ...options, body }),
+  put: <T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>) =>
+    request<T>('PUT', path, { ...options, body }),
   delete: <T = unknown>(path: string, options?: RequestOptions<T>) => request<T>('DELETE', path, options),
 };

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ConditionOf } from '@herald/contracts';
 import type { ConditionCompiler } from '../context.ts';
+import { eventSetFilter } from '../event-sets.ts';
 import { hasEvent } from '../events.ts';
 import { isRelativeWindow, validateWindow, windowFilter } from '../window.ts';
 
@@ -14,6 +15,8 @@ function subjectFilter(subject: ConditionOf<'emailActivity'>['subject']): RawBui
 /** Email activity (events of type email named sent/opened/...), for any email, one email, a flow or a broadcast. */
 export const emailActivityCompiler: ConditionCompiler<'emailActivity'> = {
   compile: (condition, { ctx }) => {
+    const fromSet = eventSetFilter(ctx, condition);
+    if (fromSet) return fromSet;
     const found = hasEvent(ctx, [
       sql<SqlBool>`e.type = 'email'`,
       sql<SqlBool>`e.name = ${condition.activity}::text`,

@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ConditionOf } from '@herald/contracts';
 import type { ConditionCompiler } from '../context.ts';
 import { countEvents } from '../events.ts';
+import { eventSetFilter } from '../event-sets.ts';
 import { textMatch } from '../text-match.ts';
 import { isRelativeWindow, validateWindow, windowFilter } from '../window.ts';
 
@@ -14,6 +15,7 @@ function propertyFilter(filter: ConditionOf<'event'>['properties'][number]): Raw
 /** A tracked event (type track) by name: how many times, when, with which properties. */
 export const eventCompiler: ConditionCompiler<'event'> = {
   compile: (condition, { ctx }) =>
+    eventSetFilter(ctx, condition) ??
     countEvents(
       ctx,
       [

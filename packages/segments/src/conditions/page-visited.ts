@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ConditionOf } from '@herald/contracts';
 import type { ConditionCompiler } from '../context.ts';
+import { eventSetFilter } from '../event-sets.ts';
 import { hasEvent, wildcardToLike } from '../events.ts';
 import { textMatch } from '../text-match.ts';
 import { isRelativeWindow, validateWindow, windowFilter } from '../window.ts';
@@ -15,6 +16,8 @@ function urlFilter(condition: ConditionOf<'pageVisited'>): RawBuilder<SqlBool> {
 /** A page view (event type page) whose URL matches, in a window; or none such. */
 export const pageVisitedCompiler: ConditionCompiler<'pageVisited'> = {
   compile: (condition, { ctx }) => {
+    const fromSet = eventSetFilter(ctx, condition);
+    if (fromSet) return fromSet;
     const found = hasEvent(ctx, [
       sql<SqlBool>`e.type = 'page'`,
       urlFilter(condition),

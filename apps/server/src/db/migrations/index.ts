@@ -43,6 +43,11 @@ import * as personEmailCountsFromEvents from './0042-person-email-counts-from-ev
 import * as segmentMarksTakePlan from './0043-segment-marks-take-plan.ts';
 import * as trackingRollupAtWrite from './0044-tracking-rollup-at-write.ts';
 import * as sendProblems from './0045-send-problems.ts';
+import * as eventForwards from './0046-event-forwards.ts';
+import * as twoFactor from './0047-two-factor.ts';
+import * as sessionHandles from './0048-session-handles.ts';
+import * as singleSignOn from './0049-single-sign-on.ts';
+import * as auditLog from './0050-audit-log.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -90,4 +95,9 @@ export const migrations: Record<string, Migration> = {
   '0043-segment-marks-take-plan': segmentMarksTakePlan,
   '0044-tracking-rollup-at-write': trackingRollupAtWrite,
   '0045-send-problems': sendProblems,
+  '0046-event-forwards': eventForwards,
+  '0047-two-factor': twoFactor,
+  '0048-session-handles': sessionHandles,
+  '0049-single-sign-on': singleSignOn,
+  '0050-audit-log': auditLog,
 };

@@ -137,9 +137,32 @@ export async function deleteAccountRow(userDb: Database, accountId: number) {
 export async function setApiKey(db: Database, accountId: number, hash: string, hint: string) {
   await db
     .updateTable('accounts')
-    .set({ apiKeyHash: hash, apiKeyHint: hint })
+    .set({ apiKeyHash: hash, apiKeyHint: hint, apiKeyLastUsedAt: null })
     .where('id', '=', accountId)
     .execute();
+}
+
+/** Record a use of the account's API key, at most once a minute, so that API traffic does not write every call. */
+export async function touchApiKeyUse(userDb: Database, accountId: number) {
+  await userDb
+    .updateTable('accounts')
+    .set({ apiKeyLastUsedAt: sql<Date>`now()` })
+    .where('id', '=', accountId)
+    .where((eb) =>
+      eb.or([
+        eb('apiKeyLastUsedAt', 'is', null),
+        eb('apiKeyLastUsedAt', '<', sql<Date>`now() - interval '1 minute'`),
+      ]),
+    )
+    .execute();
+}
+
+export function findApiKeyInfo(db: Database, accountId: number) {
+  return db
+    .selectFrom('accounts')
+    .select(['apiKeyHash', 'apiKeyHint', 'apiKeyLastUsedAt'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
 }
 
 /** The account an API key belongs to, with its first owner, whom the key acts as. */

@@ -7,6 +7,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../../http/errors
 import type { Session } from '../../http/route.ts';
 import { enqueueJob } from '../../jobs/enqueue.ts';
 import { hashToken, randomToken } from '../../lib/tokens.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import type { Services } from '../../services.ts';
 import { findAccount, listAccountsOfUser } from './accounts.queries.ts';
 import { loadAccount } from './accounts.service.ts';
@@ -15,12 +16,14 @@ import {
   deleteAccountRow,
   deleteTenantBatch,
   findAcceptedMembership,
+  findApiKeyInfo,
   findApiKeyOwner,
   insertSubaccount,
   listOpenIssues,
   markDeleting,
   moveSession,
   setApiKey,
+  touchApiKeyUse,
 } from './account-admin.queries.ts';
 
 /** Accounts at or above this many tenant rows are deleted by a background job. */
@@ -92,12 +95,19 @@ export async function deleteAccount(services: Services, session: Session, accoun
     });
     return { result: 'in-progress' as const, message: teamMessages.accountDeleteInProgress };
   }
+  await services.events.deleteAccount(accountId);
   await services.db.transaction().execute((trx) => deleteAccountRow(trx, accountId));
   return { result: 'deleted' as const, message: 'deleted' };
 }
 
 /** The delete-account job: remove the account's rows batch by batch (resumable), then the account. */
-export async function runAccountDeletion(userDb: Database, accountId: number): Promise<void> {
+export async function runAccountDeletion(
+  events: EventStore,
+  userDb: Database,
+  accountId: number,
+): Promise<void> {
+  // The event store first: were the job to stop after the account row went, nothing would name the events.
+  await events.deleteAccount(accountId);
   while (!(await deleteTenantBatch(userDb, accountId, deleteBatchSize))) {
     // each batch commits on its own, so a restarted job continues where it stopped
   }
@@ -112,11 +122,21 @@ export async function rotateApiKey(db: Database, session: Session) {
   return { apiKey, hint };
 }
 
+/** GET /v1/accounts/api-key: the key's last characters and when it was last used; never the key. */
+export async function apiKeyInfo(db: Database, session: Session) {
+  const row = await findApiKeyInfo(db, session.accountId);
+  return {
+    hint: row?.apiKeyHash ? row.apiKeyHint : null,
+    lastUsedAt: row?.apiKeyHash ? (row.apiKeyLastUsedAt?.toISOString() ?? null) : null,
+  };
+}
+
 /** The session an API key stands for: the account's owner, with every scope. */
 export async function sessionFromApiKey(services: Services, key: string): Promise<Session | undefined> {
   if (!key.startsWith('hk_') || key.length > 200) return undefined;
   const owner = await findApiKeyOwner(services.db, hashToken(key));
   if (!owner) return undefined;
+  await touchApiKeyUse(services.db, owner.accountId);
   return {
     id: `api-key:${owner.accountId}`,
     accountId: owner.accountId,

@@ -3,6 +3,7 @@ import {
   AccountIdParams,
   AccountIssues,
   AccountList,
+  ApiKeyInfo,
   ApiKeyResponse,
   CreateAccountBody,
   CreateSubaccountBody,
@@ -17,6 +18,7 @@ import { route } from '../../http/route.ts';
 import { loadAccount, registerAccount, setInitialPassword, updateMyAccount } from './accounts.service.ts';
 import {
   accountIssues,
+  apiKeyInfo,
   createSubaccount,
   deleteAccount,
   listMyAccounts,
@@ -52,6 +54,10 @@ export const accountsRoutes = [
     auth: 'session',
     example: { name: 'Probe' },
     summary: 'Update the current account',
+    audit: {
+      resource: 'account-settings',
+      before: ({ services, db, session }) => loadAccount(db, session, services.db, services.config),
+    },
     body: UpdateAccountBody,
     response: Account,
     handler: ({ services, db, session, body }) => updateMyAccount(services, db, session, body),
@@ -103,6 +109,15 @@ export const accountsRoutes = [
     summary: 'Replace the account API key',
     response: ApiKeyResponse,
     handler: ({ db, session }) => rotateApiKey(db, session),
+  }),
+  route({
+    method: 'GET',
+    url: '/v1/accounts/api-key',
+    auth: 'session',
+    scopes: ['apiKeys:read'],
+    summary: "The API key's last characters and when it was last used",
+    response: ApiKeyInfo,
+    handler: ({ db, session }) => apiKeyInfo(db, session),
   }),
   route({
     method: 'GET',

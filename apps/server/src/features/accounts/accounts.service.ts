@@ -14,6 +14,7 @@ import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors
 import type { Session } from '../../http/route.ts';
 import { startSession } from '../../http/session-cookie.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
+import { assertStrongPassword } from '../../lib/password-strength.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Services } from '../../services.ts';
 import { canAccessAIWriter } from '../ai-writer/ai-writer.access.ts';
@@ -238,6 +239,7 @@ export async function setInitialPassword(
   const user = await findUserById(services.db, session.userId);
   if (!user) throw unauthorized();
   if (user.passwordHash) throw conflict(messages.initialPasswordAlreadySet, 'password-set');
+  assertStrongPassword(password, [user.email, user.name]);
   const passwordHash = await hashPassword(password);
   // The login is the user's, across accounts: written outside the account-scoped transaction.
   await services.db.transaction().execute(async (trx) => {

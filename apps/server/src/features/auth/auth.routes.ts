@@ -1,11 +1,11 @@
 import {
-  Account,
   GoogleLoginBody,
   HeartbeatResponse,
   LoginBody,
   MessageResponse,
   RequestResetBody,
   ResetPasswordBody,
+  SignInResponse,
 } from '@herald/contracts';
 import { route } from '../../http/route.ts';
 import { endSession } from '../../http/session-cookie.ts';
@@ -20,7 +20,7 @@ export const authRoutes = [
     example: { email: 'someone@example.com', password: 'a long password' },
     summary: 'Log in with email and password',
     body: LoginBody,
-    response: Account,
+    response: SignInResponse,
     handler: ({ services, body, request, reply }) => login(services, body, request, reply),
   }),
   route({
@@ -30,7 +30,7 @@ export const authRoutes = [
     example: { idToken: 'eyJ...' },
     summary: 'Log in with a Google ID token',
     body: GoogleLoginBody,
-    response: Account,
+    response: SignInResponse,
     handler: ({ services, body, request, reply }) => loginWithGoogle(services, body.idToken, request, reply),
   }),
   route({
@@ -65,7 +65,7 @@ export const authRoutes = [
     example: { token: 'x.y', password: 'a new long password' },
     summary: 'Set a new password with a reset token',
     body: ResetPasswordBody,
-    response: Account,
+    response: SignInResponse,
     handler: ({ services, body, request, reply }) => resetPassword(services, body, request, reply),
   }),
 ];

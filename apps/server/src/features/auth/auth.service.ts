@@ -1,41 +1,19 @@
-import { messages, type Account, type LoginBody } from '@herald/contracts';
+import { messages, type LoginBody } from '@herald/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, badRequest, notFound, unauthorized } from '../../http/errors.ts';
-import { startSession } from '../../http/session-cookie.ts';
+import { badRequest, notFound, unauthorized } from '../../http/errors.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { assertStrongPassword } from '../../lib/password-strength.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { hashToken, randomToken, signToken, verifyToken } from '../../lib/tokens.ts';
 import type { Services } from '../../services.ts';
 import { passwordResetEmail } from '../../mail/templates/password-reset.ts';
 import { queueMail } from '../../mail/mailer.ts';
-import { loadAccount } from '../accounts/accounts.service.ts';
 import { markPasswordSetOnOwnedAccounts } from '../accounts/accounts.queries.ts';
 import { findUserByEmail, setPasswordHash } from '../accounts/users.queries.ts';
-import {
-  consumePasswordReset,
-  deleteSessionsOfUser,
-  findDefaultMembership,
-  insertPasswordReset,
-} from './auth.queries.ts';
+import { consumePasswordReset, deleteSessionsOfUser, insertPasswordReset } from './auth.queries.ts';
+import { afterFirstFactor } from './sign-in.ts';
 
 const resetTtlMinutes = 60;
-
-async function signIn(
-  services: Services,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  userId: number,
-): Promise<Account> {
-  const membership = await findDefaultMembership(services.db, userId);
-  if (!membership) throw new AppError('ForbiddenError', 'This login belongs to no account any more.');
-  await startSession(services, request, reply, userId, membership.accountId);
-  return loadAccount(
-    services.db,
-    { userId, accountId: membership.accountId, teamMemberId: membership.id },
-    services.db,
-    services.config,
-  );
-}
 
 /** POST /v1/accounts/login/ */
 export async function login(
@@ -54,7 +32,7 @@ export async function login(
   }
   if (!(await verifyPassword(user.passwordHash, body.password)))
     throw unauthorized(messages.wrongCredentials);
-  return signIn(services, request, reply, user.id);
+  return afterFirstFactor(services, request, reply, user.id);
 }
 
 /** POST /v1/accounts/login/google */
@@ -77,7 +55,7 @@ export async function loginWithGoogle(
   } else if (user.googleSub !== identity.sub) {
     throw unauthorized(messages.googleTokenInvalid);
   }
-  return signIn(services, request, reply, user.id);
+  return afterFirstFactor(services, request, reply, user.id);
 }
 
 /**
@@ -109,7 +87,10 @@ export async function requestPasswordReset(services: Services, email: string, re
   return { message: messages.resetRequested };
 }
 
-/** POST /v1/accounts/reset-password: new password, every other session revoked, a fresh one started. */
+/**
+ * POST /v1/accounts/reset-password: new password, every other session revoked, a fresh one started (after the second
+ * factor when the user has two-factor on: a reset link proves the mailbox, not the second factor).
+ */
 export async function resetPassword(
   services: Services,
   body: { token: string; password: string },
@@ -119,6 +100,8 @@ export async function resetPassword(
   await enforceRateLimit(services.db, `reset-ip:${request.ip}`, 20, 900);
   const payload = verifyToken(body.token, services.secret);
   if (!payload || typeof payload.r !== 'string') throw badRequest(messages.resetTokenInvalid);
+  // Before the link is spent: a refused password leaves it usable.
+  assertStrongPassword(body.password);
   const passwordHash = await hashPassword(body.password);
   const userId = await services.db.transaction().execute(async (trx) => {
     const id = await consumePasswordReset(trx, hashToken(payload.r as string));
@@ -129,5 +112,5 @@ export async function resetPassword(
     return id;
   });
   if (userId === undefined) throw badRequest(messages.resetTokenInvalid);
-  return signIn(services, request, reply, userId);
+  return afterFirstFactor(services, request, reply, userId);
 }

@@ -82,7 +82,7 @@ async function findDelivery(db: Database, messageId: string): Promise<FoundDeliv
  * The same report twice changes nothing the second time; a Message-ID that is not ours is recorded nowhere.
  */
 export async function recordFeedback(
-  services: Pick<Services, 'db'>,
+  services: Pick<Services, 'db' | 'events'>,
   feedback: Feedback,
 ): Promise<FeedbackOutcome> {
   const messageId = normalizeMessageId(feedback.messageId);
@@ -96,17 +96,13 @@ export async function recordFeedback(
     await sql`select pg_advisory_xact_lock(hashtext(${`feedback:${messageId}:${name}`}))`.execute(db);
     const address = found.toAddress.trim().toLowerCase();
     const personId = found.personId ?? (await personByEmail(db, found.accountId, address));
-    const already = await db
-      .selectFrom('events')
-      .select('id')
-      .where('accountId', '=', found.accountId)
-      .where('type', '=', 'email')
-      .where('name', '=', name)
-      .where(sql<boolean>`data->>'messageId' = ${messageId}`)
-      .where(sql<boolean>`coalesce((data->>'soft')::boolean, false) = ${feedback.kind === 'soft'}`)
-      .$if(personId !== null, (q) => q.where('personId', '=', personId))
-      .limit(1)
-      .executeTakeFirst();
+    const already = await services.events.feedbackRecorded(db, {
+      accountId: found.accountId,
+      personId,
+      name,
+      messageId,
+      soft: feedback.kind === 'soft',
+    });
     if (already) return { status: 'duplicate' as const, accountId: found.accountId };
     let suppressed = false;
     if (feedback.kind !== 'soft') {
@@ -137,7 +133,8 @@ export async function recordFeedback(
     if (
       feedback.kind === 'soft' &&
       personId !== null &&
-      (await recentSoftBounces(db, found.accountId, personId)) >= softBounceLimit
+      (await services.events.softBouncedMessages(db, found.accountId, personId, softBounceDays)) >=
+        softBounceLimit
     ) {
       suppressed =
         (await suppress(db, found.accountId, [
@@ -157,15 +154,6 @@ export async function recordFeedback(
 export const softBounceLimit = 3;
 export const softBounceDays = 30;
 
-async function recentSoftBounces(db: Database, accountId: number, personId: number): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    select count(distinct data->>'messageId') as n from events
-    where account_id = ${accountId} and person_id = ${personId} and type = 'email' and name = 'bounced'
-      and coalesce((data->>'soft')::boolean, false) and created_at > now() - make_interval(days => ${softBounceDays})
-  `.execute(db);
-  return Number(rows[0]?.n ?? 0);
-}
-
 async function personByEmail(db: Database, accountId: number, address: string): Promise<number | null> {
   const row = await db
     .selectFrom('people')
@@ -178,7 +166,7 @@ async function personByEmail(db: Database, accountId: number, address: string): 
 
 /** Record several reports (one webhook call may carry many), each on its own. */
 export async function recordAll(
-  services: Pick<Services, 'db'>,
+  services: Pick<Services, 'db' | 'events'>,
   items: Feedback[],
 ): Promise<FeedbackOutcome[]> {
   const outcomes: FeedbackOutcome[] = [];

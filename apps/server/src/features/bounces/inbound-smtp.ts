@@ -18,7 +18,7 @@ export interface InboundSmtp {
  * still answered 250, so the sending server does not retry it forever; the reason is logged.
  */
 export async function startInboundSmtp(
-  services: Pick<Services, 'db'>,
+  services: Pick<Services, 'db' | 'events'>,
   options: { port: number; host?: string; log?: (line: string, detail?: Record<string, unknown>) => void },
 ): Promise<InboundSmtp> {
   const log = options.log ?? (() => {});
@@ -60,7 +60,7 @@ export async function startInboundSmtp(
 }
 
 async function handleReport(
-  services: Pick<Services, 'db'>,
+  services: Pick<Services, 'db' | 'events'>,
   raw: Buffer,
   log: (line: string, detail?: Record<string, unknown>) => void,
 ): Promise<void> {

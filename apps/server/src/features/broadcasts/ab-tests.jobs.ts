@@ -162,7 +162,7 @@ export async function runAbTestDecide(
       test.variants[winner]!.emailId === null
         ? broadcastMessages.emailGone
         : abTestMessages.variantEmailGone(test.variants[winner]!.name);
-    const sendable = await sendableAudience(db, accountId, row.audience, emailId, emailGone);
+    const sendable = await sendableAudience(services.events, db, accountId, row.audience, emailId, emailGone);
     if ('failure' in sendable) return failBroadcast(db, accountId, broadcastId, sendable.failure);
     const { condition, category } = sendable;
     const rest = await enqueueDeliveries(db, {

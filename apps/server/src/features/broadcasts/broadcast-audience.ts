@@ -3,7 +3,8 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { defaultCategory } from '../categories/categories.service.ts';
-import { filterOfSegment } from '../segments/segment-people.service.ts';
+import { assertSegmentValid, filterOfSegment } from '../segments/segment-people.service.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import { senderStanding } from '../senders/sending-rule.ts';
 import { activeEmail, existingSegmentIds } from './broadcasts.queries.ts';
 
@@ -11,12 +12,39 @@ const anyOf = (parts: RawBuilder<SqlBool>[]) =>
   parts.length ? sql<SqlBool>`(${sql.join(parts, sql` or `)})` : sql<SqlBool>`false`;
 const tagsOverlap = (tags: string[]) => sql<SqlBool>`p.tags && ${sql.val(tags)}::text[]`;
 
+/** The segments an audience names, each existing (else 400 with `missing(id)`). */
+async function audienceSegments(
+  db: Database,
+  accountId: number,
+  audience: Audience,
+  missing: (id: number) => string,
+): Promise<number[]> {
+  const included = audience.type === 'segments' ? audience.segmentIds : [];
+  const ids = [...new Set([...included, ...(audience.excludeSegmentIds ?? [])])];
+  const existing = await existingSegmentIds(db, accountId, ids);
+  const gone = ids.find((id) => !existing.has(id));
+  if (gone !== undefined) throw badRequest(missing(gone));
+  return ids;
+}
+
+/** An audience's segments exist and their conditions hold (400 otherwise); nothing is compiled or counted. */
+export async function assertAudience(
+  db: Database,
+  accountId: number,
+  audience: Audience,
+  missing: (id: number) => string,
+): Promise<void> {
+  for (const id of await audienceSegments(db, accountId, audience, missing))
+    await assertSegmentValid(db, accountId, id);
+}
+
 /**
  * The people an audience stands for, as one condition over `people p`: everyone, anyone in one of the
  * segments (their conditions as they are now), or anyone with one of the tags; minus anyone in an excluded
  * segment or with an excluded tag. A segment that no longer exists is a 400 with `missing(id)`.
  */
 export async function audienceCondition(
+  events: EventStore,
   db: Database,
   accountId: number,
   audience: Audience,
@@ -24,12 +52,9 @@ export async function audienceCondition(
 ): Promise<RawBuilder<SqlBool>> {
   const included = audience.type === 'segments' ? audience.segmentIds : [];
   const excludedSegments = audience.excludeSegmentIds ?? [];
-  const ids = [...new Set([...included, ...excludedSegments])];
-  const existing = await existingSegmentIds(db, accountId, ids);
-  const gone = ids.find((id) => !existing.has(id));
-  if (gone !== undefined) throw badRequest(missing(gone));
+  const ids = await audienceSegments(db, accountId, audience, missing);
   const filters = new Map<number, RawBuilder<SqlBool>>();
-  for (const id of ids) filters.set(id, await filterOfSegment(db, accountId, id));
+  for (const id of ids) filters.set(id, await filterOfSegment(events, db, accountId, id));
 
   const base =
     audience.type === 'all'
@@ -68,6 +93,7 @@ type ActiveEmail = NonNullable<Awaited<ReturnType<typeof activeEmail>>>;
  * email's category. A failure is the reason the broadcast fails with.
  */
 export async function sendableAudience(
+  events: EventStore,
   db: Database,
   accountId: number,
   audience: unknown,
@@ -85,7 +111,7 @@ export async function sendableAudience(
   if (!parsed.success) return { failure: broadcastMessages.audienceInvalid };
   let condition: RawBuilder<SqlBool>;
   try {
-    condition = await audienceCondition(db, accountId, parsed.data, broadcastMessages.segmentGone);
+    condition = await audienceCondition(events, db, accountId, parsed.data, broadcastMessages.segmentGone);
   } catch (error) {
     if (error instanceof AppError && error.statusCode < 500) return { failure: error.message };
     throw error;

@@ -61,6 +61,7 @@ export async function runStartBroadcast(
 
     if (row.emailId === null) return failBroadcast(db, accountId, broadcastId, broadcastMessages.noEmail);
     const sendable = await sendableAudience(
+      services.events,
       db,
       accountId,
       row.audience,

@@ -60,7 +60,8 @@ export const broadcastsRoutes = [
     body: AudienceCountBody,
     response: AudienceCount,
     example: { audience: { type: 'all' } },
-    handler: ({ db, session, body }) => broadcastAudienceCount(db, session, body),
+    audit: { isRead: true },
+    handler: ({ services, db, session, body }) => broadcastAudienceCount(services.events, db, session, body),
   }),
   route({
     method: 'GET',
@@ -82,6 +83,7 @@ export const broadcastsRoutes = [
     body: UpdateBroadcastBody,
     response: BroadcastResponse,
     example: { name: 'November news' },
+    audit: { before: ({ db, session, params }) => getBroadcast(db, session, params.id) },
     handler: ({ db, session, params, body }) => updateBroadcast(db, session, params.id, body),
   }),
   route({
@@ -92,7 +94,7 @@ export const broadcastsRoutes = [
     summary: 'Send now, or schedule at sendAt when it is in the future',
     params: IdParams,
     response: BroadcastActionResponse,
-    handler: ({ db, session, params }) => sendBroadcast(db, session, params.id),
+    handler: ({ services, db, session, params }) => sendBroadcast(services.events, db, session, params.id),
   }),
   route({
     method: 'POST',

@@ -30,7 +30,8 @@ import {
   checkVariantEmails,
   copiedAbTest,
 } from './ab-tests.service.ts';
-import { audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
+import { assertAudience, audienceCondition, categoryOfEmail } from './broadcast-audience.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import { scheduleStart } from './broadcasts.jobs.ts';
 import {
   activeEmail,
@@ -123,7 +124,7 @@ async function checkEmail(db: Database, accountId: number, emailId: number | nul
 
 /** Segments named by an audience must exist. */
 async function checkAudience(db: Database, accountId: number, audience: Audience | undefined) {
-  if (audience) await audienceCondition(db, accountId, audience, segmentMessages.unknownSegment);
+  if (audience) await assertAudience(db, accountId, audience, segmentMessages.unknownSegment);
 }
 
 /** File a broadcast in a folder of broadcasts. */
@@ -203,7 +204,7 @@ export async function updateBroadcast(db: Database, session: Session, id: number
  * still exist, a time not past, someone to send to), then schedule it at sendAt or start it now. The
  * `start-broadcast` job queues the deliveries.
  */
-export async function sendBroadcast(db: Database, session: Session, id: number) {
+export async function sendBroadcast(events: EventStore, db: Database, session: Session, id: number) {
   const { accountId } = session;
   const row = await broadcastOrThrow(db, accountId, id, true);
   if (!isBroadcastEditable(row.status as BroadcastStatus))
@@ -214,7 +215,13 @@ export async function sendBroadcast(db: Database, session: Session, id: number) 
   await assertMaySendFrom(db, accountId, email.fromEmail);
   const audience = Audience.safeParse(row.audience);
   if (!audience.success) throw badRequest(broadcastMessages.audienceInvalid);
-  const condition = await audienceCondition(db, accountId, audience.data, broadcastMessages.segmentGone);
+  const condition = await audienceCondition(
+    events,
+    db,
+    accountId,
+    audience.data,
+    broadcastMessages.segmentGone,
+  );
   // In recipients' time zones the send starts when UTC+14 reaches the time and is past once UTC−12 has.
   const { startsAt, endsAt } = await sendWindow(db, accountId, row);
   const later = startsAt !== null && startsAt.getTime() > Date.now();
@@ -306,6 +313,7 @@ export async function duplicateBroadcast(db: Database, session: Session, id: num
 
 /** POST /v1/broadcasts/audience-count: who the audience holds now, and who of them may receive the email (or the default category). */
 export async function broadcastAudienceCount(
+  events: EventStore,
   db: Database,
   session: Session,
   body: { audience: Audience; emailId?: number | null },
@@ -313,7 +321,13 @@ export async function broadcastAudienceCount(
   const { accountId } = session;
   const email = body.emailId ? await activeEmail(db, accountId, body.emailId) : undefined;
   if (body.emailId && !email) throw badRequest(emailMessages.notFound);
-  const condition = await audienceCondition(db, accountId, body.audience, segmentMessages.unknownSegment);
+  const condition = await audienceCondition(
+    events,
+    db,
+    accountId,
+    body.audience,
+    segmentMessages.unknownSegment,
+  );
   const category = await categoryOfEmail(db, accountId, email?.categoryId ? Number(email.categoryId) : null);
   return countAudience(db, accountId, condition, category);
 }

@@ -121,7 +121,7 @@ export async function runBulkAction(services: Services, accountId: number, id: n
     try {
       params.people = await withAccount(services.db, accountId, async (db) => {
         await sql`select set_config('statement_timeout', '0', true)`.execute(db);
-        const ids = await segmentPeopleIds(db, accountId, params.segmentId!);
+        const ids = await segmentPeopleIds(services.events, db, accountId, params.segmentId!);
         await saveResolvedPeople(db, accountId, id, { ...params, people: ids }, ids.length);
         return ids;
       });

@@ -7,6 +7,7 @@ import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
 import { accountForIdLookup, withAccount } from '../../db/tenancy.ts';
 import { isConnectionLoss } from '../../lib/connection-loss.ts';
+import { deliveriesSent } from '../../lib/prometheus.ts';
 import type { Services } from '../../services.ts';
 import { personJsonForTemplates } from '../people/people.queries.ts';
 import { deliverableTo, stoppedAmong } from '../suppressions/recipient-rule.ts';
@@ -129,6 +130,8 @@ async function sendThroughThread(
 ) {
   const { accountId } = prepared;
   const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, rows);
+  // herald_deliveries_sent_total: counted here, in the main thread, as the thread hands back what the server took.
+  deliveriesSent.inc(result.sent.length);
   if (result.sent.length) {
     await recordSentSurely(
       services.db,

@@ -24,9 +24,12 @@ import {
   noteSendProblem,
   recordFailed,
   recordSkipped,
+  renewLeases,
+  leaseSeconds,
   type ClaimedRow,
 } from './deliveries.queries.ts';
 import { deliverJobKey, type SourceKind } from './deliveries.service.ts';
+import { HeldLeases } from './held-leases.ts';
 import { contentKeyOf, prepareEmail, type Prepared } from './prepared-content.ts';
 import { replayOrphanedJournals } from './sender-pool.ts';
 
@@ -95,14 +98,29 @@ export async function runDeliver(
   const contents = new Map<string, Prepared>();
   // Out of time or shutting down: the batches in hand are sent and recorded, the rest goes to a fresh job.
   const isHandingOver = () => Date.now() - started >= jobBudgetMs || stopping?.aborted === true;
+  // The rows in hand, their leases renewed until their outcome is recorded: rows are claimed ahead of the sender
+  // threads, and on a busy machine a batch can wait in a thread's queue past its first lease (another worker would
+  // then claim and send it too). Only rows near the end of their lease are renewed (held-leases.ts).
+  const renewEveryMs = (leaseSeconds * 1000) / 3;
+  const held = new HeldLeases(leaseSeconds * 1000, renewEveryMs);
+  const renewal = setInterval(() => {
+    const now = Date.now();
+    const due = held.due(now);
+    if (due.size === 0) return;
+    void withAccount(services.db, accountId, (db) => renewLeases(db, accountId, due))
+      .then(() => held.renewed(due.keys(), now))
+      .catch(() => undefined);
+  }, renewEveryMs);
   const loop = async () => {
     while (!isHandingOver()) {
       // A send just queued is in no statistics yet: the claim's plan needs it to be (db/statistics.ts).
       await refreshBulkStatistics(services.db);
+      const claimedAt = Date.now();
       const rows = await withAccount(services.db, accountId, (db) =>
         claimBatch(db, accountId, kind, sourceId, services.config.sending.batchSize),
       );
       if (!rows.length) return;
+      held.hold(rows, claimedAt);
       const byContent = new Map<string, ClaimedRow[]>();
       for (const row of rows)
         byContent.set(contentKeyOf(row), [...(byContent.get(contentKeyOf(row)) ?? []), row]);
@@ -135,10 +153,15 @@ export async function runDeliver(
           );
         });
       }
+      held.release(rows.map((row) => row.id));
       await reportConnection(services.db, { accountId, kind, sourceId }, outcomes);
     }
   };
-  await Promise.all(Array.from({ length: loopsPerThread * services.config.sending.threads }, loop));
+  try {
+    await Promise.all(Array.from({ length: loopsPerThread * services.config.sending.threads }, loop));
+  } finally {
+    clearInterval(renewal);
+  }
   const refused = [...contents.values()].find((p): p is { refused: string } => 'refused' in p);
   await withAccount(services.db, accountId, async (db) => {
     if (refused) await failSource(db, accountId, kind, sourceId, refused.refused);

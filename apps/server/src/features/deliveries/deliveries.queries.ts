@@ -70,6 +70,28 @@ function valuesById(entries: [number, unknown[]][]) {
   return sql`(select ${JSON.stringify(Object.fromEntries(entries))}::jsonb as batch)`;
 }
 
+/**
+ * Hold claimed rows longer: each row still `sending` under the claim that took it (its `attempts` unchanged) gets a
+ * fresh lease. A live worker renews the rows it has in hand well before they run out (deliveries.jobs.ts), so only a
+ * worker that died lets its rows go: a slow one (a busy machine, a long queue of batches for its sender threads)
+ * would otherwise see its rows claimed and sent by another while it sends them too. Returns the rows renewed.
+ */
+export async function renewLeases(
+  db: Database,
+  accountId: number,
+  held: Map<number, number>,
+): Promise<number> {
+  if (held.size === 0) return 0;
+  const byId = valuesById([...held].map(([id, attempts]) => [id, [attempts]]));
+  const result = await sql`
+    update deliveries d set lease_until = now() + make_interval(secs => ${leaseSeconds})
+    from ${byId} v
+    where d.account_id = ${accountId} and d.id = any(${intArray([...held.keys()])}::bigint[]) and d.status = 'sending'
+      and d.attempts = (v.batch -> (d.id::text) ->> 0)::int
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 export interface SentRow {
   id: number;
   messageId: string;

@@ -82,6 +82,7 @@ export const emailsRoutes = [
     response: EmailResponse,
     bodyLimit,
     example: { subject: 'Hello again' },
+    audit: { before: ({ db, session, params }) => getEmail(db, session, params.id) },
     handler: ({ db, session, params, body }) => updateEmail(db, session, params.id, body),
   }),
   route({
@@ -128,6 +129,7 @@ export const emailsRoutes = [
     response: RenderedEmail,
     bodyLimit,
     example: { email: sample },
+    audit: { isRead: true },
     handler: ({ services, db, session, body }) => previewEmail(services, db, session, body),
   }),
 ];

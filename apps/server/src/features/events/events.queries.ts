@@ -1,21 +1,37 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import { ensureTags } from '../people/people.queries.ts';
+import { writableColumns, writableTableColumns, type PersonColumns } from '../people/person-values.ts';
 
-/** Ensure a person exists for each email (case-insensitive) and return id by lower-cased email. */
+/**
+ * Ensure a person exists for each email (case-insensitive) and return id by lower-cased email. The known people are
+ * read first and only the others inserted: most of a batch names people seen before, and an insert that skips a
+ * conflict still pays for trying. A person another transaction created meanwhile is read after the insert.
+ */
 export async function resolveByEmail(
   db: Database,
   accountId: number,
   emails: string[],
 ): Promise<Map<string, number>> {
   if (emails.length === 0) return new Map();
-  await sql`insert into people (account_id, email) select ${accountId}, e from unnest(${emails}::text[]) e
-    on conflict (account_id, email_key) where email_key is not null do nothing`.execute(db);
+  const byKey = new Map(emails.map((e) => [e.toLowerCase(), e]));
   // email_key (not lower(email)): plain equality can use the index under row-level security.
-  const { rows } = await sql<{ id: number; key: string }>`select id, email_key as key from people
-    where account_id = ${accountId} and email_key = any(${emails.map((e) => e.toLowerCase())}::text[])`.execute(
-    db,
-  );
-  return new Map(rows.map((r) => [r.key, Number(r.id)]));
+  const find = async (keys: string[]) =>
+    (
+      await sql<{ id: number; key: string }>`select id, email_key as key from people
+        where account_id = ${accountId} and email_key = any(${keys}::text[])`.execute(db)
+    ).rows;
+  const found = new Map((await find([...byKey.keys()])).map((r) => [r.key, Number(r.id)]));
+  const missing = [...byKey.keys()].filter((key) => !found.has(key));
+  if (missing.length === 0) return found;
+  const { rows: created } = await sql<{ id: number; key: string }>`insert into people (account_id, email)
+    select ${accountId}, e from unnest(${missing.map((key) => byKey.get(key)!)}::text[]) e
+    on conflict (account_id, email_key) where email_key is not null do nothing
+    returning id, email_key as key`.execute(db);
+  for (const r of created) found.set(r.key, Number(r.id));
+  const raced = missing.filter((key) => !found.has(key));
+  if (raced.length) for (const r of await find(raced)) found.set(r.key, Number(r.id));
+  return found;
 }
 
 /** Ensure a person exists for each anonymous id and return id by anonymous id. */
@@ -69,28 +85,93 @@ export interface EventRow {
   createdAt: Date;
 }
 
+/**
+ * Insert events in one statement of eight array parameters (one per column) rather than a row of eight parameters
+ * per event: a batch of 500 is bound and planned as 8 values, not 4,000.
+ */
 export async function insertEvents(db: Database, rows: EventRow[]) {
-  if (rows.length) await db.insertInto('events').values(rows).execute();
+  if (rows.length === 0) return;
+  const column = <T>(pick: (row: EventRow) => T) => rows.map(pick);
+  await sql`insert into events (account_id, person_id, type, name, url, data, source, created_at)
+    select * from unnest(${column((r) => r.accountId)}::bigint[], ${column((r) => r.personId)}::bigint[],
+      ${column((r) => r.type)}::text[], ${column((r) => r.name)}::text[], ${column((r) => r.url)}::text[],
+      ${column((r) => r.data)}::jsonb[], ${column((r) => r.source)}::text[], ${column((r) => r.createdAt)}::timestamptz[])`.execute(
+    db,
+  );
 }
 
-const eventColumns = ['id', 'personId', 'type', 'name', 'url', 'data', 'source', 'createdAt'] as const;
+/** What a batch's identify calls write to one person: their traits merged in order (`mergeIdentify`). */
+export interface IdentifyWrite {
+  id: number;
+  columns: PersonColumns;
+  /** Custom field values; null removes the value. */
+  fields: Record<string, unknown>;
+  /** Tags to add, in the order they came. */
+  tags: string[];
+}
 
-/** Newest first, keyset-paged on (created_at, id). */
-export async function pageEvents(
+/** The people columns an identify call may set (PersonColumns' keys) as the table spells them. */
+const identifyColumns = Object.fromEntries(
+  Object.entries(writableColumns).map(([name, column]) => [
+    column,
+    writableTableColumns[name as keyof typeof writableColumns],
+  ]),
+) as Record<keyof PersonColumns, string>;
+
+/**
+ * Write a batch's identify calls in at most two statements, however many people: one for the people whose columns
+ * or custom fields change (setting only the columns some write names, so the people triggers that look at which
+ * columns a statement sets see what they would for each call alone) and one for those who only gain tags (which
+ * marks segments by tag, as adding a tag does: migration 0039).
+ */
+export async function writeIdentified(db: Database, accountId: number, writes: IdentifyWrite[]) {
+  const tags = [...new Set(writes.flatMap((w) => w.tags))];
+  if (tags.length) await ensureTags(db, accountId, tags);
+  const withValues = writes.filter((w) => Object.keys(w.columns).length || Object.keys(w.fields).length);
+  const tagsOnly = writes.filter((w) => w.tags.length && !withValues.includes(w));
+  const addTags = sql`p.tags || array(select t from unnest(u.t) with ordinality x(t, o)
+    where not (t = any(p.tags)) order by o)`;
+  if (withValues.length) {
+    const named = Object.entries(identifyColumns).filter(([key]) =>
+      withValues.some((w) => Object.hasOwn(w.columns, key)),
+    );
+    const sets = named.map(
+      ([key, column]) =>
+        sql`${sql.ref(column)} = case when u.c ? ${key} then u.c ->> ${key} else p.${sql.ref(column)} end`,
+    );
+    if (withValues.some((w) => Object.keys(w.fields).length))
+      sets.push(
+        sql`fields = case when u.f is null then p.fields else jsonb_strip_nulls(p.fields || u.f) end`,
+      );
+    if (withValues.some((w) => w.tags.length)) sets.push(sql`tags = ${addTags}`);
+    const payload = withValues.map((w) => ({
+      id: w.id,
+      c: w.columns,
+      f: Object.keys(w.fields).length ? w.fields : null,
+      t: w.tags,
+    }));
+    await sql`update people p set ${sql.join(sets)}, updated_at = now()
+      from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as u(id bigint, c jsonb, f jsonb, t text[])
+      where p.account_id = ${accountId} and p.id = u.id`.execute(db);
+  }
+  if (tagsOnly.length) {
+    const payload = tagsOnly.map((w) => ({ id: w.id, t: w.tags }));
+    await sql`update people p set tags = ${addTags}, updated_at = now()
+      from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as u(id bigint, t text[])
+      where p.account_id = ${accountId} and p.id = u.id and not (p.tags @> u.t)`.execute(db);
+  }
+}
+
+/** The addresses among `emails` (lower-cased) that belong to a person other than the one named beside them. */
+export async function emailsTaken(
   db: Database,
   accountId: number,
-  filter: { personId?: number; source?: string; withoutPeople?: boolean },
-  after: { createdAt: Date; id: number } | undefined,
-  limit: number,
-) {
-  let q = db.selectFrom('events').select(eventColumns).where('accountId', '=', accountId);
-  if (filter.personId !== undefined) q = q.where('personId', '=', filter.personId);
-  if (filter.withoutPeople) q = q.where('personId', 'is', null);
-  if (filter.source) q = q.where('source', '=', filter.source);
-  if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.createdAt}, ${after.id})`);
-  return q
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
+  changes: { id: number; emailKey: string }[],
+): Promise<Set<string>> {
+  if (changes.length === 0) return new Set();
+  const { rows } = await sql<{ key: string }>`select p.email_key as key from people p
+    join unnest(${changes.map((c) => c.emailKey)}::text[], ${changes.map((c) => c.id)}::bigint[]) as u(key, id)
+      on p.email_key = u.key and p.id <> u.id
+    where p.account_id = ${accountId}`.execute(db);
+  return new Set(rows.map((r) => r.key));
 }

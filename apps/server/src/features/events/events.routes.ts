@@ -57,7 +57,7 @@ export const eventsRoutes = [
     summary: 'Events of the account, newest first',
     query: EventPageQuery,
     response: EventPage,
-    handler: ({ db, session, query }) => listEvents(db, session, 'all', query),
+    handler: ({ services, db, session, query }) => listEvents(services.events, db, session, 'all', query),
   }),
   route({
     method: 'GET',
@@ -68,7 +68,8 @@ export const eventsRoutes = [
     params: PersonIdParams,
     query: EventPageQuery,
     response: EventPage,
-    handler: ({ db, session, params, query }) => listEvents(db, session, params.id, query),
+    handler: ({ services, db, session, params, query }) =>
+      listEvents(services.events, db, session, params.id, query),
   }),
   route({
     method: 'GET',
@@ -78,6 +79,6 @@ export const eventsRoutes = [
     summary: "A person's email activity counts",
     params: PersonIdParams,
     response: z.object({ metrics: z.record(z.string(), z.number().int()) }),
-    handler: ({ db, session, params }) => personMetrics(db, session, params.id),
+    handler: ({ services, db, session, params }) => personMetrics(services.events, db, session, params.id),
   }),
 ];

@@ -6,12 +6,14 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
-import { addTag, findPerson, updatePerson } from '../people/people.queries.ts';
-import { checkPersonValues } from '../people/person-values.ts';
-import { personEmailCounts } from '../metrics/metrics.queries.ts';
+import { findPerson } from '../people/people.queries.ts';
+import { checkPersonValues, type CheckedValues, type PersonColumns } from '../people/person-values.ts';
+import type { EventStore, PageCursor } from '../../db/event-store.ts';
 import {
+  emailsTaken,
   insertEvents,
-  pageEvents,
+  writeIdentified,
+  type IdentifyWrite,
   resolveByAnonymousId,
   resolveByEmail,
   resolveByExternalId,
@@ -86,25 +88,53 @@ export async function ingest(services: Services, accountId: number, batch: Inges
       (v) => v.message.type === 'identify' && (v.message.traits || v.message.userId),
     );
     const fields = identifies.length ? await listCustomFields(db, accountId) : [];
+    // Each identify call's traits are checked alone (a bad one is rejected with its event); the good ones are merged
+    // per person in the batch's order and written together (writeIdentified).
+    const checked = new Map<number, { personId: number; values: CheckedValues }>();
+    for (const { index, message } of identifies) {
+      const personId = personOf(message);
+      if (personId === undefined) continue;
+      try {
+        const values = checkPersonValues(
+          {
+            ...(message.traits ?? {}),
+            ...(message.userId && message.email ? { userId: message.userId } : {}),
+          },
+          fields,
+          { allowTags: true },
+        );
+        checked.set(index, { personId, values });
+      } catch (error) {
+        rejected.push({ index, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    // A new address that another person has (or that another call of the batch gives first) is refused.
+    const taken = await emailsTaken(
+      db,
+      accountId,
+      [...checked.values()].flatMap(({ personId, values }) =>
+        values.columns.email ? [{ id: personId, emailKey: values.columns.email.toLowerCase() }] : [],
+      ),
+    );
+    const writes = new Map<number, IdentifyWrite>();
+    const claimed = new Map<string, number>();
     const rows: EventRow[] = [];
     for (const { index, message } of valid) {
       const personId = personOf(message) ?? null;
-      if (message.type === 'identify' && personId !== null) {
-        try {
-          const checked = checkPersonValues(
-            {
-              ...(message.traits ?? {}),
-              ...(message.userId && message.email ? { userId: message.userId } : {}),
-            },
-            fields,
-            { allowTags: true },
-          );
-          await updatePerson(db, accountId, personId, checked.columns, checked.fields);
-          for (const tag of checked.tags ?? []) await addTag(db, accountId, [personId], tag);
-        } catch (error) {
-          rejected.push({ index, message: error instanceof Error ? error.message : String(error) });
+      if (message.type === 'identify' && rejected.some((r) => r.index === index)) continue;
+      const identified = checked.get(index);
+      if (identified) {
+        const { columns, fields: values, tags } = identified.values;
+        const emailKey = columns.email?.toLowerCase();
+        if (
+          emailKey &&
+          (taken.has(emailKey) || (claimed.get(emailKey) ?? identified.personId) !== identified.personId)
+        ) {
+          rejected.push({ index, message: peopleMessages.emailTaken });
           continue;
         }
+        if (emailKey) claimed.set(emailKey, identified.personId);
+        mergeIdentify(writes, identified.personId, columns, values, tags ?? []);
       }
       rows.push({
         accountId,
@@ -119,20 +149,38 @@ export async function ingest(services: Services, accountId: number, batch: Inges
         createdAt: message.timestamp ? new Date(message.timestamp) : new Date(),
       });
     }
+    await writeIdentified(db, accountId, [...writes.values()]);
     await insertEvents(db, rows);
   });
   return { accepted: batch.length - rejected.length, rejected: rejected.sort((a, b) => a.index - b.index) };
 }
 
-const encodeCursor = (row: { createdAt: Date; id: number }) =>
-  Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
-function decodeCursor(cursor: string | undefined) {
+/** One more identify call for a person: later columns and fields win (a null field removes it), tags add up. */
+function mergeIdentify(
+  writes: Map<number, IdentifyWrite>,
+  id: number,
+  columns: PersonColumns,
+  fields: Record<string, unknown>,
+  tags: string[],
+) {
+  const write = writes.get(id) ?? { id, columns: {}, fields: {}, tags: [] };
+  Object.assign(write.columns, columns);
+  Object.assign(write.fields, fields);
+  for (const tag of tags) if (!write.tags.includes(tag)) write.tags.push(tag);
+  writes.set(id, write);
+}
+
+/** The next page's cursor: the last event's instant in microseconds and its id (PageCursor in db/event-store.ts). */
+const encodeCursor = (row: PageCursor) =>
+  Buffer.from(JSON.stringify([row.atMicros, row.id])).toString('base64url');
+function decodeCursor(cursor: string | undefined): PageCursor | undefined {
   if (!cursor) return undefined;
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, number];
-    const createdAt = new Date(at);
-    if (Number.isNaN(createdAt.getTime()) || !Number.isInteger(id)) throw new Error('bad cursor');
-    return { createdAt, id };
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [unknown, unknown];
+    // A cursor handed out before microseconds (an ISO time) still works, to the millisecond.
+    const atMicros = typeof at === 'string' ? Date.parse(at) * 1000 : at;
+    if (!Number.isSafeInteger(atMicros) || !Number.isSafeInteger(id)) throw new Error('bad cursor');
+    return { atMicros: atMicros as number, id: id as number };
   } catch {
     throw new AppError('BadRequestError', 'The paging cursor is not valid.');
   }
@@ -140,6 +188,7 @@ function decodeCursor(cursor: string | undefined) {
 
 /** A page of events, newest first; `paging.after` fetches the next page. */
 export async function listEvents(
+  events: EventStore,
   db: Database,
   session: Session,
   personId: number | 'all',
@@ -152,7 +201,7 @@ export async function listEvents(
 ) {
   if (personId !== 'all' && !(await findPerson(db, session.accountId, personId)))
     throw notFound(peopleMessages.personNotFound);
-  const rows = await pageEvents(
+  const rows = await events.page(
     db,
     session.accountId,
     {
@@ -165,7 +214,7 @@ export async function listEvents(
   );
   const page = rows.slice(0, query.limit);
   return {
-    events: page.map((r) => ({
+    events: page.map(({ atMicros: _at, ...r }) => ({
       ...r,
       data: r.data as Record<string, unknown>,
       createdAt: r.createdAt.toISOString(),
@@ -174,9 +223,9 @@ export async function listEvents(
   };
 }
 
-export async function personMetrics(db: Database, session: Session, personId: number) {
+export async function personMetrics(events: EventStore, db: Database, session: Session, personId: number) {
   if (!(await findPerson(db, session.accountId, personId))) throw notFound(peopleMessages.personNotFound);
-  const counts = await personEmailCounts(db, session.accountId, personId);
+  const counts = await events.personEmailCounts(db, session.accountId, personId);
   const metric = (name: string) => counts[name] ?? 0;
   return {
     metrics: {

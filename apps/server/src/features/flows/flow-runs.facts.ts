@@ -1,10 +1,11 @@
 import { flowMessages, type ConditionNode, type OperationConfig } from '@herald/contracts';
-import { segmentFilter, type CompileContext } from '@herald/segments';
+import type { CompileContext } from '@herald/segments';
 import type { EngineStep } from '@herald/flow-engine';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
-import { conditionsProblem, loadCompileContext } from '../segments/segment-context.ts';
+import { compileTree, conditionsProblem, loadCompileContext } from '../segments/segment-context.ts';
+import type { EventStore } from '../../db/event-store.ts';
 
 /**
  * Answers of filter steps, computed set-wise: one query per filter step for every run of the batch stopped at it.
@@ -15,6 +16,7 @@ export type FilterAnswers = { answers: Map<number, boolean> } | { problem: strin
 
 /** The condition over `people p` a filter step stands for, or why it cannot be answered (a segment deleted). */
 export async function filterCondition(
+  events: EventStore,
   db: Database,
   accountId: number,
   step: EngineStep,
@@ -31,7 +33,7 @@ export async function filterCondition(
       if (!conditions) return { problem: flowMessages.segmentGone(segmentId) };
       const problem = conditionsProblem(conditions, ctx, segmentId);
       if (problem) return { problem };
-      return { filter: segmentFilter(conditions, ctx, segmentId) };
+      return { filter: await compileTree(events, conditions, ctx, segmentId) };
     }
     case '/check-email-activity':
     case '/check-field':
@@ -40,7 +42,7 @@ export async function filterCondition(
       const ctx = await context();
       const problem = conditionsProblem([condition], ctx);
       if (problem) return { problem };
-      return { filter: segmentFilter([condition], ctx) };
+      return { filter: await compileTree(events, [condition], ctx) };
     }
     default:
       return { problem: flowMessages.unknownStep };
@@ -52,6 +54,7 @@ export async function filterCondition(
  * A filter that cannot be answered (its segment or field is gone) gives its problem instead.
  */
 export async function answerFilters(
+  events: EventStore,
   db: Database,
   accountId: number,
   steps: ReadonlyMap<number, EngineStep>,
@@ -63,7 +66,7 @@ export async function answerFilters(
   for (const [stepId, personIds] of asked) {
     const step = steps.get(stepId);
     if (!step) continue;
-    const condition = await filterCondition(db, accountId, step, context);
+    const condition = await filterCondition(events, db, accountId, step, context);
     if ('problem' in condition) {
       out.set(stepId, condition);
       continue;

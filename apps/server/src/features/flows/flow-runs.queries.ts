@@ -1,4 +1,4 @@
-import { decodeInputFields, isOperationKey, type InputFields } from '@herald/contracts';
+import { decodeInputFields, isOperationKey, operationConfigs, type InputFields } from '@herald/contracts';
 import type { EngineStep, FlowDefinition, FlowRun, RunStatus } from '@herald/flow-engine';
 import { sql } from 'kysely';
 import { intArray } from '../../db/arrays.ts';
@@ -106,10 +106,15 @@ export async function loadFlowDefinition(
   for (const step of steps) {
     // A step of a third-party service (not native) has no handler here; runs that reach it fail with its key.
     if (!isOperationKey(step.operationKey)) continue;
+    // Read through the operation's schema, which fills in its defaults (a filter's condition saved through the API
+    // without a window reads as "ever", as the editor would have saved it); a configuration it refuses stays as stored,
+    // and the step's own checks report it.
+    const config = decodeInputFields(step.inputFields as InputFields);
+    const parsed = operationConfigs[step.operationKey].safeParse(config);
     byId.set(Number(step.id), {
       id: Number(step.id),
       operationKey: step.operationKey,
-      config: decodeInputFields(step.inputFields as InputFields),
+      config: parsed.success ? (parsed.data as Record<string, unknown>) : config,
     });
   }
   return {

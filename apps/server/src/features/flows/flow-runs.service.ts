@@ -88,7 +88,7 @@ export async function processBatch(
   const due = await claimDueRuns(db, accountId, flowId, limit);
   if (!due.length) return { claimed: 0, sendSteps: new Set() };
   // A run whose person has reached the flow's goal ends instead of advancing (checked again after the batch's effects).
-  const goal = head.hasGoal ? await goalFilter(db, accountId, flowId) : null;
+  const goal = head.hasGoal ? await goalFilter(services.events, db, accountId, flowId) : null;
   const converted = goal
     ? new Set(
         await convertReached(
@@ -131,7 +131,7 @@ export async function processBatch(
     }
     pending = pending.filter((s) => s.needs !== null);
     if (!pending.length || round === maxFilterRounds) break;
-    const answers = await answerFilters(db, accountId, flow.steps, asked);
+    const answers = await answerFilters(services.events, db, accountId, flow.steps, asked);
     for (const state of pending) {
       const answer = answers.get(state.needs!);
       if (!answer) continue;

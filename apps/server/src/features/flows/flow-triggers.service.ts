@@ -1,6 +1,7 @@
 import { decodeInputFields, flowMessages, operationConfigs, type InputFields } from '@herald/contracts';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import type { Services } from '../../services.ts';
 import { existingSegmentIds } from '../broadcasts/broadcasts.queries.ts';
@@ -20,7 +21,7 @@ export async function runScheduledTriggers(services: Services): Promise<number> 
     try {
       entered += await withAccount(services.db, trigger.accountId, async (db) => {
         await sql`select set_config('statement_timeout', '0', true)`.execute(db);
-        return fireTrigger(db, trigger);
+        return fireTrigger(services.events, db, trigger);
       });
     } catch (error) {
       console.error(`[flows] scheduled trigger ${trigger.stepId}:`, error);
@@ -29,7 +30,7 @@ export async function runScheduledTriggers(services: Services): Promise<number> 
   return entered;
 }
 
-async function fireTrigger(db: Database, trigger: ScheduledTrigger): Promise<number> {
+async function fireTrigger(events: EventStore, db: Database, trigger: ScheduledTrigger): Promise<number> {
   const config = decodeInputFields(trigger.inputFields as InputFields);
   switch (trigger.operationKey) {
     case '/time': {
@@ -44,7 +45,7 @@ async function fireTrigger(db: Database, trigger: ScheduledTrigger): Promise<num
           await addFlowWarning(db, trigger.accountId, trigger.flowId, flowMessages.segmentGone(segmentId));
           return 0;
         }
-        audience = await filterOfSegment(db, trigger.accountId, segmentId);
+        audience = await filterOfSegment(events, db, trigger.accountId, segmentId);
       }
       return fireTime(db, trigger, at, audience);
     }

@@ -80,7 +80,7 @@ export async function runAdvanceFlow(
   const started = Date.now();
   let claimed = 0;
   const sendSteps = new Set<number>();
-  await withAccount(services.db, accountId, (db) => convertFlowGoal(db, accountId, flowId));
+  await withAccount(services.db, accountId, (db) => convertFlowGoal(services.events, db, accountId, flowId));
   // Out of time or shutting down: the batches in hand finish, the rest waits for a fresh job.
   const isHandingOver = () => Date.now() - started >= jobBudgetMs || stopping?.aborted === true;
   const loop = async () => {

@@ -131,6 +131,11 @@ export const flowsRoutes = [
     body: UpdateFlowBody,
     response: FlowUpdateResponse,
     example: { name: 'Welcome series' },
+    // Switching a flow on or off shows as active: false → true.
+    audit: {
+      before: ({ db, services, session, params }) =>
+        getFlow({ db, accountId: session.accountId, readOnly: true }, services, params.id),
+    },
     handler: ({ db, services, session, params, body }) => updateFlow(db, services, session, params.id, body),
   }),
   route({

@@ -1,9 +1,9 @@
 import type { ConditionNode } from '@herald/contracts';
-import { segmentFilter } from '@herald/segments';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { intArray } from '../../db/arrays.ts';
 import type { Database } from '../../db/connection.ts';
-import { conditionsProblem, loadCompileContext } from '../segments/segment-context.ts';
+import { compileTree, conditionsProblem, loadCompileContext } from '../segments/segment-context.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import { addFlowWarning } from './flow-runs.queries.ts';
 
 /** SQL of flow goals: the stored goal, converting the runs whose person reached it, and the conversion figures. */
@@ -38,6 +38,7 @@ export async function writeGoal(
 
 /** The goal as a filter over `people p`; null when the flow has none. A goal that no longer compiles warns once. */
 export async function goalFilter(
+  events: EventStore,
   db: Database,
   accountId: number,
   flowId: number,
@@ -51,7 +52,7 @@ export async function goalFilter(
     await addFlowWarning(db, accountId, flowId, `The flow’s goal is not checked: ${problem}`);
     return null;
   }
-  return segmentFilter(goal, ctx);
+  return compileTree(events, goal, ctx);
 }
 
 /**
@@ -128,7 +129,12 @@ export async function conversionFigures(db: Database, accountId: number, flowId:
  * The check the flow's job makes before its batches (the people and events triggers wake it when a person with a
  * run in progress changes): every run in progress of an active flow whose person matches the goal converts.
  */
-export async function convertFlowGoal(db: Database, accountId: number, flowId: number): Promise<number> {
+export async function convertFlowGoal(
+  events: EventStore,
+  db: Database,
+  accountId: number,
+  flowId: number,
+): Promise<number> {
   const head = await db
     .selectFrom('flows')
     .select(['status', 'archived', 'goal'])
@@ -136,6 +142,6 @@ export async function convertFlowGoal(db: Database, accountId: number, flowId: n
     .where('id', '=', flowId)
     .executeTakeFirst();
   if (!head || head.goal === null || head.status !== 'active' || head.archived) return 0;
-  const filter = await goalFilter(db, accountId, flowId);
+  const filter = await goalFilter(events, db, accountId, flowId);
   return filter ? (await convertReached(db, accountId, flowId, filter)).length : 0;
 }

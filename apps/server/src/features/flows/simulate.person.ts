@@ -13,8 +13,10 @@ import crypto from 'node:crypto';
 import type { z } from 'zod';
 import type { SimulatePerson, SimulatedEvent } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
+import { postgresEventStore } from '../../db/event-store-postgres.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { personJsonForTemplates } from '../people/people.queries.ts';
+import { writableTableColumns } from '../people/person-values.ts';
 import { conditionsProblem } from '../segments/segment-context.ts';
 import { filterCondition } from './flow-runs.facts.ts';
 import { asNodes, explainVerdicts } from './simulate.explain.ts';
@@ -34,15 +36,7 @@ export interface SimPerson {
 }
 
 /** Columns of the first-class fields a made-up person may set (the rest are custom fields). */
-const columns: Record<string, string> = {
-  email: 'email',
-  firstName: 'first_name',
-  lastName: 'last_name',
-  phone: 'phone',
-  company: 'company',
-  website: 'website',
-  userId: 'external_id',
-};
+const columns: Record<string, string> = writableTableColumns;
 
 export async function simulatedPerson(
   db: Database,
@@ -163,7 +157,11 @@ export async function answerFilter(
   step: EngineStep,
   ctx: CompileContext,
 ): Promise<FilterVerdict | { problem: string }> {
-  const condition = await filterCondition(db, accountId, step, () => Promise.resolve(ctx));
+  // A test run reads event conditions in PostgreSQL: its made-up events live only in its own transaction, and on the
+  // ClickHouse store the person's stored events were copied in (copyPersonForTestRun).
+  const condition = await filterCondition(postgresEventStore(), db, accountId, step, () =>
+    Promise.resolve(ctx),
+  );
   if ('problem' in condition) return condition;
   const { rows } = await sql<{ yes: boolean }>`
     select coalesce(${condition.filter}, false) as yes from people p where p.account_id = ${accountId} and p.id = ${personId}`.execute(

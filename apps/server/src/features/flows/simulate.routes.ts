@@ -19,6 +19,7 @@ export const flowSimulateRoutes = [
       events: [{ name: 'purchase', at: '2026-03-02T10:00:00Z', properties: { amount: 30 } }],
       start: '2026-03-01T09:00:00Z',
     },
+    audit: { isRead: true },
     handler: ({ db, services, session, params, body }) =>
       simulateFlow(db, services, session, params.id, body),
   }),

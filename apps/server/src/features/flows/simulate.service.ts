@@ -124,6 +124,8 @@ async function simulateInside(
   // A tag or field step of a real person changes their row inside the savepoint: wait for a writer at most 2 s.
   await sql`set local lock_timeout = '2s'`.execute(db);
   const person = await simulatedPerson(db, accountId, body.person);
+  // On the ClickHouse store a real person's events are copied in, so filters and the goal judge their history too.
+  if (!person.synthetic) await services.events.copyPersonForTestRun(db, accountId, person.id);
   const timeZone = person.zone ?? input.accountZone;
   const feed = eventFeed(db, accountId, person.id, body.events);
   const { ctx: base } = await loadCompileContext(db, accountId, start);

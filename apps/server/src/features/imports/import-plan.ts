@@ -6,18 +6,12 @@ import {
   type PersonFieldType,
 } from '@herald/contracts';
 import type { CustomFieldRow } from '../fields/fields.queries.ts';
+import { writableTableColumns } from '../people/person-values.ts';
 import type { SeenEmails } from './seen-emails.ts';
 
-/** Staging columns for the first-class fields a column can map to. */
-export const stagingColumns = {
-  email: 'email',
-  firstName: 'first_name',
-  lastName: 'last_name',
-  phone: 'phone',
-  company: 'company',
-  website: 'website',
-  userId: 'external_id',
-} as const;
+/** Staging columns for the first-class fields a column can map to: the people table's own names. */
+export const stagingColumns = writableTableColumns;
+
 type FirstClass = keyof typeof stagingColumns;
 /** Slots of the first-class values in a staging line, email first. */
 const slotOf: Record<FirstClass, number> = {

@@ -114,30 +114,30 @@ export async function linkClicks(db: Database, f: MetricsFilter, limit = 100) {
   return rows;
 }
 
+/**
+ * Where the email metrics are read from: PostgreSQL's rollups (above), or ClickHouse's on EVENT_STORE=clickhouse
+ * (metrics-clickhouse.queries.ts). Both answer in the same shapes, and the same figures (test/metrics-parity.test.ts).
+ */
+export interface MetricsReader {
+  bucketCounters(f: MetricsFilter, starts: number[]): Promise<(CounterRow & { bucket: number })[]>;
+  emailCounters(f: MetricsFilter): Promise<(CounterRow & { emailId: string; name: string | null })[]>;
+  variantCounters(f: MetricsFilter): Promise<(CounterRow & { variant: number })[]>;
+  linkClicks(f: MetricsFilter, limit?: number): Promise<{ link: string; clicks: string }[]>;
+}
+
+export function postgresMetrics(db: Database): MetricsReader {
+  return {
+    bucketCounters: (f, starts) => bucketCounters(db, f, starts),
+    emailCounters: (f) => emailCounters(db, f),
+    variantCounters: (f) => variantCounters(db, f),
+    linkClicks: (f, limit) => linkClicks(db, f, limit),
+  };
+}
+
 /** The account's time zone as Postgres knows it; UTC when unset or unknown. */
 export async function accountTimeZone(db: Database, accountId: number): Promise<string> {
   const { rows } = await sql<{
     timeZone: string | null;
   }>`select timezone as "timeZone" from accounts where id = ${accountId}`.execute(db);
   return rows[0]?.timeZone || 'UTC';
-}
-
-/**
- * Email activity of one person, counted from the person's email events: the five names a person's metrics show,
- * with the rule the rollup's queue uses (soft bounces do not count). A per-person rollup cost a write for every hit
- * (migration 0042); this reads the person's events through `events_person_idx`, a few hundred rows for a reader of
- * years of newsletters.
- */
-export async function personEmailCounts(
-  db: Database,
-  accountId: number,
-  personId: number,
-): Promise<Record<string, number>> {
-  const { rows } = await sql<{ name: string; n: string }>`
-    select name, count(*)::text as n from events
-    where account_id = ${accountId} and person_id = ${personId} and type = 'email'
-      and name in ('sent', 'opened', 'clicked', 'unsubscribed', 'bounced')
-      and not (name = 'bounced' and coalesce(data->>'soft', '') = 'true')
-    group by name`.execute(db);
-  return Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]));
 }

@@ -1,8 +1,8 @@
 import { EmailStatsQuery, EmailStatsResponse } from '@herald/contracts';
 import { route, type RouteDef } from '../../http/route.ts';
-import { emailStats } from './metrics.service.ts';
+import { emailStats, metricsReader } from './metrics.service.ts';
 
-/** Email metrics (issue 18), read from the rollups metrics.jobs.ts keeps current. */
+/** Email metrics (issue 18), read from the rollups: metrics.jobs.ts keeps PostgreSQL's current, ClickHouse's views keep its own. */
 export const metricsRoutes: RouteDef[] = [
   route({
     method: 'GET',
@@ -13,6 +13,7 @@ export const metricsRoutes: RouteDef[] = [
       'Email figures over a preset period or dates, bucketed by hour, day or week in the time zone asked for; by flow, email, broadcast, step or A/B variant',
     query: EmailStatsQuery,
     response: EmailStatsResponse,
-    handler: ({ db, session, query }) => emailStats(db, session, query),
+    handler: ({ db, services, session, query }) =>
+      emailStats(db, session, query, metricsReader(services.events, db)),
   }),
 ];

@@ -9,14 +9,14 @@ import type { Database } from '../../db/connection.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { bucketsOf, customPeriod, presetPeriod, type Period } from './metric-periods.ts';
+import type { EventStore } from '../../db/event-store.ts';
+import { clickhouseMetrics } from './metrics-clickhouse.queries.ts';
 import {
   accountTimeZone,
-  bucketCounters,
-  emailCounters,
-  linkClicks,
-  variantCounters,
+  postgresMetrics,
   type CounterRow,
   type MetricsFilter,
+  type MetricsReader,
 } from './metrics.queries.ts';
 
 const zero = (): Omit<EmailFigures, 'delivered' | 'openRate' | 'clickRate'> => ({
@@ -77,11 +77,17 @@ export function periodOf(query: EmailStatsQuery, now: number, timeZone: string):
   return period;
 }
 
+/** The rollups the figures come from: ClickHouse's when events are kept there, else PostgreSQL's. */
+export function metricsReader(events: Pick<EventStore, 'clickhouse'>, db: Database): MetricsReader {
+  return events.clickhouse ? clickhouseMetrics(events.clickhouse, db) : postgresMetrics(db);
+}
+
 /** GET /v1/emails/stats */
 export async function emailStats(
   db: Database,
   session: Session,
   query: EmailStatsQuery,
+  reader: MetricsReader = postgresMetrics(db),
   now = Date.now(),
 ): Promise<EmailStatsResponse> {
   const timeZone = canonicalZone(query.timezone ?? (await accountTimeZone(db, session.accountId)));
@@ -98,8 +104,7 @@ export async function emailStats(
   const buckets = bucketsOf(period, timeZone);
   const counters = buckets.map(() => zero());
   const totals = zero();
-  for (const row of await bucketCounters(
-    db,
+  for (const row of await reader.bucketCounters(
     filter,
     buckets.map((bucket) => bucket.start),
   )) {
@@ -125,21 +130,21 @@ export async function emailStats(
     series,
   };
   if (query.groupByEmail) {
-    stats.emails = (await emailCounters(db, filter)).map((row) => ({
+    stats.emails = (await reader.emailCounters(filter)).map((row) => ({
       emailId: Number(row.emailId),
       name: row.name,
       ...figuresOf(countersOf(row)),
     }));
   }
   if (query.abTest) {
-    stats.variants = (await variantCounters(db, filter)).map((row) => ({
+    stats.variants = (await reader.variantCounters(filter)).map((row) => ({
       variant: Number(row.variant),
       ...figuresOf(countersOf(row)),
     }));
   }
   // Asked for by flow step, the answer is the stats alone (docs/tracking-and-metrics.md).
   if (query.stepIds.length) return { stats };
-  const clicks = (await linkClicks(db, filter)).map((row) => ({
+  const clicks = (await reader.linkClicks(filter)).map((row) => ({
     link: row.link,
     clicks: Number(row.clicks),
   }));

@@ -139,8 +139,8 @@ export async function searchPeople(
   return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }
 
+/** Delete a person (their events first, through the event store: `removePerson`). */
 export async function deletePerson(db: Database, accountId: number, id: number) {
-  await db.deleteFrom('events').where('accountId', '=', accountId).where('personId', '=', id).execute();
   const res = await db
     .deleteFrom('people')
     .where('accountId', '=', accountId)

@@ -84,7 +84,7 @@ export const peopleRoutes = [
         .max(2 ** 53),
     }),
     response: MessageResponse,
-    handler: ({ db, session, query }) => removePerson(db, session, query.id),
+    handler: ({ services, db, session, query }) => removePerson(services.events, db, session, query.id),
   }),
   route({
     method: 'POST',

@@ -1,4 +1,5 @@
 import { peopleMessages, peoplePageSize, type Person } from '@herald/contracts';
+import type { EventStore } from '../../db/event-store.ts';
 import type { Database } from '../../db/connection.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
@@ -75,8 +76,10 @@ export async function search(db: Database, session: Session, query: string, page
   return { users: rows.map(toPerson), page, hasMore };
 }
 
-export async function removePerson(db: Database, session: Session, id: number) {
+export async function removePerson(events: EventStore, db: Database, session: Session, id: number) {
+  // The person first (404 rolls the transaction back before any event is touched), then their events.
   if (!(await deletePerson(db, session.accountId, id))) throw notFound(peopleMessages.personNotFound);
+  await events.deletePerson(db, session.accountId, id);
   return { message: peopleMessages.personDeleted };
 }
 

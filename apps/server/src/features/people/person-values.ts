@@ -20,6 +20,17 @@ export const writableColumns = {
   userId: 'externalId',
 } as const;
 type WritableName = keyof typeof writableColumns;
+
+/** The people table's column of each first-class field a write may set (for SQL written by hand). */
+export const writableTableColumns = {
+  email: 'email',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  phone: 'phone',
+  company: 'company',
+  website: 'website',
+  userId: 'external_id',
+} as const satisfies Record<WritableName, string>;
 export type PersonColumns = Partial<Record<(typeof writableColumns)[WritableName], string | null>>;
 
 export interface CheckedValues {

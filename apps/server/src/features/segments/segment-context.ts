@@ -15,6 +15,7 @@ import {
 } from '@herald/segments';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import { badRequest } from '../../http/errors.ts';
 import { customFieldTypes, listSegments, type SegmentRow } from './segments.queries.ts';
 
@@ -84,14 +85,28 @@ function problemWithReferences(
   return null;
 }
 
+/**
+ * The SQL filter of a tree over `people p`, its event conditions answered by the event store (on ClickHouse, each
+ * is a set of people asked there; on PostgreSQL they read the events table): every compile of a tree goes here.
+ */
+export async function compileTree(
+  events: EventStore,
+  conditions: readonly ConditionNode[],
+  ctx: CompileContext,
+  selfId?: number,
+): Promise<RawBuilder<SqlBool>> {
+  return segmentFilter(conditions, await events.withEventSets(ctx, conditions), selfId);
+}
+
 /** The SQL filter of a stored segment, or why its conditions no longer hold (it answers 400 until edited). */
-export function storedSegmentFilter(
+export async function storedSegmentFilter(
+  events: EventStore,
   row: Pick<SegmentRow, 'id' | 'autoType' | 'conditions'>,
   ctx: CompileContext,
-): { filter: RawBuilder<SqlBool> } | { problem: string } {
+): Promise<{ filter: RawBuilder<SqlBool> } | { problem: string }> {
   const conditions = conditionsOf(row);
   const problem = conditionsProblem(conditions, ctx, row.id);
-  return problem ? { problem } : { filter: segmentFilter(conditions, ctx, row.id) };
+  return problem ? { problem } : { filter: await compileTree(events, conditions, ctx, row.id) };
 }
 
 /** Refuse a tree the compiler cannot use, with the message the user sees. */

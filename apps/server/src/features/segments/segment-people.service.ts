@@ -7,13 +7,20 @@ import {
   type PreviewConditionsBody,
   type SegmentPeopleQuery,
 } from '@herald/contracts';
-import { explainQuery, segmentFilter, type CompileContext } from '@herald/segments';
+import { explainQuery, type CompileContext } from '@herald/segments';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { toPerson } from '../people/people.queries.ts';
-import { assertValid, conditionsOf, conditionsProblem, loadCompileContext } from './segment-context.ts';
+import {
+  assertValid,
+  compileTree,
+  conditionsOf,
+  conditionsProblem,
+  loadCompileContext,
+} from './segment-context.ts';
 import {
   countMatching,
   findSegment,
@@ -52,25 +59,33 @@ async function segmentConditions(
   return { ctx, conditions: conditionsOf(row), selfId: id };
 }
 
+/** 404 unless the segment exists; 400 with the reason when its stored conditions no longer hold. Compiles nothing. */
+export async function assertSegmentValid(db: Database, accountId: number, id: number): Promise<void> {
+  const { ctx, conditions, selfId } = await segmentConditions(db, accountId, id);
+  assertValid(conditionsProblem(conditions, ctx, selfId));
+}
+
 /** The SQL filter of a segment; 400 with the reason when its stored conditions no longer hold. */
 export async function filterOfSegment(
+  events: EventStore,
   db: Database,
   accountId: number,
   id: number,
 ): Promise<RawBuilder<SqlBool>> {
   const { ctx, conditions, selfId } = await segmentConditions(db, accountId, id);
   assertValid(conditionsProblem(conditions, ctx, selfId));
-  return segmentFilter(conditions, ctx, selfId);
+  return compileTree(events, conditions, ctx, selfId);
 }
 
 /** GET /v1/segments/{id}/preview: how many people match now. */
-export async function previewSegment(db: Database, session: Session, id: number) {
-  const filter = await filterOfSegment(db, session.accountId, id);
+export async function previewSegment(events: EventStore, db: Database, session: Session, id: number) {
+  const filter = await filterOfSegment(events, db, session.accountId, id);
   return { totalCount: await timeLimited(db, () => countMatching(db, filter)) };
 }
 
 /** POST /v1/segments/preview: the live count of a tree being edited. */
 export async function previewConditions(
+  events: EventStore,
   db: Database,
   session: Session,
   body: z.infer<typeof PreviewConditionsBody>,
@@ -78,21 +93,19 @@ export async function previewConditions(
   const conditions = body.conditions as ConditionNode[];
   const { ctx } = await loadCompileContext(db, session.accountId);
   assertValid(conditionsProblem(conditions, ctx, body.segmentId));
-  return {
-    totalCount: await timeLimited(db, () =>
-      countMatching(db, segmentFilter(conditions, ctx, body.segmentId)),
-    ),
-  };
+  const filter = await compileTree(events, conditions, ctx, body.segmentId);
+  return { totalCount: await timeLimited(db, () => countMatching(db, filter)) };
 }
 
 /** GET /v1/segments/{id}/people: one page, sorted; one extra row tells whether more follow. */
 export async function segmentPeople(
+  events: EventStore,
   db: Database,
   session: Session,
   id: number,
   query: z.infer<typeof SegmentPeopleQuery>,
 ) {
-  const filter = await filterOfSegment(db, session.accountId, id);
+  const filter = await filterOfSegment(events, db, session.accountId, id);
   const rows = await timeLimited(db, () =>
     pageMatching(db, session.accountId, filter, { ...query, limit: query.limit + 1 }),
   );
@@ -101,6 +114,7 @@ export async function segmentPeople(
 
 /** POST /v1/segments/{id}/explain: each condition's verdict for one person (saved or unsaved conditions). */
 export async function explainPerson(
+  events: EventStore,
   db: Database,
   session: Session,
   id: number,
@@ -109,7 +123,8 @@ export async function explainPerson(
   const stored = await segmentConditions(db, session.accountId, id);
   const conditions = (body.conditions as ConditionNode[] | undefined) ?? stored.conditions;
   assertValid(conditionsProblem(conditions, stored.ctx, stored.selfId));
-  const { query, toVerdicts } = explainQuery(conditions, stored.ctx, body.personId, stored.selfId);
+  const ctx = await events.withEventSets(stored.ctx, conditions);
+  const { query, toVerdicts } = explainQuery(conditions, ctx, body.personId, stored.selfId);
   const { rows } = await timeLimited(db, () => query.execute(db));
   const row = rows[0];
   if (!row) throw notFound(segmentMessages.personNotFound);
@@ -122,6 +137,11 @@ export async function eventNames(db: Database, session: Session) {
 }
 
 /** Ids of everyone a segment holds now, for bulk actions (404 for an unknown segment). */
-export async function segmentPeopleIds(db: Database, accountId: number, id: number): Promise<number[]> {
-  return idsMatching(db, await filterOfSegment(db, accountId, id));
+export async function segmentPeopleIds(
+  events: EventStore,
+  db: Database,
+  accountId: number,
+  id: number,
+): Promise<number[]> {
+  return idsMatching(db, await filterOfSegment(events, db, accountId, id));
 }

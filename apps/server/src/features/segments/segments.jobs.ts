@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { isTimeRelative, tagChangeMatters, tagChangeReads, type CompileContext } from '@herald/segments';
 import type { Database } from '../../db/connection.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import { withAccount } from '../../db/tenancy.ts';
 import { enqueueCoalesced } from '../../jobs/enqueue-coalesced.ts';
 import { refreshesFree } from '../../db/refresh-hold.ts';
@@ -46,6 +47,7 @@ async function asJob(db: Database) {
  * stop the account's other segments from being kept.
  */
 async function refreshMembers(
+  events: EventStore,
   db: Database,
   accountId: number,
   row: SegmentRow,
@@ -53,7 +55,7 @@ async function refreshMembers(
   personIds: number[] | null,
   recordEvents: boolean,
 ) {
-  const compiled = storedSegmentFilter(row, ctx);
+  const compiled = await storedSegmentFilter(events, row, ctx);
   if ('problem' in compiled) return;
   await applyMembership(db, accountId, row, compiled.filter, personIds, recordEvents);
 }
@@ -79,7 +81,7 @@ export async function runSegmentRefresh(
     const { ctx, rows } = await loadCompileContext(db, accountId);
     const row = rows.find((r) => r.id === segmentId);
     if (!row || !keepsMembers(row)) return;
-    await refreshMembers(db, accountId, row, ctx, null, row.refreshedAt !== null);
+    await refreshMembers(services.events, db, accountId, row, ctx, null, row.refreshedAt !== null);
   });
 }
 
@@ -123,7 +125,7 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
           deferred = true;
           continue;
         }
-        await refreshMembers(db, accountId, row, ctx, some, true);
+        await refreshMembers(services.events, db, accountId, row, ctx, some, true);
       }
       if (deferred) await markPeopleDirty(db, accountId, ids);
       return { taken: ids.length, deferred };

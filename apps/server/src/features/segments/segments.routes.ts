@@ -73,7 +73,8 @@ export const segmentsRoutes = [
     body: PreviewConditionsBody,
     response: SegmentPreview,
     example: { conditions: example },
-    handler: ({ db, session, body }) => previewConditions(db, session, body),
+    audit: { isRead: true },
+    handler: ({ services, db, session, body }) => previewConditions(services.events, db, session, body),
   }),
   route({
     method: 'PATCH',
@@ -85,6 +86,10 @@ export const segmentsRoutes = [
     body: UpdateSegmentBody,
     response: SegmentSaved,
     example: { id: 1, name: 'Probe' },
+    audit: {
+      before: async ({ db, session, params }) =>
+        (await listAccountSegments(db, session)).segments.find((segment) => segment.id === params.id),
+    },
     handler: ({ db, session, params, body }) => saveSegment(db, session, params.id, body),
   }),
   route({
@@ -105,7 +110,7 @@ export const segmentsRoutes = [
     summary: 'Count the people in a segment',
     params: IdParams,
     response: SegmentPreview,
-    handler: ({ db, session, params }) => previewSegment(db, session, params.id),
+    handler: ({ services, db, session, params }) => previewSegment(services.events, db, session, params.id),
   }),
   route({
     method: 'GET',
@@ -116,7 +121,8 @@ export const segmentsRoutes = [
     params: IdParams,
     query: SegmentPeopleQuery,
     response: SegmentPeople,
-    handler: ({ db, session, params, query }) => segmentPeople(db, session, params.id, query),
+    handler: ({ services, db, session, params, query }) =>
+      segmentPeople(services.events, db, session, params.id, query),
   }),
   route({
     method: 'POST',
@@ -128,7 +134,8 @@ export const segmentsRoutes = [
     body: ExplainBody,
     response: ExplainResult,
     example: { personId: 1 },
-    handler: ({ db, session, params, body }) => explainPerson(db, session, params.id, body),
+    handler: ({ services, db, session, params, body }) =>
+      explainPerson(services.events, db, session, params.id, body),
   }),
   route({
     method: 'GET',

@@ -22,7 +22,7 @@ import {
   loadCompileContext,
   toSegment,
 } from './segment-context.ts';
-import { filterOfSegment } from './segment-people.service.ts';
+import { assertSegmentValid } from './segment-people.service.ts';
 import { queueSegmentRefresh } from './segments.jobs.ts';
 import {
   countArchived,
@@ -134,7 +134,7 @@ export async function removeSegment(db: Database, session: Session, id: number) 
 
 /** 404 unless the segment exists (id 1, Archived, always does); 400 when its conditions no longer hold. */
 export async function assertSegmentUsable(db: Database, accountId: number, id: number) {
-  await filterOfSegment(db, accountId, id);
+  await assertSegmentValid(db, accountId, id);
 }
 
 /** GET /v1/people/{id}/segments: the kept segments a person is in now. */

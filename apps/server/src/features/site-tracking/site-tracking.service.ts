@@ -5,6 +5,7 @@ import { withAccount } from '../../db/tenancy.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
+import type { EventStore } from '../../db/event-store.ts';
 import {
   insertEvents,
   resolveByAnonymousId,
@@ -46,7 +47,13 @@ async function accountOfWriteKey(services: Services, writeKey: string) {
  * Move an anonymous visitor's person into the known one: its events change hands and the anonymous person goes.
  * Only a person with neither email nor user id counts as anonymous; a known person is never merged away.
  */
-async function mergeInto(db: Database, accountId: number, fromId: number, intoId: number) {
+async function mergeInto(
+  events: EventStore,
+  db: Database,
+  accountId: number,
+  fromId: number,
+  intoId: number,
+) {
   if (fromId === intoId) return;
   const from = await db
     .selectFrom('people')
@@ -55,12 +62,7 @@ async function mergeInto(db: Database, accountId: number, fromId: number, intoId
     .where('id', '=', fromId)
     .executeTakeFirst();
   if (!from || from.email || from.externalId) return;
-  await db
-    .updateTable('events')
-    .set({ personId: intoId })
-    .where('accountId', '=', accountId)
-    .where('personId', '=', fromId)
-    .execute();
+  await events.movePerson(db, accountId, fromId, intoId);
   await db
     .updateTable('siteVisitors')
     .set({ personId: intoId })
@@ -109,7 +111,7 @@ export async function collect(services: Services, body: SiteCollectBody) {
       .executeTakeFirst();
     let personId: number;
     if (known !== undefined) {
-      if (visitor) await mergeInto(db, accountId, visitor.personId, known);
+      if (visitor) await mergeInto(services.events, db, accountId, visitor.personId, known);
       personId = known;
     } else if (visitor) {
       personId = visitor.personId;

@@ -1,8 +1,8 @@
 import {
   AcceptInvitationBody,
-  Account,
   InvitationInfo,
   InviteTeamMemberBody,
+  SignInResponse,
   TeamMemberList,
   TeamMemberResponse,
   UpdateTeamMemberBody,
@@ -15,6 +15,7 @@ import {
   inviteMember,
   listTeam,
   removeTeamMember,
+  signOutTeamMember,
   updateTeamMember,
 } from './team.service.ts';
 
@@ -59,6 +60,11 @@ export const teamRoutes = [
     params: MemberParams,
     body: UpdateTeamMemberBody,
     response: TeamMemberResponse,
+    // Scope changes show as before → after of the member's scopes.
+    audit: {
+      before: async ({ db, session, params }) =>
+        (await listTeam(db, session)).teamMembers.find((m) => m.id === params.id),
+    },
     handler: ({ db, session, params, body }) => updateTeamMember(db, session, params.id, body),
   }),
   route({
@@ -69,6 +75,15 @@ export const teamRoutes = [
     summary: 'Remove a team member',
     params: MemberParams,
     handler: ({ db, session, params }) => removeTeamMember(db, session, params.id),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/team-members/:id/sign-out',
+    auth: 'session',
+    scopes: ['team:write'],
+    summary: "End a team member's sessions in this account",
+    params: MemberParams,
+    handler: ({ db, session, params }) => signOutTeamMember(db, session, params.id),
   }),
   route({
     method: 'GET',
@@ -86,7 +101,7 @@ export const teamRoutes = [
     example: { token: 'x.y', password: 'a long password' },
     summary: 'Accept an invitation and sign in',
     body: AcceptInvitationBody,
-    response: Account,
+    response: SignInResponse,
     handler: ({ services, body, request, reply }) => acceptInvitation(services, body, request, reply),
   }),
 ];

@@ -2,6 +2,7 @@ import {
   completeScopes,
   enforceScopeNeeds,
   messages,
+  sessionMessages,
   teamMessages,
   type ScopeState,
   type TeamMemberView,
@@ -10,16 +11,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AcceptInvitationBody, InviteTeamMemberBody, UpdateTeamMemberBody } from '@herald/contracts';
 import type { Database } from '../../db/connection.ts';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
-import { startSession } from '../../http/session-cookie.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { assertStrongPassword } from '../../lib/password-strength.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { signToken, verifyToken } from '../../lib/tokens.ts';
 import { queueMail } from '../../mail/mailer.ts';
 import { teamInvitationEmail } from '../../mail/templates/team-invitation.ts';
 import type { Services } from '../../services.ts';
-import { loadAccount } from '../accounts/accounts.service.ts';
+import { afterFirstFactor } from '../auth/sign-in.ts';
 import { findAccount } from '../accounts/accounts.queries.ts';
 import { findUserByEmail, findUserById, setPasswordHash } from '../accounts/users.queries.ts';
 import {
@@ -142,6 +143,18 @@ export async function removeTeamMember(db: Database, session: Session, id: numbe
   await deleteSessionsInAccount(db, session.accountId, row.userId);
 }
 
+/**
+ * POST /v1/team-members/{id}/sign-out: the member's sessions in this account end (their other accounts' are not this
+ * account's to end); never one's own (the profile does that), and an owner's only by an owner.
+ */
+export async function signOutTeamMember(db: Database, session: Session, id: number) {
+  const row = await findMember(db, session.accountId, id);
+  if (!row) throw notFound(teamMessages.memberNotFound);
+  if (row.userId === session.userId) throw badRequest(sessionMessages.notYourself);
+  if (row.isOwner && !session.isOwner) throw forbidden(sessionMessages.ownerNeedsOwner);
+  await deleteSessionsInAccount(db, session.accountId, row.userId);
+}
+
 function readInvitation(services: Services, token: string) {
   const payload = verifyToken(token, services.secret);
   if (!payload || typeof payload.tm !== 'number' || typeof payload.a !== 'number')
@@ -194,15 +207,10 @@ export async function acceptInvitation(
       throw unauthorized(messages.wrongCredentials);
   } else {
     if (!body.password) throw badRequest(teamMessages.invitationNeedsPassword);
+    assertStrongPassword(body.password, [user.email, user.name]);
     await setPasswordHash(services.db, user.id, await hashPassword(body.password));
   }
   const accepted = await acceptMembership(services.db, account.id, member.id);
   if (!accepted) throw badRequest(teamMessages.invitationInvalid);
-  await startSession(services, request, reply, user.id, account.id);
-  return loadAccount(
-    services.db,
-    { userId: user.id, accountId: account.id, teamMemberId: member.id },
-    services.db,
-    services.config,
-  );
+  return afterFirstFactor(services, request, reply, user.id, account.id);
 }

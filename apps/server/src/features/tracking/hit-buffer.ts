@@ -12,6 +12,7 @@ import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { rollupLockKey } from '../../db/migrations/0038-rollup-without-row-keys.ts';
 import { directRollupSetting } from '../../db/migrations/0044-tracking-rollup-at-write.ts';
+import { registerSpool } from '../../lib/prometheus.ts';
 import { rollupWorkMem } from '../metrics/metrics.jobs.ts';
 import type { DecodedMessage } from './tracking-token.ts';
 import type { UserAgentClass } from './machine-hits.ts';
@@ -50,18 +51,19 @@ const accountOf = (line: string) => Number(line.slice(0, line.indexOf('\t')));
 /** Bytes a batch starts with; a line that may not fit (3 bytes a UTF-16 unit at most) starts the next batch. */
 const batchBytes = 1 << 21;
 
-/** Lines waiting for one COPY: `rows` lines in the first `length` bytes. */
+/** Lines waiting for one COPY: `rows` lines in the first `length` bytes; its first hit came at `firstAtMs`. */
 interface Batch {
   bytes: Buffer;
   length: number;
   rows: number;
+  firstAtMs: number;
 }
 
 /** The first `rows` lines of a batch. */
 function firstLines(batch: Batch, rows: number): Batch {
   let end = 0;
   for (let i = 0; i < rows; i++) end = batch.bytes.indexOf(10, end) + 1;
-  return { bytes: batch.bytes, length: end, rows };
+  return { bytes: batch.bytes, length: end, rows, firstAtMs: batch.firstAtMs };
 }
 
 /** The ISO text of the last hit's millisecond: hits come many to a millisecond under load. */
@@ -98,6 +100,9 @@ export class HitBuffer {
   /** Bytes of batches written, for the next batches. */
   private spare: Buffer[] = [];
   private running: Promise<void> | undefined;
+  /** The batch being written, until it is in the table or back in `waiting`. */
+  private writing: Batch | undefined;
+  private readonly unregister: () => void;
   private timer: NodeJS.Timeout;
   private closed = false;
   readonly flushRows: number;
@@ -114,6 +119,11 @@ export class HitBuffer {
     this.maxWaiting = options.maxWaiting ?? 200_000;
     this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.timer.unref();
+    // herald_spool_size and herald_ingest_lag_seconds (lib/prometheus.ts), read when Prometheus scrapes.
+    this.unregister = registerSpool('tracking_hits', {
+      size: () => this.waitingRows + (this.writing?.rows ?? 0),
+      oldestAtMs: () => (this.writing ?? this.waiting[0])?.firstAtMs,
+    });
   }
 
   add(hit: TrackingHit): void {
@@ -129,6 +139,7 @@ export class HitBuffer {
         bytes: (size === batchBytes && this.spare.pop()) || Buffer.allocUnsafeSlow(size),
         length: 0,
         rows: 0,
+        firstAtMs: hit.atMs,
       };
       this.waiting.push(batch);
     }
@@ -148,6 +159,7 @@ export class HitBuffer {
     const batch = this.waiting.shift();
     if (!batch) return;
     this.waitingRows -= batch.rows;
+    this.writing = batch;
     this.running = this.write(batch).finally(() => {
       this.running = undefined;
     });
@@ -188,6 +200,9 @@ export class HitBuffer {
         this.waitingRows += kept;
       }
       if (this.closed) throw error;
+    } finally {
+      // In the table, or back in `waiting`: counted there from now on.
+      this.writing = undefined;
     }
   }
 
@@ -224,6 +239,7 @@ export class HitBuffer {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    this.unregister();
     for (let tries = 0; this.waiting.length > 0 || this.running; tries++) {
       try {
         await this.flush();

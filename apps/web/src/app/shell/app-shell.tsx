@@ -1,11 +1,11 @@
 import { ActionIcon, AppShell, Box, Burger, Group, Menu, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconSettings, IconStarFilled } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
 import { BrandLogo } from '../../ui/brand-logo.tsx';
 import { isUpgradeStarShown, useAccount } from '../../features/account/account.api.ts';
 import { UsageBanner } from '../../features/billing/usage-banner.tsx';
-import { SharedFlowBar } from '../../features/flows/share/shared-flow-bar.tsx';
 import { useSharedFlowLink } from '../../features/flows/share/shared-flow-link.ts';
 import { AccountIssuesWarning } from './account-issues.tsx';
 import { GettingStartedProgress } from './getting-started-progress.tsx';
@@ -13,6 +13,11 @@ import { HelpMenu } from './help-menu.tsx';
 import { mainNavItems, manageNavItems } from './nav-items.ts';
 import { ProfileMenu } from './profile-menu.tsx';
 import classes from './app-shell.module.css';
+
+/** Only while a shared flow is open; it brings the flows' API and the copy dialog, so it stays out of the entry. */
+const SharedFlowBar = lazy(() =>
+  import('../../features/flows/share/shared-flow-bar.tsx').then((m) => ({ default: m.SharedFlowBar })),
+);
 
 function WideNav() {
   const location = useLocation();
@@ -79,7 +84,12 @@ function TopBar() {
   const isNarrow = useIsNarrow();
   // A shared flow open read-only: the bar offers only to copy it (docs/web-app.md).
   const sharedFlow = useSharedFlowLink();
-  if (sharedFlow) return <SharedFlowBar link={sharedFlow} isLoggedIn />;
+  if (sharedFlow)
+    return (
+      <Suspense fallback={null}>
+        <SharedFlowBar link={sharedFlow} isLoggedIn />
+      </Suspense>
+    );
   if (!account.data) return null;
   const isUpgradeShown = isUpgradeStarShown(account.data);
 

@@ -6,6 +6,7 @@ import {
   IconCreditCard,
   IconLogout,
   IconUser,
+  IconHistory,
   IconUsers,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -71,6 +72,9 @@ export function ProfileMenu({ account }: { account: Account }) {
         </Menu.Item>
         <Menu.Item component={Link} to="/settings/team" leftSection={<IconUsers size={16} />}>
           Team Members
+        </Menu.Item>
+        <Menu.Item component={Link} to="/settings/audit-log" leftSection={<IconHistory size={16} />}>
+          Audit Log
         </Menu.Item>
         <Menu.Item component={Link} to="/billing" leftSection={<IconCreditCard size={16} />}>
           Plan and Billing

@@ -2,15 +2,47 @@ import { teamMessages } from '@herald/contracts';
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { formatRelative } from '../../lib/format.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { CopyButton } from '../../ui/copy-button.tsx';
+import { LoadError } from '../../ui/load-error.tsx';
+import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
+import { apiKeyInfoKey, useApiKeyInfo } from '../sessions/sessions.api.ts';
 import { Section } from './account-section.tsx';
 import { useRotateApiKey } from './account.api.ts';
+
+/** Whether the key is in use: its last characters and its last call (at most a minute old). */
+function ApiKeyUse() {
+  const info = useApiKeyInfo();
+  if (info.isPending) return <LoadingSpinner size="sm" label="Loading the API key's use" />;
+  if (info.isError)
+    return (
+      <LoadError
+        message={errorMessage(info.error, "Couldn't load the API key's use.")}
+        onRetry={() => void info.refetch()}
+      />
+    );
+  if (!info.data.hint)
+    return (
+      <Text size="sm" c="dimmed">
+        No API key yet.
+      </Text>
+    );
+  return (
+    <Text size="sm">
+      Key ending in <Code>{info.data.hint}</Code>:{' '}
+      {info.data.lastUsedAt ? `last used ${formatRelative(info.data.lastUsedAt)}` : 'never used'}.
+    </Text>
+  );
+}
 
 /** The account page's API key section: rotating the key, and the new key shown once. */
 export function AccountApiKeySection() {
   const rotate = useRotateApiKey();
+  const queryClient = useQueryClient();
   const [newKey, setNewKey] = useState<string | null>(null);
 
   const confirmRotate = () =>
@@ -26,7 +58,10 @@ export function AccountApiKeySection() {
       confirmProps: { color: 'red' },
       onConfirm: () =>
         rotate.mutate(undefined, {
-          onSuccess: (result) => setNewKey(result.apiKey),
+          onSuccess: (result) => {
+            setNewKey(result.apiKey);
+            void queryClient.invalidateQueries({ queryKey: apiKeyInfoKey });
+          },
           onError: (error) => notifyError(error, teamMessages.couldNotRotateApiKey),
         }),
     });
@@ -54,6 +89,7 @@ export function AccountApiKeySection() {
           </Stack>
         </Alert>
       )}
+      <ApiKeyUse />
       <Button
         leftSection={<IconKey size={16} />}
         variant="default"

@@ -5,6 +5,8 @@ import { formatDate } from '../../lib/format.ts';
 import { CompanyLogo } from '../../ui/company-logo.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { TransactionalCard } from '../transactional/transactional-card.tsx';
+import { SsoSection } from '../sso/sso-section.tsx';
+import { TeamPolicySection } from '../two-factor/team-policy-section.tsx';
 import { AccountApiKeySection } from './account-api-key-section.tsx';
 import { AccountDetailsForm } from './account-details-form.tsx';
 import { ReadOnlyField, Section } from './account-section.tsx';
@@ -64,6 +66,8 @@ export function AccountInfoPage() {
           <ReadOnlyField label="Created" value={formatDate(data.createdAt)} />
         </SimpleGrid>
       </Section>
+      <TeamPolicySection canWrite={canWrite} />
+      {canWrite && data.accountId === data.mainAccountId && <SsoSection />}
       {canRotate && <AccountApiKeySection />}
       <TransactionalCard />
     </Stack>

@@ -6,6 +6,9 @@ import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { initialsOf } from '../../ui/company-logo.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { useUpdateTeamMember } from '../team/team.api.ts';
+import { ChangePasswordSection } from '../sessions/change-password-section.tsx';
+import { SessionsSection } from '../sessions/sessions-section.tsx';
+import { TwoFactorSection } from '../two-factor/two-factor-section.tsx';
 import { useAccount } from './account.api.ts';
 
 const nameSaved = '✅ Name saved.';
@@ -95,6 +98,9 @@ export function ProfilePage() {
           </Stack>
         </form>
       </Card>
+      <ChangePasswordSection />
+      <TwoFactorSection />
+      <SessionsSection />
     </Stack>
   );
 }

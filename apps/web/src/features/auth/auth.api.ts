@@ -1,17 +1,24 @@
-import type { Account, MessageResponse } from '@herald/contracts';
+import type { MessageResponse, SignInResponse } from '@herald/contracts';
 import type { z } from 'zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { markSignedIn } from '../account/account.api.ts';
+import { isSecondFactorChallenge } from '../two-factor/two-factor.api.ts';
 
 /** A 401 here is a wrong password, not a lost session. */
 const keepSession = { keepSessionOn401: true };
 
+/** A sign-in that answered the account started a session; one that asks for a second factor did not yet. */
+function onSignIn(queryClient: ReturnType<typeof useQueryClient>, result: SignInResponse) {
+  if (!isSecondFactorChallenge(result)) markSignedIn(queryClient, result);
+}
+
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { email: string; password: string }) => api.post<Account>('/accounts/login/', body),
-    onSuccess: (account) => markSignedIn(queryClient, account),
+    mutationFn: (body: { email: string; password: string }) =>
+      api.post<SignInResponse>('/accounts/login/', body),
+    onSuccess: (result) => onSignIn(queryClient, result),
     meta: keepSession,
   });
 }
@@ -19,8 +26,8 @@ export function useLogin() {
 export function useGoogleLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (idToken: string) => api.post<Account>('/accounts/login/google', { idToken }),
-    onSuccess: (account) => markSignedIn(queryClient, account),
+    mutationFn: (idToken: string) => api.post<SignInResponse>('/accounts/login/google', { idToken }),
+    onSuccess: (result) => onSignIn(queryClient, result),
     meta: keepSession,
   });
 }
@@ -36,8 +43,8 @@ export function useResetPassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { token: string; password: string }) =>
-      api.post<Account>('/accounts/reset-password', body),
-    onSuccess: (account) => markSignedIn(queryClient, account),
+      api.post<SignInResponse>('/accounts/reset-password', body),
+    onSuccess: (result) => onSignIn(queryClient, result),
     meta: keepSession,
   });
 }

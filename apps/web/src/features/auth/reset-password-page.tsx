@@ -7,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { useResetPassword } from './auth.api.ts';
+import { isSecondFactorChallenge, secondFactorPath } from '../two-factor/two-factor.api.ts';
 
 function RequestNewLink() {
   return (
@@ -52,9 +53,10 @@ export function ResetPasswordPage() {
     resetPassword.mutate(
       { token, password },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           notifications.show({ color: 'teal', message: messages.passwordResetDone });
-          navigate('/', { replace: true });
+          // A reset proves the mailbox, not the second factor: with two-factor on, its step comes next.
+          navigate(isSecondFactorChallenge(result) ? secondFactorPath(result, '/') : '/', { replace: true });
         },
         onError: (error) => {
           const message = errorMessage(error, messages.resetDefault);
@@ -83,7 +85,7 @@ export function ResetPasswordPage() {
           )}
           <PasswordInput
             label="New password"
-            description={`At least ${passwordMinLength} characters.`}
+            description={messages.passwordHint}
             autoComplete="new-password"
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}

@@ -1,25 +1,10 @@
-import {
-  BillingAnswer,
-  CheckoutAnswer,
-  InvoicesAnswer,
-  PlanChoicesAnswer,
-  type CheckoutBody,
-} from '@herald/contracts';
+import { CheckoutAnswer, InvoicesAnswer, PlanChoicesAnswer, type CheckoutBody } from '@herald/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
-export const billingKey = ['billing'] as const;
+export { billingKey, useBilling } from './billing-status.api.ts';
 export const planChoicesKey = ['billing', 'plans'] as const;
 export const invoicesKey = ['billing', 'invoices'] as const;
-
-/** GET /v1/billing: plan, trial, people limit and which payment providers the server has. */
-export function useBilling(options: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: billingKey,
-    queryFn: () => api.get('/billing', { schema: BillingAnswer }),
-    enabled: options.enabled ?? true,
-  });
-}
 
 /** GET /v1/billing/plans: the upgrade dialog's groups (only plans above the current limit). */
 export function usePlanChoices(options: { enabled?: boolean } = {}) {

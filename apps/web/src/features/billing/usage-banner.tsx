@@ -2,7 +2,7 @@ import { hasScopes, type Account } from '@herald/contracts';
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import { useBilling } from './billing.api.ts';
+import { useBilling } from './billing-status.api.ts';
 
 /** Above every page while the account is at 90% or more of its plan's people limit (not on the billing page itself). */
 export function UsageBanner({ account }: { account: Account }) {

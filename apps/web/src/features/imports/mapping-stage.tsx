@@ -88,7 +88,9 @@ export function MappingStage({ fields }: { fields: PersonField[] }) {
         allowDeselect={false}
         searchable
         comboboxProps={{ withinPortal: true }}
-        maxDropdownHeight={280}
+        // The whole list, unscrolled: a list that scrolls needs a scrolling area the keyboard can reach (axe:
+        // scrollable-region-focusable), which a listbox may not hold (aria-required-children). It is searchable.
+        withScrollArea={false}
         onChange={(value) => {
           if (!value || value === choiceValue(choice)) return;
           if (value === newFieldValue) setEditing(index);

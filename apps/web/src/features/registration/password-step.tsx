@@ -39,7 +39,7 @@ export function PasswordStep({ onDone }: { onDone: (account: Account) => void })
           <FormError>{formError}</FormError>
           <PasswordInput
             label="Password"
-            description={`At least ${passwordMinLength} characters.`}
+            description={messages.passwordHint}
             autoComplete="new-password"
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}

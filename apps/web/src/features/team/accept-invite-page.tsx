@@ -1,4 +1,4 @@
-import { passwordMinLength, teamMessages } from '@herald/contracts';
+import { messages, passwordMinLength, teamMessages, type SignInResponse } from '@herald/contracts';
 import { Alert, Anchor, Button, Center, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { AuthLayout } from '../auth/auth-layout.tsx';
 import { GoogleButton } from '../auth/google-button.tsx';
+import { isSecondFactorChallenge, secondFactorPath } from '../two-factor/two-factor.api.ts';
 import { useAcceptInvitation, useInvitationInfo } from './team.api.ts';
 
 const loginLink = (
@@ -51,7 +52,8 @@ export function AcceptInvitePage() {
   const { accountName, email, inviterName, needsPassword } = info.data;
   const accountLabel = accountName || 'the account';
 
-  const onAccepted = () => navigate('/', { replace: true });
+  const onAccepted = (result: SignInResponse) =>
+    navigate(isSecondFactorChallenge(result) ? secondFactorPath(result, '/') : '/', { replace: true });
   const onFailed = (error: unknown) =>
     setFormError(errorMessage(error, 'We couldn’t accept this invitation. Please try again.'));
 
@@ -97,9 +99,7 @@ export function AcceptInvitePage() {
           <PasswordInput
             label="Password"
             description={
-              needsPassword
-                ? `Choose a password of at least ${passwordMinLength} characters.`
-                : 'You already have a Herald login: enter its password.'
+              needsPassword ? messages.passwordHint : 'You already have a Herald login: enter its password.'
             }
             autoComplete={needsPassword ? 'new-password' : 'current-password'}
             value={password}

@@ -25,7 +25,8 @@ function sameScopes(a: readonly ScopeState[], b: readonly ScopeState[]): boolean
   return enabledA.size === enabledB.size && [...enabledA].every((id) => enabledB.has(id));
 }
 
-function ScopeCheckboxes({
+/** The scope checkboxes, grouped; a toggle brings what it needs along (toggleScope). */
+export function ScopeCheckboxes({
   scopes,
   disabled,
   onChange,

@@ -1,4 +1,4 @@
-import { teamMessages, type TeamMemberView } from '@herald/contracts';
+import { sessionMessages, teamMessages, type TeamMemberView } from '@herald/contracts';
 import { Badge, Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconUserPlus, IconUsers } from '@tabler/icons-react';
@@ -10,7 +10,7 @@ import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { newMemberParam, TeamMemberModal } from './team-member-modal.tsx';
-import { useIsTeamChanging, useRemoveTeamMember, useTeamMembers } from './team.api.ts';
+import { useIsTeamChanging, useRemoveTeamMember, useSignOutMember, useTeamMembers } from './team.api.ts';
 
 export const teamMemberParam = 'team-member';
 
@@ -26,6 +26,7 @@ interface MemberProps {
   isChanging: boolean;
   onOpen: () => void;
   onRemove: () => void;
+  onSignOut: () => void;
 }
 
 function MemberName({ member, isYou }: Pick<MemberProps, 'member' | 'isYou'>) {
@@ -61,7 +62,7 @@ function MemberBadges({ member }: Pick<MemberProps, 'member'>) {
   );
 }
 
-function MemberActions({ member, isYou, canWrite, isChanging, onOpen, onRemove }: MemberProps) {
+function MemberActions({ member, isYou, canWrite, isChanging, onOpen, onRemove, onSignOut }: MemberProps) {
   const displayName = member.name || member.email;
   return (
     <Group gap="xs" justify="flex-end" wrap="nowrap">
@@ -73,6 +74,11 @@ function MemberActions({ member, isYou, canWrite, isChanging, onOpen, onRemove }
       >
         {canWrite ? 'Edit' : 'View'}
       </Button>
+      {canWrite && !isYou && !member.invitationPending && (
+        <Button size="xs" variant="subtle" onClick={onSignOut} aria-label={`Sign out ${displayName}`}>
+          Sign out
+        </Button>
+      )}
       {canWrite && !isYou && (
         <Button
           size="xs"
@@ -133,6 +139,7 @@ export function TeamPage() {
   const { account, isReady, canRead, canWrite } = useAccess(['team:read'], ['team:write']);
   const team = useTeamMembers({ enabled: canRead });
   const remove = useRemoveTeamMember();
+  const signOut = useSignOutMember();
   const isChanging = useIsTeamChanging();
   const { value: modalParam, open: openModal, close: closeModal } = usePopupParam(teamMemberParam);
   const isNarrow = useIsNarrow('tablet');
@@ -154,6 +161,24 @@ export function TeamPage() {
         }),
     });
 
+  const confirmSignOut = (member: TeamMemberView) =>
+    modals.openConfirmModal({
+      title: 'Sign this team member out?',
+      children: (
+        <Text size="sm">
+          {member.name || member.email} is signed out of this account on every device and has to sign in
+          again.
+        </Text>
+      ),
+      labels: { confirm: 'Sign out', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        signOut.mutate(member.id, {
+          onSuccess: () => notifySuccess(sessionMessages.memberSignedOut),
+          onError: (error) => notifyError(error, sessionMessages.memberSignOutFailed),
+        }),
+    });
+
   const members = [...(team.data?.teamMembers ?? [])].sort(byName);
   const propsOf = (member: TeamMemberView): MemberProps => ({
     member,
@@ -162,6 +187,7 @@ export function TeamPage() {
     isChanging,
     onOpen: () => openModal(String(member.id)),
     onRemove: () => confirmRemove(member),
+    onSignOut: () => confirmSignOut(member),
   });
 
   return (

@@ -1,14 +1,16 @@
 import {
-  Account,
   InvitationInfo,
+  SignInResponse,
   TeamMemberList,
   TeamMemberResponse,
+  type Account,
   type ScopeState,
   type TeamMemberView,
 } from '@herald/contracts';
 import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { accountKey, replaceSession } from '../account/account.api.ts';
+import { isSecondFactorChallenge } from '../two-factor/two-factor.api.ts';
 
 export const teamKey = ['team-members'] as const;
 /** Every team change shares this key: they run one at a time (docs/team-and-accounts.md). */
@@ -114,12 +116,18 @@ export function useAcceptInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { token: string; password?: string; idToken?: string }) =>
-      api.post('/team-members/invitations/accept', body, { schema: Account }),
-    onSuccess: (account) => {
-      // A new session, possibly for another account: nothing cached before still applies.
-      replaceSession(queryClient, account);
+      api.post('/team-members/invitations/accept', body, { schema: SignInResponse }),
+    onSuccess: (result) => {
+      // A new session, possibly for another account: nothing cached before still applies. With two-factor on (or
+      // required), the second step comes first.
+      if (!isSecondFactorChallenge(result)) replaceSession(queryClient, result);
     },
     // A 401 here is a wrong password, not a lost session.
     meta: { keepSessionOn401: true },
   });
+}
+
+/** POST /v1/team-members/{id}/sign-out: the member's sessions in this account end. */
+export function useSignOutMember() {
+  return useMutation({ mutationFn: (id: number) => api.post<void>(`/team-members/${id}/sign-out`) });
 }

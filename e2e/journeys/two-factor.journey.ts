@@ -34,7 +34,7 @@ async function scanSecret(page: Page): Promise<string> {
 }
 
 describe('two-factor sign-in', () => {
-  it('enrol on the profile, sign out, sign in with a code, then with a recovery code, then turn it off', async () => {
+  it('enrol on the profile, sign out, sign in with a code, then with a recovery code, make new recovery codes, then turn it off', async () => {
     const user = await createUser();
     const { page } = await newPage(browser);
     await logIn(page, user.email, user.password, '/settings/profile');
@@ -85,6 +85,24 @@ describe('two-factor sign-in', () => {
     await page.goto('/settings/profile');
     await page.getByText('Recovery codes left:').waitFor();
     await expect.poll(() => page.getByText('Recovery codes left:').textContent()).toContain('9');
+
+    // New recovery codes, proved with the app's next code: ten again, and the old ones void.
+    await page.getByRole('button', { name: 'New recovery codes' }).click();
+    const proof = page.getByRole('dialog');
+    await proof.getByLabel('Code from your app, or a recovery code').fill('zzzzz-zzzzz');
+    await proof.getByRole('button', { name: 'Make new codes' }).click();
+    await proof.getByRole('alert').getByText("That code or password isn't right.").waitFor();
+    await screenshot(page, 'two-factor-new-recovery-codes');
+    await proof.getByLabel('Code from your app, or a recovery code').fill(codeFor(secret, 2));
+    await proof.getByRole('button', { name: 'Make new codes' }).click();
+    await page.getByText('Save your recovery codes now').waitFor();
+    const newCodes = (await page.getByTestId('recovery-codes').locator('code').allTextContents()).map((c) =>
+      c.trim(),
+    );
+    expect(newCodes).toHaveLength(10);
+    expect(newCodes).not.toContain(recoveryCodes[1]);
+    await page.getByRole('button', { name: 'I saved my codes' }).click();
+    await expect.poll(() => page.getByText('Recovery codes left:').textContent()).toContain('10');
 
     // Turned off with the password.
     await page.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();

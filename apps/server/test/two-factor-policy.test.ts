@@ -59,6 +59,60 @@ describe('turning two-factor off', () => {
   });
 });
 
+describe('new recovery codes', () => {
+  it('answers ten new codes once proved; the old ones stop working; a wrong proof changes nothing', async () => {
+    const { client, email, password } = await registerUser(ctx.app);
+    const { secret, recoveryCodes: old } = await enrol(client);
+    for (const body of [{ password: 'not my password' }, { code: 'zzzzz-zzzzz' }, {}]) {
+      const refused = await client.post('/v1/profile/two-factor/recovery-codes', body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+    }
+    // The first old code proves it (and is spent); nine were left, and still are after the refusals.
+    expect((await client.get('/v1/profile/two-factor')).body.recoveryCodesLeft).toBe(10);
+    const made = await client.post('/v1/profile/two-factor/recovery-codes', { code: old[0] });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const fresh = made.body.recoveryCodes as string[];
+    expect(fresh).toHaveLength(10);
+    expect(new Set(fresh).size).toBe(10);
+    expect(fresh.some((code) => old.includes(code))).toBe(false);
+    expect((await client.get('/v1/profile/two-factor')).body).toMatchObject({
+      enabled: true,
+      recoveryCodesLeft: 10,
+    });
+    // Again with the password: the codes of the last call are void too.
+    const again = await client.post('/v1/profile/two-factor/recovery-codes', { password });
+    expect(again.status).toBe(200);
+    const signIn = async (recoveryCode: string) => {
+      const device = new Client(ctx.app);
+      await device.post('/v1/accounts/login/', { email, password });
+      return device.post('/v1/accounts/login/two-factor', { recoveryCode, rememberDevice: false });
+    };
+    expect((await signIn(old[1]!)).status).toBe(401);
+    expect((await signIn(fresh[0]!)).status).toBe(401);
+    expect((await signIn((again.body.recoveryCodes as string[])[0]!)).status).toBe(200);
+    // An authenticator code proves it as well.
+    expect(
+      (await client.post('/v1/profile/two-factor/recovery-codes', { code: codeFor(secret, 1) })).status,
+    ).toBe(200);
+  });
+
+  it('is refused while two-factor is off, and with an API key', async () => {
+    const { client, password } = await registerUser(ctx.app);
+    const off = await client.post('/v1/profile/two-factor/recovery-codes', { password });
+    expect(off.status).toBe(400);
+    expect(off.body.message).toBe(twoFactorMessages.notEnabled);
+    await enrol(client);
+    const key = (await client.post('/v1/accounts/rotate-api-key')).body.apiKey as string;
+    const byKey = await new Client(ctx.app).post(
+      '/v1/profile/two-factor/recovery-codes',
+      { password },
+      { headers: { authorization: `Bearer ${key}` } },
+    );
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.message).toBe(twoFactorMessages.apiKeyRefused);
+  });
+});
+
 describe('an account that requires two-factor of its team', () => {
   it('only someone with two-factor on may require it, with account:write', async () => {
     const owner = await registerUser(ctx.app);

@@ -17,6 +17,7 @@ export const twoFactorMessages = {
   apiKeyRefused: 'Two-factor sign-in is changed from the app, not with an API key.',
   enabled: '✅ Two-factor sign-in is on.',
   disabled: 'Two-factor sign-in is off.',
+  newRecoveryCodes: '✅ New recovery codes made. The old ones no longer work.',
   policySaved: '✅ Team sign-in policy saved.',
   policyFailed: "Couldn't save the team sign-in policy.",
   setupFailed: "Couldn't start two-factor setup.",

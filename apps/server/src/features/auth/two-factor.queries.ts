@@ -44,6 +44,26 @@ export async function enableTwoFactor(db: Database, userId: number, step: number
   });
 }
 
+/** Replace the user's recovery codes with fresh ones (hashes), only while two-factor is on: false when it is off. */
+export async function replaceRecoveryCodes(db: Database, userId: number, codeHashes: string[]) {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', userId)
+      .where('totpEnabledAt', 'is not', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return false;
+    await trx.deleteFrom('twoFactorRecoveryCodes').where('userId', '=', userId).execute();
+    await trx
+      .insertInto('twoFactorRecoveryCodes')
+      .values(codeHashes.map((codeHash) => ({ userId, codeHash })))
+      .execute();
+    return true;
+  });
+}
+
 export async function disableTwoFactor(db: Database, userId: number) {
   await db.transaction().execute(async (trx) => {
     await trx

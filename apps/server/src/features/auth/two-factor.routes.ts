@@ -18,6 +18,7 @@ import {
 import {
   confirmProfileEnrolment,
   disableProfileTwoFactor,
+  regenerateRecoveryCodes,
   setTwoFactorPolicy,
   startProfileEnrolment,
   twoFactorStatus,
@@ -87,6 +88,17 @@ export const twoFactorRoutes = [
     summary: 'Turn two-factor off with a code, a recovery code or the password',
     body: DisableTwoFactorBody,
     handler: ({ services, session, body }) => disableProfileTwoFactor(services, session, body),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/profile/two-factor/recovery-codes',
+    auth: 'session',
+    example: { password: 'a long password' },
+    summary:
+      'Ten new recovery codes, shown once; the old ones stop working. Takes a code, a recovery code or the password',
+    body: DisableTwoFactorBody,
+    response: RecoveryCodes,
+    handler: ({ services, session, body }) => regenerateRecoveryCodes(services, session, body),
   }),
   route({
     method: 'PUT',

@@ -19,12 +19,14 @@ import {
   disableTwoFactor,
   enableTwoFactor,
   findTwoFactorUser,
+  replaceRecoveryCodes,
   setAccountRequiresTwoFactor,
   setPendingSecret,
   spendRecoveryCode,
 } from './two-factor.queries.ts';
 
 type TwoFactorUser = NonNullable<Awaited<ReturnType<typeof findTwoFactorUser>>>;
+type Proof = { code?: string | undefined; password?: string | undefined };
 
 export const recoveryCodeCount = 10;
 /** Code attempts per user: 10 in 15 minutes, whichever call makes them (sign-in, enrolment, turning off). */
@@ -159,17 +161,20 @@ export async function confirmProfileEnrolment(services: Services, session: Sessi
 }
 
 /** POST /v1/profile/two-factor/disable: with a code, a recovery code or the password; other sessions end. */
-export async function disableProfileTwoFactor(
-  services: Services,
-  session: Session,
-  body: { code?: string | undefined; password?: string | undefined },
-) {
+export async function disableProfileTwoFactor(services: Services, session: Session, body: Proof) {
   refuseApiKey(session);
   await limitCodeAttempts(services, session.userId);
   const user = await userOf(services, session.userId);
   if (!user.totpEnabledAt) throw badRequest(twoFactorMessages.notEnabled);
   if (await anyMembershipRequiresTwoFactor(services.db, user.id))
     throw badRequest(twoFactorMessages.requiredByAccount);
+  await proveUser(services, user, body);
+  await disableTwoFactor(services.db, user.id);
+  await deleteOtherSessions(services.db, session.userId, session.id);
+}
+
+/** The user proves it is them again: the password, an authenticator code or a recovery code (which is spent). */
+async function proveUser(services: Services, user: TwoFactorUser, body: Proof): Promise<void> {
   const refuse = () => badRequest(twoFactorMessages.wrongCodeOrPassword);
   if (body.password !== undefined) {
     if (!(await verifyPassword(user.passwordHash, body.password))) throw refuse();
@@ -178,8 +183,22 @@ export async function disableProfileTwoFactor(
     if (/^\d{6}$/.test(code)) await checkTotp(services, user, code, refuse);
     else await checkRecoveryCode(services, user.id, code, refuse);
   }
-  await disableTwoFactor(services.db, user.id);
-  await deleteOtherSessions(services.db, session.userId, session.id);
+}
+
+/**
+ * POST /v1/profile/two-factor/recovery-codes: ten new recovery codes, shown this once; the old ones stop working.
+ * Proved like turning two-factor off (docs/team-and-accounts.md, "Two-factor sign-in").
+ */
+export async function regenerateRecoveryCodes(services: Services, session: Session, body: Proof) {
+  refuseApiKey(session);
+  await limitCodeAttempts(services, session.userId);
+  const user = await userOf(services, session.userId);
+  if (!user.totpEnabledAt) throw badRequest(twoFactorMessages.notEnabled);
+  await proveUser(services, user, body);
+  const recoveryCodes = newRecoveryCodes();
+  if (!(await replaceRecoveryCodes(services.db, user.id, recoveryCodes.map(recoveryCodeHash))))
+    throw badRequest(twoFactorMessages.notEnabled);
+  return { recoveryCodes };
 }
 
 /** PUT /v1/accounts/two-factor-policy: whoever requires it of the team must have it on. */

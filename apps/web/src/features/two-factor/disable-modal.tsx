@@ -1,99 +1,66 @@
 import { twoFactorMessages } from '@herald/contracts';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  SegmentedControl,
-  Stack,
-  TextInput,
-} from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../../lib/api.ts';
+import { Text } from '@mantine/core';
 import { notifySuccess } from '../../lib/notify.ts';
-import { useDisableTwoFactor } from './two-factor.api.ts';
+import { ProofModal } from './proof-modal.tsx';
+import { useDisableTwoFactor, useNewRecoveryCodes } from './two-factor.api.ts';
 
 /** Turning two-factor off proves the user again: a code (or recovery code) or the password. */
 export function DisableTwoFactorModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const disable = useDisableTwoFactor();
-  const [proof, setProof] = useState<'code' | 'password'>('code');
-  const [value, setValue] = useState('');
-  const [formError, setFormError] = useState<string | null>(null);
-
   const close = () => {
-    setValue('');
-    setFormError(null);
     disable.reset();
     onClose();
   };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (disable.isPending) return;
-    if (!value.trim()) {
-      setFormError(proof === 'code' ? 'Enter a code or a recovery code.' : 'Enter your password.');
-      return;
-    }
-    setFormError(null);
-    disable.mutate(proof === 'code' ? { code: value.trim() } : { password: value }, {
-      onSuccess: () => {
+  return (
+    <ProofModal
+      opened={opened}
+      onClose={close}
+      title="Turn off two-factor sign-in?"
+      submitLabel="Turn off"
+      color="red"
+      isPending={disable.isPending}
+      fallbackError={twoFactorMessages.wrongCodeOrPassword}
+      onSubmit={async (proof) => {
+        await disable.mutateAsync(proof);
         notifySuccess(twoFactorMessages.disabled);
         close();
-      },
-      onError: (error) => setFormError(errorMessage(error, twoFactorMessages.wrongCodeOrPassword)),
-    });
-  };
+      }}
+    />
+  );
+}
 
+/** Ten new recovery codes, proved like turning two-factor off; `onCodes` shows them. */
+export function NewRecoveryCodesModal({
+  opened,
+  onClose,
+  onCodes,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCodes: (codes: string[]) => void;
+}) {
+  const regenerate = useNewRecoveryCodes();
+  const close = () => {
+    regenerate.reset();
+    onClose();
+  };
   return (
-    <Modal opened={opened} onClose={close} title="Turn off two-factor sign-in?" centered>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <SegmentedControl
-            value={proof}
-            onChange={(next) => {
-              setProof(next as 'code' | 'password');
-              setValue('');
-              setFormError(null);
-            }}
-            data={[
-              { value: 'code', label: 'Code' },
-              { value: 'password', label: 'Password' },
-            ]}
-          />
-          {formError && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-              {formError}
-            </Alert>
-          )}
-          {proof === 'code' ? (
-            <TextInput
-              label="Code from your app, or a recovery code"
-              value={value}
-              onChange={(event) => setValue(event.currentTarget.value)}
-              autoComplete="one-time-code"
-              data-autofocus
-            />
-          ) : (
-            <PasswordInput
-              label="Your password"
-              value={value}
-              onChange={(event) => setValue(event.currentTarget.value)}
-              autoComplete="current-password"
-              data-autofocus
-            />
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" loading={disable.isPending}>
-              Turn off
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <ProofModal
+      opened={opened}
+      onClose={close}
+      title="Make new recovery codes?"
+      submitLabel="Make new codes"
+      isPending={regenerate.isPending}
+      fallbackError={twoFactorMessages.wrongCodeOrPassword}
+      onSubmit={async (proof) => {
+        const result = await regenerate.mutateAsync(proof);
+        close();
+        onCodes(result.recoveryCodes);
+      }}
+    >
+      <Text size="sm">
+        You get ten new recovery codes, shown once. Your current recovery codes, used or not, stop working.
+      </Text>
+    </ProofModal>
   );
 }

@@ -7,7 +7,7 @@ import { formatDate } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { LoadError } from '../../ui/load-error.tsx';
 import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
-import { DisableTwoFactorModal } from './disable-modal.tsx';
+import { DisableTwoFactorModal, NewRecoveryCodesModal } from './disable-modal.tsx';
 import { RecoveryCodesPanel } from './recovery-codes.tsx';
 import { SetupPanel } from './setup-panel.tsx';
 import { useConfirmProfileSetup, useProfileSetup, useTwoFactorStatus } from './two-factor.api.ts';
@@ -35,6 +35,7 @@ export function TwoFactorSection() {
   const confirm = useConfirmProfileSetup();
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [isDisabling, setIsDisabling] = useState(false);
+  const [isRegenerating, setIsRegenerating] = useState(false);
 
   if (status.isPending)
     return <SectionCard>{<LoadingSpinner label="Loading two-factor sign-in" />}</SectionCard>;
@@ -124,16 +125,30 @@ export function TwoFactorSection() {
         Signing in asks for a code from your authenticator app. Recovery codes left:{' '}
         <b>{data.recoveryCodesLeft}</b> of 10.
       </Text>
-      {data.requiredByAccount ? (
+      {data.requiredByAccount && (
         <Text size="sm" c="dimmed">
           This account requires two-factor sign-in of every team member, so it stays on.
         </Text>
-      ) : (
-        <Button variant="default" color="red" w="fit-content" onClick={() => setIsDisabling(true)}>
-          Turn off two-factor sign-in
-        </Button>
       )}
+      <Group gap="sm">
+        <Button variant="default" onClick={() => setIsRegenerating(true)}>
+          New recovery codes
+        </Button>
+        {!data.requiredByAccount && (
+          <Button variant="default" color="red" onClick={() => setIsDisabling(true)}>
+            Turn off two-factor sign-in
+          </Button>
+        )}
+      </Group>
       <DisableTwoFactorModal opened={isDisabling} onClose={() => setIsDisabling(false)} />
+      <NewRecoveryCodesModal
+        opened={isRegenerating}
+        onClose={() => setIsRegenerating(false)}
+        onCodes={(codes) => {
+          setRecoveryCodes(codes);
+          notifySuccess(twoFactorMessages.newRecoveryCodes);
+        }}
+      />
     </SectionCard>
   );
 }

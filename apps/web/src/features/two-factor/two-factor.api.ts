@@ -90,6 +90,15 @@ export function useDisableTwoFactor() {
   });
 }
 
+export function useNewRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { code: string } | { password: string }) =>
+      api.post<RecoveryCodes>('/profile/two-factor/recovery-codes', body),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
 export function useSetTwoFactorPolicy() {
   const queryClient = useQueryClient();
   return useMutation({

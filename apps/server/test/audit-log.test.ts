@@ -93,6 +93,44 @@ describe('GET /v1/audit-log', () => {
     });
   });
 
+  it('shows what a deletion removed, and before → after of a new API key and a domain check', async () => {
+    const owner = await registerUser(ctx.app);
+    const first = (await owner.client.post('/v1/accounts/rotate-api-key')).body.hint as string;
+    const second = (await owner.client.post('/v1/accounts/rotate-api-key')).body.hint as string;
+    const latest = async (resourceType: string) =>
+      (await owner.client.get(`/v1/audit-log?resourceType=${resourceType}&limit=1`)).body.entries[0];
+    expect((await latest('api-key')).changes).toEqual({ hint: { before: first, after: second } });
+
+    const domain = (await owner.client.post('/v1/settings/email/domains', { domain: 'audit-example.com' }))
+      .body.domain as { id: number; status: string };
+    await owner.client.post(`/v1/settings/email/domains/${domain.id}/verify`);
+    const check = await latest('settings');
+    expect(check.action).toBe('POST /v1/settings/email/domains/:id/verify');
+    expect(check.changes.checkedAt).toMatchObject({ before: null, after: expect.any(String) });
+    expect((await owner.client.request('DELETE', `/v1/settings/email/domains/${domain.id}`)).status).toBe(
+      204,
+    );
+    const removed = await latest('settings');
+    expect(removed).toMatchObject({
+      action: 'DELETE /v1/settings/email/domains/:id',
+      resourceId: String(domain.id),
+    });
+    expect(removed.changes.domain).toEqual({ before: 'audit-example.com' });
+
+    await owner.client.post('/v1/suppressions', { emails: ['gone@example.com'], note: 'Asked by phone' });
+    expect((await owner.client.request('DELETE', '/v1/suppressions/gone@example.com')).status).toBe(204);
+    expect((await latest('suppressions')).changes).toMatchObject({
+      email: { before: 'gone@example.com' },
+      note: { before: 'Asked by phone' },
+    });
+    // A refused deletion writes nothing.
+    expect((await owner.client.request('DELETE', '/v1/suppressions/never@example.com')).status).toBe(404);
+    expect((await latest('suppressions')).action).toBe('DELETE /v1/suppressions/:email');
+    expect(
+      (await owner.client.get('/v1/audit-log?resourceType=suppressions&limit=10')).body.entries,
+    ).toHaveLength(2);
+  });
+
   it('records sign-ins and sign-outs, and changes made with the API key as the key', async () => {
     const owner = await registerUser(ctx.app);
     const other = new Client(ctx.app);

@@ -115,7 +115,7 @@ export function resourceOfUrl(url: string): string {
 export function routeAuditEntry(
   trail: AuditTrail,
   request: { method: string; ip: string; params: unknown; body: unknown },
-  def: { method: string; url: string; audit?: { resource?: string; before?: unknown } },
+  def: { method: string; url: string; audit?: { resource?: string; before?: unknown; compare?: 'answer' } },
   session: Actor & { accountId: number },
   result: unknown,
   before?: unknown,
@@ -133,10 +133,48 @@ export function routeAuditEntry(
     action: `${def.method} ${def.url}`,
     resourceType: trail.resourceType ?? def.audit?.resource ?? resourceOfUrl(def.url),
     resourceId: id === undefined || id === null ? null : String(id),
-    changes:
-      trail.changes ??
-      (body ? bodyChanges(body as Fields, def.audit?.before ? before : undefined, result) : null),
+    changes: trail.changes ?? routeChanges(def, body as Fields | null, before, result),
   };
+}
+
+/**
+ * A route's changes without a handler's `change()`: a deletion shows the fields of what it removed (from its
+ * `audit.before`); an action without a body whose route says `compare: 'answer'` (a domain check, a new API key) shows
+ * the fields its answer shares with the read before that differ; otherwise the body's fields (bodyChanges).
+ */
+function routeChanges(
+  def: { method: string; audit?: { before?: unknown; compare?: 'answer' } },
+  body: Fields | null,
+  before: unknown,
+  result: unknown,
+): AuditChanges | null {
+  const read = def.audit?.before ? single(before) : undefined;
+  if (def.method === 'DELETE' && read) return diffFields(read, null);
+  if (def.audit?.compare === 'answer' && read) {
+    const answer = closest(result, Object.keys(read));
+    const shared = Object.keys(read).filter((name) => name in answer);
+    const pick = (from: Fields) => Object.fromEntries(shared.map((n) => [n, from[n]]));
+    return diffFields(pick(read), pick(answer));
+  }
+  return body ? bodyChanges(body, read === undefined ? undefined : before, result) : null;
+}
+
+/** Of an answer and the objects inside it (`{ domain: {...}, message }`), the one sharing most of `names`. */
+function closest(value: unknown, names: string[]): Fields {
+  const isObject = (v: unknown): v is Fields => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(value)) return {};
+  const shared = (v: Fields) => names.filter((n) => n in v).length;
+  return [value, ...Object.values(value).filter(isObject)].reduce((best, v) =>
+    shared(v) > shared(best) ? v : best,
+  );
+}
+
+/** An object, or the one object wrapped in it (`{ domain: {...} }`); undefined for anything else. */
+function single(value: unknown): Fields | undefined {
+  const isObject = (v: unknown): v is Fields => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(value)) return undefined;
+  const values = Object.values(value);
+  return values.length === 1 && isObject(values[0]) ? values[0] : value;
 }
 
 /**

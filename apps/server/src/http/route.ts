@@ -76,6 +76,8 @@ export interface RouteSpec<
     before?: (ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>) => Promise<unknown>;
     /** A read sent with POST (a count, a preview): it changes nothing, so it writes no entry. */
     isRead?: true;
+    /** An action without a body: before → after are the fields `before` and the answer share (http/audit.ts). */
+    compare?: 'answer';
   };
   handler: (
     ctx: RouteContext<A, Infer<B>, Infer<Q>, Infer<P>>,
@@ -104,6 +106,7 @@ export interface RouteDef {
     resource?: string;
     before?: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;
     isRead?: true;
+    compare?: 'answer';
   };
   handler: (ctx: RouteContext<Auth, unknown, unknown, unknown>) => Promise<unknown>;
 }

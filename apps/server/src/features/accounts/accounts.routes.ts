@@ -108,6 +108,7 @@ export const accountsRoutes = [
     scopes: ['apiKeys:write'],
     summary: 'Replace the account API key',
     response: ApiKeyResponse,
+    audit: { resource: 'api-key', compare: 'answer', before: ({ db, session }) => apiKeyInfo(db, session) },
     handler: ({ db, session }) => rotateApiKey(db, session),
   }),
   route({

@@ -47,6 +47,10 @@ export const domainsRoutes = [
     summary: 'Check the DNS records now',
     params: IdParams,
     response: VerifyDomainResponse,
+    audit: {
+      compare: 'answer',
+      before: ({ services, db, session, params }) => getDomain(services, db, session, params.id),
+    },
     handler: ({ services, db, session, params }) => verifyDomain(services, db, session, params.id),
   }),
   route({
@@ -56,6 +60,7 @@ export const domainsRoutes = [
     scopes: ['emailSettings:write'],
     summary: 'Delete a domain and its DKIM key',
     params: IdParams,
+    audit: { before: ({ services, db, session, params }) => getDomain(services, db, session, params.id) },
     handler: ({ db, session, params }) => deleteDomain(db, session, params.id),
   }),
 ];

@@ -58,6 +58,10 @@ export const sendersRoutes = [
     scopes: ['emailSettings:write'],
     summary: 'Remove a sender address',
     params: SenderAddressParams,
+    audit: {
+      before: async ({ db, session, params }) =>
+        (await listAddresses(db, session)).emails.find((a) => a.email === params.email.trim().toLowerCase()),
+    },
     handler: ({ db, session, params }) => removeAddress(db, session, params.email),
   }),
   route({

@@ -12,6 +12,7 @@ import { route } from '../../http/route.ts';
 import {
   addSuppressions,
   exportSuppressions,
+  findSuppression,
   listSuppressions,
   removeSuppression,
   suppressionHistory,
@@ -72,6 +73,7 @@ export const suppressionsRoutes = [
     summary: 'Lift a suppression (kept in the history with an optional note)',
     params: SuppressionParams,
     query: RemoveSuppressionQuery,
+    audit: { before: ({ db, session, params }) => findSuppression(db, session, params.email) },
     handler: ({ db, session, params, query }) => removeSuppression(db, session, params.email, query.note),
   }),
 ];

@@ -137,6 +137,16 @@ export async function addSuppressions(
   return { added, message: sendingMessages.suppressionAdded(added) };
 }
 
+/** One suppression as the audit log's before side shows it (its address, reason, source and note). */
+export async function findSuppression(db: Database, session: Session, email: string) {
+  return db
+    .selectFrom('suppressions')
+    .select(['email', 'reason', 'source', 'note'])
+    .where('accountId', '=', session.accountId)
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
 /** Lift a suppression; the history keeps what it was, who lifted it and why. */
 export async function removeSuppression(
   db: Database,

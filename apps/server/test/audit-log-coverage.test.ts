@@ -122,5 +122,6 @@ describe('every route that changes data writes an audit entry', () => {
     // The walk reaches real successes, not only refusals of made-up ids: 41 of 97 alone, 35 beside other files in
     // the same database slot (2026-12-06); a floor, not a count, since some answers depend on what ran before.
     expect(succeeded).toBeGreaterThan(30);
-  });
+    // It walks every signed-in write, one request after another: more than the suite's 30 s on a loaded host.
+  }, 120_000);
 });

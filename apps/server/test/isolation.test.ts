@@ -125,7 +125,8 @@ describe('tenant isolation', () => {
     ]);
     const accounts = await a.client.get('/v1/team-members/accounts');
     expect(accounts.body.accounts.map((x: { id: number }) => x.id)).toContain(subId);
-  });
+    // It walks every route twice: the suite's 30 s ran out once on a host with five times its cores' work queued.
+  }, 120_000);
 
   it("search never reaches another account's people, though it runs with the owner's rights", async () => {
     const bAgain = new Client(ctx.app);

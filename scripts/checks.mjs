@@ -1,4 +1,5 @@
-// The static checks of `npm test`: the type check of every project, lint, the format check and the layer rules, run
+// The static checks of `npm test`: the type check of every project, lint, the format check, the layer rules and the
+// first page's weight (scripts/web-weight-check.mjs), run
 // two at a time (each is one process on one core for most of its run; one after another they left a core idle), the
 // longest first so the two slots end close together. Each check's output is printed whole once it ends; the run fails
 // when any check fails. `node scripts/checks.mjs typecheck` runs the type checks alone (`npm run typecheck`).
@@ -29,12 +30,13 @@ const typeChecks = [
 
 /** The other checks: their npm scripts' own commands (package.json), so each is written once. */
 const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
-const otherChecks = ['format:check', 'lint', 'lint:deps'].map((script) => ({
+const otherChecks = ['format:check', 'lint', 'lint:deps', 'check:web-weight'].map((script) => ({
   name: `${script} (${scripts[script]})`,
   shell: scripts[script],
 }));
 
-// The two largest type checks first, then the other checks (about 25, 17 and 10 s), then the small type checks.
+// The two largest type checks first, then the other checks (about 25, 17 and 10 s, and the first page's weight: a
+// second when the web app is built, a build when it is not), then the small type checks.
 const checks =
   process.argv[2] === 'typecheck'
     ? typeChecks

@@ -6,6 +6,7 @@ export interface ManifestChunk {
   dynamicImports?: string[];
   isEntry?: boolean;
   isDynamicEntry?: boolean;
+  name?: string;
 }
 export type Manifest = Record<string, ManifestChunk>;
 export interface FirstPage {
@@ -20,6 +21,7 @@ export interface WeighedPage {
 
 export const firstPageLimitBytes: number;
 export const firstPages: FirstPage[];
+export function chunkKeyOf(manifest: Manifest, module: string): string;
 export function chunkClosure(manifest: Manifest, key: string, files?: Set<string>): Set<string>;
 export function firstPageFiles(
   manifest: Manifest,

@@ -30,6 +30,19 @@ export function chunkClosure(manifest, key, files = new Set()) {
 }
 
 /**
+ * The manifest key of a module's chunk: the module's path, or, when a chunk loaded after it imports from it (so the
+ * bundler made it a shared chunk), the dynamic entry named after the module (`_app-shell-8e4J.js` for
+ * `src/app/shell/app-shell.tsx`). A module with neither is inside the entry.
+ */
+export function chunkKeyOf(manifest, module) {
+  if (manifest[module]) return module;
+  const name = module.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
+  return (
+    Object.keys(manifest).find((key) => manifest[key].isDynamicEntry && manifest[key].name === name) ?? module
+  );
+}
+
+/**
  * The files of each page: the entry's closure, the stylesheets index.html links, and each of the page's modules'
  * closures. Throws when the manifest has no entry.
  */
@@ -43,7 +56,7 @@ export function firstPageFiles(manifest, indexHtml, pages = firstPages) {
     entryFiles,
     pages: pages.map((page) => {
       const files = new Set(entryFiles);
-      for (const module of page.modules) chunkClosure(manifest, module, files);
+      for (const module of page.modules) chunkClosure(manifest, chunkKeyOf(manifest, module), files);
       return { path: page.path, files };
     }),
   };

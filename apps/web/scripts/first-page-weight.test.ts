@@ -23,10 +23,14 @@ const manifest: Manifest = {
   },
   '_input.js': { file: 'assets/input.js', css: ['assets/input.css'] },
   'src/editor.tsx': { file: 'assets/editor.js', isDynamicEntry: true, imports: ['_input.js'] },
+  // A page module a later chunk imports from: the bundler keys it as a shared chunk named after the module.
+  '_shell-x1.js': { file: 'assets/shell-x1.js', name: 'shell', isDynamicEntry: true, imports: ['_input.js'] },
+  'src/popups.tsx': { file: 'assets/popups.js', isDynamicEntry: true, imports: ['_shell-x1.js'] },
 };
 const pages = [
   { path: '/login', modules: ['src/login.tsx'] },
   { path: '/gone', modules: ['src/not-a-chunk.tsx'] },
+  { path: '/shell', modules: ['src/app/shell.tsx'] },
 ];
 const indexHtml =
   '<link rel="stylesheet" crossorigin href="/assets/index.css"><link href="/assets/base.css">';
@@ -55,6 +59,12 @@ describe('the first page weight', () => {
       'assets/shared.js',
     ]);
     expect(listed.pages[1]!.files).toEqual(listed.entryFiles);
+    // Found by its name when keyed as a shared chunk; what it loads later (the popups) is not counted.
+    expect([...listed.pages[2]!.files].filter((f) => !listed.entryFiles.has(f)).sort()).toEqual([
+      'assets/input.css',
+      'assets/input.js',
+      'assets/shell-x1.js',
+    ]);
   });
 
   it('fails on a manifest without an entry', () => {
@@ -78,6 +88,7 @@ describe('the first page weight', () => {
         'login.js',
         'input.js',
         'input.css',
+        'shell-x1.js',
       ])
         fs.writeFileSync(path.join(dist, 'assets', file), contents(file));
       const weight = firstPageWeight(dist, pages);

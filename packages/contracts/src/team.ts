@@ -77,6 +77,7 @@ export const AccountIssue = z.object({
   message: z.string(),
   createdAt: z.string(),
 });
+export type AccountIssue = z.infer<typeof AccountIssue>;
 export const AccountIssues = z.object({ issues: z.array(AccountIssue) });
 
 /** Every scope id once, with defaults for the ones not given. */

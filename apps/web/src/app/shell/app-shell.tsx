@@ -1,5 +1,5 @@
-import { ActionIcon, AppShell, Box, Burger, Group, Menu, Tooltip } from '@mantine/core';
-import { IconChevronDown, IconSettings, IconStarFilled } from '@tabler/icons-react';
+import { ActionIcon, Avatar, AppShell, Box, Burger, Group, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconHelpCircle, IconSettings, IconStarFilled } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useIsNarrow } from '../../lib/use-is-narrow.ts';
@@ -8,10 +8,10 @@ import { isUpgradeStarShown, useAccount } from '../../features/account/account.a
 import { UsageBanner } from '../../features/billing/usage-banner.tsx';
 import { useSharedFlowLink } from '../../features/flows/share/shared-flow-link.ts';
 import { AccountIssuesWarning } from './account-issues.tsx';
+import { DeferredHint, DeferredMenu } from './deferred.tsx';
 import { GettingStartedProgress } from './getting-started-progress.tsx';
-import { HelpMenu } from './help-menu.tsx';
 import { mainNavItems, manageNavItems } from './nav-items.ts';
-import { ProfileMenu } from './profile-menu.tsx';
+import { profileName } from './profile-name.ts';
 import classes from './app-shell.module.css';
 
 /** Only while a shared flow is open; it brings the flows' API and the copy dialog, so it stays out of the entry. */
@@ -29,52 +29,17 @@ function WideNav() {
           {item.label}
         </NavLink>
       ))}
-      <Menu position="bottom-start" shadow="md" withinPortal>
-        <Menu.Target>
+      <DeferredMenu
+        target={
           <button type="button" className={classes.navLink} data-active={isManageActive || undefined}>
             Manage <IconChevronDown size={14} style={{ verticalAlign: 'middle' }} />
           </button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {manageNavItems.map((item) => (
-            <Menu.Item key={item.to} component={Link} to={item.to}>
-              {item.label}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
+        }
+        menu={(popups, target, isOpenAtStart) => (
+          <popups.ManageMenu target={target} isOpenAtStart={isOpenAtStart} />
+        )}
+      />
     </Group>
-  );
-}
-
-function NarrowNav() {
-  return (
-    <Menu position="bottom-start" shadow="md" width={220} withinPortal>
-      <Menu.Target>
-        <Burger size="sm" aria-label="Open navigation" />
-      </Menu.Target>
-      <Menu.Dropdown>
-        {mainNavItems.map((item) => (
-          <Menu.Item key={item.to} component={Link} to={item.to}>
-            {item.label}
-          </Menu.Item>
-        ))}
-        <Menu.Divider />
-        <Menu.Label>Manage</Menu.Label>
-        {manageNavItems.map((item) => (
-          <Menu.Item key={item.to} component={Link} to={item.to}>
-            {item.label}
-          </Menu.Item>
-        ))}
-        <Menu.Divider />
-        <Menu.Item component={Link} to="/start">
-          Quick Start
-        </Menu.Item>
-        <Menu.Item component={Link} to="/apps">
-          Apps
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
   );
 }
 
@@ -92,11 +57,20 @@ function TopBar() {
     );
   if (!account.data) return null;
   const isUpgradeShown = isUpgradeStarShown(account.data);
+  const accountData = account.data;
+  const { initials } = profileName(accountData);
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
       <Group gap="md" wrap="nowrap">
-        {isNarrow && <NarrowNav />}
+        {isNarrow && (
+          <DeferredMenu
+            target={<Burger size="sm" aria-label="Open navigation" />}
+            menu={(popups, target, isOpenAtStart) => (
+              <popups.NarrowMenu target={target} isOpenAtStart={isOpenAtStart} />
+            )}
+          />
+        )}
         <Link to="/dashboard" className={classes.logoLink}>
           <BrandLogo withName={!isNarrow} />
         </Link>
@@ -105,7 +79,7 @@ function TopBar() {
       <Group gap={6} wrap="nowrap">
         {!isNarrow && <GettingStartedProgress account={account.data} />}
         {isUpgradeShown && (
-          <Tooltip label="Upgrade your plan" withArrow>
+          <DeferredHint label="Upgrade your plan">
             <ActionIcon
               component={Link}
               to="/billing"
@@ -116,10 +90,10 @@ function TopBar() {
             >
               <IconStarFilled size={20} />
             </ActionIcon>
-          </Tooltip>
+          </DeferredHint>
         )}
         <AccountIssuesWarning />
-        <Tooltip label="Apps and settings" withArrow>
+        <DeferredHint label="Apps and settings">
           <ActionIcon
             component={Link}
             to="/apps"
@@ -130,9 +104,30 @@ function TopBar() {
           >
             <IconSettings size={22} />
           </ActionIcon>
-        </Tooltip>
-        <HelpMenu />
-        <ProfileMenu account={account.data} />
+        </DeferredHint>
+        <DeferredMenu
+          target={
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Help">
+              <IconHelpCircle size={22} />
+            </ActionIcon>
+          }
+          menu={(popups, target, isOpenAtStart) => (
+            <popups.HelpMenu target={target} isOpenAtStart={isOpenAtStart} />
+          )}
+        />
+        <DeferredMenu
+          target={
+            // The initials are the button's visible label, so its name starts with them.
+            <UnstyledButton aria-label={`${initials}, Profile menu`}>
+              <Avatar radius="xl" color="indigo" size={34}>
+                {initials}
+              </Avatar>
+            </UnstyledButton>
+          }
+          menu={(popups, target, isOpenAtStart) => (
+            <popups.ProfileMenu account={accountData} target={target} isOpenAtStart={isOpenAtStart} />
+          )}
+        />
       </Group>
     </Group>
   );

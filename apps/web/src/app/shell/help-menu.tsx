@@ -1,10 +1,10 @@
-import { ActionIcon, Badge, Menu } from '@mantine/core';
+import { Badge, Menu } from '@mantine/core';
+import type { ReactElement } from 'react';
 import {
   IconBook,
   IconBug,
   IconBulb,
   IconCode,
-  IconHelpCircle,
   IconLifebuoy,
   IconNews,
   IconRocket,
@@ -40,8 +40,11 @@ function StatusBadge() {
   );
 }
 
-/** Get Help and the other links; items on the support site are hidden when none is configured. */
-export function HelpMenu() {
+/**
+ * Get Help and the other links; items on the support site are hidden when none is configured. `target` is the bar's
+ * Help button (app-shell.tsx), painted before this module loads.
+ */
+export function HelpMenu({ target, isOpenAtStart }: { target: ReactElement; isOpenAtStart: boolean }) {
   const { supportUrl } = useConfig();
   const external = (label: string, icon: React.ReactNode) =>
     supportUrl ? (
@@ -51,12 +54,8 @@ export function HelpMenu() {
     ) : null;
 
   return (
-    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Help">
-          <IconHelpCircle size={22} />
-        </ActionIcon>
-      </Menu.Target>
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal defaultOpened={isOpenAtStart}>
+      <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
         {external('Get Help', <IconLifebuoy size={16} />)}
         <Menu.Item component={Link} to="/start" leftSection={<IconRocket size={16} />}>

@@ -1,5 +1,6 @@
 import { teamMessages, type Account } from '@herald/contracts';
-import { Avatar, Group, Menu, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Avatar, Group, Menu, Stack, Text, VisuallyHidden } from '@mantine/core';
+import type { ReactElement } from 'react';
 import {
   IconBuildingStore,
   IconCheck,
@@ -10,29 +11,33 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { CompanyLogo, initialsOf } from '../../ui/company-logo.tsx';
+import { CompanyLogo } from '../../ui/company-logo.tsx';
+import { profileName } from './profile-name.ts';
 import { useLogout } from '../../features/account/account.api.ts';
 import { useSwitchAccount } from '../../features/accounts/accounts.api.ts';
 import { notifyError } from '../../lib/notify.ts';
 
-/** Account switcher, account links, own profile and log out. */
-export function ProfileMenu({ account }: { account: Account }) {
+/**
+ * Account switcher, account links, own profile and log out. `target` is the bar's avatar button (app-shell.tsx),
+ * painted before this module loads.
+ */
+export function ProfileMenu({
+  account,
+  target,
+  isOpenAtStart,
+}: {
+  account: Account;
+  target: ReactElement;
+  isOpenAtStart: boolean;
+}) {
   const logout = useLogout();
   const switchAccount = useSwitchAccount();
   const member = account.teamMember;
-  const displayName = member.name || account.name || member.email;
-  const initials = initialsOf(displayName);
+  const { displayName, initials } = profileName(account);
 
   return (
-    <Menu position="bottom-end" width={280} shadow="md" withinPortal>
-      <Menu.Target>
-        {/* The initials are the button's visible label, so its name starts with them. */}
-        <UnstyledButton aria-label={`${initials}, Profile menu`}>
-          <Avatar radius="xl" color="indigo" size={34}>
-            {initials}
-          </Avatar>
-        </UnstyledButton>
-      </Menu.Target>
+    <Menu position="bottom-end" width={280} shadow="md" withinPortal defaultOpened={isOpenAtStart}>
+      <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>Accounts</Menu.Label>
         {account.allAccounts.map((item) => {

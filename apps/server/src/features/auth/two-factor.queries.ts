@@ -23,6 +23,15 @@ export async function setPendingSecret(db: Database, userId: number, sealedSecre
   return Boolean(row);
 }
 
+/** The user's recovery codes become these (hashes), in the caller's transaction. */
+async function writeRecoveryCodes(trx: Database, userId: number, codeHashes: string[]) {
+  await trx.deleteFrom('twoFactorRecoveryCodes').where('userId', '=', userId).execute();
+  await trx
+    .insertInto('twoFactorRecoveryCodes')
+    .values(codeHashes.map((codeHash) => ({ userId, codeHash })))
+    .execute();
+}
+
 /** Turn two-factor on with the step of the confirming code and fresh recovery codes (hashes). */
 export async function enableTwoFactor(db: Database, userId: number, step: number, codeHashes: string[]) {
   return db.transaction().execute(async (trx) => {
@@ -35,11 +44,7 @@ export async function enableTwoFactor(db: Database, userId: number, step: number
       .returning('totpEnabledAt')
       .executeTakeFirst();
     if (!row) return false;
-    await trx.deleteFrom('twoFactorRecoveryCodes').where('userId', '=', userId).execute();
-    await trx
-      .insertInto('twoFactorRecoveryCodes')
-      .values(codeHashes.map((codeHash) => ({ userId, codeHash })))
-      .execute();
+    await writeRecoveryCodes(trx, userId, codeHashes);
     return true;
   });
 }
@@ -55,11 +60,7 @@ export async function replaceRecoveryCodes(db: Database, userId: number, codeHas
       .forUpdate()
       .executeTakeFirst();
     if (!row) return false;
-    await trx.deleteFrom('twoFactorRecoveryCodes').where('userId', '=', userId).execute();
-    await trx
-      .insertInto('twoFactorRecoveryCodes')
-      .values(codeHashes.map((codeHash) => ({ userId, codeHash })))
-      .execute();
+    await writeRecoveryCodes(trx, userId, codeHashes);
     return true;
   });
 }

@@ -158,7 +158,13 @@ export const AddDomainBody = z.strictObject({
 // Suppression list
 
 /** Reasons a team member may give when adding addresses; 'erased' is only the system's (docs/people.md). */
-export const addableSuppressionReasons = ['unsubscribed', 'hard-bounce', 'complaint', 'manual', 'invalid'] as const;
+export const addableSuppressionReasons = [
+  'unsubscribed',
+  'hard-bounce',
+  'complaint',
+  'manual',
+  'invalid',
+] as const;
 export const suppressionReasons = [...addableSuppressionReasons, 'erased'] as const;
 export type SuppressionReason = (typeof suppressionReasons)[number];
 export const suppressionReasonLabels: Record<SuppressionReason, string> = {

@@ -19,6 +19,20 @@ export function postgresEventStore(): EventStore {
         .where('personId', '=', personId)
         .execute();
     },
+    erasePerson: async (db, accountId, personId) => {
+      await db
+        .deleteFrom('events')
+        .where('accountId', '=', accountId)
+        .where('personId', '=', personId)
+        .execute();
+    },
+    deleteBefore: async (db, accountId, before) => {
+      await db
+        .deleteFrom('events')
+        .where('accountId', '=', accountId)
+        .where('createdAt', '<', before)
+        .execute();
+    },
     movePerson: async (db, accountId, fromId, intoId) => {
       await db
         .updateTable('events')

@@ -33,6 +33,13 @@ export interface EventStore {
   softBouncedMessages(db: Database, accountId: number, personId: number, days: number): Promise<number>;
   /** Delete a person's events (the person is being deleted). */
   deletePerson(db: Database, accountId: number, personId: number): Promise<void>;
+  /**
+   * Erase a person on request (docs/people.md, "Export and erase"): their events, and on ClickHouse the per-person rows
+   * the metrics keep beside them (first opens and clicks, the engagements' staging copy). The rollups' counts stay.
+   */
+  erasePerson(db: Database, accountId: number, personId: number): Promise<void>;
+  /** Delete the account's events older than `before` (the account's event retention; the rollups' counts stay). */
+  deleteBefore(db: Database, accountId: number, before: Date): Promise<void>;
   /** Give one person's events to another (an anonymous visitor who turned out to be a known person). */
   movePerson(db: Database, accountId: number, fromId: number, intoId: number): Promise<void>;
   /**

@@ -224,23 +224,6 @@ export async function deletePeopleKeepingHashes(
   return hashes.map((h) => h.hash);
 }
 
-/** The hash an address is kept under once erased (hex), as migration 0052's `herald_erased_hash` computes it. */
-export async function erasedHashOf(db: Database, accountId: number, email: string): Promise<string> {
-  const { rows: found } = await sql<{ hash: string }>`
-    select encode(herald_erased_hash(${accountId}, ${email}), 'hex') as hash`.execute(db);
-  return found[0]!.hash;
-}
-
-/** Of these addresses (lower case), the ones erased from the account. */
-export async function erasedAmong(db: Database, accountId: number, emails: string[]): Promise<Set<string>> {
-  if (!emails.length) return new Set();
-  const { rows: found } = await sql<{ email: string }>`
-    select e as email from unnest(${sql.val(emails)}::text[]) as e
-    where exists (select 1 from erased_addresses x where x.account_id = ${accountId}
-      and x.address_hash = herald_erased_hash(${accountId}, e))`.execute(db);
-  return new Set(found.map((r) => r.email));
-}
-
 export async function selectEventRetention(db: Database, accountId: number): Promise<number | null> {
   const row = await db
     .selectFrom('accounts')

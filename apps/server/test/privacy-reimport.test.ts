@@ -78,6 +78,7 @@ describe('event retention', () => {
       (${accountId()}, ${person.id}, 'custom', 'Recent', now() - interval '2 months')`.execute(
       ctx.services.db,
     );
+    await ctx.services.events.settle();
     expect(await runPruneEvents(ctx.services)).toBeGreaterThanOrEqual(1);
     const names = (await storedEvents(ctx.services, accountId()))
       .filter((e) => e.personId === person.id && e.type === 'custom')

@@ -87,6 +87,9 @@ describe('export', () => {
 describe('erase', () => {
   it('deletes the person everywhere, ends their run, cancels their unsent mail, keeps the address as a hash', async () => {
     const person = await seed();
+    expect((await owner.client.patch(`/v1/people/${person.id}`, { lastName: 'Hidden-Name' })).status).toBe(
+      200,
+    );
     // On ClickHouse, the events are moved out of the spool first: the erase deletes them from both.
     await ctx.services.events.settle();
     const res = await owner.client.post(`/v1/people/${person.id}/erase`);
@@ -141,6 +144,15 @@ describe('erase', () => {
     );
     expect(JSON.stringify(entry!.changes)).not.toContain(person.email);
     expect(JSON.stringify(entry!.changes)).toContain('emailHash');
+    // The earlier entries about the person keep who did what and when, without their data.
+    const { rows: named } = await sql<{ action: string }>`select action from audit_log
+      where account_id = ${accountId} and (changes::text like '%Hidden-Name%' or lower(changes::text) like ${`%${person.email}%`})`.execute(
+      ctx.services.db,
+    );
+    expect(named).toEqual([]);
+    expect((await auditEntries('PATCH /v1/people/:id')).some((e) => e.resourceId === String(person.id))).toBe(
+      true,
+    );
   });
 
   it('adds an erased address suppressed when it comes back through the API', async () => {

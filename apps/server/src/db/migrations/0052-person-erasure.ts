@@ -15,8 +15,10 @@ import { protectTenantTables } from './tenant-policy.ts';
  *   marks the person unsubscribed (0013).
  * - `accounts.event_retention_months`: events older than that many months are deleted by the daily job
  *   ('prune-events'); null (the default) keeps them.
- * - `herald_scrub_audit_person`: the audit log is append-only for herald_app (0050); an erase empties the
- *   before → after of the entries about the person (their fields as edited), keeping who did what and when.
+ * - `herald_scrub_audit_people`: the audit log is append-only for herald_app (0050); an erase empties the
+ *   before → after of the entries about the people (resource `people` and their id) or naming their address (a
+ *   suppression added by hand), keeping who did what and when. Only the current account's entries (the function runs
+ *   as the owner, so it checks `herald.account_id` itself).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -78,25 +80,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter table accounts add column event_retention_months int
       check (event_retention_months between 1 and 120);
 
-    create function herald_scrub_audit_person(account bigint, person text) returns bigint
+    create function herald_scrub_audit_people(account bigint, people text[], emails text[]) returns bigint
     language sql security definer set search_path = pg_catalog, public as $fn$
       with scrubbed as (
         update audit_log set changes = null
-        where account_id = account and resource_type = 'people' and resource_id = person and changes is not null
-          and account = current_setting('herald.account_id', true)::bigint
+        where account_id = account and account = current_setting('herald.account_id', true)::bigint
+          and changes is not null
+          and ((resource_type = 'people' and resource_id = any(people))
+            or lower(changes::text) like any (select '%' || replace(replace(e, '%', '\\%'), '_', '\\_') || '%' from unnest(emails) e))
         returning 1
       )
       select count(*) from scrubbed;
     $fn$;
-    revoke all on function herald_scrub_audit_person(bigint, text) from public;
-    grant execute on function herald_scrub_audit_person(bigint, text) to herald_app;
+    revoke all on function herald_scrub_audit_people(bigint, text[], text[]) from public;
+    grant execute on function herald_scrub_audit_people(bigint, text[], text[]) to herald_app;
   `.execute(db);
   await protectTenantTables(db, ['erased_addresses']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    drop function herald_scrub_audit_person(bigint, text);
+    drop function herald_scrub_audit_people(bigint, text[], text[]);
     alter table accounts drop column event_retention_months;
     drop trigger people_email_erased on people;
     drop function herald_people_email_erased();

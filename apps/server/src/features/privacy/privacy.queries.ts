@@ -219,8 +219,8 @@ export async function deletePeopleKeepingHashes(
     select ${a}, herald_erased_hash(${a}, e) from unnest(${sql.val(emails)}::text[]) as e
     on conflict (account_id, address_hash) do update set erased_at = now()
     returning encode(address_hash, 'hex') as hash`.execute(db);
-  for (const person of people)
-    await sql`select herald_scrub_audit_person(${a}, ${String(person.id)})`.execute(db);
+  await sql`select herald_scrub_audit_people(${a}, ${sql.val(people.map((p) => String(p.id)))}::text[],
+    ${sql.val(emails)}::text[])`.execute(db);
   return hashes.map((h) => h.hash);
 }
 

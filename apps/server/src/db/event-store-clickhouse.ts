@@ -224,17 +224,18 @@ export function clickhouseEventStore(
       );
     },
 
-    async erasePerson(db, accountId, personId) {
+    async erasePeople(db, accountId, personIds) {
+      if (personIds.length === 0) return;
       await holdForwards(db);
-      await spool.erasePerson(db, accountId, personId);
+      await spool.erasePeople(db, accountId, personIds);
       // The events, and the per-person rows beside them (first opens and clicks, the engagements' staging copy); the
       // hourly and link rollups hold counts only, and keep them.
       await read(async () => {
         for (const rollup of ['events', 'email_metric_firsts', 'email_engagements'] as const)
           await ch.command(
             `DELETE FROM ${cluster ? `${rollup}_local ON CLUSTER ${cluster}` : rollup}
-             WHERE account_id = {a:UInt64} AND person_id = {p:UInt64}`,
-            { a: accountId, p: personId },
+             WHERE account_id = {a:UInt64} AND has({p:Array(UInt64)}, person_id)`,
+            { a: accountId, p: [...personIds] },
           );
       });
     },

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { intArray } from './arrays.ts';
 import type { Database } from './connection.ts';
 import type { EventStore, PageCursor, StoredEvent } from './event-store.ts';
 
@@ -19,12 +20,10 @@ export function postgresEventStore(): EventStore {
         .where('personId', '=', personId)
         .execute();
     },
-    erasePerson: async (db, accountId, personId) => {
-      await db
-        .deleteFrom('events')
-        .where('accountId', '=', accountId)
-        .where('personId', '=', personId)
-        .execute();
+    erasePeople: async (db, accountId, personIds) => {
+      if (personIds.length === 0) return;
+      await sql`delete from events where account_id = ${accountId}
+        and person_id = any(${intArray(personIds)}::bigint[])`.execute(db);
     },
     deleteBefore: async (db, accountId, before) => {
       await db

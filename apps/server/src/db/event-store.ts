@@ -34,10 +34,11 @@ export interface EventStore {
   /** Delete a person's events (the person is being deleted). */
   deletePerson(db: Database, accountId: number, personId: number): Promise<void>;
   /**
-   * Erase a person on request (docs/people.md, "Export and erase"): their events, and on ClickHouse the per-person rows
-   * the metrics keep beside them (first opens and clicks, the engagements' staging copy). The rollups' counts stay.
+   * Erase people on request (docs/people.md, "Export and erase"): their events, and on ClickHouse the per-person rows
+   * the metrics keep beside them (first opens and clicks, the engagements' staging copy); one statement a table for the
+   * whole list (a bulk erase of 10,000 is three ClickHouse mutations, not 30,000). The rollups' counts stay.
    */
-  erasePerson(db: Database, accountId: number, personId: number): Promise<void>;
+  erasePeople(db: Database, accountId: number, personIds: readonly number[]): Promise<void>;
   /** Delete the account's events older than `before` (the account's event retention; the rollups' counts stay). */
   deleteBefore(db: Database, accountId: number, before: Date): Promise<void>;
   /** Give one person's events to another (an anonymous visitor who turned out to be a known person). */

@@ -87,7 +87,11 @@ async function erase(
   if (people.length === 0)
     return { erased: 0, flowRunsEnded: 0, deliveriesCanceled: 0, webhookCallsCanceled: 0, hashes: [] };
   const counts = await erasePeopleRows(db, accountId, people);
-  for (const person of people) await events.erasePerson(db, accountId, person.id);
+  await events.erasePeople(
+    db,
+    accountId,
+    people.map((p) => p.id),
+  );
   const hashes = await deletePeopleKeepingHashes(db, accountId, people);
   return { erased: people.length, ...counts, hashes };
 }

@@ -155,6 +155,40 @@ describe('erase', () => {
     );
   });
 
+  it('waits for a flow batch that holds the run, then cancels the delivery the batch wrote (nothing half-done)', async () => {
+    const person = await seed();
+    const batch = await ctx.services.pool.connect();
+    try {
+      // A flow's send step mid-way: the batch holds the run's lock and has written a delivery, not yet committed.
+      await batch.query('begin');
+      await batch.query('select id from flow_runs where account_id = $1 and id = $2 for update', [
+        accountId,
+        person.runId,
+      ]);
+      await batch.query(
+        `insert into deliveries (account_id, source_kind, source_id, person_id, email_id, to_address, flow_run_id)
+         values ($1, 'flow', 7, $2, 1, $3, $4)`,
+        [accountId, person.id, person.email, person.runId],
+      );
+      const erasing = owner.client.post(`/v1/people/${person.id}/erase`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await batch.query('commit');
+      const res = await erasing;
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ flowRunsEnded: 1, deliveriesCanceled: 2 });
+    } finally {
+      batch.release();
+    }
+    const { rows } = await sql<{
+      status: string;
+      personId: number | null;
+    }>`select status, person_id as "personId"
+      from deliveries where account_id = ${accountId} and flow_run_id = ${person.runId}`.execute(
+      ctx.services.db,
+    );
+    expect(rows).toEqual([{ status: 'canceled', personId: null }]);
+  });
+
   it('adds an erased address suppressed when it comes back through the API', async () => {
     const person = await seed();
     await owner.client.post(`/v1/people/${person.id}/erase`);

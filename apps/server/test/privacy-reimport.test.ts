@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { monthsBefore, runPruneEvents } from '../src/features/privacy/privacy.jobs.ts';
 import { stoppedAmong } from '../src/features/suppressions/recipient-rule.ts';
-import { storedEvents, uniqueEmail } from './helpers.ts';
+import { Client, storedEvents, uniqueEmail } from './helpers.ts';
 import { ctx, owner, useImportsContext } from './imports-fixtures.ts';
 import { uploadCsv, waitForImport } from './imports-support.ts';
 
@@ -45,6 +45,24 @@ describe('an erased address', () => {
     expect(await found(fresh)).toMatchObject({ firstName: 'New', unsubscribed: false });
     const history = await owner.client.get(`/v1/suppressions/history?email=${encodeURIComponent(erased)}`);
     expect(history.body.history).toMatchObject([{ action: 'added', reason: 'erased', source: 'erasure' }]);
+  });
+
+  it('comes back suppressed through the ingest API (a site identifying them)', async () => {
+    const erased = uniqueEmail('gone');
+    const person = (await owner.client.post('/v1/people/?source=manual', { email: erased })).body.user;
+    await owner.client.post(`/v1/people/${person.id}/erase`);
+    const res = await new Client(ctx.app).post(
+      '/v1/ingest/batch',
+      { batch: [{ type: 'identify', email: erased, traits: { firstName: 'Again' } }] },
+      {
+        origin: 'https://customer-site.example',
+        headers: { 'x-write-key': owner.account.writeKey as string },
+      },
+    );
+    expect(res.status).toBeLessThan(300);
+    const found = (await owner.client.get(`/v1/people/search?query=${encodeURIComponent(erased)}`)).body
+      .users;
+    expect(found[0]).toMatchObject({ firstName: 'Again', unsubscribed: true, unsubscribeReason: 'erased' });
   });
 
   it('stops a send to the bare address (no person), and a person whose address changes to it', async () => {

@@ -155,14 +155,16 @@ export async function erasePeopleRows(
         where account_id = ${a} and person_id = any(${pids}::bigint[]) and status in ('active', 'waiting')
         returning 1`,
   );
-  // Unsent mail is canceled (a delivery already handed to the mail server keeps its course: its outcome is recorded
-  // without a person, so no event names them); then every delivery of the person keeps its outcome, without the address.
+  // Unsent mail is canceled, and so is a claim whose lease ran out (its sender is gone; a sweep would send it again).
+  // A delivery a live sender holds keeps its course: its outcome is recorded without a person, so no event names
+  // them. Then every delivery of the person keeps its outcome, without the address.
   const theirs = sql`account_id = ${a} and (person_id = any(${pids}::bigint[]) or lower(to_address) = any(${emails}::text[]))`;
   const deliveriesCanceled = await count(
     db,
     sql`update deliveries set status = 'canceled', lease_until = null,
           last_error = 'Canceled: the person was erased on request'
-        where ${theirs} and status = 'pending' returning 1`,
+        where ${theirs} and (status = 'pending' or (status = 'sending' and (lease_until is null or lease_until < now())))
+        returning 1`,
   );
   await sql`update deliveries set person_id = null, to_address = 'erased@erased.invalid' where ${theirs}`.execute(
     db,

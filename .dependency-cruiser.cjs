@@ -45,6 +45,8 @@ const serverFeatures = [
   'broadcasts',
   'flows',
   'dashboard',
+  // A person's export and erase: reads and erases the rows of every feature above (people, segments, flows, sends).
+  'privacy',
   // Reads only its own table; the route layer (http/audit.ts) writes it.
   'audit-log',
 ];

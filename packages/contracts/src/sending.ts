@@ -157,7 +157,15 @@ export const AddDomainBody = z.strictObject({
 // ---------------------------------------------------------------------------------------------
 // Suppression list
 
-export const suppressionReasons = ['unsubscribed', 'hard-bounce', 'complaint', 'manual', 'invalid'] as const;
+/** Reasons a team member may give when adding addresses; 'erased' is only the system's (docs/people.md). */
+export const addableSuppressionReasons = [
+  'unsubscribed',
+  'hard-bounce',
+  'complaint',
+  'manual',
+  'invalid',
+] as const;
+export const suppressionReasons = [...addableSuppressionReasons, 'erased'] as const;
 export type SuppressionReason = (typeof suppressionReasons)[number];
 export const suppressionReasonLabels: Record<SuppressionReason, string> = {
   unsubscribed: 'Unsubscribed',
@@ -165,6 +173,7 @@ export const suppressionReasonLabels: Record<SuppressionReason, string> = {
   complaint: 'Spam complaint',
   manual: 'Added manually',
   invalid: 'Invalid address',
+  erased: 'Erased on request',
 };
 /** Reasons that stop transactional mail too: the address does not work, or the account said never. */
 export const suppressesTransactional: Record<SuppressionReason, boolean> = {
@@ -174,6 +183,8 @@ export const suppressesTransactional: Record<SuppressionReason, boolean> = {
   'hard-bounce': true,
   invalid: true,
   manual: true,
+  // An address erased on request (docs/people.md, "Export and erase") is never mailed again.
+  erased: true,
 };
 
 export const Suppression = z.object({
@@ -203,7 +214,7 @@ export const AddSuppressionsBody = z.strictObject({
     .array(EmailAddress)
     .min(1, 'Name at least one address.')
     .max(1000, 'At most 1,000 addresses at a time.'),
-  reason: z.enum(suppressionReasons).default('manual'),
+  reason: z.enum(addableSuppressionReasons).default('manual'),
   note: z.string().trim().max(500, 'Note must be at most 500 characters.').optional(),
 });
 export const AddSuppressionsResponse = z.object({ added: z.number().int(), message: z.string() });

@@ -39,6 +39,7 @@ import { flowWebhooksRoutes } from '../features/flows/flow-webhooks.routes.ts';
 import { integrationsRoutes } from '../features/integrations/integrations.routes.ts';
 import type { RouteDef } from '../http/route.ts';
 import { auditLogRoutes } from '../features/audit-log/audit-log.routes.ts';
+import { privacyRoutes } from '../features/privacy/privacy.routes.ts';
 
 /** Every API route, feature by feature; tests walk this list. */
 export const allRoutes: RouteDef[] = [
@@ -49,6 +50,7 @@ export const allRoutes: RouteDef[] = [
   ...userSessionsRoutes,
   ...accountsRoutes,
   ...teamRoutes,
+  ...privacyRoutes,
   ...peopleRoutes,
   ...fieldsRoutes,
   ...tagsRoutes,

@@ -16,7 +16,7 @@ import { buildTaskList } from './tasks.ts';
 // Flows' time and date triggers are looked at every minute.
 // Trials that ended and people limits are looked at every five minutes (features/billing/billing.jobs.ts).
 const crontab =
-  '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1\n17 3 * * * prune-audit-log ?max=1';
+  '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1\n17 3 * * * prune-audit-log ?max=1\n47 3 * * * prune-events ?max=1';
 
 /** Start processing jobs in this process: every feature's job handlers, its schedules and the loops beside them (jobs/runner.ts runs them). */
 export async function startWorker(

@@ -224,6 +224,34 @@ export function clickhouseEventStore(
       );
     },
 
+    async erasePeople(db, accountId, personIds) {
+      if (personIds.length === 0) return;
+      await holdForwards(db);
+      await spool.erasePeople(db, accountId, personIds);
+      // The events, and the per-person rows beside them (first opens and clicks, the engagements' staging copy); the
+      // hourly and link rollups hold counts only, and keep them.
+      await read(async () => {
+        for (const rollup of ['events', 'email_metric_firsts', 'email_engagements'] as const)
+          await ch.command(
+            `DELETE FROM ${cluster ? `${rollup}_local ON CLUSTER ${cluster}` : rollup}
+             WHERE account_id = {a:UInt64} AND has({p:Array(UInt64)}, person_id)`,
+            { a: accountId, p: [...personIds] },
+          );
+      });
+    },
+
+    async deleteBefore(db, accountId, before) {
+      await holdForwards(db);
+      await spool.deleteBefore(db, accountId, before);
+      await read(() =>
+        ch.command(
+          `DELETE FROM ${mutationTarget} WHERE account_id = {a:UInt64}
+             AND created_at < fromUnixTimestamp64Milli(toInt64({t:Int64}), 'UTC')`,
+          { a: accountId, t: before.getTime() },
+        ),
+      );
+    },
+
     async movePerson(db, accountId, fromId, intoId) {
       await holdForwards(db);
       await spool.movePerson(db, accountId, fromId, intoId);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { intArray } from './arrays.ts';
 import type { Database } from './connection.ts';
 import type { EventStore, PageCursor, StoredEvent } from './event-store.ts';
 
@@ -17,6 +18,18 @@ export function postgresEventStore(): EventStore {
         .deleteFrom('events')
         .where('accountId', '=', accountId)
         .where('personId', '=', personId)
+        .execute();
+    },
+    erasePeople: async (db, accountId, personIds) => {
+      if (personIds.length === 0) return;
+      await sql`delete from events where account_id = ${accountId}
+        and person_id = any(${intArray(personIds)}::bigint[])`.execute(db);
+    },
+    deleteBefore: async (db, accountId, before) => {
+      await db
+        .deleteFrom('events')
+        .where('accountId', '=', accountId)
+        .where('createdAt', '<', before)
         .execute();
     },
     movePerson: async (db, accountId, fromId, intoId) => {

@@ -33,6 +33,14 @@ export interface EventStore {
   softBouncedMessages(db: Database, accountId: number, personId: number, days: number): Promise<number>;
   /** Delete a person's events (the person is being deleted). */
   deletePerson(db: Database, accountId: number, personId: number): Promise<void>;
+  /**
+   * Erase people on request (docs/people.md, "Export and erase"): their events, and on ClickHouse the per-person rows
+   * the metrics keep beside them (first opens and clicks, the engagements' staging copy); one statement a table for the
+   * whole list (a bulk erase of 10,000 is three ClickHouse mutations, not 30,000). The rollups' counts stay.
+   */
+  erasePeople(db: Database, accountId: number, personIds: readonly number[]): Promise<void>;
+  /** Delete the account's events older than `before` (the account's event retention; the rollups' counts stay). */
+  deleteBefore(db: Database, accountId: number, before: Date): Promise<void>;
   /** Give one person's events to another (an anonymous visitor who turned out to be a known person). */
   movePerson(db: Database, accountId: number, fromId: number, intoId: number): Promise<void>;
   /**

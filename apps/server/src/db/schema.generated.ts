@@ -74,6 +74,7 @@ export interface Accounts {
   requireTwoFactor: Generated<boolean>;
   apiKeyLastUsedAt: Date | null;
   auditLogRetentionMonths: Generated<number>;
+  eventRetentionMonths: number | null;
 }
 
 export interface AiSuggestions {
@@ -325,6 +326,12 @@ export interface Emails {
   createdAt: Generated<Date>;
   updatedAt: Generated<Date>;
   categoryId: number | null;
+}
+
+export interface ErasedAddresses {
+  accountId: number;
+  addressHash: Buffer;
+  erasedAt: Generated<Date>;
 }
 
 export interface EventForwards {
@@ -893,6 +900,7 @@ export interface DB {
   emailMetricsHourly: EmailMetricsHourly;
   emailMetricsLinks: EmailMetricsLinks;
   emails: Emails;
+  erasedAddresses: ErasedAddresses;
   eventForwards: EventForwards;
   eventNames: EventNames;
   events: Events;

@@ -25,6 +25,8 @@ export interface JobPayloads {
   'billing-sweep': Record<string, unknown>;
   /** Daily: audit entries past their account's retention go (features/audit-log). */
   'prune-audit-log': Record<string, unknown>;
+  /** Daily: events older than their account's event retention go, through the event store (features/privacy). */
+  'prune-events': Record<string, unknown>;
 }
 export type JobName = keyof JobPayloads;
 

@@ -41,7 +41,7 @@ export async function mayReceive(
   return row?.ok === true;
 }
 
-/** Of these addresses (lower case), the ones the suppression list stops for mail of this category type. */
+/** Of these addresses (lower case), the ones the suppression list (or an erase) stops for mail of this category type. */
 export async function stoppedAmong(
   db: Database,
   accountId: number,
@@ -55,5 +55,12 @@ export async function stoppedAmong(
     .where('accountId', '=', accountId)
     .where('email', 'in', addresses);
   if (categoryType !== 'marketing') query = query.where('reason', 'in', stoppingAll);
-  return new Set((await query.execute()).map((r) => r.email));
+  const stopped = new Set((await query.execute()).map((r) => r.email));
+  // An address erased on request (migration 0052) is kept only as its hash; it stops every kind of mail.
+  const { rows: erased } = await sql<{ email: string }>`
+    select e as email from unnest(${addresses}::text[]) as e
+    where exists (select 1 from erased_addresses x where x.account_id = ${accountId}
+      and x.address_hash = herald_erased_hash(${accountId}, e))`.execute(db);
+  for (const row of erased) stopped.add(row.email);
+  return stopped;
 }

@@ -25,6 +25,7 @@ import { useAccess } from '../account/use-access.ts';
 import { tagsOf, useDeletePerson, usePerson, usePersonFields, usePersonTag } from './people.api.ts';
 import { PersonActivity, PersonMetrics } from './person-activity.tsx';
 import { PersonFieldsPanel } from './person-fields-panel.tsx';
+import { PersonPrivacyActions } from './person-privacy.tsx';
 import { PersonSuppression } from './person-suppression.tsx';
 import { personName } from './person-values.tsx';
 
@@ -129,6 +130,7 @@ export function PersonPage() {
   const id = Number(params.id);
   const navigate = useNavigate();
   const { isReady, canRead, canWrite } = useAccess(['people:read'], ['people:write']);
+  const { canWrite: canExport } = useAccess(['people:read'], ['people:export']);
   const person = usePerson(canRead ? id : NaN);
   const fields = usePersonFields({ enabled: canRead });
   const remove = useDeletePerson();
@@ -198,20 +200,25 @@ export function PersonPage() {
               </Group>
             </Stack>
           </Group>
-          {canWrite && (
+          {(canWrite || canExport) && (
             <Group gap="xs">
-              <Button variant="default" onClick={() => setIsEditing(true)} disabled={isEditing}>
-                Edit
-              </Button>
-              <Button
-                variant="light"
-                color="red"
-                leftSection={<IconTrash size={16} />}
-                onClick={confirmDelete}
-                loading={remove.isPending}
-              >
-                Delete
-              </Button>
+              <PersonPrivacyActions person={p} canExport={canExport} canErase={canWrite} />
+              {canWrite && (
+                <Button variant="default" onClick={() => setIsEditing(true)} disabled={isEditing}>
+                  Edit
+                </Button>
+              )}
+              {canWrite && (
+                <Button
+                  variant="light"
+                  color="red"
+                  leftSection={<IconTrash size={16} />}
+                  onClick={confirmDelete}
+                  loading={remove.isPending}
+                >
+                  Delete
+                </Button>
+              )}
             </Group>
           )}
         </Group>

@@ -1,6 +1,7 @@
 import {
   EmailAddress,
   sendingMessages,
+  addableSuppressionReasons,
   suppressionReasonLabels,
   suppressionReasons,
   suppressesTransactional,
@@ -32,6 +33,10 @@ export const reasonOptions = suppressionReasons.map((value) => ({
   value,
   label: suppressionReasonLabels[value],
 }));
+/** The reasons a team member may give; 'erased' is only the erase's own (docs/people.md). */
+const addableOptions = reasonOptions.filter((option) =>
+  (addableSuppressionReasons as readonly string[]).includes(option.value),
+);
 const maxAddresses = 1000;
 
 /** The addresses typed one per line or separated by commas or semicolons, without blanks or repeats. */
@@ -91,7 +96,7 @@ function AddForm({ onClose }: { onClose: () => void }) {
         />
         <Select
           label="Reason"
-          data={reasonOptions}
+          data={addableOptions}
           value={reason}
           onChange={(value) => value && setReason(value as SuppressionReason)}
           allowDeselect={false}

@@ -30,6 +30,8 @@ import { EmptyState } from '../../ui/empty-state.tsx';
 import { ListPage } from '../../ui/list-page.tsx';
 import { TableCard } from '../../ui/table-card.tsx';
 import { useAccess } from '../account/use-access.ts';
+import { BulkEraseModal } from '../people/bulk-erase-modal.tsx';
+import { EventRetentionSetting } from '../people/event-retention-setting.tsx';
 import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import {
   AddSuppressionsModal,
@@ -158,11 +160,15 @@ function SuppressionRow({
 export function SuppressionsPage() {
   const { account, isReady, canRead, canWrite } = useAccess(['people:read'], ['people:write']);
   const canExport = account.data ? hasScopes(account.data.teamMember.accountData, ['people:export']) : false;
+  const canChangeRetention = account.data
+    ? hasScopes(account.data.teamMember.accountData, ['account:write'])
+    : false;
   const { filter, set } = useFilterParams();
   const [search, setSearch] = useState(filter.search);
   const [debounced] = useDebouncedValue(search, 400);
   const list = useSuppressions(filter, { enabled: canRead });
   const [isAdding, setIsAdding] = useState(false);
+  const [isErasing, setIsErasing] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
   const [historyOf, setHistoryOf] = useState<string | null>(null);
   const isNarrow = useIsNarrow('tablet');
@@ -200,6 +206,11 @@ export function SuppressionsPage() {
             </Button>
           )}
           {canWrite && (
+            <Button variant="default" color="red" onClick={() => setIsErasing(true)}>
+              Erase people…
+            </Button>
+          )}
+          {canWrite && (
             <Button leftSection={<IconPlus size={16} />} onClick={() => setIsAdding(true)}>
               Add addresses
             </Button>
@@ -207,6 +218,7 @@ export function SuppressionsPage() {
         </Group>
       }
       tabs={<EmailSettingsNav />}
+      notices={canRead && <EventRetentionSetting canChange={canChangeRetention} />}
       isReady={isReady}
       gate={{
         canRead,
@@ -281,6 +293,7 @@ export function SuppressionsPage() {
       after={
         <>
           <AddSuppressionsModal opened={isAdding} onClose={() => setIsAdding(false)} />
+          <BulkEraseModal opened={isErasing} onClose={() => setIsErasing(false)} />
           <RemoveSuppressionModal email={removing} onClose={() => setRemoving(null)} />
           <SuppressionHistoryDrawer email={historyOf} onClose={() => setHistoryOf(null)} />
         </>

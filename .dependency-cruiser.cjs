@@ -36,6 +36,7 @@ const serverFeatures = [
   'imports',
   'events',
   'site-tracking',
+  'tracking-api',
   'tracking',
   // Sending.
   'emails',

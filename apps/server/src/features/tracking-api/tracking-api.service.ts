@@ -119,7 +119,7 @@ async function store(
       const { personId, outcome } = await people.alias(m.previousId!, m.userId!);
       personIds.push(personId);
       batch.push({ ...base, type: 'track', name: 'Alias' });
-      data.push({ previousId: m.previousId, userId: m.userId, outcome, _segment: meta });
+      data.push({ previousId: m.previousId, userId: m.userId, outcome, $segment: meta });
       continue;
     }
     if (m.type === 'identify') {
@@ -130,16 +130,16 @@ async function store(
       personIds.push(await people.resolve(m.userId, m.anonymousId, email));
       batch.push({ ...base, type: 'identify', traits: mapped.values });
       if (mapped.dropped.length) meta.droppedTraits = mapped.dropped;
-      data.push({ ...m.traits, _segment: meta });
+      data.push({ ...m.traits, $segment: meta });
       continue;
     }
     personIds.push(await people.resolve(m.userId, m.anonymousId, undefined));
     if (m.type === 'track') {
       batch.push({ ...base, type: 'track', name: m.event! });
-      data.push({ ...m.properties, _segment: meta });
+      data.push({ ...m.properties, $segment: meta });
     } else if (m.type === 'group') {
       batch.push({ ...base, type: 'track', name: 'Group' });
-      data.push({ groupId: m.groupId, ...m.traits, _segment: meta });
+      data.push({ groupId: m.groupId, ...m.traits, $segment: meta });
     } else {
       const page = m.context.page as Record<string, unknown> | undefined;
       const url = m.properties.url ?? page?.url;
@@ -149,7 +149,7 @@ async function store(
         name: m.name ?? (m.type === 'screen' ? 'Screen viewed' : 'Page viewed'),
         ...(typeof url === 'string' ? { url: url.slice(0, 2048) } : {}),
       });
-      data.push({ ...m.properties, ...(m.category ? { category: m.category } : {}), _segment: meta });
+      data.push({ ...m.properties, ...(m.category ? { category: m.category } : {}), $segment: meta });
     }
   }
   const result = await ingestIn(db, accountId, batch, { personIds, data });

@@ -98,6 +98,7 @@ export function readMessages(
     return {
       ...m,
       type: m.type,
+      sentAt: m.sentAt ?? envelope.sentAt,
       at,
       context: { ...(envelope.context ?? {}), ...(m.context ?? {}) },
       properties: m.properties ?? {},

@@ -5,7 +5,7 @@ import { createTestContext, registerUser, uniqueEmail, type TestContext } from '
 
 /**
  * Segment's and RudderStack's Node SDKs, unchanged, pointed at a Herald listening on a real port with the account's
- * write key (docs/tracking-and-metrics.md, "Segment-compatible Tracking API"): what each sends with its own defaults
+ * write key (docs/people.md, "Segment-compatible Tracking API"): what each sends with its own defaults
  * is read back through Herald's own API.
  */
 let ctx: TestContext;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The Segment-compatible Tracking API (issue 54; docs/tracking-and-metrics.md, "Segment-compatible Tracking API"):
+ * The Segment-compatible Tracking API (issue 54; docs/people.md, "Segment-compatible Tracking API"):
  * the shape of Segment's HTTP Tracking API and RudderStack's data plane, so that their SDKs, pointed at Herald with
  * the account's write key, send people, traits, events and page views as they are.
  */

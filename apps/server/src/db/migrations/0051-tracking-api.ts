@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { protectTenantTables } from './tenant-policy.ts';
 
 /**
- * The Segment-compatible Tracking API (issue 54; docs/tracking-and-metrics.md, "Segment-compatible Tracking API"):
+ * The Segment-compatible Tracking API (issue 54; docs/people.md, "Segment-compatible Tracking API"):
  * - `accounts.tracking_unknown_traits`: what an identify call's traits that name no field become ('drop', the
  *   default, or 'field': a new custom field of the value's type);
  * - `tracking_message_ids`: the messageIds received, so that a retried message stores nothing new;

@@ -14,7 +14,7 @@ const calls: { kind: 'batch' | TrackingMessageType; summary: string }[] = [
 ];
 
 /**
- * The Segment-compatible Tracking API (issue 54; docs/tracking-and-metrics.md): the paths of Segment's HTTP Tracking
+ * The Segment-compatible Tracking API (issue 54; docs/people.md): the paths of Segment's HTTP Tracking
  * API and RudderStack's data plane. The write key is the Basic auth user name or `writeKey` in the body; the body is
  * read whatever its content type (the browser library sends text/plain) and gzip-compressed or not.
  */

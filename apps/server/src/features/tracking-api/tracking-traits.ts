@@ -5,7 +5,7 @@ import {
   type TrackingUnknownTraits,
 } from '@herald/contracts';
 
-/** Segment's traits that name a person's first-class field (docs/tracking-and-metrics.md, "Segment-compatible Tracking API"). */
+/** Segment's traits that name a person's first-class field (docs/people.md, "Segment-compatible Tracking API"). */
 const traitColumns: Record<string, string> = {
   email: 'email',
   firstName: 'firstName',

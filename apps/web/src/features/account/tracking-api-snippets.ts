@@ -1,6 +1,6 @@
 /**
  * The snippets the account page shows for sending events through Segment's and RudderStack's SDKs to this Herald
- * (docs/tracking-and-metrics.md, "Segment-compatible Tracking API"): the SDKs as they are, pointed at Herald's
+ * (docs/people.md, "Segment-compatible Tracking API"): the SDKs as they are, pointed at Herald's
  * address with the account's write key.
  */
 export interface TrackingSnippet {

@@ -36,7 +36,6 @@ const serverFeatures = [
   'imports',
   'events',
   'site-tracking',
-  'tracking-api',
   'tracking',
   // Sending.
   'emails',
@@ -48,6 +47,8 @@ const serverFeatures = [
   'dashboard',
   // Reads only its own table; the route layer (http/audit.ts) writes it.
   'audit-log',
+  // The Segment-compatible Tracking API: the events ingest, people and fields (last, so that it renumbers nothing).
+  'tracking-api',
 ];
 
 const server = '^apps/server/src/';

@@ -148,6 +148,16 @@ describe('the Segment-compatible Tracking API', () => {
     const renamed = unique('user');
     await call('/v1/a', { previousId: userId, userId: renamed, messageId: `${renamed}-alias` });
     expect(await person(known)).toMatchObject({ userId: renamed });
+    // Two people who both have an address are never merged by an alias: the event says so.
+    const second = unique('user');
+    await call('/v1/identify', {
+      userId: second,
+      messageId: `${second}-id`,
+      traits: { email: uniqueEmail('b') },
+    });
+    await call('/v1/alias', { previousId: second, userId: renamed, messageId: `${second}-alias` });
+    expect((await eventOf(`${second}-alias`))!.data.outcome).toBe(trackingApiMessages.aliasKeptApart);
+    expect((await eventOf(`${second}-id`))!.personId).not.toBe(known);
   });
 
   it('a batch: messageId makes a retry store nothing new; times are corrected for the client clock', async () => {

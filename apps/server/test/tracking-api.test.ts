@@ -206,6 +206,8 @@ describe('the Segment-compatible Tracking API', () => {
     expect(wrong.status).toBe(401);
     const inBody = await call('/v1/track', { userId, event: 'x', writeKey: 'wk_wrong' }, null);
     expect(inBody.status).toBe(401);
+    const herald = await call('/v1/track', { userId, event: 'x' }, null, { 'x-write-key': 'wk_wrong' });
+    expect(herald.status).toBe(401);
     const none = await call('/v1/track', { userId, event: 'x' }, null);
     expect(none.status).toBe(401);
     expect(none.body.message).toBe(trackingApiMessages.missingWriteKey);

@@ -150,7 +150,7 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
       reply
         .header('access-control-allow-origin', '*')
         .header('access-control-allow-methods', def.method)
-        .header('access-control-allow-headers', 'authorization, content-type, content-encoding')
+        .header('access-control-allow-headers', 'authorization, content-type, content-encoding, x-write-key')
         .header('access-control-max-age', '86400')
         .code(204)
         .send(),

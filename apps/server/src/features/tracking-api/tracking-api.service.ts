@@ -54,7 +54,9 @@ export async function receive(
   kind: 'batch' | TrackingMessageType,
 ): Promise<TrackingApiResult> {
   const receivedAt = new Date();
-  const headerKey = basicAuthUser(request.headers.authorization);
+  const herald = request.headers['x-write-key'];
+  const headerKey =
+    basicAuthUser(request.headers.authorization) ?? (typeof herald === 'string' ? herald : undefined);
   // A wrong key in the header is refused before the body is read.
   const headerAccount = headerKey ? await ingestAccount(services, session, headerKey) : undefined;
   const json = parseBody(request.body);

@@ -313,6 +313,17 @@ describe('the Segment-compatible Tracking API', () => {
     });
     expect(gz.status).toBe(200);
     expect(await eventOf(`${userId}-gz`)).toMatchObject({ name: 'Zipped' });
+    const notGzip = await call('/v1/batch', '{"batch": []}', writeKey, { 'content-encoding': 'gzip' });
+    expect(notGzip.status).toBe(400);
+    expect(notGzip.body.message).toBe('The body is not valid gzip.');
+    // A small gzip body that expands past the body limit is refused, not read whole.
+    const bomb = zlib.gzipSync(Buffer.alloc(3 * 1024 * 1024, ' '));
+    const expanded = await new Client(ctx.app).request('POST', '/v1/batch', {
+      rawBody: bomb as unknown as string,
+      headers: { authorization: basic(writeKey), 'content-encoding': 'gzip' },
+      origin: null,
+    });
+    expect(expanded.status).toBe(413);
     const browser = await call(
       '/v1/t',
       { userId, messageId: `${userId}-b`, event: 'From a page', writeKey },

@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import { trackingApiMessages } from '@herald/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trackingRateLimit } from '../src/features/tracking-api/tracking-api.service.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -197,6 +198,16 @@ describe('the Segment-compatible Tracking API', () => {
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({ success: true, accepted: 0, duplicates: 4 });
     expect((await allEvents()).length).toBe(before);
+
+    // A messageId is remembered a week: the account's next call forgets older ones, and a resend is stored again.
+    await sql`update tracking_message_ids set received_at = now() - interval '8 days'
+      where message_id = ${`${userId}-2`}`.execute(ctx.services.db);
+    const later = await call('/v1/batch', {
+      batch: [{ type: 'track', userId, messageId: `${userId}-5`, event: 'Later' }],
+    });
+    expect(later.body.accepted).toBe(1);
+    const resent = await call('/v1/batch', body);
+    expect(resent.body).toEqual({ success: true, accepted: 1, duplicates: 3 });
   });
 
   it('refuses a wrong key (401), bad JSON, a message without ids, oversized messages and batches (400), writing nothing', async () => {

@@ -5,7 +5,8 @@ import { protectTenantTables } from './tenant-policy.ts';
  * The Segment-compatible Tracking API (issue 54; docs/people.md, "Segment-compatible Tracking API"):
  * - `accounts.tracking_unknown_traits`: what an identify call's traits that name no field become ('drop', the
  *   default, or 'field': a new custom field of the value's type);
- * - `tracking_message_ids`: the messageIds received, so that a retried message stores nothing new;
+ * - `tracking_message_ids`: the messageIds received, so that a retried message stores nothing new (kept 7 days:
+ *   each call removes its account's expired ones, through the index on `received_at`);
  * - `tracking_identities`: each anonymousId seen with the person it stands for (several per person: one a device),
  *   so that anonymous calls after an identify land on the known person.
  */
@@ -19,6 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       received_at timestamptz not null default now(),
       primary key (account_id, message_id)
     );
+    create index tracking_message_ids_received on tracking_message_ids (account_id, received_at);
     create table tracking_identities (
       account_id bigint not null,
       anonymous_id text not null,

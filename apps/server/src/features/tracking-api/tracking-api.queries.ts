@@ -1,4 +1,4 @@
-import type { PersonFieldType } from '@herald/contracts';
+import { trackingLimits, type PersonFieldType } from '@herald/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.ts';
 import type { EventStore } from '../../db/event-store.ts';
@@ -11,6 +11,20 @@ export async function unknownTraitsSetting(db: Database, accountId: number) {
     .where('id', '=', accountId)
     .executeTakeFirstOrThrow();
   return row.trackingUnknownTraits === 'field' ? 'field' : 'drop';
+}
+
+/** How long a messageId is remembered: a retry later than this is stored again. */
+export const messageIdDays = 7;
+
+/**
+ * Forget the account's messageIds older than `messageIdDays`, as many a call as a call may add (a batch's most
+ * messages), so the table stays about a week of each account's traffic without a job.
+ */
+export async function forgetOldMessageIds(db: Database, accountId: number) {
+  await sql`delete from tracking_message_ids where account_id = ${accountId} and message_id in (
+      select message_id from tracking_message_ids
+      where account_id = ${accountId} and received_at < now() - make_interval(days => ${messageIdDays})
+      limit ${trackingLimits.batchMessages})`.execute(db);
 }
 
 /** Record the messageIds of this call; answers those not received before (a retry's are left out). */

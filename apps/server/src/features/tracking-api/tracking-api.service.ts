@@ -17,6 +17,7 @@ import { listCustomFields } from '../fields/fields.queries.ts';
 import {
   claimMessageIds,
   createTraitFields,
+  forgetOldMessageIds,
   mergePerson,
   personByAnonymousId,
   personByEmail,
@@ -85,6 +86,7 @@ async function store(
   receivedAt: Date,
 ): Promise<TrackingApiResult> {
   // A messageId seen before (or twice in this call) stores nothing new; the call still succeeds.
+  await forgetOldMessageIds(db, accountId);
   const fresh = await claimMessageIds(db, accountId, [
     ...new Set(all.flatMap((m) => (m.messageId ? [m.messageId] : []))),
   ]);

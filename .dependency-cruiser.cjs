@@ -49,6 +49,8 @@ const serverFeatures = [
   'privacy',
   // Reads only its own table; the route layer (http/audit.ts) writes it.
   'audit-log',
+  // The Segment-compatible Tracking API: the events ingest, people and fields (last, so that it renumbers nothing).
+  'tracking-api',
 ];
 
 const server = '^apps/server/src/';

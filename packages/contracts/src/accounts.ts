@@ -8,6 +8,7 @@ import {
   passwordMinLength,
 } from './registration.ts';
 import { AccountPayment } from './plans.ts';
+import { TrackingUnknownTraits } from './tracking-api.ts';
 
 /** Largest string any account text field accepts; longer input is a 400, never a write. */
 const shortText = (max = 200) => z.string().trim().max(max, `Must be at most ${max} characters.`);
@@ -113,6 +114,8 @@ export const Account = z.object({
   activeServices: z.array(z.string()),
   peopleTableFields: z.array(z.object({ name: z.string(), enabled: z.boolean() })),
   formFieldMappings: z.record(z.string(), z.record(z.string(), z.string())),
+  /** The Tracking API's traits that name no person field: dropped, or made custom fields (docs/tracking-and-metrics.md). */
+  trackingUnknownTraits: TrackingUnknownTraits,
   onboarding: z.partialRecord(OnboardingAction, z.literal(true)),
   flags: AccountFlags,
   /** The plan and how it is paid; null when billing is off on the server (BILLING_MODE=off). */
@@ -164,6 +167,7 @@ export const UpdateAccountBody = z.strictObject({
     .refine((m) => Object.keys(m).length <= 500, 'Too many form mappings.')
     .optional(),
   emailFonts: z.array(EmailFont).max(50).optional(),
+  trackingUnknownTraits: TrackingUnknownTraits.optional(),
 });
 export type UpdateAccountBody = z.infer<typeof UpdateAccountBody>;
 

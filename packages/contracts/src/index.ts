@@ -44,3 +44,4 @@ export * from './sessions.ts';
 export * from './audit-log.ts';
 export * from './sso.ts';
 export * from './privacy.ts';
+export * from './tracking-api.ts';

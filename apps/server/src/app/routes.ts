@@ -10,6 +10,7 @@ import { fieldsRoutes } from '../features/fields/fields.routes.ts';
 import { tagsRoutes } from '../features/tags/tags.routes.ts';
 import { segmentsRoutes } from '../features/segments/segments.routes.ts';
 import { eventsRoutes } from '../features/events/events.routes.ts';
+import { trackingApiRoutes } from '../features/tracking-api/tracking-api.routes.ts';
 import { bulkRoutes } from '../features/bulk/bulk.routes.ts';
 import { foldersRoutes } from '../features/folders/folders.routes.ts';
 import { importsRoutes } from '../features/imports/imports.routes.ts';
@@ -56,6 +57,7 @@ export const allRoutes: RouteDef[] = [
   ...tagsRoutes,
   ...segmentsRoutes,
   ...eventsRoutes,
+  ...trackingApiRoutes,
   ...bulkRoutes,
   ...foldersRoutes,
   ...importsRoutes,

@@ -74,6 +74,7 @@ export interface Accounts {
   requireTwoFactor: Generated<boolean>;
   apiKeyLastUsedAt: Date | null;
   auditLogRetentionMonths: Generated<number>;
+  trackingUnknownTraits: Generated<string>;
   eventRetentionMonths: number | null;
 }
 
@@ -792,6 +793,18 @@ export interface TeamMembers {
   invitedBy: number | null;
 }
 
+export interface TrackingIdentities {
+  accountId: number;
+  anonymousId: string;
+  personId: number;
+}
+
+export interface TrackingMessageIds {
+  accountId: number;
+  messageId: string;
+  receivedAt: Generated<Date>;
+}
+
 export interface TransactionalSends {
   accountId: number;
   id: Generated<number>;
@@ -941,6 +954,8 @@ export interface DB {
   suppressions: Suppressions;
   tags: Tags;
   teamMembers: TeamMembers;
+  trackingIdentities: TrackingIdentities;
+  trackingMessageIds: TrackingMessageIds;
   transactionalSends: TransactionalSends;
   twoFactorRecoveryCodes: TwoFactorRecoveryCodes;
   users: Users;

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { Transform } from 'node:stream';
+import zlib from 'node:zlib';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -111,8 +113,11 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
   app.addHook('preClose', async () => {
     isClosing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     if (isClosing) reply.header('connection', 'close');
+    // A route called from any site's pages (`cors`): its errors too, so that the page's script can read them.
+    if ((request.routeOptions.config as { cors?: boolean } | undefined)?.cors)
+      reply.header('access-control-allow-origin', '*');
   });
   registerSecurityHeaders(app, services.config);
 
@@ -140,6 +145,16 @@ export async function buildHttpApp(services: Services, parts: HttpAppParts): Pro
       await app.register(async (scope) => mountWithAnyBody(scope, services, parts, def));
     else mountRoute(app, services, parts, def);
   }
+  for (const def of routes.filter((r) => r.cors))
+    app.options(def.url, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', def.method)
+        .header('access-control-allow-headers', 'authorization, content-type, content-encoding, x-write-key')
+        .header('access-control-max-age', '86400')
+        .code(204)
+        .send(),
+    );
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // The ingestion API is called from customers' sites: answer the browser's preflight.
   app.options('/v1/ingest*', { schema: { hide: true } }, async (_request, reply) =>
@@ -163,7 +178,7 @@ function mountRoute(app: FastifyInstance, services: Services, parts: HttpAppPart
   app.route({
     method: def.method,
     url: def.url,
-    config: { csrf: def.csrf },
+    config: { csrf: def.csrf, cors: def.cors === true },
     ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: {
       summary: def.summary,
@@ -239,6 +254,23 @@ function mountWithAnyBody(
   parts: HttpAppParts,
   def: RouteDef,
 ): void {
+  // A gzip-compressed body (Content-Encoding: gzip, as RudderStack's SDKs send) is read decompressed; the body limit
+  // holds for both the bytes received and the bytes they expand to.
+  scope.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.headers['content-encoding'] !== 'gzip') return payload;
+    const gunzip = zlib.createGunzip() as Transform & { receivedEncodedLength?: number };
+    let received = 0;
+    payload.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      gunzip.receivedEncodedLength = received;
+    });
+    gunzip.on('error', (error: Error & { statusCode?: number }) => {
+      error.statusCode = 400;
+      error.message = 'The body is not valid gzip.';
+    });
+    payload.pipe(gunzip);
+    return gunzip;
+  });
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) =>
     done(null, def.rawBody ? String(text) : readLeniently(String(text))),

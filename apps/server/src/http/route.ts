@@ -63,6 +63,8 @@ export interface RouteSpec<
   anyBody?: boolean;
   /** The body as the exact text received, whatever its type (signed webhooks check the signature over these bytes). */
   rawBody?: boolean;
+  /** Called from any site's pages: every answer allows any origin and the browser's preflight (OPTIONS) is answered. */
+  cors?: true;
   /** A valid body, shown in the OpenAPI document and sent by the cross-account probe test. */
   example?: B extends z.ZodType ? z.input<B> : never;
   /** Instance-level routes (health, config, the dev mailbox, signed files) hold no account's data. */
@@ -100,6 +102,7 @@ export interface RouteDef {
   bodyLimit?: number;
   anyBody?: boolean;
   rawBody?: boolean;
+  cors?: true;
   example?: unknown;
   tenant: boolean;
   audit?: {

@@ -48,6 +48,7 @@ import * as twoFactor from './0047-two-factor.ts';
 import * as sessionHandles from './0048-session-handles.ts';
 import * as singleSignOn from './0049-single-sign-on.ts';
 import * as auditLog from './0050-audit-log.ts';
+import * as trackingApi from './0051-tracking-api.ts';
 import * as personErasure from './0052-person-erasure.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
@@ -101,5 +102,6 @@ export const migrations: Record<string, Migration> = {
   '0048-session-handles': sessionHandles,
   '0049-single-sign-on': singleSignOn,
   '0050-audit-log': auditLog,
+  '0051-tracking-api': trackingApi,
   '0052-person-erasure': personErasure,
 };

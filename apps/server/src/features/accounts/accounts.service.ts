@@ -87,6 +87,7 @@ export async function loadAccount(
     activeServices: await activeServiceIds(db, account.id),
     peopleTableFields: account.peopleTableFields as Account['peopleTableFields'],
     formFieldMappings: account.formFieldMappings as Account['formFieldMappings'],
+    trackingUnknownTraits: account.trackingUnknownTraits as Account['trackingUnknownTraits'],
     onboarding: account.onboarding as Account['onboarding'],
     flags: {
       ...defaultFlags,
@@ -210,6 +211,7 @@ export async function updateMyAccount(
   if (body.peopleTableFields) changes.peopleTableFields = JSON.stringify(body.peopleTableFields);
   if (body.formFieldMappings) changes.formFieldMappings = JSON.stringify(body.formFieldMappings);
   if (body.emailFonts) changes.emailFonts = JSON.stringify(body.emailFonts);
+  if (body.trackingUnknownTraits) changes.trackingUnknownTraits = body.trackingUnknownTraits;
   if (body.defaultFromName !== undefined) changes.defaultFromName = body.defaultFromName.trim() || null;
   if (body.defaultFromEmail !== undefined) changes.defaultFromEmail = body.defaultFromEmail || null;
 

@@ -47,6 +47,25 @@ export async function ingestAccount(
  * A message that fails its checks is reported by index; the others are kept.
  */
 export async function ingest(services: Services, accountId: number, batch: IngestMessage[]) {
+  return withAccount(services.db, accountId, (db) => ingestIn(db, accountId, batch));
+}
+
+/**
+ * What a caller that resolved the people itself gives `ingestIn` (the Tracking API, which links anonymous ids to
+ * user ids first): each message's person and its event's `data`, by index.
+ */
+export interface ResolvedIngest {
+  personIds: number[];
+  data: Record<string, unknown>[];
+}
+
+/** `ingest` in the caller's transaction (`withAccount`); `resolved` replaces the people lookups and the events' data. */
+export async function ingestIn(
+  db: Database,
+  accountId: number,
+  batch: IngestMessage[],
+  resolved?: ResolvedIngest,
+) {
   const rejected: { index: number; message: string }[] = [];
   const valid: { index: number; message: IngestMessage }[] = [];
   batch.forEach((message, index) => {
@@ -58,100 +77,108 @@ export async function ingest(services: Services, accountId: number, batch: Inges
       rejected.push({ index, message: 'A track message needs a name.' });
     else valid.push({ index, message });
   });
-  await withAccount(services.db, accountId, async (db) => {
-    const distinct = (values: (string | undefined)[]) => [
-      ...new Set(values.filter((v): v is string => Boolean(v))),
-    ];
-    const byEmail = await resolveByEmail(
-      db,
-      accountId,
-      distinct(valid.map((v) => v.message.email?.toLowerCase())),
-    );
-    const byUserId = await resolveByExternalId(
-      db,
-      accountId,
-      distinct(valid.filter((v) => !v.message.email).map((v) => v.message.userId)),
-    );
-    const byAnonymous = await resolveByAnonymousId(
-      db,
-      accountId,
-      distinct(valid.filter((v) => !v.message.email && !v.message.userId).map((v) => v.message.anonymousId)),
-    );
-    const personOf = (m: IngestMessage) =>
-      m.email
+  const distinct = (values: (string | undefined)[]) => [
+    ...new Set(values.filter((v): v is string => Boolean(v))),
+  ];
+  const toResolve = resolved ? [] : valid;
+  const indexOf = new Map(batch.map((m, i) => [m, i]));
+  const byEmail = await resolveByEmail(
+    db,
+    accountId,
+    distinct(toResolve.map((v) => v.message.email?.toLowerCase())),
+  );
+  const byUserId = await resolveByExternalId(
+    db,
+    accountId,
+    distinct(toResolve.filter((v) => !v.message.email).map((v) => v.message.userId)),
+  );
+  const byAnonymous = await resolveByAnonymousId(
+    db,
+    accountId,
+    distinct(
+      toResolve.filter((v) => !v.message.email && !v.message.userId).map((v) => v.message.anonymousId),
+    ),
+  );
+  const personOf = (m: IngestMessage) =>
+    resolved
+      ? resolved.personIds[indexOf.get(m)!]
+      : m.email
         ? byEmail.get(m.email.toLowerCase())
         : m.userId
           ? byUserId.get(m.userId)
           : byAnonymous.get(m.anonymousId!);
 
-    const identifies = valid.filter(
-      (v) => v.message.type === 'identify' && (v.message.traits || v.message.userId),
-    );
-    const fields = identifies.length ? await listCustomFields(db, accountId) : [];
-    // Each identify call's traits are checked alone (a bad one is rejected with its event); the good ones are merged
-    // per person in the batch's order and written together (writeIdentified).
-    const checked = new Map<number, { personId: number; values: CheckedValues }>();
-    for (const { index, message } of identifies) {
-      const personId = personOf(message);
-      if (personId === undefined) continue;
-      try {
-        const values = checkPersonValues(
-          {
-            ...(message.traits ?? {}),
-            ...(message.userId && message.email ? { userId: message.userId } : {}),
-          },
-          fields,
-          { allowTags: true },
-        );
-        checked.set(index, { personId, values });
-      } catch (error) {
-        rejected.push({ index, message: error instanceof Error ? error.message : String(error) });
-      }
+  const identifies = valid.filter(
+    (v) => v.message.type === 'identify' && (v.message.traits || v.message.userId),
+  );
+  const fields = identifies.length ? await listCustomFields(db, accountId) : [];
+  // Each identify call's traits are checked alone (a bad one is rejected with its event); the good ones are merged
+  // per person in the batch's order and written together (writeIdentified).
+  const checked = new Map<number, { personId: number; values: CheckedValues }>();
+  for (const { index, message } of identifies) {
+    const personId = personOf(message);
+    if (personId === undefined) continue;
+    try {
+      const values = checkPersonValues(
+        {
+          ...(message.traits ?? {}),
+          ...(message.userId && message.email ? { userId: message.userId } : {}),
+        },
+        fields,
+        { allowTags: true },
+      );
+      checked.set(index, { personId, values });
+    } catch (error) {
+      rejected.push({ index, message: error instanceof Error ? error.message : String(error) });
     }
-    // A new address that another person has (or that another call of the batch gives first) is refused.
-    const taken = await emailsTaken(
-      db,
+  }
+  // A new address that another person has (or that another call of the batch gives first) is refused.
+  const taken = await emailsTaken(
+    db,
+    accountId,
+    [...checked.values()].flatMap(({ personId, values }) =>
+      values.columns.email ? [{ id: personId, emailKey: values.columns.email.toLowerCase() }] : [],
+    ),
+  );
+  const writes = new Map<number, IdentifyWrite>();
+  const claimed = new Map<string, number>();
+  const rows: EventRow[] = [];
+  for (const { index, message } of valid) {
+    const personId = personOf(message) ?? null;
+    if (message.type === 'identify' && rejected.some((r) => r.index === index)) continue;
+    const identified = checked.get(index);
+    if (identified) {
+      const { columns, fields: values, tags } = identified.values;
+      const emailKey = columns.email?.toLowerCase();
+      if (
+        emailKey &&
+        (taken.has(emailKey) || (claimed.get(emailKey) ?? identified.personId) !== identified.personId)
+      ) {
+        rejected.push({ index, message: peopleMessages.emailTaken });
+        continue;
+      }
+      if (emailKey) claimed.set(emailKey, identified.personId);
+      mergeIdentify(writes, identified.personId, columns, values, tags ?? []);
+    }
+    rows.push({
       accountId,
-      [...checked.values()].flatMap(({ personId, values }) =>
-        values.columns.email ? [{ id: personId, emailKey: values.columns.email.toLowerCase() }] : [],
+      personId,
+      type: message.type,
+      name: message.type === 'page' ? (message.name ?? 'Page viewed') : (message.name ?? null),
+      url: message.url ?? null,
+      data: JSON.stringify(
+        resolved
+          ? resolved.data[index]
+          : message.type === 'identify'
+            ? (message.traits ?? {})
+            : (message.properties ?? {}),
       ),
-    );
-    const writes = new Map<number, IdentifyWrite>();
-    const claimed = new Map<string, number>();
-    const rows: EventRow[] = [];
-    for (const { index, message } of valid) {
-      const personId = personOf(message) ?? null;
-      if (message.type === 'identify' && rejected.some((r) => r.index === index)) continue;
-      const identified = checked.get(index);
-      if (identified) {
-        const { columns, fields: values, tags } = identified.values;
-        const emailKey = columns.email?.toLowerCase();
-        if (
-          emailKey &&
-          (taken.has(emailKey) || (claimed.get(emailKey) ?? identified.personId) !== identified.personId)
-        ) {
-          rejected.push({ index, message: peopleMessages.emailTaken });
-          continue;
-        }
-        if (emailKey) claimed.set(emailKey, identified.personId);
-        mergeIdentify(writes, identified.personId, columns, values, tags ?? []);
-      }
-      rows.push({
-        accountId,
-        personId,
-        type: message.type,
-        name: message.type === 'page' ? (message.name ?? 'Page viewed') : (message.name ?? null),
-        url: message.url ?? null,
-        data: JSON.stringify(
-          message.type === 'identify' ? (message.traits ?? {}) : (message.properties ?? {}),
-        ),
-        source: 'api',
-        createdAt: message.timestamp ? new Date(message.timestamp) : new Date(),
-      });
-    }
-    await writeIdentified(db, accountId, [...writes.values()]);
-    await insertEvents(db, rows);
-  });
+      source: 'api',
+      createdAt: message.timestamp ? new Date(message.timestamp) : new Date(),
+    });
+  }
+  await writeIdentified(db, accountId, [...writes.values()]);
+  await insertEvents(db, rows);
   return { accepted: batch.length - rejected.length, rejected: rejected.sort((a, b) => a.index - b.index) };
 }
 

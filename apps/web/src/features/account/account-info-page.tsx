@@ -11,6 +11,7 @@ import { AccountApiKeySection } from './account-api-key-section.tsx';
 import { AccountDetailsForm } from './account-details-form.tsx';
 import { ReadOnlyField, Section } from './account-section.tsx';
 import { AccountUtmSwitch } from './account-utm-switch.tsx';
+import { TrackingApiSection } from './tracking-api-section.tsx';
 import { useAccount } from './account.api.ts';
 
 const statusLabels = {
@@ -66,6 +67,7 @@ export function AccountInfoPage() {
           <ReadOnlyField label="Created" value={formatDate(data.createdAt)} />
         </SimpleGrid>
       </Section>
+      <TrackingApiSection account={data} canWrite={canWrite} />
       <TeamPolicySection canWrite={canWrite} />
       {canWrite && data.accountId === data.mainAccountId && <SsoSection />}
       {canRotate && <AccountApiKeySection />}

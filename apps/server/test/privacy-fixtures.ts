@@ -68,6 +68,9 @@ export async function seedPerson(db: Database, client: Client, accountId: number
   await sql`insert into site_visitors (account_id, anonymous_id, person_id) values (${a}, ${`anon-${p}`}, ${p})`.execute(
     db,
   );
+  await sql`insert into tracking_identities (account_id, anonymous_id, person_id) values (${a}, ${`device-${p}`}, ${p})`.execute(
+    db,
+  );
   await sql`insert into email_metric_firsts (account_id, source_kind, source_id, email_id, step_id, person_id, name, first_at, variant)
     values (${a}, 'broadcast', 1, 1, '', ${p}, 'opened', now(), 0)`.execute(db);
   await sql`insert into email_metric_queue (account_id, event_id, person_id, name, at, source_kind, source_id, email_id, step_id, variant, machine)

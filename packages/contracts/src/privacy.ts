@@ -38,6 +38,8 @@ export const PersonExport = z.object({
   suppressionHistory: Rows,
   transactionalSends: Rows,
   siteVisitors: Rows,
+  /** The anonymous ids the Tracking API joined to the person (docs/people.md, "Segment-compatible Tracking API"). */
+  trackingIdentities: Rows,
   emailFirstEngagements: Rows,
 });
 export type PersonExport = z.infer<typeof PersonExport>;

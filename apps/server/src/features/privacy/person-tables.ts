@@ -25,6 +25,7 @@ export const personTables: Record<
   suppression_history: { export: 'suppressionHistory', erase: 'deleted' },
   transactional_sends: { export: 'transactionalSends', erase: 'deleted' },
   site_visitors: { export: 'siteVisitors', erase: 'deleted' },
+  tracking_identities: { export: 'trackingIdentities', erase: 'deleted' },
   email_metric_firsts: { export: 'emailFirstEngagements', erase: 'deleted' },
   // Derived from the person or their events, shown by the export through what they derive from.
   people_search: { export: 'derived', erase: 'deleted' },

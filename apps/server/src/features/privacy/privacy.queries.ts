@@ -113,6 +113,10 @@ export async function personRows(db: Database, accountId: number, personId: numb
       sql`select anonymous_id, page_views, first_seen_at, last_seen_at from site_visitors
           where account_id = ${a} and person_id = ${p}`,
     ),
+    trackingIdentities: await rows(
+      db,
+      sql`select anonymous_id from tracking_identities where account_id = ${a} and person_id = ${p} order by anonymous_id`,
+    ),
     emailFirstEngagements: await rows(
       db,
       sql`select source_kind, source_id, email_id, step_id, name, first_at, variant from email_metric_firsts
@@ -183,6 +187,7 @@ export async function erasePeopleRows(
     'people_search',
     'communication_preferences',
     'site_visitors',
+    'tracking_identities',
     'flow_trigger_fires',
     'email_metric_firsts',
   ])

@@ -126,7 +126,13 @@ describe('the Segment-compatible Tracking API from the browser', () => {
       });
       const events = (await api('GET', `/v1/people/${person.id}/events`, undefined, cookie)).body.events;
       // The page view sent before the identify (anonymous then) belongs to the person now.
-      expect(events.map((e: { type: string; name: string | null }) => [e.type, e.name])).toEqual([
+      const shown = JSON.stringify(
+        events.map((e: { type: string; name: string | null; data: unknown }) => e),
+      );
+      expect(
+        events.map((e: { type: string; name: string | null }) => [e.type, e.name]),
+        shown,
+      ).toEqual([
         ['track', 'Plan Chosen'],
         ['identify', null],
         ['page', 'Page viewed'],

@@ -74,6 +74,9 @@ export interface Accounts {
   requireTwoFactor: Generated<boolean>;
   apiKeyLastUsedAt: Date | null;
   auditLogRetentionMonths: Generated<number>;
+  doubleOptIn: Generated<boolean>;
+  doubleOptInForms: Generated<Json>;
+  confirmationEmailId: number | null;
 }
 
 export interface AiSuggestions {
@@ -187,6 +190,19 @@ export interface CommunicationPreferences {
   categoryId: number;
   value: string;
   updatedAt: Generated<Date>;
+}
+
+export interface ConsentRecords {
+  accountId: number;
+  id: Generated<number>;
+  personId: number;
+  at: Generated<Date>;
+  action: string;
+  source: string;
+  ip: string | null;
+  userAgent: string | null;
+  consentText: string | null;
+  details: Generated<Json>;
 }
 
 export interface Deliveries {
@@ -578,6 +594,8 @@ export interface People {
   unsubscribedAt: Date | null;
   unsubscribeReason: string | null;
   emailKey: string | null;
+  confirmationPendingAt: Date | null;
+  confirmedAt: Date | null;
 }
 
 export interface PeopleSearch {
@@ -883,6 +901,7 @@ export interface DB {
   bulkActions: BulkActions;
   communicationCategories: CommunicationCategories;
   communicationPreferences: CommunicationPreferences;
+  consentRecords: ConsentRecords;
   deliveries: Deliveries;
   devMailbox: DevMailbox;
   emailMetricFirsts: EmailMetricFirsts;

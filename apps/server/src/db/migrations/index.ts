@@ -48,6 +48,7 @@ import * as twoFactor from './0047-two-factor.ts';
 import * as sessionHandles from './0048-session-handles.ts';
 import * as singleSignOn from './0049-single-sign-on.ts';
 import * as auditLog from './0050-audit-log.ts';
+import * as doubleOptIn from './0053-double-opt-in.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '0048-session-handles': sessionHandles,
   '0049-single-sign-on': singleSignOn,
   '0050-audit-log': auditLog,
+  '0053-double-opt-in': doubleOptIn,
 };

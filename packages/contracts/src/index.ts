@@ -43,3 +43,4 @@ export * from './two-factor.ts';
 export * from './sessions.ts';
 export * from './audit-log.ts';
 export * from './sso.ts';
+export * from './consent.ts';

@@ -8,6 +8,7 @@ import { runStartBroadcast } from '../features/broadcasts/broadcasts.jobs.ts';
 import { runBillingSweep } from '../features/billing/billing.jobs.ts';
 import { runPruneAuditLog } from '../features/audit-log/audit-log.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
+import { runSendConfirmation } from '../features/confirmations/confirmation-email.ts';
 import { runImport } from '../features/imports/imports.service.ts';
 import { runPeopleSearchFill } from '../features/people/people-search.jobs.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
@@ -47,6 +48,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'flow-scheduled-triggers': (_payload, s) => runFlowScheduledTriggers(s),
     'billing-sweep': async (_payload, s) => void (await runBillingSweep(s)),
     'prune-audit-log': async (_payload, s) => void (await runPruneAuditLog(s)),
+    'send-confirmation': (payload, s) => runSendConfirmation(s, payload),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

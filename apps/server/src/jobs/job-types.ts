@@ -25,6 +25,8 @@ export interface JobPayloads {
   'billing-sweep': Record<string, unknown>;
   /** Daily: audit entries past their account's retention go (features/audit-log). */
   'prune-audit-log': Record<string, unknown>;
+  /** Double opt-in: one person's confirmation email (features/confirmations); `nonce` keys the send. */
+  'send-confirmation': { accountId: number; personId: number; nonce: string };
 }
 export type JobName = keyof JobPayloads;
 

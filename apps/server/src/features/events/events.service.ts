@@ -5,6 +5,7 @@ import { withAccount } from '../../db/tenancy.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
+import { subscribeArrivals, unseen, type Seen } from '../consent/consent.queries.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import { findPerson } from '../people/people.queries.ts';
 import { checkPersonValues, type CheckedValues, type PersonColumns } from '../people/person-values.ts';
@@ -46,7 +47,12 @@ export async function ingestAccount(
  * account's user id, then the anonymous id), events are written in one multi-row insert.
  * A message that fails its checks is reported by index; the others are kept.
  */
-export async function ingest(services: Services, accountId: number, batch: IngestMessage[]) {
+export async function ingest(
+  services: Services,
+  accountId: number,
+  batch: IngestMessage[],
+  seen: Seen = unseen,
+) {
   const rejected: { index: number; message: string }[] = [];
   const valid: { index: number; message: IngestMessage }[] = [];
   batch.forEach((message, index) => {
@@ -62,10 +68,12 @@ export async function ingest(services: Services, accountId: number, batch: Inges
     const distinct = (values: (string | undefined)[]) => [
       ...new Set(values.filter((v): v is string => Boolean(v))),
     ];
+    const created: number[] = [];
     const byEmail = await resolveByEmail(
       db,
       accountId,
       distinct(valid.map((v) => v.message.email?.toLowerCase())),
+      created,
     );
     const byUserId = await resolveByExternalId(
       db,
@@ -151,6 +159,8 @@ export async function ingest(services: Services, accountId: number, batch: Inges
     }
     await writeIdentified(db, accountId, [...writes.values()]);
     await insertEvents(db, rows);
+    // People the API brought in subscribe; with double opt-in on they wait for confirmation (docs/senders-and-consent.md).
+    await subscribeArrivals(db, accountId, created, { source: 'api', seen, formKey: null });
   });
   return { accepted: batch.length - rejected.length, rejected: rejected.sort((a, b) => a.index - b.index) };
 }

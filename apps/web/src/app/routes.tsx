@@ -87,6 +87,14 @@ const publicRoutes: RouteObject[] = [
       import('../features/preferences/unsubscribe-page.tsx').then((m) => ({ Component: m.UnsubscribePage })),
   },
   {
+    path: 'public/confirm-subscription',
+    ...title('Confirm Subscription'),
+    lazy: () =>
+      import('../features/consent/confirm-subscription-page.tsx').then((m) => ({
+        Component: m.ConfirmSubscriptionPage,
+      })),
+  },
+  {
     path: 'public/verify-sender',
     ...title('Verify Sender Address'),
     lazy: () =>

@@ -20,7 +20,7 @@ const icons = {
 function StatusBadge({ status }: { status: ConsentHistory['status'] }) {
   if (status === 'pending')
     return (
-      <Badge color="yellow" variant="light" size="sm">
+      <Badge color="orange" variant="light" size="sm">
         Waiting to confirm
       </Badge>
     );

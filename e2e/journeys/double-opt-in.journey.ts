@@ -83,13 +83,18 @@ describe('double opt-in', () => {
     expect(
       (await api('POST', '/v1/people/?source=manual', { email: regular, firstName: 'Rita' }, cookie)).status,
     ).toBe(201);
-    const settings = await api(
-      'PUT',
-      '/v1/settings/double-opt-in',
-      { doubleOptIn: true, forms: {}, confirmationEmailId: null },
-      cookie,
-    );
-    expect(settings.status).toBe(200);
+    // The marketer turns double opt-in on in Settings → Email → General.
+    const { page } = await newPage(browser);
+    await logIn(page, user.email, user.password, '/settings/email/general');
+    const card = page.getByRole('region', { name: 'Double opt-in' });
+    const toggle = card.getByRole('switch', { name: 'Ask new people to confirm their subscription' });
+    await toggle.evaluate((input: HTMLInputElement) => input.click());
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await card.getByRole('button', { name: 'Save double opt-in' }).click();
+    await page.getByText('Double opt-in settings saved.').waitFor();
+    expect((await api('GET', '/v1/settings/double-opt-in', undefined, cookie)).body.doubleOptIn).toBe(true);
+    await checkAccessibility(page);
+    await screenshot(page, 'double-opt-in-settings');
 
     // A visitor subscribes on the customer's site.
     const snippet = (await api('GET', '/v1/settings/site-tracking', undefined, cookie)).body
@@ -131,8 +136,7 @@ describe('double opt-in', () => {
       cookie,
     );
     const personId = people.body.users[0].id as number;
-    const { page } = await newPage(browser);
-    await logIn(page, user.email, user.password, `/people/${personId}`);
+    await page.goto(`/people/${personId}`);
     const consent = page.getByTestId('person-consent');
     await consent.getByText('Waiting to confirm').waitFor();
     await consent.getByText('Subscribed · Site form').waitFor();

@@ -1,5 +1,5 @@
-import { ConfirmResponse, ConsentHistory, ResendResponse } from '@herald/contracts';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { ConfirmResponse, ConsentHistory, DoubleOptInSettings, ResendResponse } from '@herald/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
 export const consentKey = (personId: number) => ['people', 'consent', personId] as const;
@@ -24,5 +24,24 @@ export function useResendConfirmation() {
   return useMutation({
     mutationFn: (token: string) =>
       api.post('/public/confirm-subscription/resend', { token }, { schema: ResendResponse }),
+  });
+}
+
+const settingsKey = ['settings', 'double-opt-in'] as const;
+
+/** GET /v1/settings/double-opt-in. */
+export function useDoubleOptIn() {
+  return useQuery({
+    queryKey: settingsKey,
+    queryFn: () => api.get('/settings/double-opt-in', { schema: DoubleOptInSettings }),
+  });
+}
+
+export function useSaveDoubleOptIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DoubleOptInSettings) =>
+      api.put('/settings/double-opt-in', body, { schema: DoubleOptInSettings }),
+    onSuccess: (data) => queryClient.setQueryData(settingsKey, data),
   });
 }

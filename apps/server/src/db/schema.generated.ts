@@ -536,6 +536,7 @@ export interface Imports {
   createdBy: number | null;
   createdAt: Generated<Date>;
   finishedAt: Date | null;
+  alreadyConfirmed: Generated<boolean>;
 }
 
 export interface MailDeliveries {

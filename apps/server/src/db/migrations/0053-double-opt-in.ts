@@ -9,6 +9,7 @@ import { protectTenantTables } from './tenant-policy.ts';
  *   accounts.confirmation_email_id names a saved email sent as the confirmation (null: the built-in one).
  * - people.confirmation_pending_at: set while a person waits to confirm (the recipient rule keeps marketing mail from
  *   them); people.confirmed_at: when they confirmed (or an import said they had).
+ * - imports.already_confirmed: the import says its people confirmed already (they stop waiting, if they were).
  * - consent_records: every subscribe, confirm, unsubscribe and preference change, with its source, time, IP, user
  *   agent and the text the person agreed to. Rows go with their person (on delete cascade).
  */
@@ -18,6 +19,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column double_opt_in boolean not null default false,
       add column double_opt_in_forms jsonb not null default '{}',
       add column confirmation_email_id bigint;
+
+    alter table imports add column already_confirmed boolean not null default false;
 
     alter table people
       add column confirmation_pending_at timestamptz,
@@ -48,6 +51,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop table consent_records;
     drop index people_confirmation_pending_idx;
     alter table people drop column confirmation_pending_at, drop column confirmed_at;
+    alter table imports drop column already_confirmed;
     alter table accounts drop column double_opt_in, drop column double_opt_in_forms, drop column confirmation_email_id;
   `.execute(db);
 }

@@ -149,7 +149,7 @@ export function DoubleOptInCard({ canWrite }: { canWrite: boolean }) {
                 </Table.ScrollContainer>
               )}
               {canWrite && (
-                <Button w="fit-content" onClick={submit} loading={save.isPending}>
+                <Button style={{ alignSelf: 'flex-end' }} onClick={submit} loading={save.isPending}>
                   Save double opt-in
                 </Button>
               )}

@@ -1,4 +1,4 @@
-import { consentMessages, type Broadcast } from '@herald/contracts';
+import { consentMessages, encodeInputFields, type Broadcast } from '@herald/contracts';
 import { describe, expect, it } from 'vitest';
 import { confirmationToken } from '../src/features/consent/confirmation-links.ts';
 import {
@@ -226,6 +226,48 @@ describe('double opt-in', () => {
     await submitForm(account, known.email);
     const knownHistory = await account.client.get(`/v1/people/${known.id}/consent`);
     expect(knownHistory.body).toEqual({ status: null, records: [] });
+  });
+
+  it('the confirmed event starts a flow whose trigger is the event "confirmed"', async () => {
+    const account = await setup();
+    await turnOn(account);
+    const accountId = accountOf(account.owner);
+    const db = ctx.services.db;
+    const flow = await db
+      .insertInto('flows')
+      .values({ accountId, name: 'Welcome the confirmed', reentry: 'once', reentryDays: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('flowSteps')
+      .values({
+        accountId,
+        flowId: flow.id,
+        type: 'trigger',
+        operationKey: '/event',
+        inputFields: JSON.stringify(encodeInputFields({ name: 'confirmed' })),
+      })
+      .execute();
+    await db
+      .updateTable('flows')
+      .set({ status: 'active', activatedAt: new Date() })
+      .where('accountId', '=', accountId)
+      .where('id', '=', flow.id)
+      .execute();
+    const email = uniqueEmail('flow');
+    await submitForm(account, email);
+    const id = await personId(account, email);
+    const runs = () =>
+      db
+        .selectFrom('flowRuns')
+        .select('personId')
+        .where('accountId', '=', accountId)
+        .where('flowId', '=', flow.id)
+        .execute();
+    expect(await runs()).toEqual([]);
+    const token = await confirmationLinkToken(email);
+    expect((await anonymous().post('/v1/public/confirm-subscription', { token })).status).toBe(200);
+    expect((await runs()).map((r) => Number(r.personId))).toEqual([id]);
   });
 
   it('checks the settings and the consent read', async () => {

@@ -1,6 +1,7 @@
 import { consentMessages, encodeInputFields, type Broadcast } from '@herald/contracts';
 import { describe, expect, it } from 'vitest';
 import { confirmationToken } from '../src/features/consent/confirmation-links.ts';
+import { recipientToken } from '../src/features/preferences/preference-links.ts';
 import {
   accountOf,
   create,
@@ -268,6 +269,50 @@ describe('double opt-in', () => {
     const token = await confirmationLinkToken(email);
     expect((await anonymous().post('/v1/public/confirm-subscription', { token })).status).toBe(200);
     expect((await runs()).map((r) => Number(r.personId))).toEqual([id]);
+  });
+
+  it('records unsubscribes (link, one-click) and preference changes with their source, IP and user agent', async () => {
+    const account = await setup();
+    const ann = await person(account.client, { firstName: 'Ann' });
+    const token = recipientToken(ctx.services.secret, {
+      accountId: accountOf(account.owner),
+      personId: ann.id,
+    });
+    const agent = { 'user-agent': 'Mail Reader/2.0' };
+    const categories = (await account.client.get('/v1/settings/communication-categories')).body
+      .categories as {
+      id: number;
+      type: string;
+    }[];
+    const marketing = categories.find((c) => c.type === 'marketing')!;
+    const saved = await anonymous().request('POST', `/v1/communication-preferences?token=${token}`, {
+      body: { [String(marketing.id)]: 'optIn' },
+      headers: agent,
+    });
+    expect(saved.status).toBeLessThan(300);
+    const viaLink = await anonymous().request('POST', `/v1/unsubscribe?token=${token}`, { headers: agent });
+    expect(viaLink.status).toBe(200);
+    // Already unsubscribed: a one-click POST changes nothing and records nothing more.
+    const oneClick = await anonymous().request('POST', `/public/unsubscribe?token=${token}`, {
+      rawBody: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      origin: null,
+    });
+    expect(oneClick.status).toBe(200);
+    const history = await account.client.get(`/v1/people/${ann.id}/consent`);
+    expect(history.body.records).toEqual([
+      expect.objectContaining({
+        action: 'unsubscribe',
+        source: 'unsubscribe-link',
+        userAgent: 'Mail Reader/2.0',
+      }),
+      expect.objectContaining({
+        action: 'preferences',
+        source: 'preference-centre',
+        ip: expect.any(String),
+        details: { choices: expect.objectContaining({}) },
+      }),
+    ]);
   });
 
   it('checks the settings and the consent read', async () => {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { peopleColumnsMarkedAny } from './0039-segment-marks-by-change.ts';
 import { protectTenantTables } from './tenant-policy.ts';
 
 /**
@@ -13,6 +14,19 @@ import { protectTenantTables } from './tenant-policy.ts';
  * - consent_records: every subscribe, confirm, unsubscribe and preference change, with its source, time, IP, user
  *   agent and the text the person agreed to. Rows go with their person (on delete cascade).
  */
+/** 0039's columns whose update marks people for segment re-checks, with this migration's two (a test holds the list). */
+export const peopleColumnsMarkedAnyNow = [
+  ...peopleColumnsMarkedAny,
+  'confirmation_pending_at',
+  'confirmed_at',
+] as const;
+
+const columnsTrigger = (columns: readonly string[]) => sql`
+  drop trigger people_updated_segment_columns on people;
+  create trigger people_updated_segment_columns after update of ${sql.raw(columns.join(', '))} on people
+    for each statement execute function herald_people_segment_columns_set();
+`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table accounts
@@ -44,9 +58,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index consent_records_person_idx on consent_records (account_id, person_id, at desc, id desc);
   `.execute(db);
   await protectTenantTables(db, ['consent_records']);
+  await columnsTrigger(peopleColumnsMarkedAnyNow).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await columnsTrigger(peopleColumnsMarkedAny).execute(db);
   await sql`
     drop table consent_records;
     drop index people_confirmation_pending_idx;

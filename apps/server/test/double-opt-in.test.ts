@@ -131,6 +131,13 @@ describe('double opt-in', () => {
       emailId: account.emailId,
     });
     expect(count.body).toMatchObject({ total: 2, deliverable: 1, pendingConfirmation: 1 });
+    const segments = (await account.client.get('/v1/segments')).body.segments as {
+      id: number;
+      name: string;
+    }[];
+    const everyone = segments.find((s) => s.name === 'All People')!;
+    const preview = await account.client.get(`/v1/segments/${everyone.id}/preview`);
+    expect(preview.body).toEqual({ totalCount: 2, pendingConfirmation: 1 });
     await sendBroadcast(account);
     expect(mailsTo(email, 'News for you')).toBe(0);
 

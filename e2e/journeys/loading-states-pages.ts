@@ -187,6 +187,13 @@ export const states: LoadingState[] = [
     loader: 'Verifying your address',
   },
   {
+    name: 'a subscription confirmation',
+    path: () => '/public/confirm-subscription?token=held',
+    isSignedOut: true,
+    held: holdAll,
+    loader: 'Confirming your subscription',
+  },
+  {
     name: 'an invitation',
     path: () => '/public/accept-invite?token=held',
     isSignedOut: true,

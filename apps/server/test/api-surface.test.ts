@@ -65,6 +65,9 @@ const publicRoutes = [
   'POST /v1/communication-preferences/all',
   'POST /v1/unsubscribe',
   'POST /public/unsubscribe',
+  // Double opt-in: the confirmation page's POST and its "send a new email" (the sealed token is the key).
+  'POST /v1/public/confirm-subscription',
+  'POST /v1/public/confirm-subscription/resend',
   'PUT /v1/uploads/*',
   'GET /files/*',
   'GET /v1/dev/mailbox',

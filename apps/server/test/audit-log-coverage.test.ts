@@ -95,6 +95,11 @@ const notAudited = new Map<string, string>([
   ['POST /v1/communication-preferences/all', 'a recipient’s own preferences'],
   ['POST /v1/unsubscribe', 'a recipient unsubscribing'],
   ['POST /public/unsubscribe', 'a recipient unsubscribing (one-click)'],
+  [
+    'POST /v1/public/confirm-subscription',
+    'a recipient confirming (double opt-in; kept in the consent history)',
+  ],
+  ['POST /v1/public/confirm-subscription/resend', 'a recipient asking for a new confirmation email'],
   ['PUT /v1/uploads/*', 'bytes to a signed URL; asking for the URL is the logged write'],
   ['POST /v1/webhooks/bounces/ses', 'the mail provider’s bounce report'],
   ['POST /v1/webhooks/bounces/postmark', 'the mail provider’s bounce report'],

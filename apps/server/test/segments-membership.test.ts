@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { holdSegmentRefreshes } from '../src/db/refresh-hold.ts';
 import { runDirtyRefresh } from '../src/features/segments/segments.jobs.ts';
-import { peopleColumnsMarkedAny } from '../src/db/migrations/0039-segment-marks-by-change.ts';
+import { peopleColumnsMarkedAnyNow as peopleColumnsMarkedAny } from '../src/db/migrations/0053-double-opt-in.ts';
 import {
   accountId,
   addPerson,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { adHocEmailId } from '@herald/contracts';
 import { describe, expect, it } from 'vitest';
 import { trackingFor, type TrackedMessage } from '../src/features/tracking/tracking-links.ts';
 import {
@@ -37,6 +38,19 @@ function clickParts(url: string) {
 }
 
 describe('tracking tokens', () => {
+  it('round-trip an ad-hoc transactional email, whose email id is negative (adHocEmailId)', () => {
+    const ref: TrackedMessage = {
+      accountId: 7,
+      deliveryId: 9,
+      personId: 11,
+      emailId: adHocEmailId,
+      sourceKind: 'transactional',
+      sourceId: 13,
+      variant: 0,
+    };
+    expect(decodeMessage(secret, encodeMessage(secret, ref, 1_700_000_000_000))).toMatchObject(ref);
+  });
+
   it('round-trip any message', () => {
     fc.assert(
       fc.property(message, (m) => {

@@ -258,5 +258,10 @@ export const AudienceCountBody = z.strictObject({
   audience: Audience,
   emailId: z.number().int().positive().nullable().optional(),
 });
-export const AudienceCount = z.object({ total: z.number().int(), deliverable: z.number().int() });
+export const AudienceCount = z.object({
+  total: z.number().int(),
+  deliverable: z.number().int(),
+  /** Waiting to confirm a double opt-in (docs/senders-and-consent.md): no marketing email until they do. */
+  pendingConfirmation: z.number().int().optional(),
+});
 export type AudienceCount = z.infer<typeof AudienceCount>;

@@ -32,6 +32,8 @@ export const CreateImportBody = z.strictObject({
   numPeople: z.coerce.number().int().min(0).max(100_000_000).optional(),
   fieldMapping: z.array(ColumnMapping).max(1000).optional(),
   tags: z.array(z.string().max(200)).max(100).optional(),
+  /** Double opt-in: the file's people confirmed already (docs/senders-and-consent.md); off by default. */
+  alreadyConfirmed: z.boolean().optional(),
   existingPeopleStrategy: z
     .enum(existingPeopleStrategies, "Choose 'update' or 'ignore' for people who already exist.")
     .default('update'),

@@ -45,3 +45,4 @@ export * from './audit-log.ts';
 export * from './sso.ts';
 export * from './privacy.ts';
 export * from './tracking-api.ts';
+export * from './consent.ts';

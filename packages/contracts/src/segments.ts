@@ -88,7 +88,11 @@ export const SegmentPeopleQuery = z.object({
     .default('false')
     .transform((v) => v === 'true'),
 });
-export const SegmentPreview = z.object({ totalCount: z.number().int() });
+export const SegmentPreview = z.object({
+  totalCount: z.number().int(),
+  /** Of them, waiting to confirm a double opt-in (no marketing email until they do); only when some are. */
+  pendingConfirmation: z.number().int().optional(),
+});
 /** Live count of a tree being edited (not yet saved); `segmentId` is the segment being edited, for cycle checks. */
 export const PreviewConditionsBody = z.strictObject({
   conditions: SegmentConditions,

@@ -25,6 +25,7 @@ import { categoriesRoutes } from '../features/categories/categories.routes.ts';
 import { preferencesRoutes } from '../features/preferences/preferences.routes.ts';
 import { bouncesRoutes } from '../features/bounces/bounces.routes.ts';
 import { transactionalRoutes } from '../features/transactional/transactional.routes.ts';
+import { confirmationsRoutes } from '../features/confirmations/confirmations.routes.ts';
 import { sendTimesRoutes } from '../features/send-times/send-times.routes.ts';
 import { broadcastPauseRoutes } from '../features/broadcasts/broadcast-pause.routes.ts';
 import { trackingRoutes } from '../features/tracking/tracking.routes.ts';
@@ -74,6 +75,7 @@ export const allRoutes: RouteDef[] = [
   ...devMailboxRoutes,
   ...bouncesRoutes,
   ...transactionalRoutes,
+  ...confirmationsRoutes,
   ...trackingRoutes,
   ...metricsRoutes,
   ...siteTrackingRoutes,

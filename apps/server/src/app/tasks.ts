@@ -9,6 +9,7 @@ import { runBillingSweep } from '../features/billing/billing.jobs.ts';
 import { runPruneAuditLog } from '../features/audit-log/audit-log.jobs.ts';
 import { runPruneEvents } from '../features/privacy/privacy.jobs.ts';
 import { runBulkAction } from '../features/bulk/bulk.service.ts';
+import { runSendConfirmation } from '../features/confirmations/confirmation-email.ts';
 import { runImport } from '../features/imports/imports.service.ts';
 import { runPeopleSearchFill } from '../features/people/people-search.jobs.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
@@ -49,6 +50,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'billing-sweep': async (_payload, s) => void (await runBillingSweep(s)),
     'prune-audit-log': async (_payload, s) => void (await runPruneAuditLog(s)),
     'prune-events': async (_payload, s) => void (await runPruneEvents(s)),
+    'send-confirmation': (payload, s) => runSendConfirmation(s, payload),
   };
   const list = {} as Record<JobName, Task>;
   for (const name of Object.keys(handlers) as JobName[]) {

@@ -76,6 +76,9 @@ export interface Accounts {
   auditLogRetentionMonths: Generated<number>;
   trackingUnknownTraits: Generated<string>;
   eventRetentionMonths: number | null;
+  doubleOptIn: Generated<boolean>;
+  doubleOptInForms: Generated<Json>;
+  confirmationEmailId: number | null;
 }
 
 export interface AiSuggestions {
@@ -189,6 +192,19 @@ export interface CommunicationPreferences {
   categoryId: number;
   value: string;
   updatedAt: Generated<Date>;
+}
+
+export interface ConsentRecords {
+  accountId: number;
+  id: Generated<number>;
+  personId: number;
+  at: Generated<Date>;
+  action: string;
+  source: string;
+  ip: string | null;
+  userAgent: string | null;
+  consentText: string | null;
+  details: Generated<Json>;
 }
 
 export interface Deliveries {
@@ -528,6 +544,7 @@ export interface Imports {
   createdBy: number | null;
   createdAt: Generated<Date>;
   finishedAt: Date | null;
+  alreadyConfirmed: Generated<boolean>;
 }
 
 export interface MailDeliveries {
@@ -586,6 +603,8 @@ export interface People {
   unsubscribedAt: Date | null;
   unsubscribeReason: string | null;
   emailKey: string | null;
+  confirmationPendingAt: Date | null;
+  confirmedAt: Date | null;
 }
 
 export interface PeopleSearch {
@@ -903,6 +922,7 @@ export interface DB {
   bulkActions: BulkActions;
   communicationCategories: CommunicationCategories;
   communicationPreferences: CommunicationPreferences;
+  consentRecords: ConsentRecords;
   deliveries: Deliveries;
   devMailbox: DevMailbox;
   emailMetricFirsts: EmailMetricFirsts;

@@ -27,6 +27,8 @@ export interface JobPayloads {
   'prune-audit-log': Record<string, unknown>;
   /** Daily: events older than their account's event retention go, through the event store (features/privacy). */
   'prune-events': Record<string, unknown>;
+  /** Double opt-in: one person's confirmation email (features/confirmations); `nonce` keys the send. */
+  'send-confirmation': { accountId: number; personId: number; nonce: string };
 }
 export type JobName = keyof JobPayloads;
 

@@ -9,6 +9,8 @@ import crypto from 'node:crypto';
 export type TokenPurpose =
   | 'preferences'
   | 'sender-verification'
+  // Double opt-in: the confirm link of a person's confirmation email.
+  | 'confirmation'
   // Sign-in cookies: the password was right, a second factor is due; a device that gave one may skip it.
   | 'second-factor'
   | 'trusted-device'

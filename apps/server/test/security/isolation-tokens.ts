@@ -1,3 +1,4 @@
+import { confirmationToken } from '../../src/features/consent/confirmation-links.ts';
 import { recipientToken } from '../../src/features/preferences/preference-links.ts';
 import { identityToken } from '../../src/features/site-tracking/visitor-identity.ts';
 import { flushTrackingHits } from '../../src/features/tracking/tracking.endpoints.ts';
@@ -196,6 +197,24 @@ export async function probeSwappedTokens(ctx: TestContext, a: SeededAccount, b: 
           origin: null,
         }),
       [400, 404],
+    );
+  }
+
+  // Double opt-in confirm links: spliced halves confirm nobody and send nothing.
+  const [confirmA, confirmB] = [a, b].map((s) =>
+    confirmationToken(secret, {
+      accountId: s.accountId,
+      personId: s.personId,
+      email: s.personEmail.toLowerCase(),
+    }),
+  ) as [string, string];
+  for (const token of [spliceHalves(confirmA, confirmB), spliceHalves(confirmB, confirmA)]) {
+    const body = { token };
+    await use('confirm spliced', () => anonymous().post('/v1/public/confirm-subscription', body), [400]);
+    await use(
+      'resend spliced',
+      () => anonymous().post('/v1/public/confirm-subscription/resend', body),
+      [400],
     );
   }
 

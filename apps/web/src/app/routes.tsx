@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { confirmSubscriptionRoute } from '../features/consent/consent-routes.ts';
 import { RequireAuth } from './require-auth.tsx';
 import { RootLayout, type RouteHandle } from './root-layout.tsx';
 import { RouteErrorPage } from './route-error-page.tsx';
@@ -86,6 +87,7 @@ const publicRoutes: RouteObject[] = [
     lazy: () =>
       import('../features/preferences/unsubscribe-page.tsx').then((m) => ({ Component: m.UnsubscribePage })),
   },
+  confirmSubscriptionRoute,
   {
     path: 'public/verify-sender',
     ...title('Verify Sender Address'),

@@ -66,11 +66,17 @@ export async function countAudience(
   audience: RawBuilder<SqlBool>,
   category: { id: number; type: CategoryType },
 ) {
-  const { rows } = await sql<{ total: string; deliverable: string }>`
-    select count(*) as total, count(*) filter (where ${deliverableTo(category.id, category.type)}) as deliverable
+  const { rows } = await sql<{ total: string; deliverable: string; pending: string }>`
+    select count(*) as total, count(*) filter (where ${deliverableTo(category.id, category.type)}) as deliverable,
+      count(*) filter (where p.confirmation_pending_at is not null and p.archived_at is null) as pending
     from people p where p.account_id = ${accountId} and ${audience}
   `.execute(db);
-  return { total: Number(rows[0]?.total ?? 0), deliverable: Number(rows[0]?.deliverable ?? 0) };
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    deliverable: Number(rows[0]?.deliverable ?? 0),
+    /** Waiting to confirm a double opt-in: in the audience, not sent to (marketing), counted apart. */
+    pendingConfirmation: Number(rows[0]?.pending ?? 0),
+  };
 }
 
 export interface SourceProgress {

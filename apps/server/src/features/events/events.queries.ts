@@ -12,6 +12,8 @@ export async function resolveByEmail(
   db: Database,
   accountId: number,
   emails: string[],
+  /** Filled with the ids of the people this call created (double opt-in asks them to confirm). */
+  created?: number[],
 ): Promise<Map<string, number>> {
   if (emails.length === 0) return new Map();
   const byKey = new Map(emails.map((e) => [e.toLowerCase(), e]));
@@ -24,11 +26,14 @@ export async function resolveByEmail(
   const found = new Map((await find([...byKey.keys()])).map((r) => [r.key, Number(r.id)]));
   const missing = [...byKey.keys()].filter((key) => !found.has(key));
   if (missing.length === 0) return found;
-  const { rows: created } = await sql<{ id: number; key: string }>`insert into people (account_id, email)
+  const { rows: inserted } = await sql<{ id: number; key: string }>`insert into people (account_id, email)
     select ${accountId}, e from unnest(${missing.map((key) => byKey.get(key)!)}::text[]) e
     on conflict (account_id, email_key) where email_key is not null do nothing
     returning id, email_key as key`.execute(db);
-  for (const r of created) found.set(r.key, Number(r.id));
+  for (const r of inserted) {
+    found.set(r.key, Number(r.id));
+    created?.push(Number(r.id));
+  }
   const raced = missing.filter((key) => !found.has(key));
   if (raced.length) for (const r of await find(raced)) found.set(r.key, Number(r.id));
   return found;

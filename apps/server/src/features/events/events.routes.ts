@@ -8,6 +8,7 @@ import {
 } from '@herald/contracts';
 import { z } from 'zod';
 import { route } from '../../http/route.ts';
+import { seenOf } from '../consent/consent.queries.ts';
 import { ingest, ingestAccount, listEvents, personMetrics } from './events.service.ts';
 
 const writeKeyOf = (headers: Record<string, string | string[] | undefined>) => {
@@ -32,6 +33,7 @@ export const eventsRoutes = [
         services,
         await ingestAccount(services, session, writeKeyOf(request.headers)),
         body.batch,
+        seenOf(request),
       );
     },
   }),
@@ -46,7 +48,12 @@ export const eventsRoutes = [
     example: { type: 'page', anonymousId: 'a1b2c3', url: 'https://example.com/pricing' },
     handler: async ({ services, session, request, reply, body }) => {
       void reply.header('access-control-allow-origin', '*');
-      return ingest(services, await ingestAccount(services, session, writeKeyOf(request.headers)), [body]);
+      return ingest(
+        services,
+        await ingestAccount(services, session, writeKeyOf(request.headers)),
+        [body],
+        seenOf(request),
+      );
     },
   }),
   route({

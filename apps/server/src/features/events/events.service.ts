@@ -5,6 +5,7 @@ import { withAccount } from '../../db/tenancy.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
+import { subscribeArrivals, unseen, type Seen } from '../consent/consent.queries.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import { findPerson } from '../people/people.queries.ts';
 import { checkPersonValues, type CheckedValues, type PersonColumns } from '../people/person-values.ts';
@@ -46,8 +47,13 @@ export async function ingestAccount(
  * account's user id, then the anonymous id), events are written in one multi-row insert.
  * A message that fails its checks is reported by index; the others are kept.
  */
-export async function ingest(services: Services, accountId: number, batch: IngestMessage[]) {
-  return withAccount(services.db, accountId, (db) => ingestIn(db, accountId, batch));
+export async function ingest(
+  services: Services,
+  accountId: number,
+  batch: IngestMessage[],
+  seen: Seen = unseen,
+) {
+  return withAccount(services.db, accountId, (db) => ingestIn(db, accountId, batch, undefined, seen));
 }
 
 /**
@@ -65,6 +71,7 @@ export async function ingestIn(
   accountId: number,
   batch: IngestMessage[],
   resolved?: ResolvedIngest,
+  seen: Seen = unseen,
 ) {
   const rejected: { index: number; message: string }[] = [];
   const valid: { index: number; message: IngestMessage }[] = [];
@@ -82,10 +89,12 @@ export async function ingestIn(
   ];
   const toResolve = resolved ? [] : valid;
   const indexOf = new Map(batch.map((m, i) => [m, i]));
+  const created: number[] = [];
   const byEmail = await resolveByEmail(
     db,
     accountId,
     distinct(toResolve.map((v) => v.message.email?.toLowerCase())),
+    created,
   );
   const byUserId = await resolveByExternalId(
     db,
@@ -179,6 +188,8 @@ export async function ingestIn(
   }
   await writeIdentified(db, accountId, [...writes.values()]);
   await insertEvents(db, rows);
+  // People the API brought in subscribe; with double opt-in on they wait for confirmation (docs/senders-and-consent.md).
+  await subscribeArrivals(db, accountId, created, { source: 'api', seen, formKey: null });
   return { accepted: batch.length - rejected.length, rejected: rejected.sort((a, b) => a.index - b.index) };
 }
 

@@ -11,7 +11,14 @@ import { withAccountClient } from '../../db/tenancy.ts';
 import { recordTags } from './import-parse.ts';
 import { dropStagingTable, stagingTable } from './staging-table.ts';
 
-type MergeImport = { accountId: number; id: number; strategy: 'update' | 'ignore'; tags: string[] };
+type MergeImport = {
+  accountId: number;
+  id: number;
+  strategy: 'update' | 'ignore';
+  tags: string[];
+  /** The file's people confirmed already (double opt-in). */
+  alreadyConfirmed?: boolean;
+};
 
 /** Connections merging batches at once: one core runs the statement, the other is free for the next. */
 const mergeConnections = 2;
@@ -226,6 +233,7 @@ export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<voi
       imp.accountId,
       imp.id,
     ]);
+    await recordImportConsent(client, imp);
     await client.query(
       "update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2",
       [imp.accountId, imp.id],
@@ -233,6 +241,26 @@ export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<voi
     await enqueueSearchFill(client, imp);
   });
   await dropStagingTable(pool, imp.id);
+}
+
+/**
+ * Proof of consent for an import (docs/senders-and-consent.md): each person of the file gets a `subscribe` record
+ * from the import; with `alreadyConfirmed`, they are marked confirmed and stop waiting for a confirmation.
+ */
+async function recordImportConsent(client: pg.PoolClient, imp: MergeImport): Promise<void> {
+  const inFile = `p.account_id = $1 and p.email_key in (select s.email_lower from ${stagingTable(imp.id)} s where s.account_id = $1)`;
+  await client.query(
+    `insert into consent_records (account_id, person_id, action, source, details)
+     select $1, p.id, 'subscribe', 'import', jsonb_build_object('importId', $2::bigint, 'alreadyConfirmed', $3::boolean)
+     from people p where ${inFile}`,
+    [imp.accountId, imp.id, imp.alreadyConfirmed === true],
+  );
+  if (imp.alreadyConfirmed)
+    await client.query(
+      `update people p set confirmed_at = coalesce(p.confirmed_at, now()), confirmation_pending_at = null
+       where ${inFile} and (p.confirmed_at is null or p.confirmation_pending_at is not null)`,
+      [imp.accountId],
+    );
 }
 
 /** After a failed merge: fold the tags pending list and have the people written so far indexed for search. */

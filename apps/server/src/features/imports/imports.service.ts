@@ -122,6 +122,7 @@ export async function createImport(
       fieldMapping: JSON.stringify(mapping),
       tags: [...new Set((body.tags ?? []).map(normaliseTag).filter(Boolean))],
       existingPeopleStrategy: body.existingPeopleStrategy,
+      alreadyConfirmed: body.alreadyConfirmed ?? false,
       createdBy: session.teamMemberId,
     })
     .returning('id')
@@ -217,6 +218,7 @@ async function runLockedImport(services: Services, accountId: number, id: number
     id,
     strategy: imp.existingPeopleStrategy as 'update' | 'ignore',
     tags: imp.tags,
+    alreadyConfirmed: imp.alreadyConfirmed,
   };
   try {
     const staged = await ensureStagingTable(services.pool, id);

@@ -7,6 +7,7 @@ import {
 import { route } from '../../http/route.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import type { Services } from '../../services.ts';
+import { seenOf } from '../consent/consent.queries.ts';
 import { getPreferences, savePreferences, unsubscribe, unsubscribeFromAll } from './preferences.service.ts';
 
 /** Recipients' own calls, no login: the token of the link is the only key. 120 calls per 10 minutes per address. */
@@ -36,7 +37,7 @@ export const preferencesRoutes = [
     example: { '10': 'optOut' },
     handler: async ({ services, query, body, request }) => {
       await limit(services, request.ip);
-      await savePreferences(services, query.token, body);
+      await savePreferences(services, query.token, body, seenOf(request));
     },
   }),
   route({
@@ -47,7 +48,7 @@ export const preferencesRoutes = [
     query: TokenQuery,
     handler: async ({ services, query, request }) => {
       await limit(services, request.ip);
-      await unsubscribeFromAll(services, query.token);
+      await unsubscribeFromAll(services, query.token, seenOf(request));
     },
   }),
   route({
@@ -59,7 +60,7 @@ export const preferencesRoutes = [
     response: UnsubscribeResponse,
     handler: async ({ services, query, request }) => {
       await limit(services, request.ip);
-      return unsubscribe(services, query.token, 'link');
+      return unsubscribe(services, query.token, 'link', seenOf(request));
     },
   }),
   // RFC 8058: the mail client POSTs `List-Unsubscribe=One-Click` (form-encoded) to the List-Unsubscribe URL, with no
@@ -75,7 +76,7 @@ export const preferencesRoutes = [
     response: UnsubscribeResponse,
     handler: async ({ services, query, request }) => {
       await limit(services, request.ip);
-      return unsubscribe(services, query.token, 'one-click');
+      return unsubscribe(services, query.token, 'one-click', seenOf(request));
     },
   }),
 ];

@@ -4,6 +4,7 @@ import { withAccount } from '../../db/tenancy.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Services } from '../../services.ts';
 import { categoryRows } from '../categories/categories.service.ts';
+import { recordConsent, unseen, type Seen } from '../consent/consent.queries.ts';
 import { suppress } from '../suppressions/suppressions.service.ts';
 import { readRecipientToken, type RecipientRef } from './preference-links.ts';
 
@@ -41,10 +42,21 @@ async function unsubscribePerson(
   db: Database,
   ref: RecipientRef,
   email: string,
-  source: string,
+  source: 'one-click' | 'link' | 'preference-centre',
+  seen: Seen,
 ): Promise<void> {
   const changed = await suppress(db, ref.accountId, [{ email, reason: 'unsubscribed', source }]);
   if (!changed) return;
+  await recordConsent(db, ref.accountId, [
+    {
+      personId: ref.personId,
+      action: 'unsubscribe',
+      source: source === 'link' ? 'unsubscribe-link' : source,
+      seen,
+      consentText: null,
+      details: { ...subjectOf(ref.source), ...(ref.categoryId ? { categoryId: ref.categoryId } : {}) },
+    },
+  ]);
   await db
     .insertInto('events')
     .values({
@@ -63,9 +75,14 @@ async function unsubscribePerson(
 }
 
 /** POST /public/unsubscribe (RFC 8058 one-click) and POST /v1/unsubscribe (the page behind the link). */
-export async function unsubscribe(services: Services, token: string, via: 'one-click' | 'link') {
+export async function unsubscribe(
+  services: Services,
+  token: string,
+  via: 'one-click' | 'link',
+  seen: Seen = unseen,
+) {
   return asRecipient(services, token, async (db, ref, email) => {
-    await unsubscribePerson(db, ref, email, via);
+    await unsubscribePerson(db, ref, email, via, seen);
     const account = await db
       .selectFrom('accounts')
       .select('name')
@@ -130,6 +147,7 @@ export async function savePreferences(
   services: Services,
   token: string,
   body: Record<string, PreferenceValue>,
+  seen: Seen = unseen,
 ) {
   await asRecipient(services, token, async (db, ref, email) => {
     const categories = (await categoryRows(db, ref.accountId)).filter((c) => !c.isArchived);
@@ -159,6 +177,20 @@ export async function savePreferences(
           .execute();
       }
     }
+    await recordConsent(db, ref.accountId, [
+      {
+        personId: ref.personId,
+        action: 'preferences',
+        source: 'preference-centre',
+        seen,
+        consentText: null,
+        details: {
+          choices: Object.fromEntries(
+            Object.entries(body).map(([id, value]) => [byId.get(id)?.name ?? id, value]),
+          ),
+        },
+      },
+    ]);
     if (Object.values(body).includes('optIn')) {
       const lifted = await db
         .deleteFrom('suppressions')
@@ -185,8 +217,8 @@ export async function savePreferences(
 }
 
 /** POST /v1/communication-preferences/all: unsubscribe from all marketing mail. */
-export async function unsubscribeFromAll(services: Services, token: string) {
+export async function unsubscribeFromAll(services: Services, token: string, seen: Seen = unseen) {
   await asRecipient(services, token, (db, ref, email) =>
-    unsubscribePerson(db, ref, email, 'preference-centre'),
+    unsubscribePerson(db, ref, email, 'preference-centre', seen),
   );
 }

@@ -80,7 +80,7 @@ export async function filterOfSegment(
 /** GET /v1/segments/{id}/preview: how many people match now. */
 export async function previewSegment(events: EventStore, db: Database, session: Session, id: number) {
   const filter = await filterOfSegment(events, db, session.accountId, id);
-  return { totalCount: await timeLimited(db, () => countMatching(db, filter)) };
+  return timeLimited(db, () => countMatching(db, filter));
 }
 
 /** POST /v1/segments/preview: the live count of a tree being edited. */
@@ -94,7 +94,7 @@ export async function previewConditions(
   const { ctx } = await loadCompileContext(db, session.accountId);
   assertValid(conditionsProblem(conditions, ctx, body.segmentId));
   const filter = await compileTree(events, conditions, ctx, body.segmentId);
-  return { totalCount: await timeLimited(db, () => countMatching(db, filter)) };
+  return timeLimited(db, () => countMatching(db, filter));
 }
 
 /** GET /v1/segments/{id}/people: one page, sorted; one extra row tells whether more follow. */

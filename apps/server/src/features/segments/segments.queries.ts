@@ -106,11 +106,13 @@ export async function countArchived(db: Database, accountId: number) {
   return rows[0]!.n;
 }
 
+/** How many people match, and how many of them wait to confirm a double opt-in (given only when some do). */
 export async function countMatching(db: Database, filter: RawBuilder<SqlBool>) {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from people p where ${filter}`.execute(
-    db,
-  );
-  return rows[0]!.n;
+  const { rows } = await sql<{ n: number; pending: number }>`select count(*)::int as n,
+    count(*) filter (where p.confirmation_pending_at is not null)::int as pending
+    from people p where ${filter}`.execute(db);
+  const { n, pending } = rows[0]!;
+  return { totalCount: n, ...(pending > 0 ? { pendingConfirmation: pending } : {}) };
 }
 
 const sortColumns = {

@@ -1,5 +1,6 @@
 import { SiteCollectBody, SiteCollectResult, SiteTrackingStatus, UniqueFormEvents } from '@herald/contracts';
 import { route, type RouteDef } from '../../http/route.ts';
+import { seenOf } from '../consent/consent.queries.ts';
 import { collect, siteScript, siteTrackingStatus, uniqueFormEvents } from './site-tracking.service.ts';
 
 /** Site and form tracking (issue 18): the script, its collection endpoint, the forms seen and the settings page's state. */
@@ -34,9 +35,9 @@ export const siteTrackingRoutes: RouteDef[] = [
       anonymousId: 'a1b2c3d4e5f6',
       events: [{ type: 'page', url: 'https://example.com/pricing' }],
     },
-    handler: async ({ services, reply, body }) => {
+    handler: async ({ services, reply, request, body }) => {
       void reply.header('access-control-allow-origin', '*');
-      return collect(services, body);
+      return collect(services, body, seenOf(request));
     },
   }),
   route({

@@ -12,6 +12,7 @@ import {
   resolveByEmail,
   type EventRow,
 } from '../events/events.queries.ts';
+import { subscribeArrivals, unseen, type Seen } from '../consent/consent.queries.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import { updatePerson } from '../people/people.queries.ts';
 import { checkPersonValues } from '../people/person-values.ts';
@@ -77,7 +78,7 @@ async function mergeInto(
  * named by a form's email field, else by a valid `hrld_id` of this account, else the visitor's anonymous person;
  * when an anonymous visitor becomes known, what they did before moves to the known person.
  */
-export async function collect(services: Services, body: SiteCollectBody) {
+export async function collect(services: Services, body: SiteCollectBody, seen: Seen = unseen) {
   const { accountId, mappings } = await accountOfWriteKey(services, body.writeKey);
   const token = body.identity ? readIdentityToken(services.secret, body.identity) : null;
   const forms = body.events.flatMap((event) => {
@@ -93,7 +94,8 @@ export async function collect(services: Services, body: SiteCollectBody) {
   return withAccount(services.db, accountId, async (db) => {
     const email = forms.find((f) => f.email)?.email;
     let known: number | undefined;
-    if (email) known = (await resolveByEmail(db, accountId, [email])).get(email);
+    const created: number[] = [];
+    if (email) known = (await resolveByEmail(db, accountId, [email], created)).get(email);
     else if (token && token.accountId === accountId) {
       const person = await db
         .selectFrom('people')
@@ -185,6 +187,14 @@ export async function collect(services: Services, body: SiteCollectBody) {
       });
     }
     await insertEvents(db, rows);
+    // A person the form brought in subscribes, by that form's double opt-in and consent text.
+    const form = forms.find((f) => f.email === email);
+    await subscribeArrivals(db, accountId, created, {
+      source: 'form',
+      seen,
+      formKey: form?.key ?? null,
+      details: form ? { url: form.url } : {},
+    });
     return { accepted: rows.length, identified: known !== undefined };
   });
 }

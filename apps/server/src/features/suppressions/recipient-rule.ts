@@ -10,13 +10,16 @@ export const stoppingAll = (Object.keys(suppressesTransactional) as SuppressionR
 /**
  * Who may receive mail of a category, as a condition on `people p` (docs/senders-and-consent.md and the sending half of
  * docs/senders-and-consent.md): an address, not archived, not suppressed for the category's type (any suppression stops
- * marketing; hard bounces, invalid addresses and manual entries stop transactional mail too), and not opted
- * out of the category. The send pipeline puts it in its INSERT … SELECT and re-checks it at claim time.
+ * marketing; hard bounces, invalid addresses and manual entries stop transactional mail too), not opted
+ * out of the category, and, for marketing, not waiting to confirm a double opt-in. The send pipeline puts it in its INSERT … SELECT and re-checks it at claim time.
  */
 export function deliverableTo(categoryId: number, categoryType: CategoryType): RawBuilder<SqlBool> {
   const blocking = categoryType === 'marketing' ? sql`true` : sql`s.reason in (${sql.join(stoppingAll)})`;
+  // Double opt-in: a person who has not confirmed yet gets no marketing mail (transactional mail, the confirmation
+  // email among it, still goes).
+  const confirmed = categoryType === 'marketing' ? sql`p.confirmation_pending_at is null` : sql`true`;
   return sql<SqlBool>`(
-    p.email is not null and p.archived_at is null
+    p.email is not null and p.archived_at is null and ${confirmed}
     and not exists (select 1 from suppressions s where s.account_id = p.account_id and s.email = lower(p.email) and ${blocking})
     and not exists (
       select 1 from communication_preferences cp

@@ -87,7 +87,8 @@ export function encodeMessage(secret: string, ref: TrackedRef, nowMs: number): s
   return `${payload}.${sign(secret, `m.${payload}`)}`;
 }
 
-const base36 = /^[0-9a-z]{1,11}$/;
+// An ad-hoc transactional email's id is negative (contracts' adHocEmailId): its tokens carry a minus sign.
+const base36 = /^-?[0-9a-z]{1,11}$/;
 
 function number36(text: string): number | null {
   if (!base36.test(text)) return null;

@@ -94,10 +94,16 @@ function CountLine({
       <Text size="xs" c="dimmed">
         {count.total.toLocaleString()} in this audience after exclusions
         {excluded > 0
-          ? `; ${excluded.toLocaleString()} can't receive it (suppressed, unsubscribed, opted out or without an address)`
+          ? `; ${excluded.toLocaleString()} can't receive it (suppressed, unsubscribed, opted out, not confirmed yet or without an address)`
           : ''}
         .
       </Text>
+      {(count.pendingConfirmation ?? 0) > 0 && (
+        <Text size="xs" c="dimmed" data-testid="pending-confirmation-count">
+          {count.pendingConfirmation!.toLocaleString()} waiting to confirm their subscription (double opt-in)
+          get marketing email once they confirm.
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -20,6 +20,7 @@ import { LoadingSpinner } from '../../ui/loading-spinner.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { useUpdateAccount } from '../account/account.api.ts';
 import { addressProblem } from '../emails/email-draft.ts';
+import { DoubleOptInCard } from '../consent/double-opt-in-card.tsx';
 import { QuietHoursCard } from '../send-times/quiet-hours-card.tsx';
 import { EmailSettingsNav } from '../senders/email-settings-nav.tsx';
 import { useEmailSettingsAccess } from './email-settings-access.ts';
@@ -197,6 +198,7 @@ export function EmailGeneralPage() {
         />
       </Section>
       <QuietHoursCard canWrite={canWrite} timeZone={data.timezone} />
+      <DoubleOptInCard canWrite={canWrite} />
     </Stack>
   );
 }

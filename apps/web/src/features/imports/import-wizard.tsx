@@ -46,6 +46,8 @@ export interface WizardState {
   tags: string[];
   name: string;
   strategy: ExistingPeopleStrategy;
+  /** Double opt-in: the file's people confirmed their subscription already. */
+  alreadyConfirmed: boolean;
 }
 
 const initialUpload: UploadState = { status: 'idle', progress: 0, key: null, error: null };
@@ -60,13 +62,16 @@ const initialState: WizardState = {
   tags: [],
   name: '',
   strategy: 'update',
+  alreadyConfirmed: false,
 };
 
 interface WizardContextValue {
   state: WizardState;
   chooseFile: (file: File | null) => void;
   retryUpload: () => void;
-  update: (changes: Partial<Pick<WizardState, 'choices' | 'tags' | 'name' | 'strategy'>>) => void;
+  update: (
+    changes: Partial<Pick<WizardState, 'choices' | 'tags' | 'name' | 'strategy' | 'alreadyConfirmed'>>,
+  ) => void;
   reset: () => void;
 }
 

@@ -74,6 +74,7 @@ export interface CreateImportInput {
   fieldMapping: ColumnMapping[];
   tags: string[];
   existingPeopleStrategy: ExistingPeopleStrategy;
+  alreadyConfirmed?: boolean;
 }
 
 export function useCreateImport() {

@@ -117,6 +117,7 @@ export function NewImportPage() {
         fieldMapping: toColumnMapping(state.preview.header, state.choices),
         tags: state.tags,
         existingPeopleStrategy: state.strategy,
+        ...(state.alreadyConfirmed ? { alreadyConfirmed: true } : {}),
       },
       {
         onSuccess: ({ id }) => {

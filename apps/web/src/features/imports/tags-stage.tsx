@@ -1,5 +1,5 @@
 import { normaliseTag } from '@herald/contracts';
-import { Radio, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Checkbox, Radio, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTags } from '../tags/tags.api.ts';
 import { useImportWizard } from './import-wizard.tsx';
@@ -49,6 +49,12 @@ export function TagsStage() {
           />
         </Stack>
       </Radio.Group>
+      <Checkbox
+        label="These people already confirmed their subscription"
+        description="With double opt-in on, anyone in the file still waiting to confirm stops waiting. The consent history of each person records this import."
+        checked={state.alreadyConfirmed}
+        onChange={(e) => update({ alreadyConfirmed: e.currentTarget.checked })}
+      />
     </Stack>
   );
 }

@@ -23,6 +23,7 @@ import { seeGate } from '../../ui/list-page.tsx';
 import { DetailPage, isBadId } from '../../ui/detail-page.tsx';
 import { useAccess } from '../account/use-access.ts';
 import { tagsOf, useDeletePerson, usePerson, usePersonFields, usePersonTag } from './people.api.ts';
+import { PersonConsent } from '../consent/person-consent.tsx';
 import { PersonActivity, PersonMetrics } from './person-activity.tsx';
 import { PersonFieldsPanel } from './person-fields-panel.tsx';
 import { PersonPrivacyActions } from './person-privacy.tsx';
@@ -239,6 +240,7 @@ export function PersonPage() {
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack gap="lg">
               <PersonMetrics id={p.id} />
+              <PersonConsent personId={p.id} />
               <PersonActivity id={p.id} />
             </Stack>
           </Grid.Col>

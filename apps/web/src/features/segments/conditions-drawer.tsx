@@ -39,6 +39,9 @@ function LiveCount({ conditions, segmentId }: { conditions: ConditionNode[]; seg
         <Text fw={600} data-testid="live-count">
           {count.data.totalCount.toLocaleString()}{' '}
           {count.data.totalCount === 1 ? 'person matches' : 'people match'}
+          {count.data.pendingConfirmation
+            ? ` (${count.data.pendingConfirmation.toLocaleString()} waiting to confirm)`
+            : ''}
         </Text>
       ) : (
         <Text c="dimmed">Counting…</Text>

@@ -68,6 +68,8 @@ export async function seedPerson(db: Database, client: Client, accountId: number
   await sql`insert into site_visitors (account_id, anonymous_id, person_id) values (${a}, ${`anon-${p}`}, ${p})`.execute(
     db,
   );
+  await sql`insert into consent_records (account_id, person_id, action, source, consent_text)
+    values (${a}, ${p}, 'subscribe', 'form', 'Send me the newsletter')`.execute(db);
   await sql`insert into tracking_identities (account_id, anonymous_id, person_id) values (${a}, ${`device-${p}`}, ${p})`.execute(
     db,
   );

@@ -40,6 +40,8 @@ export const PersonExport = z.object({
   siteVisitors: Rows,
   /** The anonymous ids the Tracking API joined to the person (docs/people.md, "Segment-compatible Tracking API"). */
   trackingIdentities: Rows,
+  /** Every subscribe, confirm, unsubscribe and preference change, with its source and proof (docs/senders-and-consent.md). */
+  consentHistory: Rows,
   emailFirstEngagements: Rows,
 });
 export type PersonExport = z.infer<typeof PersonExport>;

@@ -26,6 +26,7 @@ export const personTables: Record<
   transactional_sends: { export: 'transactionalSends', erase: 'deleted' },
   site_visitors: { export: 'siteVisitors', erase: 'deleted' },
   tracking_identities: { export: 'trackingIdentities', erase: 'deleted' },
+  consent_records: { export: 'consentHistory', erase: 'deleted' },
   email_metric_firsts: { export: 'emailFirstEngagements', erase: 'deleted' },
   // Derived from the person or their events, shown by the export through what they derive from.
   people_search: { export: 'derived', erase: 'deleted' },

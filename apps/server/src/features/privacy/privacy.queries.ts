@@ -113,6 +113,11 @@ export async function personRows(db: Database, accountId: number, personId: numb
       sql`select anonymous_id, page_views, first_seen_at, last_seen_at from site_visitors
           where account_id = ${a} and person_id = ${p}`,
     ),
+    consentHistory: await rows(
+      db,
+      sql`select at, action, source, ip, user_agent, consent_text, details from consent_records
+          where account_id = ${a} and person_id = ${p} order by at, id`,
+    ),
     trackingIdentities: await rows(
       db,
       sql`select anonymous_id from tracking_identities where account_id = ${a} and person_id = ${p} order by anonymous_id`,
@@ -188,6 +193,7 @@ export async function erasePeopleRows(
     'communication_preferences',
     'site_visitors',
     'tracking_identities',
+    'consent_records',
     'flow_trigger_fires',
     'email_metric_firsts',
   ])

@@ -157,3 +157,29 @@ export async function createTraitFields(
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
+
+/** Of these people, the ones without an email address. */
+export async function peopleWithoutEmail(db: Database, accountId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('people')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('id', 'in', [...new Set(ids)])
+    .where('email', 'is', null)
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** Of these people, the ones with an email address. */
+export async function peopleWithEmail(db: Database, accountId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('people')
+    .select('id')
+    .where('accountId', '=', accountId)
+    .where('id', 'in', ids)
+    .where('email', 'is not', null)
+    .execute();
+  return rows.map((r) => Number(r.id));
+}

@@ -11,6 +11,7 @@ import { AppError, badRequest } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import type { Services } from '../../services.ts';
+import { seenOf, subscribeArrivals, type Seen } from '../consent/consent.queries.ts';
 import { resolveByAnonymousId, resolveByExternalId } from '../events/events.queries.ts';
 import { ingestAccount, ingestIn } from '../events/events.service.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
@@ -19,6 +20,8 @@ import {
   createTraitFields,
   forgetOldMessageIds,
   mergePerson,
+  peopleWithEmail,
+  peopleWithoutEmail,
   personByAnonymousId,
   personByEmail,
   personById,
@@ -71,9 +74,9 @@ export async function receive(
     trackingRateLimit.requests,
     trackingRateLimit.windowSeconds,
   );
-  const ip = request.ip;
+  const seen = seenOf(request);
   return withAccount(services.db, accountId, (db) =>
-    store(services, db, accountId, read.messages, ip, receivedAt),
+    store(services, db, accountId, read.messages, seen, receivedAt),
   );
 }
 
@@ -82,9 +85,10 @@ async function store(
   db: Database,
   accountId: number,
   all: ReadMessage[],
-  ip: string,
+  from: Seen,
   receivedAt: Date,
 ): Promise<TrackingApiResult> {
+  const ip = from.ip ?? '';
   // A messageId seen before (or twice in this call) stores nothing new; the call still succeeds.
   await forgetOldMessageIds(db, accountId);
   const fresh = await claimMessageIds(db, accountId, [
@@ -156,6 +160,9 @@ async function store(
       data.push({ ...m.properties, ...(m.category ? { category: m.category } : {}), $segment: meta });
     }
   }
+  // People without an address before this call (new, or only ever anonymous) who have one after it arrive now: like
+  // the ingest API's new people, they subscribe, and wait to confirm when double opt-in is on (docs/people.md).
+  const withoutAddress = await peopleWithoutEmail(db, accountId, personIds);
   const result = await ingestIn(db, accountId, batch, { personIds, data });
   // Any refusal (a trait of the wrong type, an address another person has) refuses the call: the transaction
   // rolls back, so nothing of it is written and a fixed retry is not taken for a duplicate.
@@ -164,6 +171,8 @@ async function store(
     const index = all.indexOf(messages[refused.index]!);
     throw badRequest(text.invalidMessage(index, refused.message));
   }
+  const arrived = await peopleWithEmail(db, accountId, withoutAddress);
+  await subscribeArrivals(db, accountId, arrived, { source: 'api', seen: from, formKey: null });
   return { success: true, accepted: messages.length, duplicates: all.length - messages.length };
 }
 

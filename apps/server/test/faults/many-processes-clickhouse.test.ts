@@ -175,5 +175,5 @@ describeManyProcesses({
   },
   figure: { order: 61, part: 'many-processes-clickhouse', label: '2 API + 2 workers, events on ClickHouse' },
   // Beside the PostgreSQL file's run, on the same two cores: its share is smaller.
-  ciShare: 0.3,
+  ciShare: 0.15,
 });

@@ -25,5 +25,5 @@ describeManyProcesses({
     },
   },
   figure: { order: 60, part: 'many-processes', label: '2 API + 2 workers' },
-  ciShare: 0.5,
+  ciShare: 0.25,
 });

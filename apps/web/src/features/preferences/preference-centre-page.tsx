@@ -42,6 +42,15 @@ function PreferencesForm({ data, token }: { data: CommunicationPreferences; toke
   const save = useSavePreferences(token);
   const unsubscribeAll = useUnsubscribeFromAll(token);
   const [switches, setSwitches] = useState(() => switchesOf(data));
+  // Fresh data from the server (after a save, an unsubscribe from all, or any refetch) resets the switches only when
+  // nothing is being changed: a switch the person just turned is never undone by a read that arrives after it.
+  const [base, setBase] = useState(data);
+  if (base !== data) {
+    const before = switchesOf(base);
+    const isEditing = Object.keys(switches).some((id) => switches[id] !== before[id]);
+    setBase(data);
+    if (!isEditing) setSwitches(switchesOf(data));
+  }
   const saved = switchesOf(data);
   const marketing = data.categories.filter((c) => c.type === 'marketing');
   const transactional = data.categories.filter((c) => c.type === 'transactional');
@@ -208,11 +217,7 @@ export function PreferenceCentrePage() {
         errorFallback={sendingMessages.preferencesLoadError}
         failure={(message) => (isPreview ? null : <LinkProblem message={message} />)}
       >
-        {() =>
-          preferences.data && (
-            <PreferencesForm key={preferences.dataUpdatedAt} data={preferences.data} token={token} />
-          )
-        }
+        {() => preferences.data && <PreferencesForm data={preferences.data} token={token} />}
       </ListBody>
     );
 

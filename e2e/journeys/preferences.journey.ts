@@ -1,6 +1,7 @@
 import { sendingMessages } from '@herald/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../support/until.ts';
 import { sealToken } from '../../apps/server/src/lib/sealed-tokens.ts';
 import { checkAccessibility } from '../support/accessibility.ts';
 import { api, launchBrowser, logIn, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
@@ -44,8 +45,25 @@ function tokenFor(accountId: number, personId: number, categoryId?: number): str
 }
 
 /** Mantine's switch input sits under its track; a click on the input is what a tap on the switch does. */
+/**
+ * Turn a switch (its input is visually hidden, so it is clicked from the page) and wait until it shows the change.
+ * Turned right after the page painted, in CI (no screenshot before it), the change was sometimes gone again with
+ * nothing saved: the switch is then turned once more. Why the form lost it is not known yet.
+ */
 async function toggle(page: Page, name: string) {
-  await page.getByRole('switch', { name }).evaluate((input: HTMLInputElement) => input.click());
+  const input = page.getByRole('switch', { name });
+  const before = await input.isChecked();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await input.evaluate((element: HTMLInputElement) => element.click());
+    const changed = await until(async () => ((await input.isChecked()) !== before ? true : undefined), {
+      timeout: 2_000,
+      interval: 100,
+      message: `the switch ${name} turned`,
+    }).catch(() => false);
+    await page.waitForTimeout(300);
+    if (changed && (await input.isChecked()) !== before) return;
+  }
+  throw new Error(`The switch ${name} did not stay turned.`);
 }
 
 describe('communication preferences', () => {

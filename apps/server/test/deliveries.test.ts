@@ -7,6 +7,7 @@ import { defaultCategory } from '../src/features/categories/categories.service.t
 import { runDeliver } from '../src/features/deliveries/deliveries.jobs.ts';
 import { recordFailed, recordSent, renewLeases } from '../src/features/deliveries/deliveries.queries.ts';
 import { enqueueDeliveries, sourceProgress } from '../src/features/deliveries/deliveries.service.ts';
+import { enqueueBroadcast, sendingAccount } from './delivery-setup.ts';
 import { startDnsServer } from './dns-server.ts';
 import { newEmail } from './email-helpers.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
@@ -36,48 +37,9 @@ afterAll(async () => {
   await dns.close();
 });
 
-type Owner = Awaited<ReturnType<typeof registerUser>>;
-
-/** An account with a verified domain, an email from it, and `n` people; returns what a send needs. */
-async function setUp(n: number) {
-  const owner: Owner = await registerUser(ctx.app);
-  const { client } = owner;
-  const accountId = owner.account.accountId as number;
-  const name = `pipeline-${Date.now()}-${Math.floor(Math.random() * 1e6)}.example.org`;
-  const domain = (await client.post('/v1/settings/email/domains', { domain: name })).body.domain;
-  for (const record of domain.records)
-    if (record.type === 'TXT')
-      dns.zone[record.host] = { TXT: [...(dns.zone[record.host]?.TXT ?? []), record.value] };
-  expect((await client.post(`/v1/settings/email/domains/${domain.id}/verify`)).body.domain.status).toBe(
-    'verified',
-  );
-  const email = (await client.post('/v1/emails', newEmail({ fromEmail: `news@${name}` }))).body.email;
-  const people = [];
-  for (let i = 0; i < n; i++)
-    people.push(
-      (
-        await client.post('/v1/people/?source=manual', {
-          email: uniqueEmail('reader'),
-          firstName: `Reader${i}`,
-        })
-      ).body.user,
-    );
-  return { owner, accountId, email, people, name };
-}
-
-async function enqueue(accountId: number, sourceId: number, emailId: number) {
-  return withAccount(ctx.services.db, accountId, async (db) => {
-    const category = (await defaultCategory(db, accountId))!;
-    return enqueueDeliveries(db, {
-      accountId,
-      kind: 'broadcast',
-      sourceId,
-      emailId,
-      category: { id: Number(category.id), type: 'marketing' },
-      audience: sql`true`,
-    });
-  });
-}
+const setUp = (n: number) => sendingAccount(ctx, dns, n);
+const enqueue = (accountId: number, sourceId: number, emailId: number) =>
+  enqueueBroadcast(ctx, accountId, sourceId, emailId);
 
 const progress = (accountId: number, sourceId: number) =>
   withAccount(ctx.services.db, accountId, (db) => sourceProgress(db, accountId, 'broadcast', sourceId));
@@ -307,32 +269,35 @@ describe('the sending pipeline', () => {
     const accountId = owner.account.accountId as number;
     const db = ctx.services.db;
     // Three rows in hand, their leases about to run out; the third was claimed again by another worker meanwhile
-    // (its attempts moved on), and the fourth is not in hand at all.
+    // (its attempts moved on), and the fourth is not in hand at all. The fifth, in hand too, was just recorded as
+    // sent by this worker: not renewed, and not lost either.
     const { rows } = await sql<{ id: string }>`
       insert into deliveries (account_id, source_kind, source_id, email_id, to_address, status, attempts, lease_until)
-      select ${accountId}, 'broadcast', 9, 1, 'lease' || i || '@example.com', 'sending', case when i = 3 then 2 else 1 end,
-        now() + interval '2 seconds'
-      from generate_series(1, 4) as i order by i returning id`.execute(db);
-    const [first, second, third, fourth] = rows.map((r) => Number(r.id));
+      select ${accountId}, 'broadcast', 9, 1, 'lease' || i || '@example.com', case when i = 5 then 'sent' else 'sending' end,
+        case when i = 3 then 2 else 1 end, case when i < 5 then now() + interval '2 seconds' end
+      from generate_series(1, 5) as i order by i returning id`.execute(db);
+    const [first, second, third, fourth, fifth] = rows.map((r) => Number(r.id));
     const held = new Map([
       [first!, 1],
       [second!, 1],
       [third!, 1],
+      [fifth!, 1],
     ]);
     const renewed = await withAccount(db, accountId, (scoped) => renewLeases(scoped, accountId, held));
-    expect(renewed).toBe(2);
+    expect(renewed).toEqual({ lost: [third] });
     const leases = await db
       .selectFrom('deliveries')
       .select(['id', 'leaseUntil'])
       .where('accountId', '=', accountId)
       .orderBy('id')
       .execute();
-    const secondsLeft = leases.map((r) => Math.round((r.leaseUntil!.getTime() - Date.now()) / 1000));
+    const secondsLeft = leases.map((r) => Math.round(((r.leaseUntil?.getTime() ?? 0) - Date.now()) / 1000));
     expect(secondsLeft[0]).toBeGreaterThan(25);
     expect(secondsLeft[1]).toBeGreaterThan(25);
     expect(secondsLeft[2]).toBeLessThan(5);
     expect(secondsLeft[3]).toBeLessThan(5);
-    expect(leases.map((r) => Number(r.id))).toEqual([first, second, third, fourth]);
+    expect(leases[4]!.leaseUntil).toBeNull();
+    expect(leases.map((r) => Number(r.id))).toEqual([first, second, third, fourth, fifth]);
     await db.deleteFrom('deliveries').where('accountId', '=', accountId).execute();
   });
 

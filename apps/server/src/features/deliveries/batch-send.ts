@@ -32,6 +32,8 @@ export interface Outcomes {
   skipped: number[];
   /** Messages the server took. */
   sent: number;
+  /** Rows not started: their batch's lease fence had passed (lease-fence.ts); left to their lease. */
+  withdrawn: number[];
   /** Why the connection could not be opened, when it could not. */
   opening: string | null;
 }
@@ -127,9 +129,15 @@ async function sendThroughThread(
   rows: ThreadRows,
   attemptsOf: Map<number, number>,
   outcomes: Outcomes,
+  fence: SharedArrayBuffer,
 ) {
   const { accountId } = prepared;
-  const result = await senderPoolFor(services.config, services.secret, services.db).send(prepared, rows);
+  const result = await senderPoolFor(services.config, services.secret, services.db).send(
+    prepared,
+    rows,
+    fence,
+  );
+  outcomes.withdrawn.push(...result.withdrawn);
   // herald_deliveries_sent_total: counted here, in the main thread, as the thread hands back what the server took.
   deliveriesSent.inc(result.sent.length);
   if (result.sent.length) {
@@ -154,12 +162,16 @@ async function sendThroughThread(
   if (result.mailbox.length)
     await storeInMailbox(services.db, result.mailbox, services.config.sending.devMailboxKeep);
 }
-/** Send one content's rows of a claimed batch: who may still receive it goes to a sender thread; the rest are skipped. */
+/**
+ * Send one content's rows of a claimed batch: who may still receive it goes to a sender thread, none of it started
+ * past the batch's lease fence (lease-fence.ts); the rest are skipped.
+ */
 export async function sendRows(
   services: Services,
   prepared: Prepared,
   rows: ClaimedRow[],
   outcomes: Outcomes,
+  fence: SharedArrayBuffer,
 ) {
   if ('refused' in prepared) {
     for (const row of rows)
@@ -184,12 +196,13 @@ export async function sendRows(
           { json: people.json, count: people.count },
           attemptsOf,
           outcomes,
+          fence,
         ),
       );
   }
   if (withoutPerson.length) {
     const toSend = await addressesToSend(services.db, accountId, category, withoutPerson, outcomes);
-    if (toSend.length) sends.push(sendThroughThread(services, prepared, toSend, attemptsOf, outcomes));
+    if (toSend.length) sends.push(sendThroughThread(services, prepared, toSend, attemptsOf, outcomes, fence));
   }
   await Promise.all(sends);
 }

@@ -30,6 +30,7 @@ import {
 } from './deliveries.queries.ts';
 import { deliverJobKey, type SourceKind } from './deliveries.service.ts';
 import { HeldLeases } from './held-leases.ts';
+import { newFence } from './lease-fence.ts';
 import { contentKeyOf, prepareEmail, type Prepared } from './prepared-content.ts';
 import { replayOrphanedJournals } from './sender-pool.ts';
 
@@ -108,7 +109,18 @@ export async function runDeliver(
     const due = held.due(now);
     if (due.size === 0) return;
     void withAccount(services.db, accountId, (db) => renewLeases(db, accountId, due))
-      .then(() => held.renewed(due.keys(), now))
+      .then(({ lost }) => {
+        const lostSet = new Set(lost);
+        held.renewed(
+          [...due.keys()].filter((id) => !lostSet.has(id)),
+          now,
+          due.keys(),
+        );
+        if (lost.length)
+          console.warn(
+            `[send] ${kind} ${sourceId} of account ${accountId}: ${lost.length} rows in hand were claimed again by another worker; they are left to it`,
+          );
+      })
       .catch(() => undefined);
   }, renewEveryMs);
   const loop = async () => {
@@ -120,11 +132,13 @@ export async function runDeliver(
         claimBatch(db, accountId, kind, sourceId, services.config.sending.batchSize),
       );
       if (!rows.length) return;
-      held.hold(rows, claimedAt);
+      // The batch's fence, shared with the sender thread: no message starts past the lease (lease-fence.ts).
+      const { fence, buffer } = newFence(claimedAt, leaseSeconds * 1000);
+      held.hold(rows, claimedAt, fence);
       const byContent = new Map<string, ClaimedRow[]>();
       for (const row of rows)
         byContent.set(contentKeyOf(row), [...(byContent.get(contentKeyOf(row)) ?? []), row]);
-      const outcomes: Outcomes = { failures: [], skipped: [], sent: 0, opening: null };
+      const outcomes: Outcomes = { failures: [], skipped: [], sent: 0, withdrawn: [], opening: null };
       for (const [key, contentRows] of byContent) {
         let prepared = contents.get(key);
         if (!prepared) {
@@ -140,7 +154,7 @@ export async function runDeliver(
           );
           contents.set(key, prepared);
         }
-        await sendRows(services, prepared, contentRows, outcomes);
+        await sendRows(services, prepared, contentRows, outcomes, buffer);
       }
       if (outcomes.failures.length || outcomes.skipped.length) {
         await withAccount(services.db, accountId, async (db) => {
@@ -153,6 +167,11 @@ export async function runDeliver(
           );
         });
       }
+      // Withdrawn rows stay `sending` until their lease ends, then whoever claims them sends them.
+      if (outcomes.withdrawn.length)
+        console.warn(
+          `[send] ${kind} ${sourceId} of account ${accountId}: ${outcomes.withdrawn.length} messages not started, their lease about to run out; they are sent again after it`,
+        );
       held.release(rows.map((row) => row.id));
       await reportConnection(services.db, { accountId, kind, sourceId }, outcomes);
     }

@@ -74,22 +74,35 @@ function valuesById(entries: [number, unknown[]][]) {
  * Hold claimed rows longer: each row still `sending` under the claim that took it (its `attempts` unchanged) gets a
  * fresh lease. A live worker renews the rows it has in hand well before they run out (deliveries.jobs.ts), so only a
  * worker that died lets its rows go: a slow one (a busy machine, a long queue of batches for its sender threads)
- * would otherwise see its rows claimed and sent by another while it sends them too. Returns the rows renewed.
+ * would otherwise see its rows claimed and sent by another while it sends them too. Returns the rows lost to
+ * another claim, whose batches must start no more messages (lease-fence.ts).
  */
 export async function renewLeases(
   db: Database,
   accountId: number,
   held: Map<number, number>,
-): Promise<number> {
-  if (held.size === 0) return 0;
+): Promise<{ lost: number[] }> {
+  if (held.size === 0) return { lost: [] };
   const byId = valuesById([...held].map(([id, attempts]) => [id, [attempts]]));
-  const result = await sql`
-    update deliveries d set lease_until = now() + make_interval(secs => ${leaseSeconds})
-    from ${byId} v
-    where d.account_id = ${accountId} and d.id = any(${intArray([...held.keys()])}::bigint[]) and d.status = 'sending'
-      and d.attempts = (v.batch -> (d.id::text) ->> 0)::int
+  const ids = intArray([...held.keys()]);
+  // Lost: claimed again since (another claim adds to `attempts`) or gone. A row this job has just recorded (sent,
+  // or given back for a retry) keeps its attempts and is not lost. (The update runs whether or not the select reads
+  // it, as every data-modifying WITH does.)
+  const { rows } = await sql<{ id: string }>`
+    with renewed as (
+      update deliveries d set lease_until = now() + make_interval(secs => ${leaseSeconds})
+      from ${byId} v
+      where d.account_id = ${accountId} and d.id = any(${ids}::bigint[]) and d.status = 'sending'
+        and d.attempts = (v.batch -> (d.id::text) ->> 0)::int
+      returning d.id
+    )
+    select h.id::text from unnest(${ids}::bigint[]) as h(id)
+    where not exists (
+      select 1 from deliveries d, ${byId} v
+      where d.account_id = ${accountId} and d.id = h.id and d.attempts = (v.batch -> (d.id::text) ->> 0)::int
+    )
   `.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  return { lost: rows.map((r) => Number(r.id)) };
 }
 
 export interface SentRow {

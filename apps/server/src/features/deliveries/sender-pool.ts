@@ -28,6 +28,8 @@ import type { MailboxRow } from './transport.ts';
 export interface BatchResult {
   sent: ThreadSent[];
   failed: ThreadFailed[];
+  /** Rows the thread did not start: their batch's lease fence had passed (lease-fence.ts). */
+  withdrawn: number[];
   mailbox: MailboxRow[];
   /** Tell the thread that `count` of its sent rows are in the database (its journal may then be emptied). */
   recorded(count: number): void;
@@ -151,6 +153,7 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       batch.resolve({
         sent: message.sent,
         failed: message.failed,
+        withdrawn: message.withdrawn,
         mailbox: message.mailbox,
         recorded: (count) => !slot.exited && worker.postMessage({ t: 'recorded', count } satisfies ToThread),
       });
@@ -179,8 +182,11 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       await bundleAhead();
       for (let i = 0; i < threads; i++) if (!closing && !slots[i]) spawn(i);
     },
-    /** Render and send `rows` of one content; resolves when every row has an outcome. */
-    send(content: ThreadContent, rows: ThreadRows): Promise<BatchResult> {
+    /**
+     * Render and send `rows` of one content, none of them started past the batch's lease fence (lease-fence.ts);
+     * resolves when every row has an outcome.
+     */
+    send(content: ThreadContent, rows: ThreadRows, fence: SharedArrayBuffer): Promise<BatchResult> {
       if (closing) return Promise.reject(new Error('The sender threads are stopping.'));
       let best = -1;
       for (let i = 0; i < threads; i++) {
@@ -193,7 +199,7 @@ export function createSenderPool(config: Config, secret: string, db: Database) {
       slot.inHand += count;
       return new Promise((resolve, reject) => {
         slot.batches.set(batch, { rows: count, resolve, reject });
-        slot.worker.postMessage({ t: 'batch', batch, content, rows } satisfies ToThread);
+        slot.worker.postMessage({ t: 'batch', batch, content, rows, fence } satisfies ToThread);
       });
     },
     /** Stop the threads (their connections say QUIT), then record anything their journals still hold. */

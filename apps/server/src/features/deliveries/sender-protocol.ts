@@ -53,7 +53,11 @@ export type ThreadRows = ThreadRow[] | { json: string; count: number };
 
 export type ToThread =
   /** The content rides with every batch (a few kB); the thread compiles it once per key and content. */
-  | { t: 'batch'; batch: number; content: ThreadContent; rows: ThreadRows }
+  /**
+   * `fence` holds the batch's lease end (epoch milliseconds, a BigInt64Array of one) as the main thread renews it,
+   * 0 once another worker may hold the rows (lease-fence.ts): the thread starts no message past it.
+   */
+  | { t: 'batch'; batch: number; content: ThreadContent; rows: ThreadRows; fence: SharedArrayBuffer }
   | { t: 'recorded'; count: number }
   | { t: 'close' };
 
@@ -73,5 +77,13 @@ export interface ThreadFailed {
 }
 
 export type FromThread =
-  | { t: 'done'; batch: number; sent: ThreadSent[]; failed: ThreadFailed[]; mailbox: MailboxRow[] }
+  | {
+      t: 'done';
+      batch: number;
+      sent: ThreadSent[];
+      failed: ThreadFailed[];
+      /** Rows not started because the batch's lease fence had passed: neither sent nor failed, left to their lease. */
+      withdrawn: number[];
+      mailbox: MailboxRow[];
+    }
   | { t: 'closed' };

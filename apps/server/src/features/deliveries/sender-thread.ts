@@ -19,6 +19,7 @@ import {
 } from '@herald/email/sending';
 import { recipientToken } from '../preferences/preference-links.ts';
 import { linkSuffix, trackingFor } from '../tracking/tracking-links.ts';
+import { fenceOf, fenceOpen, type LeaseFence } from './lease-fence.ts';
 import { SendJournal } from './send-journal.ts';
 import type {
   FromThread,
@@ -60,15 +61,29 @@ function post(message: FromThread) {
   port.postMessage(message);
 }
 
-async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], failed: ThreadFailed[]) {
+interface BatchOutcomes {
+  sent: ThreadSent[];
+  failed: ThreadFailed[];
+  withdrawn: number[];
+}
+
+async function sendRow(entry: Compiled, row: ThreadRow, fence: LeaseFence, out: BatchOutcomes) {
+  const { sent, failed } = out;
   const { content, compiled } = entry;
   if ('refused' in compiled) {
     failed.push({ id: row.id, error: compiled.refused, permanent: true });
     return;
   }
   const messageId = messageIdOf(content.accountId, row.id);
+  // The batch's lease is checked as a connection takes the message (lease-fence.ts): past its fence, another worker
+  // may hold the row, so the message is withdrawn rather than started.
+  let withdrawn = false;
   // Written when a connection is free to take it: a thread holds only the messages being sent.
   const prepare = () => {
+    if (!fenceOpen(fence)) {
+      withdrawn = true;
+      throw new Error('The lease of this message ran out before it could be sent.');
+    }
     // Unsubscribe and preference links (and the List-Unsubscribe headers) belong to marketing mail.
     const links =
       row.personId === null || content.category.type !== 'marketing'
@@ -172,6 +187,7 @@ async function sendRow(entry: Compiled, row: ThreadRow, sent: ThreadSent[], fail
     left: listed,
   });
   if (outcome.ok) sent.push({ id: row.id, messageId, response: outcome.response });
+  else if (withdrawn) out.withdrawn.push(row.id);
   else {
     // Refused after the dot, or the connection dropped before the answer: not sent, and the journal says so.
     if (journaled) journal.notSent(content.accountId, row.id);
@@ -209,20 +225,25 @@ function compiledFor(content: ThreadContent): Compiled {
   return entry;
 }
 
-async function runBatch(batch: number, content: ThreadContent, given: ThreadRows) {
+async function runBatch(
+  batch: number,
+  content: ThreadContent,
+  given: ThreadRows,
+  fenceBuffer: SharedArrayBuffer,
+) {
   const entry = compiledFor(content);
   const rows = Array.isArray(given) ? given : (JSON.parse(given.json) as ThreadRow[]);
-  const sent: ThreadSent[] = [];
-  const failed: ThreadFailed[] = [];
-  await Promise.all(rows.map((row) => sendRow(entry, row, sent, failed)));
+  const fence = fenceOf(fenceBuffer);
+  const out: BatchOutcomes = { sent: [], failed: [], withdrawn: [] };
+  await Promise.all(rows.map((row) => sendRow(entry, row, fence, out)));
   const mailbox = transport.takeMailbox().slice(-init.config.sending.devMailboxKeep);
-  post({ t: 'done', batch, sent, failed, mailbox });
+  post({ t: 'done', batch, ...out, mailbox });
 }
 
 port.on('message', (message: ToThread) => {
   switch (message.t) {
     case 'batch':
-      void runBatch(message.batch, message.content, message.rows);
+      void runBatch(message.batch, message.content, message.rows, message.fence);
       return;
     case 'recorded':
       journal.recorded(message.count);

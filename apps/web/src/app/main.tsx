@@ -10,6 +10,7 @@ import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { installGlobalErrorHandlers } from './global-errors.ts';
+import { holdModalEvents } from './modal-events.ts';
 import { createQueryClient } from './query-client.ts';
 import { router } from './routes.tsx';
 import { theme } from './theme.ts';
@@ -19,6 +20,7 @@ const Notifications = lazy(() => import('./notifications.tsx'));
 const Modals = lazy(() => import('./modals.tsx'));
 
 installGlobalErrorHandlers();
+holdModalEvents();
 const queryClient = createQueryClient();
 
 createRoot(document.getElementById('root')!).render(

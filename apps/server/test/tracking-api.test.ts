@@ -161,6 +161,25 @@ describe('the Segment-compatible Tracking API', () => {
     expect((await eventOf(`${second}-id`))!.personId).not.toBe(known);
   });
 
+  it('calls at the same moment with one new userId make one person, and events of the ingest API land on it too', async () => {
+    const userId = unique('racer');
+    const answers = await Promise.all([
+      ...[1, 2, 3, 4].map((n) =>
+        call('/v1/track', { userId, messageId: `${userId}-${n}`, event: 'Signed up' }),
+      ),
+      new Client(ctx.app).post(
+        '/v1/ingest/batch',
+        { batch: [{ type: 'track', userId, name: 'Also here' }] },
+        { origin: 'https://customer-site.example', headers: { 'x-write-key': writeKey } },
+      ),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, answers[4]!.status]);
+    expect(answers[4]!.status).toBeLessThan(300);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from people
+      where account_id = ${owner.account.accountId} and external_id = ${userId}`.execute(ctx.services.db);
+    expect(rows[0]!.n).toBe(1);
+  });
+
   it('a batch: messageId makes a retry store nothing new; times are corrected for the client clock', async () => {
     const userId = unique('user');
     const now = Date.now();

@@ -53,13 +53,32 @@ export async function resolveByAnonymousId(
   return new Map(rows.map((r) => [r.key, Number(r.id)]));
 }
 
-/** Find people by the account's own user id, creating the ones not seen before. */
+/**
+ * Hold the identities a transaction is about to look up and create until it ends: `u:` and a user id (the
+ * account's own, `external_id`), `a:` and an anonymous id. A user id has no unique index (an import may have given
+ * two people the same one), so two calls that each found no person for a new user id would each create one; with
+ * the lock the second waits for the first to commit and finds its person. Taken in one order (sorted), so two
+ * transactions holding several cannot wait on each other; a transaction may take the same one again.
+ */
+export async function lockIdentities(db: Database, accountId: number, keys: Iterable<string>): Promise<void> {
+  const sorted = [...new Set(keys)].sort();
+  if (sorted.length === 0) return;
+  await sql`select count(pg_advisory_xact_lock(hashtextextended(${`identity:${accountId}:`} || k, 0)))
+    from (select k from unnest(${sorted}::text[]) k order by k) s`.execute(db);
+}
+
+/** Find people by the account's own user id, creating the ones not seen before (under lockIdentities). */
 export async function resolveByExternalId(
   db: Database,
   accountId: number,
   ids: string[],
 ): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
+  await lockIdentities(
+    db,
+    accountId,
+    ids.map((id) => `u:${id}`),
+  );
   const found = await db
     .selectFrom('people')
     .select(['id', 'externalId'])

@@ -12,7 +12,7 @@ import type { Session } from '../../http/route.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import type { Services } from '../../services.ts';
 import { seenOf, subscribeArrivals, type Seen } from '../consent/consent.queries.ts';
-import { resolveByAnonymousId, resolveByExternalId } from '../events/events.queries.ts';
+import { lockIdentities, resolveByAnonymousId, resolveByExternalId } from '../events/events.queries.ts';
 import { ingestAccount, ingestIn } from '../events/events.service.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
 import {
@@ -102,6 +102,17 @@ async function store(
     return isNew;
   });
   if (messages.length === 0) return { success: true, accepted: 0, duplicates: all.length };
+  // The call's identities are held until it commits: a concurrent call with the same new userId waits and then
+  // finds the person this one made, instead of making a second (events.queries.ts lockIdentities).
+  await lockIdentities(
+    db,
+    accountId,
+    messages.flatMap((m) => [
+      ...(m.userId ? [`u:${m.userId}`] : []),
+      ...(m.anonymousId ? [`a:${m.anonymousId}`] : []),
+      ...(m.previousId ? [`u:${m.previousId}`, `a:${m.previousId}`] : []),
+    ]),
+  );
 
   const setting = await unknownTraitsSetting(db, accountId);
   const fields: { name: string }[] = messages.some((m) => m.type === 'identify')

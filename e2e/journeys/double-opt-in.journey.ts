@@ -141,6 +141,13 @@ describe('double opt-in', () => {
     await consent.getByText('Waiting to confirm').waitFor();
     await consent.getByText('Subscribed · Site form').waitFor();
     await consent.getByText(`“${consentMessages.defaultConsentText}”`).waitFor();
+    // The person asked for the email again: the team sends it from their page.
+    await consent.getByRole('button', { name: 'Send confirmation again' }).click();
+    await page.getByText(consentMessages.resentByTeam).first().waitFor();
+    await until(async () => (await mailsTo(signup, consentMessages.confirmationSubject)).length === 2, {
+      timeout: 20_000,
+      message: `a second confirmation email to ${signup}`,
+    });
     await checkAccessibility(page);
     await screenshot(page, 'double-opt-in-person-pending');
 

@@ -55,6 +55,11 @@ export const consentMessages = {
   formKeyInvalid: 'Each form override needs the form’s key (1 to 500 characters).',
   emailNotFound: 'The confirmation email was not found. Choose one of your emails or the built-in one.',
   confirmationSubject: 'Please confirm your subscription',
+  /** The account alert when a confirmation email cannot be sent (the account's settings, not a passing fault). */
+  confirmationAlert: (cause: string) =>
+    `Confirmation emails cannot be sent: ${cause} People who sign up wait to confirm without the email. Once this is fixed, send theirs again from each person's page (Consent history).`,
+  resentByTeam: 'A new confirmation email is on its way to this person.',
+  resendLimited: 'This person was sent 3 confirmation emails in the last hour. Try again later.',
 } as const;
 
 export const FormConsent = z.object({

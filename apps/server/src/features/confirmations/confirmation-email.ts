@@ -6,6 +6,7 @@ import type { JobPayloads } from '../../jobs/job-types.ts';
 import type { Services } from '../../services.ts';
 import { confirmationToken } from '../consent/confirmation-links.ts';
 import { doubleOptInSettings } from '../consent/consent.queries.ts';
+import { raiseAlert, resolveAlert } from '../integrations/alerts.ts';
 import { sendTransactional } from '../transactional/transactional.service.ts';
 
 /** The built-in confirmation email; an account may pick one of its own emails instead (Settings → Double opt-in). */
@@ -27,6 +28,9 @@ const systemSession = (accountId: number): Session => ({
   scopes: [],
 });
 
+/** The kind of the account alert raised while confirmation emails cannot be sent. */
+export const confirmationAlert = 'double-opt-in';
+
 export const confirmationUrl = (services: Services, token: string) =>
   `${services.config.publicUrl}/public/confirm-subscription?token=${token}`;
 
@@ -34,7 +38,9 @@ export const confirmationUrl = (services: Services, token: string) =>
  * The `send-confirmation` job: a pending person's confirmation email, sent as a transactional email through the
  * real pipeline (the account's sender and DKIM, the delivery log, suppressions), with the confirm link in
  * `person.confirmationUrl`. A person no longer pending gets nothing; a send the account cannot make (no sender, no
- * transactional category) is given up rather than retried for ever. The nonce makes a retried job send once.
+ * transactional category, the chosen email gone) is not retried for ever: it raises an account alert (the top bar's
+ * account issues, and Slack when connected) saying why, closed by the next confirmation that goes, and the person's
+ * page can send theirs again. The nonce makes a retried job send once.
  */
 export async function runSendConfirmation(services: Services, payload: JobPayloads['send-confirmation']) {
   const { accountId, personId, nonce } = payload;
@@ -66,8 +72,13 @@ export async function runSendConfirmation(services: Services, payload: JobPayloa
       await sendTransactional(db, systemSession(accountId), body, `confirmation:${personId}:${nonce}`);
     } catch (error) {
       // The account cannot send it (no sender, no transactional category, the email gone): retrying will not help.
-      if (error instanceof AppError && error.statusCode < 500) return;
-      throw error;
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      console.warn(
+        `[double-opt-in] account ${accountId}: the confirmation email to person ${personId} cannot be sent: ${error.message}`,
+      );
+      await raiseAlert(db, accountId, confirmationAlert, consentMessages.confirmationAlert(error.message));
+      return;
     }
+    await resolveAlert(db, accountId, confirmationAlert);
   });
 }

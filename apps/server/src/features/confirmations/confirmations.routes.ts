@@ -16,6 +16,7 @@ import {
   getDoubleOptIn,
   putDoubleOptIn,
   resendConfirmation,
+  resendForPerson,
 } from './confirmations.service.ts';
 
 /** Recipients' own calls, no login: 120 per 10 minutes per address, as the preference centre's. */
@@ -58,6 +59,17 @@ export const confirmationsRoutes = [
     params: PersonIdParams,
     response: ConsentHistory,
     handler: ({ db, session, params }) => consentHistory(db, session, params.id),
+  }),
+  route({
+    method: 'POST',
+    url: '/v1/people/:id/consent/resend',
+    auth: 'session',
+    scopes: ['people:write'],
+    summary: 'Send a person who still waits to confirm (double opt-in) a new confirmation email',
+    params: PersonIdParams,
+    response: ResendResponse,
+    audit: { resource: 'person-confirmation' },
+    handler: ({ services, db, session, params }) => resendForPerson(services, db, session, params.id),
   }),
   route({
     method: 'GET',

@@ -132,6 +132,31 @@ export async function resendConfirmation(services: Services, token: string) {
   return { message: consentMessages.resent };
 }
 
+/**
+ * POST /v1/people/{id}/consent/resend: a team member sends a person who still waits to confirm a new confirmation
+ * email (after the account's sending was fixed, or when the person asks); the same limit as the link's: 3 an hour.
+ */
+export async function resendForPerson(services: Services, db: Database, session: Session, personId: number) {
+  const person = await db
+    .selectFrom('people')
+    .select(['email', 'confirmationPendingAt'])
+    .where('accountId', '=', session.accountId)
+    .where('id', '=', personId)
+    .executeTakeFirst();
+  if (!person) throw notFound(consentMessages.personNotFound);
+  if (!person.email || !person.confirmationPendingAt)
+    throw conflict(consentMessages.notPending, 'notPending');
+  try {
+    await enforceRateLimit(services.db, `confirmation:${session.accountId}:${personId}`, 3, 3600);
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 429)
+      throw new AppError('RateLimitError', consentMessages.resendLimited, error.details);
+    throw error;
+  }
+  await queueConfirmation(db, session.accountId, personId);
+  return { message: consentMessages.resentByTeam };
+}
+
 /** GET /v1/people/{id}/consent: where the person stands and their consent history, newest first. */
 export async function consentHistory(
   db: Database,

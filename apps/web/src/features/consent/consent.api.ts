@@ -27,6 +27,15 @@ export function useResendConfirmation() {
   });
 }
 
+/** POST /v1/people/{id}/consent/resend: a team member sends a waiting person the confirmation email again. */
+export function useResendToPerson(personId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post(`/people/${personId}/consent/resend`, undefined, { schema: ResendResponse }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: consentKey(personId) }),
+  });
+}
+
 const settingsKey = ['settings', 'double-opt-in'] as const;
 
 /** GET /v1/settings/double-opt-in. */

@@ -4,11 +4,18 @@ import {
   type ConsentHistory,
   type ConsentRecord,
 } from '@herald/contracts';
-import { Badge, Card, Group, Text, ThemeIcon, Timeline, Title, Tooltip } from '@mantine/core';
-import { IconAdjustments, IconCircleCheck, IconMailOff, IconUserPlus } from '@tabler/icons-react';
+import { Badge, Button, Card, Group, Text, ThemeIcon, Timeline, Title, Tooltip } from '@mantine/core';
+import {
+  IconAdjustments,
+  IconCircleCheck,
+  IconMailForward,
+  IconMailOff,
+  IconUserPlus,
+} from '@tabler/icons-react';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { formatDateTime, formatRelative } from '../../lib/format.ts';
 import { ListBody } from '../../ui/list-page.tsx';
-import { useConsentHistory } from './consent.api.ts';
+import { useConsentHistory, useResendToPerson } from './consent.api.ts';
 
 const icons = {
   subscribe: <IconUserPlus size={14} />,
@@ -45,10 +52,15 @@ function detailLine(record: ConsentRecord): string | null {
   return null;
 }
 
-/** Proof of consent (GET /v1/people/{id}/consent): every subscribe, confirm, unsubscribe and preference change. */
-export function PersonConsent({ personId }: { personId: number }) {
+/**
+ * Proof of consent (GET /v1/people/{id}/consent): every subscribe, confirm, unsubscribe and preference change. A
+ * person who waits to confirm can be sent the confirmation email again (POST /v1/people/{id}/consent/resend).
+ */
+export function PersonConsent({ personId, canWrite }: { personId: number; canWrite: boolean }) {
   const history = useConsentHistory(personId);
+  const resend = useResendToPerson(personId);
   const records = history.data?.records ?? [];
+  const isPending = history.data?.status === 'pending';
   return (
     <Card withBorder radius="md" p="lg" data-testid="person-consent">
       <Group justify="space-between" mb="md" gap="xs">
@@ -57,6 +69,27 @@ export function PersonConsent({ personId }: { personId: number }) {
         </Title>
         {history.data && <StatusBadge status={history.data.status} />}
       </Group>
+      {isPending && canWrite && (
+        <Group justify="space-between" gap="xs" mb="md" wrap="wrap">
+          <Text size="sm" c="dimmed" style={{ flex: '1 1 200px' }}>
+            No marketing email until they confirm.
+          </Text>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconMailForward size={14} />}
+            loading={resend.isPending}
+            onClick={() =>
+              resend.mutate(undefined, {
+                onSuccess: (answer) => notifySuccess(answer.message),
+                onError: (error) => notifyError(error, 'The confirmation email could not be sent.'),
+              })
+            }
+          >
+            Send confirmation again
+          </Button>
+        </Group>
+      )}
       <ListBody
         query={history}
         loadingLabel="Loading consent history"

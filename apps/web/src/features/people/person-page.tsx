@@ -240,7 +240,7 @@ export function PersonPage() {
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack gap="lg">
               <PersonMetrics id={p.id} />
-              <PersonConsent personId={p.id} />
+              <PersonConsent personId={p.id} canWrite={canWrite} />
               <PersonActivity id={p.id} />
             </Stack>
           </Grid.Col>

@@ -18,20 +18,33 @@ const calls: { kind: 'batch' | TrackingMessageType; summary: string }[] = [
  * API and RudderStack's data plane. The write key is the Basic auth user name or `writeKey` in the body; the body is
  * read whatever its content type (the browser library sends text/plain) and gzip-compressed or not.
  */
-export const trackingApiRoutes: RouteDef[] = calls.flatMap(({ kind, summary }) =>
-  [`/v1/${kind}`, `/v1/${kind[0]}`].map((url) =>
-    route({
-      method: 'POST',
-      url,
-      auth: 'public',
-      csrf: false,
-      cors: true,
-      rawBody: true,
-      // Over 500 KB is the API's own 400; the server reads up to 1 MB to say so.
-      bodyLimit: 1024 * 1024,
-      summary: url.length > 6 ? summary : `${summary} (the browser library's short path)`,
-      response: TrackingApiResult,
-      handler: ({ services, session, request }) => receive(services, session, request, kind),
-    }),
+const trackingRoute = (url: string, kind: 'batch' | TrackingMessageType, summary: string) =>
+  route({
+    method: 'POST',
+    url,
+    auth: 'public',
+    csrf: false,
+    cors: true,
+    rawBody: true,
+    // Over 500 KB is the API's own 400; the server reads up to 1 MB to say so.
+    bodyLimit: 1024 * 1024,
+    summary,
+    response: TrackingApiResult,
+    handler: ({ services, session, request }) => receive(services, session, request, kind),
+  });
+
+export const trackingApiRoutes: RouteDef[] = [
+  ...calls.flatMap(({ kind, summary }) => [
+    trackingRoute(`/v1/${kind}`, kind, summary),
+    trackingRoute(`/v1/${kind[0]}`, kind, `${summary} (the browser library's short path)`),
+  ]),
+  // Segment's path for historical data: a batch whose timestamps may lie far in the past (Herald keeps any time).
+  trackingRoute('/v1/import', 'batch', 'Segment-compatible import: a batch of past calls (as /v1/batch)'),
+  // RudderStack's JavaScript SDK sends with navigator.sendBeacon as the page unloads: a text/plain batch, the write
+  // key in the query string (`?writeKey=`), since a beacon cannot set headers.
+  trackingRoute(
+    '/beacon/v1/batch',
+    'batch',
+    "RudderStack's beacon path: a batch sent as the page unloads, the write key in the query string",
   ),
-);
+];

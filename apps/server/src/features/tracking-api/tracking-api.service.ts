@@ -59,8 +59,12 @@ export async function receive(
 ): Promise<TrackingApiResult> {
   const receivedAt = new Date();
   const herald = request.headers['x-write-key'];
+  // A beacon (RudderStack's page-unload path) cannot set headers: its key is in the query string.
+  const inQuery = (request.query as { writeKey?: unknown } | undefined)?.writeKey;
   const headerKey =
-    basicAuthUser(request.headers.authorization) ?? (typeof herald === 'string' ? herald : undefined);
+    basicAuthUser(request.headers.authorization) ??
+    (typeof herald === 'string' ? herald : undefined) ??
+    (typeof inQuery === 'string' && inQuery ? inQuery : undefined);
   // A wrong key in the header is refused before the body is read.
   const headerAccount = headerKey ? await ingestAccount(services, session, headerKey) : undefined;
   const json = parseBody(request.body);

@@ -59,6 +59,8 @@ const publicRoutes = [
   'POST /v1/a',
   'POST /v1/batch',
   'POST /v1/b',
+  'POST /v1/import',
+  'POST /beacon/v1/batch',
   'POST /v1/sender-verification',
   'GET /v1/communication-preferences',
   'POST /v1/communication-preferences',

@@ -90,6 +90,8 @@ const notAudited = new Map<string, string>([
   ['POST /v1/a', 'tracking data from Segment’s or RudderStack’s SDKs, with the write key'],
   ['POST /v1/batch', 'tracking data from Segment’s or RudderStack’s SDKs, with the write key'],
   ['POST /v1/b', 'tracking data from Segment’s or RudderStack’s SDKs, with the write key'],
+  ['POST /v1/import', 'past tracking data from Segment’s SDKs, with the write key'],
+  ['POST /beacon/v1/batch', 'tracking data sent as a page unloads (RudderStack), with the write key'],
   ['POST /v1/sender-verification', "the address's owner confirms it from the link in the mail"],
   ['POST /v1/communication-preferences', 'a recipient’s own preferences'],
   ['POST /v1/communication-preferences/all', 'a recipient’s own preferences'],

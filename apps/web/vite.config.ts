@@ -42,6 +42,14 @@ export default defineConfig({
     manifest: true,
     chunkSizeWarningLimit: 1000,
     rollupOptions: {
+      output: {
+        experimentalMinChunkSize: 20_000,
+        manualChunks(id) {
+          if (id.includes('/@tabler/icons-react/')) return 'icons';
+          if (id.includes('/@mantine/hooks/')) return 'mantine-hooks';
+          return undefined;
+        },
+      },
       onwarn(warning, warn) {
         // Mantine marks its modules "use client" for server components; irrelevant in a browser bundle.
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;

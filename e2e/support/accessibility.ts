@@ -1,4 +1,8 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
+import { inject } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { axeCore, axeOptions } from './axe-rules.ts';
 
@@ -56,6 +60,17 @@ export function pageState(url: string): string {
   const parsed = new URL(url);
   const names = [...new Set(parsed.searchParams.keys())].sort();
   return names.length === 0 ? parsed.pathname : `${parsed.pathname}?${names.join('&')}`;
+}
+
+/**
+ * The run's record of the states checked so far, across its journey files: one empty file per state and screen width
+ * in a directory global-setup.ts makes. A state another journey of the run already checked at that width is not
+ * checked again automatically (56% of the automatic runs were such repeats, 115 of 217 s of axe in a run); the
+ * explicit checks (`checkAccessibility`, `checkAccessibilityNow`) always run.
+ */
+function runRecord(state: string, width: number): string {
+  const name = crypto.createHash('sha1').update(`${state}@${width}`).digest('hex');
+  return path.join(inject('checkedStatesDir'), name);
 }
 
 function isAppPage(url: string): boolean {
@@ -133,6 +148,20 @@ class PageAudit {
     page.on('close', () => audits.delete(page));
   }
 
+  /** Checked on this page, or at this width by any journey of the run (runRecord). */
+  private isChecked(state: string): boolean {
+    return this.checked.has(state) || fs.existsSync(runRecord(state, this.width()));
+  }
+
+  private markChecked(state: string): void {
+    this.checked.add(state);
+    fs.writeFileSync(runRecord(state, this.width()), '');
+  }
+
+  private width(): number {
+    return this.page.viewportSize()?.width ?? 0;
+  }
+
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
@@ -142,7 +171,7 @@ class PageAudit {
   private onNavigated(): void {
     const navigation = ++this.navigation;
     const url = this.page.url();
-    if (!isAppPage(url) || this.checked.has(pageState(url))) return;
+    if (!isAppPage(url) || this.isChecked(pageState(url))) return;
     // Background work: interruptions end it quietly; any other error fails the journey at its end.
     void this.enqueue(() => this.checkState(navigation)).catch((error: unknown) => errors.push(error));
   }
@@ -238,11 +267,11 @@ class PageAudit {
   }
 
   private async checkState(navigation: number): Promise<void> {
-    if (this.page.isClosed() || !isAppPage(this.page.url()) || this.checked.has(pageState(this.page.url())))
+    if (this.page.isClosed() || !isAppPage(this.page.url()) || this.isChecked(pageState(this.page.url())))
       return;
     const run = await this.audit(navigation);
     if (!run) return;
-    this.checked.add(run.state);
+    this.markChecked(run.state);
     recorded.push(...run.violations);
   }
 
@@ -259,7 +288,7 @@ class PageAudit {
         if (this.page.isClosed()) throw new Error('checkAccessibility: the page is closed');
         const run = await this.audit(attempt === 0 ? navigation : this.navigation);
         if (run) {
-          this.checked.add(run.state);
+          this.markChecked(run.state);
           return run.violations;
         }
       }
@@ -278,7 +307,7 @@ class PageAudit {
         if (this.page.isClosed()) throw new Error('checkAccessibilityNow: the page is closed');
         const run = await this.analyze(attempt === 0 ? navigation : this.navigation);
         if (run) {
-          this.checked.add(run.state);
+          this.markChecked(run.state);
           return run.violations;
         }
       }

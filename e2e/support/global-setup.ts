@@ -15,6 +15,8 @@ declare module 'vitest' {
     databaseUrl: string;
     /** A JSON file of the DNS zone the server's domain checks see (name → {TXT, CNAME}); journeys rewrite it. */
     dnsZoneFile: string;
+    /** A directory holding one empty file per page state the automatic accessibility checks have checked this run. */
+    checkedStatesDir: string;
   }
 }
 
@@ -92,6 +94,9 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('databaseUrl', databaseUrl);
   project.provide('dnsZoneFile', dnsZoneFile);
+  const checkedStatesDir = path.join(dnsDir, 'checked-states');
+  fs.mkdirSync(checkedStatesDir);
+  project.provide('checkedStatesDir', checkedStatesDir);
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));

@@ -111,6 +111,15 @@ async function subscribedText(db: Database, accountId: number, personId: number)
   return row?.consentText ?? null;
 }
 
+/** A person's address (lower case) and where they stand on double opt-in. */
+const standing = (db: Database, accountId: number, personId: number) =>
+  db
+    .selectFrom('people')
+    .select(['emailKey', 'confirmationPendingAt', 'confirmedAt'])
+    .where('accountId', '=', accountId)
+    .where('id', '=', personId)
+    .executeTakeFirst();
+
 /**
  * POST /v1/public/confirm-subscription/resend: a new confirmation email for the person of a link (an expired one
  * too, within 30 days of its expiry), while they still wait to confirm; at most 3 an hour per person.
@@ -119,12 +128,7 @@ export async function resendConfirmation(services: Services, token: string) {
   const { ref } = readLink(services, token);
   await enforceRateLimit(services.db, `confirmation:${ref.accountId}:${ref.personId}`, 3, 3600);
   await withAccount(services.db, ref.accountId, async (db) => {
-    const person = await db
-      .selectFrom('people')
-      .select(['emailKey', 'confirmationPendingAt'])
-      .where('accountId', '=', ref.accountId)
-      .where('id', '=', ref.personId)
-      .executeTakeFirst();
+    const person = await standing(db, ref.accountId, ref.personId);
     if (!person || person.emailKey !== ref.email) throw badRequest(consentMessages.linkInvalid);
     if (!person.confirmationPendingAt) throw conflict(consentMessages.notPending, 'notPending');
     await queueConfirmation(db, ref.accountId, ref.personId);
@@ -137,14 +141,9 @@ export async function resendConfirmation(services: Services, token: string) {
  * email (after the account's sending was fixed, or when the person asks); the same limit as the link's: 3 an hour.
  */
 export async function resendForPerson(services: Services, db: Database, session: Session, personId: number) {
-  const person = await db
-    .selectFrom('people')
-    .select(['email', 'confirmationPendingAt'])
-    .where('accountId', '=', session.accountId)
-    .where('id', '=', personId)
-    .executeTakeFirst();
+  const person = await standing(db, session.accountId, personId);
   if (!person) throw notFound(consentMessages.personNotFound);
-  if (!person.email || !person.confirmationPendingAt)
+  if (!person.emailKey || !person.confirmationPendingAt)
     throw conflict(consentMessages.notPending, 'notPending');
   try {
     await enforceRateLimit(services.db, `confirmation:${session.accountId}:${personId}`, 3, 3600);
@@ -163,12 +162,7 @@ export async function consentHistory(
   session: Session,
   personId: number,
 ): Promise<ConsentHistory> {
-  const person = await db
-    .selectFrom('people')
-    .select(['confirmationPendingAt', 'confirmedAt'])
-    .where('accountId', '=', session.accountId)
-    .where('id', '=', personId)
-    .executeTakeFirst();
+  const person = await standing(db, session.accountId, personId);
   if (!person) throw notFound(consentMessages.personNotFound);
   const rows = await consentRecords(db, session.accountId, personId);
   return {

@@ -96,7 +96,9 @@ afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-describe.runIf(hasClientTools)('backup and restore', () => {
+// Each test starts the CLI (Node loading the server through tsx) two to four times, and pg_dump or pg_restore each
+// time: about 6 s a start beside CI's journeys, where one test ran past the suite's 30 s.
+describe.runIf(hasClientTools)('backup and restore', { timeout: 120_000 }, () => {
   it('restores a backup into a fresh database with every row of every table', async () => {
     const backedUp = cli(['backup', '--file', 'source.dump'], { DATABASE_URL: urls[sourceName]! });
     expect(backedUp.output).toMatch(/^Backup written to .*source\.dump/m);

@@ -67,18 +67,13 @@ export async function lockIdentities(db: Database, accountId: number, keys: Iter
     from (select k from unnest(${sorted}::text[]) k order by k) s`.execute(db);
 }
 
-/** Find people by the account's own user id, creating the ones not seen before (under lockIdentities). */
+/** Find people by the account's own user id, creating the ones not seen before; callers hold lockIdentities. */
 export async function resolveByExternalId(
   db: Database,
   accountId: number,
   ids: string[],
 ): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  await lockIdentities(
-    db,
-    accountId,
-    ids.map((id) => `u:${id}`),
-  );
   const found = await db
     .selectFrom('people')
     .select(['id', 'externalId'])

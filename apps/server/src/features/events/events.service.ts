@@ -17,6 +17,7 @@ import {
   type IdentifyWrite,
   resolveByAnonymousId,
   resolveByEmail,
+  lockIdentities,
   resolveByExternalId,
   type EventRow,
 } from './events.queries.ts';
@@ -96,11 +97,14 @@ export async function ingestIn(
     distinct(toResolve.map((v) => v.message.email?.toLowerCase())),
     created,
   );
-  const byUserId = await resolveByExternalId(
+  const userIds = distinct(toResolve.filter((v) => !v.message.email).map((v) => v.message.userId));
+  // Held until the batch commits, so a concurrent call with the same new user id finds this one's person.
+  await lockIdentities(
     db,
     accountId,
-    distinct(toResolve.filter((v) => !v.message.email).map((v) => v.message.userId)),
+    userIds.map((id) => `u:${id}`),
   );
+  const byUserId = await resolveByExternalId(db, accountId, userIds);
   const byAnonymous = await resolveByAnonymousId(
     db,
     accountId,

@@ -1,0 +1,61 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, registerUser, type TestContext } from './helpers.ts';
+
+// The search function answers a term by one of four ways (migration 0054): the newest 2,000 entries, a walk on to
+// 20,000, the trigram index, or all matches. Each way must give the page a plain scan gives.
+let ctx: TestContext;
+let owner: Awaited<ReturnType<typeof registerUser>>;
+const total = 24_000;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = await registerUser(ctx.app);
+  const accountId = owner.account.accountId;
+  // Person g (1 is the oldest) carries the words below in their email; every seventh is archived.
+  await sql`insert into people (account_id, email, first_name, archived_at)
+    select ${accountId}, 'w' || g
+        || case when g % 3 = 0 then '-qqdense' else '' end
+        || case when g % 100 = 0 then '-qqmedium' else '' end
+        -- Common enough among the newest 2,000 to promise a page in 20,000, then absent until past 20,000.
+        || case when (g > ${total - 2000} and g % 150 = 0) or (g <= 4000 and g % 150 = 0) then '-qqfront' else '' end
+        || case when g % 1000 = 0 then '-qqrare' else '' end
+        || '@walks.example',
+      case when g % 2 = 0 then 'Walker' end,
+      case when g % 7 = 0 then now() end
+    from generate_series(1, ${total}) g order by g`.execute(ctx.services.db);
+}, 120_000);
+afterAll(() => ctx.close());
+
+const page = async (query: string, n: number) => {
+  const res = await owner.client.get(`/v1/people/search?query=${encodeURIComponent(query)}&page=${n}`);
+  expect(res.status).toBe(200);
+  return (res.body.users as { id: number }[]).map((u) => u.id);
+};
+/** The same page by a plain scan of the account's people, newest first. */
+const scan = async (query: string, n: number) =>
+  (
+    await sql<{ id: string }>`select p.id from people p
+      where p.account_id = ${owner.account.accountId} and p.archived_at is null
+        and lower(coalesce(p.email, '') || ' ' || coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, ''))
+          like ${`%${query}%`}
+      order by p.id desc limit 100 offset ${n * 100}`.execute(ctx.services.db)
+  ).rows.map((r) => Number(r.id));
+
+describe('people search over terms of every frequency', () => {
+  it.each([
+    ['qqdense', 'a third of the people: a page in the newest 2,000'],
+    ['qqmedium', 'one in a hundred: the walk goes on to 20,000'],
+    ['qqfront', 'common among the newest, then absent: the walk comes up short and the index answers'],
+    ['qqrare', 'one in a thousand: the index answers at once'],
+    ['walker', 'half of the people, in their first name'],
+    ['zzqqnone', 'nobody'],
+  ])('%s (%s) gives the pages a plain scan gives', async (term) => {
+    for (const n of [0, 1]) {
+      const expected = await scan(term, n);
+      expect(await page(term, n)).toEqual(expected);
+    }
+    // The terms were chosen to reach every way; make sure the data says so.
+    if (term === 'qqfront') expect((await scan(term, 0)).length).toBeLessThan(100);
+    if (term === 'qqmedium') expect((await scan(term, 1)).length).toBe(100);
+  });
+});

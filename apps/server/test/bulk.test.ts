@@ -1,5 +1,7 @@
 import { peopleMessages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { runBulkAction } from '../src/features/bulk/bulk.service.ts';
 import { csvCell } from '../src/lib/csv.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
 import { startSmtpServer } from './smtp.ts';
@@ -49,6 +51,29 @@ describe('bulk actions', () => {
     expect(done).toMatchObject({ status: 'done', total: 3, done: 3, result: { changed: 3 } });
     for (const id of ids) expect((await owner.client.get(`/v1/people/${id}`)).body.users[0].tags).toBe('VIP');
   });
+
+  it('tags more people than one batch holds, is done with its last batch, and a second run changes nothing', async () => {
+    const marker = `many${Date.now().toString(36)}`;
+    const { rows } = await sql<{ id: string }>`insert into people (account_id, email)
+      select ${owner.account.accountId}, ${marker} || '-' || g || '@example.com' from generate_series(1, 10050) g
+      returning id`.execute(ctx.services.db);
+    const ids = rows.map((r) => Number(r.id));
+    const res = await owner.client.post('/v1/tags/bulk', { tag: marker, people: ids });
+    expect(res.status).toBe(202);
+    const done = await waitDone(res.body.bulkActionId);
+    expect(done).toMatchObject({ status: 'done', total: 10_050, done: 10_050, result: { changed: 10_050 } });
+    expect(done.finishedAt).not.toBeNull();
+    // Progress answers with its figures only (the people stay in the action).
+    expect(Object.keys(done).sort()).toEqual(
+      ['createdAt', 'done', 'finishedAt', 'id', 'kind', 'result', 'status', 'total'].sort(),
+    );
+    const tagged = await sql<{ n: number }>`select count(*)::int as n from people
+      where account_id = ${owner.account.accountId} and ${marker} = any(tags)`.execute(ctx.services.db);
+    expect(tagged.rows[0]!.n).toBe(10_050);
+    // A retried job finds the action done and leaves it as it is.
+    await runBulkAction(ctx.services, owner.account.accountId, res.body.bulkActionId);
+    expect((await owner.client.get(`/v1/bulk-actions/${res.body.bulkActionId}`)).body).toEqual(done);
+  }, 60_000);
 
   it('archives and restores people; archived people leave the search', async () => {
     const marker = `arch${Date.now().toString(36)}`;

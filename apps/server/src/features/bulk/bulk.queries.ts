@@ -20,6 +20,19 @@ export async function insertBulkAction(
   return inserted.id;
 }
 
+/**
+ * A bulk action without its people: what progress reads (`GET /v1/bulk-actions/{id}`, polled while the job runs)
+ * and the export's download need. The people are in `params`, 100,000 ids as JSON for a bulk tag of 100,000.
+ */
+export function findBulkActionStatus(db: Database, accountId: number, id: number) {
+  return db
+    .selectFrom('bulkActions')
+    .select(['id', 'kind', 'status', 'total', 'done', 'result', 'createdAt', 'finishedAt'])
+    .where('accountId', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 export function findBulkAction(db: Database, accountId: number, id: number) {
   return db
     .selectFrom('bulkActions')

@@ -12,6 +12,7 @@ import { ensureTags } from '../people/people.queries.ts';
 import {
   applyToBatch,
   findBulkAction,
+  findBulkActionStatus,
   insertBulkAction,
   peopleForExport,
   saveResolvedPeople,
@@ -93,7 +94,7 @@ export async function startBulkAction(
 }
 
 export async function getBulkAction(db: Database, session: Session, id: number): Promise<BulkAction> {
-  const row = await findBulkAction(db, session.accountId, id);
+  const row = await findBulkActionStatus(db, session.accountId, id);
   if (!row) throw notFound('No such bulk action.');
   return {
     id: row.id,
@@ -141,16 +142,23 @@ export async function runBulkAction(services: Services, accountId: number, id: n
   await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'running' }));
   if (kind === 'export') return runExport(services, accountId, id, params);
   let changed = (action.result as { changed?: number } | null)?.changed ?? 0;
+  // The last batch's transaction also marks the action done: a poll sees it done as soon as the people are.
   for (let start = action.done; start < params.people.length; start += batchSize) {
     const ids = params.people.slice(start, start + batchSize);
+    const last = start + ids.length >= params.people.length;
     await withAccount(services.db, accountId, async (db) => {
       changed += await applyToBatch(db, accountId, kind, ids, params.tag);
-      await setProgress(db, accountId, id, { done: start + ids.length, result: { changed } });
+      await setProgress(db, accountId, id, {
+        done: start + ids.length,
+        result: { changed },
+        ...(last ? { status: 'done', finished: true } : {}),
+      });
     });
   }
-  await withAccount(services.db, accountId, (db) =>
-    setProgress(db, accountId, id, { status: 'done', result: { changed }, finished: true }),
-  );
+  if (action.done >= params.people.length)
+    await withAccount(services.db, accountId, (db) =>
+      setProgress(db, accountId, id, { status: 'done', result: { changed }, finished: true }),
+    );
 }
 
 async function runExport(services: Services, accountId: number, id: number, params: BulkParams) {
@@ -229,7 +237,7 @@ async function runExport(services: Services, accountId: number, id: number, para
 
 /** The export's CSV, for a signed-in member of the account that made it. */
 export async function exportFile(services: Services, db: Database, session: Session, id: number) {
-  const action = await findBulkAction(db, session.accountId, id);
+  const action = await findBulkActionStatus(db, session.accountId, id);
   const key = (action?.result as { fileKey?: string } | null)?.fileKey;
   if (!action || action.kind !== 'export' || !key)
     throw notFound('This export does not exist or is not ready yet.');

@@ -1,4 +1,5 @@
 import { Migrator, type Kysely } from 'kysely';
+import { ensureTagContainmentLeakproof } from './migrations/0055-tag-containment-leakproof.ts';
 import { migrations } from './migrations/index.ts';
 
 /** Bring the schema up to date; throws with the failing migration's name. */
@@ -18,4 +19,6 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
+  // A catalog mark a backup does not carry (migration 0055): checked at every start, not only when 0055 runs.
+  await ensureTagContainmentLeakproof(db);
 }

@@ -31,6 +31,15 @@ const filter = (account: number) =>
     segments: new Map(),
   });
 
+/** How many people a filter counts in this account's transaction (as `herald_app`). */
+const countInAccount = (where: ReturnType<typeof filter>) =>
+  withAccount(ctx.services.db, accountId, async (db) => {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from people p where ${where}`.execute(
+      db,
+    );
+    return rows[0]!.n;
+  });
+
 describe('tag conditions under row-level security', () => {
   it("use the tags index and count the account's own people only", async () => {
     const plan = await withAccount(ctx.services.db, accountId, async (db) => {
@@ -44,20 +53,9 @@ describe('tag conditions under row-level security', () => {
     expect(plan).toContain('people_tags_idx');
     expect(plan).not.toContain('Seq Scan');
 
-    const counted = await withAccount(ctx.services.db, accountId, async (db) => {
-      const { rows } = await sql<{
-        n: number;
-      }>`select count(*)::int as n from people p where ${filter(accountId)}`.execute(db);
-      return rows[0]!.n;
-    });
-    expect(counted).toBe(20);
+    expect(await countInAccount(filter(accountId))).toBe(20);
     // The other account's filter, run in this account's transaction, finds nobody: the policy still holds.
-    const leaked = await withAccount(ctx.services.db, accountId, async (db) => {
-      const { rows } = await sql<{
-        n: number;
-      }>`select count(*)::int as n from people p where ${filter(other)}`.execute(db);
-      return rows[0]!.n;
-    });
+    const leaked = await countInAccount(filter(other));
     expect(leaked).toBe(0);
   });
 });

@@ -12,7 +12,6 @@ import {
   markPeopleDirty,
   takeDirtyPeople,
 } from '../src/features/segments/membership.queries.ts';
-import { queueDirtyAccounts } from '../src/features/segments/segments.jobs.ts';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -155,34 +154,5 @@ describe('segment marks', () => {
       await held();
     }
     expect(found.sort((a, b) => a - b)).toEqual([-7, -3, -2, -1]);
-  });
-
-  it('tells the poller which accounts have a stream of marks waiting (500 or more), so it looks less often', async () => {
-    const rolledBack = new Error('rolled back');
-    const seen: { queued: number; streaming: number }[] = [];
-    await ctx.services.db
-      .transaction()
-      .execute(async (trx) => {
-        await sql`delete from segment_dirty_people`.execute(trx);
-        await sql`insert into segment_dirty_people (account_id, person_id) values (-11, 1), (-11, 2), (-11, 3)`.execute(
-          trx,
-        );
-        seen.push(await queueDirtyAccounts(trx));
-        await sql`insert into segment_dirty_people (account_id, person_id) select -12, g from generate_series(1, 499) g`.execute(
-          trx,
-        );
-        seen.push(await queueDirtyAccounts(trx));
-        await sql`insert into segment_dirty_people (account_id, person_id) values (-12, 500)`.execute(trx);
-        seen.push(await queueDirtyAccounts(trx));
-        throw rolledBack;
-      })
-      .catch((error: unknown) => {
-        if (error !== rolledBack) throw error;
-      });
-    expect(seen).toEqual([
-      { queued: 1, streaming: 0 },
-      { queued: 2, streaming: 0 },
-      { queued: 2, streaming: 1 },
-    ]);
   });
 });

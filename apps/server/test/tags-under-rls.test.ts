@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
 
-// Migration 0055: a tag condition reads the tags index under row-level security, as it does on the owner's
+// tag-containment.ts, run at every start: a tag condition reads the tags index under row-level security, as it does on the owner's
 // connection, instead of every person of the account (docs/security.md, "Tag conditions under row-level security").
 let ctx: TestContext;
 let accountId: number;

@@ -1,6 +1,6 @@
 import { Migrator, type Kysely } from 'kysely';
-import { ensureTagContainmentLeakproof } from './migrations/0055-tag-containment-leakproof.ts';
 import { migrations } from './migrations/index.ts';
+import { ensureTagContainmentLeakproof } from './tag-containment.ts';
 
 /** Bring the schema up to date; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
@@ -19,6 +19,6 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
-  // A catalog mark a backup does not carry (migration 0055): checked at every start, not only when 0055 runs.
+  // A catalog mark a backup does not carry, so it is checked at every start (tag-containment.ts).
   await ensureTagContainmentLeakproof(db);
 }

@@ -11,9 +11,9 @@ import { sql, type Kysely } from 'kysely';
  * database marks `arraycontains` leakproof too. Only a superuser may; a database migrated by another role keeps
  * the old plans (the same answers, read without the index), and says so in the log.
  *
- * The mark lives in this database's catalog, which a dump does not carry: a database restored from a backup has
- * this migration recorded and no mark. So every start checks it again (`ensureTagContainmentLeakproof`, after the
- * migrations), and the migration itself is that check.
+ * Not a migration: the mark lives in this database's catalog, which a dump does not carry, so a database restored
+ * from a backup would have a migration recorded and no mark. Every start checks it after the migrations
+ * (`migrateToLatest`).
  */
 async function isSuperuser(db: Kysely<unknown>) {
   const { rows } = await sql<{
@@ -37,13 +37,4 @@ export async function ensureTagContainmentLeakproof(db: Kysely<unknown>): Promis
       'The database role is not a superuser, so tag conditions cannot use the tags index under row-level ' +
         'security (docs/security.md, "Tag conditions under row-level security").',
     );
-}
-
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await ensureTagContainmentLeakproof(db);
-}
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  if (await isSuperuser(db))
-    await sql`alter function pg_catalog.arraycontains(anyarray, anyarray) not leakproof`.execute(db);
 }

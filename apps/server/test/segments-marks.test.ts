@@ -9,9 +9,11 @@ import { withAccount } from '../src/db/tenancy.ts';
 import { holdSegmentRefreshes } from '../src/db/refresh-hold.ts';
 import {
   accountsWithDirtyMarks,
+  lockSegmentMembership,
   markPeopleDirty,
   takeDirtyPeople,
 } from '../src/features/segments/membership.queries.ts';
+import { queueDirtyAccounts, runDirtyRefresh } from '../src/features/segments/segments.jobs.ts';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 let ctx: TestContext;
@@ -154,5 +156,113 @@ describe('segment marks', () => {
       await held();
     }
     expect(found.sort((a, b) => a - b)).toEqual([-7, -3, -2, -1]);
+  });
+
+  it('tells the poller which accounts have a stream of marks waiting (500 or more), so it looks less often', async () => {
+    const rolledBack = new Error('rolled back');
+    const seen: { marked: number; streaming: number }[] = [];
+    await ctx.services.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`delete from segment_dirty_people`.execute(trx);
+        await sql`insert into segment_dirty_people (account_id, person_id) values (-11, 1), (-11, 2), (-11, 3)`.execute(
+          trx,
+        );
+        seen.push(await queueDirtyAccounts(trx));
+        await sql`insert into segment_dirty_people (account_id, person_id) select -12, g from generate_series(1, 499) g`.execute(
+          trx,
+        );
+        seen.push(await queueDirtyAccounts(trx));
+        await sql`insert into segment_dirty_people (account_id, person_id) values (-12, 500)`.execute(trx);
+        seen.push(await queueDirtyAccounts(trx));
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+    expect(seen).toEqual([
+      { marked: 1, streaming: 0 },
+      { marked: 2, streaming: 0 },
+      { marked: 2, streaming: 1 },
+    ]);
+  });
+
+  it('queues one refresh per account, after other jobs, and none beside a running one unless it is dead', async () => {
+    const rolledBack = new Error('rolled back');
+    const seen: { key: string | null; priority: number; locked: boolean }[][] = [];
+    await ctx.services.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`delete from segment_dirty_people`.execute(trx);
+        await sql`insert into segment_dirty_people (account_id, person_id) values (-21, 1)`.execute(trx);
+        const jobs = async () => {
+          const { rows } = await sql<{ key: string | null; priority: number; locked: boolean }>`
+            select key, priority, locked_at is not null as locked from graphile_worker._private_jobs
+            where payload->>'accountId' = '-21' order by id`.execute(trx);
+          seen.push(rows);
+        };
+        await queueDirtyAccounts(trx);
+        await queueDirtyAccounts(trx);
+        await jobs();
+        // The refresh runs: a look meanwhile leaves it alone.
+        await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test'
+          where key = 'refresh-segments:-21'`.execute(trx);
+        await queueDirtyAccounts(trx);
+        await jobs();
+        // Its worker died an hour ago: the look queues a fresh refresh and the dead one loses its key.
+        await sql`update graphile_worker._private_jobs set locked_at = now() - interval '1 hour'
+          where key = 'refresh-segments:-21'`.execute(trx);
+        await queueDirtyAccounts(trx);
+        await jobs();
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+    const job = (locked: boolean, key: string | null = 'refresh-segments:-21') => ({
+      key,
+      priority: 1,
+      locked,
+    });
+    expect(seen).toEqual([[job(false)], [job(true)], [job(true, null), job(false)]]);
+  });
+
+  it('leaves the people of a segment being rebuilt for a round two seconds later, not for the next look', async () => {
+    const other = (await registerUser(ctx.app)).account.accountId as number;
+    const key = `refresh-segments:${other}`;
+    const { rows: segments } = await sql<{ id: number }>`
+      select id from segments where account_id = ${other} and auto_type = 'new'`.execute(ctx.services.db);
+    await markPeopleDirty(ctx.services.db, other, [700_001, 700_002]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    // A rebuild of the account's New segment holds its membership meanwhile.
+    const rebuild = ctx.services.db.transaction().execute(async (trx) => {
+      await lockSegmentMembership(trx, segments[0]!.id);
+      locked();
+      await released;
+    });
+    await lockTaken;
+    try {
+      await runDirtyRefresh(ctx.services, other);
+    } finally {
+      release();
+      await rebuild;
+    }
+    const { rows: marks } = await sql<{ personId: string }>`
+      select person_id as "personId" from segment_dirty_people where account_id = ${other} order by person_id`.execute(
+      ctx.services.db,
+    );
+    const { rows: jobs } = await sql<{ waits: number; priority: number }>`
+      select extract(epoch from run_at - now())::float8 as waits, priority
+      from graphile_worker._private_jobs where key = ${key}`.execute(ctx.services.db);
+    await sql`delete from graphile_worker._private_jobs where key = ${key}`.execute(ctx.services.db);
+    await sql`delete from segment_dirty_people where account_id = ${other}`.execute(ctx.services.db);
+    expect(marks.map((m) => Number(m.personId))).toEqual([700_001, 700_002]);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.priority).toBe(1);
+    expect(jobs[0]!.waits).toBeGreaterThan(1);
+    expect(jobs[0]!.waits).toBeLessThanOrEqual(2);
   });
 });

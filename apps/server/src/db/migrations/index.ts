@@ -52,6 +52,7 @@ import * as trackingApi from './0051-tracking-api.ts';
 import * as personErasure from './0052-person-erasure.ts';
 import * as doubleOptIn from './0053-double-opt-in.ts';
 import * as peopleSearchSample from './0054-people-search-sample.ts';
+import * as membershipJobsYield from './0055-membership-jobs-yield.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -108,4 +109,5 @@ export const migrations: Record<string, Migration> = {
   '0052-person-erasure': personErasure,
   '0053-double-opt-in': doubleOptIn,
   '0054-people-search-sample': peopleSearchSample,
+  '0055-membership-jobs-yield': membershipJobsYield,
 };

@@ -30,6 +30,10 @@ import type { SegmentRow } from './segments.queries.ts';
 const dirtyBatch = 5_000;
 /** A refresh job hands over to a fresh job after this long, so one busy account cannot hold a worker. */
 const jobBudgetMs = 30_000;
+/** A refresh job locked for longer than this is taken to be dead (its worker stopped), and the poller queues anew. */
+const liveJobMs = 5 * 60_000;
+/** How long people left for a segment being rebuilt wait for their next round. */
+const deferredRoundMs = 2_000;
 
 /** Segments whose members are kept: every stored one but All People (which is everyone). */
 const keepsMembers = (row: SegmentRow) => row.autoType !== 'allPeople';
@@ -130,8 +134,13 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
       if (deferred) await markPeopleDirty(db, accountId, ids);
       return { taken: ids.length, deferred };
     });
-    // After a deferral the poller queues the next round within seconds; looping now would spin.
-    if (round.taken === 0 || round.deferred) return;
+    if (round.taken === 0) return;
+    // The people left for a segment being rebuilt wait for a round `deferredRoundMs` later: looping now would spin,
+    // and so would a round queued at the poller's next look.
+    if (round.deferred) {
+      await enqueueDirtyRefresh(services.db, accountId, new Date(Date.now() + deferredRoundMs));
+      return;
+    }
     if (Date.now() - started > jobBudgetMs) {
       await enqueueDirtyRefresh(services.db, accountId);
       return;
@@ -149,15 +158,47 @@ export async function queueSegmentRefresh(db: Database, accountId: number, segme
   );
 }
 
-async function enqueueDirtyRefresh(db: Database, accountId: number) {
-  await enqueueCoalesced(db, 'refresh-segments', { accountId }, `refresh-segments:${accountId}`);
+const dirtyRefreshKey = (accountId: number) => `refresh-segments:${accountId}`;
+
+async function enqueueDirtyRefresh(db: Database, accountId: number, runAt: Date | null = null) {
+  await enqueueCoalesced(db, 'refresh-segments', { accountId }, dirtyRefreshKey(accountId), runAt);
 }
 
-/** Queue a `refresh-segments` job for every account with marked changes (owner connection). */
-export async function queueDirtyAccounts(db: Database): Promise<number> {
+/**
+ * The accounts among `accountIds` whose refresh is already queued or running (running for less than `liveJobMs`;
+ * a job locked longer belonged to a worker that died, and queuing again detaches it). The poller passes over them:
+ * queuing for a running refresh would start a second one beside it.
+ */
+async function accountsWithRefresh(db: Database, accountIds: number[]): Promise<Set<number>> {
+  if (!accountIds.length) return new Set();
+  const { rows } = await sql<{ key: string }>`
+    select key from graphile_worker._private_jobs
+    where key = any(${accountIds.map(dirtyRefreshKey)}::text[])
+      and (locked_at > now() - make_interval(secs => ${liveJobMs / 1000}) or (locked_at is null and attempts = 0))`.execute(
+    db,
+  );
+  const keys = new Set(rows.map((r) => r.key));
+  return new Set(accountIds.filter((id) => keys.has(dirtyRefreshKey(id))));
+}
+
+/** Marks of one account from which its changes count as a stream (the poller then looks every busyDirtyPollMs). */
+const streamMarks = 500;
+
+/**
+ * Queue a `refresh-segments` job for every account with marked changes that has none queued or running (owner
+ * connection). Answers how many accounts have marks, and how many of them have at least `streamMarks` waiting.
+ */
+export async function queueDirtyAccounts(db: Database): Promise<{ marked: number; streaming: number }> {
   const accounts = await accountsWithDirtyMarks(db);
-  for (const accountId of accounts) await enqueueDirtyRefresh(db, accountId);
-  return accounts.length;
+  const queued = await accountsWithRefresh(db, accounts);
+  let streaming = 0;
+  for (const accountId of accounts) {
+    if (!queued.has(accountId)) await enqueueDirtyRefresh(db, accountId);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (
+      select 1 from segment_dirty_people where account_id = ${accountId} limit ${streamMarks}) m`.execute(db);
+    if (rows[0]!.n >= streamMarks) streaming += 1;
+  }
+  return { marked: accounts.length, streaming };
 }
 
 /**
@@ -176,10 +217,26 @@ export async function runTimeRelativeRefresh(services: Services): Promise<void> 
   }
 }
 
-/** How often the worker looks for marked changes: membership follows a change within a few seconds. */
-export const dirtyPollMs = 2_000;
+/**
+ * How often the worker looks for marked changes (docs/segments.md, "How soon membership follows a change"): every
+ * `quietDirtyPollMs`, so a change is seen within half a second; every `busyDirtyPollMs` while an account has a
+ * stream of changes waiting (`streamMarks` or more), so a stream of events is refreshed in batches of two seconds'
+ * marks. Each refresh runs every kept segment of the account over its batch, and half-second batches under
+ * `event-ingest` cost a third of its rate.
+ */
+export const quietDirtyPollMs = 500;
+export const busyDirtyPollMs = 2_000;
 
-/** Start looking for marked changes every `dirtyPollMs`; returns the function that stops it. */
+/** Start looking for marked changes (quietDirtyPollMs, busyDirtyPollMs); returns the function that stops it. */
 export function startDirtyPoller(db: Database, onError: (error: unknown) => void): () => Promise<void> {
-  return startPoller(() => queueDirtyAccounts(db), dirtyPollMs, onError);
+  let nextAt = 0;
+  return startPoller(
+    async () => {
+      if (Date.now() < nextAt) return;
+      const { streaming } = await queueDirtyAccounts(db);
+      nextAt = streaming > 0 ? Date.now() + busyDirtyPollMs - quietDirtyPollMs / 2 : 0;
+    },
+    quietDirtyPollMs,
+    onError,
+  );
 }

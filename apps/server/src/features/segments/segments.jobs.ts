@@ -33,7 +33,7 @@ const jobBudgetMs = 30_000;
 /** A refresh job locked for longer than this is taken to be dead (its worker stopped), and the poller queues anew. */
 const liveJobMs = 5 * 60_000;
 /** How long people left for a segment being rebuilt wait for their next round. */
-const deferredRoundMs = 2_000;
+const deferredRoundMs = 1_000;
 
 /** Segments whose members are kept: every stored one but All People (which is everyone). */
 const keepsMembers = (row: SegmentRow) => row.autoType !== 'allPeople';

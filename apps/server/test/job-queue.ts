@@ -14,9 +14,9 @@ interface Waiting {
  * or set for later (a quiet hour, a decision's time). Whatever the queued work was going to do is done by then, so a
  * test can assert that something did NOT happen. `tasks` narrows it to those task names. Work that JS timers start
  * (the segment poller, the metrics rollup) is not a job: wait for its row instead. The refreshes of marked changes
- * the poller queues (`refresh-segments`) are left out unless `tasks` names them: every half second it queues one for
- * any account of the slot's database with marks, earlier files' accounts too, so one is often running whatever the
- * test did (a test of membership waits for its members).
+ * the poller queues (`refresh-segments`) are left out unless `tasks` names them: at each look it queues one for any
+ * account of the slot's database with marks, earlier files' accounts too, so one may be running whatever the test did
+ * (a test of membership waits for its members).
  */
 export async function queueDrained(
   pool: Pick<pg.Pool, 'query'>,

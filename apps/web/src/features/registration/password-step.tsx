@@ -51,11 +51,11 @@ export function PasswordStep({ onDone }: { onDone: (account: Account) => void })
           </Button>
           <Text size="xs" c="dimmed" ta="center">
             By creating an account you agree to our{' '}
-            <Anchor component={Link} to="/public/privacy" target="_blank" size="xs">
+            <Anchor component={Link} to="/public/privacy" target="_blank" size="xs" underline="always">
               privacy policy
             </Anchor>{' '}
             and{' '}
-            <Anchor component={Link} to="/public/terms" target="_blank" size="xs">
+            <Anchor component={Link} to="/public/terms" target="_blank" size="xs" underline="always">
               terms of service
             </Anchor>
             .

@@ -126,7 +126,7 @@ export function AcceptInvitePage() {
           )}
           <Text size="xs" c="dimmed" ta="center">
             By joining you agree to the{' '}
-            <Anchor component={Link} to="/public/terms" size="xs">
+            <Anchor component={Link} to="/public/terms" size="xs" underline="always">
               terms of service
             </Anchor>
             .

@@ -13,10 +13,7 @@ interface Waiting {
  * `dueWithin` ms (5 s unless told: the triggers enqueue some jobs a second ahead): every job is done, failed for good,
  * or set for later (a quiet hour, a decision's time). Whatever the queued work was going to do is done by then, so a
  * test can assert that something did NOT happen. `tasks` narrows it to those task names. Work that JS timers start
- * (the segment poller, the metrics rollup) is not a job: wait for its row instead. The refreshes of marked changes
- * the poller queues (`refresh-segments`) are left out unless `tasks` names them: at each look it queues one for any
- * account of the slot's database with marks, earlier files' accounts too, so one may be running whatever the test did
- * (a test of membership waits for its members).
+ * (the segment poller, the metrics rollup) is not a job: wait for its row instead.
  */
 export async function queueDrained(
   pool: Pick<pg.Pool, 'query'>,
@@ -29,7 +26,7 @@ export async function queueDrained(
         `select task_identifier as task, key, locked_at is not null as locked, attempts
            from graphile_worker.jobs
           where (locked_at is not null or (attempts < max_attempts and run_at <= now() + $2 * interval '1 millisecond'))
-            and ($1::text[] is null and task_identifier <> 'refresh-segments' or task_identifier = any($1))
+            and ($1::text[] is null or task_identifier = any($1))
           order by id limit 10`,
         [options.tasks ?? null, options.dueWithin ?? 5_000],
       ));

@@ -8,7 +8,7 @@ export default defineConfig({
     exclude: ['test/security/**', 'test/faults/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     // Each file starts on an empty job queue (test/fresh-job-queue.ts).
-    setupFiles: ['test/fresh-job-queue.ts'],
+    setupFiles: ['test/fresh-job-queue.ts', 'test/timeout-report.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

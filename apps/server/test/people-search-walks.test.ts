@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAccount } from '../src/db/tenancy.ts';
+import { searchPeopleQuery } from '../src/features/people/people.queries.ts';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
 
 // The search function answers a term by one of four ways (migration 0054): the newest 2,000 entries, a walk on to
@@ -72,3 +74,45 @@ describe('people search over terms of every frequency', () => {
     }
   });
 });
+
+describe('a search while the people table has no statistics yet', () => {
+  it('calls the search function once, not once for every person of the account', async () => {
+    // Right after a big insert, before autovacuum has analysed the table (a busy machine, a fresh database), the
+    // planner reads `archived_at is null` as rare and took the account's 24,000 people for one: it made the
+    // search function the inner side of a semi-join and called it for each of them, past the 30 s time limit.
+    const { db } = ctx.services;
+    const accountId = owner.account.accountId;
+    await sql`alter table people set (autovacuum_enabled = false)`.execute(db);
+    try {
+      await sql`delete from pg_statistic where starelid = 'people'::regclass`.execute(db);
+      const plan = await withAccount(db, accountId, async (tx) => {
+        // Of the plans that fit, leave only those that would call it again (no hashed or sorted copy of its ids to
+        // re-read), and stop a call per person well before the test's time limit.
+        await sql`select set_config('enable_hashagg', 'off', true), set_config('enable_sort', 'off', true),
+          set_config('enable_material', 'off', true), set_config('statement_timeout', '5000', true)`.execute(
+          tx,
+        );
+        const query = searchPeopleQuery(tx, accountId, 'qqrare', 0, 100).compile();
+        const explained = CompiledQuery.raw(`explain (analyze, format json) ${query.sql}`, [
+          ...query.parameters,
+        ]);
+        return (await tx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(explained)).rows[0]![
+          'QUERY PLAN'
+        ][0].Plan;
+      });
+      const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+      const calls = nodes(plan).filter((n) => n['Node Type'] === 'ProjectSet');
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!['Actual Loops']).toBe(1);
+    } finally {
+      await sql`alter table people reset (autovacuum_enabled)`.execute(db);
+      await sql`analyze people`.execute(db);
+    }
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}

@@ -106,8 +106,11 @@ export async function updatePerson(
   return Number(res.numUpdatedRows) > 0;
 }
 
-/** One page of people (newest first), matching email or name when `query` is given; archived excluded. */
-export async function searchPeople(
+/**
+ * The statement of one page of people (newest first), matching email or name when `query` is given; archived
+ * excluded. It asks for one row past the page, to tell whether another page follows.
+ */
+export function searchPeopleQuery(
   db: Database,
   accountId: number,
   query: string,
@@ -115,27 +118,31 @@ export async function searchPeople(
   pageSize: number,
 ) {
   const term = query.trim().toLowerCase();
-  let q = db
+  const q = db
     .selectFrom('people')
     .select(personColumns)
     .where('accountId', '=', accountId)
-    .where('archivedAt', 'is', null);
-  if (term) {
-    // LIKE cannot use the trigram index under row-level security: herald_search_people (migration
-    // 0005) finds the page's ids with the owner's rights, for the transaction's account only.
-    q = q.where(
-      'id',
-      'in',
-      sql<number>`(select herald_search_people(${term}, ${pageSize + 1}, ${page * pageSize}))`,
-    );
-    const rows = await q.orderBy('id', 'desc').execute();
-    return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
-  }
-  const rows = await q
-    .orderBy('id', 'desc')
-    .limit(pageSize + 1)
-    .offset(page * pageSize)
-    .execute();
+    .where('archivedAt', 'is', null)
+    .orderBy('id', 'desc');
+  if (!term) return q.limit(pageSize + 1).offset(page * pageSize);
+  // LIKE cannot use the trigram index under row-level security: herald_search_people (migration 0005) finds the
+  // page's ids with the owner's rights, for the transaction's account only. Its ids are gathered into an array,
+  // which PostgreSQL computes once: as `id in (select ...)` the planner could make the function the inner side of a
+  // semi-join and call it again for every person of the account (docs/people.md, "How a search runs").
+  return q.where(
+    sql<boolean>`id = any(array(select herald_search_people(${term}, ${pageSize + 1}, ${page * pageSize})))`,
+  );
+}
+
+/** One page of people: `searchPeopleQuery`'s rows, and whether more follow. */
+export async function searchPeople(
+  db: Database,
+  accountId: number,
+  query: string,
+  page: number,
+  pageSize: number,
+) {
+  const rows = await searchPeopleQuery(db, accountId, query, page, pageSize).execute();
   return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }
 

@@ -158,6 +158,35 @@ describe('segment marks', () => {
     expect(found.sort((a, b) => a - b)).toEqual([-7, -3, -2, -1]);
   });
 
+  it('tells the poller which accounts have a stream of marks waiting (500 or more), so it looks less often', async () => {
+    const rolledBack = new Error('rolled back');
+    const seen: { marked: number; streaming: number }[] = [];
+    await ctx.services.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`delete from segment_dirty_people`.execute(trx);
+        await sql`insert into segment_dirty_people (account_id, person_id) values (-11, 1), (-11, 2), (-11, 3)`.execute(
+          trx,
+        );
+        seen.push(await queueDirtyAccounts(trx));
+        await sql`insert into segment_dirty_people (account_id, person_id) select -12, g from generate_series(1, 499) g`.execute(
+          trx,
+        );
+        seen.push(await queueDirtyAccounts(trx));
+        await sql`insert into segment_dirty_people (account_id, person_id) values (-12, 500)`.execute(trx);
+        seen.push(await queueDirtyAccounts(trx));
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+    expect(seen).toEqual([
+      { marked: 1, streaming: 0 },
+      { marked: 2, streaming: 0 },
+      { marked: 2, streaming: 1 },
+    ]);
+  });
+
   it('queues one refresh per account, after other jobs, and none beside a running one unless it is dead', async () => {
     const rolledBack = new Error('rolled back');
     const seen: { key: string | null; priority: number; locked: boolean }[][] = [];

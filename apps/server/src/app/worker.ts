@@ -30,7 +30,7 @@ export async function startWorker(
     taskList: buildTaskList(services),
     crontab,
     startLoops: () => {
-      // Changes marked by the segment triggers are picked up every two seconds.
+      // Changes marked by the segment triggers are picked up within half a second (every two while they stream in).
       const stopPoller = startDirtyPoller(services.db, (error) =>
         console.error('[jobs] segment poller:', error),
       );

@@ -181,15 +181,24 @@ async function accountsWithRefresh(db: Database, accountIds: number[]): Promise<
   return new Set(accountIds.filter((id) => keys.has(dirtyRefreshKey(id))));
 }
 
+/** Marks of one account from which its changes count as a stream (the poller then looks every busyDirtyPollMs). */
+const streamMarks = 500;
+
 /**
  * Queue a `refresh-segments` job for every account with marked changes that has none queued or running (owner
- * connection); answers how many accounts have marks.
+ * connection). Answers how many accounts have marks, and how many of them have at least `streamMarks` waiting.
  */
-export async function queueDirtyAccounts(db: Database): Promise<number> {
+export async function queueDirtyAccounts(db: Database): Promise<{ marked: number; streaming: number }> {
   const accounts = await accountsWithDirtyMarks(db);
   const queued = await accountsWithRefresh(db, accounts);
-  for (const accountId of accounts) if (!queued.has(accountId)) await enqueueDirtyRefresh(db, accountId);
-  return accounts.length;
+  let streaming = 0;
+  for (const accountId of accounts) {
+    if (!queued.has(accountId)) await enqueueDirtyRefresh(db, accountId);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (
+      select 1 from segment_dirty_people where account_id = ${accountId} limit ${streamMarks}) m`.execute(db);
+    if (rows[0]!.n >= streamMarks) streaming += 1;
+  }
+  return { marked: accounts.length, streaming };
 }
 
 /**
@@ -209,12 +218,25 @@ export async function runTimeRelativeRefresh(services: Services): Promise<void> 
 }
 
 /**
- * How often the worker looks for marked changes: membership follows a change within about two seconds
- * (docs/segments.md, "How soon membership follows a change", has the faster looks tried and why they wait).
+ * How often the worker looks for marked changes (docs/segments.md, "How soon membership follows a change"): every
+ * `quietDirtyPollMs`, so a change is seen within half a second; every `busyDirtyPollMs` while an account has a
+ * stream of changes waiting (`streamMarks` or more), so a stream of events is refreshed in batches of two seconds'
+ * marks. Each refresh runs every kept segment of the account over its batch, and half-second batches under
+ * `event-ingest` cost a third of its rate.
  */
-export const dirtyPollMs = 2_000;
+export const quietDirtyPollMs = 500;
+export const busyDirtyPollMs = 2_000;
 
-/** Start looking for marked changes every `dirtyPollMs`; returns the function that stops it. */
+/** Start looking for marked changes (quietDirtyPollMs, busyDirtyPollMs); returns the function that stops it. */
 export function startDirtyPoller(db: Database, onError: (error: unknown) => void): () => Promise<void> {
-  return startPoller(() => queueDirtyAccounts(db), dirtyPollMs, onError);
+  let nextAt = 0;
+  return startPoller(
+    async () => {
+      if (Date.now() < nextAt) return;
+      const { streaming } = await queueDirtyAccounts(db);
+      nextAt = streaming > 0 ? Date.now() + busyDirtyPollMs - quietDirtyPollMs / 2 : 0;
+    },
+    quietDirtyPollMs,
+    onError,
+  );
 }

@@ -6,14 +6,24 @@ export type ShellPopups = typeof import('./shell-popups.tsx');
 let loading: Promise<ShellPopups> | undefined;
 let loaded: ShellPopups | undefined;
 
-/** Start loading the popups (once); the promise every caller shares. */
+/** Start loading the popups (once while it goes well); the promise every caller shares. A failed load is forgotten,
+ * so the next caller loads again rather than sharing the failure. */
 export function loadShellPopups(): Promise<ShellPopups> {
-  loading ??= import('./shell-popups.tsx').then((popups) => {
-    loaded = popups;
-    return popups;
-  });
+  loading ??= import('./shell-popups.tsx').then(
+    (popups) => {
+      loaded = popups;
+      return popups;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
+
+/** How long the shell waits before it loads the popups again after a failed load (a dropped connection, a deploy). */
+const retryMs = [1_000, 3_000, 10_000];
 
 /**
  * The popups once loaded, asked for right after the shell's first render (docs/web-app.md, "A lighter web app"): the
@@ -24,11 +34,22 @@ export function useShellPopups(): ShellPopups | undefined {
   useEffect(() => {
     if (popups) return;
     let isMounted = true;
-    void loadShellPopups().then((module) => {
-      if (isMounted) setPopups(module);
-    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = (attempt: number) => {
+      loadShellPopups().then(
+        (module) => {
+          if (isMounted) setPopups(module);
+        },
+        () => {
+          const wait = retryMs[attempt];
+          if (isMounted && wait !== undefined) timer = setTimeout(() => load(attempt + 1), wait);
+        },
+      );
+    };
+    load(0);
     return () => {
       isMounted = false;
+      clearTimeout(timer);
     };
   }, [popups]);
   return popups;

@@ -1,0 +1,30 @@
+// @vitest-environment jsdom
+import { Burger } from '@mantine/core';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderAt } from '../../test/render.tsx';
+import { DeferredMenu } from './deferred.tsx';
+
+afterEach(cleanup);
+
+describe('a top bar menu whose Menu arrives after the first paint', () => {
+  it('opens when the press reached the plain button and the release the Menu’s new one', async () => {
+    renderAt(
+      '/dashboard',
+      <DeferredMenu
+        target={<Burger size="sm" aria-label="Open navigation" />}
+        menu={(popups, target, isOpenAtStart) => (
+          <popups.NarrowMenu target={target} isOpenAtStart={isOpenAtStart} />
+        )}
+      />,
+    );
+    const plain = screen.getByRole('button', { name: 'Open navigation' });
+    // Still the plain button: the Menu's trigger says it has a popup.
+    expect(plain.getAttribute('aria-haspopup')).toBeNull();
+    fireEvent.pointerDown(plain);
+    // The button is replaced when the Menu arrives, so the release and the click land elsewhere: only the press
+    // reached the plain button, and it is enough.
+    expect(await screen.findByRole('menuitem', { name: 'Broadcasts' }, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Open navigation' })).not.toBe(plain);
+  });
+});

@@ -36,24 +36,28 @@ export async function applyMembership(
     target as materialized (
       select p.id from people p where ${filter} ${some ? sql`and p.id = any(${ids}::bigint[])` : sql``}
     ),
-    -- ON CONFLICT finds who is already a member through the primary key, whatever the statistics say.
+    existing as materialized (
+      select o.person_id from segment_members o
+      where o.account_id = ${accountId} and o.segment_id = ${segment.id} ${some ? sql`and o.person_id = any(${ids}::bigint[])` : sql``}
+    ),
+    -- Who is not a member yet, by set difference (hashed or sorted, never a nested loop), inserted plainly: every
+    -- change of a segment's members holds its lock (lockSegmentMembership, tryLockSegmentMembership), so no one
+    -- else adds a member meanwhile. ON CONFLICT checked each row against the primary key first: a third of a build's
+    -- insert (docs/segments.md, "How a build writes its members").
     entered as (
       insert into segment_members (account_id, segment_id, person_id)
-      select ${accountId}::bigint, ${segment.id}::bigint, t.id from target t
+      select ${accountId}::bigint, ${segment.id}::bigint, d.id
+      from (select t.id from target t except select e.person_id from existing e) d
       where exists (select 1 from current_version)
-      on conflict do nothing
+      -- In key order: the difference comes out in hash order, and inserting in it touched the index's pages at random.
+      order by d.id
       returning person_id
     ),
-    -- Set difference (hashed or sorted, never a nested loop), then deletion through the primary key.
+    -- The same difference the other way, then deletion through the primary key.
     exited as (
       delete from segment_members m
       where m.account_id = ${accountId} and m.segment_id = ${segment.id} and exists (select 1 from current_version)
-        and m.person_id = any(array(
-          select o.person_id from segment_members o
-          where o.account_id = ${accountId} and o.segment_id = ${segment.id} ${some ? sql`and o.person_id = any(${ids}::bigint[])` : sql``}
-          except
-          select t.id from target t
-        ))
+        and m.person_id = any(array(select e.person_id from existing e except select t.id from target t))
       returning person_id
     ),
     recorded as (

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { Burger } from '@mantine/core';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../test/render.tsx';
 import { DeferredMenu } from './deferred.tsx';
 
@@ -26,5 +26,22 @@ describe('a top bar menu whose Menu arrives after the first paint', () => {
     // reached the plain button, and it is enough.
     expect(await screen.findByRole('menuitem', { name: 'Broadcasts' }, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Open navigation' })).not.toBe(plain);
+  });
+});
+
+describe('loading the popups', () => {
+  it('loads again after a failed load rather than keeping the failure for every menu', async () => {
+    vi.resetModules();
+    let isOffline = true;
+    vi.doMock('./shell-popups.tsx', async (importOriginal) => {
+      if (isOffline) throw new Error('Failed to fetch dynamically imported module');
+      return importOriginal();
+    });
+    const { loadShellPopups } = await import('./shell-popups-loader.ts');
+    await expect(loadShellPopups()).rejects.toThrow();
+    isOffline = false;
+    const popups = await loadShellPopups();
+    expect(typeof popups.NarrowMenu).toBe('function');
+    vi.doUnmock('./shell-popups.tsx');
   });
 });

@@ -6,8 +6,10 @@ export type ShellPopups = typeof import('./shell-popups.tsx');
 let loading: Promise<ShellPopups> | undefined;
 let loaded: ShellPopups | undefined;
 
-/** Start loading the popups (once while it goes well); the promise every caller shares. A failed load is forgotten,
- * so the next caller loads again rather than sharing the failure. */
+/**
+ * Start loading the popups (once while it goes well); the promise every caller shares. A failed load is forgotten, so
+ * the next caller loads again rather than sharing the failure.
+ */
 export function loadShellPopups(): Promise<ShellPopups> {
   loading ??= import('./shell-popups.tsx').then(
     (popups) => {

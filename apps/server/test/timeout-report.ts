@@ -17,13 +17,9 @@ afterEach(async (context) => {
       `select pid, state, wait_event_type, wait_event, backend_type,
               round(extract(epoch from now() - xact_start)::numeric, 1) as xact_s,
               round(extract(epoch from now() - query_start)::numeric, 1) as query_s,
-              left(regexp_replace(query, '\\s+', ' ', 'g'), 240) as query
+              pg_blocking_pids(pid) as blocked_by, left(regexp_replace(query, '\\s+', ' ', 'g'), 240) as query
          from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
         order by xact_start nulls last`,
-    );
-    const locks = await client.query(
-      `select pid, pg_blocking_pids(pid) as blocked_by from pg_stat_activity
-        where datname = current_database() and cardinality(pg_blocking_pids(pid)) > 0`,
     );
     const present = await client.query<{ present: boolean }>(
       `select to_regclass('graphile_worker.jobs') is not null as present`,
@@ -37,7 +33,7 @@ afterEach(async (context) => {
       : { rows: [] };
     console.log(
       `[timeout report] ${context.task.name}\n` +
-        `sessions: ${JSON.stringify(sessions.rows, null, 1)}\nblocked: ${JSON.stringify(locks.rows)}\n` +
+        `sessions: ${JSON.stringify(sessions.rows, null, 1)}\n` +
         `jobs: ${JSON.stringify(jobs.rows, null, 1)}`,
     );
   } catch (err) {

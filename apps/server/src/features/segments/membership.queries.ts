@@ -166,6 +166,17 @@ export async function accountsWithSegments(db: Database) {
   return rows.map((r) => r.accountId);
 }
 
+/** Of `accountIds`, those with at least `marks` marked people waiting, in one statement (each count stops there). */
+export async function accountsWithManyMarks(db: Database, accountIds: number[], marks: number) {
+  if (!accountIds.length) return [];
+  const { rows } = await sql<{ accountId: string | number }>`
+    select a.id as "accountId" from unnest(${intArray(accountIds)}::bigint[]) a (id)
+    where (select count(*) from (select 1 from segment_dirty_people d where d.account_id = a.id limit ${marks}) m) >= ${marks}`.execute(
+    db,
+  );
+  return rows.map((r) => Number(r.accountId));
+}
+
 /** The lock key of one segment's membership changes. */
 const membershipLock = (segmentId: number) =>
   sql`hashtextextended('segment-membership', ${segmentId}::bigint)`;

@@ -14,6 +14,7 @@ import type { Services } from '../../services.ts';
 import {
   applyMembership,
   accountsWithDirtyMarks,
+  accountsWithManyMarks,
   accountsWithSegments,
   clearDirtyPeople,
   lockSegmentMembership,
@@ -191,14 +192,9 @@ const streamMarks = 500;
 export async function queueDirtyAccounts(db: Database): Promise<{ marked: number; streaming: number }> {
   const accounts = await accountsWithDirtyMarks(db);
   const queued = await accountsWithRefresh(db, accounts);
-  let streaming = 0;
-  for (const accountId of accounts) {
-    if (!queued.has(accountId)) await enqueueDirtyRefresh(db, accountId);
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (
-      select 1 from segment_dirty_people where account_id = ${accountId} limit ${streamMarks}) m`.execute(db);
-    if (rows[0]!.n >= streamMarks) streaming += 1;
-  }
-  return { marked: accounts.length, streaming };
+  for (const accountId of accounts) if (!queued.has(accountId)) await enqueueDirtyRefresh(db, accountId);
+  const streaming = await accountsWithManyMarks(db, accounts, streamMarks);
+  return { marked: accounts.length, streaming: streaming.length };
 }
 
 /**

@@ -18,6 +18,7 @@ import { createLocalStorage } from '../src/lib/storage.ts';
 import { openEventStore } from '../src/db/event-stores.ts';
 import type { PageCursor, StoredEvent } from '../src/db/event-store.ts';
 import { withAccount } from '../src/db/tenancy.ts';
+import { tracePool, traceWorker } from './process-trail.ts';
 
 export const publicUrl = 'http://localhost:3000';
 
@@ -84,6 +85,8 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     dkimKeyOf(services, database.db, accountId, domainId),
   );
   const runners: Runner[] = [];
+  const untracePool = tracePool(database.pool);
+  const untrace: Array<() => void> = [untracePool];
   return {
     app,
     services,
@@ -93,10 +96,12 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     startWorker: async () => {
       const runner = await startWorker(database.pool, { ...services, mailer }, 2);
       runners.push(runner);
+      untrace.push(traceWorker(runner));
       return runner;
     },
     close: async () => {
       for (const runner of runners) await runner.stop();
+      for (const forget of untrace) forget();
       await app.close();
       mailer.close();
       await closeSenderPools();

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach } from 'vitest';
 import { testDatabaseUrl } from './helpers.ts';
+import { processTrail } from './process-trail.ts';
 
 /**
  * When a test runs past its time, print what its database is doing at that moment: every other session's state, what
@@ -26,15 +27,23 @@ afterEach(async (context) => {
     );
     const jobs = present.rows[0]?.present
       ? await client.query(
-          `select id, task_identifier as task, key, priority, attempts, locked_at, run_at, left(last_error, 200) as error
+          `select id, task_identifier as task, key, queue_name as queue, priority, attempts, max_attempts, locked_at, locked_by,
+                  run_at, round(extract(epoch from now() - run_at)::numeric, 1) as due_s, left(last_error, 200) as error
              from graphile_worker.jobs where locked_at is not null or run_at <= now() + interval '5 s'
             order by id limit 20`,
+        )
+      : { rows: [] };
+    const queues = present.rows[0]?.present
+      ? await client.query(
+          `select queue_name, locked_at, locked_by from graphile_worker._private_job_queues where locked_at is not null`,
         )
       : { rows: [] };
     console.log(
       `[timeout report] ${context.task.name}\n` +
         `sessions: ${JSON.stringify(sessions.rows, null, 1)}\n` +
-        `jobs: ${JSON.stringify(jobs.rows, null, 1)}`,
+        `jobs: ${JSON.stringify(jobs.rows, null, 1)}\n` +
+        `locked queues: ${JSON.stringify(queues.rows)}\n` +
+        `this process: ${JSON.stringify(processTrail(), null, 1)}`,
     );
   } catch (err) {
     console.log(`[timeout report] could not read the database: ${String(err)}`);

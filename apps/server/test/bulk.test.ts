@@ -75,6 +75,34 @@ describe('bulk actions', () => {
     expect((await owner.client.get(`/v1/bulk-actions/${res.body.bulkActionId}`)).body).toEqual(done);
   }, 60_000);
 
+  it('a job retried after one of its two batches committed repeats the pair and counts each person once', async () => {
+    const accountId = owner.account.accountId as number;
+    const marker = `pair${Date.now().toString(36)}`;
+    const { rows } = await sql<{ id: string }>`insert into people (account_id, email)
+      select ${accountId}, ${marker} || '-' || g || '@example.com' from generate_series(1, 20050) g
+      returning id`.execute(ctx.services.db);
+    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    // As a crash leaves it: the first batch of the first pair committed (its people tagged, its count added), the
+    // second did not, and `done` never moved. No job is queued; the retry is run by hand.
+    const { rows: made } = await sql<{
+      id: string;
+    }>`insert into bulk_actions (account_id, kind, params, total, status, result)
+      values (${accountId}, 'tag', ${JSON.stringify({ people: ids, tag: marker })}, ${ids.length}, 'running', '{"changed": 10000}')
+      returning id`.execute(ctx.services.db);
+    const actionId = Number(made[0]!.id);
+    await sql`update people set tags = array_append(tags, ${marker})
+      where account_id = ${accountId} and id = any(${ids.slice(0, 10_000)}::bigint[])`.execute(
+      ctx.services.db,
+    );
+    await runBulkAction(ctx.services, accountId, actionId);
+    const done = (await owner.client.get(`/v1/bulk-actions/${actionId}`)).body;
+    expect(done).toMatchObject({ status: 'done', total: 20_050, done: 20_050, result: { changed: 20_050 } });
+    const tagged = await sql<{ n: number; twice: number }>`select count(*)::int as n,
+        count(*) filter (where array_position(tags, ${marker}) <> array_length(tags, 1))::int as twice
+      from people where account_id = ${accountId} and ${marker} = any(tags)`.execute(ctx.services.db);
+    expect(tagged.rows[0]).toEqual({ n: 20_050, twice: 0 });
+  }, 60_000);
+
   it('archives and restores people; archived people leave the search', async () => {
     const marker = `arch${Date.now().toString(36)}`;
     const ids: number[] = [];

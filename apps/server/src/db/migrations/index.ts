@@ -53,6 +53,7 @@ import * as personErasure from './0052-person-erasure.ts';
 import * as doubleOptIn from './0053-double-opt-in.ts';
 import * as peopleSearchSample from './0054-people-search-sample.ts';
 import * as membershipJobsYield from './0055-membership-jobs-yield.ts';
+import * as tagMarksCheaper from './0056-tag-marks-cheaper.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -110,4 +111,5 @@ export const migrations: Record<string, Migration> = {
   '0053-double-opt-in': doubleOptIn,
   '0054-people-search-sample': peopleSearchSample,
   '0055-membership-jobs-yield': membershipJobsYield,
+  '0056-tag-marks-cheaper': tagMarksCheaper,
 };

@@ -61,6 +61,13 @@ export async function setProgress(
     .execute();
 }
 
+/** Add a batch's changed people to the action's count, in the batch's transaction. */
+export async function addChanged(db: Database, accountId: number, id: number, changed: number) {
+  await sql`update bulk_actions set result = jsonb_set(coalesce(result, '{}'), '{changed}',
+      to_jsonb(coalesce((result->>'changed')::int, 0) + ${changed}))
+    where account_id = ${accountId} and id = ${id}`.execute(db);
+}
+
 /** Apply one action to one batch of people; returns the number of people changed. */
 export async function applyToBatch(
   db: Database,

@@ -10,6 +10,7 @@ import { queueMail } from '../../mail/mailer.ts';
 import type { Services } from '../../services.ts';
 import { ensureTags } from '../people/people.queries.ts';
 import {
+  addChanged,
   applyToBatch,
   findBulkAction,
   findBulkActionStatus,
@@ -32,6 +33,7 @@ interface BulkParams {
 }
 
 const batchSize = 10_000;
+const lanes = 2;
 const acceptedMessage: Record<Kind, string> = {
   tag: peopleMessages.peopleWillBeTagged,
   export: peopleMessages.peopleWillBeExported,
@@ -141,23 +143,36 @@ export async function runBulkAction(services: Services, accountId: number, id: n
   }
   await withAccount(services.db, accountId, (db) => setProgress(db, accountId, id, { status: 'running' }));
   if (kind === 'export') return runExport(services, accountId, id, params);
-  let changed = (action.result as { changed?: number } | null)?.changed ?? 0;
-  // The last batch's transaction also marks the action done: a poll sees it done as soon as the people are.
-  for (let start = action.done; start < params.people.length; start += batchSize) {
-    const ids = params.people.slice(start, start + batchSize);
-    const last = start + ids.length >= params.people.length;
-    await withAccount(services.db, accountId, async (db) => {
-      changed += await applyToBatch(db, accountId, kind, ids, params.tag);
-      await setProgress(db, accountId, id, {
-        done: start + ids.length,
-        result: { changed },
-        ...(last ? { status: 'done', finished: true } : {}),
-      });
-    });
+  // Two batches at a time, each in its own transaction (one per core of a small machine): a batch's update is
+  // index and trigger work inside PostgreSQL, and the two never touch the same people. Each batch adds what it
+  // changed to the action in its own transaction; `done` moves once both have committed, so a retry repeats at most
+  // the pair it stopped in, and those people are already changed (every kind is idempotent), so the count stays right.
+  for (let start = action.done; start < params.people.length; start += batchSize * lanes) {
+    const end = Math.min(start + batchSize * lanes, params.people.length);
+    const batches: number[][] = [];
+    for (let from = start; from < end; from += batchSize)
+      batches.push(params.people.slice(from, Math.min(from + batchSize, end)));
+    // Both finish before a failure ends the job, so its retry never runs beside a batch still going.
+    const settled = await Promise.allSettled(
+      batches.map((ids) =>
+        withAccount(services.db, accountId, async (db) =>
+          addChanged(db, accountId, id, await applyToBatch(db, accountId, kind, ids, params.tag)),
+        ),
+      ),
+    );
+    for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+    const last = end >= params.people.length;
+    await withAccount(services.db, accountId, (db) =>
+      setProgress(db, accountId, id, { done: end, ...(last ? { status: 'done', finished: true } : {}) }),
+    );
   }
   if (action.done >= params.people.length)
     await withAccount(services.db, accountId, (db) =>
-      setProgress(db, accountId, id, { status: 'done', result: { changed }, finished: true }),
+      setProgress(db, accountId, id, {
+        status: 'done',
+        result: action.result ?? { changed: 0 },
+        finished: true,
+      }),
     );
 }
 

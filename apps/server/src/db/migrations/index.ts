@@ -54,6 +54,7 @@ import * as doubleOptIn from './0053-double-opt-in.ts';
 import * as peopleSearchSample from './0054-people-search-sample.ts';
 import * as membershipJobsYield from './0055-membership-jobs-yield.ts';
 import * as tagMarksCheaper from './0056-tag-marks-cheaper.ts';
+import * as eventMarksByReader from './0057-event-marks-by-reader.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -112,4 +113,5 @@ export const migrations: Record<string, Migration> = {
   '0054-people-search-sample': peopleSearchSample,
   '0055-membership-jobs-yield': membershipJobsYield,
   '0056-tag-marks-cheaper': tagMarksCheaper,
+  '0057-event-marks-by-reader': eventMarksByReader,
 };

@@ -194,7 +194,10 @@ async function broadcast100kHerald(): Promise<number> {
       if (stats.received >= people) break;
       if (performance.now() - started > 600_000) throw new Error('not done in 10 minutes');
     }
-    const seconds = (stats.lastAt - (Date.now() - (performance.now() - started))) / 1000;
+    const startedAt = Date.now() - (performance.now() - started);
+    const seconds = (stats.lastAt - startedAt) / 1000;
+    // From queueing (the send's start) to the first message the sink took whole.
+    console.log(`  first message after ${round1((stats.firstAt - startedAt) / 1000)} s`);
     const end = processFigures(herald.pid);
     const sinkCpu = processFigures(sink.child.pid!).cpuSeconds - sinkAtStart;
     const postgresCpu = postgresCpuSeconds() - postgresAtStart;

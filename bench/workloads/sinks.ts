@@ -5,6 +5,8 @@ export interface SinkStats {
   received: number;
   distinct: number;
   duplicates: number;
+  /** When the first message since the sink started (or was reset) arrived, 0 before; ms since the epoch. */
+  firstAt: number;
   lastAt: number;
 }
 

@@ -2,7 +2,8 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { searchPeopleQuery } from '../src/features/people/people.queries.ts';
-import { createTestContext, registerUser, type TestContext } from './helpers.ts';
+import pg from 'pg';
+import { createTestContext, registerUser, testDatabaseUrl, type TestContext } from './helpers.ts';
 
 // The search function answers a term by one of four ways (migration 0054): the newest 2,000 entries, a walk on to
 // 20,000, the trigram index, or all matches. Each way must give the page a plain scan gives.
@@ -72,6 +73,37 @@ describe('people search over terms of every frequency', () => {
       );
       expect((await page(term, 0)).length).toBe(rows[0]!.n);
     }
+  });
+});
+
+describe('a term too short for a trigram', () => {
+  it('finds the older people who hold it by a scan of the entries, not through the trigram index', async () => {
+    const { db } = ctx.services;
+    const accountId = owner.account.accountId;
+    // Thirty of the oldest people get a last name with "zj", which no other entry holds: the newest 2,000 entries
+    // come up empty, and without a trigram the index would hand over every entry of the account.
+    await sql`update people set last_name = 'Zjork' where account_id = ${accountId} and id in (
+      select id from people where account_id = ${accountId} and last_name is null and archived_at is null
+      order by id limit 30)`.execute(db);
+    expect(await page('zj', 0)).toEqual(await scan('zj', 0));
+    expect((await scan('zj', 0)).length).toBe(30);
+    // Which way each term took: the function tells a client that asks for debug messages.
+    const ways = async (term: string) => {
+      const client = new pg.Client({ connectionString: testDatabaseUrl() });
+      const notices: string[] = [];
+      client.on('notice', (notice) => notices.push(notice.message ?? ''));
+      await client.connect();
+      try {
+        await client.query(`select set_config('herald.account_id', $1, false)`, [String(accountId)]);
+        await client.query(`set client_min_messages = debug1`);
+        await client.query(`select count(*) from herald_search_people($1, 101, 0)`, [term]);
+        return notices.filter((m) => m.startsWith('herald_search_people:'));
+      } finally {
+        await client.end();
+      }
+    };
+    expect(await ways('zj')).toEqual(['herald_search_people: short term, scanned']);
+    expect(await ways('qqrare')).toEqual([]);
   });
 });
 

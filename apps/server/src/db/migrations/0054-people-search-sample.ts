@@ -23,9 +23,10 @@ const longest = 20000;
 
 /**
  * The search function's body: `adaptive` is this migration's (a first walk of `sample` entries, then the rest of
- * `longest` only when the first promises a page); without it, 0037's single walk of `longest`.
+ * `longest` only when the first promises a page); without it, 0037's single walk of `longest`. `shortTermsScan` is
+ * migration 0058's: a term too short for a trigram takes its candidates from a plain scan, not the index.
  */
-function searchFunction(adaptive: boolean) {
+export function searchFunction(adaptive: boolean, shortTermsScan = false) {
   /** The trigram index's condition: through the key (this migration) or the search text itself (0037's index). */
   const indexed = adaptive
     ? 'herald_search_key(s.search) like keyed and s.search like pattern'
@@ -107,13 +108,27 @@ function searchFunction(adaptive: boolean) {
       end if;
       ${walks}
       -- Rarer terms: the trigram index finds the matches; the newest of them are checked against people for
-      -- archived ones (checking every match cost more than finding them).
+      -- archived ones (checking every match cost more than finding them).${
+        shortTermsScan
+          ? `
+      -- A term of one or two characters holds no trigram, so the index would hand over every entry of the account,
+      -- each then sorted: the newest matches come from a plain scan of the entries instead.
+      if length(term) < 3 then
+        -- Sent only to a client that asks for debug messages (the tests, to see which way a term took).
+        raise debug 'herald_search_people: short term, scanned';
+        select array_agg(k.person_id order by k.person_id desc) into candidates from (
+          select s.person_id from people_search s where s.account_id = acc and s.search like pattern
+          order by s.person_id + 0 desc limit cap
+        ) k;
+      else`
+          : ''
+      }
       select array_agg(k.person_id order by k.person_id desc) into candidates from (
         select s.person_id from people_search s where s.account_id = acc and ${indexed}
         -- '+ 0': sorted, not walked backwards through the primary key, which the planner prefers under a limit and
         -- which reads every newer entry first (half a million of them after a big import of other names).
         order by s.person_id + 0 desc limit cap
-      ) k;
+      ) k;${shortTermsScan ? '\n      end if;' : ''}
       select array_agg(u.id order by u.id desc) into found from unnest(candidates) u (id)
         where exists (select 1 from people p where p.account_id = acc and p.id = u.id and p.archived_at is null);
       if coalesce(array_length(found, 1), 0) >= want or coalesce(array_length(candidates, 1), 0) < cap then

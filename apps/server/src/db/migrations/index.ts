@@ -55,6 +55,7 @@ import * as peopleSearchSample from './0054-people-search-sample.ts';
 import * as membershipJobsYield from './0055-membership-jobs-yield.ts';
 import * as tagMarksCheaper from './0056-tag-marks-cheaper.ts';
 import * as eventMarksByReader from './0057-event-marks-by-reader.ts';
+import * as peopleSearchShortTerms from './0058-people-search-short-terms.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration> = {
   '0055-membership-jobs-yield': membershipJobsYield,
   '0056-tag-marks-cheaper': tagMarksCheaper,
   '0057-event-marks-by-reader': eventMarksByReader,
+  '0058-people-search-short-terms': peopleSearchShortTerms,
 };

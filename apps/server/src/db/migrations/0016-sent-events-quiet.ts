@@ -6,9 +6,8 @@ import { sql, type Kysely } from 'kysely';
  * deadlocked with the send's own writes). `sent` events now mark people only in accounts where some segment's
  * conditions name the `sent` activity; every other event marks people as before.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    create or replace function herald_mark_event_people_dirty() returns trigger
+/** The event marking function as this migration wrote it (migration 0057's down writes it back). */
+export const markEventPeopleDirtySent = `function herald_mark_event_people_dirty() returns trigger
     language plpgsql security definer set search_path = pg_catalog, public as $fn$
     declare
       acc bigint;
@@ -30,7 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         end if;
       end loop;
       return null;
-    end $fn$;
+    end $fn$;`;
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    create or replace ${sql.raw(markEventPeopleDirtySent)}
   `.execute(db);
 }
 

@@ -39,18 +39,8 @@ export const peopleColumnsMarkedAny = [
   'unsubscribe_reason',
 ] as const;
 
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    alter table segment_dirty_people add column tags text[];
-
-    create function herald_people_segment_columns_set() returns trigger
-    language plpgsql as $fn$
-    begin
-      perform set_config('herald.people_columns_set', 'yes', true);
-      return null;
-    end $fn$;
-
-    create function herald_mark_people_updated_dirty() returns trigger
+/** The marking function of tags-only updates as this migration wrote it (migration 0056's down writes it back). */
+export const markPeopleUpdatedDirty = `function herald_mark_people_updated_dirty() returns trigger
     language plpgsql security definer set search_path = pg_catalog, public as $fn$
     declare
       acc bigint;
@@ -89,7 +79,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         end if;
       end loop;
       return null;
+    end $fn$;`;
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    alter table segment_dirty_people add column tags text[];
+
+    create function herald_people_segment_columns_set() returns trigger
+    language plpgsql as $fn$
+    begin
+      perform set_config('herald.people_columns_set', 'yes', true);
+      return null;
     end $fn$;
+
+    create ${sql.raw(markPeopleUpdatedDirty)}
 
     create trigger people_updated_segment_columns after update of ${sql.raw(peopleColumnsMarkedAny.join(', '))} on people
       for each statement execute function herald_people_segment_columns_set();

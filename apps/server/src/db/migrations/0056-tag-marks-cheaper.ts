@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { markPeopleUpdatedDirty } from './0039-segment-marks-by-change.ts';
 
 /**
  * A tags-only update of many people costs its segment marks less (issue 56, bulk tag; docs/segments.md, "Membership").
@@ -58,46 +59,5 @@ create or replace function herald_mark_people_updated_dirty() returns trigger
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    create or replace function herald_mark_people_updated_dirty() returns trigger
-    language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    declare
-      acc bigint;
-      n bigint;
-      any_change boolean := coalesce(current_setting('herald.people_columns_set', true), '') = 'yes';
-      changed text[];
-    begin
-      perform set_config('herald.people_columns_set', '', true);
-      for acc, n in select account_id, count(*) from new_rows group by account_id loop
-        continue when not exists (select 1 from segments s where s.account_id = acc and s.auto_type is distinct from 'allPeople');
-        if not any_change then
-          -- The tags somebody gained or lost (a tag every changed person kept is no change).
-          select coalesce(array_agg(distinct x.t), '{}') into changed from (
-            select t from new_rows nr join old_rows o on o.account_id = nr.account_id and o.id = nr.id, unnest(nr.tags) t
-            where nr.account_id = acc and not (t = any(o.tags))
-            union all
-            select t from new_rows nr join old_rows o on o.account_id = nr.account_id and o.id = nr.id, unnest(o.tags) t
-            where nr.account_id = acc and not (t = any(nr.tags))
-          ) x;
-          continue when not exists (
-            select 1 from segments s where s.account_id = acc and s.auto_type is null
-              and (strpos(s.conditions::text, '"updatedAt"') > 0
-                or exists (select 1 from unnest(changed) t where strpos(s.conditions::text, to_jsonb(t)::text) > 0)));
-        end if;
-        if n > 10000 then
-          insert into segment_dirty_accounts (account_id) values (acc) on conflict do nothing;
-        elsif any_change then
-          insert into segment_dirty_people (account_id, person_id) select account_id, id from new_rows where account_id = acc;
-        else
-          insert into segment_dirty_people (account_id, person_id, tags)
-          select nr.account_id, nr.id,
-            array((select t from unnest(nr.tags) t except select t from unnest(o.tags) t)
-                  union (select t from unnest(o.tags) t except select t from unnest(nr.tags) t))
-          from new_rows nr join old_rows o on o.account_id = nr.account_id and o.id = nr.id
-          where nr.account_id = acc;
-        end if;
-      end loop;
-      return null;
-    end $fn$;
-  `.execute(db);
+  await sql`create or replace ${sql.raw(markPeopleUpdatedDirty)}`.execute(db);
 }

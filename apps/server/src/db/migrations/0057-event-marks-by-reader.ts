@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { markEventPeopleDirtySent } from './0016-sent-events-quiet.ts';
 
 /**
  * An event marks its person for a segment re-check only when some segment could read it (issue 56, ingest;
@@ -58,29 +59,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    create or replace function herald_mark_event_people_dirty() returns trigger
-    language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    declare
-      acc bigint;
-      n bigint;
-      reads_sent boolean;
-    begin
-      for acc in select distinct account_id from new_rows where person_id is not null and type <> 'segment' loop
-        continue when not exists (select 1 from segments s where s.account_id = acc and s.auto_type is distinct from 'allPeople');
-        reads_sent := exists (select 1 from segments s where s.account_id = acc and s.conditions::text like '%"sent"%');
-        select count(distinct person_id) into n from new_rows
-          where account_id = acc and person_id is not null and type <> 'segment' and (reads_sent or not (type = 'email' and name = 'sent'));
-        continue when n = 0;
-        if n > 10000 then
-          insert into segment_dirty_accounts (account_id) values (acc) on conflict do nothing;
-        else
-          insert into segment_dirty_people (account_id, person_id)
-            select distinct account_id, person_id from new_rows
-            where account_id = acc and person_id is not null and type <> 'segment' and (reads_sent or not (type = 'email' and name = 'sent'));
-        end if;
-      end loop;
-      return null;
-    end $fn$;
-  `.execute(db);
+  await sql`create or replace ${sql.raw(markEventPeopleDirtySent)}`.execute(db);
 }

@@ -200,3 +200,42 @@ it("an account's delete takes its segments' members and its flows' runs through 
   expect(await flows.count(accountId, flow)).toBe(0);
   expect(await deliveries.count(accountId, accountId)).toBe(0);
 });
+
+it("consent records are held by their person's key alone (migration 0059): what the account key held still holds", async () => {
+  const { pool } = ctx.database;
+  const [a, b] = [
+    (await registerUser(ctx.app)).account.accountId as number,
+    (await registerUser(ctx.app)).account.accountId as number,
+  ];
+  const personOf = (accountId: number) =>
+    number(`insert into people (account_id, email) values ($1, $2) returning id as n`, [
+      accountId,
+      `consent-key-${accountId}-${Date.now()}@example.com`,
+    ]);
+  const record = (accountId: number, personId: number) =>
+    pool.query(
+      `insert into consent_records (account_id, person_id, action, source) values ($1, $2, 'subscribe', 'import')`,
+      [accountId, personId],
+    );
+  const [pa, pb] = [await personOf(a), await personOf(b)];
+  await record(a, pa);
+  // Another account's person, and an account that does not exist, are refused by the person's key.
+  for (const [accountId, personId] of [
+    [a, pb],
+    [a + 1_000_000, pa],
+  ] as const)
+    await expect(record(accountId, personId)).rejects.toMatchObject({
+      code: '23503',
+      constraint: 'consent_records_account_id_person_id_fkey',
+    });
+  await expect(
+    pool.query('update consent_records set account_id = $2 where account_id = $1', [a, b]),
+  ).rejects.toMatchObject({ code: '23503' });
+  // The account's delete takes its people, and their records with them.
+  await pool.query('delete from accounts where id = $1', [a]);
+  expect(await number('select count(*) as n from consent_records where account_id = $1', [a])).toBe(0);
+  const { rows } = await pool.query<{ name: string }>(
+    `select conname as name from pg_constraint where conrelid = 'consent_records'::regclass and contype = 'f' order by 1`,
+  );
+  expect(rows.map((r) => r.name)).toEqual(['consent_records_account_id_person_id_fkey']);
+});

@@ -56,6 +56,7 @@ import * as membershipJobsYield from './0055-membership-jobs-yield.ts';
 import * as tagMarksCheaper from './0056-tag-marks-cheaper.ts';
 import * as eventMarksByReader from './0057-event-marks-by-reader.ts';
 import * as peopleSearchShortTerms from './0058-people-search-short-terms.ts';
+import * as consentRecordsAccountKey from './0059-consent-records-account-key.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -116,4 +117,5 @@ export const migrations: Record<string, Migration> = {
   '0056-tag-marks-cheaper': tagMarksCheaper,
   '0057-event-marks-by-reader': eventMarksByReader,
   '0058-people-search-short-terms': peopleSearchShortTerms,
+  '0059-consent-records-account-key': consentRecordsAccountKey,
 };

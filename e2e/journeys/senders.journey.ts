@@ -161,7 +161,16 @@ describe('sender addresses and domains', () => {
     // An address on a verified domain needs no mail.
     await page.goto('/settings/email/addresses');
     await page.getByRole('textbox', { name: 'Email address' }).fill('news@example-shop.com');
+    expect(await page.getByRole('textbox', { name: 'Email address' }).inputValue()).toBe(
+      'news@example-shop.com',
+    );
+    // The server's answer is checked too, so a failure says whether the form was sent and what came back.
+    const added = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith('/v1/settings/email/addresses'),
+    );
     await page.getByRole('button', { name: 'Add address' }).click();
+    const answer = await added;
+    expect(`${answer.status()} ${await answer.text()}`).toMatch(/^20\d .*"verifiedBy":"domain"/);
     await page.getByRole('row', { name: 'news@example-shop.com' }).getByText('Verified via domain').waitFor();
 
     // DMARC taken away: the check says what to change.

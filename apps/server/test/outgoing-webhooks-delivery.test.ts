@@ -274,7 +274,8 @@ describe('delivering events', () => {
     // A failing streak nearly a day old: the next failure switches the endpoint off.
     await sql`update webhook_endpoints set failures_in_row = ${webhookLimits.disableAfterFailures - 1}, failing_since = now() - interval '25 hours'
       where account_id = ${accountId} and id = ${ep.id}`.execute(ctx.services.db);
-    await owner.client.post('/v1/people/', { email: uniqueEmail('last-straw') });
+    const straw = await owner.client.post('/v1/people/', { email: uniqueEmail('last-straw') });
+    expect(straw.status, JSON.stringify(straw.body)).toBe(201);
     const off = await until(
       async () =>
         (await owner.client.get('/v1/webhook-endpoints')).body.endpoints.find(

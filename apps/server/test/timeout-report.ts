@@ -28,7 +28,9 @@ afterEach(async (context) => {
     const jobs = present.rows[0]?.present
       ? await client.query(
           `select id, task_identifier as task, key, queue_name as queue, priority, attempts, max_attempts, locked_at, locked_by,
-                  run_at, round(extract(epoch from now() - run_at)::numeric, 1) as due_s, left(last_error, 200) as error
+                  run_at, round(extract(epoch from now() - run_at)::numeric, 1) as due_s, left(last_error, 200) as error,
+                  revision, round(extract(epoch from now() - created_at)::numeric, 1) as created_s_ago,
+                  round(extract(epoch from now() - updated_at)::numeric, 1) as updated_s_ago
              from graphile_worker.jobs where locked_at is not null or run_at <= now() + interval '5 s'
             order by id limit 20`,
         )

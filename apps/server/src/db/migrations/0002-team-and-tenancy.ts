@@ -1,5 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 
+/** herald_enqueue as this migration wrote it (migration 0060's down writes it back). */
+export const enqueueFunction = `function herald_enqueue(task text, payload json, job_key text, run_at timestamptz, max_attempts int)
+    returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
+    begin
+      perform graphile_worker.add_job(task, payload, job_key => job_key, run_at => run_at, max_attempts => max_attempts);
+    end $fn$`;
+
 /**
  * Team invitations, API keys, sub-accounts, and row-level security: every tenant table only shows
  * rows of the account named by `herald.account_id` to the role `herald_app`, which the API assumes
@@ -45,11 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     -- graphile-worker keeps its tables to their owner; signed-in requests (role herald_app) enqueue
     -- through this owner-rights function, in their own transaction.
-    create function herald_enqueue(task text, payload json, job_key text, run_at timestamptz, max_attempts int)
-    returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    begin
-      perform graphile_worker.add_job(task, payload, job_key => job_key, run_at => run_at, max_attempts => max_attempts);
-    end $fn$;
+    create ${sql.raw(enqueueFunction)};
     revoke all on function herald_enqueue(text, json, text, timestamptz, int) from public;
     grant execute on function herald_enqueue(text, json, text, timestamptz, int) to herald_app;
 

@@ -1,5 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 
+/** herald_enqueue_soonest as this migration wrote it (migration 0060's down writes it back). */
+export const enqueueSoonestFunction = `function herald_enqueue_soonest(task text, payload json, job_key text, run_at timestamptz, max_attempts int)
+    returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
+    declare
+      waiting timestamptz;
+    begin
+      perform pg_advisory_xact_lock(hashtext('herald_enqueue:' || job_key));
+      select j.run_at into waiting from graphile_worker._private_jobs j where j.key = job_key and j.locked_at is null;
+      perform graphile_worker.add_job(task, payload, job_key => job_key,
+        run_at => least(coalesce(run_at, now()), coalesce(waiting, 'infinity')), max_attempts => max_attempts);
+    end $fn$`;
+
 /**
  * Quiet hours that change release the mail they held (issue 17).
  *
@@ -28,16 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select false;
     $fn$;
 
-    create function herald_enqueue_soonest(task text, payload json, job_key text, run_at timestamptz, max_attempts int)
-    returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    declare
-      waiting timestamptz;
-    begin
-      perform pg_advisory_xact_lock(hashtext('herald_enqueue:' || job_key));
-      select j.run_at into waiting from graphile_worker._private_jobs j where j.key = job_key and j.locked_at is null;
-      perform graphile_worker.add_job(task, payload, job_key => job_key,
-        run_at => least(coalesce(run_at, now()), coalesce(waiting, 'infinity')), max_attempts => max_attempts);
-    end $fn$;
+    create ${sql.raw(enqueueSoonestFunction)};
     revoke all on function herald_enqueue_soonest(text, json, text, timestamptz, int) from public;
     grant execute on function herald_enqueue_soonest(text, json, text, timestamptz, int) to herald_app;
   `.execute(db);

@@ -1,5 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 
+/** herald_enqueue_coalesced as this migration wrote it (migration 0060's down writes it back). */
+export const enqueueCoalescedFunction = `function herald_enqueue_coalesced(task text, payload json, job_key text, run_at timestamptz default null)
+    returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
+    begin
+      perform graphile_worker.add_job(task, payload, run_at => run_at, job_key => job_key,
+        job_key_mode => 'preserve_run_at', priority => 1);
+    end $fn$`;
+
 /**
  * Membership jobs yield to the rest (issue 56, docs/segments.md, "How soon membership follows a change").
  *
@@ -13,12 +21,7 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     drop function herald_enqueue_coalesced(text, json, text);
-    create function herald_enqueue_coalesced(task text, payload json, job_key text, run_at timestamptz default null)
-    returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    begin
-      perform graphile_worker.add_job(task, payload, run_at => run_at, job_key => job_key,
-        job_key_mode => 'preserve_run_at', priority => 1);
-    end $fn$;
+    create ${sql.raw(enqueueCoalescedFunction)};
     revoke all on function herald_enqueue_coalesced(text, json, text, timestamptz) from public;
     grant execute on function herald_enqueue_coalesced(text, json, text, timestamptz) to herald_app;
   `.execute(db);

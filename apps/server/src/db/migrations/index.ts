@@ -57,6 +57,7 @@ import * as tagMarksCheaper from './0056-tag-marks-cheaper.ts';
 import * as eventMarksByReader from './0057-event-marks-by-reader.ts';
 import * as peopleSearchShortTerms from './0058-people-search-short-terms.ts';
 import * as consentRecordsAccountKey from './0059-consent-records-account-key.ts';
+import * as enqueueWhileTaken from './0060-enqueue-while-taken.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -118,4 +119,5 @@ export const migrations: Record<string, Migration> = {
   '0057-event-marks-by-reader': eventMarksByReader,
   '0058-people-search-short-terms': peopleSearchShortTerms,
   '0059-consent-records-account-key': consentRecordsAccountKey,
+  '0060-enqueue-while-taken': enqueueWhileTaken,
 };

@@ -177,13 +177,112 @@ export async function accountsWithManyMarks(db: Database, accountIds: number[], 
   return rows.map((r) => Number(r.accountId));
 }
 
+/** Who a full rebuild adds and removes, computed once from the segment's conditions, and how many match them. */
+export interface MembershipDiff {
+  entered: number[];
+  exited: number[];
+  total: number;
+}
+
+/** The people of the account who match `filter` and are not members, the members who no longer match, in id order. */
+export async function membershipDiff(
+  db: Database,
+  accountId: number,
+  segmentId: number,
+  filter: RawBuilder<SqlBool>,
+): Promise<MembershipDiff> {
+  const { rows } = await sql<{ entered: string[]; exited: string[]; total: number }>`
+    with target as materialized (select p.id from people p where ${filter}),
+    existing as materialized (
+      select o.person_id from segment_members o where o.account_id = ${accountId} and o.segment_id = ${segmentId}
+    )
+    select
+      array(select d.id from (select t.id from target t except select e.person_id from existing e) d order by d.id) as entered,
+      array(select d.id from (select e.person_id as id from existing e except select t.id from target t) d order by d.id) as exited,
+      (select count(*) from target)::int as total`.execute(db);
+  const row = rows[0]!;
+  return { entered: row.entered.map(Number), exited: row.exited.map(Number), total: row.total };
+}
+
+/**
+ * Apply part of a rebuild's difference: add `entered` (those still in the account: one deleted since the difference
+ * was taken is passed over), remove `exited`, and record each entry and exit (unless `recordEvents` is false). As
+ * applyMembership, only for the segment version it was computed for. The count is set by setMemberCount.
+ */
+export async function applyMembershipChunk(
+  db: Database,
+  accountId: number,
+  segment: { id: number; version: number },
+  entered: number[],
+  exited: number[],
+  recordEvents: boolean,
+): Promise<MembershipChange> {
+  const { rows } = await sql<{ entered: number; left: number; applied: boolean }>`
+    with current_version as (
+      select 1 from segments s where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
+      for key share
+    ),
+    entered as (
+      insert into segment_members (account_id, segment_id, person_id)
+      select ${accountId}::bigint, ${segment.id}::bigint, p.id from people p
+      where p.account_id = ${accountId} and p.id = any(${intArray(entered)}::bigint[]) and exists (select 1 from current_version)
+      order by p.id
+      returning person_id
+    ),
+    exited as (
+      delete from segment_members m
+      where m.account_id = ${accountId} and m.segment_id = ${segment.id} and exists (select 1 from current_version)
+        and m.person_id = any(${intArray(exited)}::bigint[])
+      returning person_id
+    ),
+    recorded as (
+      insert into events (account_id, person_id, type, name, data, source)
+      select ${accountId}::bigint, c.person_id, 'segment', c.name, jsonb_build_object('segmentId', ${segment.id}::bigint), 'segments'
+      from (select person_id, 'entered' as name from entered union all select person_id, 'left' from exited) c
+      where ${recordEvents}::boolean
+      returning 1
+    )
+    select (select count(*) from entered)::int as entered, (select count(*) from exited)::int as left,
+      exists (select 1 from current_version) as applied, (select count(*) from recorded)::int as recorded`.execute(
+    db,
+  );
+  const row = rows[0]!;
+  return { entered: row.entered, left: row.left, applied: row.applied };
+}
+
+/** A rebuild's end: the cached count (`count`, or the members counted now) and the time of the build. */
+export async function setMemberCount(
+  db: Database,
+  accountId: number,
+  segment: { id: number; version: number },
+  count: number | null,
+): Promise<void> {
+  await sql`
+    update segments s set refreshed_at = now(),
+      member_count = ${count ?? sql`(select count(*) from segment_members m where m.account_id = ${accountId} and m.segment_id = ${segment.id})`}
+    where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}`.execute(
+    db,
+  );
+}
+
 /** The lock key of one segment's membership changes. */
 const membershipLock = (segmentId: number) =>
   sql`hashtextextended('segment-membership', ${segmentId}::bigint)`;
 
-/** Wait for the right to change a segment's members, until the transaction ends (a rebuild does this). */
+/** Wait for the right to change a segment's members, until the transaction ends. */
 export async function lockSegmentMembership(db: Database, segmentId: number) {
   await sql`select pg_advisory_xact_lock(${membershipLock(segmentId)})`.execute(db);
+}
+
+/**
+ * Hold the right to change a segment's members across transactions, on this connection, until `release` (a rebuild
+ * applied in chunks: it conflicts with lockSegmentMembership and tryLockSegmentMembership of the others).
+ */
+export async function holdSegmentMembership(connection: Database, segmentId: number) {
+  await sql`select pg_advisory_lock(${membershipLock(segmentId)})`.execute(connection);
+  return async () => {
+    await sql`select pg_advisory_unlock(${membershipLock(segmentId)})`.execute(connection);
+  };
 }
 
 /** Take the right to change a segment's members if no one holds it (until the transaction ends). */

@@ -13,13 +13,16 @@ import { startPoller } from '../../jobs/poller.ts';
 import type { Services } from '../../services.ts';
 import {
   applyMembership,
+  applyMembershipChunk,
   accountsWithDirtyMarks,
   accountsWithManyMarks,
   accountsWithSegments,
   clearDirtyPeople,
-  lockSegmentMembership,
+  holdSegmentMembership,
   markAccountDirty,
   markPeopleDirty,
+  membershipDiff,
+  setMemberCount,
   takeDirtyAccount,
   takeDirtyPeople,
   tryLockSegmentMembership,
@@ -66,27 +69,88 @@ async function refreshMembers(
 }
 
 /**
- * The `refresh-segment` job: rebuild one segment's members from its conditions. Its first build
- * records no entered events (the people were there before the segment); later builds do.
+ * A rebuild that adds or removes more people than this applies them in parts of this size, each committed on its own
+ * (docs/segments.md, "A big rebuild in parts"): a flow on entering the segment starts on the first part's people
+ * while the rest are written.
+ */
+export const rebuildChunk = 10_000;
+
+/**
+ * The `refresh-segment` job: rebuild one segment's members from its conditions. Its first build records no entered
+ * events (the people were there before the segment) and is one statement. A later build records each entry and exit:
+ * who enters and who leaves is worked out once, and a difference of up to `rebuildChunk` people is applied in the
+ * same transaction, a larger one in parts, each committed, while this connection holds the segment's membership lock.
+ * A refresh of marked changes leaves the segment to a later round meanwhile, so no change is lost between the parts:
+ * the marks made after the difference was taken are followed once the rebuild is done. `parts` is for tests.
  */
 export async function runSegmentRefresh(
   services: Services,
   accountId: number,
   segmentId: number,
+  parts: { size?: number; afterPart?: (part: number) => Promise<void> } = {},
 ): Promise<void> {
-  await withAccount(services.db, accountId, async (db) => {
-    await asJob(db);
-    // While an import merges (it holds the account's refreshes), a rebuild would compete with it over the
-    // same people: the account is marked instead, and every segment is rebuilt once the import is done.
-    if (!(await refreshesFree(db, accountId))) {
-      await markAccountDirty(db, accountId);
-      return;
+  const size = parts.size ?? rebuildChunk;
+  await services.db.connection().execute(async (connection) => {
+    const release = await holdSegmentMembership(connection, segmentId);
+    try {
+      const planned = await withAccount(connection, accountId, async (db) => {
+        await asJob(db);
+        // While an import merges (it holds the account's refreshes), a rebuild would compete with it over the
+        // same people: the account is marked instead, and every segment is rebuilt once the import is done.
+        if (!(await refreshesFree(db, accountId))) {
+          await markAccountDirty(db, accountId);
+          return null;
+        }
+        const { ctx, rows } = await loadCompileContext(db, accountId);
+        const row = rows.find((r) => r.id === segmentId);
+        if (!row || !keepsMembers(row)) return null;
+        const compiled = await storedSegmentFilter(services.events, row, ctx);
+        // A segment whose conditions no longer hold (a field deleted since) keeps its members until it is edited.
+        if ('problem' in compiled) return null;
+        // A first build records no entries (the people were there before the segment), and so starts no flow: one
+        // statement writes it, as that is the cheapest way.
+        const recordEvents = row.refreshedAt !== null;
+        if (!recordEvents) {
+          await applyMembership(db, accountId, row, compiled.filter, null, false);
+          return null;
+        }
+        const diff = await membershipDiff(db, accountId, row.id, compiled.filter);
+        if (diff.entered.length + diff.exited.length > size) return { row, diff, recordEvents };
+        const change = await applyMembershipChunk(
+          db,
+          accountId,
+          row,
+          diff.entered,
+          diff.exited,
+          recordEvents,
+        );
+        if (change.applied) await setMemberCount(db, accountId, row, diff.total);
+        return null;
+      });
+      if (!planned) return;
+      const { row, diff, recordEvents } = planned;
+      const rounds = Math.ceil(Math.max(diff.entered.length, diff.exited.length) / size);
+      for (let round = 0; round < rounds; round++) {
+        const part = (ids: number[]) => ids.slice(round * size, (round + 1) * size);
+        const change = await withAccount(connection, accountId, async (db) => {
+          await asJob(db);
+          return applyMembershipChunk(
+            db,
+            accountId,
+            row,
+            part(diff.entered),
+            part(diff.exited),
+            recordEvents,
+          );
+        });
+        // Edited or deleted meanwhile: saving queued a rebuild of the new conditions.
+        if (!change.applied) return;
+        await parts.afterPart?.(round);
+      }
+      await withAccount(connection, accountId, (db) => setMemberCount(db, accountId, row, null));
+    } finally {
+      await release();
     }
-    await lockSegmentMembership(db, segmentId);
-    const { ctx, rows } = await loadCompileContext(db, accountId);
-    const row = rows.find((r) => r.id === segmentId);
-    if (!row || !keepsMembers(row)) return;
-    await refreshMembers(services.events, db, accountId, row, ctx, null, row.refreshedAt !== null);
   });
 }
 

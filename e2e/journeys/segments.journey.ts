@@ -74,7 +74,12 @@ describe('segments', () => {
     await choose(page, drawer, 'Tag', 'vip');
     await drawer.getByTestId('live-count').filter({ hasText: '1 person matches' }).waitFor();
     await screenshot(page, 'segment-editor');
+    // Creating the segment showed the same message, which may still be up: wait for the save's own answer.
+    const saved = page.waitForResponse(
+      (r) => r.request().method() === 'PATCH' && new URL(r.url()).pathname.startsWith('/v1/segments/'),
+    );
     await drawer.getByRole('button', { name: 'Save segment' }).click();
+    expect((await saved).status()).toBe(200);
     await page.getByText('Segment saved.').first().waitFor();
 
     // After a reload the conditions are still there and the table lists exactly the matching person.

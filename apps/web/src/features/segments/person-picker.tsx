@@ -24,11 +24,17 @@ export function PersonPicker({
   const people = usePeopleSearch(query, { enabled: query !== '' });
   const options = useMemo(() => {
     const found = (people.data?.pages ?? []).flatMap((p) => p.users).slice(0, 20);
+    // The chosen person keeps the label they were picked with. Select writes a chosen option's label back into the
+    // search box whenever that label changes, so a late answer to an earlier search (naming them differently) would
+    // wipe what is being typed.
     const items = found.map((p) => ({
       value: String(p.id),
-      label: [p.email ?? `Person ${p.id}`, [p.firstName, p.lastName].filter(Boolean).join(' ')]
-        .filter(Boolean)
-        .join(' · '),
+      label:
+        value && p.id === value.id
+          ? value.label
+          : [p.email ?? `Person ${p.id}`, [p.firstName, p.lastName].filter(Boolean).join(' ')]
+              .filter(Boolean)
+              .join(' · '),
     }));
     if (isId && !items.some((i) => i.value === search.trim()))
       items.unshift({ value: search.trim(), label: `Person #${search.trim()}` });

@@ -4,6 +4,28 @@ import { enqueueSoonestFunction } from './0024-quiet-hours-release.ts';
 import { enqueueCoalescedFunction } from './0055-membership-jobs-yield.ts';
 
 /**
+ * The body of a function that calls add_job (`call`) until it returns a job, at most three times; each try's
+ * statements see what committed before it, so the second finds the worker's lock. With `soonest`, the key's lock is
+ * taken first and each try reads the key's waiting job again (`waiting`, which `call` uses).
+ */
+const untilAdded = (call: string, soonest = false) =>
+  sql.raw(`
+    declare
+      added record;
+      waiting timestamptz;
+    begin
+      ${soonest ? "perform pg_advisory_xact_lock(hashtext('herald_enqueue:' || job_key));" : ''}
+      for try in 1..3 loop
+        ${soonest ? 'select j.run_at into waiting from graphile_worker._private_jobs j where j.key = job_key and j.locked_at is null;' : ''}
+        added := ${call};
+        if added.id is not null then
+          return;
+        end if;
+      end loop;
+      raise exception 'The job % (%) could not be queued: its waiting job was taken three times over.', task, job_key;
+    end`);
+
+/**
  * A keyed job asked for while a worker is taking it is no longer dropped (docs/operations.md, "Jobs asked for while
  * a worker takes them").
  *
@@ -24,50 +46,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create or replace function herald_enqueue(task text, payload json, job_key text, run_at timestamptz, max_attempts int)
     returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    declare
-      added record;
-    begin
-      for try in 1..3 loop
-        added := graphile_worker.add_job(task, payload, job_key => job_key, run_at => run_at, max_attempts => max_attempts);
-        if added.id is not null then
-          return;
-        end if;
-      end loop;
-      raise exception 'The job % (%) could not be queued: its waiting job was taken three times over.', task, job_key;
-    end $fn$;
+    ${untilAdded('graphile_worker.add_job(task, payload, job_key => job_key, run_at => run_at, max_attempts => max_attempts)')}
+    $fn$;
 
     create or replace function herald_enqueue_soonest(task text, payload json, job_key text, run_at timestamptz, max_attempts int)
     returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    declare
-      waiting timestamptz;
-      added record;
-    begin
-      perform pg_advisory_xact_lock(hashtext('herald_enqueue:' || job_key));
-      for try in 1..3 loop
-        select j.run_at into waiting from graphile_worker._private_jobs j where j.key = job_key and j.locked_at is null;
-        added := graphile_worker.add_job(task, payload, job_key => job_key,
-          run_at => least(coalesce(run_at, now()), coalesce(waiting, 'infinity')), max_attempts => max_attempts);
-        if added.id is not null then
-          return;
-        end if;
-      end loop;
-      raise exception 'The job % (%) could not be queued: its waiting job was taken three times over.', task, job_key;
-    end $fn$;
+    ${untilAdded(
+      `graphile_worker.add_job(task, payload, job_key => job_key,
+          run_at => least(coalesce(run_at, now()), coalesce(waiting, 'infinity')), max_attempts => max_attempts)`,
+      true,
+    )}
+    $fn$;
 
     create or replace function herald_enqueue_coalesced(task text, payload json, job_key text, run_at timestamptz default null)
     returns void language plpgsql security definer set search_path = pg_catalog, public as $fn$
-    declare
-      added record;
-    begin
-      for try in 1..3 loop
-        added := graphile_worker.add_job(task, payload, run_at => run_at, job_key => job_key,
-          job_key_mode => 'preserve_run_at', priority => 1);
-        if added.id is not null then
-          return;
-        end if;
-      end loop;
-      raise exception 'The job % (%) could not be queued: its waiting job was taken three times over.', task, job_key;
-    end $fn$;
+    ${untilAdded(
+      `graphile_worker.add_job(task, payload, run_at => run_at, job_key => job_key,
+          job_key_mode => 'preserve_run_at', priority => 1)`,
+    )}
+    $fn$;
   `.execute(db);
 }
 

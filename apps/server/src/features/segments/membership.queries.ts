@@ -11,6 +11,27 @@ export interface MembershipChange {
 }
 
 /**
+ * The first CTE of every statement that changes a segment's members: the segment at the version the change was worked
+ * out for. The key-share lock holds off a concurrent delete of the segment until this commits, and finds no row when
+ * one committed meanwhile (so no member is written for a segment that is gone or changed).
+ */
+const currentVersion = (accountId: number, segment: { id: number; version: number }) => sql`
+    current_version as (
+      select 1 from segments s where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
+      for key share
+    )`;
+
+/** The CTE that records each row of `entered` and `exited` as a segment event (none when `recordEvents` is false). */
+const recordedChanges = (accountId: number, segmentId: number, recordEvents: boolean) => sql`
+    recorded as (
+      insert into events (account_id, person_id, type, name, data, source)
+      select ${accountId}::bigint, c.person_id, 'segment', c.name, jsonb_build_object('segmentId', ${segmentId}::bigint), 'segments'
+      from (select person_id, 'entered' as name from entered union all select person_id, 'left' from exited) c
+      where ${recordEvents}::boolean
+      returning 1
+    )`;
+
+/**
  * Bring one segment's members in line with `filter`, for everyone (`personIds` null) or for the given
  * people, in one statement: insert who is missing, delete who no longer matches, record each entry
  * and exit as an event (unless `recordEvents` is false), and keep the cached count. It commits only
@@ -27,12 +48,7 @@ export async function applyMembership(
   const some = personIds !== null;
   const ids = intArray(personIds ?? []);
   const { rows } = await sql<{ entered: number; left: number; applied: number }>`
-    -- The key-share lock holds off a concurrent delete of the segment until this commits, and finds no row
-    -- when one committed meanwhile (so no member is written for a segment that is gone).
-    with current_version as (
-      select 1 from segments s where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
-      for key share
-    ),
+    with ${currentVersion(accountId, segment)},
     target as materialized (
       select p.id from people p where ${filter} ${some ? sql`and p.id = any(${ids}::bigint[])` : sql``}
     ),
@@ -41,7 +57,7 @@ export async function applyMembership(
       where o.account_id = ${accountId} and o.segment_id = ${segment.id} ${some ? sql`and o.person_id = any(${ids}::bigint[])` : sql``}
     ),
     -- Who is not a member yet, by set difference (hashed or sorted, never a nested loop), inserted plainly: every
-    -- change of a segment's members holds its lock (lockSegmentMembership, tryLockSegmentMembership), so no one
+    -- change of a segment's members holds its lock (holdSegmentMembership, tryLockSegmentMembership), so no one
     -- else adds a member meanwhile. ON CONFLICT checked each row against the primary key first: a third of a build's
     -- insert (docs/segments.md, "How a build writes its members").
     entered as (
@@ -60,13 +76,7 @@ export async function applyMembership(
         and m.person_id = any(array(select e.person_id from existing e except select t.id from target t))
       returning person_id
     ),
-    recorded as (
-      insert into events (account_id, person_id, type, name, data, source)
-      select ${accountId}::bigint, c.person_id, 'segment', c.name, jsonb_build_object('segmentId', ${segment.id}::bigint), 'segments'
-      from (select person_id, 'entered' as name from entered union all select person_id, 'left' from exited) c
-      where ${recordEvents}::boolean
-      returning 1
-    ),
+    ${recordedChanges(accountId, segment.id, recordEvents)},
     counted as (
       update segments s set
         member_count = ${
@@ -218,10 +228,7 @@ export async function applyMembershipChunk(
   recordEvents: boolean,
 ): Promise<MembershipChange> {
   const { rows } = await sql<{ entered: number; left: number; applied: boolean }>`
-    with current_version as (
-      select 1 from segments s where s.account_id = ${accountId} and s.id = ${segment.id} and s.version = ${segment.version}
-      for key share
-    ),
+    with ${currentVersion(accountId, segment)},
     entered as (
       insert into segment_members (account_id, segment_id, person_id)
       select ${accountId}::bigint, ${segment.id}::bigint, p.id from people p
@@ -235,13 +242,7 @@ export async function applyMembershipChunk(
         and m.person_id = any(${intArray(exited)}::bigint[])
       returning person_id
     ),
-    recorded as (
-      insert into events (account_id, person_id, type, name, data, source)
-      select ${accountId}::bigint, c.person_id, 'segment', c.name, jsonb_build_object('segmentId', ${segment.id}::bigint), 'segments'
-      from (select person_id, 'entered' as name from entered union all select person_id, 'left' from exited) c
-      where ${recordEvents}::boolean
-      returning 1
-    )
+    ${recordedChanges(accountId, segment.id, recordEvents)}
     select (select count(*) from entered)::int as entered, (select count(*) from exited)::int as left,
       exists (select 1 from current_version) as applied, (select count(*) from recorded)::int as recorded`.execute(
     db,

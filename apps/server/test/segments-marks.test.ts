@@ -9,7 +9,7 @@ import { withAccount } from '../src/db/tenancy.ts';
 import { holdSegmentRefreshes } from '../src/db/refresh-hold.ts';
 import {
   accountsWithDirtyMarks,
-  lockSegmentMembership,
+  holdSegmentMembership,
   markPeopleDirty,
   takeDirtyPeople,
 } from '../src/features/segments/membership.queries.ts';
@@ -238,10 +238,11 @@ describe('segment marks', () => {
     let locked!: () => void;
     const lockTaken = new Promise<void>((resolve) => (locked = resolve));
     // A rebuild of the account's New segment holds its membership meanwhile.
-    const rebuild = ctx.services.db.transaction().execute(async (trx) => {
-      await lockSegmentMembership(trx, segments[0]!.id);
+    const rebuild = ctx.services.db.connection().execute(async (connection) => {
+      const unlock = await holdSegmentMembership(connection, segments[0]!.id);
       locked();
       await released;
+      await unlock();
     });
     await lockTaken;
     let before = 0;

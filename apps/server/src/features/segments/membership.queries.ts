@@ -270,14 +270,9 @@ export async function setMemberCount(
 const membershipLock = (segmentId: number) =>
   sql`hashtextextended('segment-membership', ${segmentId}::bigint)`;
 
-/** Wait for the right to change a segment's members, until the transaction ends. */
-export async function lockSegmentMembership(db: Database, segmentId: number) {
-  await sql`select pg_advisory_xact_lock(${membershipLock(segmentId)})`.execute(db);
-}
-
 /**
  * Hold the right to change a segment's members across transactions, on this connection, until `release` (a rebuild
- * applied in chunks: it conflicts with lockSegmentMembership and tryLockSegmentMembership of the others).
+ * applied in parts; tryLockSegmentMembership of a refresh of marks fails meanwhile).
  */
 export async function holdSegmentMembership(connection: Database, segmentId: number) {
   await sql`select pg_advisory_lock(${membershipLock(segmentId)})`.execute(connection);

@@ -24,7 +24,8 @@ export async function resolveByEmail(
         where account_id = ${accountId} and email_key = any(${keys}::text[])`.execute(db)
     ).rows;
   const found = new Map((await find([...byKey.keys()])).map((r) => [r.key, Number(r.id)]));
-  const missing = [...byKey.keys()].filter((key) => !found.has(key));
+  // In key order: two transactions creating some of the same people wait for each other in one order, never in a cycle.
+  const missing = [...byKey.keys()].filter((key) => !found.has(key)).sort();
   if (missing.length === 0) return found;
   const { rows: inserted } = await sql<{ id: number; key: string }>`insert into people (account_id, email)
     select ${accountId}, e from unnest(${missing.map((key) => byKey.get(key)!)}::text[]) e
@@ -163,18 +164,21 @@ export async function writeIdentified(db: Database, accountId: number, writes: I
         sql`fields = case when u.f is null then p.fields else jsonb_strip_nulls(p.fields || u.f) end`,
       );
     if (withValues.some((w) => w.tags.length)) sets.push(sql`tags = ${addTags}`);
-    const payload = withValues.map((w) => ({
-      id: w.id,
-      c: w.columns,
-      f: Object.keys(w.fields).length ? w.fields : null,
-      t: w.tags,
-    }));
+    // In id order, as the tags-only payload below: two batches updating the same people lock them in one order.
+    const payload = withValues
+      .sort((a, b) => a.id - b.id)
+      .map((w) => ({
+        id: w.id,
+        c: w.columns,
+        f: Object.keys(w.fields).length ? w.fields : null,
+        t: w.tags,
+      }));
     await sql`update people p set ${sql.join(sets)}, updated_at = now()
       from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as u(id bigint, c jsonb, f jsonb, t text[])
       where p.account_id = ${accountId} and p.id = u.id`.execute(db);
   }
   if (tagsOnly.length) {
-    const payload = tagsOnly.map((w) => ({ id: w.id, t: w.tags }));
+    const payload = tagsOnly.sort((a, b) => a.id - b.id).map((w) => ({ id: w.id, t: w.tags }));
     await sql`update people p set tags = ${addTags}, updated_at = now()
       from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as u(id bigint, t text[])
       where p.account_id = ${accountId} and p.id = u.id and not (p.tags @> u.t)`.execute(db);

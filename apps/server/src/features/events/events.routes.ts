@@ -9,7 +9,8 @@ import {
 import { z } from 'zod';
 import { route } from '../../http/route.ts';
 import { seenOf } from '../consent/consent.queries.ts';
-import { ingest, ingestAccount, listEvents, personMetrics } from './events.service.ts';
+import { ingestAccount, listEvents, personMetrics } from './events.service.ts';
+import { ingest } from './ingest-groups.ts';
 
 const writeKeyOf = (headers: Record<string, string | string[] | undefined>) => {
   const value = headers['x-write-key'];

@@ -1,7 +1,6 @@
 import { peopleMessages, type IngestMessage } from '@herald/contracts';
 import { z } from 'zod';
 import type { Database } from '../../db/connection.ts';
-import { withAccount } from '../../db/tenancy.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Session } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
@@ -44,20 +43,6 @@ export async function ingestAccount(
 }
 
 /**
- * Identify people and record events in batches: people are resolved set-wise (by email, then the
- * account's user id, then the anonymous id), events are written in one multi-row insert.
- * A message that fails its checks is reported by index; the others are kept.
- */
-export async function ingest(
-  services: Services,
-  accountId: number,
-  batch: IngestMessage[],
-  seen: Seen = unseen,
-) {
-  return withAccount(services.db, accountId, (db) => ingestIn(db, accountId, batch, undefined, seen));
-}
-
-/**
  * What a caller that resolved the people itself gives `ingestIn` (the Tracking API, which links anonymous ids to
  * user ids first): each message's person and its event's `data`, by index.
  */
@@ -66,13 +51,20 @@ export interface ResolvedIngest {
   data: Record<string, unknown>[];
 }
 
-/** `ingest` in the caller's transaction (`withAccount`); `resolved` replaces the people lookups and the events' data. */
+/**
+ * Identify people and record events in the caller's transaction (`withAccount`): people are resolved set-wise (by
+ * email, then the account's user id, then the anonymous id), events are written in one multi-row insert. A message
+ * that fails its checks is reported by index; the others are kept. `resolved` replaces the people lookups and the
+ * events' data.
+ * `seen` is who sent the batch, or, for calls written together (ingest-groups.ts), who sent the message at an index:
+ * a person the batch creates subscribes with what the call of the first message naming them showed.
+ */
 export async function ingestIn(
   db: Database,
   accountId: number,
   batch: IngestMessage[],
   resolved?: ResolvedIngest,
-  seen: Seen = unseen,
+  seen: Seen | ((index: number) => Seen) = unseen,
 ) {
   const rejected: { index: number; message: string }[] = [];
   const valid: { index: number; message: IngestMessage }[] = [];
@@ -193,8 +185,35 @@ export async function ingestIn(
   await writeIdentified(db, accountId, [...writes.values()]);
   await insertEvents(db, rows);
   // People the API brought in subscribe; with double opt-in on they wait for confirmation (docs/senders-and-consent.md).
-  await subscribeArrivals(db, accountId, created, { source: 'api', seen, formKey: null });
+  for (const [arrival, people] of arrivalsBySeen(created, valid, personOf, seen))
+    await subscribeArrivals(db, accountId, people, { source: 'api', seen: arrival, formKey: null });
   return { accepted: batch.length - rejected.length, rejected: rejected.sort((a, b) => a.index - b.index) };
+}
+
+/**
+ * The people a batch created, by who sent the first message that named each (one entry for a single call). Calls
+ * that showed the same address and user agent share an entry, so a group of calls from one sender subscribes its
+ * people in one statement.
+ */
+function arrivalsBySeen(
+  created: number[],
+  valid: { index: number; message: IngestMessage }[],
+  personOf: (message: IngestMessage) => number | undefined,
+  seen: Seen | ((index: number) => Seen),
+): [Seen, number[]][] {
+  if (!created.length) return [];
+  if (typeof seen !== 'function') return [[seen, created]];
+  const waiting = new Set(created);
+  const groups = new Map<string, [Seen, number[]]>();
+  for (const { index, message } of valid) {
+    const personId = personOf(message);
+    if (personId === undefined || !waiting.delete(personId)) continue;
+    const arrival = seen(index);
+    const key = JSON.stringify([arrival.ip, arrival.userAgent]);
+    const group = groups.get(key) ?? groups.set(key, [arrival, []]).get(key)!;
+    group[1].push(personId);
+  }
+  return [...groups.values()];
 }
 
 /** One more identify call for a person: later columns and fields win (a null field removes it), tags add up. */

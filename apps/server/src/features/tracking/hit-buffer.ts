@@ -4,8 +4,9 @@
  * of its batch, so a flush sends a batch as it is and does not hold up the requests of its moment while it makes
  * 5,000 lines. The bytes are outside the JavaScript heap: waiting hits are nothing for the young generation's
  * collections to copy and promote (kept as strings, each line was copied several times and then collected by a
- * full collection). A request never waits for the database. If the database is away, hits are kept up to a limit
- * and the newest beyond it are dropped (counted), so a long outage cannot exhaust memory.
+ * full collection). A request does not wait for the database while the buffer has room. Past a limit of waiting
+ * hits (the database slower than the hits, or away), requests wait for room (`whenRoom`) up to `holdMs`, and only
+ * past that is a hit answered and dropped (counted), so a long outage cannot exhaust memory.
  */
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
@@ -32,6 +33,8 @@ export interface HitBufferOptions {
   flushRows?: number;
   /** Hits kept while the database does not take them; more are dropped. */
   maxWaiting?: number;
+  /** How long an answer waits for room (`whenRoom`) before it goes and its hit is dropped. */
+  holdMs?: number;
 }
 
 /** The key the `sent` event names its source by (deliveries.queries.ts recordSent); opens and clicks use the same. */
@@ -110,6 +113,10 @@ export class HitBuffer {
   /** Hits written, and hits dropped because too many were waiting. */
   written = 0;
   dropped = 0;
+  /** Requests held back while the buffer is full (`whenRoom`), oldest first, with when each came. */
+  private held: { run: () => void; atMs: number }[] = [];
+  private heldTimer: NodeJS.Timeout | undefined;
+  private readonly holdMs: number;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -117,6 +124,7 @@ export class HitBuffer {
   ) {
     this.flushRows = options.flushRows ?? 5000;
     this.maxWaiting = options.maxWaiting ?? 200_000;
+    this.holdMs = options.holdMs ?? 10_000;
     this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.timer.unref();
     // herald_spool_size and herald_ingest_lag_seconds (lib/prometheus.ts), read when Prometheus scrapes.
@@ -153,6 +161,42 @@ export class HitBuffer {
     return this.waitingRows;
   }
 
+  /** Requests waiting for room. */
+  get holding(): number {
+    return this.held.length;
+  }
+
+  /**
+   * Run `handle` (which records at most one hit, and answers) when its hit would be kept: at once when there is
+   * room and no request waits before it; else once a flush takes a batch from the waiting ones, in the order
+   * the requests came. So while the database takes hits more slowly than they come, answers slow down to its pace
+   * rather than hits being dropped. A request that waited `holdMs` (the database away) runs anyway: it is
+   * answered, and its hit dropped and counted, as before.
+   */
+  whenRoom(handle: () => void): void {
+    if (!this.held.length && this.waitingRows < this.maxWaiting) return handle();
+    this.held.push({ run: handle, atMs: Date.now() });
+    if (!this.heldTimer) {
+      this.heldTimer = setInterval(() => this.release(), Math.min(250, this.holdMs));
+      this.heldTimer.unref();
+    }
+  }
+
+  /** Run the held requests there is room for, and those that waited too long. */
+  private release(all = false) {
+    const now = Date.now();
+    while (this.held.length) {
+      const first = this.held[0]!;
+      if (!all && this.waitingRows >= this.maxWaiting && now - first.atMs < this.holdMs) break;
+      this.held.shift();
+      first.run();
+    }
+    if (!this.held.length && this.heldTimer) {
+      clearInterval(this.heldTimer);
+      this.heldTimer = undefined;
+    }
+  }
+
   /** Write what is waiting (after the flush under way, if any); resolves when it is in the table or kept for the next try. */
   async flush(): Promise<void> {
     while (this.running) await this.running;
@@ -160,6 +204,7 @@ export class HitBuffer {
     if (!batch) return;
     this.waitingRows -= batch.rows;
     this.writing = batch;
+    if (this.held.length) this.release();
     this.running = this.write(batch).finally(() => {
       this.running = undefined;
     });
@@ -239,6 +284,8 @@ export class HitBuffer {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    // Held requests are answered now; their hits are written below when they fit.
+    this.release(true);
     this.unregister();
     for (let tries = 0; this.waiting.length > 0 || this.running; tries++) {
       try {

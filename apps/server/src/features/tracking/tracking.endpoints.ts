@@ -108,6 +108,8 @@ export function createTrackingEndpoints(
   });
   const invalidAnswer = trackingHeaders(services.config, invalidHeaders);
   let buffer: HitBuffer | undefined;
+  /** Handle a request now, or once the buffer has room for its hit (HitBuffer.whenRoom). */
+  const whenRoom = (handle: () => void) => (buffer ? buffer.whenRoom(handle) : handle());
 
   const record = (
     ip: string,
@@ -198,11 +200,13 @@ export function createTrackingEndpoints(
       const query = url.indexOf('?');
       const rest = url.slice((isOpen ? openPath : clickPath).length, query < 0 ? url.length : query);
       if (isOpen) {
-        open(rest, clientIp(request), request.headers['user-agent'], isHead);
-        // The image as a latin1 string: Node then sends it in the same write as the header.
-        response.writeHead(200, pixelAnswer(request));
-        if (isHead) response.end();
-        else response.end(pixelText, 'latin1');
+        whenRoom(() => {
+          open(rest, clientIp(request), request.headers['user-agent'], isHead);
+          // The image as a latin1 string: Node then sends it in the same write as the header.
+          response.writeHead(200, pixelAnswer(request));
+          if (isHead) response.end();
+          else response.end(pixelText, 'latin1');
+        });
         return true;
       }
       const search = query < 0 ? '' : url.slice(query + 1);
@@ -211,12 +215,14 @@ export function createTrackingEndpoints(
         if (target) response.writeHead(302, { location: target, ...redirectAnswer(request) }).end();
         else response.writeHead(404, invalidAnswer(request)).end(isHead ? undefined : invalidLinkPage);
       };
-      const target =
-        links.length === 1
-          ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead)
-          : null;
-      if (target instanceof Promise) void target.then(answer);
-      else answer(target);
+      whenRoom(() => {
+        const target =
+          links.length === 1
+            ? click(rest, links[0], clientIp(request), request.headers['user-agent'], isHead)
+            : null;
+        if (target instanceof Promise) void target.then(answer);
+        else answer(target);
+      });
       return true;
     },
 
@@ -225,22 +231,32 @@ export function createTrackingEndpoints(
       buffer = hits;
       buffers.set(app, hits);
       app.addHook('onClose', async () => hits.close());
-      const openRoute = (request: FastifyRequest, reply: FastifyReply) => {
-        open(
-          (request.params as { '*'?: string })['*'] ?? '',
-          request.ip,
-          request.headers['user-agent'],
-          request.method === 'HEAD',
+      // The hit is recorded in whenRoom's callback itself, so the room it was given is still there.
+      const openRoute = (request: FastifyRequest, reply: FastifyReply) =>
+        new Promise<FastifyReply>((resolve) =>
+          whenRoom(() => {
+            open(
+              (request.params as { '*'?: string })['*'] ?? '',
+              request.ip,
+              request.headers['user-agent'],
+              request.method === 'HEAD',
+            );
+            resolve(reply.code(200).headers(pixelHeaders).send(pixel));
+          }),
         );
-        return reply.code(200).headers(pixelHeaders).send(pixel);
-      };
       const clickRoute = async (request: FastifyRequest, reply: FastifyReply) => {
-        const target = await click(
-          (request.params as { '*'?: string })['*'] ?? '',
-          (request.query as Record<string, unknown>).u,
-          request.ip,
-          request.headers['user-agent'],
-          request.method === 'HEAD',
+        const target = await new Promise<string | null>((resolve) =>
+          whenRoom(() =>
+            resolve(
+              click(
+                (request.params as { '*'?: string })['*'] ?? '',
+                (request.query as Record<string, unknown>).u,
+                request.ip,
+                request.headers['user-agent'],
+                request.method === 'HEAD',
+              ),
+            ),
+          ),
         );
         if (!target) return reply.code(404).headers(invalidHeaders).send(invalidLinkPage);
         return reply

@@ -35,6 +35,8 @@ export interface HitBufferOptions {
   maxWaiting?: number;
   /** How long an answer waits for room (`whenRoom`) before it goes and its hit is dropped. */
   holdMs?: number;
+  /** Requests that wait for room at most; more are answered at once and their hits dropped. */
+  maxHeld?: number;
 }
 
 /** The key the `sent` event names its source by (deliveries.queries.ts recordSent); opens and clicks use the same. */
@@ -117,6 +119,7 @@ export class HitBuffer {
   private held: { run: () => void; atMs: number }[] = [];
   private heldTimer: NodeJS.Timeout | undefined;
   private readonly holdMs: number;
+  private readonly maxHeld: number;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -125,6 +128,7 @@ export class HitBuffer {
     this.flushRows = options.flushRows ?? 5000;
     this.maxWaiting = options.maxWaiting ?? 200_000;
     this.holdMs = options.holdMs ?? 10_000;
+    this.maxHeld = options.maxHeld ?? 10_000;
     this.timer = setInterval(() => void this.flush(), options.flushMs ?? 1000);
     this.timer.unref();
     // herald_spool_size and herald_ingest_lag_seconds (lib/prometheus.ts), read when Prometheus scrapes.
@@ -171,10 +175,12 @@ export class HitBuffer {
    * room and no request waits before it; else once a flush takes a batch from the waiting ones, in the order
    * the requests came. So while the database takes hits more slowly than they come, answers slow down to its pace
    * rather than hits being dropped. A request that waited `holdMs` (the database away) runs anyway: it is
-   * answered, and its hit dropped and counted, as before.
+   * answered, and its hit dropped and counted, as before; so does one that finds `maxHeld` requests waiting (each
+   * holds its connection).
    */
   whenRoom(handle: () => void): void {
     if (!this.held.length && this.waitingRows < this.maxWaiting) return handle();
+    if (this.held.length >= this.maxHeld) return handle();
     this.held.push({ run: handle, atMs: Date.now() });
     if (!this.heldTimer) {
       this.heldTimer = setInterval(() => this.release(), Math.min(250, this.holdMs));

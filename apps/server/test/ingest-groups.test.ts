@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitingIngestCalls } from '../src/features/events/ingest-groups.ts';
 import { Client, createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof registerUser>>;
@@ -35,14 +36,17 @@ async function holdWriters(accountId: number) {
   await holding;
   const blocked = [1, 2].map(() => ingest([{ type: 'track', userId, name: 'Held' }]));
   // Both writers wait on the lock (their transactions' advisory lock calls).
-  await until(async () => {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks
+  await until(
+    async () => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks
       where locktype = 'advisory' and not granted
         and database = (select oid from pg_database where datname = current_database())`.execute(
-      ctx.services.db,
-    );
-    return rows[0]!.n >= 2;
-  });
+        ctx.services.db,
+      );
+      return rows[0]!.n >= 2;
+    },
+    { timeout: 10_000, interval: 10, message: 'both writers waiting on the lock' },
+  );
   return {
     async release() {
       release();
@@ -50,14 +54,6 @@ async function holdWriters(accountId: number) {
       for (const res of await Promise.all(blocked)) expect(res.status).toBe(200);
     },
   };
-}
-
-async function until(check: () => Promise<boolean> | boolean) {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The transactions that wrote events named `name` (their xmin). */
@@ -88,7 +84,11 @@ describe('ingest calls written together', () => {
       ),
       ingest([{ type: 'track', email: first, name }]),
     ];
-    await until(() => waitingIngestCalls(ctx.services) === 3);
+    await until(() => waitingIngestCalls(ctx.services) === 3, {
+      timeout: 10_000,
+      interval: 10,
+      message: 'three calls waiting',
+    });
     await hold.release();
     const answers = await Promise.all(calls);
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
@@ -129,7 +129,11 @@ describe('ingest calls written together', () => {
       ingest([{ type: 'track', email: uniqueEmail('f2'), name, properties: { note: 'a\u0000b' } }]),
       ingest([{ type: 'track', email: uniqueEmail('f3'), name }]),
     ];
-    await until(() => waitingIngestCalls(ctx.services) === 3);
+    await until(() => waitingIngestCalls(ctx.services) === 3, {
+      timeout: 10_000,
+      interval: 10,
+      message: 'three calls waiting',
+    });
     await hold.release();
     const [good, bad, other] = await Promise.all(calls);
     expect(good!.status).toBe(200);

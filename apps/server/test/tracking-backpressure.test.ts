@@ -6,6 +6,7 @@ import { rollupLockKey } from '../src/db/migrations/0038-rollup-without-row-keys
 import { createTrackingEndpoints, trackingHitBuffer } from '../src/features/tracking/tracking.endpoints.ts';
 import { encodeMessage } from '../src/features/tracking/tracking-token.ts';
 import { createTestContext, registerUser, uniqueEmail, type TestContext } from './helpers.ts';
+import { until } from './until.ts';
 
 let ctx: TestContext;
 let accountId: number;
@@ -73,14 +74,6 @@ async function holdWrites() {
   };
 }
 
-async function until(check: () => boolean) {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const opensWritten = async () => {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from events
     where account_id = ${accountId} and type = 'email' and name = 'opened'`.execute(ctx.services.db);
@@ -97,7 +90,11 @@ describe('tracking hits while the database writes more slowly than they come', (
       for (let i = 0; i < 5; i++) expect((await open()).status).toBe(200);
       expect(buffer().pending).toBe(3);
       const held = [open(), open()];
-      await until(() => buffer().holding === 2);
+      await until(() => buffer().holding === 2, {
+        timeout: 10_000,
+        interval: 10,
+        message: 'two requests held',
+      });
       let answered = 0;
       for (const hit of held) void hit.then(() => (answered += 1));
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -120,7 +117,11 @@ describe('tracking hits while the database writes more slowly than they come', (
     try {
       for (let i = 0; i < 5; i++) expect((await open()).status).toBe(200);
       const late = open();
-      await until(() => buffer().holding === 1);
+      await until(() => buffer().holding === 1, {
+        timeout: 10_000,
+        interval: 10,
+        message: 'one request held',
+      });
       // One request may wait at a time: the next is answered at once.
       const next = await open();
       expect(next.status).toBe(200);

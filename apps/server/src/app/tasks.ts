@@ -12,6 +12,10 @@ import { runBulkAction } from '../features/bulk/bulk.service.ts';
 import { runSendConfirmation } from '../features/confirmations/confirmation-email.ts';
 import { runImport } from '../features/imports/imports.service.ts';
 import { runPeopleSearchFill } from '../features/people/people-search.jobs.ts';
+import {
+  runPeopleSearchBlocks,
+  runPeopleSearchBlocksSweep,
+} from '../features/people/people-search-blocks.jobs.ts';
 import { runDeliver } from '../features/deliveries/deliveries.jobs.ts';
 import { runAdvanceFlow, runFlowScheduledTriggers, runFlowWebhooks } from '../features/flows/flows.jobs.ts';
 import { runOutgoingWebhooks, runSlackSend } from '../features/integrations/integrations.jobs.ts';
@@ -36,6 +40,8 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'bulk-action': (payload, s) => runBulkAction(s, payload.accountId, payload.bulkActionId),
     'import-people': (payload, s) => runImport(s, payload.accountId, payload.importId),
     'people-search-fill': (payload, s) => runPeopleSearchFill(s, payload.accountId, payload.since),
+    'people-search-blocks': (payload, s) => runPeopleSearchBlocks(s, payload.accountId),
+    'people-search-blocks-sweep': async (_payload, s) => void (await runPeopleSearchBlocksSweep(s)),
     'refresh-segments': (payload, s) => runDirtyRefresh(s, payload.accountId),
     'refresh-segment': (payload, s) => runSegmentRefresh(s, payload.accountId, payload.segmentId),
     'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),

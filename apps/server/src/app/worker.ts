@@ -14,9 +14,10 @@ import { buildTaskList } from './tasks.ts';
 
 // Segments whose answer moves with time ("in the last 30 days") are rebuilt every 10 minutes.
 // Flows' time and date triggers are looked at every minute.
+// Blocks of search entries left unknown are summarised every ten minutes (features/people/people-search-blocks.jobs.ts).
 // Trials that ended and people limits are looked at every five minutes (features/billing/billing.jobs.ts).
 const crontab =
-  '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1\n17 3 * * * prune-audit-log ?max=1\n47 3 * * * prune-events ?max=1';
+  '*/10 * * * * refresh-time-relative-segments ?max=1\n* * * * * flow-scheduled-triggers ?max=1\n*/5 * * * * billing-sweep ?max=1\n*/10 * * * * people-search-blocks-sweep ?max=1\n17 3 * * * prune-audit-log ?max=1\n47 3 * * * prune-events ?max=1';
 
 /** Start processing jobs in this process: every feature's job handlers, its schedules and the loops beside them (jobs/runner.ts runs them). */
 export async function startWorker(

@@ -21,6 +21,7 @@ const typeMap: Record<string, string> = {
   jsonb: 'Json',
   json: 'Json',
   inet: 'string',
+  bit: 'string',
 };
 
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -613,6 +613,13 @@ export interface PeopleSearch {
   search: string;
 }
 
+export interface PeopleSearchBlocks {
+  accountId: number;
+  lo: number;
+  stage: Generated<number>;
+  bits: string | null;
+}
+
 export interface PersonFields {
   accountId: number;
   name: string;
@@ -955,6 +962,7 @@ export interface DB {
   passwordResets: PasswordResets;
   people: People;
   peopleSearch: PeopleSearch;
+  peopleSearchBlocks: PeopleSearchBlocks;
   personFields: PersonFields;
   rateLimits: RateLimits;
   segmentDirtyAccounts: SegmentDirtyAccounts;

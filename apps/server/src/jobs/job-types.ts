@@ -9,6 +9,10 @@ export interface JobPayloads {
   'import-people': { accountId: number; importId: number };
   /** Search entries for the people an import wrote since `since` (an ISO time). */
   'people-search-fill': { accountId: number; since: string };
+  /** Cut and summarise the account's blocks of search entries (features/people/people-search-blocks.jobs.ts). */
+  'people-search-blocks': { accountId: number };
+  /** Every ten minutes: queue people-search-blocks for the accounts with blocks to summarise. */
+  'people-search-blocks-sweep': Record<string, unknown>;
   'refresh-segments': { accountId: number };
   'refresh-segment': { accountId: number; segmentId: number };
   'refresh-time-relative-segments': Record<string, unknown>;

@@ -24,9 +24,14 @@ const longest = 20000;
 /**
  * The search function's body: `adaptive` is this migration's (a first walk of `sample` entries, then the rest of
  * `longest` only when the first promises a page); without it, 0037's single walk of `longest`. `shortTermsScan` is
- * migration 0058's: a term too short for a trigram takes its candidates from a plain scan, not the index.
+ * migration 0058's: a term too short for a trigram takes its candidates from a plain scan, not the index. `walker`
+ * (migration 0061) replaces the adaptive walks with its own, given its declarations and its statements.
  */
-export function searchFunction(adaptive: boolean, shortTermsScan = false) {
+export function searchFunction(
+  adaptive: boolean,
+  shortTermsScan = false,
+  walker?: { declare: string; walks: string },
+) {
   /** The trigram index's condition: through the key (this migration) or the search text itself (0037's index). */
   const indexed = adaptive
     ? 'herald_search_key(s.search) like keyed and s.search like pattern'
@@ -42,8 +47,10 @@ export function searchFunction(adaptive: boolean, shortTermsScan = false) {
           and exists (select 1 from people p where p.account_id = acc and p.id = r.person_id and p.archived_at is null)
         order by r.person_id desc limit ${want}
       ) t;`;
-  const walks = adaptive
-    ? `
+  const walks = walker
+    ? walker.walks
+    : adaptive
+      ? `
       -- The newest ${sample} entries: a page of a common term, or how common the term is.
       ${walk(sample, false, 'recent', 'want')}
       if coalesce(array_length(recent, 1), 0) >= want then
@@ -63,7 +70,7 @@ export function searchFunction(adaptive: boolean, shortTermsScan = false) {
           end if;
         end if;
       end if;`
-    : `
+      : `
       -- Common terms: the newest ${longest} entries hold a full page, found by walking the primary key.
       ${walk(longest, false, 'recent', 'want')}
       if coalesce(array_length(recent, 1), 0) >= want then
@@ -83,7 +90,7 @@ export function searchFunction(adaptive: boolean, shortTermsScan = false) {
       exact bigint;
       candidates bigint[];
       found bigint[];
-      cap int := 2 * (lim + off) + 100;${
+      cap int := 2 * (lim + off) + 100;${walker ? walker.declare : ''}${
         adaptive
           ? `
       keyed text := herald_search_key(pattern);`

@@ -58,6 +58,7 @@ import * as eventMarksByReader from './0057-event-marks-by-reader.ts';
 import * as peopleSearchShortTerms from './0058-people-search-short-terms.ts';
 import * as consentRecordsAccountKey from './0059-consent-records-account-key.ts';
 import * as enqueueWhileTaken from './0060-enqueue-while-taken.ts';
+import * as peopleSearchBlocks from './0061-people-search-blocks.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -120,4 +121,5 @@ export const migrations: Record<string, Migration> = {
   '0058-people-search-short-terms': peopleSearchShortTerms,
   '0059-consent-records-account-key': consentRecordsAccountKey,
   '0060-enqueue-while-taken': enqueueWhileTaken,
+  '0061-people-search-blocks': peopleSearchBlocks,
 };

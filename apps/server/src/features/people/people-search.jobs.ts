@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Services } from '../../services.ts';
 import { withAccountClient } from '../../db/tenancy.ts';
+import { enqueuePeopleSearchBlocks } from './people-search-blocks.jobs.ts';
 
 /**
  * The people-search-fill job: search entries for the people an import wrote, in one statement, right after the
@@ -14,6 +15,8 @@ export async function runPeopleSearchFill(
   since: string,
 ): Promise<void> {
   await fillPeopleSearch(services.pool, accountId, since);
+  // The blocks the fill wrote to are unknown now: summarise them, so searches pass by the import's people again.
+  await enqueuePeopleSearchBlocks(services.db, accountId);
 }
 
 /** Connections filling at once: trigram entries cost about 25 µs a person on one core; the fill uses both. */

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarisePeopleSearchBlocks } from '../src/features/people/people-search-blocks.jobs.ts';
 import { createTestContext, registerUser, testDatabaseUrl, type TestContext } from './helpers.ts';
+import { searchChecks } from './people-search-helpers.ts';
 import { until } from './until.ts';
 
 // Blocks of search entries (migration 0061): a search passes by the blocks whose letter and digit pairs lack one of
@@ -34,36 +35,19 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => ctx.close());
 
-const page = async (query: string, n: number) => {
-  const res = await owner.client.get(`/v1/people/search?query=${encodeURIComponent(query)}&page=${n}`);
-  expect(res.status).toBe(200);
-  return (res.body.users as { id: number }[]).map((u) => u.id);
-};
-/** The same page by a plain scan of the account's people, newest first. */
-const scan = async (query: string, n: number) =>
-  (
-    await sql<{ id: string }>`select p.id from people p
-      where p.account_id = ${accountId} and p.archived_at is null
-        and lower(coalesce(p.email, '') || ' ' || coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, ''))
-          like ${`%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}
-      order by p.id desc limit 100 offset ${n * 100}`.execute(ctx.services.db)
-  ).rows.map((r) => Number(r.id));
+const checks = () => searchChecks(ctx, owner);
+const page = (query: string, n: number) => checks().page(query, n);
+const scan = (query: string, n: number) => checks().scan(query, n);
+const ways = (term: string) => checks().ways(term);
 
-/** The debug messages the search function sends for a term: which way it took. */
-const ways = async (term: string) => {
-  const client = new pg.Client({ connectionString: testDatabaseUrl() });
-  const notices: string[] = [];
-  client.on('notice', (notice) => notices.push(notice.message ?? ''));
-  await client.connect();
-  try {
-    await client.query(`select set_config('herald.account_id', $1, false)`, [String(accountId)]);
-    await client.query(`set client_min_messages = debug1`);
-    await client.query(`select count(*) from herald_search_people($1, 101, 0)`, [term]);
-    return notices.filter((m) => m.startsWith('herald_search_people:'));
-  } finally {
-    await client.end();
-  }
-};
+/** The id of the account's person at this place among the people not archived, oldest first. */
+const personAt = async (offset: number) =>
+  Number(
+    (
+      await sql<{ id: string }>`select id from people where account_id = ${accountId}
+        and archived_at is null order by id limit 1 offset ${offset}`.execute(ctx.services.db)
+    ).rows[0]!.id,
+  );
 
 const stages = async () =>
   (
@@ -115,9 +99,7 @@ describe('blocks of search entries', () => {
 
   it('make a block unknown when a person in it is written, so the search finds the new text', async () => {
     const { db } = ctx.services;
-    const { rows } = await sql<{ id: string }>`select id from people where account_id = ${accountId}
-      and archived_at is null order by id limit 1 offset 10`.execute(db);
-    const id = Number(rows[0]!.id);
+    const id = await personAt(10);
     expect(await page('wqjv', 0)).toEqual([]);
     await sql`update people set last_name = 'Wqjvsen' where id = ${id}`.execute(db);
     expect(await page('wqjv', 0)).toEqual([id]);
@@ -129,9 +111,7 @@ describe('blocks of search entries', () => {
 
   it('are summarised only once the writers that saw them unknown have ended', async () => {
     const { db } = ctx.services;
-    const { rows } = await sql<{ id: string }>`select id from people where account_id = ${accountId}
-      and archived_at is null order by id limit 1 offset 2000`.execute(db);
-    const id = Number(rows[0]!.id);
+    const id = await personAt(2000);
     // Make the block unknown, then have a writer change a person in it while it is unknown: its trigger leaves the
     // block alone. The summary must wait for that writer, or it would leave out the new name and be passed by.
     await sql`update people set first_name = first_name where id = ${id}`.execute(db);
@@ -167,9 +147,7 @@ describe('blocks of search entries', () => {
 
   it('leave the blocks walked when a writer outlasts the wait', async () => {
     const { db } = ctx.services;
-    const { rows } = await sql<{ id: string }>`select id from people where account_id = ${accountId}
-      and archived_at is null order by id limit 1 offset 4000`.execute(db);
-    const id = Number(rows[0]!.id);
+    const id = await personAt(4000);
     await sql`update people set last_name = 'Outlast' where id = ${id}`.execute(db);
     const writer = new pg.Client({ connectionString: testDatabaseUrl() });
     await writer.connect();

@@ -2,8 +2,8 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAccount } from '../src/db/tenancy.ts';
 import { searchPeopleQuery } from '../src/features/people/people.queries.ts';
-import pg from 'pg';
-import { createTestContext, registerUser, testDatabaseUrl, type TestContext } from './helpers.ts';
+import { createTestContext, registerUser, type TestContext } from './helpers.ts';
+import { searchChecks } from './people-search-helpers.ts';
 
 // The search function answers a term by one of four ways (migration 0054): the newest 2,000 entries, a walk on to
 // 20,000, the trigram index, or all matches. Each way must give the page a plain scan gives.
@@ -31,20 +31,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => ctx.close());
 
-const page = async (query: string, n: number) => {
-  const res = await owner.client.get(`/v1/people/search?query=${encodeURIComponent(query)}&page=${n}`);
-  expect(res.status).toBe(200);
-  return (res.body.users as { id: number }[]).map((u) => u.id);
-};
-/** The same page by a plain scan of the account's people, newest first. */
-const scan = async (query: string, n: number) =>
-  (
-    await sql<{ id: string }>`select p.id from people p
-      where p.account_id = ${owner.account.accountId} and p.archived_at is null
-        and lower(coalesce(p.email, '') || ' ' || coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, ''))
-          like ${`%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}
-      order by p.id desc limit 100 offset ${n * 100}`.execute(ctx.services.db)
-  ).rows.map((r) => Number(r.id));
+const checks = () => searchChecks(ctx, owner);
+const page = (query: string, n: number) => checks().page(query, n);
+const scan = (query: string, n: number) => checks().scan(query, n);
 
 describe('people search over terms of every frequency', () => {
   it.each([
@@ -88,20 +77,7 @@ describe('a term too short for a trigram', () => {
     expect(await page('zj', 0)).toEqual(await scan('zj', 0));
     expect((await scan('zj', 0)).length).toBe(30);
     // Which way each term took: the function tells a client that asks for debug messages.
-    const ways = async (term: string) => {
-      const client = new pg.Client({ connectionString: testDatabaseUrl() });
-      const notices: string[] = [];
-      client.on('notice', (notice) => notices.push(notice.message ?? ''));
-      await client.connect();
-      try {
-        await client.query(`select set_config('herald.account_id', $1, false)`, [String(accountId)]);
-        await client.query(`set client_min_messages = debug1`);
-        await client.query(`select count(*) from herald_search_people($1, 101, 0)`, [term]);
-        return notices.filter((m) => m.startsWith('herald_search_people:'));
-      } finally {
-        await client.end();
-      }
-    };
+    const { ways } = checks();
     expect(await ways('zj')).toEqual(['herald_search_people: short term, scanned']);
     expect(await ways('qqrare')).toEqual([]);
   });

@@ -36,62 +36,74 @@ const declare = `
       mask bit(${bits}) := herald_search_bigrams(lower(term));
       budget int := ${sample};
       seen int := 0;
-      run_los bigint[];
-      run_his bigint[];
-      at_run int := 1;
+      blk record;
+      run_lo bigint;
+      run_hi bigint;
+      above bigint := 9223372036854775807;
       n int;
       ids bigint[];
       last_id bigint;`;
 
 /**
- * The walks: runs of blocks that may hold the term (unknown, or holding each of its pairs), newest first; the
- * stretch below the lowest block is unknown. The first ${sample} entries read either give a page or tell how common
- * the term is among the blocks that may hold it: a share that promises a page in ${longest} walks on, else the index
- * answers (as the walks of migration 0054 did over every entry).
+ * The walks: the blocks newest first, read as they come (a common term needs only the newest few); a run of
+ * neighbouring blocks that may hold the term (unknown, or holding each of its pairs) is walked when a block that cannot
+ * ends it. The stretch below the lowest block is unknown, and a last row that cannot hold the term ends the last run.
+ * The first ${sample} entries read either give a page or tell how common the term is among the blocks that may hold
+ * it: a share that promises a page in ${longest} walks on, else the index answers (as the walks of migration 0054 did
+ * over every entry).
  */
 const walks = `
-      select array_agg(r.lo order by r.lo desc), array_agg(r.hi order by r.lo desc) into run_los, run_his from (
-        select min(x.lo) as lo, max(x.hi) as hi from (
-          select x.*, count(*) filter (where not x.maybe) over (order by x.lo desc) as grp from (
-            select b.lo, coalesce(lag(b.lo) over (order by b.lo desc), 9223372036854775807) as hi,
-              (b.stage < 2 or b.bits & mask = mask) as maybe
-            from people_search_blocks b where b.account_id = acc
-            union all
-            select -1, coalesce((select min(b.lo) from people_search_blocks b where b.account_id = acc), 9223372036854775807), true
-          ) x
-        ) x where x.maybe group by x.grp
-      ) r;
       recent := '{}';
-      while at_run <= coalesce(array_length(run_los, 1), 0) loop
-        select count(*)::int, array_agg(w.id order by w.id desc) filter (where w.hit), min(w.id) into n, ids, last_id from (
-          select s.person_id as id, case when s.search like pattern then exists (
-              select 1 from people p where p.account_id = acc and p.id = s.person_id and p.archived_at is null
-            ) else false end as hit
-          from people_search s
-          where s.account_id = acc and s.person_id >= run_los[at_run] and s.person_id < run_his[at_run]
-          order by s.person_id desc limit budget - seen
-        ) w;
-        seen := seen + n;
-        recent := recent || coalesce(ids, '{}');
-        if coalesce(array_length(recent, 1), 0) >= want then
+      <<blocks>>
+      for blk in
+        (select b.lo, (b.stage < 2 or b.bits & mask = mask) as maybe from people_search_blocks b
+          where b.account_id = acc order by b.lo desc)
+        union all select -1, true
+        union all select -2, false
+      loop
+        if blk.maybe then
+          run_hi := coalesce(run_hi, above);
+          run_lo := blk.lo;
+        elsif run_hi is not null then
+          loop
+            -- The run's next entries, newest first, until the page is full (as migration 0054's walks read them).
+            select array_agg(w.id order by w.id desc) into ids from (
+              select r.id from (
+                select s.person_id as id, s.search from people_search s
+                where s.account_id = acc and s.person_id >= run_lo and s.person_id < run_hi
+                order by s.person_id desc limit budget - seen
+              ) r
+              where r.search like pattern
+                and exists (select 1 from people p where p.account_id = acc and p.id = r.id and p.archived_at is null)
+              order by r.id desc limit want - coalesce(array_length(recent, 1), 0)
+            ) w;
+            recent := recent || coalesce(ids, '{}');
+            if coalesce(array_length(recent, 1), 0) >= want then
+              return query select unnest(recent[off + 1 : off + lim]);
+              return;
+            end if;
+            -- Short of a page: the walk read every entry it could in this run. How many, and where it stopped.
+            select count(*)::int, min(k.id) into n, last_id from (
+              select s.person_id as id from people_search s
+              where s.account_id = acc and s.person_id >= run_lo and s.person_id < run_hi
+              order by s.person_id desc limit budget - seen
+            ) k;
+            seen := seen + n;
+            exit when seen < budget;
+            exit blocks when budget <> ${sample} or coalesce(array_length(recent, 1), 0) * ${longest / sample} < want;
+            run_hi := last_id;
+            budget := ${longest};
+          end loop;
+          run_hi := null;
+        end if;
+        above := blk.lo;
+        if blk.lo = -2 then
+          -- Every entry that may hold the term was read: this is the whole answer.
+          raise debug 'herald_search_people: walked every block that may hold the term (% entries)', seen;
           return query select unnest(recent[off + 1 : off + lim]);
           return;
         end if;
-        if seen < budget then
-          at_run := at_run + 1;
-        elsif budget = ${sample} and coalesce(array_length(recent, 1), 0) * ${longest / sample} >= want then
-          run_his[at_run] := last_id;
-          budget := ${longest};
-        else
-          exit;
-        end if;
-      end loop;
-      if at_run > coalesce(array_length(run_los, 1), 0) then
-        -- Every entry that may hold the term was read: this is the whole answer.
-        raise debug 'herald_search_people: walked every block that may hold the term (% entries)', seen;
-        return query select unnest(recent[off + 1 : off + lim]);
-        return;
-      end if;`;
+      end loop;`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -108,18 +120,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- The letter and digit pairs of a text's search key, as bits (pair "xy" at 36 × x + y). Runs of anything else
     -- become spaces first, so every trigram the extension makes is of plain letters and digits and holds its pairs.
     create function herald_search_bigrams(search text) returns bit(${sql.raw(String(bits))})
-    language sql immutable parallel safe set search_path = pg_catalog, public as $fn$
-      select coalesce(bit_or(${sql.lit(`1${'0'.repeat(bits - 1)}`)}::bit(${sql.raw(String(bits))})
-          >> ((strpos(${sql.lit(alphabet)}, substr(x.pair, 1, 1)) - 1) * ${sql.raw(String(alphabet.length))}
-            + strpos(${sql.lit(alphabet)}, substr(x.pair, 2, 1)) - 1)),
-        ${sql.lit('0'.repeat(bits))}::bit(${sql.raw(String(bits))}))
-      from (
-        select distinct substr(g.trigram, o, 2) as pair
-        from unnest(show_trgm(regexp_replace(herald_search_key(search), '[^a-z0-9]+', ' ', 'g'))) g (trigram),
-          generate_series(1, 2) o
-      ) x
-      where x.pair ~ '^[a-z0-9]{2}$'
-    $fn$;
+    -- PL/pgSQL, so that a session plans its statement once (a SQL function with a query is planned at every call).
+    language plpgsql immutable parallel safe set search_path = pg_catalog, public as $fn$
+    begin
+      return (
+        select coalesce(bit_or(${sql.lit(`1${'0'.repeat(bits - 1)}`)}::bit(${sql.raw(String(bits))})
+            >> ((strpos(${sql.lit(alphabet)}, substr(x.pair, 1, 1)) - 1) * ${sql.raw(String(alphabet.length))}
+              + strpos(${sql.lit(alphabet)}, substr(x.pair, 2, 1)) - 1)),
+          ${sql.lit('0'.repeat(bits))}::bit(${sql.raw(String(bits))}))
+        from (
+          select distinct substr(g.trigram, o, 2) as pair
+          from unnest(show_trgm(regexp_replace(herald_search_key(search), '[^a-z0-9]+', ' ', 'g'))) g (trigram),
+            generate_series(1, 2) o
+        ) x
+        where x.pair ~ '^[a-z0-9]{2}$'
+      );
+    end $fn$;
 
     -- A write to entries marks the blocks it touched as unknown (from the block of its lowest person to the block of
     -- its highest, per account). An unknown block is left alone, so writes to the open newest block take no lock.

@@ -12,8 +12,8 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 export const blockSize = 1024;
 /** Blocks summarised in one statement (each a transaction of its own: a writer to one of them waits that long). */
 const blocksAStatement = 16;
-/** How long the job waits for the transactions older than its mark before it leaves the rest to its next run. */
-const olderTransactionsWaitMs = 60_000;
+/** How long the job waits for the transactions older than its mark (holding a worker) before it leaves the rest to its next run. */
+const olderTransactionsWaitMs = 10_000;
 
 /** Queue the account's summary job (one waits per account, however often it is asked for). */
 export async function enqueuePeopleSearchBlocks(db: Services['db'], accountId: number): Promise<void> {
@@ -26,7 +26,14 @@ export async function enqueuePeopleSearchBlocks(db: Services['db'], accountId: n
 }
 
 export async function runPeopleSearchBlocks(services: Services, accountId: number): Promise<void> {
-  await summarisePeopleSearchBlocks(services.pool, accountId);
+  if ((await summarisePeopleSearchBlocks(services.pool, accountId)) !== null) return;
+  // Older transactions outlasted the wait: try again in half a minute rather than at the next sweep.
+  await enqueueJob(
+    services.db,
+    'people-search-blocks',
+    { accountId },
+    { jobKey: `people-search-blocks:${accountId}`, runAt: new Date(Date.now() + 30_000) },
+  );
 }
 
 /**

@@ -36,6 +36,8 @@ const declare = `
       mask bit(${bits}) := herald_search_bigrams(lower(term));
       budget int := ${sample};
       seen int := 0;
+      run_seen int;
+      run_found int;
       blk record;
       run_lo bigint;
       run_hi bigint;
@@ -49,8 +51,8 @@ const declare = `
  * neighbouring blocks that may hold the term (unknown, or holding each of its pairs) is walked when a block that cannot
  * ends it. The stretch below the lowest block is unknown, and a last row that cannot hold the term ends the last run.
  * The first ${sample} entries read either give a page or tell how common the term is among the blocks that may hold
- * it: a share that promises a page in ${longest} walks on, else the index answers (as the walks of migration 0054 did
- * over every entry).
+ * it: a share in the run being walked that promises a page in ${longest} walks on, else the index answers (as the
+ * walks of migration 0054 did over every entry).
  */
 const walks = `
       recent := '{}';
@@ -62,7 +64,11 @@ const walks = `
         union all select -2, false
       loop
         if blk.maybe then
-          run_hi := coalesce(run_hi, above);
+          if run_hi is null then
+            run_hi := above;
+            run_seen := 0;
+            run_found := 0;
+          end if;
           run_lo := blk.lo;
         elsif run_hi is not null then
           loop
@@ -78,6 +84,7 @@ const walks = `
               order by r.id desc limit want - coalesce(array_length(recent, 1), 0)
             ) w;
             recent := recent || coalesce(ids, '{}');
+            run_found := run_found + coalesce(array_length(ids, 1), 0);
             if coalesce(array_length(recent, 1), 0) >= want then
               return query select unnest(recent[off + 1 : off + lim]);
               return;
@@ -89,8 +96,12 @@ const walks = `
               order by s.person_id desc limit budget - seen
             ) k;
             seen := seen + n;
+            run_seen := run_seen + n;
             exit when seen < budget;
-            exit blocks when budget <> ${sample} or coalesce(array_length(recent, 1), 0) * ${longest / sample} < want;
+            -- The share in this run, not in all read: earlier runs may be blocks that could not be passed by (the open
+            -- newest block: after an import, its people), which would make a term of 1-2% (lee after import-1m, 19,993
+            -- matches) look rare and send it to the index (222 ms against about 10 ms for the rest of the walk).
+            exit blocks when budget <> ${sample} or run_found * ${longest} < want * run_seen;
             run_hi := last_id;
             budget := ${longest};
           end loop;

@@ -15,25 +15,24 @@ const blocksAStatement = 16;
 /** How long the job waits for the transactions older than its mark (holding a worker) before it leaves the rest to its next run. */
 const olderTransactionsWaitMs = 10_000;
 
-/** Queue the account's summary job (one waits per account, however often it is asked for). */
-export async function enqueuePeopleSearchBlocks(db: Services['db'], accountId: number): Promise<void> {
+/** Queue the account's summary job (one waits per account, however often it is asked for), now or at `runAt`. */
+export async function enqueuePeopleSearchBlocks(
+  db: Services['db'],
+  accountId: number,
+  runAt?: Date,
+): Promise<void> {
   await enqueueJob(
     db,
     'people-search-blocks',
     { accountId },
-    { jobKey: `people-search-blocks:${accountId}` },
+    { jobKey: `people-search-blocks:${accountId}`, runAt },
   );
 }
 
 export async function runPeopleSearchBlocks(services: Services, accountId: number): Promise<void> {
   if ((await summarisePeopleSearchBlocks(services.pool, accountId)) !== null) return;
   // Older transactions outlasted the wait: try again in half a minute rather than at the next sweep.
-  await enqueueJob(
-    services.db,
-    'people-search-blocks',
-    { accountId },
-    { jobKey: `people-search-blocks:${accountId}`, runAt: new Date(Date.now() + 30_000) },
-  );
+  await enqueuePeopleSearchBlocks(services.db, accountId, new Date(Date.now() + 30_000));
 }
 
 /**

@@ -147,18 +147,25 @@ async function markBlocks(client: pg.PoolClient, accountId: number): Promise<num
 
 /**
  * Wait until every transaction that was running when the mark committed has ended. A writer that touched a block
- * before the mark found it unknown and left it alone; once it has ended, its entries are there to be read.
+ * before the mark found it unknown and left it alone; once it has ended, its entries are there to be read. Only a
+ * transaction of this database can have written its entries, and only one that holds a transaction id has written
+ * anything: those are the ones waited for. (The cluster-wide snapshot horizon also waited for every other database's
+ * transactions, and on a shared server one long transaction elsewhere held the job for its whole wait.)
  */
 async function olderTransactionsEnded(pool: pg.Pool, waitMs: number): Promise<boolean> {
-  const { rows } = await pool.query<{ xmax: string }>(
-    'select pg_snapshot_xmax(pg_current_snapshot())::text as xmax',
+  const { rows } = await pool.query<{ xids: string }>(
+    `select coalesce(array_agg(backend_xid), '{}')::text as xids from pg_stat_activity
+     where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()`,
   );
-  const xmax = rows[0]!.xmax;
+  const xids = rows[0]!.xids;
+  if (xids === '{}') return true;
   const deadline = Date.now() + waitMs;
   for (;;) {
     const { rows: now } = await pool.query<{ ended: boolean }>(
-      'select pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 as ended',
-      [xmax],
+      `select not exists (
+         select 1 from pg_stat_activity where datname = current_database() and backend_xid = any($1::xid[])
+       ) as ended`,
+      [xids],
     );
     if (now[0]!.ended) return true;
     if (Date.now() > deadline) return false;

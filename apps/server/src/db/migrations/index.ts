@@ -59,6 +59,7 @@ import * as peopleSearchShortTerms from './0058-people-search-short-terms.ts';
 import * as consentRecordsAccountKey from './0059-consent-records-account-key.ts';
 import * as enqueueWhileTaken from './0060-enqueue-while-taken.ts';
 import * as peopleSearchBlocks from './0061-people-search-blocks.ts';
+import * as segmentMarksTakeByAddress from './0062-segment-marks-take-by-address.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -122,4 +123,5 @@ export const migrations: Record<string, Migration> = {
   '0059-consent-records-account-key': consentRecordsAccountKey,
   '0060-enqueue-while-taken': enqueueWhileTaken,
   '0061-people-search-blocks': peopleSearchBlocks,
+  '0062-segment-marks-take-by-address': segmentMarksTakeByAddress,
 };

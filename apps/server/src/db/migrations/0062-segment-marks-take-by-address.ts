@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { takeMarksSettings } from './0043-segment-marks-take-plan.ts';
 
 /**
- * The take of segment marks finds each picked mark by its address whatever the statistics say (docs/segments.md,
- * "The take of segment marks"). 0043 left the delete no hash or merge join, which still let a nested loop run the
+ * The take of segment marks finds each picked mark by its address whatever the statistics say
+ * (docs/tracking-and-metrics.md, "The loop the right way round"). 0043 left the delete no hash or merge join, which still let a nested loop run the
  * wrong way: with no statistics on `segment_dirty_people` (a new install: nothing had analyzed it), the planner
  * estimated the account's marks at one row, read them through the policy's index as the outer side and compared each
  * with every picked address (3,000 marks: 9 million comparisons, 1.3-1.5 s a take, found by auto_explain in the

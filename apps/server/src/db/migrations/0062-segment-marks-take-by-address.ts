@@ -9,13 +9,16 @@ import { takeMarksSettings } from './0043-segment-marks-take-plan.ts';
  * with every picked address (3,000 marks: 9 million comparisons, 1.3-1.5 s a take, found by auto_explain in the
  * test suite). With index, bitmap and sequential scans off as well, the only path to the marks that is not disabled
  * is the TID scan by a picked address, so the picked addresses drive the loop. The pick itself still reads the
- * account's marks (every way to it is disabled alike, so its usual costs choose among them).
+ * account's marks (every way to it is disabled alike, so its usual costs choose among them). A disabled path costs
+ * 10^10, far past the costs that set off JIT compilation: without `jit = off` a take of two marks compiled itself
+ * first and took 300-570 ms (seen in the journeys under auto_explain).
  */
 export const takeMarksByAddressSettings = {
   ...takeMarksSettings,
   enable_indexscan: 'off',
   enable_bitmapscan: 'off',
   enable_seqscan: 'off',
+  jit: 'off',
 } as const;
 
 const setAll = (settings: Record<string, string>) =>

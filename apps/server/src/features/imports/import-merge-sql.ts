@@ -50,6 +50,19 @@ export function batchCounts(r: BatchRow): {
 }
 
 /**
+ * The import's account (`$1` of its statements) where people are reached by key: as an init plan, which the planner
+ * estimates as an average account (as `accountForIdLookup` in db/tenancy.ts does). With the account's own value,
+ * statistics taken before it had people (a new install's first import, no autovacuum since) estimate it at one row,
+ * and the planner read all the account's people for each staged row: through `people_created_idx` for the email
+ * lookup, and as a materialized scan joined to the batch for the update. A 35,000-row import into a fresh database
+ * took 8-11 s a batch of 10,000 that way.
+ */
+export const importAccount = '(select $1::bigint)';
+
+/** A staged row's person, through the email index. */
+const personOfRow = `(select p.id from people p where p.account_id = ${importAccount} and p.email_key = r.email_lower) as person_id`;
+
+/**
  * The changes one batch (staged rows with `$2 < row_no <= $3`) makes. Each row finds its person through the email
  * index once; 'update' fills the mapped fields of existing people (an empty cell keeps the value) and adds tags,
  * and writes only people it changes: one whose values are all already there counts as skipped, like every existing
@@ -62,14 +75,9 @@ export function batchCounts(r: BatchRow): {
  * the rows of an email apply in file order: a later value overwrites an earlier one, tags add up. Without
  * `repeats` the batch is taken whole, and the statement skips both checks.
  *
- * People are reached by key with the account as an init plan (`(select $1::bigint)`, as `accountForIdLookup` in
- * db/tenancy.ts does), which the planner estimates as an average account. With the account's own value, statistics
- * taken before it had people (a new install's first import, no autovacuum since) estimate it at one row, and the
- * planner read all the account's people for each staged row: through `people_created_idx` for the email lookup, and
- * as a materialized scan joined to the batch for the update. A 35,000-row import into a fresh database took 8-11 s a
- * batch of 10,000 that way. The update also leaves out, before the join, the rows that found nobody: under such
- * statistics it may still compare each batch row with each of the account's people, but only the rows of people who
- * were there before (none in a new account's first import).
+ * The update leaves out, before its join, the rows that found nobody: under statistics taken before the account had
+ * people it may still compare each batch row with each of the account's people (see `importAccount`), but only the
+ * rows of people who were there before (none in a new account's first import).
  */
 export function batchStatement(strategy: 'update' | 'ignore', importId: number, repeats: boolean): string {
   const table = stagingTable(importId);
@@ -79,7 +87,7 @@ export function batchStatement(strategy: 'update' | 'ignore', importId: number, 
          from ${table} r where r.account_id = $1 and r.row_no > $2 and r.row_no <= $3
        ), batch as materialized (
          select r.*, array(select distinct unnest(r.tags || $4::text[])) as all_tags,
-           (select p.id from people p where p.account_id = (select $1::bigint) and p.email_key = r.email_lower) as person_id,
+           ${personOfRow},
            -- Hashed once for the batch: an array's estimate is small, so the planner never rescans it per row
            -- (a plain subquery of the earlier rows was planned as a rescan per row, quadratic in the file).
            (r.occurrence > 1 or r.email_lower in (select unnest(array(select e.email_lower from ${table} e where e.account_id = $1 and e.row_no <= $2)))) as earlier
@@ -87,7 +95,7 @@ export function batchStatement(strategy: 'update' | 'ignore', importId: number, 
        )`
     : `batch as materialized (
          select r.*, array(select distinct unnest(r.tags || $4::text[])) as all_tags,
-           (select p.id from people p where p.account_id = (select $1::bigint) and p.email_key = r.email_lower) as person_id,
+           ${personOfRow},
            false as earlier
          from ${table} r
          where r.account_id = $1 and r.row_no > $2 and r.row_no <= $3
@@ -104,7 +112,7 @@ export function batchStatement(strategy: 'update' | 'ignore', importId: number, 
              tags = case when p.tags @> b.all_tags then p.tags else array(select distinct unnest(p.tags || b.all_tags)) end,
              updated_at = now()
            from batch b
-           where b.person_id is not null and p.account_id = (select $1::bigint) and p.id = b.person_id
+           where b.person_id is not null and p.account_id = ${importAccount} and p.id = b.person_id
              and ((b.first_name is not null and b.first_name is distinct from p.first_name)
                or (b.last_name is not null and b.last_name is distinct from p.last_name)
                or (b.phone is not null and b.phone is distinct from p.phone)

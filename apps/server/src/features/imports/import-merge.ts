@@ -2,6 +2,7 @@ import type pg from 'pg';
 import {
   batchCounts,
   batchStatement,
+  importAccount,
   importBatching,
   mergeSettings,
   type BatchRow,
@@ -248,9 +249,7 @@ export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<voi
  * from the import; with `alreadyConfirmed`, they are marked confirmed and stop waiting for a confirmation.
  */
 async function recordImportConsent(client: pg.PoolClient, imp: MergeImport): Promise<void> {
-  // The account as an init plan, so stale statistics cannot make the planner read the account's people once a row
-  // (see `batchStatement`).
-  const inFile = `p.account_id = (select $1::bigint) and p.email_key in (select s.email_lower from ${stagingTable(imp.id)} s where s.account_id = $1)`;
+  const inFile = `p.account_id = ${importAccount} and p.email_key in (select s.email_lower from ${stagingTable(imp.id)} s where s.account_id = $1)`;
   await client.query(
     `insert into consent_records (account_id, person_id, action, source, details)
      select $1, p.id, 'subscribe', 'import', jsonb_build_object('importId', $2::bigint, 'alreadyConfirmed', $3::boolean)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consentPartBatch } from '../src/features/imports/import-consent.ts';
 import { importBatching } from '../src/features/imports/import-merge-sql.ts';
 import { runImport } from '../src/features/imports/imports.service.ts';
 import { ensureStagingTable } from '../src/features/imports/staging-table.ts';
@@ -175,6 +176,46 @@ describe('imports', () => {
     });
     expect(await people()).toBe(rows);
   }, 180_000);
+
+  it('writes the consent records in parts that each commit once: a part that fails is written by the next run, none twice', async () => {
+    const rows = 3_000;
+    const { id } = await importWithoutJob('Consent parts', rows);
+    const records = async () =>
+      (
+        await sql<{ records: number; people: number; second: number }>`select count(*)::int as records,
+          count(distinct person_id)::int as people, count(*) filter (where person_id % 2 = 1)::int as second
+          from consent_records where account_id = ${owner.account.accountId} and source = 'import'
+            and details->>'importId' = ${String(id)}`.execute(ctx.services.db)
+      ).rows[0]!;
+    // The second part (people with an odd id) fails as it commits; the first commits beside it.
+    await whileFailing(
+      'import_merged_batches',
+      `new.import_id = ${id} and new.batch_no = ${consentPartBatch(1)}`,
+      'connection lost',
+      async () => {
+        await expect(runImport(ctx.services, owner.account.accountId, id)).rejects.toThrow('connection lost');
+      },
+    );
+    const mid = await records();
+    expect(mid.second).toBe(0);
+    expect(mid.records).toBeGreaterThan(rows / 4);
+    expect(mid.records).toBe(mid.people);
+    expect(
+      (
+        await ctx.services.db
+          .selectFrom('imports')
+          .select('status')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('importing');
+
+    await runImport(ctx.services, owner.account.accountId, id);
+    expect((await owner.client.get(`/v1/imports/${id}`)).body).toMatchObject({ status: 'done' });
+    const final = await records();
+    expect(final).toEqual({ records: rows, people: rows, second: final.second });
+    expect(final.second).toBe(rows - mid.records);
+  }, 120_000);
 
   it("drops an import's staging table when it ends, and one a stopped job left behind when the next import starts", async () => {
     const staged = async (importId: number) =>

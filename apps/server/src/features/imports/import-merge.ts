@@ -2,13 +2,13 @@ import type pg from 'pg';
 import {
   batchCounts,
   batchStatement,
-  importAccount,
   importBatching,
   mergeSettings,
   type BatchRow,
   type StagedBatch,
 } from './import-merge-sql.ts';
 import { withAccountClient } from '../../db/tenancy.ts';
+import { confirmImportedPeople, recordImportConsent } from './import-consent.ts';
 import { recordTags } from './import-parse.ts';
 import { dropStagingTable, stagingTable } from './staging-table.ts';
 
@@ -48,14 +48,14 @@ async function enqueueSearchFill(
   );
 }
 
-/** The batches of an import merged already (a restarted job merges only the others). */
+/** The batches of an import merged already (a restarted job merges only the others; consent parts are below 0). */
 export async function mergedBatches(
   pool: pg.Pool,
   imp: { accountId: number; id: number },
 ): Promise<Set<number>> {
   return withAccountClient(pool, imp.accountId, async (client) => {
     const { rows } = await client.query<{ batchNo: number }>(
-      'select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2',
+      'select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2 and batch_no >= 0',
       [imp.accountId, imp.id],
     );
     return new Set(rows.map((r) => r.batchNo));
@@ -222,11 +222,13 @@ export function stagedBatches(upTo: number): StagedBatch[] {
 }
 
 /**
- * End a merged import: fold the tags pending list, record its tags, mark it done and ask for its people's search
- * entries in one transaction, then drop its staging table (stopped before that, the next import's sweep drops it).
+ * End a merged import: fold the tags pending list, write its consent records (in parts side by side, each resumable),
+ * then record its tags, confirm its people when asked, mark it done and ask for its people's search entries in one
+ * transaction, then drop its staging table (stopped before that, the next import's sweep drops it).
  */
 export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<void> {
   await cleanPendingLists(pool);
+  await recordImportConsent(pool, imp);
   await withAccountClient(pool, imp.accountId, async (client) => {
     // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
     await recordTags(client, imp.accountId, imp.tags);
@@ -234,7 +236,7 @@ export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<voi
       imp.accountId,
       imp.id,
     ]);
-    await recordImportConsent(client, imp);
+    await confirmImportedPeople(client, imp);
     await client.query(
       "update imports set status = 'done', finished_at = now() where account_id = $1 and id = $2",
       [imp.accountId, imp.id],
@@ -242,26 +244,6 @@ export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<voi
     await enqueueSearchFill(client, imp);
   });
   await dropStagingTable(pool, imp.id);
-}
-
-/**
- * Proof of consent for an import (docs/senders-and-consent.md): each person of the file gets a `subscribe` record
- * from the import; with `alreadyConfirmed`, they are marked confirmed and stop waiting for a confirmation.
- */
-async function recordImportConsent(client: pg.PoolClient, imp: MergeImport): Promise<void> {
-  const inFile = `p.account_id = ${importAccount} and p.email_key in (select s.email_lower from ${stagingTable(imp.id)} s where s.account_id = $1)`;
-  await client.query(
-    `insert into consent_records (account_id, person_id, action, source, details)
-     select $1, p.id, 'subscribe', 'import', jsonb_build_object('importId', $2::bigint, 'alreadyConfirmed', $3::boolean)
-     from people p where ${inFile}`,
-    [imp.accountId, imp.id, imp.alreadyConfirmed === true],
-  );
-  if (imp.alreadyConfirmed)
-    await client.query(
-      `update people p set confirmed_at = coalesce(p.confirmed_at, now()), confirmation_pending_at = null
-       where ${inFile} and (p.confirmed_at is null or p.confirmation_pending_at is not null)`,
-      [imp.accountId],
-    );
 }
 
 /** After a failed merge: fold the tags pending list and have the people written so far indexed for search. */

@@ -173,6 +173,14 @@ describe('faults: SIGKILL during an import', () => {
         `faults: import ${rows} rows, ${landed} kills, ${lost + extra} lost, ${duplicated} duplicated (${secondsSince(started)} s)`,
       );
       expect({ lost, extra, duplicated }).toEqual({ lost: 0, extra: 0, duplicated: 0 });
+      // Each person's proof of consent from the import, written once whichever part a kill stopped.
+      const consent = (
+        await sql<{ records: number; people: number }>`select count(*)::int as records,
+          count(distinct person_id)::int as people from consent_records where account_id = ${accountId} and source = 'import'`.execute(
+          ctx.services.db,
+        )
+      ).rows[0]!;
+      expect(consent).toEqual({ records: expected.size, people: expected.size });
       expect(landed).toBe(kills);
       expect(done).toMatchObject({
         status: 'done',

@@ -28,16 +28,6 @@ type ConsentImport = { accountId: number; id: number; alreadyConfirmed?: boolean
 const inFile = (importId: number) =>
   `p.account_id = ${importAccount} and p.email_key in (select s.email_lower from ${stagingTable(importId)} s where s.account_id = $1)`;
 
-async function writtenParts(pool: pg.Pool, imp: ConsentImport): Promise<Set<number>> {
-  return withAccountClient(pool, imp.accountId, async (client) => {
-    const { rows } = await client.query<{ batchNo: number }>(
-      'select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2 and batch_no < 0',
-      [imp.accountId, imp.id],
-    );
-    return new Set(rows.map((r) => -1 - r.batchNo));
-  });
-}
-
 async function writePart(pool: pg.Pool, imp: ConsentImport, part: number): Promise<void> {
   await withAccountClient(pool, imp.accountId, async (client) => {
     await client.query(
@@ -53,10 +43,18 @@ async function writePart(pool: pg.Pool, imp: ConsentImport, part: number): Promi
   });
 }
 
-/** Write the consent records of every part not written yet, side by side; throws the first failure once all stop. */
-export async function recordImportConsent(pool: pg.Pool, imp: ConsentImport): Promise<void> {
-  const written = await writtenParts(pool, imp);
-  const parts = Array.from({ length: consentParts }, (_, part) => part).filter((p) => !written.has(p));
+/**
+ * Write the consent records of every part without its mark in `done` (the import's marks, `doneMarks`), side by side;
+ * throws the first failure once all stop.
+ */
+export async function recordImportConsent(
+  pool: pg.Pool,
+  imp: ConsentImport,
+  done: Set<number>,
+): Promise<void> {
+  const parts = Array.from({ length: consentParts }, (_, part) => part).filter(
+    (part) => !done.has(consentPartBatch(part)),
+  );
   const results = await Promise.allSettled(parts.map((part) => writePart(pool, imp, part)));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;

@@ -48,14 +48,14 @@ async function enqueueSearchFill(
   );
 }
 
-/** The batches of an import merged already (a restarted job merges only the others; consent parts are below 0). */
-export async function mergedBatches(
-  pool: pg.Pool,
-  imp: { accountId: number; id: number },
-): Promise<Set<number>> {
+/**
+ * The marks of an import's parts done already, so a restarted job does only the others: its merged batches (from 0)
+ * and its written consent parts (below 0, `consentPartBatch`).
+ */
+export async function doneMarks(pool: pg.Pool, imp: { accountId: number; id: number }): Promise<Set<number>> {
   return withAccountClient(pool, imp.accountId, async (client) => {
     const { rows } = await client.query<{ batchNo: number }>(
-      'select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2 and batch_no >= 0',
+      'select batch_no as "batchNo" from import_merged_batches where account_id = $1 and import_id = $2',
       [imp.accountId, imp.id],
     );
     return new Set(rows.map((r) => r.batchNo));
@@ -228,7 +228,7 @@ export function stagedBatches(upTo: number): StagedBatch[] {
  */
 export async function finishImport(pool: pg.Pool, imp: MergeImport): Promise<void> {
   await cleanPendingLists(pool);
-  await recordImportConsent(pool, imp);
+  await recordImportConsent(pool, imp, await doneMarks(pool, imp));
   await withAccountClient(pool, imp.accountId, async (client) => {
     // The file's own tags were recorded with each staged chunk; these are the ones picked for the import.
     await recordTags(client, imp.accountId, imp.tags);

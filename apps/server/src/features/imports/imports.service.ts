@@ -19,13 +19,7 @@ import { enqueueJob } from '../../jobs/enqueue.ts';
 import type { Services } from '../../services.ts';
 import { csvRow } from '../../lib/csv.ts';
 import { listCustomFields } from '../fields/fields.queries.ts';
-import {
-  afterFailedMerge,
-  finishImport,
-  ImportMerger,
-  mergedBatches,
-  stagedBatches,
-} from './import-merge.ts';
+import { afterFailedMerge, finishImport, ImportMerger, doneMarks, stagedBatches } from './import-merge.ts';
 import { holdSegmentRefreshes } from '../../db/refresh-hold.ts';
 import { withAccountClient } from '../../db/tenancy.ts';
 import { ImportFailure, parseImportFile } from './import-parse.ts';
@@ -247,7 +241,7 @@ async function runLockedImport(services: Services, accountId: number, id: number
     }
     const release = await holdSegmentRefreshes(services.pool, accountId);
     try {
-      const merger = new ImportMerger(services.pool, merging, await mergedBatches(services.pool, merging));
+      const merger = new ImportMerger(services.pool, merging, await doneMarks(services.pool, merging));
       try {
         if (imp.totalRows === null) {
           await withAccount(services.db, accountId, async (db) => {

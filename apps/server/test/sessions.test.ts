@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { messages, sessionMessages } from '@herald/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeUserAgent } from '../src/lib/user-agent.ts';
@@ -207,6 +208,21 @@ describe('API keys show when they were last used', () => {
     ).toBe(200);
     const used = (await client.get('/v1/accounts/api-key')).body.lastUsedAt as string;
     expect(Date.parse(used)).toBeGreaterThan(Date.now() - 60_000);
+    // At most once a minute: a call within the minute leaves the time alone, a call after it moves it.
+    const byKey = () =>
+      new Client(ctx.app).get('/v1/accounts', { headers: { authorization: `Bearer ${key}` } });
+    const setUse = (at: string) =>
+      sql`update accounts set api_key_last_used_at = ${at}::timestamptz where api_key_hint = ${key.slice(-4)}`.execute(
+        ctx.services.db,
+      );
+    const lastUse = async () => (await client.get('/v1/accounts/api-key')).body.lastUsedAt as string;
+    const recent = new Date(Date.now() - 30_000).toISOString();
+    await setUse(recent);
+    expect((await byKey()).status).toBe(200);
+    expect(await lastUse()).toBe(recent);
+    await setUse(new Date(Date.now() - 120_000).toISOString());
+    expect((await byKey()).status).toBe(200);
+    expect(Date.parse(await lastUse())).toBeGreaterThan(Date.now() - 60_000);
     // A wrong key records nothing.
     await new Client(ctx.app).get('/v1/accounts', { headers: { authorization: 'Bearer hk_wrong' } });
     await client.post('/v1/accounts/rotate-api-key');

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
-import type { Database } from './connection.ts';
+import { beginForAccount, pendingAccount, type Database } from './connection.ts';
 
 /**
  * Run `work` in a transaction that sees only `accountId`'s rows: it assumes the role herald_app,
@@ -12,12 +12,16 @@ export async function withAccount<T>(
   accountId: number,
   work: (scoped: Database) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`select set_config('herald.account_id', ${String(accountId)}, true), set_config('role', 'herald_app', true)`.execute(
-      trx,
-    );
-    return work(trx);
-  });
+  // The transaction's begin sets the account and the role in its own round trip (db/connection.ts, pendingAccount).
+  return pendingAccount.run({ accountId, taken: false }, () =>
+    db.transaction().execute(async (trx) => {
+      if (!pendingAccount.getStore()?.taken)
+        await sql`select set_config('herald.account_id', ${String(accountId)}, true), set_config('role', 'herald_app', true)`.execute(
+          trx,
+        );
+      return work(trx);
+    }),
+  );
 }
 
 /**
@@ -46,11 +50,7 @@ export async function withAccountClient<T>(
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('begin');
-    await client.query(
-      "select set_config('herald.account_id', $1, true), set_config('synchronous_commit', 'off', true), set_config('role', 'herald_app', true)",
-      [String(accountId)],
-    );
+    await client.query(`${beginForAccount(accountId)}, set_config('synchronous_commit', 'off', true)`);
     const result = await work(client);
     await client.query('commit');
     return result;

@@ -17,13 +17,12 @@ import {
   deleteTenantBatch,
   findAcceptedMembership,
   findApiKeyInfo,
-  findApiKeyOwner,
   insertSubaccount,
   listOpenIssues,
   markDeleting,
   moveSession,
   setApiKey,
-  touchApiKeyUse,
+  useApiKey,
 } from './account-admin.queries.ts';
 
 /** Accounts at or above this many tenant rows are deleted by a background job. */
@@ -134,9 +133,8 @@ export async function apiKeyInfo(db: Database, session: Session) {
 /** The session an API key stands for: the account's owner, with every scope. */
 export async function sessionFromApiKey(services: Services, key: string): Promise<Session | undefined> {
   if (!key.startsWith('hk_') || key.length > 200) return undefined;
-  const owner = await findApiKeyOwner(services.db, hashToken(key));
+  const owner = await useApiKey(services.pool, hashToken(key));
   if (!owner) return undefined;
-  await touchApiKeyUse(services.db, owner.accountId);
   return {
     id: `api-key:${owner.accountId}`,
     accountId: owner.accountId,

@@ -5,8 +5,8 @@ import { searchPeopleQuery } from '../src/features/people/people.queries.ts';
 import { createTestContext, registerUser, type TestContext } from './helpers.ts';
 import { searchChecks } from './people-search-helpers.ts';
 
-// The search function answers a term by one of four ways (migration 0054): the newest 2,000 entries, a walk on to
-// 20,000, the trigram index, or all matches. Each way must give the page a plain scan gives.
+// The search function answers a term by one of four ways (migrations 0054, 0063): the newest 2,000 entries, a walk on
+// to 20,000, the grams index a stretch of people at a time, or a scan. Each way must give the page a plain scan gives.
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof registerUser>>;
 const total = 24_000;
@@ -24,7 +24,7 @@ beforeAll(async () => {
         || case when g % 1000 = 0 then '-qqrare' else '' end
         || '@walks.example',
       case when g % 2 = 0 then 'Walker' end,
-      -- Three last names the index's key reads alike (punctuation as a letter): only the search's check tells them apart.
+      -- Three last names the old trigram index's key read alike (punctuation as a letter): each must find only itself.
       case g % 1000 when 1 then 'Xqey' when 2 then 'X.ey' when 3 then 'X_ey' end,
       case when g % 7 = 0 then now() end
     from generate_series(1, ${total}) g order by g`.execute(ctx.services.db);
@@ -39,14 +39,14 @@ describe('people search over terms of every frequency', () => {
   it.each([
     ['qqdense', 'a third of the people: a page in the newest 2,000'],
     ['qqmedium', 'one in a hundred: the walk goes on to 20,000'],
-    ['qqfront', 'common among the newest, then absent: the walk comes up short and the index answers'],
-    ['qqrare', 'one in a thousand: the index answers at once'],
+    ['qqfront', 'common among the newest, then absent: the walk comes up short and the grams answer'],
+    ['qqrare', 'one in a thousand: the grams answer at once'],
     ['walker', 'half of the people, in their first name'],
     ['zzqqnone', 'nobody'],
-    ['0-qqrare', 'punctuation, one in a thousand: the index reads the hyphen'],
-    ['x.ey', 'a dot, not the q or the underscore the index reads alike'],
+    ['0-qqrare', 'punctuation, one in a thousand: the grams hold the hyphen'],
+    ['x.ey', 'a dot, not a q or an underscore'],
     ['x_ey', 'an underscore, which a pattern must not take for any character'],
-    ['xqey', 'a q, not the punctuation the index reads alike'],
+    ['xqey', 'a q, not a dot or an underscore'],
   ])('%s (%s) gives the pages a plain scan gives', async (term) => {
     for (const n of [0, 1]) {
       const expected = await scan(term, n);
@@ -65,12 +65,12 @@ describe('people search over terms of every frequency', () => {
   });
 });
 
-describe('a term too short for a trigram', () => {
-  it('finds the older people who hold it by a scan of the entries, not through the trigram index', async () => {
+describe('a term too short for a piece of three characters', () => {
+  it('finds the older people who hold it by a scan of the entries, not through the grams', async () => {
     const { db } = ctx.services;
     const accountId = owner.account.accountId;
     // Thirty of the oldest people get a last name with "zj", which no other entry holds: the newest 2,000 entries
-    // come up empty, and without a trigram the index would hand over every entry of the account.
+    // come up empty, and a term of two characters has no piece of three for the grams index.
     await sql`update people set last_name = 'Zjork' where account_id = ${accountId} and id in (
       select id from people where account_id = ${accountId} and last_name is null and archived_at is null
       order by id limit 30)`.execute(db);
@@ -79,7 +79,7 @@ describe('a term too short for a trigram', () => {
     // Which way each term took: the function tells a client that asks for debug messages.
     const { ways } = checks();
     expect(await ways('zj')).toEqual(['herald_search_people: short term, scanned']);
-    expect(await ways('qqrare')).toEqual([]);
+    expect(await ways('qqrare')).toEqual(['herald_search_people: grams']);
   });
 });
 

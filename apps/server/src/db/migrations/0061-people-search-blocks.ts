@@ -32,7 +32,7 @@ const sample = 2000;
 const longest = 20000;
 
 /** Declarations the search function adds for the walks over blocks. */
-const declare = `
+export const declare = `
       mask bit(${bits}) := herald_search_bigrams(lower(term));
       budget int := ${sample};
       seen int := 0;
@@ -54,7 +54,7 @@ const declare = `
  * it: a share in the run being walked that promises a page in ${longest} walks on, else the index answers (as the
  * walks of migration 0054 did over every entry).
  */
-const walks = `
+export const walks = `
       recent := '{}';
       <<blocks>>
       for blk in

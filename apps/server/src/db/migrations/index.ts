@@ -60,6 +60,7 @@ import * as consentRecordsAccountKey from './0059-consent-records-account-key.ts
 import * as enqueueWhileTaken from './0060-enqueue-while-taken.ts';
 import * as peopleSearchBlocks from './0061-people-search-blocks.ts';
 import * as segmentMarksTakeByAddress from './0062-segment-marks-take-by-address.ts';
+import * as peopleSearchGrams from './0063-people-search-grams.ts';
 
 /** Every migration, in order. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -124,4 +125,5 @@ export const migrations: Record<string, Migration> = {
   '0060-enqueue-while-taken': enqueueWhileTaken,
   '0061-people-search-blocks': peopleSearchBlocks,
   '0062-segment-marks-take-by-address': segmentMarksTakeByAddress,
+  '0063-people-search-grams': peopleSearchGrams,
 };

@@ -46,7 +46,7 @@ export async function fillPeopleSearch(pool: pg.Pool, accountId: number, since: 
   const client = await pool.connect();
   try {
     await client.query("set maintenance_work_mem = '256MB'; set statement_timeout = 600000");
-    await client.query("select gin_clean_pending_list('people_search_trgm_idx'::regclass)");
+    await client.query("select gin_clean_pending_list('people_search_grams_idx'::regclass)");
   } finally {
     await client.query('reset maintenance_work_mem; reset statement_timeout').catch(() => undefined);
     client.release();

@@ -143,7 +143,6 @@ export async function setApiKey(db: Database, accountId: number, hash: string, h
     .execute();
 }
 
-/** Record a use of the account's API key, at most once a minute, so that API traffic does not write every call. */
 export function findApiKeyInfo(db: Database, accountId: number) {
   return db
     .selectFrom('accounts')

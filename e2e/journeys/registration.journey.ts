@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
+import { launchBrowser, logOutThroughMenu, newPage, screenshot, uniqueEmail } from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -51,10 +51,7 @@ describe('registration wizard', () => {
     await screenshot(page, 'start-after-register');
 
     // Log out through the profile menu, then log back in.
-    await page.goto('/dashboard');
-    await page.getByRole('button', { name: 'Profile menu' }).click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await page.waitForURL(/\/login/);
+    await logOutThroughMenu(page);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -1,7 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hotpCode, readTotpSecret, totpStep } from '../../apps/server/src/lib/totp.ts';
-import { api, createUser, launchBrowser, logIn, newPage, screenshot } from '../support/browser.ts';
+import {
+  api,
+  createUser,
+  launchBrowser,
+  logIn,
+  logOutThroughMenu as logOut,
+  newPage,
+  screenshot,
+} from '../support/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,13 +20,6 @@ afterAll(() => browser.close());
 /** What an authenticator app would show for the secret, `offset` steps from now. */
 function codeFor(secret: string, offset = 0): string {
   return hotpCode(readTotpSecret(secret), totpStep(Date.now()) + offset);
-}
-
-async function logOut(page: Page) {
-  await page.goto('/dashboard');
-  await page.getByRole('button', { name: 'Profile menu' }).click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await page.waitForURL(/\/login/);
 }
 
 async function typePassword(page: Page, email: string, password: string) {

@@ -3,7 +3,7 @@ import { searchFunction } from './0054-people-search-sample.ts';
 import { declare as blocksDeclare, walks } from './0061-people-search-blocks.ts';
 
 /**
- * People search finds a term's newest matches a stretch of people at a time (issue 56, docs/people.md, "Grams by
+ * People search finds a term's newest matches a stretch of people at a time (issue 56, docs/people.md, "Pieces by
  * stretch of people"). The trigram index answered a term the walks could not (part of an address: `anna.s`,
  * `chloe.mart`, `liam.g`) with every match of the account, and read the whole posting list of each of the term's
  * trigrams to find them: `anna.s` holds `ann`, `nna` and `naq`, each in 40,000 of the bench account's million

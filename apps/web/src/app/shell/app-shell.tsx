@@ -35,9 +35,7 @@ function WideNav() {
             Manage <IconChevronDown size={14} style={{ verticalAlign: 'middle' }} />
           </button>
         }
-        menu={(popups, target, isOpenAtStart) => (
-          <popups.ManageMenu target={target} isOpenAtStart={isOpenAtStart} />
-        )}
+        menu={(popups, target, control) => <popups.ManageMenu target={target} {...control} />}
       />
     </Group>
   );
@@ -66,9 +64,7 @@ function TopBar() {
         {isNarrow && (
           <DeferredMenu
             target={<Burger size="sm" aria-label="Open navigation" />}
-            menu={(popups, target, isOpenAtStart) => (
-              <popups.NarrowMenu target={target} isOpenAtStart={isOpenAtStart} />
-            )}
+            menu={(popups, target, control) => <popups.NarrowMenu target={target} {...control} />}
           />
         )}
         <Link to="/dashboard" className={classes.logoLink}>
@@ -111,9 +107,7 @@ function TopBar() {
               <IconHelpCircle size={22} />
             </ActionIcon>
           }
-          menu={(popups, target, isOpenAtStart) => (
-            <popups.HelpMenu target={target} isOpenAtStart={isOpenAtStart} />
-          )}
+          menu={(popups, target, control) => <popups.HelpMenu target={target} {...control} />}
         />
         <DeferredMenu
           target={
@@ -124,8 +118,8 @@ function TopBar() {
               </Avatar>
             </UnstyledButton>
           }
-          menu={(popups, target, isOpenAtStart) => (
-            <popups.ProfileMenu account={accountData} target={target} isOpenAtStart={isOpenAtStart} />
+          menu={(popups, target, control) => (
+            <popups.ProfileMenu account={accountData} target={target} {...control} />
           )}
         />
       </Group>

@@ -11,6 +11,7 @@ import {
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import type { MenuControl } from './deferred.tsx';
 import { api } from '../../lib/api.ts';
 import { useConfig } from '../../lib/config.api.ts';
 
@@ -44,7 +45,7 @@ function StatusBadge() {
  * Get Help and the other links; items on the support site are hidden when none is configured. `target` is the bar's
  * Help button (app-shell.tsx), painted before this module loads.
  */
-export function HelpMenu({ target, isOpenAtStart }: { target: ReactElement; isOpenAtStart: boolean }) {
+export function HelpMenu({ target, opened, onChange }: { target: ReactElement } & MenuControl) {
   const { supportUrl } = useConfig();
   const external = (label: string, icon: React.ReactNode) =>
     supportUrl ? (
@@ -54,7 +55,7 @@ export function HelpMenu({ target, isOpenAtStart }: { target: ReactElement; isOp
     ) : null;
 
   return (
-    <Menu position="bottom-end" width={240} shadow="md" withinPortal defaultOpened={isOpenAtStart}>
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal opened={opened} onChange={onChange}>
       <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
         {external('Get Help', <IconLifebuoy size={16} />)}

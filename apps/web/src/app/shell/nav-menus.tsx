@@ -1,18 +1,18 @@
 import { Menu } from '@mantine/core';
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
+import type { MenuControl } from './deferred.tsx';
 import { mainNavItems, manageNavItems } from './nav-items.ts';
 
-interface DeferredMenuProps {
+interface DeferredMenuProps extends MenuControl {
   /** The trigger the bar painted before this module loaded (app-shell.tsx). */
   target: ReactElement;
-  isOpenAtStart: boolean;
 }
 
 /** The wide bar's Manage menu. */
-export function ManageMenu({ target, isOpenAtStart }: DeferredMenuProps) {
+export function ManageMenu({ target, opened, onChange }: DeferredMenuProps) {
   return (
-    <Menu position="bottom-start" shadow="md" withinPortal defaultOpened={isOpenAtStart}>
+    <Menu position="bottom-start" shadow="md" withinPortal opened={opened} onChange={onChange}>
       <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
         {manageNavItems.map((item) => (
@@ -26,9 +26,9 @@ export function ManageMenu({ target, isOpenAtStart }: DeferredMenuProps) {
 }
 
 /** Below the desktop width, the whole navigation in one menu. */
-export function NarrowMenu({ target, isOpenAtStart }: DeferredMenuProps) {
+export function NarrowMenu({ target, opened, onChange }: DeferredMenuProps) {
   return (
-    <Menu position="bottom-start" shadow="md" width={220} withinPortal defaultOpened={isOpenAtStart}>
+    <Menu position="bottom-start" shadow="md" width={220} withinPortal opened={opened} onChange={onChange}>
       <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
         {mainNavItems.map((item) => (

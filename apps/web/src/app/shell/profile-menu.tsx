@@ -12,6 +12,7 @@ import {
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CompanyLogo } from '../../ui/company-logo.tsx';
+import type { MenuControl } from './deferred.tsx';
 import { profileName } from './profile-name.ts';
 import { useLogout } from '../../features/account/account.api.ts';
 import { useSwitchAccount } from '../../features/accounts/accounts.api.ts';
@@ -24,19 +25,19 @@ import { notifyError } from '../../lib/notify.ts';
 export function ProfileMenu({
   account,
   target,
-  isOpenAtStart,
+  opened,
+  onChange,
 }: {
   account: Account;
   target: ReactElement;
-  isOpenAtStart: boolean;
-}) {
+} & MenuControl) {
   const logout = useLogout();
   const switchAccount = useSwitchAccount();
   const member = account.teamMember;
   const { displayName, initials } = profileName(account);
 
   return (
-    <Menu position="bottom-end" width={280} shadow="md" withinPortal defaultOpened={isOpenAtStart}>
+    <Menu position="bottom-end" width={280} shadow="md" withinPortal opened={opened} onChange={onChange}>
       <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>Accounts</Menu.Label>

@@ -1,11 +1,6 @@
 import { cloneElement, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import type { MenuControl } from './menu-control.ts';
 import { useShellPopups, type ShellPopups } from './shell-popups-loader.ts';
-
-/** Whether a deferred menu is open, held by `DeferredMenu` so that it outlives the swap of its trigger. */
-export interface MenuControl {
-  opened: boolean;
-  onChange: (opened: boolean) => void;
-}
 
 /**
  * A menu whose trigger paints at once and whose Menu (with Floating UI) arrives after the first render

@@ -11,7 +11,7 @@ import {
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { MenuControl } from './deferred.tsx';
+import type { MenuControl } from './menu-control.ts';
 import { api } from '../../lib/api.ts';
 import { useConfig } from '../../lib/config.api.ts';
 

@@ -1,7 +1,7 @@
 import { Menu } from '@mantine/core';
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
-import type { MenuControl } from './deferred.tsx';
+import type { MenuControl } from './menu-control.ts';
 import { mainNavItems, manageNavItems } from './nav-items.ts';
 
 interface DeferredMenuProps extends MenuControl {

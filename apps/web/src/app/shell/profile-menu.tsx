@@ -12,7 +12,7 @@ import {
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CompanyLogo } from '../../ui/company-logo.tsx';
-import type { MenuControl } from './deferred.tsx';
+import type { MenuControl } from './menu-control.ts';
 import { profileName } from './profile-name.ts';
 import { useLogout } from '../../features/account/account.api.ts';
 import { useSwitchAccount } from '../../features/accounts/accounts.api.ts';

@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { runSegmentRefresh } from '../src/features/segments/segments.jobs.ts';
+import {
+  heldRebuildRetryMs,
+  rebuildLockWaitMs,
+  runSegmentRefresh,
+  runSegmentRefreshJob,
+} from '../src/features/segments/segments.jobs.ts';
 import {
   accountId,
   createSegment,
@@ -131,5 +136,52 @@ describe('a segment rebuilt in parts', () => {
       message: 'the edited segment rebuilt empty',
     });
     expect(tampere).toHaveLength(25);
+  });
+
+  it('a rebuild asked for while another holds the segment queues itself for later instead of waiting', async () => {
+    const seg = await createSegment('Lahti', inCity('Lahti'));
+    await waitForFirstBuild(seg.id);
+    // Another rebuild of the segment (a session of its own) holds the lock throughout.
+    const holder = await ctx.services.pool.connect();
+    try {
+      await holder.query(`select pg_advisory_lock(hashtextextended('segment-membership', $1::bigint))`, [
+        seg.id,
+      ]);
+      const lahti = await addPeople(5, 'Lahti', 'lahti');
+      const started = Date.now();
+      await runSegmentRefreshJob(ctx.services, { accountId, segmentId: seg.id });
+      // Waited for the lock a while, then gave up without an error (waiting on in PostgreSQL ran into the
+      // statement time-out after 30 s and failed the job).
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(rebuildLockWaitMs - 300);
+      expect(waited).toBeLessThan(rebuildLockWaitMs + 10_000);
+      expect(await members(seg.id)).toEqual([]);
+      // The same rebuild is queued again, for later, and the worker keeps putting it off while the lock is held.
+      const { rows } = await sql<{ runsIn: number }>`
+        select extract(epoch from run_at - now())::float8 as "runsIn" from graphile_worker._private_jobs
+        where key = ${`refresh-segment:${accountId}:${seg.id}`}`.execute(ctx.services.db);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.runsIn).toBeGreaterThan(0);
+      expect(rows[0]!.runsIn).toBeLessThanOrEqual(heldRebuildRetryMs / 1000);
+      await holder.query(`select pg_advisory_unlock(hashtextextended('segment-membership', $1::bigint))`, [
+        seg.id,
+      ]);
+      await waitForMembers(seg.id, lahti);
+      // Once the lock is free, the queued rebuild runs and leaves the queue, none of its tries failed.
+      await until(
+        async () => {
+          const jobs = await sql<{ lastError: string | null }>`
+            select j.last_error as "lastError" from graphile_worker._private_jobs j
+            join graphile_worker._private_tasks t on t.id = j.task_id
+            where j.key = ${`refresh-segment:${accountId}:${seg.id}`}
+              or (t.identifier = 'refresh-segment' and j.last_error is not null)`.execute(ctx.services.db);
+          return jobs.rows.length === 0;
+        },
+        { timeout: 20_000, message: 'the queued rebuild ran, and no rebuild failed' },
+      );
+      expect(await memberCount(seg.id)).toBe(5);
+    } finally {
+      holder.release();
+    }
   });
 });

@@ -21,7 +21,7 @@ import { runAdvanceFlow, runFlowScheduledTriggers, runFlowWebhooks } from '../fe
 import { runOutgoingWebhooks, runSlackSend } from '../features/integrations/integrations.jobs.ts';
 import {
   runDirtyRefresh,
-  runSegmentRefresh,
+  runSegmentRefreshJob,
   runTimeRelativeRefresh,
 } from '../features/segments/segments.jobs.ts';
 
@@ -43,7 +43,7 @@ export function buildTaskList(services: Services & { mailer: Mailer }): Record<J
     'people-search-blocks': (payload, s) => runPeopleSearchBlocks(s, payload.accountId),
     'people-search-blocks-sweep': async (_payload, s) => void (await runPeopleSearchBlocksSweep(s)),
     'refresh-segments': (payload, s) => runDirtyRefresh(s, payload.accountId),
-    'refresh-segment': (payload, s) => runSegmentRefresh(s, payload.accountId, payload.segmentId),
+    'refresh-segment': (payload, s) => runSegmentRefreshJob(s, payload),
     'refresh-time-relative-segments': (_payload, s) => runTimeRelativeRefresh(s),
     'start-broadcast': (payload, s) => runStartBroadcast(s, payload.accountId, payload.broadcastId),
     'ab-test-decide': (payload, s) => runAbTestDecide(s, payload.accountId, payload.broadcastId),

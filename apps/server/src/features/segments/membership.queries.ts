@@ -276,9 +276,31 @@ const membershipLock = (segmentId: number) =>
  */
 export async function holdSegmentMembership(connection: Database, segmentId: number) {
   await sql`select pg_advisory_lock(${membershipLock(segmentId)})`.execute(connection);
-  return async () => {
-    await sql`select pg_advisory_unlock(${membershipLock(segmentId)})`.execute(connection);
-  };
+  return releaseOf(connection, segmentId);
+}
+
+const releaseOf = (connection: Database, segmentId: number) => async () => {
+  await sql`select pg_advisory_unlock(${membershipLock(segmentId)})`.execute(connection);
+};
+
+/** How often `tryHoldSegmentMembership` asks again while it waits. */
+const holdRetryMs = 250;
+
+/**
+ * As `holdSegmentMembership`, waiting at most `waitMs` for whoever holds the lock (a refresh of marks holds it for a
+ * moment, a rebuild of a big segment for minutes); null when it is still held then. It asks again every
+ * `holdRetryMs` rather than wait in PostgreSQL, where the wait would run into the pool's statement time-out.
+ */
+export async function tryHoldSegmentMembership(connection: Database, segmentId: number, waitMs: number) {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_lock(${membershipLock(segmentId)}) as locked`.execute(connection);
+    if (rows[0]!.locked) return releaseOf(connection, segmentId);
+    if (Date.now() + holdRetryMs > until) return null;
+    await new Promise((resolve) => setTimeout(resolve, holdRetryMs));
+  }
 }
 
 /** Take the right to change a segment's members if no one holds it (until the transaction ends). */

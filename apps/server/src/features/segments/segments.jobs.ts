@@ -19,6 +19,7 @@ import {
   accountsWithSegments,
   clearDirtyPeople,
   holdSegmentMembership,
+  tryHoldSegmentMembership,
   markAccountDirty,
   markPeopleDirty,
   membershipDiff,
@@ -88,10 +89,15 @@ export async function runSegmentRefresh(
   accountId: number,
   segmentId: number,
   parts: { size?: number; afterPart?: (part: number) => Promise<void> } = {},
-): Promise<void> {
+  waitMs: number | null = null,
+): Promise<boolean> {
   const size = parts.size ?? rebuildChunk;
-  await services.db.connection().execute(async (connection) => {
-    const release = await holdSegmentMembership(connection, segmentId);
+  return services.db.connection().execute(async (connection) => {
+    const release =
+      waitMs === null
+        ? await holdSegmentMembership(connection, segmentId)
+        : await tryHoldSegmentMembership(connection, segmentId, waitMs);
+    if (!release) return false;
     try {
       const planned = await withAccount(connection, accountId, async (db) => {
         await asJob(db);
@@ -127,7 +133,7 @@ export async function runSegmentRefresh(
         if (change.applied) await setMemberCount(db, accountId, row, diff.total);
         return null;
       });
-      if (!planned) return;
+      if (!planned) return true;
       const { row, diff, recordEvents } = planned;
       const rounds = Math.ceil(Math.max(diff.entered.length, diff.exited.length) / size);
       for (let round = 0; round < rounds; round++) {
@@ -144,14 +150,36 @@ export async function runSegmentRefresh(
           );
         });
         // Edited or deleted meanwhile: saving queued a rebuild of the new conditions.
-        if (!change.applied) return;
+        if (!change.applied) return true;
         await parts.afterPart?.(round);
       }
       await withAccount(connection, accountId, (db) => setMemberCount(db, accountId, row, null));
+      return true;
     } finally {
       await release();
     }
   });
+}
+
+/** How long the `refresh-segment` job waits for its segment's membership lock, and when it looks again after that. */
+export const rebuildLockWaitMs = 5_000;
+export const heldRebuildRetryMs = 2_000;
+
+/**
+ * The `refresh-segment` job (docs/segments.md, "A rebuild asked for during another"). While another rebuild of the
+ * segment holds its membership lock past `rebuildLockWaitMs` (two saves in a row of a big segment), the job queues
+ * itself again `heldRebuildRetryMs` later and ends: waiting in PostgreSQL ran into the statement time-out after 30 s,
+ * failed the job with an error in the log, and held a worker's slot all that time.
+ */
+export async function runSegmentRefreshJob(
+  services: Services,
+  payload: { accountId: number; segmentId: number },
+): Promise<void> {
+  const { accountId, segmentId } = payload;
+  if (await runSegmentRefresh(services, accountId, segmentId, {}, rebuildLockWaitMs)) return;
+  await withAccount(services.db, accountId, (db) =>
+    queueSegmentRefresh(db, accountId, segmentId, new Date(Date.now() + heldRebuildRetryMs)),
+  );
 }
 
 /**
@@ -213,13 +241,22 @@ export async function runDirtyRefresh(services: Services, accountId: number): Pr
   }
 }
 
-/** Queue a full rebuild of one segment's members, in the caller's transaction (coalesced per segment). */
-export async function queueSegmentRefresh(db: Database, accountId: number, segmentId: number) {
+/**
+ * Queue a full rebuild of one segment's members, in the caller's transaction (coalesced per segment: a waiting
+ * rebuild keeps the earlier of its time and `runAt`).
+ */
+export async function queueSegmentRefresh(
+  db: Database,
+  accountId: number,
+  segmentId: number,
+  runAt: Date | null = null,
+) {
   await enqueueCoalesced(
     db,
     'refresh-segment',
     { accountId, segmentId },
     `refresh-segment:${accountId}:${segmentId}`,
+    runAt,
   );
 }
 

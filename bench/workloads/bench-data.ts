@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../apps/server/src/db/connection.ts';
+import { holdSegmentRefreshes } from '../../apps/server/src/db/refresh-hold.ts';
 import {
   benchAccountName,
   benchCounts,
@@ -293,6 +294,24 @@ export async function ensureBenchData(
     return { ...credentials, loadedRows: 0, loadSeconds: 0 };
   }
   console.log(`  account ${accountId}: ${counts.people} people, ${counts.events} events; loading the rest`);
+  // The account's segment refreshes wait for the load, as they wait for an import's merge: a rebuild that began
+  // mid-load was planned on the statistics of nearly empty tables, and its check of each person's events scanned
+  // the events table as the load grew it (one ran for over ten minutes, and held up the bench's stop).
+  const releaseRefreshes = await holdSegmentRefreshes(bench.server.services.pool, accountId);
+  try {
+    return await load(bench, accountId, credentials, counts);
+  } finally {
+    await releaseRefreshes();
+  }
+}
+
+/** Load the people and events `counts` says are missing, then analyze the two tables. */
+async function load(
+  bench: Bench,
+  accountId: number,
+  credentials: BenchAccount,
+  counts: { people: number; events: number },
+): Promise<BenchAccount & { loadedRows: number; loadSeconds: number }> {
   const started = performance.now();
   let loaded = 0;
   const elapsed = () => ((performance.now() - started) / 1000).toFixed(0);

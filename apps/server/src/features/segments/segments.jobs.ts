@@ -162,8 +162,8 @@ export async function runSegmentRefresh(
 }
 
 /** How long the `refresh-segment` job waits for its segment's membership lock, and when it looks again after that. */
-export const rebuildLockWaitMs = 5_000;
-export const heldRebuildRetryMs = 2_000;
+export const rebuildLockWaitMs = 2_000;
+export const heldRebuildRetryMs = 3_000;
 
 /**
  * The `refresh-segment` job (docs/segments.md, "A rebuild asked for during another"). While another rebuild of the

@@ -270,34 +270,36 @@ export async function setMemberCount(
 const membershipLock = (segmentId: number) =>
   sql`hashtextextended('segment-membership', ${segmentId}::bigint)`;
 
-/**
- * Hold the right to change a segment's members across transactions, on this connection, until `release` (a rebuild
- * applied in parts; tryLockSegmentMembership of a refresh of marks fails meanwhile).
- */
-export async function holdSegmentMembership(connection: Database, segmentId: number) {
-  await sql`select pg_advisory_lock(${membershipLock(segmentId)})`.execute(connection);
-  return releaseOf(connection, segmentId);
-}
-
-const releaseOf = (connection: Database, segmentId: number) => async () => {
-  await sql`select pg_advisory_unlock(${membershipLock(segmentId)})`.execute(connection);
-};
-
-/** How often `tryHoldSegmentMembership` asks again while it waits. */
+/** How often `holdSegmentMembership` asks again while another session holds the lock. */
 const holdRetryMs = 250;
 
 /**
- * As `holdSegmentMembership`, waiting at most `waitMs` for whoever holds the lock (a refresh of marks holds it for a
- * moment, a rebuild of a big segment for minutes); null when it is still held then. It asks again every
- * `holdRetryMs` rather than wait in PostgreSQL, where the wait would run into the pool's statement time-out.
+ * Hold the right to change a segment's members across transactions, on this connection, until `release` (a rebuild
+ * applied in parts; tryLockSegmentMembership of a refresh of marks fails meanwhile). Waits at most `waitMs` for
+ * whoever holds it (a refresh of marks for a moment, a rebuild of a big segment for minutes) and gives null when it
+ * is still held then. It asks again every `holdRetryMs` rather than wait in PostgreSQL, where the wait ran into the
+ * pool's statement time-out.
  */
-export async function tryHoldSegmentMembership(connection: Database, segmentId: number, waitMs: number) {
+export function holdSegmentMembership(connection: Database, segmentId: number): Promise<() => Promise<void>>;
+export function holdSegmentMembership(
+  connection: Database,
+  segmentId: number,
+  waitMs: number,
+): Promise<(() => Promise<void>) | null>;
+export async function holdSegmentMembership(
+  connection: Database,
+  segmentId: number,
+  waitMs = Number.POSITIVE_INFINITY,
+): Promise<(() => Promise<void>) | null> {
   const until = Date.now() + waitMs;
   for (;;) {
     const { rows } = await sql<{
       locked: boolean;
     }>`select pg_try_advisory_lock(${membershipLock(segmentId)}) as locked`.execute(connection);
-    if (rows[0]!.locked) return releaseOf(connection, segmentId);
+    if (rows[0]!.locked)
+      return async () => {
+        await sql`select pg_advisory_unlock(${membershipLock(segmentId)})`.execute(connection);
+      };
     if (Date.now() + holdRetryMs > until) return null;
     await new Promise((resolve) => setTimeout(resolve, holdRetryMs));
   }

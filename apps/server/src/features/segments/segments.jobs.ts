@@ -19,7 +19,6 @@ import {
   accountsWithSegments,
   clearDirtyPeople,
   holdSegmentMembership,
-  tryHoldSegmentMembership,
   markAccountDirty,
   markPeopleDirty,
   membershipDiff,
@@ -89,14 +88,11 @@ export async function runSegmentRefresh(
   accountId: number,
   segmentId: number,
   parts: { size?: number; afterPart?: (part: number) => Promise<void> } = {},
-  waitMs: number | null = null,
+  waitMs = Number.POSITIVE_INFINITY,
 ): Promise<boolean> {
   const size = parts.size ?? rebuildChunk;
   return services.db.connection().execute(async (connection) => {
-    const release =
-      waitMs === null
-        ? await holdSegmentMembership(connection, segmentId)
-        : await tryHoldSegmentMembership(connection, segmentId, waitMs);
+    const release = await holdSegmentMembership(connection, segmentId, waitMs);
     if (!release) return false;
     try {
       const planned = await withAccount(connection, accountId, async (db) => {

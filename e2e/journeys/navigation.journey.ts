@@ -14,6 +14,16 @@ async function logIn(page: import('playwright-core').Page, email: string, passwo
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
+/** A new user signed in through the login page on a phone-sized screen. */
+async function narrowSignedIn() {
+  const user = await createUser();
+  const { page } = await newPage(browser, { width: 390, height: 844 });
+  await page.goto('/login');
+  await logIn(page, user.email, user.password);
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  return page;
+}
+
 describe('navigation and account states', () => {
   it('an unauthenticated deep link goes to login and back to the deep link', async () => {
     const user = await createUser();
@@ -40,11 +50,7 @@ describe('navigation and account states', () => {
   });
 
   it('the narrow screen shows a single menu', async () => {
-    const user = await createUser();
-    const { page } = await newPage(browser, { width: 390, height: 844 });
-    await page.goto('/login');
-    await logIn(page, user.email, user.password);
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    const page = await narrowSignedIn();
     await page.goto('/dashboard');
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await page.getByRole('menuitem', { name: 'Broadcasts' }).click();
@@ -53,11 +59,7 @@ describe('navigation and account states', () => {
   });
 
   it('the narrow menu opens when the press comes before the menu is there and the release after', async () => {
-    const user = await createUser();
-    const { page } = await newPage(browser, { width: 390, height: 844 });
-    await page.goto('/login');
-    await logIn(page, user.email, user.password);
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    const page = await narrowSignedIn();
     // Hold the top bar's popups back (docs/web-app.md, "A lighter web app") until the button is pressed.
     let release = () => undefined as void;
     const held = new Promise<void>((resolve) => {

@@ -180,25 +180,12 @@ export async function logIn(page: Page, email: string, password: string, to?: st
 }
 
 /**
- * Log out through the profile menu on the dashboard, as a user does. The top bar's menus arrive right after its first
- * paint (apps/web/src/app/shell/deferred.tsx); one clean-clone CI run (2026-12-07) saw a click in the dashboard's
- * first moments leave the menu closed for 15 s, which the same journey never showed alone. A user would click again,
- * and so does this: up to three clicks, five seconds apart, once the dashboard's heading is there. A menu that never
- * opens still fails.
+ * Log out through the profile menu on the dashboard, as a user does. The menu arrives right after the top bar's first
+ * paint (apps/web/src/app/shell/deferred.tsx); a click in that moment opens it once it is there.
  */
 export async function logOutThroughMenu(page: Page): Promise<void> {
   await page.goto('/dashboard');
-  await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-  const logOut = page.getByRole('menuitem', { name: 'Log out' });
-  for (let attempt = 1; ; attempt += 1) {
-    await page.getByRole('button', { name: 'Profile menu' }).click();
-    try {
-      await logOut.waitFor({ timeout: 5_000 });
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-  await logOut.click();
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
   await page.waitForURL(/\/login/);
 }
